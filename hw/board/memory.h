@@ -1,0 +1,87 @@
+// Plain memory as a TLM-2.0 target: RAM or ROM, with DMI and debug access.
+//
+// Byte order: the array holds guest bytes in address order (byte i is address base+i), and so
+// does every payload's data buffer. A 68010 word is therefore big-endian in both, whatever the
+// host: initiators and targets never swap.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace testbed {
+
+class Memory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<Memory> socket;
+
+  // `latency` is charged per access on b_transport and advertised in DMI.
+  Memory(sc_core::sc_module_name name, uint64_t size, bool read_only = false,
+         sc_core::sc_time latency = sc_core::SC_ZERO_TIME)
+      : sc_module(name), socket("socket"), bytes_(size, 0), read_only_(read_only), latency_(latency) {
+    socket.register_b_transport(this, &Memory::b_transport);
+    socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
+    socket.register_transport_dbg(this, &Memory::transport_dbg);
+  }
+
+  uint64_t size() const { return bytes_.size(); }
+  uint8_t* data() { return bytes_.data(); }
+  bool read_only() const { return read_only_; }
+
+ private:
+  bool in_range(uint64_t a, unsigned len) const { return a <= bytes_.size() && len <= bytes_.size() - a; }
+
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
+    uint64_t a = p.get_address();
+    unsigned len = p.get_data_length();
+    if (!in_range(a, len) || p.get_byte_enable_ptr() || p.get_streaming_width() < len) {
+      p.set_response_status(p.get_byte_enable_ptr() ? tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE
+                                                     : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+    if (p.is_read()) {
+      std::memcpy(p.get_data_ptr(), &bytes_[a], len);
+    } else if (p.is_write()) {
+      if (read_only_) {
+        p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+        return;
+      }
+      std::memcpy(&bytes_[a], p.get_data_ptr(), len);
+    }
+    delay += latency_;
+    p.set_dmi_allowed(true);
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+  }
+
+  bool get_direct_mem_ptr(tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi) {
+    (void)p;
+    dmi.set_dmi_ptr(bytes_.data());
+    dmi.set_start_address(0);
+    dmi.set_end_address(bytes_.size() - 1);
+    dmi.set_read_latency(latency_);
+    dmi.set_write_latency(latency_);
+    dmi.allow_read();
+    if (!read_only_) dmi.allow_read_write();
+    return true;
+  }
+
+  unsigned transport_dbg(tlm::tlm_generic_payload& p) {
+    uint64_t a = p.get_address();
+    if (a >= bytes_.size()) return 0;
+    unsigned len = unsigned(std::min<uint64_t>(p.get_data_length(), bytes_.size() - a));
+    // Debug writes reach ROM too: a debugger or loader may patch it.
+    if (p.is_read()) std::memcpy(p.get_data_ptr(), &bytes_[a], len);
+    else if (p.is_write()) std::memcpy(&bytes_[a], p.get_data_ptr(), len);
+    return len;
+  }
+
+  std::vector<uint8_t> bytes_;
+  bool read_only_;
+  sc_core::sc_time latency_;
+};
+
+}  // namespace testbed

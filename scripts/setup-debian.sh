@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what the project needs from Debian 12's own packages, and nothing from elsewhere.
+# Idempotent: when everything is present it checks and returns in well under a second.
+set -euo pipefail
+packages=(
+  build-essential cmake ninja-build pkg-config python3 git
+  libsystemc-dev verilator
+  gcc-m68k-linux-gnu binutils-m68k-linux-gnu
+  gtkwave libgtest-dev yosys
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "setup: installing ${missing[*]}"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
