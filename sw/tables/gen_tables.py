@@ -16,6 +16,10 @@ HERE = pathlib.Path(__file__).resolve().parent
 def load():
     with open(HERE / "memory_map.toml", "rb") as f:
         mm = tomllib.load(f)
+    # Each device keeps its registers in registers/<device>.toml ([[register]] entries).
+    for extra in sorted((HERE / "registers").glob("*.toml")):
+        with open(extra, "rb") as f:
+            mm.setdefault("register", []).extend(tomllib.load(f).get("register", []))
     with open(HERE / "events.toml", "rb") as f:
         ev = tomllib.load(f)
     validate(mm, ev)
