@@ -7,6 +7,7 @@ packages=(
   libsystemc-dev verilator
   gcc-m68k-linux-gnu binutils-m68k-linux-gnu
   gtkwave libgtest-dev yosys
+  libtomlplusplus-dev libcli11-dev
 )
 missing=()
 for p in "${packages[@]}"; do
