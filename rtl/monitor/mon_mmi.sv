@@ -1,0 +1,151 @@
+// Master Monitoring Interface (MONITOR_SPEC.md): the round-robin poller (monitoring-bus master),
+// the FIFO of {4-bit source, 16-bit word} entries and the master's read port.
+//
+// Poller: `wait_q` is s - t, the clocks until the next slot may start (0: a slot is due now).
+// At a due clock with >= 2 free entries it polls SMI k (poll phase). An answering SMI (mb_ack)
+// is served by two data phases at t + WORD_CLOCKS (time stamp) and t + 2*WORD_CLOCKS (event),
+// each pushing {k, word} into the FIFO; the next slot starts with the second data phase. A silent
+// SMI costs EMPTY_CLOCKS. With < 2 free entries the poller stalls one clock on the same SMI.
+module mon_mmi #(
+    parameter int N_SMI = 5,
+    parameter int DEPTH = 512,
+    parameter int WORD_CLOCKS = 36,
+    parameter int EMPTY_CLOCKS = 36,
+    localparam int CW = $clog2(DEPTH + 1),
+    localparam int WW = $clog2(2 * WORD_CLOCKS + EMPTY_CLOCKS + 1)
+) (
+    input  logic          clk,
+    input  logic          rst,
+    // monitoring bus (master side)
+    output logic          mb_poll,
+    output logic [3:0]    mb_poll_src,
+    output logic          mb_xfer,
+    output logic [3:0]    mb_xfer_src,
+    output logic          mb_xfer_ev,
+    input  logic          mb_ack,
+    input  logic [15:0]   mb_data,
+    // master read port: 16-bit registers at byte offsets, STALL is 32-bit; m_long with
+    // m_addr == 0 is a move.l: DATA_HI in bits 31..16 and then DATA_LO in bits 15..0
+    input  logic          m_rd,
+    input  logic          m_long,
+    input  logic [3:0]    m_addr,
+    output logic [31:0]   m_rdata,   // registered: valid after the clock of the read
+    // observation (state after the last clock)
+    output logic [CW-1:0] level,
+    output logic [31:0]   stall_clocks,
+    output logic          stalled    // the poller stalled in the last clock
+);
+  localparam logic [CW-1:0] FULL = CW'(DEPTH);
+  localparam logic [3:0] A_DATA_HI = 4'h0, A_DATA_LO = 4'h2, A_STATUS = 4'h4, A_LEVEL = 4'h6,
+                         A_STALL = 4'h8;
+  localparam logic [3:0] LAST_SMI = 4'(N_SMI);
+
+  logic [3:0] k;               // SMI of the next slot
+  logic [WW-1:0] wait_q;       // s - t
+  logic xfer_active;           // a pair is on its way
+  logic [3:0] xfer_src;
+  logic [15:0] hold_word;
+  logic [CW-1:0] count, count_next;
+  logic [19:0] head;
+
+  // step 3a: due data phases
+  wire push_ts = xfer_active && wait_q == WW'(WORD_CLOCKS);
+  wire push_ev = xfer_active && wait_q == '0;
+  assign mb_xfer = push_ts || push_ev;
+  assign mb_xfer_src = xfer_src;
+  assign mb_xfer_ev = push_ev;
+  wire [CW-1:0] count_a = count + CW'(mb_xfer);
+  // step 3b: a slot is due
+  wire due = wait_q == '0;
+  wire room = (FULL - count_a) >= CW'(2);
+  wire stall = due && !room;
+  assign mb_poll = due && room;
+  assign mb_poll_src = k;
+  wire [3:0] k_next = (k == LAST_SMI) ? 4'd1 : k + 4'd1;
+  // step 5: master read
+  wire rd_hi = m_rd && m_addr == A_DATA_HI;
+  wire pop = rd_hi && count_a != '0;
+
+  mon_fifo #(.WIDTH(20), .DEPTH(DEPTH)) u_fifo (
+      .clk, .rst,
+      .push_a(mb_xfer), .data_a({xfer_src, mb_data}),
+      .pop,
+      .push_b(1'b0), .data_b('0),
+      .head, .count, .count_next);
+
+  wire [15:0] data_hi = pop ? {12'd0, head[19:16]} : 16'h8000;
+  wire [15:0] data_lo = pop ? head[15:0] : hold_word;
+  wire [31:0] stall_next = stall_clocks + 32'(stall);
+
+  assign level = count;
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      k <= 4'd1;
+      wait_q <= '0;
+      xfer_active <= 1'b0;
+      xfer_src <= '0;
+      hold_word <= '0;
+      stall_clocks <= '0;
+      stalled <= 1'b0;
+      m_rdata <= '0;
+    end else begin
+      stalled <= stall;
+      stall_clocks <= stall_next;
+      if (push_ev) xfer_active <= 1'b0;
+      if (mb_poll) begin
+        k <= k_next;
+        if (mb_ack) begin
+          wait_q <= WW'(2 * WORD_CLOCKS - 1);
+          xfer_active <= 1'b1;
+          xfer_src <= k;
+        end else begin
+          wait_q <= WW'(EMPTY_CLOCKS - 1);
+        end
+      end else if (!due) begin
+        wait_q <= wait_q - 1'b1;
+      end
+      if (pop) begin
+        hold_word <= head[15:0];
+      end
+      if (m_rd) begin
+        unique case (m_addr)
+          A_DATA_HI: m_rdata <= m_long ? {data_hi, data_lo} : {16'd0, data_hi};
+          A_DATA_LO: m_rdata <= {16'd0, hold_word};
+          A_STATUS:  m_rdata <= {30'd0, count_next == '0, count_next == FULL};
+          A_LEVEL:   m_rdata <= 32'(count_next);
+          A_STALL:   m_rdata <= stall_next;
+          default:   m_rdata <= '0;
+        endcase
+      end
+    end
+  end
+
+`ifndef SYNTHESIS
+  // One pair per SMI per poll round: a round is the slots from SMI 1 to SMI N_SMI.
+  logic [N_SMI:1] served;
+  always_ff @(posedge clk) begin
+    if (rst) served <= '0;
+    else if (mb_poll) begin
+      if (k == 4'd1) served <= '0;
+      if (mb_ack) begin
+        a_one_pair_per_round : assert (k == 4'd1 || !served[k])
+        else $error("mon_mmi: SMI %0d served twice in one poll round", k);
+        served[k] <= 1'b1;
+      end
+    end
+  end
+  // A new pair is never accepted while the previous one is still on the bus.
+  a_no_overlap : assert property (@(posedge clk) disable iff (rst) mb_ack |-> !xfer_active || push_ev);
+  a_ack_only_when_polled : assert property (@(posedge clk) disable iff (rst) mb_ack |-> mb_poll);
+  a_k_in_range : assert property (@(posedge clk) disable iff (rst) k >= 4'd1 && k <= LAST_SMI);
+  c_stall : cover property (@(posedge clk) disable iff (rst) stall);
+  c_bus_poll_ack : cover property (@(posedge clk) disable iff (rst) mb_poll && mb_ack);
+  c_bus_poll_empty : cover property (@(posedge clk) disable iff (rst) mb_poll && !mb_ack);
+  c_bus_xfer_ts : cover property (@(posedge clk) disable iff (rst) push_ts);
+  c_bus_xfer_ev : cover property (@(posedge clk) disable iff (rst) push_ev);
+  c_bus_ev_and_poll : cover property (@(posedge clk) disable iff (rst) push_ev && mb_poll);
+  c_read_empty : cover property (@(posedge clk) disable iff (rst) rd_hi && !pop);
+  c_read_bypass : cover property (@(posedge clk) disable iff (rst) pop && count == '0);
+`endif
+endmodule

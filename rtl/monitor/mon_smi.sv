@@ -1,0 +1,118 @@
+// Slave Monitoring Interface (MONITOR_SPEC.md): CPU write port (EVENT) with write-gap wait
+// states, STATUS/LEVEL/LOST registers, the event FIFO of {time stamp, event} entries, wrap
+// markers, and the monitoring-bus slave.
+//
+// Monitoring bus (slave side; the MMI is the only master, see mon_mmi.sv):
+//   poll phase   mb_poll & mb_poll_src == SRC: if the FIFO holds an entry (after this clock's
+//                wrap marker) the SMI pops its head into the bus holding register and answers
+//                mb_ack = 1 in the same clock; an empty SMI leaves mb_ack = 0.
+//   data phases  mb_xfer & mb_xfer_src == SRC: the SMI drives one 16-bit word of the held entry
+//                on mb_data (mb_xfer_ev = 0: time stamp, 1: event); otherwise it drives 0, so
+//                the bus is the OR of all slaves.
+module mon_smi #(
+    parameter int DEPTH = 1024,
+    parameter int TS_W = 16,
+    parameter int WRITE_GAP = 2,
+    parameter logic [3:0] SRC = 4'd1,
+    localparam int CW = $clog2(DEPTH + 1),
+    localparam int GW = (WRITE_GAP > 1) ? $clog2(WRITE_GAP) : 1
+) (
+    input  logic            clk,
+    input  logic            rst,
+    // global time stamp after step 1 of this clock
+    input  logic [TS_W-1:0] ts,
+    input  logic            wrap,
+    input  logic [7:0]      wraps,
+    // CPU port (16-bit registers at byte offsets; LOST is 32-bit)
+    input  logic            c_wr,       // write strobe, held while c_wait
+    input  logic [3:0]      c_addr,
+    input  logic [15:0]     c_wdata,
+    output logic            c_wait,     // write held: closer than WRITE_GAP to the previous one
+    output logic [31:0]     c_rdata,    // register at c_addr, after this clock (registered)
+    // monitoring bus
+    input  logic            mb_poll,
+    input  logic [3:0]      mb_poll_src,
+    input  logic            mb_xfer,
+    input  logic [3:0]      mb_xfer_src,
+    input  logic            mb_xfer_ev,
+    output logic            mb_ack,
+    output logic [15:0]     mb_data,
+    // observation (state after the last clock)
+    output logic [CW-1:0]   level,
+    output logic [31:0]     lost
+);
+  localparam logic [CW-1:0] FULL = CW'(DEPTH);
+  localparam int EW = TS_W + 16;
+  localparam logic [3:0] A_EVENT = 4'h0, A_STATUS = 4'h2, A_LEVEL = 4'h4, A_LOST = 4'h8;
+
+  logic marker_pending;
+  logic [GW-1:0] gap;
+  logic [EW-1:0] hold;
+  logic [CW-1:0] count, count_next;
+  logic [EW-1:0] head;
+
+  wire [EW-1:0] marker = {ts, 8'hAA, wraps};
+  wire [EW-1:0] event_entry = {ts, c_wdata};
+
+  // step 2: a pending wrap marker enters if there is room
+  wire pend = marker_pending || wrap;
+  wire mark_a = pend && count != FULL;
+  wire [CW-1:0] count_a = count + CW'(mark_a);
+  // step 3: the poller pops the head
+  wire pop = mb_poll && mb_poll_src == SRC && count_a != '0;
+  wire [CW-1:0] count_p = count_a - CW'(pop);
+  // step 4: CPU event write; a pending marker that now finds room goes first
+  wire gap_ok = gap == '0;
+  wire is_event = c_wr && c_addr == A_EVENT;
+  wire wr_acc = is_event && gap_ok;
+  wire mark_b = wr_acc && pend && !mark_a && count_p != FULL;
+  wire ev_push = wr_acc && !mark_b && count_p != FULL;
+  wire ev_lost = wr_acc && !ev_push;
+
+  assign c_wait = is_event && !gap_ok;
+  assign mb_ack = pop;
+  assign mb_data = (mb_xfer && mb_xfer_src == SRC) ? (mb_xfer_ev ? hold[15:0] : 16'(hold[EW-1:16])) : '0;
+  assign level = count;
+
+  mon_fifo #(.WIDTH(EW), .DEPTH(DEPTH)) u_fifo (
+      .clk, .rst,
+      .push_a(mark_a), .data_a(marker),
+      .pop,
+      .push_b(mark_b || ev_push), .data_b(mark_b ? marker : event_entry),
+      .head, .count, .count_next);
+
+  wire [31:0] lost_next = lost + 32'(ev_lost);
+  wire full_next = count_next == FULL;
+  wire empty_next = count_next == '0;
+
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      marker_pending <= 1'b0;
+      gap <= '0;
+      hold <= '0;
+      lost <= '0;
+      c_rdata <= '0;
+    end else begin
+      marker_pending <= pend && !mark_a && !mark_b;
+      if (wr_acc) gap <= GW'(WRITE_GAP - 1);
+      else if (!gap_ok) gap <= gap - 1'b1;
+      if (pop) hold <= head;
+      lost <= lost_next;
+      unique case (c_addr)
+        A_STATUS: c_rdata <= {30'd0, empty_next, full_next};
+        A_LEVEL:  c_rdata <= 32'(count_next);
+        A_LOST:   c_rdata <= lost_next;
+        default:  c_rdata <= '0;
+      endcase
+    end
+  end
+
+`ifndef SYNTHESIS
+  c_event_lost : cover property (@(posedge clk) disable iff (rst) ev_lost);
+  c_marker_waits : cover property (@(posedge clk) disable iff (rst) pend && !mark_a && !mark_b);
+  c_marker_after_pop : cover property (@(posedge clk) disable iff (rst) mark_b);
+  c_write_wait : cover property (@(posedge clk) disable iff (rst) c_wait);
+  c_poll_empty : cover property (@(posedge clk) disable iff (rst) mb_poll && mb_poll_src == SRC && !pop);
+  c_poll_pop : cover property (@(posedge clk) disable iff (rst) pop);
+`endif
+endmodule
