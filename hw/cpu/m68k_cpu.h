@@ -1,0 +1,117 @@
+// The 68000/68010 core: public API (see CONTRACT.md). No SystemC here.
+//
+// Execution model: a 65536-entry handler table indexed by the opcode word, built once; each
+// handler performs its bus cycles through an inline fast path (host pointers per 1 KB page) or
+// the Bus, and counts clocks as 4 + wait states per bus cycle plus the internal clocks of the
+// instruction, so cycle totals come out of the access sequence rather than a lookup table.
+// The two-word prefetch queue (IRD/IRC) is modelled as on the real part.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+#include "m68k_bus.h"
+
+namespace m68k {
+
+enum class Model { MC68000, MC68010 };
+
+struct Registers {
+  uint32_t d[8], a[8];  // a[7] is the active stack pointer
+  uint32_t usp, ssp;    // the inactive one is kept here, the active one mirrors a[7]
+  uint32_t pc;          // address of the next instruction to execute
+  uint16_t sr;
+  uint32_t vbr;         // 68010
+  uint8_t sfc, dfc;     // 68010
+};
+
+struct Exec;  // the instruction handlers (m68k_cpu.cpp)
+
+class Cpu {
+ public:
+  Cpu(Bus& bus, Model model);
+  Model model() const { return model_; }
+
+  void map_fast(Space space, uint32_t base, uint32_t size, uint8_t* host, bool writable,
+                uint32_t wait_states = 0);
+  void unmap_fast(Space space, uint32_t base, uint32_t size);
+  void unmap_all_fast();
+
+  void reset();
+  uint64_t run_until(uint64_t cycle);
+  uint64_t cycles() const { return cycles_; }
+  void request_yield() { yield_ = true; }
+  void set_ipl(int level);
+  bool stopped() const { return stopped_; }
+  bool halted() const { return halted_; }
+  const char* halt_reason() const { return halt_reason_; }
+  uint32_t halt_pc() const { return halt_pc_; }
+  uint32_t halt_address() const { return halt_address_; }
+  uint64_t instructions() const { return instructions_; }
+
+  Registers& regs() { return r_; }
+  void set_tracer(std::function<void(uint32_t pc, uint64_t cycle)> t) { tracer_ = std::move(t); }
+
+  // Additions beyond the contract.
+  // The prefetch queue: IRD holds the opcode of the instruction at regs().pc, IRC the word after
+  // it. load_prefetch() installs a queue for regs().pc without bus cycles (test vectors, loaders);
+  // otherwise a changed regs().pc is refilled from memory, without clocks, on entry to run_until.
+  void load_prefetch(uint16_t ird, uint16_t irc);
+  uint16_t ird() const { return ird_; }
+  // Leaves the halted and stopped states without a reset (test harnesses, debuggers).
+  void clear_halt() { halted_ = stopped_ = false; }
+  uint16_t irc() const { return irc_; }
+
+ private:
+  friend struct Exec;
+  struct Page {
+    uint8_t* read;   // host byte of the page's first address, or null
+    uint8_t* write;  // same, null when writes go to the Bus
+    uint32_t wait;
+  };
+  static constexpr int kPages = 1 << 14;  // 16 MB / 1 KB
+
+  void sync_in();
+  void sync_out();
+  uint16_t pack_sr() const;
+  void unpack_sr(uint16_t sr);
+
+  Bus& bus_;
+  Model model_;
+  Registers r_{};
+  // Live state while running: flags kept unpacked (0/1) for speed.
+  uint32_t fx_ = 0, fn_ = 0, fz_ = 0, fv_ = 0, fc_ = 0;
+  bool s_ = true, t_ = false;
+  int mask_ = 7;
+  uint32_t pc_ = 0;  // prefetch address: the opcode is at pc_ - 4, IRC holds the word at pc_ - 2
+  uint16_t ird_ = 0, irc_ = 0;
+  uint32_t synced_pc_ = 0;
+  uint64_t cycles_ = 0;
+  uint64_t instructions_ = 0;
+  int ipl_ = 0;
+  bool nmi_pending_ = false;
+  bool yield_ = false, stopped_ = false, halted_ = false;
+  const char* halt_reason_ = "";
+  char halt_text_[128] = {};
+  uint32_t halt_pc_ = 0, halt_address_ = 0;
+  bool trace_pending_ = false;  // the last instruction ran with T set
+  bool loop_mode_ = false;  // 68010 DBcc loop mode active
+  uint32_t loop_pc_ = 0;
+  std::function<void(uint32_t, uint64_t)> tracer_;
+  Page pages_[2][kPages]{};
+
+  // Group-0 bookkeeping for the instruction in progress.
+  uint32_t inst_pc_ = 0;        // address of the current instruction
+  uint16_t inst_sr_ = 0;        // SR at its start (68010 restart)
+  uint32_t undo_d_[8], undo_a_[8];
+  uint32_t undo_usp_ = 0;
+  bool undo_valid_ = false;     // 68010: snapshot above is for this instruction
+  // The group-0 fault being raised (address error or bus error).
+  uint32_t fault_addr_ = 0;
+  uint8_t fault_fc_ = 0;
+  bool fault_write_ = false, fault_instr_ = false, fault_berr_ = false;
+  uint16_t fault_data_ = 0;
+  uint32_t fault_pc_ = 0;       // PC value a 68000 group-0 frame reports
+  bool in_group0_ = false;      // a fault now is a double fault
+};
+
+}  // namespace m68k

@@ -1,0 +1,140 @@
+// m68k-bench IMAGE [--model 68000|68010] [--expect-checksum X] [--expect-instructions N]
+//
+// Runs the reference CPU workload (../shared/bench/workload) on the core with 16 MiB of flat
+// RAM until it writes 1 to 0x00FFFFF4, then prints instructions, emulated clocks, host time,
+// the checksum at 0x00FFFFF0 and, last, "MIPS <value>".
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "m68k_cpu.h"
+
+namespace {
+
+constexpr uint32_t kRam = 1u << 24;
+constexpr uint32_t kDonePage = 0xFFFC00;  // left off the fast path so the Bus sees the stores
+
+uint32_t be32(const uint8_t* p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
+uint16_t be16(const uint8_t* p) { return (uint16_t)(p[0] << 8 | p[1]); }
+
+// A static big-endian ELF32 (PT_LOAD segments at their physical addresses), or a flat binary
+// loaded at 0.
+bool load_image(const std::string& path, std::vector<uint8_t>& mem) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  std::vector<uint8_t> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (d.size() >= 52 && std::memcmp(d.data(), "\x7f" "ELF", 4) == 0) {
+    uint32_t phoff = be32(&d[28]);
+    uint16_t phentsize = be16(&d[42]), phnum = be16(&d[44]);
+    for (uint16_t i = 0; i < phnum; i++) {
+      size_t ph = phoff + (size_t)i * phentsize;
+      if (ph + 32 > d.size()) return false;
+      if (be32(&d[ph]) != 1) continue;  // PT_LOAD
+      uint32_t off = be32(&d[ph + 4]), paddr = be32(&d[ph + 12]);
+      uint32_t filesz = be32(&d[ph + 16]), memsz = be32(&d[ph + 20]);
+      if ((uint64_t)off + filesz > d.size() || (uint64_t)paddr + memsz > kRam) return false;
+      std::memcpy(&mem[paddr], &d[off], filesz);
+      std::memset(&mem[paddr + filesz], 0, memsz - filesz);
+    }
+    return true;
+  }
+  if (d.size() > kRam) return false;
+  std::memcpy(mem.data(), d.data(), d.size());
+  return true;
+}
+
+class BenchBus : public m68k::Bus {
+ public:
+  BenchBus(std::vector<uint8_t>& mem, m68k::Cpu*& cpu) : mem_(mem), cpu_(cpu) {}
+  m68k::BusResponse read(const m68k::BusAccess& a, uint16_t& d, uint32_t&) override {
+    uint32_t x = a.address & 0xFFFFFF;
+    d = a.byte ? mem_[x] : (uint16_t)(mem_[x & ~1u] << 8 | mem_[x | 1]);
+    return m68k::BusResponse::Ok;
+  }
+  m68k::BusResponse write(const m68k::BusAccess& a, uint16_t d, uint32_t&) override {
+    uint32_t x = a.address & 0xFFFFFF;
+    if (a.byte) {
+      mem_[x] = (uint8_t)d;
+    } else {
+      mem_[x] = (uint8_t)(d >> 8);
+      mem_[x + 1] = (uint8_t)d;
+    }
+    // The long store of 1 to 0xFFFFF4 ends with its low word at 0xFFFFF6.
+    if ((x & ~1u) == 0xFFFFF6 && be32(&mem_[0xFFFFF4]) == 1) {
+      done = true;
+      cpu_->request_yield();
+    }
+    return m68k::BusResponse::Ok;
+  }
+  bool done = false;
+
+ private:
+  std::vector<uint8_t>& mem_;
+  m68k::Cpu*& cpu_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string image;
+  m68k::Model model = m68k::Model::MC68000;
+  long long expect_sum = -1, expect_insns = -1;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    if (a == "--model" && i + 1 < argc) {
+      model = std::string(argv[++i]) == "68010" ? m68k::Model::MC68010 : m68k::Model::MC68000;
+    } else if (a == "--expect-checksum" && i + 1 < argc) {
+      expect_sum = std::strtoll(argv[++i], nullptr, 0);
+    } else if (a == "--expect-instructions" && i + 1 < argc) {
+      expect_insns = std::strtoll(argv[++i], nullptr, 0);
+    } else {
+      image = a;
+    }
+  }
+  if (image.empty()) {
+    std::fprintf(stderr, "usage: m68k-bench IMAGE [--model 68000|68010] [--expect-checksum X] [--expect-instructions N]\n");
+    return 2;
+  }
+  std::vector<uint8_t> mem(kRam, 0);
+  if (!load_image(image, mem)) {
+    std::fprintf(stderr, "m68k-bench: cannot load %s\n", image.c_str());
+    return 1;
+  }
+  m68k::Cpu* cpu_ptr = nullptr;
+  BenchBus bus(mem, cpu_ptr);
+  m68k::Cpu cpu(bus, model);
+  cpu_ptr = &cpu;
+  for (auto space : {m68k::Space::User, m68k::Space::Supervisor})
+    cpu.map_fast(space, 0, kDonePage, mem.data(), true);
+  cpu.reset();
+
+  auto t0 = std::chrono::steady_clock::now();
+  while (!bus.done && !cpu.halted() && !cpu.stopped()) cpu.run_until(cpu.cycles() + 100000000);
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  uint32_t sum = be32(&mem[0xFFFFF0]);
+  std::printf("instructions %llu\n", (unsigned long long)cpu.instructions());
+  std::printf("cycles %llu\n", (unsigned long long)cpu.cycles());
+  std::printf("seconds %.3f\n", secs);
+  std::printf("checksum 0x%08X\n", sum);
+  int rc = 0;
+  if (!bus.done) {
+    std::printf("error: workload did not finish (%s)\n", cpu.halted() ? cpu.halt_reason() : "stopped");
+    rc = 1;
+  }
+  if (expect_sum >= 0 && sum != (uint32_t)expect_sum) {
+    std::printf("error: checksum mismatch, expected 0x%08llX\n", expect_sum);
+    rc = 1;
+  }
+  if (expect_insns >= 0 && cpu.instructions() != (uint64_t)expect_insns) {
+    std::printf("error: instruction count mismatch, expected %lld\n", expect_insns);
+    rc = 1;
+  }
+  std::printf("MIPS %.1f\n", secs > 0 ? cpu.instructions() / secs / 1e6 : 0.0);
+  return rc;
+}
