@@ -40,6 +40,7 @@ struct Exec {
     c.fault_write_ = write;
     c.fault_instr_ = instr;
     c.fault_berr_ = berr;
+    if (!instr) c.fault_pc_ = c.pc_ - 2 + (uint32_t)c.pc_adj_;
     throw Group0{};
   }
   [[noreturn]] static void bus_halt(Cpu& c, uint32_t addr) {
@@ -158,9 +159,10 @@ struct Exec {
     c.pc_ += 2;
   }
   // Refill the queue at a new PC (branches, jumps, exceptions).
-  static inline void jump(Cpu& c, uint32_t target) {
+  static inline void jump(Cpu& c, uint32_t target) { jump(c, target, c.pc_ - 2); }
+  static inline void jump(Cpu& c, uint32_t target, uint32_t fault_pc) {
     if (target & 1) {
-      c.fault_pc_ = target;
+      c.fault_pc_ = fault_pc;
       fault(c, target, pfc(c), false, true, false);
     }
     c.pc_ = target;
@@ -274,11 +276,15 @@ struct Exec {
   // internal clocks of -(An) and the indexed modes.
   template <int S> static inline uint32_t ea_addr(Cpu& c, int mode, int reg) {
     constexpr uint32_t step = S;
+    // Where the microcode's PC stands when the operand cycle faults (68000 group-0 frames).
+    c.pc_adj_ = mode == 4 ? (S == 4 ? 0 : 2) : (mode == 5 || mode == 6 || (mode == 7 && reg >= 2)) ? -2 : 0;
     switch (mode) {
       case 2: return c.r_.a[reg];
       case 3: {
         uint32_t a = c.r_.a[reg];
         c.r_.a[reg] += (S == 1 && reg == 7) ? 2 : step;
+        // A long (An)+ operand that faults leaves An as it was.
+        if (S == 4) c.post_undo_ = reg;
         return a;
       }
       case 4:
@@ -320,6 +326,7 @@ struct Exec {
         [[fallthrough]];
       default: {
         uint32_t a = ea_addr<S>(c, mode, reg);
+        if (mode == 7 && reg >= 2) return read<S>(c, a, pfc(c));
         return rd<S>(c, a);
       }
     }
@@ -469,6 +476,7 @@ struct Exec {
     int rx = (op >> 9) & 7, ry = op & 7;
     if (op & 8) {
       idle(c, 2);
+      c.pc_adj_ = 2;
       c.r_.a[ry] -= (S == 1 && ry == 7) ? 2 : S;
       uint32_t s = rd<S>(c, c.r_.a[ry]);
       c.r_.a[rx] -= (S == 1 && rx == 7) ? 2 : S;
@@ -487,10 +495,9 @@ struct Exec {
   }
   template <int S> static void cmpm(Cpu& c, uint16_t op) {
     int rx = (op >> 9) & 7, ry = op & 7;
-    uint32_t s = rd<S>(c, c.r_.a[ry]);
-    c.r_.a[ry] += (S == 1 && ry == 7) ? 2 : S;
-    uint32_t d = rd<S>(c, c.r_.a[rx]);
-    c.r_.a[rx] += (S == 1 && rx == 7) ? 2 : S;
+    uint32_t s = rd<S>(c, ea_addr<S>(c, 3, ry));
+    uint32_t d = rd<S>(c, ea_addr<S>(c, 3, rx));
+    c.pc_adj_ = 2;
     cmp<S>(c, s, d);
     prefetch(c);
   }
@@ -568,8 +575,10 @@ struct Exec {
       return;
     }
     a = ea_addr<S>(c, dm, dr);
-    logic_flags<S>(c, v);
+    c.pc_adj_ += 2;
+    if (S != 4) logic_flags<S>(c, v);
     wr<S>(c, a, v);
+    if (S == 4) logic_flags<S>(c, v);
     prefetch(c);
   }
   static void moveq(Cpu& c, uint16_t op) {
@@ -631,6 +640,7 @@ struct Exec {
   template <int S> static void movem_to_mem(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     uint16_t mask = ext(c);
+    c.pc_adj_ = 2;
     if (mode == 4) {
       uint32_t a = c.r_.a[reg];
       // Predecrement order: A7..A0, D7..D0; mask bit 0 is A7.
@@ -651,7 +661,7 @@ struct Exec {
       return;
     }
     uint32_t a = ea_addr<S>(c, mode, reg);
-    if (mode == 6 || (mode == 7 && reg == 3)) {}  // idle counted in ea_addr
+    c.pc_adj_ = 2;
     for (int i = 0; i < 16; i++) {
       if (!(mask & (1 << i))) continue;
       uint32_t v = i < 8 ? c.r_.d[i] : c.r_.a[i - 8];
@@ -664,6 +674,7 @@ struct Exec {
     int mode = (op >> 3) & 7, reg = op & 7;
     uint16_t mask = ext(c);
     uint32_t a = mode == 3 ? c.r_.a[reg] : ea_addr<S>(c, mode, reg);
+    c.pc_adj_ = 2;
     for (int i = 0; i < 16; i++) {
       if (!(mask & (1 << i))) continue;
       uint32_t v = (uint32_t)sext<S>(rd<S>(c, a));
@@ -785,7 +796,7 @@ struct Exec {
       }
       idle(c, 2);
       push32(c, ret);
-      jump(c, target);
+      jump(c, target, target);
       return;
     }
     if (cond(c, cc)) {
@@ -813,13 +824,15 @@ struct Exec {
     }
     uint32_t& d = c.r_.d[op & 7];
     uint16_t cnt = (uint16_t)(d - 1);
-    d = (d & 0xFFFF0000) | cnt;
     idle(c, 2);
     if (cnt != 0xFFFF) {
       uint32_t target = c.pc_ - 2 + (uint32_t)(int16_t)c.irc_;
+      if (target & 1) jump(c, target, c.pc_);  // faults before the counter is written
+      d = (d & 0xFFFF0000) | cnt;
       jump(c, target);
       return;
     }
+    d = (d & 0xFFFF0000) | cnt;
     ext(c);
     prefetch(c);
   }
@@ -846,7 +859,10 @@ struct Exec {
           default: target = index(c, c.pc_ - 2, c.irc_); ret = c.pc_; idle(c, 6); break;
         }
     }
-    if (Jsr) push32(c, ret);
+    if (Jsr) {
+      if (target & 1) jump(c, target);  // faults before anything is stacked
+      push32(c, ret);
+    }
     jump(c, target);
   }
   static void rts(Cpu& c, uint16_t) {
@@ -871,7 +887,7 @@ struct Exec {
   static void link(Cpu& c, uint16_t op) {
     int reg = op & 7;
     uint32_t sp = c.r_.a[7] - 4;
-    uint32_t v = reg == 7 ? sp : c.r_.a[reg];
+    uint32_t v = c.r_.a[reg];
     wr<2>(c, sp, v >> 16);
     wr<2>(c, sp + 2, v & 0xFFFF);
     c.r_.a[7] = sp;
@@ -881,6 +897,7 @@ struct Exec {
   }
   static void unlk(Cpu& c, uint16_t op) {
     int reg = op & 7;
+    c.pc_adj_ = 2;
     uint32_t v = rd<4>(c, c.r_.a[reg]);
     c.r_.a[7] = c.r_.a[reg] + 4;
     c.r_.a[reg] = v;
@@ -889,7 +906,7 @@ struct Exec {
   static void trap(Cpu& c, uint16_t op) { exception(c, 32 + (op & 15), c.pc_ - 2, 6); }
   static void trapv(Cpu& c, uint16_t) {
     if (c.fv_) {
-      exception(c, 7, c.pc_ - 2, 2);
+      exception(c, 7, c.pc_ - 2, 6);
       return;
     }
     prefetch(c);
@@ -903,8 +920,9 @@ struct Exec {
   }
   static void stop(Cpu& c, uint16_t) {
     PRIV();
-    uint16_t v = ext(c);
+    uint16_t v = c.irc_;  // the immediate stays in IRC; PC stays at the next instruction
     set_sr(c, v);
+    idle(c, 4);
     c.stopped_ = true;
   }
   static void chk(Cpu& c, uint16_t op) {
@@ -915,12 +933,12 @@ struct Exec {
     c.fv_ = c.fc_ = 0;
     if (v < 0) {
       c.fn_ = 1;
-      exception(c, 6, c.pc_ - 2, 10);
+      exception(c, 6, c.pc_ - 2, 12);
       return;
     }
     if (v > bound) {
       c.fn_ = 0;
-      exception(c, 6, c.pc_ - 2, 8);
+      exception(c, 6, c.pc_ - 2, 10);
       return;
     }
     idle(c, 6);
@@ -1043,14 +1061,14 @@ struct Exec {
 
   // ------------------------------------------------------------------ BCD
   static uint32_t abcd_op(Cpu& c, uint32_t s, uint32_t d) {
-    uint32_t lo = (s & 15) + (d & 15) + c.fx_;
-    uint32_t bin = (s & 0xFF) + (d & 0xFF) + c.fx_;
-    uint32_t r = bin;
-    if (lo > 9) r += 6;
+    uint32_t r = (s & 15) + (d & 15) + c.fx_;
+    uint32_t v = ~r;  // V is undefined; this is what the microcode leaves
+    if (r > 9) r += 6;
+    r += (s & 0xF0) + (d & 0xF0);
     uint32_t carry = r > 0x99 ? 1u : 0u;
-    if (carry) r += 0x60;
+    if (carry) r -= 0xA0;
     c.fc_ = c.fx_ = carry;
-    c.fv_ = (~bin & r & 0x80) != 0;
+    c.fv_ = (v & r & 0x80) != 0;
     r &= 0xFF;
     c.fn_ = (r >> 7) & 1;
     if (r) c.fz_ = 0;
@@ -1075,6 +1093,7 @@ struct Exec {
     int rx = (op >> 9) & 7, ry = op & 7;
     if (op & 8) {
       idle(c, 2);
+      c.pc_adj_ = 2;
       c.r_.a[ry] -= ry == 7 ? 2 : 1;
       uint32_t s = rd<1>(c, c.r_.a[ry]);
       c.r_.a[rx] -= rx == 7 ? 2 : 1;
@@ -1124,8 +1143,15 @@ struct Exec {
       return;
     }
     bit &= 7;
+    if (mode == 7 && reg == 4) {  // BTST Dn,#imm
+      uint32_t v = ext(c) & 0xFF;
+      c.fz_ = !((v >> bit) & 1);
+      prefetch(c);
+      idle(c, 2);
+      return;
+    }
     uint32_t a = ea_addr<1>(c, mode, reg);
-    uint32_t v = rd<1>(c, a);
+    uint32_t v = (mode == 7 && reg >= 2) ? read<1>(c, a, pfc(c)) : rd<1>(c, a);
     c.fz_ = !((v >> bit) & 1);
     prefetch(c);
     switch (K) {
@@ -1356,6 +1382,7 @@ void Exec::rte(Cpu& c, uint16_t) {
 
 void Exec::take_interrupt(Cpu& c, int level) {
   uint16_t old = sr(c);
+  bool was_stopped = c.stopped_;
   c.stopped_ = false;
   c.loop_mode_ = false;
   set_supervisor(c, true);
@@ -1369,6 +1396,7 @@ void Exec::take_interrupt(Cpu& c, int level) {
   else if (vec == Bus::kSpurious) vec = 24;
   idle(c, 2);
   uint32_t pc = c.pc_ - 4;
+  if (was_stopped) pc = c.pc_;  // STOP leaves PC at its immediate word
   if (c.model_ == Model::MC68010) push16(c, (uint16_t)(vec * 4));
   c.r_.a[7] -= 6;
   wr<2>(c, c.r_.a[7] + 4, pc & 0xFFFF);
@@ -1425,12 +1453,13 @@ void Exec::group0(Cpu& c) {
     uint32_t target = read<4>(c, vbr(c) + vec * 4, FC_SUPERVISOR_DATA);
     jump(c, target);
   } else {
+    if (c.post_undo_ >= 0 && !c.fault_berr_) c.r_.a[c.post_undo_] -= 4;
     uint16_t old = sr(c);
     set_supervisor(c, true);
     c.t_ = false;
-    idle(c, 8);
+    idle(c, 12);  // the aborted bus cycle still takes its 4 clocks
     uint16_t ssw = (uint16_t)((c.ird_ & 0xFFE0) | (c.fault_write_ ? 0 : 0x10) |
-                              (c.fault_instr_ ? 0 : 0x8) | (c.fault_fc_ & 7));
+                              (c.fault_fc_ & 7));
     uint32_t pc = c.fault_pc_;
     uint32_t sp = c.r_.a[7] - 14;
     wr<2>(c, sp + 12, pc & 0xFFFF);
@@ -1728,7 +1757,8 @@ void Exec::run_loop(Cpu& c, uint64_t target) {
           return;
         }
         c.inst_pc_ = c.pc_ - 4;
-        c.fault_pc_ = c.pc_ - 2;
+        c.pc_adj_ = 0;
+        c.post_undo_ = -1;
         if (c.tracer_) c.tracer_(c.inst_pc_, c.cycles_);
         if (restartable) {
           std::memcpy(c.undo_d_, c.r_.d, sizeof c.undo_d_);

@@ -110,7 +110,9 @@ class Cpu {
   uint8_t fault_fc_ = 0;
   bool fault_write_ = false, fault_instr_ = false, fault_berr_ = false;
   uint16_t fault_data_ = 0;
-  uint32_t fault_pc_ = 0;       // PC value a 68000 group-0 frame reports
+  uint32_t fault_pc_ = 0;
+  int pc_adj_ = 0;
+  int post_undo_ = -1;          // 68000: a long (An)+ to take back if its access faults              // fault PC offset of the operand being accessed       // PC value a 68000 group-0 frame reports
   bool in_group0_ = false;      // a fault now is a double fault
 };
 
