@@ -327,7 +327,9 @@ struct Exec {
       default: {
         uint32_t a = ea_addr<S>(c, mode, reg);
         if (mode == 7 && reg >= 2) return read<S>(c, a, pfc(c));
-        return rd<S>(c, a);
+        uint32_t v = rd<S>(c, a);
+        if (S == 4) c.post_undo_ = -1;
+        return v;
       }
     }
   }
@@ -495,9 +497,16 @@ struct Exec {
   }
   template <int S> static void cmpm(Cpu& c, uint16_t op) {
     int rx = (op >> 9) & 7, ry = op & 7;
-    uint32_t s = rd<S>(c, ea_addr<S>(c, 3, ry));
-    uint32_t d = rd<S>(c, ea_addr<S>(c, 3, rx));
+    // Ay steps before its read (a long faults with Ay moved by 2), Ax only after its read.
+    uint32_t as = c.r_.a[ry];
+    uint32_t step_y = (S == 1 && ry == 7) ? 2 : S;
     c.pc_adj_ = 2;
+    c.r_.a[ry] += S == 4 ? 2 : step_y;
+    uint32_t s = rd<S>(c, as);
+    if (S == 4) c.r_.a[ry] += 2;
+    uint32_t ad = c.r_.a[rx];
+    uint32_t d = rd<S>(c, ad);
+    c.r_.a[rx] += (S == 1 && rx == 7) ? 2 : S;
     cmp<S>(c, s, d);
     prefetch(c);
   }
@@ -568,17 +577,56 @@ struct Exec {
     }
     uint32_t a;
     if (dm == 4) {  // -(An) destination: no extra internal clocks, prefetch comes first
+      c.pc_adj_ = 0;
+      if (S == 4) {
+        // The long is written low word first; IRD keeps this opcode until the writes are done.
+        logic_flags<2>(c, v);
+        uint16_t next = c.irc_;
+        c.irc_ = rd16(c, c.pc_, pfc(c), true);
+        c.pc_ += 2;
+        a = c.r_.a[dr] - 4;
+        if (a & 1) fault(c, a + 2, dfc(c), true, false, false);
+        wr16(c, a + 2, dfc(c), (uint16_t)v);
+        wr16(c, a, dfc(c), (uint16_t)(v >> 16));
+        c.r_.a[dr] = a;
+        nz<4>(c, v);
+        c.ird_ = next;
+        return;
+      }
       logic_flags<S>(c, v);
       prefetch(c);
       c.r_.a[dr] -= (S == 1 && dr == 7) ? 2 : S;
       wr<S>(c, c.r_.a[dr], v);
       return;
     }
+    if (dm == 3) {  // (An)+ destination: An moves only once the write is done
+      a = c.r_.a[dr];
+      c.pc_adj_ = 2;
+      logic_flags<S == 4 ? 2 : S>(c, v);  // a long shows its low word's flags until written
+      wr<S>(c, a, v);
+      c.r_.a[dr] += (S == 1 && dr == 7) ? 2 : S;
+      if (S == 4) nz<4>(c, v);
+      prefetch(c);
+      return;
+    }
+    if (dm == 7 && dr == 1) {
+      // (xxx).l: the write comes before the queue is refilled past the address's low word.
+      uint32_t hi = ext(c);
+      a = hi << 16 | c.irc_;
+      c.pc_adj_ = 0;
+      logic_flags<S == 4 ? 2 : S>(c, v);
+      wr<S>(c, a, v);
+      if (S == 4) nz<4>(c, v);
+      c.irc_ = rd16(c, c.pc_, pfc(c), true);
+      c.pc_ += 2;
+      prefetch(c);
+      return;
+    }
     a = ea_addr<S>(c, dm, dr);
-    c.pc_adj_ += 2;
-    if (S != 4) logic_flags<S>(c, v);
+    c.pc_adj_ += (dm == 7) ? 0 : 2;
+    logic_flags<S == 4 ? 2 : S>(c, v);
     wr<S>(c, a, v);
-    if (S == 4) logic_flags<S>(c, v);
+    if (S == 4) nz<4>(c, v);
     prefetch(c);
   }
   static void moveq(Cpu& c, uint16_t op) {
@@ -675,14 +723,15 @@ struct Exec {
     uint16_t mask = ext(c);
     uint32_t a = mode == 3 ? c.r_.a[reg] : ea_addr<S>(c, mode, reg);
     c.pc_adj_ = 2;
+    const uint8_t fc = mode == 7 && reg >= 2 ? pfc(c) : dfc(c);
     for (int i = 0; i < 16; i++) {
       if (!(mask & (1 << i))) continue;
-      uint32_t v = (uint32_t)sext<S>(rd<S>(c, a));
+      uint32_t v = (uint32_t)sext<S>(read<S>(c, a, fc));
       if (i < 8) c.r_.d[i] = v;
       else c.r_.a[i - 8] = v;
       a += S;
     }
-    rd<2>(c, a);  // the 68000 reads one word beyond the last register
+    read<2>(c, a, fc);  // the 68000 reads one word beyond the last register
     if (mode == 3) c.r_.a[reg] = a;
     prefetch(c);
   }
@@ -859,10 +908,10 @@ struct Exec {
           default: target = index(c, c.pc_ - 2, c.irc_); ret = c.pc_; idle(c, 6); break;
         }
     }
-    if (Jsr) {
-      if (target & 1) jump(c, target);  // faults before anything is stacked
-      push32(c, ret);
-    }
+    // A faulting target is reported before anything is stacked.
+    uint32_t fpc = Jsr ? (mode == 2 ? c.pc_ - 2 : c.pc_) : (mode == 7 && reg == 1 ? c.pc_ - 4 : c.pc_ - 2);
+    if (target & 1) jump(c, target, fpc);
+    if (Jsr) push32(c, ret);
     jump(c, target);
   }
   static void rts(Cpu& c, uint16_t) {
@@ -931,14 +980,14 @@ struct Exec {
     int16_t v = (int16_t)c.r_.d[(op >> 9) & 7];
     c.fz_ = v == 0;
     c.fv_ = c.fc_ = 0;
-    if (v < 0) {
-      c.fn_ = 1;
-      exception(c, 6, c.pc_ - 2, 12);
+    c.fn_ = v < 0;
+    // The microcode tests the upper bound first, hence the shorter path.
+    if (v > bound) {
+      exception(c, 6, c.pc_ - 2, 10);
       return;
     }
-    if (v > bound) {
-      c.fn_ = 0;
-      exception(c, 6, c.pc_ - 2, 10);
+    if (v < 0) {
+      exception(c, 6, c.pc_ - 2, 12);
       return;
     }
     idle(c, 6);
@@ -1062,7 +1111,7 @@ struct Exec {
   // ------------------------------------------------------------------ BCD
   static uint32_t abcd_op(Cpu& c, uint32_t s, uint32_t d) {
     uint32_t r = (s & 15) + (d & 15) + c.fx_;
-    uint32_t v = ~r;  // V is undefined; this is what the microcode leaves
+    uint32_t v = ~((s & 0xFF) + (d & 0xFF) + c.fx_);  // V is undefined: binary vs BCD sum
     if (r > 9) r += 6;
     r += (s & 0xF0) + (d & 0xF0);
     uint32_t carry = r > 0x99 ? 1u : 0u;
