@@ -479,10 +479,17 @@ struct Exec {
     if (op & 8) {
       idle(c, 2);
       c.pc_adj_ = 2;
-      c.r_.a[ry] -= (S == 1 && ry == 7) ? 2 : S;
-      uint32_t s = rd<S>(c, c.r_.a[ry]);
-      c.r_.a[rx] -= (S == 1 && rx == 7) ? 2 : S;
-      uint32_t d = rd<S>(c, c.r_.a[rx]);
+      uint32_t s, d;
+      if (S == 4) {
+        // Longs are read low word first, and An moves only once both words are in.
+        s = read_long_down(c, ry);
+        d = read_long_down(c, rx);
+      } else {
+        c.r_.a[ry] -= (S == 1 && ry == 7) ? 2 : S;
+        s = rd<S>(c, c.r_.a[ry]);
+        c.r_.a[rx] -= (S == 1 && rx == 7) ? 2 : S;
+        d = rd<S>(c, c.r_.a[rx]);
+      }
       uint32_t r = Sub ? sub<S>(c, s, d, c.fx_) : add<S>(c, s, d, c.fx_);
       if (r) c.fz_ = 0;
       prefetch(c);
@@ -494,6 +501,14 @@ struct Exec {
     prefetch(c);
     if (S == 4) idle(c, 4);
     set_d<S>(c, rx, r);
+  }
+  static uint32_t read_long_down(Cpu& c, int reg) {
+    uint32_t a = c.r_.a[reg] - 4;
+    if (a & 1) fault(c, a + 2, dfc(c), false, false, false);
+    uint32_t lo = rd16(c, a + 2, dfc(c));
+    uint32_t hi = rd16(c, a, dfc(c));
+    c.r_.a[reg] = a;
+    return hi << 16 | lo;
   }
   template <int S> static void cmpm(Cpu& c, uint16_t op) {
     int rx = (op >> 9) & 7, ry = op & 7;
@@ -987,7 +1002,7 @@ struct Exec {
       return;
     }
     if (v < 0) {
-      exception(c, 6, c.pc_ - 2, 12);
+      exception(c, 6, c.pc_ - 2, bound < 0 ? 12 : 10);
       return;
     }
     idle(c, 6);
