@@ -1,0 +1,99 @@
+#include "monitor_vcd.h"
+
+#include <stdexcept>
+
+namespace testbed::monitor {
+
+namespace {
+unsigned bits_for(unsigned max_value) {
+  unsigned b = 1;
+  while ((1ull << b) <= max_value) ++b;
+  return b;
+}
+std::string vcd_id(unsigned n) {
+  std::string s;
+  do {
+    s += char('!' + n % 94);
+    n /= 94;
+  } while (n);
+  return s;
+}
+}  // namespace
+
+unsigned MonitorVcd::add(const std::string& name, unsigned width) {
+  Var v{vcd_id(unsigned(vars_.size())), width};
+  header_ += "$var wire " + std::to_string(width) + " " + v.id + " " + name +
+             (width > 1 ? " [" + std::to_string(width - 1) + ":0]" : "") + " $end\n";
+  vars_.push_back(v);
+  return unsigned(vars_.size() - 1);
+}
+
+MonitorVcd::MonitorVcd(const std::string& path, const MonitorParams& p, uint64_t clock_period_ps)
+    : f_(std::fopen(path.c_str(), "w")), period_ps_(clock_period_ps) {
+  if (!f_) throw std::runtime_error("monitor VCD: cannot write " + path);
+  for (unsigned k = 1; k <= p.n_smi; ++k) {
+    std::string s = "smi" + std::to_string(k) + "_";
+    smi_level_.push_back(add(s + "level", bits_for(p.smi_depth)));
+    smi_lost_.push_back(add(s + "lost", 32));
+    smi_event_.push_back(add(s + "event", 16));
+    smi_marker_.push_back(add(s + "marker", 16));
+  }
+  bus_src_ = add("bus_src", 4);
+  bus_ts_ = add("bus_ts", 16);
+  bus_data_ = add("bus_data", 16);
+  mmi_level_ = add("mmi_level", bits_for(p.mmi_depth));
+  mmi_stalling_ = add("mmi_stalling", 1);
+  mmi_stall_ = add("mmi_stall", 32);
+  std::fprintf(f_, "$comment Testbed monitor (hw/monitor), one clock = %llu ps $end\n$timescale 1ps $end\n"
+               "$scope module monitor $end\n%s$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n",
+               (unsigned long long)period_ps_, header_.c_str());
+  for (auto& v : vars_) {
+    if (v.width == 1) std::fprintf(f_, "0%s\n", v.id.c_str());
+    else std::fprintf(f_, "b0 %s\n", v.id.c_str());
+  }
+  std::fprintf(f_, "$end\n");
+  last_time_ = 0;
+}
+
+MonitorVcd::~MonitorVcd() { std::fclose(f_); }
+
+void MonitorVcd::change(unsigned var, uint64_t clock, uint64_t value) {
+  uint64_t t = clock * period_ps_;
+  if (t < last_time_) t = last_time_;  // the engine reports in clock order; never go back
+  if (t != last_time_) {
+    std::fprintf(f_, "#%llu\n", (unsigned long long)t);
+    last_time_ = t;
+  }
+  const Var& v = vars_[var];
+  if (v.width == 1) {
+    std::fprintf(f_, "%u%s\n", unsigned(value & 1), v.id.c_str());
+    return;
+  }
+  char buf[70];
+  int n = 0;
+  bool started = false;
+  for (int b = int(v.width) - 1; b >= 0; --b) {
+    bool bit = (value >> b) & 1;
+    if (bit) started = true;
+    if (started) buf[n++] = bit ? '1' : '0';
+  }
+  if (!n) buf[n++] = '0';
+  buf[n] = 0;
+  std::fprintf(f_, "b%s %s\n", buf, v.id.c_str());
+}
+
+void MonitorVcd::smi_write(unsigned smi, uint64_t clock, uint16_t word, bool) { change(smi_event_[smi - 1], clock, word); }
+void MonitorVcd::smi_level(unsigned smi, uint64_t clock, unsigned level) { change(smi_level_[smi - 1], clock, level); }
+void MonitorVcd::smi_lost(unsigned smi, uint64_t clock, uint32_t lost) { change(smi_lost_[smi - 1], clock, lost); }
+void MonitorVcd::smi_marker(unsigned smi, uint64_t clock, uint16_t m) { change(smi_marker_[smi - 1], clock, m); }
+void MonitorVcd::bus_word(unsigned smi, uint64_t clock, bool is_ts, uint16_t word) {
+  change(bus_src_, clock, smi);
+  change(is_ts ? bus_ts_ : bus_data_, clock, word);
+}
+void MonitorVcd::mmi_level(uint64_t clock, unsigned level) { change(mmi_level_, clock, level); }
+void MonitorVcd::mmi_stall(uint64_t clock, bool stalling, uint64_t stall_clocks) {
+  change(mmi_stalling_, clock, stalling);
+  change(mmi_stall_, clock, stall_clocks);
+}
+
+}  // namespace testbed::monitor

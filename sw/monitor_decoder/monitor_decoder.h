@@ -1,0 +1,48 @@
+// Host decoder for the MMI word stream (formats: README.md in this folder).
+// Input: the 32-bit values the master reads from the MMI (move.l of DATA_HI:DATA_LO), big-endian.
+// Output: per-SMI time stamps re-united with their events, absolute times rebuilt from the 0xAAnn
+// wrap markers, time-ordered. A stream that breaks the rules stops the decoding at the offending
+// word and says where; nothing is guessed or invented.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace testbed::monitor_decoder {
+
+struct Options {
+  unsigned n_smi = 5;          // valid sources 1..n_smi
+  uint64_t tick_ps = 1000000;  // one time-stamp tick (default 1 us)
+};
+
+struct Event {
+  uint64_t ticks;    // absolute time stamp: wraps * 65536 + ts
+  unsigned board;    // source SMI (slave board number)
+  uint16_t word;     // event word (or the wrap marker 0xAAnn)
+  bool marker;       // a wrap marker
+  uint64_t offset;   // word offset of the event word in the stream
+};
+
+struct Result {
+  std::vector<Event> events;     // time-ordered (ticks, then board, then stream order)
+  uint64_t words = 0;            // words consumed
+  uint64_t empty_reads = 0;      // reads that found the MMI empty (skipped)
+  uint64_t markers = 0;
+  bool ok = true;
+  std::string error;             // what broke, with its word offset
+  uint64_t error_offset = 0;     // word offset (byte offset = 4x) where it broke
+  uint64_t events_excluding_markers() const { return events.size() - markers; }
+};
+
+Result decode(const std::vector<uint32_t>& words, const Options& opt);
+// Reads big-endian u32s; a length that is not a multiple of 4 is reported as truncated.
+Result decode_bytes(const std::vector<uint8_t>& bytes, const Options& opt);
+
+std::string event_name(uint16_t word);  // from the generated event table (testbed/events.h)
+
+void write_text(std::ostream& out, const Result& r, const Options& opt);
+void write_binary(std::ostream& out, const Result& r, const Options& opt);
+void write_vcd(std::ostream& out, const Result& r, unsigned board, const Options& opt);
+
+}  // namespace testbed::monitor_decoder
