@@ -96,7 +96,7 @@ TEST(Disasm, UndefinedWords) {
   expect({0x0e10, 0x0801}, ".short 0x0e10", 2);  // moves with nonzero reserved bits
 }
 
-// Our departures from objdump (hw/cpu/README.md): F-line words are the 68010's F-line trap
+// Our departures from objdump (hw/cpu/DISASSEMBLER.md): F-line words are the 68010's F-line trap
 // (objdump decodes 68881/68851 instructions), and bits 10..8 of a brief extension word are
 // ignored as the 68010 ignores them (objdump shows 68020 scale and full-format modes).
 TEST(Disasm, DeparturesFromObjdump) {

@@ -3,7 +3,7 @@
 //
 // Self-contained (no dependency on the core), so that tools, tracers and tests can use it
 // while the core is built separately. What it prints where objdump and a real 68010 disagree
-// (68020+ extension-word fields, F-line coprocessor words) is described in hw/cpu/README.md.
+// (68020+ extension-word fields, F-line coprocessor words) is in hw/cpu/DISASSEMBLER.md.
 #pragma once
 #include <cstdint>
 #include <functional>

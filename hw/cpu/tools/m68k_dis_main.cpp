@@ -100,7 +100,13 @@ int main(int argc, char** argv) {
   try {
     testbed::ElfImage image = testbed::load_elf(mode);
     std::map<uint32_t, std::string> labels;
-    for (const auto& [name, value] : image.symbols) labels.emplace(value, name);
+    for (const auto& [name, value] : image.symbols) {
+      // Source-file symbols (STT_FILE, value 0) are not places in the code.
+      auto dot = name.rfind('.');
+      std::string ext = dot == std::string::npos ? "" : name.substr(dot);
+      if (ext == ".c" || ext == ".S" || ext == ".s" || ext == ".cpp") continue;
+      labels.emplace(value, name);
+    }
     for (const auto& seg : image.segments) {
       if (!(seg.flags & 1)) continue;  // PF_X
       dump(seg.vaddr, seg.data, cpu, labels);
