@@ -1,0 +1,105 @@
+#include "board.h"
+
+#include <cstring>
+#include <stdexcept>
+
+namespace testbed {
+
+using sc_core::sc_time;
+
+void BoardConfig::validate() const {
+  auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
+  if (ram_bytes == 0 || ram_bytes % TB_PAGE_SIZE || ram_bytes > TB_RAM_MAX_BYTES)
+    bad("ram_bytes " + std::to_string(ram_bytes) + " must be a non-zero multiple of 1024 up to " +
+        std::to_string(TB_RAM_MAX_BYTES) + " (RAM ends at the boot ROM)");
+  if (!(clock_hz >= 1e3 && clock_hz <= 1e9)) bad("clock_hz " + std::to_string(clock_hz) + " must be 1 kHz .. 1 GHz");
+  if (id > 15) bad("board id " + std::to_string(id) + " must be 0..15 (sixteen boards per Centrenet node)");
+  if (ram_wait_states > 64 || rom_wait_states > 64 || io_wait_states > 64 || mmu_walk_clocks > 1000)
+    bad("wait states must be 0..64 (and the MMU walk 0..1000 clocks)");
+}
+
+std::vector<Window> Board::windows(const BoardConfig& c) {
+  return {{"RAM", TB_RAM_BASE, c.ram_bytes},         {"BOOT", TB_BOOT_BASE, TB_BOOT_SIZE},
+          {"NET", TB_NET_BASE, TB_NET_SIZE},         {"MON", TB_MON_BASE, TB_MON_SIZE},
+          {"MMU", TB_MMU_BASE, TB_MMU_SIZE},         {"TIMER", TB_TIMER_BASE, TB_TIMER_SIZE},
+          {"INTC", TB_INTC_BASE, TB_INTC_SIZE},      {"SERIAL0", TB_SERIAL0_BASE, TB_SERIAL0_SIZE},
+          {"SERIAL1", TB_SERIAL1_BASE, TB_SERIAL1_SIZE}, {"BOARDID", TB_BOARDID_BASE, TB_BOARDID_SIZE},
+          {"SIMCTL", TB_SIMCTL_BASE, TB_SIMCTL_SIZE}};
+}
+
+Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
+    : sc_module(name),
+      config_((c.validate(), c)),
+      period_(1.0 / c.clock_hz, sc_core::SC_SEC),
+      cpu_("cpu", period_, c.model),
+      mmu_("mmu", period_ * double(c.mmu_walk_clocks), period_ * double(c.io_wait_states)),
+      decoder_("decoder", windows(c)),
+      ram_("ram", c.ram_bytes, false, period_ * double(c.ram_wait_states)),
+      boot_("boot", TB_BOOT_SIZE, true, period_ * double(c.rom_wait_states)),
+      timer_("timer", c.timer_tick_hz, period_ * double(c.io_wait_states)),
+      intc_("intc", period_ * double(c.io_wait_states)),
+      serial0_("serial0", c.console_baud, period_ * double(c.io_wait_states)),
+      serial1_("serial1", c.link_baud, period_ * double(c.io_wait_states)),
+      id_("boardid", c.id, c.master, c.node, c.ram_bytes, period_ * double(c.io_wait_states)),
+      simctl_("simctl", period_ * double(c.io_wait_states)) {
+  cpu_.socket.bind(mmu_.cpu_side);
+  mmu_.mem_side.bind(decoder_.target);
+  decoder_.port("RAM").bind(ram_.socket);
+  decoder_.port("BOOT").bind(boot_.socket);
+  decoder_.port("MMU").bind(mmu_.socket);
+  decoder_.port("TIMER").bind(timer_.socket);
+  decoder_.port("INTC").bind(intc_.socket);
+  decoder_.port("SERIAL0").bind(serial0_.socket);
+  decoder_.port("SERIAL1").bind(serial1_.socket);
+  decoder_.port("BOARDID").bind(id_.socket);
+  decoder_.port("SIMCTL").bind(simctl_.socket);
+  cpu_.set_fast_path(c.fast_path);
+
+  timer_.on_irq([this](bool l) { intc_.set_line(IrqSource::Timer, l); });
+  serial0_.on_irq([this](bool l) { intc_.set_line(IrqSource::Serial0, l); });
+  serial1_.on_irq([this](bool l) { intc_.set_line(IrqSource::Serial1, l); });
+  intc_.on_ipl_change([this](int l) { cpu_.set_ipl(l); });
+  cpu_.set_interrupt_acknowledge(
+      [this](int level) { return intc_.acknowledge(level) ? m68k::Bus::kAutovector : m68k::Bus::kSpurious; });
+  cpu_.set_reset_devices([this] {
+    mmu_.reset();
+    timer_.reset();
+    intc_.reset();
+    serial0_.reset();
+    serial1_.reset();
+  });
+  simctl_.on_exit([this](uint32_t, const sc_time&) { cpu_.finish(); });
+  cpu_.on_done([this](const std::string& halt) {
+    result_.finished = simctl_.exited();
+    result_.exit_code = simctl_.exit_code();
+    result_.halt_reason = halt;
+    result_.time = sc_core::sc_time_stamp();
+    result_.cycles = cpu_.core().cycles();
+    result_.instructions = cpu_.core().instructions();
+    if (exit_) exit_(*this);
+    else sc_core::sc_stop();
+  });
+}
+
+void Board::before_end_of_elaboration() {
+  if (!net_attached_) {
+    no_net_ = std::make_unique<AbsentDevice>("no_net");
+    decoder_.port("NET").bind(no_net_->socket);
+  }
+  if (!mon_attached_) {
+    no_mon_ = std::make_unique<AbsentDevice>("no_monitor");
+    decoder_.port("MON").bind(no_mon_->socket);
+  }
+}
+
+void Board::load_image(const ElfImage& image) {
+  check_image_fits(image, {{TB_RAM_BASE, config_.ram_bytes, "RAM"}, {TB_BOOT_BASE, TB_BOOT_SIZE, "BOOT"}});
+  for (auto& s : image.segments) {
+    bool rom = s.paddr >= TB_BOOT_BASE;
+    uint8_t* dst = (rom ? boot_.data() : ram_.data()) + (s.paddr - (rom ? TB_BOOT_BASE : TB_RAM_BASE));
+    std::memcpy(dst, s.data.data(), s.data.size());
+    std::memset(dst + s.data.size(), 0, s.memsz - s.data.size());
+  }
+}
+
+}  // namespace testbed

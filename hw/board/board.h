@@ -1,0 +1,111 @@
+// One Testbed processor board: a 68010 (CpuInitiator) behind the paged MMU, the address decoder
+// with RAM, boot ROM, timer/RTC, interrupt controller, two serial ports, BOARDID and SIMCTL, and
+// two windows for devices built elsewhere: NET (Centrenet NI) and MON (SMI on a slave, MMI on
+// the master). An unattached window answers with bus errors.
+//
+//   testbed::BoardConfig c;  c.id = 2; c.master = false; c.node = 0;
+//   testbed::Board b("air", c);
+//   b.attach_net(ni.target_socket);           // before sc_start; likewise attach_monitor()
+//   ni.irq_callback = [&](bool l) { b.set_irq(testbed::IrqSource::Net, l); };
+//   b.console().connect(&endpoint);           // or a ConsoleSwitch; b.link() on the master
+//   b.load_image(testbed::load_elf("tos.elf"));
+//   b.on_exit([&](testbed::Board& x) { ... x.result() ... });   // default: sc_stop()
+//   sc_start();
+#pragma once
+#include "absent_device.h"
+#include "address_decoder.h"
+#include "board_identity.h"
+#include "cpu_initiator.h"
+#include "elf_loader.h"
+#include "interrupt_controller.h"
+#include "memory.h"
+#include "mmu.h"
+#include "serial_port.h"
+#include "sim_control.h"
+#include "timer.h"
+
+#include <testbed/memory_map.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace testbed {
+
+struct BoardConfig {
+  uint16_t id = 0;          // 0 master, 1..5 earth, air, fire, water, space
+  bool master = true;
+  uint16_t node = 0;        // Centrenet node
+  uint32_t ram_bytes = TB_RAM_DEFAULT_BYTES;  // multiple of 1 KB, up to TB_RAM_MAX_BYTES
+  double clock_hz = TB_CPU_CLOCK_HZ;
+  m68k::Model model = m68k::Model::MC68010;
+  unsigned ram_wait_states = 0;
+  unsigned rom_wait_states = 1;
+  unsigned io_wait_states = 1;  // every device register access
+  unsigned mmu_walk_clocks = 8; // one page-table walk (a 32-bit entry: two bus cycles)
+  uint32_t timer_tick_hz = 1000000;
+  uint32_t console_baud = 9600;
+  uint32_t link_baud = 38400;
+  bool fast_path = true;
+  // Throws std::invalid_argument naming the parameter when a value is out of range.
+  void validate() const;
+};
+
+struct BoardResult {
+  bool finished = false;      // SIMCTL EXIT written
+  uint32_t exit_code = 0;     // the value written (1 = success)
+  std::string halt_reason;    // non-empty: the CPU halted (double bus fault)
+  sc_core::sc_time time;      // simulated time at the end
+  uint64_t cycles = 0, instructions = 0;
+};
+
+class Board : public sc_core::sc_module {
+ public:
+  Board(sc_core::sc_module_name name, const BoardConfig& config);
+
+  // Loads an image into RAM / boot ROM (throws ElfError naming the image when it does not fit).
+  // The CPU takes its reset vectors from address 0 when the simulation starts.
+  void load_image(const ElfImage& image);
+
+  // Attachment points, before sc_start(): the device's target socket gets the window's offsets.
+  void attach_net(tlm::tlm_target_socket<32>& target) { decoder_.port("NET").bind(target); net_attached_ = true; }
+  void attach_monitor(tlm::tlm_target_socket<32>& target) { decoder_.port("MON").bind(target); mon_attached_ = true; }
+  // Interrupt lines of external devices (level-sensitive; IrqSource::Net, IrqSource::Mon).
+  void set_irq(IrqSource s, bool asserted) { intc_.set_line(s, asserted); }
+
+  SerialPort& console() { return serial0_; }
+  SerialPort& link() { return serial1_; }
+  CpuInitiator& cpu() { return cpu_; }
+  Mmu& mmu() { return mmu_; }
+  Timer& timer() { return timer_; }
+  InterruptController& intc() { return intc_; }
+  SimControl& simctl() { return simctl_; }
+  Memory& ram() { return ram_; }
+  const BoardConfig& config() const { return config_; }
+
+  // Called from the board's CPU thread when it finishes (EXIT or halt). Default: sc_stop().
+  void on_exit(std::function<void(Board&)> f) { exit_ = std::move(f); }
+  const BoardResult& result() const { return result_; }
+
+ private:
+  void before_end_of_elaboration() override;
+  static std::vector<Window> windows(const BoardConfig& c);
+
+  BoardConfig config_;
+  sc_core::sc_time period_;
+  CpuInitiator cpu_;
+  Mmu mmu_;
+  AddressDecoder decoder_;
+  Memory ram_, boot_;
+  Timer timer_;
+  InterruptController intc_;
+  SerialPort serial0_, serial1_;
+  BoardIdentity id_;
+  SimControl simctl_;
+  std::unique_ptr<AbsentDevice> no_net_, no_mon_;
+  bool net_attached_ = false, mon_attached_ = false;
+  std::function<void(Board&)> exit_;
+  BoardResult result_;
+};
+
+}  // namespace testbed

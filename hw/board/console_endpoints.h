@@ -1,0 +1,82 @@
+// Host sides of a serial line for the console: a stream (stdout or a log file), a TCP port on
+// 127.0.0.1 (telnet/nc to it), a capture buffer (tests), and the console switch that routes one
+// host side to any one of several boards' ports (TOS: "the console may be switched to any of the
+// six shells").
+#pragma once
+#include "serial_endpoint.h"
+#include "serial_port.h"
+
+#include <cstdio>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace testbed {
+
+// Writes every character to a stdio stream (not owned unless opened from a path).
+class StreamEndpoint : public SerialEndpoint {
+ public:
+  explicit StreamEndpoint(std::FILE* out) : out_(out) {}
+  // Opens (truncates) a log file; throws std::runtime_error naming the path on failure.
+  explicit StreamEndpoint(const std::string& path);
+  ~StreamEndpoint() override;
+  void transmit(uint8_t byte, const sc_core::sc_time& t) override;
+
+ private:
+  std::FILE* out_;
+  bool owned_ = false;
+};
+
+// Collects output, and feeds queued input (tests, scripted sessions).
+class CaptureEndpoint : public SerialEndpoint {
+ public:
+  void transmit(uint8_t byte, const sc_core::sc_time&) override { text_ += char(byte); }
+  bool receive(uint8_t& byte) override;
+  bool has_input() const override { return true; }
+  void type(const std::string& s) { input_.insert(input_.end(), s.begin(), s.end()); }
+  const std::string& text() const { return text_; }
+
+ private:
+  std::string text_;
+  std::deque<uint8_t> input_;
+};
+
+// Listens on 127.0.0.1:port (only loopback). One client at a time; output before a client
+// connects is kept (up to 64 KB) and sent when it does. Never blocks the simulation.
+class TcpEndpoint : public SerialEndpoint {
+ public:
+  // Throws std::runtime_error naming the port when it cannot listen (in use, bad number).
+  explicit TcpEndpoint(int port);
+  ~TcpEndpoint() override;
+  void transmit(uint8_t byte, const sc_core::sc_time& t) override;
+  bool receive(uint8_t& byte) override;
+  bool has_input() const override { return true; }
+  int port() const { return port_; }
+
+ private:
+  void poll_accept();
+  void flush();
+  int listen_fd_ = -1, client_fd_ = -1, port_;
+  std::string pending_;
+};
+
+// Routes one host side to one of several serial ports. Ports not selected are connected to a
+// sink that drops their output (their shells keep running).
+class ConsoleSwitch {
+ public:
+  explicit ConsoleSwitch(SerialEndpoint& host) : host_(host) {}
+  void add(SerialPort& port);  // index = order of adding
+  void select(size_t index);   // throws std::out_of_range for an unknown index
+  size_t selected() const { return selected_; }
+  size_t size() const { return ports_.size(); }
+
+ private:
+  struct Sink : SerialEndpoint {
+    void transmit(uint8_t, const sc_core::sc_time&) override {}
+  } sink_;
+  SerialEndpoint& host_;
+  std::vector<SerialPort*> ports_;
+  size_t selected_ = 0;
+};
+
+}  // namespace testbed

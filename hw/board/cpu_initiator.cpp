@@ -1,0 +1,217 @@
+#include "cpu_initiator.h"
+
+#if __has_include(<m68k_disasm.h>)
+#include <m68k_disasm.h>
+#define TESTBED_HAVE_DISASM 1
+#endif
+
+#include <testbed/memory_map.h>
+
+namespace testbed {
+
+using sc_core::sc_time;
+
+CpuInitiator::CpuInitiator(sc_core::sc_module_name name, sc_time clock_period, m68k::Model model)
+    : sc_module(name), socket("socket"), cpu_(*this, model), period_(clock_period),
+      ext_(new BusCycleExtension) {
+  if (clock_period <= sc_core::SC_ZERO_TIME)
+    throw std::invalid_argument(std::string(this->name()) + ": the CPU clock period must be positive");
+  socket.register_invalidate_direct_mem_ptr(this, &CpuInitiator::invalidate_direct_mem_ptr);
+  payload_.set_extension(ext_);
+  SC_THREAD(run);
+}
+
+void CpuInitiator::set_ipl(int level) {
+  if (level == ipl_) return;
+  ipl_ = level;
+  ipl_changed_.notify(sc_core::SC_ZERO_TIME);
+  if (in_run_) cpu_.request_yield();  // the loop hands it to the core after this instruction
+}
+
+bool CpuInitiator::apply_ipl() {
+  if (ipl_ == applied_ipl_) return false;
+  applied_ipl_ = ipl_;
+  cpu_.set_ipl(ipl_);
+  if (observer_) observer_->ipl(local_time(), ipl_);
+  return true;
+}
+
+sc_time CpuInitiator::local_time() const { return sc_core::sc_time_stamp() + lead(cpu_.cycles()); }
+
+void CpuInitiator::set_fast_path(bool on) {
+  fast_path_ = on;
+  if (!on) cpu_.unmap_all_fast();
+}
+
+void CpuInitiator::run() {
+  qk_.reset();
+  sync_cycle_ = cpu_.cycles();
+  in_run_ = true;
+  cpu_.reset();
+  in_run_ = false;
+  std::string halt;
+  while (!finish_requested_) {
+    bool new_ipl = apply_ipl();
+    if (cpu_.halted()) {
+      halt = cpu_.halt_reason();
+      break;
+    }
+    if (cpu_.stopped() && !new_ipl) {
+      // STOP: catch the kernel up to the CPU, then sleep until the IPL lines change.
+      qk_.set(lead(cpu_.cycles()));
+      qk_.sync();
+      sync_cycle_ = cpu_.cycles();
+      if (ipl_ == applied_ipl_) wait(ipl_changed_);
+      qk_.reset();
+      continue;
+    }
+    // Run to the next quantum boundary (at least one clock, so a zero quantum still progresses).
+    uint64_t budget = std::max<uint64_t>(1, uint64_t(qk_.until_sync() / period_));
+    in_run_ = true;
+    cpu_.run_until(cpu_.cycles() + budget);
+    in_run_ = false;
+    qk_.set(lead(cpu_.cycles()));
+    if (qk_.need_sync()) {
+      qk_.sync();
+      sync_cycle_ = cpu_.cycles();
+    }
+  }
+  qk_.set(lead(cpu_.cycles()));
+  qk_.sync();
+  sync_cycle_ = cpu_.cycles();
+  done_flag_ = true;
+  if (done_) done_(halt);
+}
+
+m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf, unsigned len, uint32_t& wait) {
+  ++slow_accesses_;
+  uint32_t address = a.address & ((1u << TB_ADDRESS_BITS) - 1);
+  tlm::tlm_generic_payload& p = payload_;
+  p.set_command(a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p.set_address(address);
+  p.set_data_ptr(buf);
+  p.set_data_length(len);
+  p.set_streaming_width(len);
+  p.set_byte_enable_ptr(nullptr);
+  p.set_dmi_allowed(false);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  ext_->fc = a.fc;
+  sc_time before = lead(a.cycle);
+  sc_time delay = before;
+  socket->b_transport(p, delay);
+  // Latency the target added is wait states on this bus cycle.
+  if (delay > before) {
+    sc_time extra = delay - before;
+    wait = uint32_t((extra.value() + period_.value() - 1) / period_.value());
+  }
+  bool ok = p.is_response_ok();
+  if (observer_) {
+    BusCycleRecord r;
+    r.start = sc_core::sc_time_stamp() + before;
+    r.duration = period_ * double(4 + wait);
+    r.address = address;
+    r.data = len == 1 ? buf[0] : uint16_t(buf[0] << 8 | buf[1]);
+    r.fc = a.fc;
+    r.write = a.write;
+    r.byte = len == 1;
+    r.bus_error = !ok;
+    observer_->bus_cycle(r);
+  }
+  if (!ok) return m68k::BusResponse::BusError;
+  if (fast_path_ && p.is_dmi_allowed()) try_dmi(address, a.fc);
+  return m68k::BusResponse::Ok;
+}
+
+m68k::BusResponse CpuInitiator::read(const m68k::BusAccess& a, uint16_t& data, uint32_t& wait) {
+  uint8_t buf[2] = {0, 0};
+  unsigned len = a.byte ? 1 : 2;
+  m68k::BusResponse r = transport(a, buf, len, wait);
+  data = a.byte ? buf[0] : uint16_t(buf[0] << 8 | buf[1]);
+  return r;
+}
+
+m68k::BusResponse CpuInitiator::write(const m68k::BusAccess& a, uint16_t data, uint32_t& wait) {
+  uint8_t buf[2];
+  unsigned len = a.byte ? 1 : 2;
+  if (a.byte) buf[0] = uint8_t(data);
+  else {
+    buf[0] = uint8_t(data >> 8);
+    buf[1] = uint8_t(data);
+  }
+  return transport(a, buf, len, wait);
+}
+
+void CpuInitiator::try_dmi(uint32_t address, uint8_t fc) {
+  tlm::tlm_dmi dmi;
+  tlm::tlm_generic_payload& p = payload_;
+  p.set_address(address);
+  p.set_command(tlm::TLM_READ_COMMAND);
+  ext_->fc = fc;
+  if (!socket->get_direct_mem_ptr(p, dmi) || !dmi.is_read_allowed()) return;
+  // The core maps whole 1 KB pages: use the page-aligned part of the granted range.
+  uint64_t first = (dmi.get_start_address() + TB_PAGE_SIZE - 1) & ~uint64_t(TB_PAGE_SIZE - 1);
+  uint64_t end = (dmi.get_end_address() + 1) & ~uint64_t(TB_PAGE_SIZE - 1);
+  if (end <= first) return;
+  uint32_t ws = uint32_t((dmi.get_read_latency().value() + period_.value() - 1) / period_.value());
+  m68k::Space space = m68k::fc_is_supervisor(fc) ? m68k::Space::Supervisor : m68k::Space::User;
+  cpu_.map_fast(space, uint32_t(first), uint32_t(end - first),
+                dmi.get_dmi_ptr() + (first - dmi.get_start_address()), dmi.is_write_allowed(), ws);
+  ++dmi_grants_;
+}
+
+void CpuInitiator::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  const uint64_t top = 1u << TB_ADDRESS_BITS;
+  if (start >= top) return;
+  uint64_t first = start & ~uint64_t(TB_PAGE_SIZE - 1);
+  uint64_t last = std::min<uint64_t>(end, top - 1) | (TB_PAGE_SIZE - 1);
+  uint32_t size = uint32_t(last + 1 - first);
+  cpu_.unmap_fast(m68k::Space::User, uint32_t(first), size);
+  cpu_.unmap_fast(m68k::Space::Supervisor, uint32_t(first), size);
+}
+
+int CpuInitiator::interrupt_acknowledge(int level, uint64_t, uint32_t&) {
+  return iack_ ? iack_(level) : m68k::Bus::kSpurious;
+}
+
+void CpuInitiator::reset_devices(uint64_t) {
+  if (reset_devices_) reset_devices_();
+}
+
+unsigned CpuInitiator::debug_access(bool write, uint32_t address, uint8_t* data, unsigned len, uint8_t fc) {
+  tlm::tlm_generic_payload p;
+  BusCycleExtension* e = new BusCycleExtension;
+  e->fc = fc;
+  p.set_extension(e);
+  p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+  p.set_address(address);
+  p.set_data_ptr(data);
+  p.set_data_length(len);
+  p.set_streaming_width(len);
+  return socket->transport_dbg(p);
+}
+
+void CpuInitiator::set_instruction_trace(std::FILE* out) {
+  trace_ = out;
+  if (!out) {
+    cpu_.set_tracer(nullptr);
+    return;
+  }
+  cpu_.set_tracer([this](uint32_t pc, uint64_t cycle) {
+    uint8_t fc = (cpu_.regs().sr & 0x2000) ? m68k::FC_SUPERVISOR_PROGRAM : m68k::FC_USER_PROGRAM;
+#ifdef TESTBED_HAVE_DISASM
+    std::string text;
+    m68k::disassemble(pc, [&](uint32_t a) {
+      uint8_t b[2] = {0, 0};
+      debug_access(false, a, b, 2, fc);
+      return uint16_t(b[0] << 8 | b[1]);
+    }, text, cpu_.model() == m68k::Model::MC68000 ? m68k::DisasmCpu::MC68000 : m68k::DisasmCpu::MC68010);
+    std::fprintf(trace_, "%12llu %06X  %s\n", (unsigned long long)cycle, unsigned(pc), text.c_str());
+#else
+    uint8_t b[2] = {0, 0};
+    debug_access(false, pc, b, 2, fc);
+    std::fprintf(trace_, "%12llu %06X  %02X%02X\n", (unsigned long long)cycle, unsigned(pc), b[0], b[1]);
+#endif
+  });
+}
+
+}  // namespace testbed

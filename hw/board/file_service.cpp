@@ -1,0 +1,118 @@
+#include "file_service.h"
+
+#include <sys/stat.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+namespace testbed {
+
+namespace {
+void require_dir(const std::string& d, const char* what) {
+  struct stat st;
+  if (::stat(d.c_str(), &st) != 0 || !S_ISDIR(st.st_mode))
+    throw std::runtime_error(d + ": the file service's " + what + " folder does not exist");
+}
+}  // namespace
+
+FileService::FileService(const std::string& upload_dir, const std::string& download_dir)
+    : up_(upload_dir), down_(download_dir) {
+  require_dir(up_, "upload");
+  require_dir(down_, "download");
+}
+
+bool FileService::valid_name(const std::string& n) {
+  if (n.empty() || n.size() > 64 || n[0] == '.') return false;
+  for (char c : n)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-')) return false;
+  return true;
+}
+
+void FileService::transmit(uint8_t b, const sc_core::sc_time&) {
+  if (state_ != State::Sync && state_ != State::Check) sum_ = uint8_t(sum_ + b);
+  switch (state_) {
+    case State::Sync:
+      if (b == kRequestSync) {
+        state_ = State::Op;
+        sum_ = 0;
+        name_.clear();
+        data_.clear();
+        len_ = 0;
+        len_bytes_ = 0;
+        too_large_ = false;
+      }
+      return;
+    case State::Op: op_ = b; state_ = State::NameLen; return;
+    case State::NameLen:
+      name_len_ = b;
+      state_ = name_len_ ? State::Name : State::Len;
+      return;
+    case State::Name:
+      name_ += char(b);
+      if (name_.size() == name_len_) state_ = State::Len;
+      return;
+    case State::Len:
+      len_ = len_ << 8 | b;
+      if (++len_bytes_ == 4) {
+        too_large_ = len_ > kMaxFile;
+        state_ = len_ ? State::Data : State::Check;
+      }
+      return;
+    case State::Data:
+      if (!too_large_) data_.push_back(b);
+      if (--len_ == 0) state_ = State::Check;
+      return;
+    case State::Check:
+      state_ = State::Sync;
+      ++requests_;
+      if (b != sum_) reply(BadChecksum);
+      else handle();
+      return;
+  }
+}
+
+void FileService::handle() {
+  if (op_ != 'G' && op_ != 'P') return reply(BadOp);
+  if (!valid_name(name_)) return reply(BadName);
+  if (too_large_) return reply(TooLarge);
+  if (op_ == 'G') {
+    std::ifstream f(up_ + "/" + name_, std::ios::binary);
+    if (!f) return reply(NoSuchFile);
+    std::vector<uint8_t> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (d.size() > kMaxFile) return reply(TooLarge);
+    return reply(Ok, d);
+  }
+  std::ofstream f(down_ + "/" + name_, std::ios::binary | std::ios::trunc);
+  if (f) f.write(reinterpret_cast<const char*>(data_.data()), std::streamsize(data_.size()));
+  reply(f ? Ok : IoError);
+}
+
+void FileService::reply(uint8_t status, const std::vector<uint8_t>& data) {
+  out_.push_back(kReplySync);
+  uint8_t sum = status;
+  out_.push_back(status);
+  uint32_t n = uint32_t(data.size());
+  for (int i = 3; i >= 0; --i) {
+    uint8_t b = uint8_t(n >> (8 * i));
+    out_.push_back(b);
+    sum = uint8_t(sum + b);
+  }
+  for (uint8_t b : data) {
+    out_.push_back(b);
+    sum = uint8_t(sum + b);
+  }
+  out_.push_back(sum);
+}
+
+bool FileService::receive(uint8_t& byte) {
+  if (out_.empty()) return false;
+  byte = out_.front();
+  out_.pop_front();
+  return true;
+}
+
+}  // namespace testbed

@@ -1,0 +1,57 @@
+// The host side of the master's LAN link (SERIAL1): a file service that lets firmware fetch
+// files from a host folder and store result files into another. Protocol (all lengths
+// big-endian; checksum = 8-bit sum of the bytes it follows, from the byte after the sync):
+//
+//   request : 0xA5  op  name_len  name[name_len]  len[4]  data[len]  checksum
+//             op 'G' get a file (len 0), 'P' put a file (data = contents)
+//   reply   : 0x5A  status  len[4]  data[len]  checksum
+//             status 0 ok (G: data = contents), 1 no such file, 2 bad name, 3 bad checksum,
+//             4 host I/O error, 5 too large, 6 unknown op
+//
+// Names are 1..64 characters of [A-Za-z0-9._-], not starting with '.': no paths. Files are
+// at most 16 MB. Bytes before a sync byte are ignored (resynchronisation).
+#pragma once
+#include "serial_endpoint.h"
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace testbed {
+
+class FileService : public SerialEndpoint {
+ public:
+  static constexpr uint8_t kRequestSync = 0xA5, kReplySync = 0x5A;
+  enum Status : uint8_t { Ok = 0, NoSuchFile = 1, BadName = 2, BadChecksum = 3, IoError = 4, TooLarge = 5, BadOp = 6 };
+  static constexpr uint32_t kMaxFile = 16u << 20;
+
+  // `upload_dir`: where 'G' reads; `download_dir`: where 'P' writes. Both must exist
+  // (std::runtime_error naming the folder otherwise).
+  FileService(const std::string& upload_dir, const std::string& download_dir);
+
+  void transmit(uint8_t byte, const sc_core::sc_time& t) override;
+  bool receive(uint8_t& byte) override;
+  bool has_input() const override { return true; }
+
+  uint64_t requests() const { return requests_; }
+  static bool valid_name(const std::string& n);
+
+ private:
+  enum class State { Sync, Op, NameLen, Name, Len, Data, Check };
+  void handle();
+  void reply(uint8_t status, const std::vector<uint8_t>& data = {});
+
+  std::string up_, down_;
+  State state_ = State::Sync;
+  uint8_t op_ = 0, sum_ = 0;
+  unsigned name_len_ = 0, len_bytes_ = 0;
+  std::string name_;
+  uint32_t len_ = 0;
+  bool too_large_ = false;
+  std::vector<uint8_t> data_;
+  std::deque<uint8_t> out_;
+  uint64_t requests_ = 0;
+};
+
+}  // namespace testbed

@@ -1,0 +1,46 @@
+// The board's interrupt controller: level-sensitive source lines (timer, Centrenet NI, the two
+// serial ports, the monitoring interface), each at the fixed IPL of [irq] in memory_map.toml,
+// an enable mask, and the IPL output to the CPU. Every source is autovectored (24 + level).
+#pragma once
+#include "register_target.h"
+
+#include <array>
+#include <functional>
+
+namespace testbed {
+
+enum class IrqSource : unsigned { Timer = 0, Net = 1, Serial0 = 2, Serial1 = 3, Mon = 4 };
+constexpr unsigned kIrqSources = 5;
+
+class InterruptController : public RegisterTarget {
+ public:
+  InterruptController(sc_core::sc_module_name name, sc_core::sc_time latency = sc_core::SC_ZERO_TIME);
+
+  // A device drives its line (level-sensitive). May be called from any process.
+  void set_line(IrqSource s, bool asserted);
+  bool line(IrqSource s) const { return pending_ >> unsigned(s) & 1; }
+  static int level_of(IrqSource s);
+
+  int ipl() const { return ipl_; }
+  // Called with the new IPL whenever it changes (the CPU initiator's IPL input).
+  void on_ipl_change(std::function<void(int)> f) { ipl_listener_ = std::move(f); }
+
+  // Interrupt-acknowledge cycle for `level`: true (autovector) if an enabled pending source has
+  // that level, else false (spurious: the CPU sees BERR and takes the spurious-interrupt vector).
+  bool acknowledge(int level);
+
+  void reset();
+
+ protected:
+  uint32_t read_register(uint32_t offset, const sc_core::sc_time& t) override;
+  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override;
+
+ private:
+  void update();
+  uint16_t pending_ = 0, enable_ = 0;
+  int ipl_ = 0;
+  uint32_t acks_ = 0;
+  std::function<void(int)> ipl_listener_;
+};
+
+}  // namespace testbed

@@ -1,0 +1,55 @@
+// A serial port (UART): one transmit and one receive holding register, 10 bit times per
+// character at `baud`, RTS/CTS flow control towards the host side, and an interrupt line
+// (RX_IRQ while a character waits, TX_IRQ while the transmitter is free).
+#pragma once
+#include "register_target.h"
+#include "serial_endpoint.h"
+
+#include <functional>
+
+namespace testbed {
+
+class SerialPort : public RegisterTarget {
+ public:
+  SC_HAS_PROCESS(SerialPort);
+  // `data_off` etc. come from the generated memory map (SERIAL0 and SERIAL1 share the layout).
+  SerialPort(sc_core::sc_module_name name, uint32_t baud = 9600,
+             sc_core::sc_time latency = sc_core::SC_ZERO_TIME);
+
+  // Routes the line to `e` (nullptr: unconnected). The console switch calls this at run time.
+  void connect(SerialEndpoint* e);
+  SerialEndpoint* endpoint() const { return endpoint_; }
+
+  void on_irq(std::function<void(bool)> f) { irq_ = std::move(f); }
+  bool irq() const { return irq_level_; }
+  uint32_t baud() const { return baud_; }
+  sc_core::sc_time char_time() const { return char_time_; }
+  uint64_t transmitted() const { return tx_count_; }
+  uint64_t received() const { return rx_count_; }
+  void reset();
+
+ protected:
+  uint32_t read_register(uint32_t offset, const sc_core::sc_time& t) override;
+  uint32_t peek_register(uint32_t offset, const sc_core::sc_time& t) override;
+  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override;
+
+ private:
+  void rx_thread();
+  void tx_ready_method();
+  void update_irq(const sc_core::sc_time& t);
+  bool tx_ready(const sc_core::sc_time& t) const { return t >= tx_busy_until_; }
+
+  uint32_t baud_;
+  sc_core::sc_time char_time_;
+  SerialEndpoint* endpoint_ = nullptr;
+  uint16_t ctrl_ = 0;
+  uint8_t rx_data_ = 0;
+  bool rx_ready_ = false, tx_lost_ = false;
+  sc_core::sc_time tx_busy_until_;
+  uint64_t tx_count_ = 0, rx_count_ = 0;
+  bool irq_level_ = false;
+  std::function<void(bool)> irq_;
+  sc_core::sc_event connected_, tx_done_, rx_taken_;
+};
+
+}  // namespace testbed

@@ -1,0 +1,43 @@
+// SIMCTL: the guest's way to talk to the simulator: CHECKSUM (a value for the host) and EXIT
+// (writing N ends this board's run: 1 is success, anything else a failure code).
+#pragma once
+#include "register_target.h"
+
+#include <testbed/memory_map.h>
+
+#include <functional>
+
+namespace testbed {
+
+class SimControl : public RegisterTarget {
+ public:
+  SimControl(sc_core::sc_module_name name, sc_core::sc_time latency = sc_core::SC_ZERO_TIME)
+      : RegisterTarget(name, latency) {
+    add_register(TB_SIMCTL_CHECKSUM_OFF, 4, RW);
+    add_register(TB_SIMCTL_EXIT_OFF, 4, WO);
+  }
+  // Called on a write to EXIT with the code and the local time of the write.
+  void on_exit(std::function<void(uint32_t, const sc_core::sc_time&)> f) { exit_ = std::move(f); }
+  uint32_t checksum() const { return checksum_; }
+  bool exited() const { return exited_; }
+  uint32_t exit_code() const { return code_; }
+
+ protected:
+  uint32_t read_register(uint32_t, const sc_core::sc_time&) override { return checksum_; }
+  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override {
+    if (offset == TB_SIMCTL_CHECKSUM_OFF) {
+      checksum_ = value;
+    } else {
+      exited_ = true;
+      code_ = value;
+      if (exit_) exit_(value, t);
+    }
+  }
+
+ private:
+  uint32_t checksum_ = 0, code_ = 0;
+  bool exited_ = false;
+  std::function<void(uint32_t, const sc_core::sc_time&)> exit_;
+};
+
+}  // namespace testbed

@@ -1,0 +1,51 @@
+// Programmable interval timer and real-time clock. The timer counts ticks of `tick_hz` (a board
+// parameter); on reaching zero it sets STATUS.EXPIRED (the interrupt line while CTRL.IRQ) and,
+// if PERIODIC, starts again from RELOAD. State is computed from simulated time on every access,
+// so a temporally decoupled CPU that reads COUNT ahead of the kernel sees the value at its own
+// local time; a kernel event at each expiry drives the interrupt line.
+#pragma once
+#include "register_target.h"
+
+#include <functional>
+
+namespace testbed {
+
+class Timer : public RegisterTarget {
+ public:
+  SC_HAS_PROCESS(Timer);
+  Timer(sc_core::sc_module_name name, uint32_t tick_hz = 1000000,
+        sc_core::sc_time latency = sc_core::SC_ZERO_TIME);
+
+  void on_irq(std::function<void(bool)> f) { irq_ = std::move(f); }
+  bool irq() const { return irq_level_; }
+  uint32_t tick_hz() const { return tick_hz_; }
+  void reset();  // stops the timer and clears its status; the real-time clock keeps running
+
+ protected:
+  uint32_t read_register(uint32_t offset, const sc_core::sc_time& t) override;
+  uint32_t peek_register(uint32_t offset, const sc_core::sc_time& t) override;
+  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override;
+
+ private:
+  void advance_to(const sc_core::sc_time& t);
+  void schedule();
+  void expiry_method();
+  void update_irq();
+  uint64_t rtc_micros(const sc_core::sc_time& t) const;
+
+  uint32_t tick_hz_;
+  sc_core::sc_time tick_;
+  uint16_t ctrl_ = 0, status_ = 0;
+  uint32_t reload_ = 0, expiries_ = 0;
+  sc_core::sc_time next_expiry_;
+  // Real-time clock: rtc_sec_ seconds at time rtc_epoch_.
+  uint32_t rtc_sec_ = 0;
+  sc_core::sc_time rtc_epoch_;
+  uint32_t rtc_usec_latch_ = 0;
+  bool rtc_latched_ = false;
+  bool irq_level_ = false;
+  std::function<void(bool)> irq_;
+  sc_core::sc_event expiry_event_;
+};
+
+}  // namespace testbed
