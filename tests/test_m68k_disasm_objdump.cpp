@@ -18,6 +18,7 @@
 //    them clear, and IndexWordsIgnoreScaleAndFullFormatBits checks that we ignore them as the
 //    68000/68010 does.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cctype>
 #include <cstdio>
@@ -145,7 +146,9 @@ int compare_cases(const std::vector<Case>& cases, DisasmCpu cpu, const std::stri
       image[i * kSlotBytes + 2 * k + 1] = static_cast<uint8_t>(w);
     }
   }
-  std::string path = std::string(DISASM_SCRATCH_DIR) + "/disasm_" + tag + ".bin";
+  // Per process too: two ctest runs in one build tree must not share a scratch file.
+  std::string path = std::string(DISASM_SCRATCH_DIR) + "/disasm_" + tag + "_" +
+                     std::to_string(getpid()) + ".bin";
   {
     std::ofstream f(path, std::ios::binary);
     f.write(reinterpret_cast<const char*>(image.data()), static_cast<std::streamsize>(image.size()));
