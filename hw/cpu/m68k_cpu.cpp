@@ -1420,15 +1420,15 @@ void Exec::rte(Cpu& c, uint16_t) {
         c.r_.a[7] = sp + 8;
         break;
       case 0x8: {
-        // Our internal words: [0]=magic 0x4D38, [1]=PC of the faulted instruction (hi), [2]=lo.
-        // The instruction restarts from its first word; see README.md.
-        uint16_t magic = (uint16_t)rd<2>(c, sp + 0x14);
+        // Internal words (frame word 13 on): magic 0x4D38, then the faulted instruction's
+        // address; the instruction restarts from its first word (README.md).
+        uint16_t magic = (uint16_t)rd<2>(c, sp + 2 * 13);
         if (magic != 0x4D38) {
           c.r_.a[7] = sp;
           exception(c, 14, c.pc_ - 4, 4);
           return;
         }
-        uint32_t restart = rd<2>(c, sp + 0x16) << 16 | rd<2>(c, sp + 0x18);
+        uint32_t restart = rd<2>(c, sp + 2 * 14) << 16 | rd<2>(c, sp + 2 * 15);
         npc = restart;
         c.r_.a[7] = sp + 58;
         break;

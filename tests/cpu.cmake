@@ -1,0 +1,19 @@
+# The 68000/68010 core (label cpu).
+set(_cpu_vectors ${TESTBED_SHARED_DIR}/m68000-tests/v1)
+# The runner itself reports a missing vector folder and fails, so a wrong TESTBED_SHARED_DIR
+# can never pass silently. The known-failures list may only shrink (see the runner).
+add_test(NAME cpu_68000_reference_vectors
+  COMMAND m68k-vectors ${_cpu_vectors} --known ${CMAKE_CURRENT_SOURCE_DIR}/cpu_vectors_known_failures.txt)
+set_tests_properties(cpu_68000_reference_vectors PROPERTIES LABELS cpu TIMEOUT 600)
+
+# The reference workload at ROUNDS=200 must give the README's checksum and instruction count.
+add_test(NAME cpu_reference_workload_200_rounds_checksum
+  COMMAND m68k-bench ${TESTBED_FIRMWARE_DIR}/bench-workload-r200.elf
+          --expect-checksum 0xA622340C --expect-instructions 41819625)
+set_tests_properties(cpu_reference_workload_200_rounds_checksum PROPERTIES LABELS cpu TIMEOUT 300)
+
+foreach(t test_m68k_68010)
+  if(EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/${t}.cpp)
+    testbed_gtest(${t} SOURCES ${t}.cpp LIBS m68k_core LABELS cpu)
+  endif()
+endforeach()

@@ -1,0 +1,276 @@
+// MC68010 behaviour of the core: the differences from the 68000, the format $8 bus-error frame
+// and RTE continuation, interrupts at every IPL, trace, and the double bus fault.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <initializer_list>
+#include <vector>
+
+#include "m68k_cpu.h"
+
+namespace {
+
+using m68k::Bus;
+using m68k::BusAccess;
+using m68k::BusResponse;
+using m68k::Cpu;
+using m68k::Model;
+
+constexpr uint32_t kMemSize = 1 << 20;
+constexpr uint32_t kMapAll = 0xFF0000;  // a store here makes every absent page present
+constexpr uint32_t kResult = 0x6000;    // programs leave their results here
+
+// 1 MB of RAM on the slow path, with 1 KB pages that can be absent (bus error), as an MMU
+// would make them before the OS maps them in.
+class PagedBus : public Bus {
+ public:
+  std::vector<uint8_t> mem = std::vector<uint8_t>(kMemSize, 0);
+  std::vector<bool> absent = std::vector<bool>(kMemSize / 1024, false);
+  int bus_errors = 0;
+  int iack_level = 0;
+
+  BusResponse read(const BusAccess& a, uint16_t& d, uint32_t&) override {
+    if (a.address >= kMemSize || absent[a.address / 1024]) return fault();
+    d = a.byte ? mem[a.address] : (uint16_t)(mem[a.address & ~1u] << 8 | mem[a.address | 1]);
+    return BusResponse::Ok;
+  }
+  BusResponse write(const BusAccess& a, uint16_t d, uint32_t&) override {
+    if (a.address == kMapAll) {
+      std::fill(absent.begin(), absent.end(), false);
+      return BusResponse::Ok;
+    }
+    if (a.address >= kMemSize || absent[a.address / 1024]) return fault();
+    if (a.byte) {
+      mem[a.address] = (uint8_t)d;
+    } else {
+      mem[a.address] = (uint8_t)(d >> 8);
+      mem[a.address + 1] = (uint8_t)d;
+    }
+    return BusResponse::Ok;
+  }
+  int interrupt_acknowledge(int level, uint64_t, uint32_t&) override {
+    iack_level = level;
+    return kAutovector;
+  }
+
+  void put16(uint32_t a, uint16_t v) {
+    mem[a] = (uint8_t)(v >> 8);
+    mem[a + 1] = (uint8_t)v;
+  }
+  void put32(uint32_t a, uint32_t v) {
+    put16(a, (uint16_t)(v >> 16));
+    put16(a + 2, (uint16_t)v);
+  }
+  uint16_t get16(uint32_t a) const { return (uint16_t)(mem[a] << 8 | mem[a + 1]); }
+  uint32_t get32(uint32_t a) const { return (uint32_t)get16(a) << 16 | get16(a + 2); }
+  // Writes a program of 16-bit words at `a`.
+  void code(uint32_t a, std::initializer_list<uint16_t> words) {
+    for (uint16_t w : words) {
+      put16(a, w);
+      a += 2;
+    }
+  }
+
+ private:
+  BusResponse fault() {
+    bus_errors++;
+    return BusResponse::BusError;
+  }
+};
+
+// Vectors: SSP 0x8000, PC 0x1000; every exception lands on a handler that records its vector
+// number at kResult and stops.
+void setup(PagedBus& bus, uint32_t ssp = 0x8000) {
+  bus.put32(0, ssp);
+  bus.put32(4, 0x1000);
+  for (int v = 2; v < 64; v++) {
+    uint32_t h = 0x4000 + (uint32_t)v * 32;
+    bus.put32((uint32_t)v * 4, h);
+    // move.w #v,(kResult).l ; move.l sp,(kResult+4).l ; stop #$2700
+    bus.code(h, {0x33FC, (uint16_t)v, 0x0000, (uint16_t)kResult, 0x23CF, 0x0000,
+                 (uint16_t)(kResult + 4), 0x4E72, 0x2700});
+  }
+}
+
+void run(Cpu& cpu, uint64_t clocks = 100000) {
+  cpu.reset();
+  cpu.run_until(cpu.cycles() + clocks);
+}
+
+TEST(M68010, MoveFromSrIsPrivilegedOn68010ButNotOn68000) {
+  for (Model m : {Model::MC68000, Model::MC68010}) {
+    PagedBus bus;
+    setup(bus);
+    // move.w #$0000,sr (to user mode) ; move.w sr,d0 ; move.w #$55,(kResult).l ; stop
+    bus.code(0x1000, {0x46FC, 0x0000, 0x40C0, 0x33FC, 0x0055, 0x0000, (uint16_t)kResult});
+    bus.code(0x100E, {0x4AFC});  // user mode cannot STOP: an illegal instruction ends the test
+    Cpu cpu(bus, m);
+    run(cpu);
+    EXPECT_EQ(bus.get16(kResult), m == Model::MC68010 ? 8 : 4);
+  }
+}
+
+TEST(M68010, MoveFromCcrMovecVbrAndFormatZeroFrame) {
+  PagedBus bus;
+  setup(bus);
+  // move.l #$20000,d1 ; movec d1,vbr ; movec vbr,d2 ; move.w ccr,d3 (after moveq #-1: N set)
+  // trap #0 -> through VBR
+  bus.code(0x1000, {0x223C, 0x0002, 0x0000, 0x4E7B, 0x1801, 0x4E7A, 0x2801, 0x7EFF, 0x42C3,
+                    0x4E40});
+  bus.put32(0x20000 + 32 * 4, 0x4000 + 33 * 32);  // vector 32 via VBR -> the "33" handler
+  Cpu cpu(bus, Model::MC68010);
+  run(cpu);
+  EXPECT_EQ(cpu.regs().vbr, 0x20000u);
+  EXPECT_EQ(cpu.regs().d[2], 0x20000u);
+  EXPECT_EQ(cpu.regs().d[3] & 0xFFFF, 0x0008u);  // N from moveq #-1
+  EXPECT_EQ(bus.get16(kResult), 33);
+  uint32_t sp = bus.get32(kResult + 4);
+  EXPECT_EQ(bus.get32(sp + 2), 0x1014u);       // PC after TRAP
+  EXPECT_EQ(bus.get16(sp + 6), 0x0000 | 32 * 4);  // format $0, vector offset 128
+}
+
+TEST(M68010, RtdPopsReturnAddressAndDisplacement) {
+  PagedBus bus;
+  setup(bus);
+  // bsr.s sub ; move.w #$77,(kResult).l ; stop #$2700 ; dc.w 0,0 ; sub: rtd #8
+  bus.code(0x1000, {0x6110, 0x33FC, 0x0077, 0x0000, (uint16_t)kResult, 0x4E72, 0x2700, 0x0000,
+                    0x0000, 0x4E74, 0x0008});
+  Cpu cpu(bus, Model::MC68010);
+  run(cpu);
+  EXPECT_EQ(bus.get16(kResult), 0x77);
+  EXPECT_EQ(cpu.regs().a[7], 0x8000u + 8);
+}
+
+TEST(M68010, RteWithUnknownFormatTakesFormatError) {
+  PagedBus bus;
+  setup(bus);
+  // move.w #$2700,-(sp) ; ... build a frame with format $F: move.w #$F000,-(sp) first
+  // move.w #$F000,-(sp) ; move.l #$1000,-(sp) ; move.w #$2700,-(sp) ; rte
+  bus.code(0x1000, {0x3F3C, 0xF000, 0x2F3C, 0x0000, 0x1000, 0x3F3C, 0x2700, 0x4E73});
+  Cpu cpu(bus, Model::MC68010);
+  run(cpu);
+  EXPECT_EQ(bus.get16(kResult), 14);
+}
+
+// The OS-style handler for bus errors: map the pages in, RTE.
+void bus_error_handler_maps_and_returns(PagedBus& bus) {
+  uint32_t h = 0x4000 + 2 * 32;
+  // move.l sp,(kResult+8).l ; move.w #1,(kMapAll).l ; rte
+  bus.code(h, {0x23CF, 0x0000, (uint16_t)(kResult + 8), 0x33FC, 0x0001, 0x00FF, 0x0000, 0x4E73});
+}
+
+TEST(M68010, BusErrorFormat8FrameAndRteCompletesMovemOf16RegistersAcrossPage) {
+  PagedBus bus;
+  setup(bus);
+  bus_error_handler_maps_and_returns(bus);
+  std::vector<uint16_t> prog;
+  for (int i = 0; i < 8; i++) {  // move.l #$D0D0000i,di
+    prog.insert(prog.end(), {(uint16_t)(0x203C | i << 9), 0xD0D0, (uint16_t)i});
+  }
+  for (int i = 0; i < 6; i++) {  // movea.l #$A0A0000i,ai
+    prog.insert(prog.end(), {(uint16_t)(0x207C | i << 9), 0xA0A0, (uint16_t)i});
+  }
+  // lea $23E0,a6 ; movem.l d0-a7,(a6) ; stop #$2700
+  prog.insert(prog.end(), {0x4DF9, 0x0000, 0x23E0, 0x48D6, 0xFFFF, 0x4E72, 0x2700});
+  uint32_t a = 0x1000;
+  for (uint16_t w : prog) {
+    bus.put16(a, w);
+    a += 2;
+  }
+  bus.absent[0x2400 / 1024] = true;
+  Cpu cpu(bus, Model::MC68010);
+  run(cpu);
+  ASSERT_FALSE(cpu.halted()) << cpu.halt_reason();
+  EXPECT_TRUE(cpu.stopped());
+  EXPECT_EQ(bus.bus_errors, 1);
+  // The frame the handler saw: format $8, vector offset 8, fault address 0x2400, a write.
+  uint32_t sp = bus.get32(kResult + 8);
+  EXPECT_EQ(bus.get16(sp + 6), 0x8008);
+  EXPECT_EQ(bus.get32(sp + 10), 0x2400u);
+  EXPECT_EQ(bus.get16(sp + 8) & 0x0100, 0);  // SSW RW=0: a write
+  // Every register is in memory exactly as an unfaulted MOVEM would have left it.
+  for (int i = 0; i < 8; i++) EXPECT_EQ(bus.get32(0x23E0 + 4 * i), 0xD0D00000u | i) << i;
+  for (int i = 0; i < 6; i++) EXPECT_EQ(bus.get32(0x2400 + 4 * i), 0xA0A00000u | i) << i;
+  EXPECT_EQ(bus.get32(0x2400 + 24), 0x23E0u);  // a6
+  EXPECT_EQ(bus.get32(0x2400 + 28), 0x8000u);  // a7 (SSP) as at the MOVEM
+  EXPECT_EQ(cpu.regs().a[7], 0x8000u);
+}
+
+TEST(M68010, BusErrorRteCompletesMovemLoadAndReadModifyWrite) {
+  PagedBus bus;
+  setup(bus);
+  bus_error_handler_maps_and_returns(bus);
+  for (int i = 0; i < 13; i++) bus.put32(0x27E0 + 4 * i, 0x11110000u + (uint32_t)i);
+  bus.put32(0x2C00, 1000);
+  // lea $27E0,a5 ; movem.l (a5),d0-d7/a0-a4 ; lea $2C00,a6 ; move.l #5,d7... use addq:
+  // add.l d1,(a6) with d1 = 0x11110001 ; stop
+  bus.code(0x1000, {0x4BF9, 0x0000, 0x27E0, 0x4CD5, 0x1FFF, 0x4DF9, 0x0000, 0x2C00, 0xD396,
+                    0x4E72, 0x2700});
+  bus.absent[0x2800 / 1024] = true;
+  bus.absent[0x2C00 / 1024] = true;
+  Cpu cpu(bus, Model::MC68010);
+  run(cpu);
+  ASSERT_TRUE(cpu.stopped());
+  EXPECT_EQ(bus.bus_errors, 1);  // the handler maps both pages at once
+  for (int i = 0; i < 8; i++) EXPECT_EQ(cpu.regs().d[i], 0x11110000u + i) << i;
+  for (int i = 0; i < 5; i++) EXPECT_EQ(cpu.regs().a[i], 0x11110008u + i) << i;
+  EXPECT_EQ(cpu.regs().a[5], 0x27E0u);
+  EXPECT_EQ(bus.get32(0x2C00), 1000u + 0x11110001u);  // added exactly once
+}
+
+TEST(M68010, DoubleBusFaultHaltsWithReason) {
+  PagedBus bus;
+  setup(bus, 0x50000);  // the supervisor stack is in an absent page
+  bus.absent[0x50000 / 1024 - 1] = true;
+  bus.absent[0x30000 / 1024] = true;
+  // move.l $30000,d0 -> bus error, whose frame cannot be stacked
+  bus.code(0x1000, {0x2039, 0x0003, 0x0000, 0x4E71});
+  for (Model m : {Model::MC68000, Model::MC68010}) {
+    Cpu cpu(bus, m);
+    run(cpu);
+    ASSERT_TRUE(cpu.halted());
+    EXPECT_NE(std::strstr(cpu.halt_reason(), "double bus fault"), nullptr) << cpu.halt_reason();
+    EXPECT_EQ(cpu.halt_pc(), 0x1000u);
+  }
+}
+
+TEST(M68010, InterruptsAtEachIplAreMaskedByTheSrMaskExceptLevel7) {
+  for (int level = 1; level <= 7; level++) {
+    for (int mask = 0; mask <= 7; mask++) {
+      PagedBus bus;
+      setup(bus);
+      // move.w #($2000|mask<<8),sr ; nop ; nop ; move.w #$EE,(kResult).l ; stop #$2700
+      bus.code(0x1000, {0x46FC, (uint16_t)(0x2000 | mask << 8), 0x4E71, 0x4E71, 0x33FC, 0x00EE,
+                        0x0000, (uint16_t)kResult, 0x4E72, 0x2700});
+      Cpu cpu(bus, Model::MC68010);
+      cpu.reset();
+      cpu.set_ipl(level);
+      cpu.run_until(cpu.cycles() + 10000);
+      bool taken = level > mask || level == 7;
+      if (taken) {
+        EXPECT_EQ(bus.get16(kResult), 24 + level) << level << " " << mask;
+        EXPECT_EQ(bus.iack_level, level);
+        uint32_t sp = bus.get32(kResult + 4);
+        EXPECT_EQ(bus.get16(sp + 6), (24 + level) * 4);
+        EXPECT_EQ(cpu.regs().sr & 0x0700, 0x0700);  // the handler's STOP #$2700
+      } else {
+        EXPECT_EQ(bus.get16(kResult), 0xEE) << level << " " << mask;
+      }
+    }
+  }
+}
+
+TEST(M68010, TraceTakesVector9AfterEachInstructionWithPcOfTheNext) {
+  PagedBus bus;
+  setup(bus);
+  // move.w #$A000,sr (T=1) ; nop ; nop
+  bus.code(0x1000, {0x46FC, 0xA000, 0x4E71, 0x4E71});
+  Cpu cpu(bus, Model::MC68010);
+  run(cpu);
+  EXPECT_EQ(bus.get16(kResult), 9);
+  uint32_t sp = bus.get32(kResult + 4);
+  EXPECT_EQ(bus.get32(sp + 2), 0x1006u);  // traced the first NOP
+  EXPECT_EQ(bus.get16(sp) & 0x8000, 0x8000);  // T was set in the stacked SR
+}
+
+}  // namespace
