@@ -15,7 +15,6 @@ struct Source {
   uint64_t ts_offset = 0;
   uint64_t wraps = 0;
   uint64_t last_ticks = 0;
-  bool continued = false;  // the previous event word had bit 15 (another word follows)
 };
 
 std::string hex4(uint16_t w) {
@@ -98,13 +97,13 @@ Result decode(const std::vector<uint32_t>& words, const Options& opt) {
     }
     s.wraps = wraps;
     s.last_ticks = ticks;
-    if (!marker) s.continued = v & EV_CONTINUE_BIT;
     r.events.push_back({ticks, k, v, marker, i});
     r.markers += marker;
   }
   if (r.ok) {
     for (unsigned k = 1; k <= opt.n_smi; ++k)
       if (src[k].have_ts) {
+        r.truncated = true;
         fail(src[k].ts_offset, "stream ends after a time stamp from SMI " + std::to_string(k) +
                                    " without its event (truncated)");
         break;
@@ -122,7 +121,8 @@ Result decode_bytes(const std::vector<uint8_t>& bytes, const Options& opt) {
     words[i] = uint32_t(bytes[4 * i]) << 24 | uint32_t(bytes[4 * i + 1]) << 16 | uint32_t(bytes[4 * i + 2]) << 8 |
                bytes[4 * i + 3];
   Result r = decode(words, opt);
-  if (r.ok && bytes.size() % 4) {
+  if ((r.ok || r.truncated) && bytes.size() % 4) {
+    r.truncated = true;
     r.ok = false;
     r.error_offset = words.size();
     r.error = "word " + std::to_string(words.size()) + " (byte " + std::to_string(words.size() * 4) +

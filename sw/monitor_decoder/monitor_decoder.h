@@ -32,6 +32,7 @@ struct Result {
   bool ok = true;
   std::string error;             // what broke, with its word offset
   uint64_t error_offset = 0;     // word offset (byte offset = 4x) where it broke
+  bool truncated = false;        // the break is the end of the stream (a pair or word cut short)
   uint64_t events_excluding_markers() const { return events.size() - markers; }
 };
 
