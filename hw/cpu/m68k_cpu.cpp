@@ -16,6 +16,8 @@ struct Group0 {};
 struct HaltSignal {};
 
 using Handler = void (*)(Cpu&, uint16_t);
+// The per-access helpers are the inner loop; the compiler's inlining budget runs out before them.
+#define M68K_INLINE inline __attribute__((always_inline))
 Handler g_table[2][65536];
 std::once_flag g_table_once;
 
@@ -78,7 +80,7 @@ struct Exec {
   static bool pageable(uint8_t fc) { return fc == 1 || fc == 2 || fc == 5 || fc == 6; }
 
   // Physical accesses; `addr` already checked for alignment.
-  static inline uint16_t rd16(Cpu& c, uint32_t addr, uint8_t fc, bool instr = false) {
+  static M68K_INLINE uint16_t rd16(Cpu& c, uint32_t addr, uint8_t fc, bool instr = false) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
     if (p.read) {
@@ -88,7 +90,7 @@ struct Exec {
     }
     return slow_read(c, a, fc, false, instr);
   }
-  static inline uint8_t rd8(Cpu& c, uint32_t addr, uint8_t fc) {
+  static M68K_INLINE uint8_t rd8(Cpu& c, uint32_t addr, uint8_t fc) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
     if (p.read) {
@@ -98,7 +100,7 @@ struct Exec {
     uint16_t v = slow_read(c, a, fc, true, false);
     return (uint8_t)v;
   }
-  static inline void wr16(Cpu& c, uint32_t addr, uint8_t fc, uint16_t v) {
+  static M68K_INLINE void wr16(Cpu& c, uint32_t addr, uint8_t fc, uint16_t v) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
     if (p.write) {
@@ -110,7 +112,7 @@ struct Exec {
     }
     slow_write(c, a, fc, false, v);
   }
-  static inline void wr8(Cpu& c, uint32_t addr, uint8_t fc, uint8_t v) {
+  static M68K_INLINE void wr8(Cpu& c, uint32_t addr, uint8_t fc, uint8_t v) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
     if (p.write) {
@@ -123,44 +125,44 @@ struct Exec {
   }
 
   // Data accesses of size S with the 68000's alignment rule.
-  template <int S> static inline uint32_t read(Cpu& c, uint32_t addr, uint8_t fc) {
+  template <int S> static M68K_INLINE uint32_t read(Cpu& c, uint32_t addr, uint8_t fc) {
     if (S == 1) return rd8(c, addr, fc);
     if (addr & 1) fault(c, addr, fc, false, false, false);
     if (S == 2) return rd16(c, addr, fc);
     uint32_t hi = rd16(c, addr, fc);
     return hi << 16 | rd16(c, addr + 2, fc);
   }
-  template <int S> static inline void write(Cpu& c, uint32_t addr, uint8_t fc, uint32_t v) {
+  template <int S> static M68K_INLINE void write(Cpu& c, uint32_t addr, uint8_t fc, uint32_t v) {
     if (S == 1) return wr8(c, addr, fc, (uint8_t)v);
     if (addr & 1) fault(c, addr, fc, true, false, false);
     if (S == 2) return wr16(c, addr, fc, (uint16_t)v);
     wr16(c, addr, fc, (uint16_t)(v >> 16));
     wr16(c, addr + 2, fc, (uint16_t)v);
   }
-  template <int S> static inline uint32_t rd(Cpu& c, uint32_t addr) { return read<S>(c, addr, dfc(c)); }
-  template <int S> static inline void wr(Cpu& c, uint32_t addr, uint32_t v) { write<S>(c, addr, dfc(c), v); }
+  template <int S> static M68K_INLINE uint32_t rd(Cpu& c, uint32_t addr) { return read<S>(c, addr, dfc(c)); }
+  template <int S> static M68K_INLINE void wr(Cpu& c, uint32_t addr, uint32_t v) { write<S>(c, addr, dfc(c), v); }
 
   static inline void idle(Cpu& c, int n) { c.cycles_ += n; }
 
   // ------------------------------------------------------------------ prefetch queue
-  static inline uint16_t ext(Cpu& c) {
+  static M68K_INLINE uint16_t ext(Cpu& c) {
     uint16_t w = c.irc_;
     c.irc_ = rd16(c, c.pc_, pfc(c), true);
     c.pc_ += 2;
     return w;
   }
-  static inline uint32_t ext32(Cpu& c) {
+  static M68K_INLINE uint32_t ext32(Cpu& c) {
     uint32_t hi = ext(c);
     return hi << 16 | ext(c);
   }
-  static inline void prefetch(Cpu& c) {
+  static M68K_INLINE void prefetch(Cpu& c) {
     c.ird_ = c.irc_;
     c.irc_ = rd16(c, c.pc_, pfc(c), true);
     c.pc_ += 2;
   }
   // Refill the queue at a new PC (branches, jumps, exceptions).
-  static inline void jump(Cpu& c, uint32_t target) { jump(c, target, c.pc_ - 2); }
-  static inline void jump(Cpu& c, uint32_t target, uint32_t fault_pc) {
+  static M68K_INLINE void jump(Cpu& c, uint32_t target) { jump(c, target, c.pc_ - 2); }
+  static M68K_INLINE void jump(Cpu& c, uint32_t target, uint32_t fault_pc) {
     if (target & 1) {
       c.fault_pc_ = fault_pc;
       fault(c, target, pfc(c), false, true, false);
@@ -200,7 +202,7 @@ struct Exec {
     c.mask_ = (v >> 8) & 7;
     set_supervisor(c, (v >> 13) & 1);
   }
-  static inline bool cond(const Cpu& c, int cc) {
+  static M68K_INLINE bool cond(const Cpu& c, int cc) {
     switch (cc) {
       case 0: return true;
       case 1: return false;
@@ -267,14 +269,14 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ effective addresses
-  static inline uint32_t index(Cpu& c, uint32_t base, uint16_t w) {
+  static M68K_INLINE uint32_t index(Cpu& c, uint32_t base, uint16_t w) {
     uint32_t x = (w & 0x8000) ? c.r_.a[(w >> 12) & 7] : c.r_.d[(w >> 12) & 7];
     if (!(w & 0x800)) x = (uint32_t)(int16_t)x;
     return base + x + (uint32_t)(int8_t)w;
   }
   // Address of a memory operand (modes 2..7.3), with (An)+/-(An) side effects and the
   // internal clocks of -(An) and the indexed modes.
-  template <int S> static inline uint32_t ea_addr(Cpu& c, int mode, int reg) {
+  template <int S> static M68K_INLINE uint32_t ea_addr(Cpu& c, int mode, int reg) {
     constexpr uint32_t step = S;
     // Where the microcode's PC stands when the operand cycle faults (68000 group-0 frames).
     c.pc_adj_ = mode == 4 ? (S == 4 ? 0 : 2) : (mode == 5 || mode == 6 || (mode == 7 && reg >= 2)) ? -2 : 0;
@@ -311,13 +313,13 @@ struct Exec {
         }
     }
   }
-  template <int S> static inline uint32_t imm(Cpu& c) {
+  template <int S> static M68K_INLINE uint32_t imm(Cpu& c) {
     if (S == 1) return ext(c) & 0xFF;
     if (S == 2) return ext(c);
     return ext32(c);
   }
   // Source operand of any mode.
-  template <int S> static inline uint32_t src(Cpu& c, int mode, int reg) {
+  template <int S> static M68K_INLINE uint32_t src(Cpu& c, int mode, int reg) {
     switch (mode) {
       case 0: return c.r_.d[reg] & sz_mask(S);
       case 1: return c.r_.a[reg] & sz_mask(S);
