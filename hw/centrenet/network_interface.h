@@ -1,0 +1,164 @@
+// A board's Centrenet network interface, after the Alewife CMMU's message interface:
+//
+//  * send: software fills the memory-mapped output descriptor (header word, operand words,
+//    address/length pairs) and writes LAUNCH; the interface copies the descriptor, gathers the
+//    pairs' bytes by DMA and queues the message for the bus (output queue).
+//  * receive: messages land in a hardware input queue; a window shows the head message's
+//    first 64 bytes; a storeback command DMAs any byte range of it to memory, a pop discards
+//    it; the receive interrupt is raised while the queue is not empty (CTRL.RXIE).
+//  * ERROR holds the result of the last command (codes below); every error is counted.
+//
+// Sockets: `target` answers the NET region of the board's bus (addresses either relative to
+// the region or absolute, TB_NET_BASE..); `dma` is the initiator for DMA into board memory
+// (needed in dma-anywhere mode, optional in 1994 mode); `irq` is the interrupt output.
+//
+// DMA timing: buffer memory costs buffer_word_time per 16-bit word; board RAM costs
+// ram_word_time per word plus the target's annotated latency, in bursts of dma_burst_bytes,
+// each burst holding the board's SharedMemoryPort (if one is wired in) so that the CPU sees
+// the cycles DMA steals. The register map is sw/tables/registers/net.toml.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <testbed/memory_map.h>
+
+#include <array>
+#include <deque>
+#include <functional>
+#include <vector>
+
+#include "centrenet_bus.h"
+#include "memory_port.h"
+
+namespace testbed::centrenet {
+
+enum NetError : uint32_t {
+  kOk = 0,
+  kDescTooLong = 1,  // 1 + operands + 2 * pairs exceeds the 16 descriptor words
+  kZeroLength = 2,   // a DMA pair or a storeback of length 0
+  kDmaRange = 3,     // DMA address range outside the memory DMA may reach (or a bus error)
+  kBadDest = 4,      // the header names a board that does not exist on this network
+  kMsgTooLong = 5,   // header + operands + DMA data exceed max_message_bytes
+  kOutFull = 6,      // launch while the output queue is full: not launched, try again
+  kInEmpty = 7,      // storeback or pop with an empty input queue
+  kSbRange = 8,      // storeback offset + length past the end of the head message
+  kBadCommand = 9,   // unknown RXCMD value or reserved LAUNCH bits set
+  kBusy = 10,        // launch while the previous launch's DMA runs; input command while a storeback runs
+  kBadAccess = 11,   // write to a read-only register, unmapped offset, bad access size
+  kErrorCodes = 12,
+};
+const char* net_error_name(uint32_t code);
+
+namespace status {
+constexpr uint32_t kInputPending = 1u << 0;
+constexpr uint32_t kLaunchBusy = 1u << 1;
+constexpr uint32_t kOutputFull = 1u << 2;
+constexpr uint32_t kStorebackBusy = 1u << 3;
+constexpr uint32_t kError = 1u << 4;
+}  // namespace status
+
+namespace rxcmd {
+constexpr uint32_t kStoreback = 1, kPop = 2, kStorebackPop = 3;
+}
+
+constexpr unsigned kDescriptorWords = 16;
+constexpr unsigned kWindowWords = 16;
+constexpr uint32_t kBufferOffset = TB_NET_BUFFER_OFF;
+constexpr uint32_t kBufferBytes = TB_NET_SIZE - TB_NET_BUFFER_OFF;
+
+// Header word helpers (software's view; also used by tests and the bench).
+constexpr uint32_t make_header(BoardAddress dst, uint16_t tag) {
+  return uint32_t(dst.node) << 24 | uint32_t(dst.slot) << 16 | tag;
+}
+constexpr uint32_t make_launch(unsigned operands, unsigned pairs) { return (operands & 0xFF) << 8 | (pairs & 0xFF); }
+
+struct NiStats {
+  uint64_t launches = 0;              // accepted launches
+  uint64_t messages_sent = 0, bytes_sent = 0;          // handed to the bus
+  uint64_t messages_received = 0, bytes_received = 0;
+  uint64_t storebacks = 0, storeback_bytes = 0, pops = 0;
+  uint64_t dma_ram_words = 0, dma_buffer_words = 0;
+  sc_core::sc_time dma_ram_time;      // time DMA held board RAM
+  uint64_t bad_accesses = 0;
+  std::array<uint64_t, kErrorCodes> errors{};  // per error code (errors[0] unused)
+};
+
+class NetworkInterface : public sc_core::sc_module, public BusController {
+ public:
+  tlm_utils::simple_target_socket<NetworkInterface> target;
+  tlm_utils::simple_initiator_socket_optional<NetworkInterface> dma;
+  sc_core::sc_signal<bool> irq;
+
+  // `exists` tells whether a board address is on the network (for BAD_DEST).
+  NetworkInterface(sc_core::sc_module_name name, BoardAddress self, const NiParams& p, CentrenetBus& bus,
+                   unsigned port, std::function<bool(BoardAddress)> exists);
+
+  BoardAddress address() const { return self_; }
+  DmaMode mode() const { return p_.mode; }
+  const NiStats& stats() const { return stats_; }
+  // Optional: the board's memory port, shared with its CPU (see memory_port.h).
+  void set_memory_port(SharedMemoryPort* port) { mem_port_ = port; }
+  // Optional observer of every message arriving in the input queue (tests, traces).
+  void on_receive(std::function<void(const Frame&)> f) { on_receive_ = std::move(f); }
+  size_t input_count() const { return inq_.size(); }
+  uint8_t* buffer() { return buffer_.data(); }
+
+  // BusController
+  bool can_accept(const Frame& f) const override;
+  void deliver(const FramePtr& f) override;
+  void sent(const FramePtr& f) override;
+
+ private:
+  struct Job {
+    bool gather = true;
+    std::array<uint32_t, kDescriptorWords> desc{};
+    unsigned operands = 0, pairs = 0;
+    uint32_t sb_addr = 0, sb_offset = 0, sb_len = 0;
+    bool pop = false;
+  };
+
+  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
+  unsigned transport_dbg(tlm::tlm_generic_payload& p);
+  void end_of_elaboration() override;
+
+  uint32_t read_reg(uint32_t off) const;
+  bool reg_writable(uint32_t off) const;
+  bool reg_mapped(uint32_t off) const;
+  void write_reg(uint32_t off, uint32_t v);
+  void launch(uint32_t v);
+  void rx_command(uint32_t v);
+  void set_error(uint32_t code);
+  void update_irq();
+  void drive_irq();
+  unsigned output_used() const;
+
+  uint32_t check_dma_range(uint32_t addr, uint32_t len);  // kOk or kDmaRange
+  bool in_buffer(uint32_t addr, uint32_t len) const;
+  bool dma_move(bool to_memory, uint32_t addr, uint8_t* data, uint32_t len);
+  void engine();
+  void run_gather(const Job& j);
+  void run_storeback(const Job& j);
+
+  BoardAddress self_;
+  NiParams p_;
+  CentrenetBus& bus_;
+  unsigned port_;
+  std::function<bool(BoardAddress)> exists_;
+  SharedMemoryPort* mem_port_ = nullptr;
+  std::function<void(const Frame&)> on_receive_;
+
+  std::array<uint32_t, 0x140 / 4> regs_{};  // stored register values and write shadows
+  std::vector<uint8_t> buffer_;
+  uint32_t error_ = kOk;
+  std::deque<FramePtr> inq_;
+  size_t inq_bytes_ = 0;
+  std::deque<Job> jobs_;
+  bool launch_busy_ = false, storeback_busy_ = false;
+  sc_core::sc_event job_ev_, irq_ev_;
+  uint64_t seq_ = 0;
+  NiStats stats_;
+};
+
+}  // namespace testbed::centrenet

@@ -1,0 +1,9 @@
+# Centrenet: bus, fibre tree, network interface (label centrenet).
+foreach(t test_centrenet_bus test_centrenet_tree test_network_interface)
+  testbed_gtest(${t} SOURCES ${t}.cpp LIBS testbed_centrenet testbed_board LABELS centrenet)
+endforeach()
+
+# The benchmark runs (briefly) and reports its figure in the agreed form.
+add_test(NAME centrenet_bench_reports_frames_per_second COMMAND centrenet-bench 5)
+set_tests_properties(centrenet_bench_reports_frames_per_second PROPERTIES LABELS centrenet
+  PASS_REGULAR_EXPRESSION "frames/s [0-9]+")
