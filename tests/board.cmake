@@ -13,3 +13,57 @@ endfunction()
 board_gtest(test_mmu test_mmu.cpp)
 board_gtest(test_timer_intc test_timer_intc.cpp)
 board_gtest(test_serial test_serial.cpp)
+
+if(NOT TESTBED_BOARD_HAS_CPU)
+  return()
+endif()
+
+# board_run_test(NAME EXPECT_RC rc EXPECT_REGEX re [extra -D definitions...] COMMAND cmd args...)
+function(board_run_test name)
+  cmake_parse_arguments(T "" "EXPECT_RC;EXPECT_REGEX" "DEFS;COMMAND" ${ARGN})
+  string(REPLACE ";" "|" cmd "${T_COMMAND}")
+  add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" -DEXPECT_RC=${T_EXPECT_RC}
+           "-DEXPECT_REGEX=${T_EXPECT_REGEX}" ${T_DEFS} -P ${CMAKE_CURRENT_SOURCE_DIR}/board/run_check.cmake)
+  set_tests_properties(${name} PROPERTIES LABELS board)
+endfunction()
+
+set(_fw ${TESTBED_FIRMWARE_DIR})
+set(_fs ${CMAKE_CURRENT_BINARY_DIR}/board_fs)
+# The test firmware: every device from the CPU's side, the console captured here, a page fault
+# fixed by the handler and rerun, timer preemption, STOP, and the file service both ways.
+board_run_test(board_firmware_exercises_every_device
+  EXPECT_RC 0 EXPECT_REGEX "board-test: PASS.*EXIT 1 at"
+  DEFS -DSETUP_DIR=${_fs} -DSETUP_FILE=${_fs}/board-test-input.txt "-DSETUP_TEXT=uploaded from the host\n"
+       -DCHECK_FILE=${_fs}/board-test-output.txt "-DCHECK_REGEX=^board-test result: PASS\n$"
+  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_SOURCE_DIR}/sim/configs/board.cfg
+          --link files:${_fs},${_fs} ${_fw}/board-test.elf)
+# The same with the fast path off (every access over b_transport) and a 1 us quantum.
+board_run_test(board_firmware_without_fast_path
+  EXPECT_RC 0 EXPECT_REGEX "board-test: PASS"
+  COMMAND $<TARGET_FILE:testbed-board> --no-fast-path --quantum-us 1 ${_fw}/board-test.elf)
+board_run_test(board_vcd_records_bus_cycles
+  EXPECT_RC 4 EXPECT_REGEX "no SIMCTL EXIT within --max-cycles 20000"
+  DEFS -DCHECK_FILE=${CMAKE_CURRENT_BINARY_DIR}/board.vcd "-DCHECK_REGEX=enddefinitions.*b000000000000000000000100 a.*1s.*b110 f"
+  COMMAND $<TARGET_FILE:testbed-board> --console none --max-cycles 20000
+          --vcd ${CMAKE_CURRENT_BINARY_DIR}/board.vcd ${_fw}/board-test.elf)
+board_run_test(board_bad_image_is_refused
+  EXPECT_RC 2 EXPECT_REGEX "testbed-board: error: .*board.cmake: not an ELF file"
+  COMMAND $<TARGET_FILE:testbed-board> ${CMAKE_CURRENT_SOURCE_DIR}/board.cmake)
+board_run_test(board_missing_image_is_refused
+  EXPECT_RC 2 EXPECT_REGEX "error: .*no_such.elf: cannot open image"
+  COMMAND $<TARGET_FILE:testbed-board> ${CMAKE_CURRENT_BINARY_DIR}/no_such.elf)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bad_board.cfg "# a bad value on line 3\nboard-id = 1\nram-mb = lots\n")
+board_run_test(board_bad_config_is_refused
+  EXPECT_RC 2 EXPECT_REGEX "error: .*bad_board.cfg:3: ram-mb = 'lots' is not a number"
+  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_CURRENT_BINARY_DIR}/bad_board.cfg ${_fw}/board-test.elf)
+board_run_test(board_bad_option_is_refused
+  EXPECT_RC 2 EXPECT_REGEX "error: --clock-mhz: clock-mhz = '0' is not a number in"
+  COMMAND $<TARGET_FILE:testbed-board> --clock-mhz 0 ${_fw}/board-test.elf)
+board_run_test(board_image_outside_ram_is_refused
+  EXPECT_RC 2 EXPECT_REGEX "lies outside the board's loadable memory: RAM"
+  COMMAND $<TARGET_FILE:testbed-board> --ram-mb 0.015625 ${_fw}/board-test.elf)
+# The reference workload on the board: the known instruction count and checksum (68000 code).
+board_run_test(board_bench_runs_reference_workload
+  EXPECT_RC 0 EXPECT_REGEX "instructions 41819625.*checksum     0xA622340C.*MIPS [0-9.]+"
+  COMMAND $<TARGET_FILE:board-bench> ${_fw}/bench-workload-r200.elf --quantum-us 100)
+add_dependencies(testbed-board firmware)

@@ -19,6 +19,7 @@ CpuInitiator::CpuInitiator(sc_core::sc_module_name name, sc_time clock_period, m
   socket.register_invalidate_direct_mem_ptr(this, &CpuInitiator::invalidate_direct_mem_ptr);
   payload_.set_extension(ext_);
   SC_THREAD(run);
+  set_stack_size(4 << 20);  // the core and the TLM path run on this thread's stack
 }
 
 void CpuInitiator::set_ipl(int level) {

@@ -1,0 +1,47 @@
+// board-bench IMAGE [--quantum-us Q] [--clock-mhz F]: boots the reference workload on one board
+// (16 MiB flat memory: RAM up to the boot ROM) with the fast path on, and reports how fast the
+// simulation runs: emulated MIPS (instructions per host second) and the multiple of real time
+// (simulated seconds per host second at the board clock). Last line: "MIPS <value>".
+#include "board.h"
+#include "board_options.h"
+
+#include <chrono>
+#include <cstdio>
+
+using namespace testbed;
+
+int sc_main(int argc, char** argv) {
+  BoardOptions o;
+  std::unique_ptr<Board> board;
+  try {
+    o.parse(std::vector<std::string>(argv + 1, argv + argc));
+    o.board.ram_bytes = TB_RAM_MAX_BYTES;
+    ElfImage image = load_elf(o.image);
+    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.quantum_us, sc_core::SC_US));
+    board = std::make_unique<Board>("board", o.board);
+    board->load_image(image);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "board-bench: error: %s\n", e.what());
+    return 2;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  sc_core::sc_start();
+  double host = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const BoardResult& r = board->result();
+  if (!r.finished || r.exit_code != 1) {
+    std::fprintf(stderr, "board-bench: the workload did not finish with EXIT 1 (%s)\n",
+                 r.halt_reason.empty() ? ("EXIT " + std::to_string(r.exit_code)).c_str() : r.halt_reason.c_str());
+    return 1;
+  }
+  double sim = r.time.to_seconds();
+  std::printf("image        %s\n", o.image.c_str());
+  std::printf("quantum      %g us, clock %g MHz\n", o.quantum_us, o.board.clock_hz / 1e6);
+  std::printf("instructions %llu\n", (unsigned long long)r.instructions);
+  std::printf("cycles       %llu\n", (unsigned long long)r.cycles);
+  std::printf("checksum     0x%08X\n", unsigned(board->simctl().checksum()));
+  std::printf("simulated    %.6f s\n", sim);
+  std::printf("host         %.6f s\n", host);
+  std::printf("real time    x%.3f\n", sim / host);
+  std::printf("MIPS %.3f\n", double(r.instructions) / host / 1e6);
+  return 0;
+}

@@ -1,0 +1,74 @@
+// testbed-board: one Testbed processor board running an image.
+//   testbed-board [--config sim/configs/board.cfg] [options] IMAGE.elf
+// Exit status: 0 when the guest writes 1 to SIMCTL EXIT; the guest's code (2..255, else 1)
+// for another value; 3 when the CPU halts; 4 when --max-cycles pass without EXIT; 2 for a bad
+// image, configuration or option (with a message saying what and where).
+#include "board.h"
+#include "board_options.h"
+#include "bus_vcd.h"
+#include "console_endpoints.h"
+#include "file_service.h"
+
+#include <cstdio>
+#include <memory>
+
+using namespace testbed;
+
+int sc_main(int argc, char** argv) {
+  BoardOptions o;
+  std::unique_ptr<SerialEndpoint> console, link;
+  std::unique_ptr<BusVcd> vcd;
+  std::unique_ptr<Board> board;
+  try {
+    o.parse(std::vector<std::string>(argv + 1, argv + argc));
+    ElfImage image = load_elf(o.image);
+    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.quantum_us, sc_core::SC_US));
+    board = std::make_unique<Board>("board", o.board);
+    board->load_image(image);
+    if (o.console == "stdout") console = std::make_unique<StreamEndpoint>(stdout);
+    else if (!o.console.rfind("file:", 0)) console = std::make_unique<StreamEndpoint>(o.console.substr(5));
+    else if (!o.console.rfind("tcp:", 0)) {
+      auto t = std::make_unique<TcpEndpoint>(std::stoi(o.console.substr(4)));
+      std::fprintf(stderr, "testbed-board: console on 127.0.0.1:%d\n", t->port());
+      console = std::move(t);
+    }
+    board->console().connect(console.get());
+    if (o.link != "none") {
+      std::string dirs = o.link.substr(6);
+      size_t comma = dirs.find(',');
+      link = std::make_unique<FileService>(dirs.substr(0, comma), dirs.substr(comma + 1));
+      board->link().connect(link.get());
+    }
+    if (!o.vcd.empty()) {
+      vcd = std::make_unique<BusVcd>(o.vcd, "board");
+      board->cpu().set_observer(vcd.get());
+      board->cpu().set_fast_path(false);  // every bus cycle in the waveform
+    }
+    if (o.trace_instructions) board->cpu().set_instruction_trace(stdout);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "testbed-board: error: %s\n", e.what());
+    return 2;
+  }
+  sc_core::sc_time period = board->cpu().clock_period();
+  if (o.max_cycles) sc_core::sc_start(period * double(o.max_cycles));
+  else sc_core::sc_start();
+  std::fflush(stdout);
+  const BoardResult& r = board->result();
+  if (!board->cpu().done()) {
+    std::fprintf(stderr, "testbed-board: no SIMCTL EXIT within --max-cycles %llu (%s simulated)\n",
+                 (unsigned long long)o.max_cycles, sc_core::sc_time_stamp().to_string().c_str());
+    return 4;
+  }
+  std::fprintf(stderr, "testbed-board: %s at %s: %llu cycles, %llu instructions, checksum 0x%08X\n",
+               r.halt_reason.empty() ? ("EXIT " + std::to_string(r.exit_code)).c_str() : "CPU halted",
+               r.time.to_string().c_str(), (unsigned long long)r.cycles, (unsigned long long)r.instructions,
+               unsigned(board->simctl().checksum()));
+  if (!r.halt_reason.empty()) {
+    std::fprintf(stderr, "testbed-board: CPU halted: %s\n", r.halt_reason.c_str());
+    return 3;
+  }
+  if (r.exit_code == 1) return 0;
+  std::fprintf(stderr, "testbed-board: the guest reported failure code %u (0x%X)\n", unsigned(r.exit_code),
+               unsigned(r.exit_code));
+  return r.exit_code >= 2 && r.exit_code <= 255 ? int(r.exit_code) : 1;
+}

@@ -1,0 +1,37 @@
+// Options of the single-board simulator, from a configuration file and the command line (the
+// command line wins). Every bad value is reported with where it came from ("board.cfg:7" or
+// "--ram-mb") and what is allowed.
+#pragma once
+#include "board.h"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace testbed {
+
+class OptionError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct BoardOptions {
+  BoardConfig board;
+  std::string image;
+  double quantum_us = 10;
+  std::string vcd;                 // empty: none
+  bool trace_instructions = false;
+  uint64_t max_cycles = 0;         // 0: unlimited
+  std::string console = "stdout";  // stdout | none | file:PATH | tcp:PORT
+  std::string link = "none";       // none | files:UPLOAD_DIR,DOWNLOAD_DIR
+
+  // Sets one option by name (without "--"); `where` names the source for messages.
+  void set(const std::string& key, const std::string& value, const std::string& where);
+  void load_file(const std::string& path);
+  // argv: [--config FILE] [--key value | --flag]... [IMAGE]
+  void parse(const std::vector<std::string>& args);
+  static std::string usage();
+};
+
+}  // namespace testbed
