@@ -74,7 +74,7 @@ module mon_mmi #(
       .head, .count, .count_next);
 
   wire [15:0] data_hi = pop ? {12'd0, head[19:16]} : 16'h8000;
-  wire [15:0] data_lo = pop ? head[15:0] : hold_word;
+  wire [15:0] data_lo = pop ? head[15:0] : 16'd0;  // an empty read clears the holding register
   wire [31:0] stall_next = stall_clocks + 32'(stall);
 
   assign level = count;
@@ -105,9 +105,7 @@ module mon_mmi #(
       end else if (!due) begin
         wait_q <= wait_q - 1'b1;
       end
-      if (pop) begin
-        hold_word <= head[15:0];
-      end
+      if (rd_hi) hold_word <= data_lo;
       if (m_rd) begin
         unique case (m_addr)
           A_DATA_HI: m_rdata <= m_long ? {data_hi, data_lo} : {16'd0, data_hi};

@@ -2,8 +2,6 @@
 // Monitoring Interfaces (sources 1..N_SMI), the monitoring bus (a wired-OR of the slaves) and the
 // Master Monitoring Interface. Implements hw/monitor/MONITOR_SPEC.md clock for clock.
 // CPU ports are packed per SMI: SMI i (source i+1) uses bits [i*W +: W].
-// The lint test checks every rtl/ source in one run, beside other top modules.
-/* verilator lint_off MULTITOP */
 module monitor_top #(
     parameter int N_SMI = 5,
     parameter int SMI_DEPTH = 1024,

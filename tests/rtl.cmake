@@ -1,0 +1,23 @@
+# The monitor interface RTL (rtl/monitor): lockstep tests against the C++ reference of
+# MONITOR_SPEC.md, the coverage/waveform regression and the benchmark. Label: rtl.
+if(TARGET rtl_monitor_tb)
+  testbed_gtest(test_rtl_monitor SOURCES test_rtl_monitor.cpp
+    LIBS rtl_monitor_tb verilator_system_headers LABELS rtl)
+  target_include_directories(test_rtl_monitor PRIVATE ${CMAKE_SOURCE_DIR}/rtl/tb)
+
+  add_executable(rtl-monitor-regress ${CMAKE_SOURCE_DIR}/rtl/tb/monitor_regress.cpp)
+  target_include_directories(rtl-monitor-regress PRIVATE ${CMAKE_SOURCE_DIR}/rtl/tb)
+  target_link_libraries(rtl-monitor-regress PRIVATE rtl_monitor_tb verilator_system_headers testbed_warnings)
+
+  set(_rtl_out ${CMAKE_BINARY_DIR}/rtl-monitor)
+  file(MAKE_DIRECTORY ${_rtl_out})
+  add_test(NAME rtl_monitor_coverage_regression
+    COMMAND rtl-monitor-regress --coverage ${_rtl_out}/coverage.dat --fst ${_rtl_out}/monitor_rtl.fst)
+  set_tests_properties(rtl_monitor_coverage_regression PROPERTIES LABELS rtl
+    PASS_REGULAR_EXPRESSION "rtl-monitor-regress: OK" FIXTURES_SETUP rtl_monitor_cov)
+  # Annotated sources and the per-point report from the regression's coverage.
+  add_test(NAME rtl_monitor_coverage_report
+    COMMAND verilator_coverage --annotate ${_rtl_out}/coverage-annotated --annotate-min 1
+            --write-info ${_rtl_out}/coverage.info ${_rtl_out}/coverage.dat)
+  set_tests_properties(rtl_monitor_coverage_report PROPERTIES LABELS rtl FIXTURES_REQUIRED rtl_monitor_cov)
+endif()
