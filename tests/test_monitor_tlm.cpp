@@ -82,11 +82,13 @@ struct Master : Initiator {
   SC_HAS_PROCESS(Master);
   std::vector<Slave*> slaves;
   std::vector<uint8_t> stream;  // big-endian u32 per read, as the firmware sends it to the host
+  uint64_t last_read_clock = ~0ull;
   sc_time period;
   Master(sc_module_name n, sc_time per) : Initiator(n), period(per) { SC_THREAD(run); }
   void run() {
     for (;;) {
       uint32_t v = read(TB_MON_BASE + TB_MON_MMI_DATA_HI_OFF, 4);  // move.l DATA_HI:DATA_LO
+      last_read_clock = (sc_time_stamp() + qk.get_local_time()).value() / period.value();
       for (int b = 3; b >= 0; --b) stream.push_back(uint8_t(v >> (8 * b)));
       qk.inc(period * 37.0);
       bool all_done = std::all_of(slaves.begin(), slaves.end(), [](Slave* s) { return s->done; });
@@ -98,6 +100,24 @@ struct Master : Initiator {
     EXPECT_EQ(access(tlm::TLM_READ_COMMAND, TB_MON_BASE + 1, b, 1), tlm::TLM_ADDRESS_ERROR_RESPONSE);
     EXPECT_EQ(access(tlm::TLM_READ_COMMAND, TB_MON_BASE + 0xC, b, 2), tlm::TLM_ADDRESS_ERROR_RESPONSE);
     sc_stop();
+  }
+};
+
+// Sleeps on the monitor's "MMI has data" event and checks, with debug reads, that data is there.
+// (Unless the master popped it in the same clock.)
+struct Watcher : sc_module {
+  SC_HAS_PROCESS(Watcher);
+  Monitor& mon;
+  Master& master;
+  uint64_t wakeups = 0, empty_wakeups = 0;
+  Watcher(sc_module_name n, Monitor& m, Master& ma) : sc_module(n), mon(m), master(ma) { SC_THREAD(run); }
+  void run() {
+    for (;;) {
+      wait(mon.mmi_data_event());
+      uint64_t c = sc_time_stamp().value() / mon.config().clock_period.value();
+      ++wakeups;
+      if (mon.engine().mmi_level(c) == 0 && master.last_read_clock != c) ++empty_wakeups;
+    }
   }
 };
 
@@ -119,6 +139,7 @@ TEST(MonitorTlm, DecodedPlusLostEqualsEveryEventWritten) {
     master.slaves.push_back(slaves.back().get());
   }
   master.socket.bind(mon.mmi().socket);
+  Watcher watcher("watcher", mon, master);
   sc_start();
   mon.catch_up();
 
@@ -149,4 +170,6 @@ TEST(MonitorTlm, DecodedPlusLostEqualsEveryEventWritten) {
   for (const char* sig : {"smi1_level", "smi2_lost", "bus_src", "bus_ts", "bus_data", "mmi_level", "mmi_stall"})
     EXPECT_NE(ss.str().find(sig), std::string::npos) << sig;
   EXPECT_GT(ss.str().size(), 100000u);
+  EXPECT_GT(watcher.wakeups, 100u);
+  EXPECT_EQ(watcher.empty_wakeups, 0u);
 }
