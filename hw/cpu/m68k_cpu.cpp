@@ -18,6 +18,8 @@ struct HaltSignal {};
 using Handler = void (*)(Cpu&, uint16_t);
 // The per-access helpers are the inner loop; the compiler's inlining budget runs out before them.
 #define M68K_INLINE inline __attribute__((always_inline))
+#define M68K_LIKELY(x) __builtin_expect(!!(x), 1)
+#define M68K_UNLIKELY(x) __builtin_expect(!!(x), 0)
 Handler g_table[2][65536];
 std::once_flag g_table_once;
 
@@ -79,75 +81,137 @@ struct Exec {
   static int space_of(uint8_t fc) { return (fc >> 2) & 1; }
   static bool pageable(uint8_t fc) { return fc == 1 || fc == 2 || fc == 5 || fc == 6; }
 
-  // Physical accesses; `addr` already checked for alignment.
+  static M68K_INLINE uint16_t be16(const uint8_t* h) {
+    uint16_t v;
+    std::memcpy(&v, h, 2);
+    return __builtin_bswap16(v);
+  }
+  static M68K_INLINE void put_be16(uint8_t* h, uint16_t v) {
+    v = __builtin_bswap16(v);
+    std::memcpy(h, &v, 2);
+  }
+
+  // Physical accesses with an explicit function code (vectors, MOVES, reset); `addr` already
+  // checked for alignment.
   static M68K_INLINE uint16_t rd16(Cpu& c, uint32_t addr, uint8_t fc, bool instr = false) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-    if (p.read) {
-      c.cycles_ += 4 + p.wait;
-      const uint8_t* h = p.read + (a & 1023);
-      return (uint16_t)(h[0] << 8 | h[1]);
+    if (M68K_LIKELY(p.read != nullptr)) {
+      c.cycles_ += p.clocks;
+      return be16(p.read + (a & 1023));
     }
     return slow_read(c, a, fc, false, instr);
-  }
-  static M68K_INLINE uint8_t rd8(Cpu& c, uint32_t addr, uint8_t fc) {
-    uint32_t a = addr & 0xFFFFFF;
-    const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-    if (p.read) {
-      c.cycles_ += 4 + p.wait;
-      return p.read[a & 1023];
-    }
-    uint16_t v = slow_read(c, a, fc, true, false);
-    return (uint8_t)v;
   }
   static M68K_INLINE void wr16(Cpu& c, uint32_t addr, uint8_t fc, uint16_t v) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-    if (p.write) {
-      c.cycles_ += 4 + p.wait;
-      uint8_t* h = p.write + (a & 1023);
-      h[0] = (uint8_t)(v >> 8);
-      h[1] = (uint8_t)v;
+    if (M68K_LIKELY(p.write != nullptr)) {
+      c.cycles_ += p.clocks;
+      put_be16(p.write + (a & 1023), v);
       return;
     }
     slow_write(c, a, fc, false, v);
   }
-  static M68K_INLINE void wr8(Cpu& c, uint32_t addr, uint8_t fc, uint8_t v) {
+
+  // Accesses in the current mode's space: the hot path. One table load through cur_pages_
+  // (kept in step with the S bit); the function code is only worked out on the slow path.
+  // K: 0 data, 1 program-space data (PC-relative operands), 2 instruction fetch.
+  template <int K> static uint8_t cur_fc(const Cpu& c) { return K == 0 ? dfc(c) : pfc(c); }
+  template <int K> static M68K_INLINE uint16_t crd16(Cpu& c, uint32_t addr) {
     uint32_t a = addr & 0xFFFFFF;
-    const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-    if (p.write) {
-      c.cycles_ += 4 + p.wait;
+    const Cpu::Page& p = c.cur_pages_[a >> 10];
+    if (M68K_LIKELY(p.read != nullptr)) {
+      c.cycles_ += p.clocks;
+      return be16(p.read + (a & 1023));
+    }
+    return slow_read(c, a, cur_fc<K>(c), false, K == 2);
+  }
+  template <int K> static M68K_INLINE uint8_t crd8(Cpu& c, uint32_t addr) {
+    uint32_t a = addr & 0xFFFFFF;
+    const Cpu::Page& p = c.cur_pages_[a >> 10];
+    if (M68K_LIKELY(p.read != nullptr)) {
+      c.cycles_ += p.clocks;
+      return p.read[a & 1023];
+    }
+    return (uint8_t)slow_read(c, a, cur_fc<K>(c), true, false);
+  }
+  static M68K_INLINE void cwr16(Cpu& c, uint32_t addr, uint16_t v) {
+    uint32_t a = addr & 0xFFFFFF;
+    const Cpu::Page& p = c.cur_pages_[a >> 10];
+    if (M68K_LIKELY(p.write != nullptr)) {
+      c.cycles_ += p.clocks;
+      put_be16(p.write + (a & 1023), v);
+      return;
+    }
+    slow_write(c, a, dfc(c), false, v);
+  }
+  static M68K_INLINE void cwr8(Cpu& c, uint32_t addr, uint8_t v) {
+    uint32_t a = addr & 0xFFFFFF;
+    const Cpu::Page& p = c.cur_pages_[a >> 10];
+    if (M68K_LIKELY(p.write != nullptr)) {
+      c.cycles_ += p.clocks;
       p.write[a & 1023] = v;
       return;
     }
     // The 68000 drives the byte on both halves of the data bus.
-    slow_write(c, a, fc, true, (uint16_t)(v << 8 | v));
+    slow_write(c, a, dfc(c), true, (uint16_t)(v << 8 | v));
   }
+  static M68K_INLINE uint16_t fetch16(Cpu& c, uint32_t addr) { return crd16<2>(c, addr); }
 
-  // Data accesses of size S with the 68000's alignment rule.
+  // Data accesses of size S with the 68000's alignment rule, explicit function code.
   template <int S> static M68K_INLINE uint32_t read(Cpu& c, uint32_t addr, uint8_t fc) {
-    if (S == 1) return rd8(c, addr, fc);
+    if (S == 1) {
+      uint32_t a = addr & 0xFFFFFF;
+      const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
+      if (p.read) {
+        c.cycles_ += p.clocks;
+        return p.read[a & 1023];
+      }
+      return (uint8_t)slow_read(c, a, fc, true, false);
+    }
     if (addr & 1) fault(c, addr, fc, false, false, false);
     if (S == 2) return rd16(c, addr, fc);
     uint32_t hi = rd16(c, addr, fc);
     return hi << 16 | rd16(c, addr + 2, fc);
   }
   template <int S> static M68K_INLINE void write(Cpu& c, uint32_t addr, uint8_t fc, uint32_t v) {
-    if (S == 1) return wr8(c, addr, fc, (uint8_t)v);
+    if (S == 1) {
+      uint32_t a = addr & 0xFFFFFF;
+      const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
+      if (p.write) {
+        c.cycles_ += p.clocks;
+        p.write[a & 1023] = (uint8_t)v;
+        return;
+      }
+      return slow_write(c, a, fc, true, (uint16_t)((v & 0xFF) * 0x101));
+    }
     if (addr & 1) fault(c, addr, fc, true, false, false);
     if (S == 2) return wr16(c, addr, fc, (uint16_t)v);
     wr16(c, addr, fc, (uint16_t)(v >> 16));
     wr16(c, addr + 2, fc, (uint16_t)v);
   }
-  template <int S> static M68K_INLINE uint32_t rd(Cpu& c, uint32_t addr) { return read<S>(c, addr, dfc(c)); }
-  template <int S> static M68K_INLINE void wr(Cpu& c, uint32_t addr, uint32_t v) { write<S>(c, addr, dfc(c), v); }
+  // The same in the current mode's space (K as for crd16).
+  template <int S, int K = 0> static M68K_INLINE uint32_t rd(Cpu& c, uint32_t addr) {
+    if (S == 1) return crd8<K>(c, addr);
+    if (M68K_UNLIKELY(addr & 1)) fault(c, addr, cur_fc<K>(c), false, false, false);
+    if (S == 2) return crd16<K>(c, addr);
+    uint32_t hi = crd16<K>(c, addr);
+    return hi << 16 | crd16<K>(c, addr + 2);
+  }
+  template <int S> static M68K_INLINE void wr(Cpu& c, uint32_t addr, uint32_t v) {
+    if (S == 1) return cwr8(c, addr, (uint8_t)v);
+    if (M68K_UNLIKELY(addr & 1)) fault(c, addr, dfc(c), true, false, false);
+    if (S == 2) return cwr16(c, addr, (uint16_t)v);
+    cwr16(c, addr, (uint16_t)(v >> 16));
+    cwr16(c, addr + 2, (uint16_t)v);
+  }
 
   static inline void idle(Cpu& c, int n) { c.cycles_ += n; }
 
   // ------------------------------------------------------------------ prefetch queue
   static M68K_INLINE uint16_t ext(Cpu& c) {
     uint16_t w = c.irc_;
-    c.irc_ = rd16(c, c.pc_, pfc(c), true);
+    c.irc_ = fetch16(c, c.pc_);
     c.pc_ += 2;
     return w;
   }
@@ -157,7 +221,7 @@ struct Exec {
   }
   static M68K_INLINE void prefetch(Cpu& c) {
     c.ird_ = c.irc_;
-    c.irc_ = rd16(c, c.pc_, pfc(c), true);
+    c.irc_ = fetch16(c, c.pc_);
     c.pc_ += 2;
   }
   // Refill the queue at a new PC (branches, jumps, exceptions).
@@ -168,8 +232,8 @@ struct Exec {
       fault(c, target, pfc(c), false, true, false);
     }
     c.pc_ = target;
-    c.ird_ = rd16(c, target, pfc(c), true);
-    c.irc_ = rd16(c, target + 2, pfc(c), true);
+    c.ird_ = fetch16(c, target);
+    c.irc_ = fetch16(c, target + 2);
     c.pc_ = target + 4;
   }
 
@@ -195,8 +259,10 @@ struct Exec {
       c.r_.a[7] = c.r_.usp;
     }
     c.s_ = s;
+    c.cur_pages_ = c.pages_[s ? 1 : 0];
   }
   static void set_sr(Cpu& c, uint16_t v) {
+    c.limit_ = 0;  // the mask or T may have changed: back to the run loop's checks
     set_ccr(c, (uint8_t)v);
     c.t_ = (v >> 15) & 1;
     c.mask_ = (v >> 8) & 7;
@@ -328,7 +394,7 @@ struct Exec {
         [[fallthrough]];
       default: {
         uint32_t a = ea_addr<S>(c, mode, reg);
-        if (mode == 7 && reg >= 2) return read<S>(c, a, pfc(c));
+        if (mode == 7 && reg >= 2) return rd<S, 1>(c, a);
         uint32_t v = rd<S>(c, a);
         if (S == 4) c.post_undo_ = -1;
         return v;
@@ -507,8 +573,8 @@ struct Exec {
   static uint32_t read_long_down(Cpu& c, int reg) {
     uint32_t a = c.r_.a[reg] - 4;
     if (a & 1) fault(c, a + 2, dfc(c), false, false, false);
-    uint32_t lo = rd16(c, a + 2, dfc(c));
-    uint32_t hi = rd16(c, a, dfc(c));
+    uint32_t lo = crd16<0>(c, a + 2);
+    uint32_t hi = crd16<0>(c, a);
     c.r_.a[reg] = a;
     return hi << 16 | lo;
   }
@@ -599,12 +665,12 @@ struct Exec {
         // The long is written low word first; IRD keeps this opcode until the writes are done.
         logic_flags<2>(c, v);
         uint16_t next = c.irc_;
-        c.irc_ = rd16(c, c.pc_, pfc(c), true);
+        c.irc_ = fetch16(c, c.pc_);
         c.pc_ += 2;
         a = c.r_.a[dr] - 4;
         if (a & 1) fault(c, a + 2, dfc(c), true, false, false);
-        wr16(c, a + 2, dfc(c), (uint16_t)v);
-        wr16(c, a, dfc(c), (uint16_t)(v >> 16));
+        cwr16(c, a + 2, (uint16_t)v);
+        cwr16(c, a, (uint16_t)(v >> 16));
         c.r_.a[dr] = a;
         nz<4>(c, v);
         c.ird_ = next;
@@ -634,7 +700,7 @@ struct Exec {
       logic_flags<S == 4 ? 2 : S>(c, v);
       wr<S>(c, a, v);
       if (S == 4) nz<4>(c, v);
-      c.irc_ = rd16(c, c.pc_, pfc(c), true);
+      c.irc_ = fetch16(c, c.pc_);
       c.pc_ += 2;
       prefetch(c);
       return;
@@ -740,15 +806,16 @@ struct Exec {
     uint16_t mask = ext(c);
     uint32_t a = mode == 3 ? c.r_.a[reg] : ea_addr<S>(c, mode, reg);
     c.pc_adj_ = 2;
-    const uint8_t fc = mode == 7 && reg >= 2 ? pfc(c) : dfc(c);
+    const bool prog = mode == 7 && reg >= 2;
     for (int i = 0; i < 16; i++) {
       if (!(mask & (1 << i))) continue;
-      uint32_t v = (uint32_t)sext<S>(read<S>(c, a, fc));
+      uint32_t v = (uint32_t)sext<S>(prog ? rd<S, 1>(c, a) : rd<S>(c, a));
       if (i < 8) c.r_.d[i] = v;
       else c.r_.a[i - 8] = v;
       a += S;
     }
-    read<2>(c, a, fc);  // the 68000 reads one word beyond the last register
+    if (prog) rd<2, 1>(c, a);  // the 68000 reads one word beyond the last register
+    else rd<2>(c, a);
     if (mode == 3) c.r_.a[reg] = a;
     prefetch(c);
   }
@@ -810,8 +877,8 @@ struct Exec {
   // Two-word queue refill at the next instruction (after SR changes).
   static void refill(Cpu& c) {
     uint32_t next = c.pc_ - 2;
-    c.ird_ = rd16(c, next, pfc(c), true);
-    c.irc_ = rd16(c, next + 2, pfc(c), true);
+    c.ird_ = fetch16(c, next);
+    c.irc_ = fetch16(c, next + 2);
     c.pc_ = next + 4;
   }
   static void ccr_imm(Cpu& c, uint16_t op) {
@@ -915,7 +982,7 @@ struct Exec {
           case 0: target = (uint32_t)(int16_t)c.irc_; ret = c.pc_; idle(c, 2); break;
           case 1: {
             uint32_t hi = c.irc_;
-            c.irc_ = rd16(c, c.pc_, pfc(c), true);
+            c.irc_ = fetch16(c, c.pc_);
             c.pc_ += 2;
             target = hi << 16 | c.irc_;
             ret = c.pc_;
@@ -1217,7 +1284,7 @@ struct Exec {
       return;
     }
     uint32_t a = ea_addr<1>(c, mode, reg);
-    uint32_t v = (mode == 7 && reg >= 2) ? read<1>(c, a, pfc(c)) : rd<1>(c, a);
+    uint32_t v = (mode == 7 && reg >= 2) ? rd<1, 1>(c, a) : rd<1>(c, a);
     c.fz_ = !((v >> bit) & 1);
     prefetch(c);
     switch (K) {
@@ -1407,7 +1474,8 @@ struct Exec {
   static void take_interrupt(Cpu& c, int level);
   static void group0(Cpu& c);
   static void build_table(Model m, Handler* t);
-  static void run_loop(Cpu& c, uint64_t target);
+  template <bool Restartable> static void start_instruction(Cpu& c);
+  template <bool Restartable> static void run_loop(Cpu& c, uint64_t target);
 };
 
 void Exec::rte(Cpu& c, uint16_t) {
@@ -1488,11 +1556,12 @@ void Exec::group0(Cpu& c) {
   int vec = c.fault_berr_ ? 2 : 3;
   if (c.model_ == Model::MC68010) {
     // Roll the instruction back to its start so that RTE can rerun it.
-    std::memcpy(c.r_.d, c.undo_d_, sizeof c.undo_d_);
-    std::memcpy(c.r_.a, c.undo_a_, sizeof c.undo_a_);
-    c.r_.usp = c.undo_usp_;
-    uint16_t old = c.inst_sr_;
+    std::memcpy(c.r_.d, c.undo_.d, sizeof c.undo_.d);
+    std::memcpy(c.r_.a, c.undo_.a, sizeof c.undo_.a);
+    c.r_.usp = c.undo_.usp;
+    uint16_t old = c.inst_sr();
     c.s_ = (old >> 13) & 1;  // registers above are in the instruction's own mode
+    c.cur_pages_ = c.pages_[c.s_ ? 1 : 0];
     set_sr(c, old);
     set_supervisor(c, true);
     c.t_ = false;
@@ -1793,9 +1862,20 @@ void Exec::build_table(Model m, Handler* t) {
 }
 
 // ---------------------------------------------------------------------- run loop
-void Exec::run_loop(Cpu& c, uint64_t target) {
-  const Handler* table = g_table[c.model_ == Model::MC68010 ? 1 : 0];
-  const bool restartable = c.model_ == Model::MC68010;
+// Two loops: the outer one handles everything that is rare (trace, interrupts, STOP, the
+// per-instruction tracer, yield) one instruction at a time; when none applies it runs a burst
+// in the inner loop, which only executes instructions until cycles_ reaches limit_. Whatever
+// can make the outer checks true during a burst (set_ipl, request_yield, an SR write, STOP,
+// set_tracer) sets limit_ to 0, so the burst ends after the current instruction.
+template <bool Restartable> M68K_INLINE void Exec::start_instruction(Cpu& c) {
+  c.inst_pc_ = c.pc_ - 4;
+  c.pc_adj_ = 0;
+  c.post_undo_ = -1;
+  if (Restartable) c.snapshot();
+}
+
+template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
+  const Handler* table = g_table[Restartable ? 1 : 0];
   for (;;) {
     try {
       while (c.cycles_ < target && !c.yield_) {
@@ -1809,12 +1889,7 @@ void Exec::run_loop(Cpu& c, uint64_t target) {
           int level = c.ipl_;
           c.nmi_pending_ = false;
           c.inst_pc_ = c.pc_ - 4;
-          if (restartable) {
-            std::memcpy(c.undo_d_, c.r_.d, sizeof c.undo_d_);
-            std::memcpy(c.undo_a_, c.r_.a, sizeof c.undo_a_);
-            c.undo_usp_ = c.r_.usp;
-            c.inst_sr_ = c.pack_sr();
-          }
+          if (Restartable) c.snapshot();
           take_interrupt(c, level);
           continue;
         }
@@ -1822,21 +1897,23 @@ void Exec::run_loop(Cpu& c, uint64_t target) {
           c.cycles_ = target;
           return;
         }
-        c.inst_pc_ = c.pc_ - 4;
-        c.pc_adj_ = 0;
-        c.post_undo_ = -1;
-        if (c.tracer_) c.tracer_(c.inst_pc_, c.cycles_);
-        if (restartable) {
-          std::memcpy(c.undo_d_, c.r_.d, sizeof c.undo_d_);
-          std::memcpy(c.undo_a_, c.r_.a, sizeof c.undo_a_);
-          c.undo_usp_ = c.r_.usp;
-          c.inst_sr_ = c.pack_sr();
+        if (c.t_ || c.tracer_) {
+          start_instruction<Restartable>(c);
+          if (c.tracer_) c.tracer_(c.inst_pc_, c.cycles_);
+          const bool trace = c.t_;
+          const uint16_t op = c.ird_;
+          table[op](c, op);
+          c.instructions_++;
+          c.trace_pending_ = trace;
+          continue;
         }
-        const bool trace = c.t_;
-        const uint16_t op = c.ird_;
-        table[op](c, op);
-        c.instructions_++;
-        c.trace_pending_ = trace;
+        c.limit_ = target;
+        do {
+          start_instruction<Restartable>(c);
+          const uint16_t op = c.ird_;
+          table[op](c, op);
+          c.instructions_++;
+        } while (c.cycles_ < c.limit_);
       }
       return;
     } catch (const Group0&) {
@@ -1873,7 +1950,7 @@ void Cpu::map_fast(Space space, uint32_t base, uint32_t size, uint8_t* host, boo
     Page& p = pages_[(int)space][page];
     p.read = host + off;
     p.write = writable ? host + off : nullptr;
-    p.wait = wait_states;
+    p.clocks = 4 + wait_states;
   }
 }
 
@@ -1897,6 +1974,7 @@ void Cpu::unpack_sr(uint16_t sr) {
   t_ = (sr >> 15) & 1;
   mask_ = (sr >> 8) & 7;
   s_ = (sr >> 13) & 1;
+  cur_pages_ = pages_[s_ ? 1 : 0];
 }
 
 void Cpu::sync_in() {
@@ -1954,12 +2032,14 @@ uint64_t Cpu::run_until(uint64_t cycle) {
   yield_ = false;
   if (halted_) return cycles_;
   sync_in();
-  Exec::run_loop(*this, cycle);
+  if (model_ == Model::MC68010) Exec::run_loop<true>(*this, cycle);
+  else Exec::run_loop<false>(*this, cycle);
   sync_out();
   return cycles_;
 }
 
 void Cpu::set_ipl(int level) {
+  limit_ = 0;  // re-check interrupts after the current instruction
   if (level == 7 && ipl_ != 7) nmi_pending_ = true;
   ipl_ = level;
 }

@@ -7,6 +7,7 @@
 // The two-word prefetch queue (IRD/IRC) is modelled as on the real part.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <functional>
 
 #include "m68k_bus.h"
@@ -29,6 +30,8 @@ struct Exec;  // the instruction handlers (m68k_cpu.cpp)
 class Cpu {
  public:
   Cpu(Bus& bus, Model model);
+  Cpu(const Cpu&) = delete;  // holds pointers into itself (the current page table)
+  Cpu& operator=(const Cpu&) = delete;
   Model model() const { return model_; }
 
   void map_fast(Space space, uint32_t base, uint32_t size, uint8_t* host, bool writable,
@@ -39,7 +42,10 @@ class Cpu {
   void reset();
   uint64_t run_until(uint64_t cycle);
   uint64_t cycles() const { return cycles_; }
-  void request_yield() { yield_ = true; }
+  void request_yield() {
+    yield_ = true;
+    limit_ = 0;
+  }
   void set_ipl(int level);
   bool stopped() const { return stopped_; }
   bool halted() const { return halted_; }
@@ -49,7 +55,10 @@ class Cpu {
   uint64_t instructions() const { return instructions_; }
 
   Registers& regs() { return r_; }
-  void set_tracer(std::function<void(uint32_t pc, uint64_t cycle)> t) { tracer_ = std::move(t); }
+  void set_tracer(std::function<void(uint32_t pc, uint64_t cycle)> t) {
+    tracer_ = std::move(t);
+    limit_ = 0;
+  }
 
   // Additions beyond the contract.
   // The prefetch queue: IRD holds the opcode of the instruction at regs().pc, IRC the word after
@@ -66,7 +75,7 @@ class Cpu {
   struct Page {
     uint8_t* read;   // host byte of the page's first address, or null
     uint8_t* write;  // same, null when writes go to the Bus
-    uint32_t wait;
+    uint32_t clocks;  // per bus cycle: 4 plus the page's wait states
   };
   static constexpr int kPages = 1 << 14;  // 16 MB / 1 KB
 
@@ -86,6 +95,7 @@ class Cpu {
   uint16_t ird_ = 0, irc_ = 0;
   uint32_t synced_pc_ = 0;
   uint64_t cycles_ = 0;
+  uint64_t limit_ = 0;  // the run loop's burst ends when cycles_ reaches it (0: at once)
   uint64_t instructions_ = 0;
   int ipl_ = 0;
   bool nmi_pending_ = false;
@@ -98,13 +108,37 @@ class Cpu {
   uint32_t loop_pc_ = 0;
   std::function<void(uint32_t, uint64_t)> tracer_;
   Page pages_[2][kPages]{};
+  Page* cur_pages_ = pages_[1];  // pages_[s_]: the hot path's table
 
   // Group-0 bookkeeping for the instruction in progress.
   uint32_t inst_pc_ = 0;        // address of the current instruction
-  uint16_t inst_sr_ = 0;        // SR at its start (68010 restart)
-  uint32_t undo_d_[8], undo_a_[8];
-  uint32_t undo_usp_ = 0;
-  bool undo_valid_ = false;     // 68010: snapshot above is for this instruction
+  // 68010: registers and SR at the start of the instruction, for the bus-error rollback. Kept
+  // small and flat (unpacked flags, no SR packing) because it is taken before every
+  // instruction; group0() packs the SR only when a fault happens.
+  struct Undo {
+    uint32_t d[8], a[8];
+    uint32_t usp;
+    uint32_t fx, fn, fz, fv, fc;
+    bool s, t;
+    int mask;
+  } undo_{};
+  void snapshot() {
+    std::memcpy(undo_.d, r_.d, sizeof undo_.d);
+    std::memcpy(undo_.a, r_.a, sizeof undo_.a);
+    undo_.usp = r_.usp;
+    undo_.fx = fx_;
+    undo_.fn = fn_;
+    undo_.fz = fz_;
+    undo_.fv = fv_;
+    undo_.fc = fc_;
+    undo_.s = s_;
+    undo_.t = t_;
+    undo_.mask = mask_;
+  }
+  uint16_t inst_sr() const {
+    return (uint16_t)((undo_.t ? 0x8000 : 0) | (undo_.s ? 0x2000 : 0) | undo_.mask << 8 |
+                      undo_.fx << 4 | undo_.fn << 3 | undo_.fz << 2 | undo_.fv << 1 | undo_.fc);
+  }
   // The group-0 fault being raised (address error or bus error).
   uint32_t fault_addr_ = 0;
   uint8_t fault_fc_ = 0;
