@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -59,6 +60,14 @@ void TcpEndpoint::poll_accept() {
   if (client_fd_ >= 0) return;
   client_fd_ = ::accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
   if (client_fd_ >= 0) flush();
+}
+
+void TcpEndpoint::wait_for_client() {
+  while (client_fd_ < 0) {
+    pollfd p{listen_fd_, POLLIN, 0};
+    ::poll(&p, 1, -1);
+    poll_accept();
+  }
 }
 
 void TcpEndpoint::flush() {

@@ -52,6 +52,8 @@ class TcpEndpoint : public SerialEndpoint {
   bool receive(uint8_t& byte) override;
   bool has_input() const override { return true; }
   int port() const { return port_; }
+  // Blocks until a client connects (the simulation waits for its operator).
+  void wait_for_client();
 
  private:
   void poll_accept();

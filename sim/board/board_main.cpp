@@ -28,8 +28,12 @@ int sc_main(int argc, char** argv) {
     if (o.console == "stdout") console = std::make_unique<StreamEndpoint>(stdout);
     else if (!o.console.rfind("file:", 0)) console = std::make_unique<StreamEndpoint>(o.console.substr(5));
     else if (!o.console.rfind("tcp:", 0)) {
-      auto t = std::make_unique<TcpEndpoint>(std::stoi(o.console.substr(4)));
-      std::fprintf(stderr, "testbed-board: console on 127.0.0.1:%d\n", t->port());
+      std::string spec = o.console.substr(4);
+      bool wait = spec.find(",nowait") == std::string::npos;
+      auto t = std::make_unique<TcpEndpoint>(std::stoi(spec));
+      std::fprintf(stderr, "testbed-board: console on 127.0.0.1:%d%s\n", t->port(),
+                   wait ? ", waiting for a connection" : "");
+      if (wait) t->wait_for_client();
       console = std::move(t);
     }
     board->console().connect(console.get());

@@ -53,8 +53,12 @@ void BoardOptions::set(const std::string& key, const std::string& v, const std::
   else if (key == "node") b.node = uint16_t(number(v, key, where, 0, 65535));
   else if (key == "console") {
     if (v != "stdout" && v != "none" && v.rfind("file:", 0) && v.rfind("tcp:", 0))
-      throw OptionError(where + ": console = '" + v + "': use stdout, none, file:PATH or tcp:PORT");
-    if (!v.rfind("tcp:", 0)) number(v.substr(4), key, where, 1, 65535);
+      throw OptionError(where + ": console = '" + v + "': use stdout, none, file:PATH or tcp:PORT[,nowait]");
+    if (!v.rfind("tcp:", 0)) {
+      std::string port = v.substr(4);
+      if (port.size() > 7 && port.compare(port.size() - 7, 7, ",nowait") == 0) port.resize(port.size() - 7);
+      number(port, key, where, 1, 65535);
+    }
     console = v;
   } else if (key == "link") {
     if (v != "none" && (v.rfind("files:", 0) || v.find(',') == std::string::npos))
@@ -111,7 +115,7 @@ void BoardOptions::parse(const std::vector<std::string>& args) {
 std::string BoardOptions::usage() {
   return "usage: testbed-board [--config FILE] [options] IMAGE.elf\n"
          "  --image FILE  --ram-mb N  --quantum-us Q  --clock-mhz F  --vcd FILE  --trace-instructions\n"
-         "  --max-cycles N  --board-id N  --master true|false  --node N  --console stdout|none|file:PATH|tcp:PORT\n"
+         "  --max-cycles N  --board-id N  --master true|false  --node N  --console stdout|none|file:PATH|tcp:PORT[,nowait]\n"
          "  --link none|files:UPLOAD_DIR,DOWNLOAD_DIR  --timer-hz N  --console-baud N  --link-baud N\n"
          "  --io-wait-states N  --ram-wait-states N  --fast-path true|false  --no-fast-path\n"
          "A configuration file holds the same options as 'key = value' lines (# comments).";
