@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 
 namespace m68k {
 
@@ -30,6 +31,10 @@ template <int S> inline int32_t sext(uint32_t v) {
   if (S == 2) return (int16_t)v;
   return (int32_t)v;
 }
+// Handlers are specialised on the EA "slot" of their operand (M: 0-6 are modes 0-6, 7-11 are
+// mode 7 with register 0-4), so that the mode switch of ea_addr()/src() folds away.
+#define EA_MODE(M) ((M) < 7 ? (M) : 7)
+template <int M> inline int ea_reg(uint16_t op) { return M < 7 ? (op & 7) : M - 7; }
 }  // namespace
 
 struct Exec {
@@ -443,16 +448,20 @@ struct Exec {
     logic_flags<S>(c, r);
     return r;
   }
-  template <int S, int K> static void alu_to_d(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7, dn = (op >> 9) & 7;
+  template <int S, int K, int M> static void alu_to_d(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
+    const int dn = (op >> 9) & 7;
     uint32_t s = src<S>(c, mode, reg);
     uint32_t r = alu<S, K>(c, s, c.r_.d[dn]);
     prefetch(c);
     if (S == 4) idle(c, (mode == 0 || mode == 1 || (mode == 7 && reg == 4)) ? 4 : 2);
     set_d<S>(c, dn, r);
   }
-  template <int S, int K> static void alu_to_ea(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7, dn = (op >> 9) & 7;
+  template <int S, int K, int M> static void alu_to_ea(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
+    const int dn = (op >> 9) & 7;
     if (mode == 0) {  // EOR Dn,Dn
       uint32_t r = alu<S, K>(c, c.r_.d[dn], c.r_.d[reg]);
       prefetch(c);
@@ -466,22 +475,28 @@ struct Exec {
     prefetch(c);
     wr<S>(c, a, r);
   }
-  template <int S> static void cmp_to_d(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7, dn = (op >> 9) & 7;
+  template <int S, int M> static void cmp_to_d(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
+    const int dn = (op >> 9) & 7;
     uint32_t s = src<S>(c, mode, reg);
     cmp<S>(c, s, c.r_.d[dn]);
     prefetch(c);
     if (S == 4) idle(c, 2);
   }
-  template <int S> static void cmpa(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7, an = (op >> 9) & 7;
+  template <int S, int M> static void cmpa(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
+    const int an = (op >> 9) & 7;
     uint32_t s = (uint32_t)sext<S>(src<S>(c, mode, reg));
     cmp<4>(c, s, c.r_.a[an]);
     prefetch(c);
     idle(c, 2);
   }
-  template <int S, bool Sub> static void adda(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7, an = (op >> 9) & 7;
+  template <int S, bool Sub, int M> static void adda(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
+    const int an = (op >> 9) & 7;
     uint32_t s = (uint32_t)sext<S>(src<S>(c, mode, reg));
     prefetch(c);
     if (S == 2 || mode == 0 || mode == 1 || (mode == 7 && reg == 4)) idle(c, 4);
@@ -489,8 +504,9 @@ struct Exec {
     c.r_.a[an] = Sub ? c.r_.a[an] - s : c.r_.a[an] + s;
   }
   // ORI/ANDI/SUBI/ADDI/EORI/CMPI #imm,<ea>; K as alu plus 5 = cmp
-  template <int S, int K> static void alu_imm(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7;
+  template <int S, int K, int M> static void alu_imm(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
     uint32_t s = imm<S>(c);
     if (mode == 0) {
       if (K == 5) {
@@ -516,8 +532,9 @@ struct Exec {
     prefetch(c);
     wr<S>(c, a, r);
   }
-  template <int S, bool Sub> static void addq(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7;
+  template <int S, bool Sub, int M> static void addq(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
     uint32_t q = (op >> 9) & 7;
     if (q == 0) q = 8;
     if (mode == 1) {
@@ -606,8 +623,9 @@ struct Exec {
       default: r = ~d & sz_mask(S); logic_flags<S>(c, r); return r;
     }
   }
-  template <int S, int K> static void unary(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7;
+  template <int S, int K, int M> static void unary(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
     if (mode == 0) {
       uint32_t r = unary_op<S, K>(c, c.r_.d[reg]);
       prefetch(c);
@@ -621,8 +639,8 @@ struct Exec {
     prefetch(c);
     wr<S>(c, a, r);
   }
-  template <int S> static void tst(Cpu& c, uint16_t op) {
-    uint32_t v = src<S>(c, (op >> 3) & 7, op & 7);
+  template <int S, int M> static void tst(Cpu& c, uint16_t op) {
+    uint32_t v = src<S>(c, EA_MODE(M), ea_reg<M>(op));
     logic_flags<S>(c, v);
     prefetch(c);
   }
@@ -644,8 +662,10 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ moves
-  template <int S> static void move(Cpu& c, uint16_t op) {
-    int sm = (op >> 3) & 7, sr_ = op & 7, dm = (op >> 6) & 7, dr = (op >> 9) & 7;
+  // SM, DM: source and destination EA slots (the decoder instantiates each combination).
+  template <int S, int SM, int DM> static void move(Cpu& c, uint16_t op) {
+    constexpr int sm = EA_MODE(SM), dm = EA_MODE(DM);
+    const int sr_ = ea_reg<SM>(op), dr = DM < 7 ? (op >> 9) & 7 : DM - 7;
     uint32_t v = src<S>(c, sm, sr_);
     if (dm == 0) {
       logic_flags<S>(c, v);
@@ -718,8 +738,9 @@ struct Exec {
     prefetch(c);
     c.r_.d[(op >> 9) & 7] = v;
   }
-  static void lea(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7;
+  template <int M> static void lea(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
     uint32_t a = ea_addr<4>(c, mode, reg);
     if (mode == 6 || (mode == 7 && reg == 3)) idle(c, 2);
     prefetch(c);
@@ -914,8 +935,8 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ control flow
-  static void bcc(Cpu& c, uint16_t op) {
-    int cc = (op >> 8) & 15;
+  template <int CC> static void bcc(Cpu& c, uint16_t op) {
+    constexpr int cc = CC;
     int8_t d8 = (int8_t)op;
     uint32_t base = c.pc_ - 2;
     if (cc == 1) {  // BSR
@@ -947,8 +968,8 @@ struct Exec {
       prefetch(c);
     }
   }
-  static void dbcc(Cpu& c, uint16_t op) {
-    int cc = (op >> 8) & 15;
+  template <int CC> static void dbcc(Cpu& c, uint16_t op) {
+    constexpr int cc = CC;
     if (cond(c, cc)) {
       idle(c, 4);
       ext(c);
@@ -1077,10 +1098,10 @@ struct Exec {
     idle(c, 6);
     prefetch(c);
   }
-  template <bool Word> static void scc(Cpu& c, uint16_t op) {
-    (void)Word;
-    int mode = (op >> 3) & 7, reg = op & 7;
-    bool t = cond(c, (op >> 8) & 15);
+  template <int CC, int M> static void scc(Cpu& c, uint16_t op) {
+    constexpr int mode = EA_MODE(M);
+    const int reg = ea_reg<M>(op);
+    bool t = cond(c, CC);
     if (mode == 0) {
       prefetch(c);
       if (t) idle(c, 2);
@@ -1634,6 +1655,46 @@ bool ea_ok(uint16_t op, uint16_t cls) {
 }
 }  // namespace
 
+// by_slot<Cls>(slot, f): f(integral_constant<M>) for the slot M of the opcode, instantiated only
+// for the slots in the class Cls; any other slot decodes to the illegal instruction.
+int slot_of(uint16_t op) {
+  int mode = (op >> 3) & 7, reg = op & 7;
+  return mode < 7 ? mode : (reg <= 4 ? 7 + reg : -1);
+}
+template <uint16_t Cls, int M = 0, typename F> Handler by_slot(int slot, F f) {
+  if constexpr (M > 11) {
+    (void)slot;
+    (void)f;
+    return &Exec::illegal;
+  } else {
+    if constexpr (((Cls >> M) & 1) != 0) {
+      if (slot == M) return f(std::integral_constant<int, M>{});
+    }
+    return by_slot<Cls, M + 1>(slot, f);
+  }
+}
+// by_n<N>(n, f): f(integral_constant<I>) for I = n (condition codes).
+template <int N, int I = 0, typename F> Handler by_n(int n, F f) {
+  if constexpr (I >= N) {
+    (void)n;
+    (void)f;
+    return &Exec::illegal;
+  } else {
+    if (n == I) return f(std::integral_constant<int, I>{});
+    return by_n<N, I + 1>(n, f);
+  }
+}
+#define BY_EA(cls, ...)                                  \
+  by_slot<cls>(slot_of(op), [&](auto m_) -> Handler {    \
+    constexpr int M = decltype(m_)::value;               \
+    return __VA_ARGS__;                                  \
+  })
+#define BY_CC(...)                                       \
+  by_n<16>((op >> 8) & 15, [&](auto cc_) -> Handler {    \
+    constexpr int CC = decltype(cc_)::value;             \
+    return __VA_ARGS__;                                  \
+  })
+
 #define SIZED(tmpl, ...)                                                            \
   (sz == 0 ? &Exec::tmpl<1, ##__VA_ARGS__> : sz == 1 ? &Exec::tmpl<2, ##__VA_ARGS__> \
                                                      : &Exec::tmpl<4, ##__VA_ARGS__>)
@@ -1674,49 +1735,45 @@ static Handler decode(uint16_t op, Model m) {
         return &Exec::illegal;
       }
       if (sz == 3) return &Exec::illegal;
-      if (kind == 6) {
-        if (!ea_ok(op, EA_DALT)) return &Exec::illegal;
-        return SIZED(alu_imm, 5);
-      }
-      if (!ea_ok(op, EA_DALT)) return &Exec::illegal;
       switch (kind) {
-        case 0: return SIZED(alu_imm, 3);
-        case 1: return SIZED(alu_imm, 2);
-        case 2: return SIZED(alu_imm, 1);
-        case 3: return SIZED(alu_imm, 0);
-        case 5: return SIZED(alu_imm, 4);
+        case 0: return BY_EA(EA_DALT, SIZED(alu_imm, 3, M));
+        case 1: return BY_EA(EA_DALT, SIZED(alu_imm, 2, M));
+        case 2: return BY_EA(EA_DALT, SIZED(alu_imm, 1, M));
+        case 3: return BY_EA(EA_DALT, SIZED(alu_imm, 0, M));
+        case 5: return BY_EA(EA_DALT, SIZED(alu_imm, 4, M));
+        case 6: return BY_EA(EA_DALT, SIZED(alu_imm, 5, M));
         default: return &Exec::illegal;
       }
     }
     case 0x1: case 0x2: case 0x3: {
       int dm = (op >> 6) & 7, dr = (op >> 9) & 7;
-      bool dst_ok = dm < 7 || dr <= 1;
-      if (!dst_ok || !ea_ok(op, EA_ALL)) return &Exec::illegal;
-      if (line == 1) {
-        if (dm == 1 || mode == 1) return &Exec::illegal;
-        return &Exec::move<1>;
-      }
-      return line == 3 ? &Exec::move<2> : &Exec::move<4>;
+      int dslot = dm < 7 ? dm : (dr <= 1 ? 7 + dr : -1);
+      if (line == 1 && (dm == 1 || mode == 1)) return &Exec::illegal;
+      return BY_EA(EA_ALL, by_slot<EA_ALT>(dslot, [&](auto d_) -> Handler {
+        constexpr int DM = decltype(d_)::value;
+        return line == 1 ? &Exec::move<1, M, DM> : line == 3 ? &Exec::move<2, M, DM>
+                                                              : &Exec::move<4, M, DM>;
+      }));
     }
     case 0x4: {
       if (op & 0x100) {
-        if (sz == 3) return ea_ok(op, EA_CTRL) ? &Exec::lea : &Exec::illegal;
+        if (sz == 3) return BY_EA(EA_CTRL, &Exec::lea<M>);
         if (sz == 2) return ea_ok(op, EA_DATA) ? &Exec::chk : &Exec::illegal;
         return &Exec::illegal;
       }
       switch ((op >> 8) & 0xF) {
         case 0x0:
           if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::move_from_sr : &Exec::illegal;
-          return ea_ok(op, EA_DALT) ? SIZED(unary, 0) : &Exec::illegal;
+          return BY_EA(EA_DALT, SIZED(unary, 0, M));
         case 0x2:
           if (sz == 3) return m10 && ea_ok(op, EA_DALT) ? &Exec::move_from_ccr : &Exec::illegal;
-          return ea_ok(op, EA_DALT) ? SIZED(unary, 1) : &Exec::illegal;
+          return BY_EA(EA_DALT, SIZED(unary, 1, M));
         case 0x4:
           if (sz == 3) return ea_ok(op, EA_DATA) ? &Exec::move_to_ccr : &Exec::illegal;
-          return ea_ok(op, EA_DALT) ? SIZED(unary, 2) : &Exec::illegal;
+          return BY_EA(EA_DALT, SIZED(unary, 2, M));
         case 0x6:
           if (sz == 3) return ea_ok(op, EA_DATA) ? &Exec::move_to_sr : &Exec::illegal;
-          return ea_ok(op, EA_DALT) ? SIZED(unary, 3) : &Exec::illegal;
+          return BY_EA(EA_DALT, SIZED(unary, 3, M));
         case 0x8:
           switch (sz) {
             case 0: return ea_ok(op, EA_DALT) ? &Exec::nbcd : &Exec::illegal;
@@ -1736,7 +1793,7 @@ static Handler decode(uint16_t op, Model m) {
         case 0xA:
           if (op == 0x4AFC) return &Exec::illegal;
           if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::tas : &Exec::illegal;
-          return ea_ok(op, EA_DALT) ? SIZED(tst) : &Exec::illegal;
+          return BY_EA(EA_DALT, SIZED(tst, M));
         case 0xC:
           if (sz == 2) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::movem_to_reg<2> : &Exec::illegal;
           if (sz == 3) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::movem_to_reg<4> : &Exec::illegal;
@@ -1773,13 +1830,13 @@ static Handler decode(uint16_t op, Model m) {
     }
     case 0x5:
       if (sz == 3) {
-        if (mode == 1) return &Exec::dbcc;
-        return ea_ok(op, EA_DALT) ? &Exec::scc<false> : &Exec::illegal;
+        if (mode == 1) return BY_CC(&Exec::dbcc<CC>);
+        return BY_CC(BY_EA(EA_DALT, &Exec::scc<CC, M>));
       }
-      if (!ea_ok(op, EA_ALT) || (sz == 0 && mode == 1)) return &Exec::illegal;
-      return (op & 0x100) ? SIZED(addq, true) : SIZED(addq, false);
+      if (sz == 0 && mode == 1) return &Exec::illegal;
+      return (op & 0x100) ? BY_EA(EA_ALT, SIZED(addq, true, M)) : BY_EA(EA_ALT, SIZED(addq, false, M));
     case 0x6:
-      return &Exec::bcc;
+      return BY_CC(&Exec::bcc<CC>);
     case 0x7:
       return (op & 0x100) ? &Exec::illegal : &Exec::moveq;
     case 0x8: case 0xC: {
@@ -1797,41 +1854,35 @@ static Handler decode(uint16_t op, Model m) {
           if (is_and && (op & 0x1F8) == 0x188) return &Exec::exg;
           return &Exec::illegal;
         }
-        if (!ea_ok(op, EA_MALT)) return &Exec::illegal;
-        return is_and ? SIZED(alu_to_ea, 2) : SIZED(alu_to_ea, 3);
+        return is_and ? BY_EA(EA_MALT, SIZED(alu_to_ea, 2, M)) : BY_EA(EA_MALT, SIZED(alu_to_ea, 3, M));
       }
-      if (!ea_ok(op, EA_DATA)) return &Exec::illegal;
-      return is_and ? SIZED(alu_to_d, 2) : SIZED(alu_to_d, 3);
+      return is_and ? BY_EA(EA_DATA, SIZED(alu_to_d, 2, M)) : BY_EA(EA_DATA, SIZED(alu_to_d, 3, M));
     }
     case 0x9: case 0xD: {
       bool sub = line == 0x9;
       if (sz == 3) {
-        if (!ea_ok(op, EA_ALL)) return &Exec::illegal;
-        if (op & 0x100) return sub ? &Exec::adda<4, true> : &Exec::adda<4, false>;
-        return sub ? &Exec::adda<2, true> : &Exec::adda<2, false>;
+        if (op & 0x100) return sub ? BY_EA(EA_ALL, &Exec::adda<4, true, M>) : BY_EA(EA_ALL, &Exec::adda<4, false, M>);
+        return sub ? BY_EA(EA_ALL, &Exec::adda<2, true, M>) : BY_EA(EA_ALL, &Exec::adda<2, false, M>);
       }
       if (op & 0x100) {
         if (mode == 0 || mode == 1) return sub ? SIZED(addx, true) : SIZED(addx, false);
-        if (!ea_ok(op, EA_MALT)) return &Exec::illegal;
-        return sub ? SIZED(alu_to_ea, 1) : SIZED(alu_to_ea, 0);
+        return sub ? BY_EA(EA_MALT, SIZED(alu_to_ea, 1, M)) : BY_EA(EA_MALT, SIZED(alu_to_ea, 0, M));
       }
-      if (!ea_ok(op, EA_ALL) || (sz == 0 && mode == 1)) return &Exec::illegal;
-      return sub ? SIZED(alu_to_d, 1) : SIZED(alu_to_d, 0);
+      if (sz == 0 && mode == 1) return &Exec::illegal;
+      return sub ? BY_EA(EA_ALL, SIZED(alu_to_d, 1, M)) : BY_EA(EA_ALL, SIZED(alu_to_d, 0, M));
     }
     case 0xA:
       return &Exec::line_a;
     case 0xB:
       if (sz == 3) {
-        if (!ea_ok(op, EA_ALL)) return &Exec::illegal;
-        return (op & 0x100) ? &Exec::cmpa<4> : &Exec::cmpa<2>;
+        return (op & 0x100) ? BY_EA(EA_ALL, &Exec::cmpa<4, M>) : BY_EA(EA_ALL, &Exec::cmpa<2, M>);
       }
       if (op & 0x100) {
         if (mode == 1) return SIZED(cmpm);
-        if (!ea_ok(op, EA_DALT)) return &Exec::illegal;
-        return SIZED(alu_to_ea, 4);
+        return BY_EA(EA_DALT, SIZED(alu_to_ea, 4, M));
       }
-      if (!ea_ok(op, EA_ALL) || (sz == 0 && mode == 1)) return &Exec::illegal;
-      return SIZED(cmp_to_d);
+      if (sz == 0 && mode == 1) return &Exec::illegal;
+      return BY_EA(EA_ALL, SIZED(cmp_to_d, M));
     case 0xE: {
       if (sz == 3) {
         if (op & 0x800) return &Exec::illegal;
