@@ -9,6 +9,14 @@ if(TARGET rtl_monitor_tb)
   target_include_directories(rtl-monitor-regress PRIVATE ${CMAKE_SOURCE_DIR}/rtl/tb)
   target_link_libraries(rtl-monitor-regress PRIVATE rtl_monitor_tb verilator_system_headers testbed_warnings)
 
+  # The SystemC/TLM model's SystemC-free engine (hw/monitor): a third model in every lockstep run.
+  if(TARGET testbed_monitor_engine)
+    foreach(t test_rtl_monitor rtl-monitor-regress)
+      target_link_libraries(${t} PRIVATE testbed_monitor_engine)
+      target_compile_definitions(${t} PRIVATE TBRTL_HAVE_ENGINE=1)
+    endforeach()
+  endif()
+
   set(_rtl_out ${CMAKE_BINARY_DIR}/rtl-monitor)
   file(MAKE_DIRECTORY ${_rtl_out})
   add_test(NAME rtl_monitor_coverage_regression
@@ -20,4 +28,10 @@ if(TARGET rtl_monitor_tb)
     COMMAND verilator_coverage --annotate ${_rtl_out}/coverage-annotated --annotate-min 1
             --write-info ${_rtl_out}/coverage.info ${_rtl_out}/coverage.dat)
   set_tests_properties(rtl_monitor_coverage_report PROPERTIES LABELS rtl FIXTURES_REQUIRED rtl_monitor_cov)
+endif()
+
+if(TARGET rtl-monitor-bench)
+  # The benchmark runs (briefly) and reports its rate; the full run is build/bin/rtl-monitor-bench.
+  add_test(NAME rtl_monitor_bench_runs COMMAND rtl-monitor-bench 200000)
+  set_tests_properties(rtl_monitor_bench_runs PROPERTIES LABELS rtl PASS_REGULAR_EXPRESSION "cycles/s [0-9]+")
 endif()

@@ -1,9 +1,13 @@
 // The monitor interface RTL (rtl/monitor) against MONITOR_SPEC.md: directed cases with values
 // worked out by hand, then seeded random bursts, overflows, wraps and a stalled master, run in
-// lockstep with the independent C++ reference (rtl/tb/monitor_ref.h) and compared every clock.
+// lockstep with the independent C++ reference (rtl/tb/monitor_ref.h) and, when hw/monitor is
+// built, with the SystemC/TLM model's engine (testbed_monitor_engine), compared every clock.
 #include "monitor_lockstep.h"
 #include "monitor_ref.h"
 #include "monitor_rtl.h"
+#if TBRTL_HAVE_ENGINE
+#include "monitor_engine_adapter.h"
+#endif
 
 #include <Vmonitor_small.h>
 #include <Vmonitor_top.h>
@@ -57,6 +61,14 @@ std::vector<ClockOut> play(Model& m, Script s, uint64_t clocks) {
   return r;
 }
 
+#if TBRTL_HAVE_ENGINE
+#define ENGINE(name, p) EngineMonitor name(p)
+std::vector<Model*> models(Model& a, Model& b, Model& c) { return {&a, &b, &c}; }
+#else
+#define ENGINE(name, p) int name = 0
+std::vector<Model*> models(Model& a, Model& b, int) { return {&a, &b}; }
+#endif
+
 class Both : public ::testing::Test {
  protected:
   VerilatedContext ctx;
@@ -77,7 +89,8 @@ TEST_F(Both, SingleEventTakesOneRoundThenTwoWords) {
   s.at[253] = mread(kMmiDataHi, true);
   RefMonitor ref(p);
   RtlMonitor<Vmonitor_top> rtl(p, &ctx);
-  for (Model* m : {static_cast<Model*>(&ref), static_cast<Model*>(&rtl)}) {
+  ENGINE(eng, p);
+  for (Model* m : models(ref, rtl, eng)) {
     auto r = play(*m, s, 260);
     SCOPED_TRACE(m->name());
     EXPECT_EQ(r[0].accepted, 1);
@@ -106,7 +119,8 @@ TEST_F(Both, WriteGapHoldsTheSecondWrite) {
   s.at[7] = rd;
   RefMonitor ref(p);
   RtlMonitor<Vmonitor_top> rtl(p, &ctx);
-  for (Model* m : {static_cast<Model*>(&ref), static_cast<Model*>(&rtl)}) {
+  ENGINE(eng, p);
+  for (Model* m : models(ref, rtl, eng)) {
     SCOPED_TRACE(m->name());
     auto r = play(*m, s, 8);
     EXPECT_EQ(r[1].accepted, 2);
@@ -134,7 +148,8 @@ TEST_F(Both, OverflowAndStall) {
   s.at[101] = rd;
   RefMonitor ref(p);
   RtlMonitor<Vmonitor_small> rtl(p, &ctx);
-  for (Model* m : {static_cast<Model*>(&ref), static_cast<Model*>(&rtl)}) {
+  ENGINE(eng, p);
+  for (Model* m : models(ref, rtl, eng)) {
     SCOPED_TRACE(m->name());
     auto r = play(*m, s, 102);
     // The MMI (6 entries) holds 3 pairs; the poller stalls from the clock it has < 2 free.
@@ -156,7 +171,8 @@ TEST_F(Both, WrapMarkerFromEverySmi) {
   Params p = small_params();
   RefMonitor ref(p);
   RtlMonitor<Vmonitor_small> rtl(p, &ctx);
-  for (Model* m : {static_cast<Model*>(&ref), static_cast<Model*>(&rtl)}) {
+  ENGINE(eng, p);
+  for (Model* m : models(ref, rtl, eng)) {
     SCOPED_TRACE(m->name());
     ClockOut out;
     std::vector<uint32_t> words;
@@ -200,7 +216,12 @@ TEST_P(Random, RtlMatchesReferenceEveryClock) {
   std::unique_ptr<Model> rtl;
   if (c.small) rtl = std::make_unique<RtlMonitor<Vmonitor_small>>(p, &ctx);
   else rtl = std::make_unique<RtlMonitor<Vmonitor_top>>(p, &ctx);
-  Lockstep ls(p, {rtl.get(), &ref});
+  std::vector<Model*> ms = {rtl.get(), &ref};
+#if TBRTL_HAVE_ENGINE
+  EngineMonitor eng(p);
+  ms.push_back(&eng);
+#endif
+  Lockstep ls(p, ms);
   Stimulus stim(p, prof, c.seed);
   ASSERT_EQ(ls.run(stim, c.clocks), "");
   const RunStats& st = ls.stats();
@@ -213,6 +234,9 @@ TEST_P(Random, RtlMatchesReferenceEveryClock) {
   EXPECT_GT(st.waits, 0u);
   EXPECT_GT(st.empty_reads, 0u);
   EXPECT_GE(st.wraps_seen, 1u);
+#if TBRTL_HAVE_ENGINE
+  EXPECT_EQ(eng.late_accesses(), 0u);  // the engine saw every access at its own clock
+#endif
   unsigned markers = 0;
   EXPECT_EQ(check_stream(st.stream, p.n_smi, &markers), "");
   EXPECT_GT(markers, 0u);

@@ -28,7 +28,7 @@ module mon_fifo #(
   logic [PW-1:0] rp, wp;
 
   function automatic logic [PW-1:0] inc(input logic [PW-1:0] p);
-    return (p == LAST) ? '0 : p + 1'b1;
+    inc = (p == LAST) ? '0 : p + 1'b1;  // (no `return`: yosys 0.23 reads this form)
   endfunction
 
   wire [PW-1:0] wp_b = push_a ? inc(wp) : wp;

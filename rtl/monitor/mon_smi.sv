@@ -82,7 +82,9 @@ module mon_smi #(
       .head, .count, .count_next);
 
   wire [31:0] lost_next = lost + 32'(ev_lost);
-  wire full_next = count_next == FULL;
+  // FULL: the next event would be lost, so a pending marker counts as the entry it will take.
+  wire pend_next = pend && !mark_a && !mark_b;
+  wire full_next = {1'b0, count_next} + (CW + 1)'(pend_next) >= {1'b0, FULL};
   wire empty_next = count_next == '0;
 
   always_ff @(posedge clk) begin
@@ -93,7 +95,7 @@ module mon_smi #(
       lost <= '0;
       c_rdata <= '0;
     end else begin
-      marker_pending <= pend && !mark_a && !mark_b;
+      marker_pending <= pend_next;
       if (wr_acc) gap <= GW'(WRITE_GAP - 1);
       else if (!gap_ok) gap <= gap - 1'b1;
       if (pop) hold <= head;

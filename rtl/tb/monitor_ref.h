@@ -70,7 +70,9 @@ class RefMonitor : public Model {
     for (unsigned i = 0; i < p_.n_smi; ++i) {
       const Smi& s = smi_[i];
       switch (ops.smi_read[i]) {
-        case kSmiStatus: out.smi_read[i] = (s.fifo.size() >= p_.smi_depth) | (s.fifo.empty() << 1); break;
+        case kSmiStatus:  // FULL: the next event would be lost (a pending marker takes a slot first)
+          out.smi_read[i] = (s.fifo.size() + s.marker_pending >= p_.smi_depth) | (s.fifo.empty() << 1);
+          break;
         case kSmiLevel: out.smi_read[i] = uint32_t(s.fifo.size()); break;
         case kSmiLost: out.smi_read[i] = s.lost; break;
         default: break;

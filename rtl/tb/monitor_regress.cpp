@@ -1,11 +1,14 @@
 // rtl-monitor-regress: the coverage and waveform run of the monitor RTL. Runs seeded random
-// lockstep regressions (RTL against the C++ reference) in the small and the default
+// lockstep regressions (RTL against the C++ reference and, when built, the TLM model's engine) in the small and the default
 // configuration, writes Verilator coverage and (optionally) an FST waveform, and fails unless
 // the RTL matched the reference every clock and every cover point of the RTL was hit.
 //   rtl-monitor-regress [--coverage FILE] [--fst FILE] [--clocks N]
 #include "monitor_lockstep.h"
 #include "monitor_ref.h"
 #include "monitor_rtl.h"
+#if TBRTL_HAVE_ENGINE
+#include "monitor_engine_adapter.h"
+#endif
 
 #include <Vmonitor_small.h>
 #include <Vmonitor_top.h>
@@ -45,9 +48,19 @@ int main(int argc, char** argv) {
   }
   VerilatedContext ctx;
   int fails = 0;
+#if TBRTL_HAVE_ENGINE
+  const std::string compared_with = "RTL, reference and TLM engine";
+#else
+  const std::string compared_with = "RTL and reference";
+#endif
   auto run = [&](Model& rtl, const Params& p, const Profile& prof, uint64_t seed, uint64_t n, const char* what) {
     RefMonitor ref(p);
-    Lockstep ls(p, {&rtl, &ref});
+    std::vector<Model*> ms = {&rtl, &ref};
+#if TBRTL_HAVE_ENGINE
+    EngineMonitor eng(p);
+    ms.push_back(&eng);
+#endif
+    Lockstep ls(p, ms);
     Stimulus stim(p, prof, seed);
     std::string d = ls.run(stim, n);
     const RunStats& st = ls.stats();
@@ -55,7 +68,7 @@ int main(int argc, char** argv) {
                 "max SMI level %u, max MMI level %u: %s\n",
                 what, (unsigned long long)seed, (unsigned long long)st.clocks, (unsigned long long)st.writes,
                 (unsigned long long)st.lost, (unsigned long long)st.words, st.stall_clocks, st.max_smi_level,
-                st.max_mmi_level, d.empty() ? "matches the reference" : d.c_str());
+                st.max_mmi_level, d.empty() ? (compared_with + " match").c_str() : d.c_str());
     if (!d.empty()) ++fails;
   };
   // The coverage counters live in the models: write them while both are alive.
@@ -98,18 +111,28 @@ int main(int argc, char** argv) {
       }
     } idle;
     RefMonitor ref(ps);
-    Lockstep ls(ps, {&rtl3, &ref});
+    std::vector<Model*> ms = {&rtl3, &ref};
+#if TBRTL_HAVE_ENGINE
+    EngineMonitor eng(ps);
+    ms.push_back(&eng);
+#endif
+    Lockstep ls(ps, ms);
     std::string r = ls.run(idle, 65536 + 200);
-    std::printf("small config directed idle wrap: %s\n", r.empty() ? "matches the reference" : r.c_str());
+    std::printf("small config directed idle wrap: %s\n", r.empty() ? (compared_with + " match").c_str() : r.c_str());
     if (!r.empty()) ++fails;
   }
   {
     RefMonitor ref(ps);
-    Lockstep ls(ps, {&rtl2, &ref});
+    std::vector<Model*> ms = {&rtl2, &ref};
+#if TBRTL_HAVE_ENGINE
+    EngineMonitor eng(ps);
+    ms.push_back(&eng);
+#endif
+    Lockstep ls(ps, ms);
     Directed d;
     d.start = 65536 - 100;
     std::string r = ls.run(d, 66000 + 4000);
-    std::printf("small config directed wrap-while-full: %s\n", r.empty() ? "matches the reference" : r.c_str());
+    std::printf("small config directed wrap-while-full: %s\n", r.empty() ? (compared_with + " match").c_str() : r.c_str());
     if (!r.empty()) ++fails;
   }
   if (!fst.empty()) dflt.trace_to(fst);
