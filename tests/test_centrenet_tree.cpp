@@ -108,6 +108,38 @@ TEST(CentrenetTree, BadConfigurationsAreRefusedByName) {
   EXPECT_EQ(dma_mode_from_string("dma-anywhere"), DmaMode::kAnywhere);
 }
 
+// The testbed's configuration file hands settings over by name.
+TEST(CentrenetTree, SettingsByNameBuildATreeAndRefuseNonsense) {
+  NetworkConfig c = NetworkConfig::single_node();
+  c.set("nodes", "3");
+  c.set("node.0.boards", "16");
+  c.set("node.2.parent", "1");
+  c.set("node.2.boards", "4");
+  c.set("bus.rate", "20e6");
+  c.set("fibre.hop_latency_ns", "1500");
+  c.set("ni.mode", "dma-anywhere");
+  EXPECT_NO_THROW(c.validate());
+  EXPECT_EQ(c.nodes[1].parent, 0);
+  EXPECT_EQ(c.nodes[2].parent, 1);
+  EXPECT_EQ(c.nodes[0].boards, 16u);
+  EXPECT_EQ(c.bus.rate_bytes_per_s, 20e6);
+  EXPECT_EQ(c.fibre.hop_latency, sc_time(1500, SC_NS));
+  EXPECT_EQ(c.ni.mode, DmaMode::kAnywhere);
+  auto error_of = [&](const char* k, const char* v) {
+    try {
+      c.set(k, v);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of("bus.speed", "1").find("bus.speed"), std::string::npos);
+  EXPECT_NE(error_of("bus.rate", "fast").find("bus.rate"), std::string::npos);
+  EXPECT_NE(error_of("node.0.boards", "17").find("node.0.boards"), std::string::npos);
+  EXPECT_NE(error_of("node.5.boards", "2").find("only 3 nodes"), std::string::npos);
+  EXPECT_NE(error_of("ni.mode", "1995").find("1995"), std::string::npos);
+}
+
 TEST(CentrenetTree, TracesBusOwnerFrameAndBusyToVcd) {
   NetworkConfig cfg = NetworkConfig::single_node(3);
   cfg.vcd_file = "centrenet_trace_test.vcd";

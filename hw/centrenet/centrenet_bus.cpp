@@ -62,8 +62,10 @@ void CentrenetBus::targets_of(unsigned src, const Frame& f, std::vector<unsigned
   out.push_back(unsigned(r));
 }
 
+// Nothing heap-owning lives on this thread's stack across a wait (the frame on the bus and
+// its receivers are members), so a simulation that stops mid-transfer leaks nothing.
 void CentrenetBus::arbiter() {
-  std::vector<unsigned> targets;
+  std::vector<unsigned>& targets = targets_;
   const unsigned n = unsigned(ports_.size());
   for (;;) {
     int pick = -1;
@@ -94,8 +96,9 @@ void CentrenetBus::arbiter() {
       pt.blocked = false;
       ps.backpressure_time += sc_time_stamp() - pt.blocked_since;
     }
-    FramePtr f = pt.txq.front();
+    current_ = pt.txq.front();
     pt.txq.pop_front();
+    const FramePtr& f = current_;
     sc_time q = sc_time_stamp() - f->posted;
     ps.queue_delay_total += q;
     if (q > ps.queue_delay_max) ps.queue_delay_max = q;
@@ -123,7 +126,8 @@ void CentrenetBus::arbiter() {
       ++stats_.ports[tp].frames_received;
       stats_.ports[tp].bytes_received += f->size();
     }
-    pt.ctl->sent(f);
+    FramePtr done = std::move(current_);
+    pt.ctl->sent(done);
   }
 }
 

@@ -88,6 +88,8 @@ class CentrenetBus : public sc_core::sc_module {
   std::vector<Port> ports_;
   std::function<int(BoardAddress)> router_;
   unsigned last_ = 0;
+  FramePtr current_;               // the frame on the bus
+  std::vector<unsigned> targets_;  // its receivers' ports
   sc_core::sc_event wake_;
   BusStats stats_;
   bool tracing_ = false;

@@ -75,6 +75,17 @@ struct NetworkConfig {
 
   // Throws std::invalid_argument naming the field and the problem.
   void validate() const;
+
+  // One setting from the testbed's configuration file, by name; values are decimal numbers
+  // (rates in bytes/s, times in ns) or, for ni.mode, "1994" / "dma-anywhere". Keys:
+  //   nodes (resize; new nodes hang off node 0), node.<i>.parent, node.<i>.boards,
+  //   bus.rate, bus.frame_overhead_ns, bus.frame_header_bytes,
+  //   fibre.rate, fibre.hop_latency_ns, fibre.frame_overhead_ns, fibre.frame_header_bytes,
+  //   fibre.buffer_frames, ni.mode, ni.input_queue_messages, ni.input_queue_bytes,
+  //   ni.output_queue_messages, ni.max_message_bytes, ni.ram_word_ns, ni.buffer_word_ns,
+  //   ni.dma_burst_bytes, vcd.
+  // Throws std::invalid_argument naming the key (unknown key, malformed value).
+  void set(const std::string& key, const std::string& value);
 };
 
 }  // namespace testbed::centrenet

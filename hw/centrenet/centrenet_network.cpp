@@ -1,5 +1,6 @@
 #include "centrenet_network.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <stdexcept>
 

@@ -48,14 +48,15 @@ void FibreLink::serialiser(unsigned d) {
   Direction& dir = dir_[d];
   for (;;) {
     while (dir.to_serialise.empty()) wait(dir.queued);
-    FramePtr f = dir.to_serialise.front();
-    dir.to_serialise.pop_front();
-    sc_time t = serialise_time(f->size());
+    // The frame stays at the queue's head while it is serialised (no owning local across wait).
+    size_t bytes = dir.to_serialise.front()->size();
+    sc_time t = serialise_time(bytes);
     wait(t);
     dir.stats.busy_time += t;
     ++dir.stats.frames;
-    dir.stats.bytes += f->size();
-    dir.in_flight.emplace_back(sc_time_stamp() + p_.hop_latency, f);
+    dir.stats.bytes += bytes;
+    dir.in_flight.emplace_back(sc_time_stamp() + p_.hop_latency, std::move(dir.to_serialise.front()));
+    dir.to_serialise.pop_front();
     dir.launched.notify();
   }
 }
@@ -65,10 +66,11 @@ void FibreLink::receiver(unsigned d) {
   unsigned far = 1 - d;
   for (;;) {
     while (dir.in_flight.empty()) wait(dir.launched);
-    auto [at, f] = dir.in_flight.front();
+    sc_time at = dir.in_flight.front().first;
     if (at > sc_time_stamp()) wait(at - sc_time_stamp());
+    FramePtr f = std::move(dir.in_flight.front().second);
     dir.in_flight.pop_front();
-    bus_[far]->post(port_[far], f);
+    bus_[far]->post(port_[far], std::move(f));
   }
 }
 

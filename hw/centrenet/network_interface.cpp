@@ -313,7 +313,7 @@ bool NetworkInterface::dma_move(bool to_memory, uint32_t addr, uint8_t* data, ui
     wait(p_.buffer_word_time * double(words));
     return true;
   }
-  tlm::tlm_generic_payload g;
+  tlm::tlm_generic_payload& g = dma_gp_;
   for (uint32_t done = 0; done < len;) {
     uint32_t n = std::min(len - done, p_.dma_burst_bytes);
     g.set_command(to_memory ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
@@ -339,8 +339,11 @@ bool NetworkInterface::dma_move(bool to_memory, uint32_t addr, uint8_t* data, ui
   return true;
 }
 
+// The frame being gathered and the bytes being stored back are members, not locals: the
+// engine waits during DMA, and a simulation may stop there.
 void NetworkInterface::run_gather(const Job& j) {
-  auto f = std::make_shared<Frame>();
+  gathering_ = std::make_shared<Frame>();
+  Frame* f = gathering_.get();
   f->src = self_;
   f->dst = BoardAddress{uint8_t(j.desc[0] >> 24), uint8_t(j.desc[0] >> 16)};
   f->id = uint64_t(self_.node) << 40 | uint64_t(self_.slot) << 32 | ++seq_;
@@ -352,6 +355,7 @@ void NetworkInterface::run_gather(const Job& j) {
     size_t at = pl.size();
     pl.resize(at + len);
     if (!dma_move(false, addr, pl.data() + at, len)) {
+      gathering_.reset();
       launch_busy_ = false;
       set_error(kDmaRange);  // the message is not sent
       return;
@@ -359,19 +363,19 @@ void NetworkInterface::run_gather(const Job& j) {
   }
   f->posted = sc_time_stamp();
   launch_busy_ = false;
-  bus_.post(port_, std::move(f));
+  bus_.post(port_, std::move(gathering_));
 }
 
 void NetworkInterface::run_storeback(const Job& j) {
-  FramePtr head = inq_.front();  // pinned: pops are refused while a storeback runs
-  std::vector<uint8_t> bytes(head->payload.begin() + j.sb_offset, head->payload.begin() + j.sb_offset + j.sb_len);
-  bool ok = dma_move(true, j.sb_addr, bytes.data(), j.sb_len);
+  const Frame& head = *inq_.front();  // pinned: pops are refused while a storeback runs
+  storing_.assign(head.payload.begin() + j.sb_offset, head.payload.begin() + j.sb_offset + j.sb_len);
+  bool ok = dma_move(true, j.sb_addr, storing_.data(), j.sb_len);
   storeback_busy_ = false;
   if (!ok) return set_error(kDmaRange);  // the message stays at the head
   ++stats_.storebacks;
   stats_.storeback_bytes += j.sb_len;
   if (j.pop) {
-    inq_bytes_ -= head->size();
+    inq_bytes_ -= inq_.front()->size();
     inq_.pop_front();
     ++stats_.pops;
     bus_.space_freed();

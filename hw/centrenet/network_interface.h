@@ -158,6 +158,9 @@ class NetworkInterface : public sc_core::sc_module, public BusController {
   bool launch_busy_ = false, storeback_busy_ = false;
   sc_core::sc_event job_ev_, irq_ev_;
   uint64_t seq_ = 0;
+  std::shared_ptr<Frame> gathering_;  // the message the engine is gathering
+  std::vector<uint8_t> storing_;
+  tlm::tlm_generic_payload dma_gp_;      // the bytes the engine is storing back
   NiStats stats_;
 };
 
