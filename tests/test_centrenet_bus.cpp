@@ -167,3 +167,22 @@ TEST(CentrenetBus, ThroughputFollowsASlowerConfiguredRate) {
   double r = measured_rate(4e6, 4096, 20);
   EXPECT_NEAR(r, 4e6, 0.05 * 4e6) << "measured " << r / 1e6 << " MB/s";
 }
+
+// Two boards launch at the same instant: one is granted at once, the other waits exactly one
+// transfer, and the statistics say so (queueing delay per port, bus busy time, utilisation).
+TEST(CentrenetBus, QueueingDelayIsTheTimeSpentWaitingForTheBus) {
+  NetworkConfig cfg = NetworkConfig::single_node(3);
+  Rig rig(cfg, 0x1000);
+  rig.thread([&] { EXPECT_EQ(rig.host(B(0, 0)).send(B(0, 2), 0, {1, 2}), kOk); });
+  rig.thread([&] { EXPECT_EQ(rig.host(B(0, 1)).send(B(0, 2), 0, {3, 4}), kOk); });
+  sc_core::sc_start(sc_time(100, SC_US));
+  const BusStats& st = rig.net->bus(0).stats();
+  sc_time t = rig.net->bus(0).transfer_time(12);
+  EXPECT_EQ(st.frames, 2u);
+  EXPECT_EQ(st.busy_time, 2 * t);
+  EXPECT_EQ(st.ports[0].queue_delay_total + st.ports[1].queue_delay_total, t);
+  EXPECT_EQ(std::max(st.ports[0].queue_delay_max, st.ports[1].queue_delay_max), t);
+  EXPECT_EQ(st.ports[2].frames_received, 2u);
+  EXPECT_EQ(st.ports[2].bytes_received, 24u);
+  EXPECT_DOUBLE_EQ(rig.net->bus(0).utilisation(), 2 * t.to_seconds() / 100e-6);
+}

@@ -189,6 +189,8 @@ TEST(NetworkInterface, ReceiveInterruptFollowsTheInputQueue) {
   NetworkConfig cfg = NetworkConfig::single_node(2);
   Rig rig(cfg);
   NetworkInterface& ni = rig.ni(B(0, 1));
+  std::vector<std::pair<bool, sc_time>> edges;  // the callback output sees every change
+  ni.irq_callback = [&](bool l) { edges.emplace_back(l, sc_core::sc_time_stamp()); };
   rig.thread([&] {
     Host& rx = rig.host(B(0, 1));
     rx.set(TB_NET_CTRL_OFF, 1);
@@ -209,6 +211,12 @@ TEST(NetworkInterface, ReceiveInterruptFollowsTheInputQueue) {
   });
   sc_core::sc_start(sc_time(1, SC_MS));
   EXPECT_TRUE(ni.irq.read());
+  ASSERT_EQ(edges.size(), 3u);
+  EXPECT_TRUE(edges[0].first);
+  EXPECT_FALSE(edges[1].first);
+  EXPECT_TRUE(edges[2].first);
+  EXPECT_LE(edges[0].second, edges[1].second);
+  EXPECT_LT(edges[1].second, edges[2].second);
 }
 
 // DMA into RAM holds the board's memory port: a CPU claiming it meanwhile waits, and the time

@@ -68,7 +68,7 @@ struct Driver : sc_module {
           std::cerr << name() << ": launch failed: " << net_error_name(e) << "\n";
           std::exit(2);
         }
-        wait(1, SC_US);
+        wait(10, SC_US);  // poll: a board gets the bus once per round of 16 frames
       }
     }
   }

@@ -30,7 +30,7 @@ void put_be32(uint8_t* b, uint32_t v) {
 
 NetworkInterface::NetworkInterface(sc_module_name name, BoardAddress self, const NiParams& p, CentrenetBus& bus,
                                    unsigned port, std::function<bool(BoardAddress)> exists)
-    : sc_module(name), target("target"), dma("dma"), irq("irq", false), self_(self), p_(p), bus_(bus),
+    : sc_module(name), target("target"), dma("dma"), irq("irq", false), target_socket(target), self_(self), p_(p), bus_(bus),
       port_(port), exists_(std::move(exists)), buffer_(kBufferBytes, 0) {
   target.register_b_transport(this, &NetworkInterface::b_transport);
   target.register_transport_dbg(this, &NetworkInterface::transport_dbg);
@@ -74,7 +74,10 @@ void NetworkInterface::update_irq() { irq_ev_.notify(SC_ZERO_TIME); }
 
 void NetworkInterface::drive_irq() {
   bool level = (regs_[TB_NET_CTRL_OFF / 4] & 1) && !inq_.empty();
-  if (irq.read() != level) irq.write(level);
+  if (level == irq_level_) return;
+  irq_level_ = level;
+  irq.write(level);
+  if (irq_callback) irq_callback(level);
 }
 
 void NetworkInterface::set_error(uint32_t code) {

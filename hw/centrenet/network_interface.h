@@ -90,6 +90,10 @@ class NetworkInterface : public sc_core::sc_module, public BusController {
   tlm_utils::simple_target_socket<NetworkInterface> target;
   tlm_utils::simple_initiator_socket_optional<NetworkInterface> dma;
   sc_core::sc_signal<bool> irq;
+  // Alternative interrupt output: called with the new level whenever `irq` changes
+  // (e.g. [&](bool l) { board.set_irq(testbed::IrqSource::Net, l); }).
+  std::function<void(bool)> irq_callback;
+  tlm::tlm_target_socket<32>& target_socket;  // the same socket as `target` (Board::attach_net)
 
   // `exists` tells whether a board address is on the network (for BAD_DEST).
   NetworkInterface(sc_core::sc_module_name name, BoardAddress self, const NiParams& p, CentrenetBus& bus,
@@ -152,6 +156,7 @@ class NetworkInterface : public sc_core::sc_module, public BusController {
   std::array<uint32_t, 0x140 / 4> regs_{};  // stored register values and write shadows
   std::vector<uint8_t> buffer_;
   uint32_t error_ = kOk;
+  bool irq_level_ = false;
   std::deque<FramePtr> inq_;
   size_t inq_bytes_ = 0;
   std::deque<Job> jobs_;
