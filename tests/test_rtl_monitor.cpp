@@ -198,6 +198,10 @@ struct RandomCase {
   uint64_t seed, clocks;
 };
 
+void PrintTo(const RandomCase& c, std::ostream* os) {
+  *os << (c.small ? "small" : "default") << " seed " << c.seed << ", " << c.clocks << " clocks";
+}
+
 class Random : public ::testing::TestWithParam<RandomCase> {};
 
 // Seeded random bursts, overflows, wraps and a stalled master: RTL and reference in lockstep,

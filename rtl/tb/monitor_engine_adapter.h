@@ -42,7 +42,7 @@ class EngineMonitor : public Model {
       case kMmiStatus: out.mmi_read = eng_.mmi_status(t_); break;
       case kMmiLevel: out.mmi_read = eng_.mmi_level(t_); break;
       case kMmiStall: out.mmi_read = eng_.mmi_stall(t_); break;
-      default: break;
+      default: break;  // no register there: the engine has no such read; 0, as the RTL and the reference
     }
     ++t_;
   }

@@ -81,7 +81,8 @@ class Stimulus {
       }
     } else if (!expect_lo_ && rng_.chance(prof_.reg_read_per_mille)) {
       static const int8_t regs[] = {kMmiStatus, kMmiLevel, kMmiStall};
-      ops.mmi_read = regs[rng_.below(3)];
+      // Now and then an offset with no register (reads 0).
+      ops.mmi_read = rng_.chance(20) ? int8_t(0xC) : regs[rng_.below(3)];
     }
     return ops;
   }
