@@ -22,10 +22,19 @@ using Handler = void (*)(Cpu&, uint16_t);
 #define M68K_LIKELY(x) __builtin_expect(!!(x), 1)
 #define M68K_UNLIKELY(x) __builtin_expect(!!(x), 0)
 Handler g_table[2][65536];
+constexpr uint32_t kChainBudget = 4096;
 std::once_flag g_table_once;
 
 inline uint32_t sz_mask(int s) { return s == 1 ? 0xFFu : s == 2 ? 0xFFFFu : 0xFFFFFFFFu; }
 inline uint32_t sz_msb(int s) { return s == 1 ? 0x80u : s == 2 ? 0x8000u : 0x80000000u; }
+// Without -mpopcnt __builtin_popcount is a libgcc call; MULU/MULS need it on every multiply.
+inline int popcount16(uint16_t v) {
+  uint32_t x = v;
+  x = x - ((x >> 1) & 0x5555);
+  x = (x & 0x3333) + ((x >> 2) & 0x3333);
+  x = (x + (x >> 4)) & 0x0F0F;
+  return (int)((x + (x >> 8)) & 0x1F);
+}
 template <int S> inline int32_t sext(uint32_t v) {
   if (S == 1) return (int8_t)v;
   if (S == 2) return (int16_t)v;
@@ -86,6 +95,9 @@ struct Exec {
   static int space_of(uint8_t fc) { return (fc >> 2) & 1; }
   static bool pageable(uint8_t fc) { return fc == 1 || fc == 2 || fc == 5 || fc == 6; }
 
+  // A page entry holds the host address of guest address 0 as seen through that page (host
+  // pointer minus the page's guest base), so the access needs no offset-within-page masking.
+  static M68K_INLINE uint8_t* host(uintptr_t bias, uint32_t a) { return (uint8_t*)(bias + a); }
   static M68K_INLINE uint16_t be16(const uint8_t* h) {
     uint16_t v;
     std::memcpy(&v, h, 2);
@@ -101,18 +113,18 @@ struct Exec {
   static M68K_INLINE uint16_t rd16(Cpu& c, uint32_t addr, uint8_t fc, bool instr = false) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-    if (M68K_LIKELY(p.read != nullptr)) {
+    if (M68K_LIKELY(p.read != 0)) {
       c.cycles_ += p.clocks;
-      return be16(p.read + (a & 1023));
+      return be16(host(p.read, a));
     }
     return slow_read(c, a, fc, false, instr);
   }
   static M68K_INLINE void wr16(Cpu& c, uint32_t addr, uint8_t fc, uint16_t v) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-    if (M68K_LIKELY(p.write != nullptr)) {
+    if (M68K_LIKELY(p.write != 0)) {
       c.cycles_ += p.clocks;
-      put_be16(p.write + (a & 1023), v);
+      put_be16(host(p.write, a), v);
       return;
     }
     slow_write(c, a, fc, false, v);
@@ -125,27 +137,27 @@ struct Exec {
   template <int K> static M68K_INLINE uint16_t crd16(Cpu& c, uint32_t addr) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
-    if (M68K_LIKELY(p.read != nullptr)) {
+    if (M68K_LIKELY(p.read != 0)) {
       c.cycles_ += p.clocks;
-      return be16(p.read + (a & 1023));
+      return be16(host(p.read, a));
     }
     return slow_read(c, a, cur_fc<K>(c), false, K == 2);
   }
   template <int K> static M68K_INLINE uint8_t crd8(Cpu& c, uint32_t addr) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
-    if (M68K_LIKELY(p.read != nullptr)) {
+    if (M68K_LIKELY(p.read != 0)) {
       c.cycles_ += p.clocks;
-      return p.read[a & 1023];
+      return *host(p.read, a);
     }
     return (uint8_t)slow_read(c, a, cur_fc<K>(c), true, false);
   }
   static M68K_INLINE void cwr16(Cpu& c, uint32_t addr, uint16_t v) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
-    if (M68K_LIKELY(p.write != nullptr)) {
+    if (M68K_LIKELY(p.write != 0)) {
       c.cycles_ += p.clocks;
-      put_be16(p.write + (a & 1023), v);
+      put_be16(host(p.write, a), v);
       return;
     }
     slow_write(c, a, dfc(c), false, v);
@@ -153,9 +165,9 @@ struct Exec {
   static M68K_INLINE void cwr8(Cpu& c, uint32_t addr, uint8_t v) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
-    if (M68K_LIKELY(p.write != nullptr)) {
+    if (M68K_LIKELY(p.write != 0)) {
       c.cycles_ += p.clocks;
-      p.write[a & 1023] = v;
+      *host(p.write, a) = v;
       return;
     }
     // The 68000 drives the byte on both halves of the data bus.
@@ -168,9 +180,9 @@ struct Exec {
     if (S == 1) {
       uint32_t a = addr & 0xFFFFFF;
       const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-      if (p.read) {
+      if (p.read != 0) {
         c.cycles_ += p.clocks;
-        return p.read[a & 1023];
+        return *host(p.read, a);
       }
       return (uint8_t)slow_read(c, a, fc, true, false);
     }
@@ -183,9 +195,9 @@ struct Exec {
     if (S == 1) {
       uint32_t a = addr & 0xFFFFFF;
       const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-      if (p.write) {
+      if (p.write != 0) {
         c.cycles_ += p.clocks;
-        p.write[a & 1023] = (uint8_t)v;
+        *host(p.write, a) = (uint8_t)v;
         return;
       }
       return slow_write(c, a, fc, true, (uint16_t)((v & 0xFF) * 0x101));
@@ -329,9 +341,9 @@ struct Exec {
     jump(c, target);
   }
   static uint32_t next_pc(const Cpu& c) { return c.pc_ - 4; }
-  static void illegal(Cpu& c, uint16_t) { exception(c, 4, c.pc_ - 4, 6); }
-  static void line_a(Cpu& c, uint16_t) { exception(c, 10, c.pc_ - 4, 6); }
-  static void line_f(Cpu& c, uint16_t) { exception(c, 11, c.pc_ - 4, 6); }
+  static M68K_INLINE void illegal(Cpu& c, uint16_t) { exception(c, 4, c.pc_ - 4, 6); }
+  static M68K_INLINE void line_a(Cpu& c, uint16_t) { exception(c, 10, c.pc_ - 4, 6); }
+  static M68K_INLINE void line_f(Cpu& c, uint16_t) { exception(c, 11, c.pc_ - 4, 6); }
   static void privilege(Cpu& c) { exception(c, 8, c.pc_ - 4, 6); }
 #define PRIV()            \
   if (!c.s_) {            \
@@ -448,7 +460,7 @@ struct Exec {
     logic_flags<S>(c, r);
     return r;
   }
-  template <int S, int K, int M> static void alu_to_d(Cpu& c, uint16_t op) {
+  template <int S, int K, int M> static M68K_INLINE void alu_to_d(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     const int dn = (op >> 9) & 7;
@@ -458,7 +470,7 @@ struct Exec {
     if (S == 4) idle(c, (mode == 0 || mode == 1 || (mode == 7 && reg == 4)) ? 4 : 2);
     set_d<S>(c, dn, r);
   }
-  template <int S, int K, int M> static void alu_to_ea(Cpu& c, uint16_t op) {
+  template <int S, int K, int M> static M68K_INLINE void alu_to_ea(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     const int dn = (op >> 9) & 7;
@@ -475,7 +487,7 @@ struct Exec {
     prefetch(c);
     wr<S>(c, a, r);
   }
-  template <int S, int M> static void cmp_to_d(Cpu& c, uint16_t op) {
+  template <int S, int M> static M68K_INLINE void cmp_to_d(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     const int dn = (op >> 9) & 7;
@@ -484,7 +496,7 @@ struct Exec {
     prefetch(c);
     if (S == 4) idle(c, 2);
   }
-  template <int S, int M> static void cmpa(Cpu& c, uint16_t op) {
+  template <int S, int M> static M68K_INLINE void cmpa(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     const int an = (op >> 9) & 7;
@@ -493,7 +505,7 @@ struct Exec {
     prefetch(c);
     idle(c, 2);
   }
-  template <int S, bool Sub, int M> static void adda(Cpu& c, uint16_t op) {
+  template <int S, bool Sub, int M> static M68K_INLINE void adda(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     const int an = (op >> 9) & 7;
@@ -504,7 +516,7 @@ struct Exec {
     c.r_.a[an] = Sub ? c.r_.a[an] - s : c.r_.a[an] + s;
   }
   // ORI/ANDI/SUBI/ADDI/EORI/CMPI #imm,<ea>; K as alu plus 5 = cmp
-  template <int S, int K, int M> static void alu_imm(Cpu& c, uint16_t op) {
+  template <int S, int K, int M> static M68K_INLINE void alu_imm(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     uint32_t s = imm<S>(c);
@@ -532,7 +544,7 @@ struct Exec {
     prefetch(c);
     wr<S>(c, a, r);
   }
-  template <int S, bool Sub, int M> static void addq(Cpu& c, uint16_t op) {
+  template <int S, bool Sub, int M> static M68K_INLINE void addq(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     uint32_t q = (op >> 9) & 7;
@@ -559,7 +571,7 @@ struct Exec {
     wr<S>(c, a, r);
   }
   // ADDX/SUBX Dy,Dx and -(Ay),-(Ax)
-  template <int S, bool Sub> static void addx(Cpu& c, uint16_t op) {
+  template <int S, bool Sub> static M68K_INLINE void addx(Cpu& c, uint16_t op) {
     int rx = (op >> 9) & 7, ry = op & 7;
     if (op & 8) {
       idle(c, 2);
@@ -595,7 +607,7 @@ struct Exec {
     c.r_.a[reg] = a;
     return hi << 16 | lo;
   }
-  template <int S> static void cmpm(Cpu& c, uint16_t op) {
+  template <int S> static M68K_INLINE void cmpm(Cpu& c, uint16_t op) {
     int rx = (op >> 9) & 7, ry = op & 7;
     // Ay steps before its read (a long faults with Ay moved by 2), Ax only after its read.
     uint32_t as = c.r_.a[ry];
@@ -623,7 +635,7 @@ struct Exec {
       default: r = ~d & sz_mask(S); logic_flags<S>(c, r); return r;
     }
   }
-  template <int S, int K, int M> static void unary(Cpu& c, uint16_t op) {
+  template <int S, int K, int M> static M68K_INLINE void unary(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     if (mode == 0) {
@@ -639,12 +651,12 @@ struct Exec {
     prefetch(c);
     wr<S>(c, a, r);
   }
-  template <int S, int M> static void tst(Cpu& c, uint16_t op) {
+  template <int S, int M> static M68K_INLINE void tst(Cpu& c, uint16_t op) {
     uint32_t v = src<S>(c, EA_MODE(M), ea_reg<M>(op));
     logic_flags<S>(c, v);
     prefetch(c);
   }
-  static void tas(Cpu& c, uint16_t op) {
+  static M68K_INLINE void tas(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     if (mode == 0) {
       uint32_t v = c.r_.d[reg];
@@ -663,7 +675,7 @@ struct Exec {
 
   // ------------------------------------------------------------------ moves
   // SM, DM: source and destination EA slots (the decoder instantiates each combination).
-  template <int S, int SM, int DM> static void move(Cpu& c, uint16_t op) {
+  template <int S, int SM, int DM> static M68K_INLINE void move(Cpu& c, uint16_t op) {
     constexpr int sm = EA_MODE(SM), dm = EA_MODE(DM);
     const int sr_ = ea_reg<SM>(op), dr = DM < 7 ? (op >> 9) & 7 : DM - 7;
     uint32_t v = src<S>(c, sm, sr_);
@@ -732,13 +744,13 @@ struct Exec {
     if (S == 4) nz<4>(c, v);
     prefetch(c);
   }
-  static void moveq(Cpu& c, uint16_t op) {
+  static M68K_INLINE void moveq(Cpu& c, uint16_t op) {
     uint32_t v = (uint32_t)(int8_t)op;
     logic_flags<4>(c, v);
     prefetch(c);
     c.r_.d[(op >> 9) & 7] = v;
   }
-  template <int M> static void lea(Cpu& c, uint16_t op) {
+  template <int M> static M68K_INLINE void lea(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     uint32_t a = ea_addr<4>(c, mode, reg);
@@ -746,7 +758,7 @@ struct Exec {
     prefetch(c);
     c.r_.a[(op >> 9) & 7] = a;
   }
-  static void pea(Cpu& c, uint16_t op) {
+  static M68K_INLINE void pea(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     uint32_t a = ea_addr<4>(c, mode, reg);
     if (mode == 6 || (mode == 7 && reg == 3)) idle(c, 2);
@@ -758,7 +770,7 @@ struct Exec {
       prefetch(c);
     }
   }
-  static void exg(Cpu& c, uint16_t op) {
+  static M68K_INLINE void exg(Cpu& c, uint16_t op) {
     int rx = (op >> 9) & 7, ry = op & 7;
     uint32_t* x;
     uint32_t* y;
@@ -771,25 +783,25 @@ struct Exec {
     prefetch(c);
     idle(c, 2);
   }
-  static void swap_(Cpu& c, uint16_t op) {
+  static M68K_INLINE void swap_(Cpu& c, uint16_t op) {
     uint32_t& d = c.r_.d[op & 7];
     d = d << 16 | d >> 16;
     logic_flags<4>(c, d);
     prefetch(c);
   }
-  static void ext_w(Cpu& c, uint16_t op) {
+  static M68K_INLINE void ext_w(Cpu& c, uint16_t op) {
     uint32_t& d = c.r_.d[op & 7];
     d = (d & 0xFFFF0000) | (uint16_t)(int8_t)d;
     logic_flags<2>(c, d);
     prefetch(c);
   }
-  static void ext_l(Cpu& c, uint16_t op) {
+  static M68K_INLINE void ext_l(Cpu& c, uint16_t op) {
     uint32_t& d = c.r_.d[op & 7];
     d = (uint32_t)(int16_t)d;
     logic_flags<4>(c, d);
     prefetch(c);
   }
-  template <int S> static void movem_to_mem(Cpu& c, uint16_t op) {
+  template <int S> static M68K_INLINE void movem_to_mem(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     uint16_t mask = ext(c);
     c.pc_adj_ = 2;
@@ -822,7 +834,7 @@ struct Exec {
     }
     prefetch(c);
   }
-  template <int S> static void movem_to_reg(Cpu& c, uint16_t op) {
+  template <int S> static M68K_INLINE void movem_to_reg(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     uint16_t mask = ext(c);
     uint32_t a = mode == 3 ? c.r_.a[reg] : ea_addr<S>(c, mode, reg);
@@ -840,7 +852,7 @@ struct Exec {
     if (mode == 3) c.r_.a[reg] = a;
     prefetch(c);
   }
-  template <int S> static void movep(Cpu& c, uint16_t op) {
+  template <int S> static M68K_INLINE void movep(Cpu& c, uint16_t op) {
     int dn = (op >> 9) & 7, an = op & 7;
     uint32_t a = c.r_.a[an] + (uint32_t)(int16_t)ext(c);
     if (op & 0x80) {  // register to memory
@@ -855,7 +867,7 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ SR/CCR/USP
-  static void move_from_sr(Cpu& c, uint16_t op) {
+  static M68K_INLINE void move_from_sr(Cpu& c, uint16_t op) {
     if (c.model_ == Model::MC68010) PRIV();
     int mode = (op >> 3) & 7, reg = op & 7;
     if (mode == 0) {
@@ -869,7 +881,7 @@ struct Exec {
     prefetch(c);
     wr<2>(c, a, sr(c));
   }
-  static void move_from_ccr(Cpu& c, uint16_t op) {
+  static M68K_INLINE void move_from_ccr(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     if (mode == 0) {
       prefetch(c);
@@ -882,13 +894,13 @@ struct Exec {
     prefetch(c);
     wr<2>(c, a, ccr(c));
   }
-  static void move_to_ccr(Cpu& c, uint16_t op) {
+  static M68K_INLINE void move_to_ccr(Cpu& c, uint16_t op) {
     uint32_t v = src<2>(c, (op >> 3) & 7, op & 7);
     set_ccr(c, (uint8_t)v);
     idle(c, 4);
     refill(c);
   }
-  static void move_to_sr(Cpu& c, uint16_t op) {
+  static M68K_INLINE void move_to_sr(Cpu& c, uint16_t op) {
     PRIV();
     uint32_t v = src<2>(c, (op >> 3) & 7, op & 7);
     set_sr(c, (uint16_t)v);
@@ -902,7 +914,7 @@ struct Exec {
     c.irc_ = fetch16(c, next + 2);
     c.pc_ = next + 4;
   }
-  static void ccr_imm(Cpu& c, uint16_t op) {
+  static M68K_INLINE void ccr_imm(Cpu& c, uint16_t op) {
     uint8_t v = (uint8_t)ext(c);
     uint8_t cc = ccr(c);
     switch (op) {
@@ -914,7 +926,7 @@ struct Exec {
     idle(c, 8);
     refill(c);
   }
-  static void sr_imm(Cpu& c, uint16_t op) {
+  static M68K_INLINE void sr_imm(Cpu& c, uint16_t op) {
     PRIV();
     uint16_t v = ext(c);
     uint16_t s = sr(c);
@@ -927,7 +939,7 @@ struct Exec {
     idle(c, 8);
     refill(c);
   }
-  static void move_usp(Cpu& c, uint16_t op) {
+  static M68K_INLINE void move_usp(Cpu& c, uint16_t op) {
     PRIV();
     prefetch(c);
     if (op & 8) c.r_.a[op & 7] = c.r_.usp;
@@ -935,7 +947,7 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ control flow
-  template <int CC> static void bcc(Cpu& c, uint16_t op) {
+  template <int CC> static M68K_INLINE void bcc(Cpu& c, uint16_t op) {
     constexpr int cc = CC;
     int8_t d8 = (int8_t)op;
     uint32_t base = c.pc_ - 2;
@@ -968,7 +980,7 @@ struct Exec {
       prefetch(c);
     }
   }
-  template <int CC> static void dbcc(Cpu& c, uint16_t op) {
+  template <int CC> static M68K_INLINE void dbcc(Cpu& c, uint16_t op) {
     constexpr int cc = CC;
     if (cond(c, cc)) {
       idle(c, 4);
@@ -990,7 +1002,7 @@ struct Exec {
     ext(c);
     prefetch(c);
   }
-  template <bool Jsr> static void jmp(Cpu& c, uint16_t op) {
+  template <bool Jsr> static M68K_INLINE void jmp(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     uint32_t target;
     uint32_t ret;
@@ -1019,12 +1031,12 @@ struct Exec {
     if (Jsr) push32(c, ret);
     jump(c, target);
   }
-  static void rts(Cpu& c, uint16_t) {
+  static M68K_INLINE void rts(Cpu& c, uint16_t) {
     uint32_t t = rd<4>(c, c.r_.a[7]);
     c.r_.a[7] += 4;
     jump(c, t);
   }
-  static void rtr(Cpu& c, uint16_t) {
+  static M68K_INLINE void rtr(Cpu& c, uint16_t) {
     uint16_t cc = (uint16_t)rd<2>(c, c.r_.a[7]);
     uint32_t t = rd<4>(c, c.r_.a[7] + 2);
     c.r_.a[7] += 6;
@@ -1032,13 +1044,13 @@ struct Exec {
     jump(c, t);
   }
   static void rte(Cpu& c, uint16_t);
-  static void rtd(Cpu& c, uint16_t) {
+  static M68K_INLINE void rtd(Cpu& c, uint16_t) {
     int16_t disp = (int16_t)c.irc_;
     uint32_t t = rd<4>(c, c.r_.a[7]);
     c.r_.a[7] += 4 + (uint32_t)disp;
     jump(c, t);
   }
-  static void link(Cpu& c, uint16_t op) {
+  static M68K_INLINE void link(Cpu& c, uint16_t op) {
     int reg = op & 7;
     uint32_t sp = c.r_.a[7] - 4;
     uint32_t v = c.r_.a[reg];
@@ -1049,7 +1061,7 @@ struct Exec {
     c.r_.a[7] += (uint32_t)(int16_t)ext(c);
     prefetch(c);
   }
-  static void unlk(Cpu& c, uint16_t op) {
+  static M68K_INLINE void unlk(Cpu& c, uint16_t op) {
     int reg = op & 7;
     c.pc_adj_ = 2;
     uint32_t v = rd<4>(c, c.r_.a[reg]);
@@ -1057,29 +1069,29 @@ struct Exec {
     c.r_.a[reg] = v;
     prefetch(c);
   }
-  static void trap(Cpu& c, uint16_t op) { exception(c, 32 + (op & 15), c.pc_ - 2, 6); }
-  static void trapv(Cpu& c, uint16_t) {
+  static M68K_INLINE void trap(Cpu& c, uint16_t op) { exception(c, 32 + (op & 15), c.pc_ - 2, 6); }
+  static M68K_INLINE void trapv(Cpu& c, uint16_t) {
     if (c.fv_) {
       exception(c, 7, c.pc_ - 2, 6);
       return;
     }
     prefetch(c);
   }
-  static void nop(Cpu& c, uint16_t) { prefetch(c); }
-  static void reset_(Cpu& c, uint16_t) {
+  static M68K_INLINE void nop(Cpu& c, uint16_t) { prefetch(c); }
+  static M68K_INLINE void reset_(Cpu& c, uint16_t) {
     PRIV();
     c.bus_.reset_devices(c.cycles_);
     idle(c, 128);
     prefetch(c);
   }
-  static void stop(Cpu& c, uint16_t) {
+  static M68K_INLINE void stop(Cpu& c, uint16_t) {
     PRIV();
     uint16_t v = c.irc_;  // the immediate stays in IRC; PC stays at the next instruction
     set_sr(c, v);
     idle(c, 4);
     c.stopped_ = true;
   }
-  static void chk(Cpu& c, uint16_t op) {
+  static M68K_INLINE void chk(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     int16_t bound = (int16_t)src<2>(c, mode, reg);
     int16_t v = (int16_t)c.r_.d[(op >> 9) & 7];
@@ -1098,7 +1110,7 @@ struct Exec {
     idle(c, 6);
     prefetch(c);
   }
-  template <int CC, int M> static void scc(Cpu& c, uint16_t op) {
+  template <int CC, int M> static M68K_INLINE void scc(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
     const int reg = ea_reg<M>(op);
     bool t = cond(c, CC);
@@ -1115,24 +1127,24 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ multiply / divide
-  template <bool Signed> static void mul(Cpu& c, uint16_t op) {
+  template <bool Signed> static M68K_INLINE void mul(Cpu& c, uint16_t op) {
     uint16_t s = (uint16_t)src<2>(c, (op >> 3) & 7, op & 7);
     uint32_t& d = c.r_.d[(op >> 9) & 7];
     uint32_t r;
     int n;
     if (Signed) {
       r = (uint32_t)((int32_t)(int16_t)s * (int32_t)(int16_t)d);
-      n = __builtin_popcount((uint32_t)((s ^ (s << 1)) & 0xFFFF));
+      n = popcount16((uint16_t)(s ^ (s << 1)));
     } else {
       r = (uint32_t)s * (uint16_t)d;
-      n = __builtin_popcount(s);
+      n = popcount16(s);
     }
     logic_flags<4>(c, r);
     prefetch(c);
     idle(c, 34 + 2 * n);
     d = r;
   }
-  static void divu(Cpu& c, uint16_t op) {
+  static M68K_INLINE void divu(Cpu& c, uint16_t op) {
     uint16_t s = (uint16_t)src<2>(c, (op >> 3) & 7, op & 7);
     uint32_t& d = c.r_.d[(op >> 9) & 7];
     if (s == 0) {
@@ -1171,7 +1183,7 @@ struct Exec {
     prefetch(c);
     idle(c, mc * 2 - 4);
   }
-  static void divs(Cpu& c, uint16_t op) {
+  static M68K_INLINE void divs(Cpu& c, uint16_t op) {
     int16_t s = (int16_t)src<2>(c, (op >> 3) & 7, op & 7);
     uint32_t& d = c.r_.d[(op >> 9) & 7];
     if (s == 0) {
@@ -1243,7 +1255,7 @@ struct Exec {
     if (r) c.fz_ = 0;
     return r;
   }
-  template <bool Sub> static void bcd(Cpu& c, uint16_t op) {
+  template <bool Sub> static M68K_INLINE void bcd(Cpu& c, uint16_t op) {
     int rx = (op >> 9) & 7, ry = op & 7;
     if (op & 8) {
       idle(c, 2);
@@ -1262,7 +1274,7 @@ struct Exec {
     idle(c, 2);
     set_d<1>(c, rx, r);
   }
-  static void nbcd(Cpu& c, uint16_t op) {
+  static M68K_INLINE void nbcd(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     if (mode == 0) {
       uint32_t r = sbcd_op(c, c.r_.d[reg], 0);
@@ -1280,7 +1292,7 @@ struct Exec {
 
   // ------------------------------------------------------------------ bit operations
   // K: 0 btst, 1 bchg, 2 bclr, 3 bset
-  template <int K, bool Imm> static void bitop(Cpu& c, uint16_t op) {
+  template <int K, bool Imm> static M68K_INLINE void bitop(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     uint32_t bit = Imm ? ext(c) : c.r_.d[(op >> 9) & 7];
     if (mode == 0) {
@@ -1394,7 +1406,7 @@ struct Exec {
     nz<S>(c, v);
     return v;
   }
-  template <int S, int K, bool Left> static void shift_reg(Cpu& c, uint16_t op) {
+  template <int S, int K, bool Left> static M68K_INLINE void shift_reg(Cpu& c, uint16_t op) {
     int dn = op & 7, cnt = (op >> 9) & 7;
     uint32_t n = (op & 0x20) ? (c.r_.d[cnt] & 63) : (cnt ? (uint32_t)cnt : 8u);
     uint32_t r = shift<S, K, Left>(c, c.r_.d[dn], n);
@@ -1402,7 +1414,7 @@ struct Exec {
     idle(c, (S == 4 ? 4 : 2) + 2 * (int)n);
     set_d<S>(c, dn, r);
   }
-  template <int K, bool Left> static void shift_mem(Cpu& c, uint16_t op) {
+  template <int K, bool Left> static M68K_INLINE void shift_mem(Cpu& c, uint16_t op) {
     uint32_t a = ea_addr<2>(c, (op >> 3) & 7, op & 7);
     uint32_t v = rd<2>(c, a);
     uint32_t r = shift<2, K, Left>(c, v, 1);
@@ -1411,7 +1423,7 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ 68010 additions
-  static void movec(Cpu& c, uint16_t op) {
+  static M68K_INLINE void movec(Cpu& c, uint16_t op) {
     PRIV();
     uint16_t w = ext(c);
     uint32_t& rn = (w & 0x8000) ? c.r_.a[(w >> 12) & 7] : c.r_.d[(w >> 12) & 7];
@@ -1461,7 +1473,7 @@ struct Exec {
     }
     slow_write(c, a & 0xFFFFFF, fc, false, (uint16_t)v);
   }
-  template <int S> static void moves(Cpu& c, uint16_t op) {
+  template <int S> static M68K_INLINE void moves(Cpu& c, uint16_t op) {
     PRIV();
     uint16_t w = ext(c);
     int mode = (op >> 3) & 7, reg = op & 7;
@@ -1482,7 +1494,7 @@ struct Exec {
     }
     prefetch(c);
   }
-  static void bkpt(Cpu& c, uint16_t op) {
+  static M68K_INLINE void bkpt(Cpu& c, uint16_t op) {
     if (!c.bus_.breakpoint_acknowledge(op & 7, c.cycles_)) {
       illegal(c, op);
       return;
@@ -1496,6 +1508,24 @@ struct Exec {
   static void group0(Cpu& c);
   static void build_table(Model m, Handler* t);
   template <bool Restartable> static void start_instruction(Cpu& c);
+  // Every table entry is chain<handler>: the handler (inlined where the compiler likes), then
+  // the next instruction is dispatched from here as a tail call, so each handler has its own
+  // indirect jump (better predicted than one shared dispatch site) and the run loop is entered
+  // once per burst. The burst ends when cycles_ reaches limit_ (see run_loop) or after
+  // budget_ instructions, which bounds the stack should the tail call not be optimised
+  // (unoptimised builds).
+  template <Handler H> static M68K_INLINE void chain(Cpu& c, uint16_t op) {
+    H(c, op);
+    c.instructions_++;
+    if (M68K_LIKELY(c.cycles_ < c.limit_) && M68K_LIKELY(--c.budget_ != 0)) {
+      c.inst_pc_ = c.pc_ - 4;
+      c.pc_adj_ = 0;
+      c.post_undo_ = -1;
+      if (c.restartable_) c.snapshot();
+      const uint16_t next = c.ird_;
+      return c.table_[next](c, next);
+    }
+  }
   template <bool Restartable> static void run_loop(Cpu& c, uint64_t target);
 };
 
@@ -1665,7 +1695,7 @@ template <uint16_t Cls, int M = 0, typename F> Handler by_slot(int slot, F f) {
   if constexpr (M > 11) {
     (void)slot;
     (void)f;
-    return &Exec::illegal;
+    return &Exec::chain<&Exec::illegal>;
   } else {
     if constexpr (((Cls >> M) & 1) != 0) {
       if (slot == M) return f(std::integral_constant<int, M>{});
@@ -1678,7 +1708,7 @@ template <int N, int I = 0, typename F> Handler by_n(int n, F f) {
   if constexpr (I >= N) {
     (void)n;
     (void)f;
-    return &Exec::illegal;
+    return &Exec::chain<&Exec::illegal>;
   } else {
     if (n == I) return f(std::integral_constant<int, I>{});
     return by_n<N, I + 1>(n, f);
@@ -1696,8 +1726,8 @@ template <int N, int I = 0, typename F> Handler by_n(int n, F f) {
   })
 
 #define SIZED(tmpl, ...)                                                            \
-  (sz == 0 ? &Exec::tmpl<1, ##__VA_ARGS__> : sz == 1 ? &Exec::tmpl<2, ##__VA_ARGS__> \
-                                                     : &Exec::tmpl<4, ##__VA_ARGS__>)
+  (sz == 0 ? &Exec::chain<&Exec::tmpl<1, ##__VA_ARGS__>> : sz == 1 ? &Exec::chain<&Exec::tmpl<2, ##__VA_ARGS__>> \
+                                                     : &Exec::chain<&Exec::tmpl<4, ##__VA_ARGS__>>)
 
 static Handler decode(uint16_t op, Model m) {
   const bool m10 = m == Model::MC68010;
@@ -1706,35 +1736,35 @@ static Handler decode(uint16_t op, Model m) {
   const int mode = (op >> 3) & 7;
   switch (line) {
     case 0x0: {
-      if (op == 0x003C || op == 0x023C || op == 0x0A3C) return &Exec::ccr_imm;
-      if (op == 0x007C || op == 0x027C || op == 0x0A7C) return &Exec::sr_imm;
+      if (op == 0x003C || op == 0x023C || op == 0x0A3C) return &Exec::chain<&Exec::ccr_imm>;
+      if (op == 0x007C || op == 0x027C || op == 0x0A7C) return &Exec::chain<&Exec::sr_imm>;
       if (op & 0x100) {
-        if (mode == 1) return sz == 0 ? &Exec::movep<2> : sz == 1 ? &Exec::movep<4>
-                            : sz == 2 ? &Exec::movep<2> : &Exec::movep<4>;
+        if (mode == 1) return sz == 0 ? &Exec::chain<&Exec::movep<2>> : sz == 1 ? &Exec::chain<&Exec::movep<4>>
+                            : sz == 2 ? &Exec::chain<&Exec::movep<2>> : &Exec::chain<&Exec::movep<4>>;
         int k = sz;
-        if (k == 0 ? !ea_ok(op, EA_DATA) : !ea_ok(op, EA_DALT)) return &Exec::illegal;
+        if (k == 0 ? !ea_ok(op, EA_DATA) : !ea_ok(op, EA_DALT)) return &Exec::chain<&Exec::illegal>;
         switch (k) {
-          case 0: return &Exec::bitop<0, false>;
-          case 1: return &Exec::bitop<1, false>;
-          case 2: return &Exec::bitop<2, false>;
-          default: return &Exec::bitop<3, false>;
+          case 0: return &Exec::chain<&Exec::bitop<0, false>>;
+          case 1: return &Exec::chain<&Exec::bitop<1, false>>;
+          case 2: return &Exec::chain<&Exec::bitop<2, false>>;
+          default: return &Exec::chain<&Exec::bitop<3, false>>;
         }
       }
       int kind = (op >> 9) & 7;
       if (kind == 4) {  // static bit ops
-        if (sz == 0 ? !ea_ok(op, EA_DATA & ~EA_IMM) : !ea_ok(op, EA_DALT)) return &Exec::illegal;
+        if (sz == 0 ? !ea_ok(op, EA_DATA & ~EA_IMM) : !ea_ok(op, EA_DALT)) return &Exec::chain<&Exec::illegal>;
         switch (sz) {
-          case 0: return &Exec::bitop<0, true>;
-          case 1: return &Exec::bitop<1, true>;
-          case 2: return &Exec::bitop<2, true>;
-          default: return &Exec::bitop<3, true>;
+          case 0: return &Exec::chain<&Exec::bitop<0, true>>;
+          case 1: return &Exec::chain<&Exec::bitop<1, true>>;
+          case 2: return &Exec::chain<&Exec::bitop<2, true>>;
+          default: return &Exec::chain<&Exec::bitop<3, true>>;
         }
       }
       if (kind == 7) {
         if (m10 && sz != 3 && ea_ok(op, EA_MALT)) return SIZED(moves);
-        return &Exec::illegal;
+        return &Exec::chain<&Exec::illegal>;
       }
-      if (sz == 3) return &Exec::illegal;
+      if (sz == 3) return &Exec::chain<&Exec::illegal>;
       switch (kind) {
         case 0: return BY_EA(EA_DALT, SIZED(alu_imm, 3, M));
         case 1: return BY_EA(EA_DALT, SIZED(alu_imm, 2, M));
@@ -1742,117 +1772,117 @@ static Handler decode(uint16_t op, Model m) {
         case 3: return BY_EA(EA_DALT, SIZED(alu_imm, 0, M));
         case 5: return BY_EA(EA_DALT, SIZED(alu_imm, 4, M));
         case 6: return BY_EA(EA_DALT, SIZED(alu_imm, 5, M));
-        default: return &Exec::illegal;
+        default: return &Exec::chain<&Exec::illegal>;
       }
     }
     case 0x1: case 0x2: case 0x3: {
       int dm = (op >> 6) & 7, dr = (op >> 9) & 7;
       int dslot = dm < 7 ? dm : (dr <= 1 ? 7 + dr : -1);
-      if (line == 1 && (dm == 1 || mode == 1)) return &Exec::illegal;
+      if (line == 1 && (dm == 1 || mode == 1)) return &Exec::chain<&Exec::illegal>;
       return BY_EA(EA_ALL, by_slot<EA_ALT>(dslot, [&](auto d_) -> Handler {
         constexpr int DM = decltype(d_)::value;
-        return line == 1 ? &Exec::move<1, M, DM> : line == 3 ? &Exec::move<2, M, DM>
-                                                              : &Exec::move<4, M, DM>;
+        return line == 1 ? &Exec::chain<&Exec::move<1, M, DM>> : line == 3 ? &Exec::chain<&Exec::move<2, M, DM>>
+                                                              : &Exec::chain<&Exec::move<4, M, DM>>;
       }));
     }
     case 0x4: {
       if (op & 0x100) {
-        if (sz == 3) return BY_EA(EA_CTRL, &Exec::lea<M>);
-        if (sz == 2) return ea_ok(op, EA_DATA) ? &Exec::chk : &Exec::illegal;
-        return &Exec::illegal;
+        if (sz == 3) return BY_EA(EA_CTRL, &Exec::chain<&Exec::lea<M>>);
+        if (sz == 2) return ea_ok(op, EA_DATA) ? &Exec::chain<&Exec::chk> : &Exec::chain<&Exec::illegal>;
+        return &Exec::chain<&Exec::illegal>;
       }
       switch ((op >> 8) & 0xF) {
         case 0x0:
-          if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::move_from_sr : &Exec::illegal;
+          if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::chain<&Exec::move_from_sr> : &Exec::chain<&Exec::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 0, M));
         case 0x2:
-          if (sz == 3) return m10 && ea_ok(op, EA_DALT) ? &Exec::move_from_ccr : &Exec::illegal;
+          if (sz == 3) return m10 && ea_ok(op, EA_DALT) ? &Exec::chain<&Exec::move_from_ccr> : &Exec::chain<&Exec::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 1, M));
         case 0x4:
-          if (sz == 3) return ea_ok(op, EA_DATA) ? &Exec::move_to_ccr : &Exec::illegal;
+          if (sz == 3) return ea_ok(op, EA_DATA) ? &Exec::chain<&Exec::move_to_ccr> : &Exec::chain<&Exec::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 2, M));
         case 0x6:
-          if (sz == 3) return ea_ok(op, EA_DATA) ? &Exec::move_to_sr : &Exec::illegal;
+          if (sz == 3) return ea_ok(op, EA_DATA) ? &Exec::chain<&Exec::move_to_sr> : &Exec::chain<&Exec::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 3, M));
         case 0x8:
           switch (sz) {
-            case 0: return ea_ok(op, EA_DALT) ? &Exec::nbcd : &Exec::illegal;
+            case 0: return ea_ok(op, EA_DALT) ? &Exec::chain<&Exec::nbcd> : &Exec::chain<&Exec::illegal>;
             case 1:
-              if (mode == 0) return &Exec::swap_;
-              if (mode == 1 && m10) return &Exec::bkpt;
-              return ea_ok(op, EA_CTRL) ? &Exec::pea : &Exec::illegal;
+              if (mode == 0) return &Exec::chain<&Exec::swap_>;
+              if (mode == 1 && m10) return &Exec::chain<&Exec::bkpt>;
+              return ea_ok(op, EA_CTRL) ? &Exec::chain<&Exec::pea> : &Exec::chain<&Exec::illegal>;
             case 2:
-              if (mode == 0) return &Exec::ext_w;
+              if (mode == 0) return &Exec::chain<&Exec::ext_w>;
               return ea_ok(op, EA_CTRL | EA_PRE) && !ea_ok(op, EA_PC16 | EA_PCIDX)
-                         ? &Exec::movem_to_mem<2> : &Exec::illegal;
+                         ? &Exec::chain<&Exec::movem_to_mem<2>> : &Exec::chain<&Exec::illegal>;
             default:
-              if (mode == 0) return &Exec::ext_l;
+              if (mode == 0) return &Exec::chain<&Exec::ext_l>;
               return ea_ok(op, EA_CTRL | EA_PRE) && !ea_ok(op, EA_PC16 | EA_PCIDX)
-                         ? &Exec::movem_to_mem<4> : &Exec::illegal;
+                         ? &Exec::chain<&Exec::movem_to_mem<4>> : &Exec::chain<&Exec::illegal>;
           }
         case 0xA:
-          if (op == 0x4AFC) return &Exec::illegal;
-          if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::tas : &Exec::illegal;
+          if (op == 0x4AFC) return &Exec::chain<&Exec::illegal>;
+          if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::chain<&Exec::tas> : &Exec::chain<&Exec::illegal>;
           return BY_EA(EA_DALT, SIZED(tst, M));
         case 0xC:
-          if (sz == 2) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::movem_to_reg<2> : &Exec::illegal;
-          if (sz == 3) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::movem_to_reg<4> : &Exec::illegal;
-          return &Exec::illegal;
+          if (sz == 2) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::chain<&Exec::movem_to_reg<2>> : &Exec::chain<&Exec::illegal>;
+          if (sz == 3) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::chain<&Exec::movem_to_reg<4>> : &Exec::chain<&Exec::illegal>;
+          return &Exec::chain<&Exec::illegal>;
         case 0xE:
           if (sz == 1) {
             switch ((op >> 3) & 7) {
-              case 0: case 1: return &Exec::trap;
-              case 2: return &Exec::link;
-              case 3: return &Exec::unlk;
-              case 4: case 5: return &Exec::move_usp;
+              case 0: case 1: return &Exec::chain<&Exec::trap>;
+              case 2: return &Exec::chain<&Exec::link>;
+              case 3: return &Exec::chain<&Exec::unlk>;
+              case 4: case 5: return &Exec::chain<&Exec::move_usp>;
               case 6:
                 switch (op & 7) {
-                  case 0: return &Exec::reset_;
-                  case 1: return &Exec::nop;
-                  case 2: return &Exec::stop;
-                  case 3: return &Exec::rte;
-                  case 4: return m10 ? &Exec::rtd : &Exec::illegal;
-                  case 5: return &Exec::rts;
-                  case 6: return &Exec::trapv;
-                  default: return &Exec::rtr;
+                  case 0: return &Exec::chain<&Exec::reset_>;
+                  case 1: return &Exec::chain<&Exec::nop>;
+                  case 2: return &Exec::chain<&Exec::stop>;
+                  case 3: return &Exec::chain<&Exec::rte>;
+                  case 4: return m10 ? &Exec::chain<&Exec::rtd> : &Exec::chain<&Exec::illegal>;
+                  case 5: return &Exec::chain<&Exec::rts>;
+                  case 6: return &Exec::chain<&Exec::trapv>;
+                  default: return &Exec::chain<&Exec::rtr>;
                 }
               default:
-                if (m10 && (op == 0x4E7A || op == 0x4E7B)) return &Exec::movec;
-                return &Exec::illegal;
+                if (m10 && (op == 0x4E7A || op == 0x4E7B)) return &Exec::chain<&Exec::movec>;
+                return &Exec::chain<&Exec::illegal>;
             }
           }
-          if (sz == 2) return ea_ok(op, EA_CTRL) ? &Exec::jmp<true> : &Exec::illegal;
-          if (sz == 3) return ea_ok(op, EA_CTRL) ? &Exec::jmp<false> : &Exec::illegal;
-          return &Exec::illegal;
+          if (sz == 2) return ea_ok(op, EA_CTRL) ? &Exec::chain<&Exec::jmp<true>> : &Exec::chain<&Exec::illegal>;
+          if (sz == 3) return ea_ok(op, EA_CTRL) ? &Exec::chain<&Exec::jmp<false>> : &Exec::chain<&Exec::illegal>;
+          return &Exec::chain<&Exec::illegal>;
         default:
-          return &Exec::illegal;
+          return &Exec::chain<&Exec::illegal>;
       }
     }
     case 0x5:
       if (sz == 3) {
-        if (mode == 1) return BY_CC(&Exec::dbcc<CC>);
-        return BY_CC(BY_EA(EA_DALT, &Exec::scc<CC, M>));
+        if (mode == 1) return BY_CC(&Exec::chain<&Exec::dbcc<CC>>);
+        return BY_CC(BY_EA(EA_DALT, &Exec::chain<&Exec::scc<CC, M>>));
       }
-      if (sz == 0 && mode == 1) return &Exec::illegal;
+      if (sz == 0 && mode == 1) return &Exec::chain<&Exec::illegal>;
       return (op & 0x100) ? BY_EA(EA_ALT, SIZED(addq, true, M)) : BY_EA(EA_ALT, SIZED(addq, false, M));
     case 0x6:
-      return BY_CC(&Exec::bcc<CC>);
+      return BY_CC(&Exec::chain<&Exec::bcc<CC>>);
     case 0x7:
-      return (op & 0x100) ? &Exec::illegal : &Exec::moveq;
+      return (op & 0x100) ? &Exec::chain<&Exec::illegal> : &Exec::chain<&Exec::moveq>;
     case 0x8: case 0xC: {
       bool is_and = line == 0xC;
       if (sz == 3) {
-        if (!ea_ok(op, EA_DATA)) return &Exec::illegal;
-        if (is_and) return (op & 0x100) ? &Exec::mul<true> : &Exec::mul<false>;
-        return (op & 0x100) ? &Exec::divs : &Exec::divu;
+        if (!ea_ok(op, EA_DATA)) return &Exec::chain<&Exec::illegal>;
+        if (is_and) return (op & 0x100) ? &Exec::chain<&Exec::mul<true>> : &Exec::chain<&Exec::mul<false>>;
+        return (op & 0x100) ? &Exec::chain<&Exec::divs> : &Exec::chain<&Exec::divu>;
       }
       if (op & 0x100) {
         if (mode == 0 || mode == 1) {
-          if (sz == 0) return is_and ? &Exec::bcd<false> : &Exec::bcd<true>;
-          if (is_and && (op & 0x1F8) == 0x140) return &Exec::exg;
-          if (is_and && (op & 0x1F8) == 0x148) return &Exec::exg;
-          if (is_and && (op & 0x1F8) == 0x188) return &Exec::exg;
-          return &Exec::illegal;
+          if (sz == 0) return is_and ? &Exec::chain<&Exec::bcd<false>> : &Exec::chain<&Exec::bcd<true>>;
+          if (is_and && (op & 0x1F8) == 0x140) return &Exec::chain<&Exec::exg>;
+          if (is_and && (op & 0x1F8) == 0x148) return &Exec::chain<&Exec::exg>;
+          if (is_and && (op & 0x1F8) == 0x188) return &Exec::chain<&Exec::exg>;
+          return &Exec::chain<&Exec::illegal>;
         }
         return is_and ? BY_EA(EA_MALT, SIZED(alu_to_ea, 2, M)) : BY_EA(EA_MALT, SIZED(alu_to_ea, 3, M));
       }
@@ -1861,38 +1891,38 @@ static Handler decode(uint16_t op, Model m) {
     case 0x9: case 0xD: {
       bool sub = line == 0x9;
       if (sz == 3) {
-        if (op & 0x100) return sub ? BY_EA(EA_ALL, &Exec::adda<4, true, M>) : BY_EA(EA_ALL, &Exec::adda<4, false, M>);
-        return sub ? BY_EA(EA_ALL, &Exec::adda<2, true, M>) : BY_EA(EA_ALL, &Exec::adda<2, false, M>);
+        if (op & 0x100) return sub ? BY_EA(EA_ALL, &Exec::chain<&Exec::adda<4, true, M>>) : BY_EA(EA_ALL, &Exec::chain<&Exec::adda<4, false, M>>);
+        return sub ? BY_EA(EA_ALL, &Exec::chain<&Exec::adda<2, true, M>>) : BY_EA(EA_ALL, &Exec::chain<&Exec::adda<2, false, M>>);
       }
       if (op & 0x100) {
         if (mode == 0 || mode == 1) return sub ? SIZED(addx, true) : SIZED(addx, false);
         return sub ? BY_EA(EA_MALT, SIZED(alu_to_ea, 1, M)) : BY_EA(EA_MALT, SIZED(alu_to_ea, 0, M));
       }
-      if (sz == 0 && mode == 1) return &Exec::illegal;
+      if (sz == 0 && mode == 1) return &Exec::chain<&Exec::illegal>;
       return sub ? BY_EA(EA_ALL, SIZED(alu_to_d, 1, M)) : BY_EA(EA_ALL, SIZED(alu_to_d, 0, M));
     }
     case 0xA:
-      return &Exec::line_a;
+      return &Exec::chain<&Exec::line_a>;
     case 0xB:
       if (sz == 3) {
-        return (op & 0x100) ? BY_EA(EA_ALL, &Exec::cmpa<4, M>) : BY_EA(EA_ALL, &Exec::cmpa<2, M>);
+        return (op & 0x100) ? BY_EA(EA_ALL, &Exec::chain<&Exec::cmpa<4, M>>) : BY_EA(EA_ALL, &Exec::chain<&Exec::cmpa<2, M>>);
       }
       if (op & 0x100) {
         if (mode == 1) return SIZED(cmpm);
         return BY_EA(EA_DALT, SIZED(alu_to_ea, 4, M));
       }
-      if (sz == 0 && mode == 1) return &Exec::illegal;
+      if (sz == 0 && mode == 1) return &Exec::chain<&Exec::illegal>;
       return BY_EA(EA_ALL, SIZED(cmp_to_d, M));
     case 0xE: {
       if (sz == 3) {
-        if (op & 0x800) return &Exec::illegal;
-        if (!ea_ok(op, EA_MALT)) return &Exec::illegal;
+        if (op & 0x800) return &Exec::chain<&Exec::illegal>;
+        if (!ea_ok(op, EA_MALT)) return &Exec::chain<&Exec::illegal>;
         bool left = op & 0x100;
         switch ((op >> 9) & 3) {
-          case 0: return left ? &Exec::shift_mem<0, true> : &Exec::shift_mem<0, false>;
-          case 1: return left ? &Exec::shift_mem<1, true> : &Exec::shift_mem<1, false>;
-          case 2: return left ? &Exec::shift_mem<2, true> : &Exec::shift_mem<2, false>;
-          default: return left ? &Exec::shift_mem<3, true> : &Exec::shift_mem<3, false>;
+          case 0: return left ? &Exec::chain<&Exec::shift_mem<0, true>> : &Exec::chain<&Exec::shift_mem<0, false>>;
+          case 1: return left ? &Exec::chain<&Exec::shift_mem<1, true>> : &Exec::chain<&Exec::shift_mem<1, false>>;
+          case 2: return left ? &Exec::chain<&Exec::shift_mem<2, true>> : &Exec::chain<&Exec::shift_mem<2, false>>;
+          default: return left ? &Exec::chain<&Exec::shift_mem<3, true>> : &Exec::chain<&Exec::shift_mem<3, false>>;
         }
       }
       bool left = op & 0x100;
@@ -1904,7 +1934,7 @@ static Handler decode(uint16_t op, Model m) {
       }
     }
     default:
-      return &Exec::line_f;
+      return &Exec::chain<&Exec::line_f>;
   }
 }
 
@@ -1927,6 +1957,8 @@ template <bool Restartable> M68K_INLINE void Exec::start_instruction(Cpu& c) {
 
 template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
   const Handler* table = g_table[Restartable ? 1 : 0];
+  c.table_ = table;
+  c.restartable_ = Restartable;
   for (;;) {
     try {
       while (c.cycles_ < target && !c.yield_) {
@@ -1953,18 +1985,16 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
           if (c.tracer_) c.tracer_(c.inst_pc_, c.cycles_);
           const bool trace = c.t_;
           const uint16_t op = c.ird_;
+          c.limit_ = 0;  // one instruction, no chaining
           table[op](c, op);
-          c.instructions_++;
           c.trace_pending_ = trace;
           continue;
         }
         c.limit_ = target;
-        do {
-          start_instruction<Restartable>(c);
-          const uint16_t op = c.ird_;
-          table[op](c, op);
-          c.instructions_++;
-        } while (c.cycles_ < c.limit_);
+        c.budget_ = kChainBudget;
+        start_instruction<Restartable>(c);
+        const uint16_t op = c.ird_;
+        table[op](c, op);
       }
       return;
     } catch (const Group0&) {
@@ -1999,8 +2029,11 @@ void Cpu::map_fast(Space space, uint32_t base, uint32_t size, uint8_t* host, boo
   for (uint32_t off = 0; off < size; off += 1024) {
     uint32_t page = ((base + off) & 0xFFFFFF) >> 10;
     Page& p = pages_[(int)space][page];
-    p.read = host + off;
-    p.write = writable ? host + off : nullptr;
+    // Bias: host address of guest address 0 through this page (0 is reserved for "unmapped";
+    // a host block that would give 0 stays on the Bus path, which is slower but exact).
+    uintptr_t bias = (uintptr_t)(host + off) - ((uintptr_t)page << 10);
+    p.read = bias;
+    p.write = writable ? bias : 0;
     p.clocks = 4 + wait_states;
   }
 }

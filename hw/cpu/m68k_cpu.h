@@ -72,10 +72,12 @@ class Cpu {
 
  private:
   friend struct Exec;
+  // 32 bytes, so that indexing is one shift.
   struct Page {
-    uint8_t* read;   // host byte of the page's first address, or null
-    uint8_t* write;  // same, null when writes go to the Bus
-    uint32_t clocks;  // per bus cycle: 4 plus the page's wait states
+    uintptr_t read;   // host address minus guest address (add the 24-bit address), or 0
+    uintptr_t write;  // same, 0 when writes go to the Bus
+    uint64_t clocks;  // per bus cycle: 4 plus the page's wait states
+    uint64_t unused;
   };
   static constexpr int kPages = 1 << 14;  // 16 MB / 1 KB
 
@@ -96,6 +98,9 @@ class Cpu {
   uint32_t synced_pc_ = 0;
   uint64_t cycles_ = 0;
   uint64_t limit_ = 0;  // the run loop's burst ends when cycles_ reaches it (0: at once)
+  uint32_t budget_ = 0;  // instructions left in the burst's chain of tail calls
+  void (*const* table_)(Cpu&, uint16_t) = nullptr;  // the model's decoder table
+  bool restartable_ = false;  // 68010: snapshot registers before each instruction
   uint64_t instructions_ = 0;
   int ipl_ = 0;
   bool nmi_pending_ = false;
