@@ -24,7 +24,8 @@ module mon_mmi #(
     output logic          mb_xfer_ev,
     input  logic          mb_ack,
     input  logic [15:0]   mb_data,
-    // master read port: 16-bit registers at byte offsets, STALL is 32-bit; m_long with
+    // master read port: 16-bit registers at byte offsets, STALL is 32-bit at +8 (halves at +8
+    // bits 31..16 and +0xA bits 15..0); m_long with
     // m_addr == 0 is a move.l: DATA_HI in bits 31..16 and then DATA_LO in bits 15..0
     input  logic          m_rd,
     input  logic          m_long,
@@ -37,7 +38,7 @@ module mon_mmi #(
 );
   localparam logic [CW-1:0] FULL = CW'(DEPTH);
   localparam logic [3:0] A_DATA_HI = 4'h0, A_DATA_LO = 4'h2, A_STATUS = 4'h4, A_LEVEL = 4'h6,
-                         A_STALL = 4'h8;
+                         A_STALL = 4'h8, A_STALL_LO = 4'hA;
   localparam logic [3:0] LAST_SMI = 4'(N_SMI);
 
   logic [3:0] k;               // SMI of the next slot
@@ -113,6 +114,7 @@ module mon_mmi #(
           A_STATUS:  m_rdata <= {30'd0, count_next == '0, count_next == FULL};
           A_LEVEL:   m_rdata <= 32'(count_next);
           A_STALL:   m_rdata <= stall_next;
+          A_STALL_LO: m_rdata <= {16'd0, stall_next[15:0]};
           default:   m_rdata <= '0;
         endcase
       end

@@ -23,7 +23,8 @@ module mon_smi #(
     input  logic [TS_W-1:0] ts,
     input  logic            wrap,
     input  logic [7:0]      wraps,
-    // CPU port (16-bit registers at byte offsets; LOST is 32-bit)
+    // CPU port: c_rdata is the register at byte offset c_addr (16-bit ones in bits 15..0); LOST
+    // is 32-bit at +8 (a move.l), its halves at +8 (bits 31..16) and +0xA (bits 15..0)
     input  logic            c_wr,       // write strobe, held while c_wait
     input  logic [3:0]      c_addr,
     input  logic [15:0]     c_wdata,
@@ -43,7 +44,7 @@ module mon_smi #(
 );
   localparam logic [CW-1:0] FULL = CW'(DEPTH);
   localparam int EW = TS_W + 16;
-  localparam logic [3:0] A_EVENT = 4'h0, A_STATUS = 4'h2, A_LEVEL = 4'h4, A_LOST = 4'h8;
+  localparam logic [3:0] A_EVENT = 4'h0, A_STATUS = 4'h2, A_LEVEL = 4'h4, A_LOST = 4'h8, A_LOST_LO = 4'hA;
 
   logic marker_pending;
   logic [GW-1:0] gap;
@@ -104,6 +105,7 @@ module mon_smi #(
         A_STATUS: c_rdata <= {30'd0, empty_next, full_next};
         A_LEVEL:  c_rdata <= 32'(count_next);
         A_LOST:   c_rdata <= lost_next;
+        A_LOST_LO: c_rdata <= {16'd0, lost_next[15:0]};
         default:  c_rdata <= '0;
       endcase
     end

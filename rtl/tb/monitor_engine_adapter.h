@@ -29,6 +29,7 @@ class EngineMonitor : public Model {
         case kSmiStatus: out.smi_read[i] = eng_.smi_status(i + 1, t_); break;
         case kSmiLevel: out.smi_read[i] = eng_.smi_level(i + 1, t_); break;
         case kSmiLost: out.smi_read[i] = eng_.smi_lost(i + 1, t_); break;
+        case kSmiLostLo: out.smi_read[i] = eng_.smi_lost(i + 1, t_) & 0xFFFF; break;
         default: break;
       }
     }
@@ -42,6 +43,7 @@ class EngineMonitor : public Model {
       case kMmiStatus: out.mmi_read = eng_.mmi_status(t_); break;
       case kMmiLevel: out.mmi_read = eng_.mmi_level(t_); break;
       case kMmiStall: out.mmi_read = eng_.mmi_stall(t_); break;
+      case kMmiStallLo: out.mmi_read = eng_.mmi_stall(t_) & 0xFFFF; break;
       default: break;  // no register there: the engine has no such read; 0, as the RTL and the reference
     }
     ++t_;

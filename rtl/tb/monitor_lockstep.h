@@ -60,8 +60,8 @@ class Stimulus {
         if ((w & 0xFF00) == 0xAA00) w ^= 0x0100;  // 0xAAnn is the markers' own
         ops.word[i] = w;
       } else if (rng_.chance(prof_.reg_read_per_mille)) {
-        static const int8_t regs[] = {kSmiStatus, kSmiLevel, kSmiLost};
-        ops.smi_read[i] = regs[rng_.below(3)];
+        static const int8_t regs[] = {kSmiStatus, kSmiLevel, kSmiLost, kSmiLostLo};
+        ops.smi_read[i] = regs[rng_.below(4)];
       }
     }
     if (m_left_ == 0) {
@@ -80,9 +80,9 @@ class Stimulus {
         expect_lo_ = !ops.mmi_long;
       }
     } else if (!expect_lo_ && rng_.chance(prof_.reg_read_per_mille)) {
-      static const int8_t regs[] = {kMmiStatus, kMmiLevel, kMmiStall};
+      static const int8_t regs[] = {kMmiStatus, kMmiLevel, kMmiStall, kMmiStallLo};
       // Now and then an offset with no register (reads 0).
-      ops.mmi_read = rng_.chance(20) ? int8_t(0xC) : regs[rng_.below(3)];
+      ops.mmi_read = rng_.chance(20) ? int8_t(0xC) : regs[rng_.below(4)];
     }
     return ops;
   }

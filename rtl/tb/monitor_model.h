@@ -21,8 +21,9 @@ struct Params {
 };
 
 // Register byte offsets (MONITOR_SPEC.md "Registers").
-enum : int { kSmiEvent = 0x0, kSmiStatus = 0x2, kSmiLevel = 0x4, kSmiLost = 0x8 };
-enum : int { kMmiDataHi = 0x0, kMmiDataLo = 0x2, kMmiStatus = 0x4, kMmiLevel = 0x6, kMmiStall = 0x8 };
+// A read returns the register at that offset, 32-bit ones whole at +8 and their low half at +0xA.
+enum : int { kSmiEvent = 0x0, kSmiStatus = 0x2, kSmiLevel = 0x4, kSmiLost = 0x8, kSmiLostLo = 0xA };
+enum : int { kMmiDataHi = 0x0, kMmiDataLo = 0x2, kMmiStatus = 0x4, kMmiLevel = 0x6, kMmiStall = 0x8, kMmiStallLo = 0xA };
 
 constexpr unsigned kMaxSmi = 15;
 

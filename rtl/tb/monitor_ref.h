@@ -75,6 +75,7 @@ class RefMonitor : public Model {
           break;
         case kSmiLevel: out.smi_read[i] = uint32_t(s.fifo.size()); break;
         case kSmiLost: out.smi_read[i] = s.lost; break;
+        case kSmiLostLo: out.smi_read[i] = s.lost & 0xFFFF; break;
         default: break;
       }
     }
@@ -94,6 +95,7 @@ class RefMonitor : public Model {
       case kMmiStatus: out.mmi_read = (mmi_.size() >= p_.mmi_depth) | (mmi_.empty() << 1); break;
       case kMmiLevel: out.mmi_read = uint32_t(mmi_.size()); break;
       case kMmiStall: out.mmi_read = stall_; break;
+      case kMmiStallLo: out.mmi_read = stall_ & 0xFFFF; break;
       default: break;
     }
     ++t_;
