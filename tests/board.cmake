@@ -41,6 +41,11 @@ board_run_test(board_firmware_exercises_every_device
 board_run_test(board_firmware_without_fast_path
   EXPECT_RC 0 EXPECT_REGEX "board-test: PASS"
   COMMAND $<TARGET_FILE:testbed-board> --no-fast-path --quantum-us 1 ${_fw}/board-test.elf)
+# A 1 ms quantum: the timer interrupt is still taken within a few instructions of its expiry
+# (the CPU stops its chunk at the timer's event horizon).
+board_run_test(board_firmware_interrupt_latency_independent_of_quantum
+  EXPECT_RC 0 EXPECT_REGEX "ok   the timer interrupt is taken within.*board-test: PASS"
+  COMMAND $<TARGET_FILE:testbed-board> --quantum-us 1000 ${_fw}/board-test.elf)
 board_run_test(board_vcd_records_bus_cycles
   EXPECT_RC 4 EXPECT_REGEX "no SIMCTL EXIT within --max-cycles 20000"
   DEFS -DCHECK_FILE=${CMAKE_CURRENT_BINARY_DIR}/board.vcd "-DCHECK_REGEX=enddefinitions.*b000000000000000000000100 a.*1s.*b110 f"

@@ -68,6 +68,7 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
     serial0_.reset();
     serial1_.reset();
   });
+  cpu_.set_event_horizon([this] { return timer_.next_irq_time(); });
   simctl_.on_exit([this](uint32_t, const sc_time&) { cpu_.finish(); });
   cpu_.on_done([this](const std::string& halt) {
     result_.finished = simctl_.exited();

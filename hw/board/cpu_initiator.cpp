@@ -66,15 +66,35 @@ void CpuInitiator::run() {
       qk_.reset();
       continue;
     }
-    // Run to the next quantum boundary (at least one clock, so a zero quantum still progresses).
+    // Run to the next quantum boundary (at least one clock, so a zero quantum still progresses),
+    // or to the device event horizon if that comes first.
     uint64_t budget = std::max<uint64_t>(1, uint64_t(qk_.until_sync() / period_));
-    in_run_ = true;
-    cpu_.run_until(cpu_.cycles() + budget);
-    in_run_ = false;
+    bool at_horizon = false;
+    if (horizon_) {
+      sc_time h = horizon_(), now = local_time();
+      if (h <= now) {
+        budget = 0;
+        at_horizon = true;
+      } else {
+        uint64_t ps = (h - now).value(), per = period_.value();
+        uint64_t clocks = (ps + per - 1) / per;
+        if (clocks <= budget) {
+          budget = clocks;
+          at_horizon = true;
+        }
+      }
+    }
+    if (budget) {
+      in_run_ = true;
+      cpu_.run_until(cpu_.cycles() + budget);
+      in_run_ = false;
+    }
     qk_.set(lead(cpu_.cycles()));
-    if (qk_.need_sync()) {
+    if (at_horizon || qk_.need_sync()) {
       qk_.sync();
       sync_cycle_ = cpu_.cycles();
+      // Let the device's event at this time run before the next instruction samples the IPL.
+      if (at_horizon) wait(sc_core::SC_ZERO_TIME);
     }
   }
   qk_.set(lead(cpu_.cycles()));

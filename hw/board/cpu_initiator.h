@@ -42,6 +42,10 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   void set_ipl(int level);
   // Answers interrupt-acknowledge cycles: m68k::Bus::kAutovector, kSpurious or a vector number.
   void set_interrupt_acknowledge(std::function<int(int level)> f) { iack_ = std::move(f); }
+  // The earliest kernel time at which a board device will change an interrupt line by itself
+  // (e.g. the timer's next expiry), or sc_max_time(). The CPU ends its chunk there and lets the
+  // kernel catch up, so such interrupts are taken within one instruction whatever the quantum.
+  void set_event_horizon(std::function<sc_core::sc_time()> f) { horizon_ = std::move(f); }
   // The RESET instruction: devices reset themselves.
   void set_reset_devices(std::function<void()> f) { reset_devices_ = std::move(f); }
 
@@ -103,6 +107,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   bool finish_requested_ = false, done_flag_ = false;
   std::function<int(int)> iack_;
   std::function<void()> reset_devices_;
+  std::function<sc_core::sc_time()> horizon_;
   std::function<void(const std::string&)> done_;
   BusObserver* observer_ = nullptr;
   std::FILE* trace_ = nullptr;

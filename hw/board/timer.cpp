@@ -39,6 +39,11 @@ void Timer::reset() {
   update_irq();
 }
 
+sc_time Timer::next_irq_time() const {
+  if ((ctrl_ & kEnable) && (ctrl_ & kIrq) && !(status_ & kExpired)) return next_expiry_;
+  return sc_core::sc_max_time();
+}
+
 void Timer::advance_to(const sc_time& t) {
   if (!(ctrl_ & kEnable) || t < next_expiry_) return;
   status_ |= kExpired;

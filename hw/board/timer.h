@@ -19,6 +19,8 @@ class Timer : public RegisterTarget {
   void on_irq(std::function<void(bool)> f) { irq_ = std::move(f); }
   bool irq() const { return irq_level_; }
   uint32_t tick_hz() const { return tick_hz_; }
+  // When the interrupt line will next rise by itself (sc_max_time() if it will not).
+  sc_core::sc_time next_irq_time() const;
   void reset();  // stops the timer and clears its status; the real-time clock keeps running
 
  protected:
