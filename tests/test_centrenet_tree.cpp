@@ -64,6 +64,43 @@ TEST(CentrenetTree, RoutesBetweenLeavesThroughTheRoot) {
   EXPECT_EQ(rig.net->bus(5).stats().frames, 0u);
 }
 
+// Back-pressure crosses a link: a slow receiver on node 1 and a one-frame fibre buffer hold
+// back three senders on node 0; every message still arrives, in order per sender.
+TEST(CentrenetTree, BackPressurePropagatesAcrossALinkWithoutLoss) {
+  NetworkConfig cfg = NetworkConfig::tree(2, 3, 1);
+  cfg.fibre.buffer_frames = 1;
+  cfg.ni.input_queue_messages = 1;
+  Rig rig(cfg, 0x1000);
+  constexpr unsigned kEach = 10;
+  std::vector<uint32_t> next(3, 0);
+  unsigned received = 0;
+  for (unsigned s = 0; s < 3; ++s)
+    rig.thread([&, s] {
+      for (unsigned k = 0; k < kEach; ++k) rig.host(B(0, s)).send_blocking(B(1, 0), 4, {s, k});
+    });
+  rig.thread([&] {
+    Host& h = rig.host(B(1, 0));
+    for (unsigned n = 0; n < 3 * kEach; ++n) {
+      h.wait_message();
+      sc_core::wait(sc_time(20, SC_US));
+      uint32_t s = h.win(1);
+      ASSERT_LT(s, 3u);
+      EXPECT_EQ(h.win(2), next[s]++);
+      EXPECT_EQ(h.rxcmd(rxcmd::kPop), kOk);
+      ++received;
+    }
+  });
+  sc_core::sc_start(sc_time(10, SC_MS));
+  EXPECT_EQ(received, 3 * kEach);
+  const BusStats& b0 = rig.net->bus(0).stats();
+  const BusStats& b1 = rig.net->bus(1).stats();
+  uint64_t held = 0;
+  for (unsigned s = 0; s < 3; ++s) held += b0.ports[s].backpressure_frames;
+  EXPECT_GT(held, 0u);                                                    // the link was full
+  EXPECT_GT(b1.ports[CentrenetNetwork::kUplinkPort].backpressure_frames, 0u);  // the receiver was full
+  EXPECT_EQ(rig.net->uplink(1)->down_stats().frames, 3 * kEach);
+}
+
 // TOS's advert token: a broadcast reaches every other board of the tree exactly once.
 TEST(CentrenetTree, BroadcastReachesEveryOtherBoardOnce) {
   NetworkConfig cfg = NetworkConfig::tree(5, 4, 2);
