@@ -35,3 +35,10 @@ if(TARGET rtl-monitor-bench)
   add_test(NAME rtl_monitor_bench_runs COMMAND rtl-monitor-bench 200000)
   set_tests_properties(rtl_monitor_bench_runs PROPERTIES LABELS rtl PASS_REGULAR_EXPRESSION "cycles/s [0-9]+")
 endif()
+
+if(TARGET rtl_monitor_sc AND TARGET testbed_monitor)
+  # The pin-level RTL behind the TLM-to-pin adapter against the TLM monitor, bus cycle by bus cycle.
+  testbed_gtest(test_rtl_cosim SOURCES test_rtl_cosim.cpp
+    LIBS rtl_monitor_sc testbed_monitor verilator_system_headers LABELS rtl)
+  target_include_directories(test_rtl_cosim PRIVATE ${CMAKE_SOURCE_DIR}/rtl/tb)
+endif()
