@@ -173,7 +173,24 @@ struct Exec {
     // The 68000 drives the byte on both halves of the data bus.
     slow_write(c, a, dfc(c), true, (uint16_t)(v << 8 | v));
   }
-  static M68K_INLINE uint16_t fetch16(Cpu& c, uint32_t addr) { return crd16<2>(c, addr); }
+  // Instruction fetch: through the fetch window (the last code page used, keyed by the full
+  // 32-bit address >> 10 so that no 24-bit masking is needed), else via fetch_miss().
+  static M68K_INLINE uint16_t fetch16(Cpu& c, uint32_t addr) {
+    if (M68K_LIKELY((addr >> 10) == c.fetch_page_)) {
+      c.cycles_ += c.fetch_clocks_;
+      return be16(host(c.fetch_bias_, addr));
+    }
+    return fetch_miss(c, addr);
+  }
+  static __attribute__((noinline)) uint16_t fetch_miss(Cpu& c, uint32_t addr) {
+    const Cpu::Page& p = c.cur_pages_[(addr & 0xFFFFFF) >> 10];
+    if (p.read != 0) {
+      c.fetch_page_ = addr >> 10;
+      c.fetch_bias_ = p.read - (addr & 0xFF000000u);  // the high byte is not on the bus
+      c.fetch_clocks_ = p.clocks;
+    }
+    return crd16<2>(c, addr);
+  }
 
   // Data accesses of size S with the 68000's alignment rule, explicit function code.
   template <int S> static M68K_INLINE uint32_t read(Cpu& c, uint32_t addr, uint8_t fc) {
@@ -277,6 +294,7 @@ struct Exec {
     }
     c.s_ = s;
     c.cur_pages_ = c.pages_[s ? 1 : 0];
+    c.fetch_page_ = Cpu::kNoFetchPage;
   }
   static void set_sr(Cpu& c, uint16_t v) {
     c.limit_ = 0;  // the mask or T may have changed: back to the run loop's checks
@@ -1613,6 +1631,7 @@ void Exec::group0(Cpu& c) {
     uint16_t old = c.inst_sr();
     c.s_ = (old >> 13) & 1;  // registers above are in the instruction's own mode
     c.cur_pages_ = c.pages_[c.s_ ? 1 : 0];
+    c.fetch_page_ = Cpu::kNoFetchPage;
     set_sr(c, old);
     set_supervisor(c, true);
     c.t_ = false;
@@ -2036,17 +2055,20 @@ void Cpu::map_fast(Space space, uint32_t base, uint32_t size, uint8_t* host, boo
     p.write = writable ? bias : 0;
     p.clocks = 4 + wait_states;
   }
+  fetch_page_ = kNoFetchPage;
 }
 
 void Cpu::unmap_fast(Space space, uint32_t base, uint32_t size) {
   for (uint32_t off = 0; off < size; off += 1024) {
     pages_[(int)space][((base + off) & 0xFFFFFF) >> 10] = Page{};
   }
+  fetch_page_ = kNoFetchPage;
 }
 
 void Cpu::unmap_all_fast() {
   for (auto& sp : pages_)
     for (auto& p : sp) p = Page{};
+  fetch_page_ = kNoFetchPage;
 }
 
 uint16_t Cpu::pack_sr() const {
@@ -2059,6 +2081,7 @@ void Cpu::unpack_sr(uint16_t sr) {
   mask_ = (sr >> 8) & 7;
   s_ = (sr >> 13) & 1;
   cur_pages_ = pages_[s_ ? 1 : 0];
+  fetch_page_ = kNoFetchPage;
 }
 
 void Cpu::sync_in() {

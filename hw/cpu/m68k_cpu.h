@@ -114,6 +114,12 @@ class Cpu {
   std::function<void(uint32_t, uint64_t)> tracer_;
   Page pages_[2][kPages]{};
   Page* cur_pages_ = pages_[1];  // pages_[s_]: the hot path's table
+  // The fetch window: the code page of the last instruction fetch (32-bit address >> 10; any
+  // change of the S bit or of the page table closes it).
+  static constexpr uint32_t kNoFetchPage = 0xFFFFFFFFu;  // no address >> 10 gives this
+  uint32_t fetch_page_ = kNoFetchPage;
+  uintptr_t fetch_bias_ = 0;
+  uint64_t fetch_clocks_ = 0;
 
   // Group-0 bookkeeping for the instruction in progress.
   uint32_t inst_pc_ = 0;        // address of the current instruction
