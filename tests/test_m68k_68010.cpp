@@ -218,6 +218,50 @@ TEST(M68010, BusErrorRteCompletesMovemLoadAndReadModifyWrite) {
   EXPECT_EQ(bus.get32(0x2C00), 1000u + 0x11110001u);  // added exactly once
 }
 
+// A bus-error handler that stores two registers as it finds them (move.l Rx,(kResult+12).l and
+// move.l Ry,(kResult+16).l), then maps the pages in and returns.
+void bus_error_handler_records(PagedBus& bus, uint16_t store_x, uint16_t store_y) {
+  bus.code(0x4000 + 2 * 32, {store_x, 0x0000, (uint16_t)(kResult + 12), store_y, 0x0000,
+                             (uint16_t)(kResult + 16), 0x33FC, 0x0001, 0x00FF, 0x0000, 0x4E73});
+}
+
+TEST(M68010, BusErrorRollsBackPostincrementAndPredecrementBeforeRerun) {
+  PagedBus bus;
+  setup(bus);
+  bus_error_handler_records(bus, 0x23C8, 0x23C9);  // a0, a1
+  bus.put32(0x23F0, 0xCAFEBABE);
+  // lea $23F0,a0 ; lea $2C04,a1 ; move.l (a0)+,-(a1) ; stop #$2700
+  bus.code(0x1000, {0x41F9, 0x0000, 0x23F0, 0x43F9, 0x0000, 0x2C04, 0x2318, 0x4E72, 0x2700});
+  bus.absent[0x2C00 / 1024] = true;
+  Cpu cpu(bus, Model::MC68010);
+  run(cpu);
+  ASSERT_TRUE(cpu.stopped());
+  EXPECT_EQ(bus.bus_errors, 1);
+  EXPECT_EQ(bus.get32(kResult + 12), 0x23F0u);  // the handler sees both as before the MOVE
+  EXPECT_EQ(bus.get32(kResult + 16), 0x2C04u);
+  EXPECT_EQ(cpu.regs().a[0], 0x23F4u);  // and the rerun steps each exactly once
+  EXPECT_EQ(cpu.regs().a[1], 0x2C00u);
+  EXPECT_EQ(bus.get32(0x2C00), 0xCAFEBABEu);
+}
+
+TEST(M68010, BusErrorOnPrefetchRollsBackExgBeforeRerun) {
+  PagedBus bus;
+  setup(bus);
+  bus_error_handler_records(bus, 0x23C0, 0x23C1);  // d0, d1
+  // moveq #1,d0 ; moveq #2,d1 ; jmp $13FC.l ; at $13FC: exg d0,d1 ; nop ; at $1400: stop
+  bus.code(0x1000, {0x7001, 0x7202, 0x4EF9, 0x0000, 0x13FC});
+  bus.code(0x13FC, {0xC141, 0x4E71, 0x4E72, 0x2700});
+  bus.absent[0x1400 / 1024] = true;  // the EXG's prefetch of $1400 faults
+  Cpu cpu(bus, Model::MC68010);
+  run(cpu);
+  ASSERT_TRUE(cpu.stopped());
+  EXPECT_EQ(bus.bus_errors, 1);
+  EXPECT_EQ(bus.get32(kResult + 12), 1u);
+  EXPECT_EQ(bus.get32(kResult + 16), 2u);
+  EXPECT_EQ(cpu.regs().d[0], 2u);  // exchanged once, by the rerun
+  EXPECT_EQ(cpu.regs().d[1], 1u);
+}
+
 TEST(M68010, DoubleBusFaultHaltsWithReason) {
   PagedBus bus;
   setup(bus, 0x50000);  // the supervisor stack is in an absent page

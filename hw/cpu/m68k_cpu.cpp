@@ -271,6 +271,16 @@ struct Exec {
     c.pc_ = target + 4;
   }
 
+  // ------------------------------------------------------------------ register writes
+  // Every write to a data or address register goes through these: on the 68010 model they log
+  // the old value so that a bus error can roll the instruction back (Cpu::snapshot()).
+  static M68K_INLINE uint32_t& logged(Cpu& c, uint32_t& r) {
+    if (c.restartable_ && M68K_LIKELY(c.undo_n_ < Cpu::kUndoLog)) c.undo_log_[c.undo_n_++] = {&r, r};
+    return r;
+  }
+  static M68K_INLINE uint32_t& wd(Cpu& c, int reg) { return logged(c, c.r_.d[reg]); }
+  static M68K_INLINE uint32_t& wa(Cpu& c, int reg) { return logged(c, c.r_.a[reg]); }
+
   // ------------------------------------------------------------------ status register
   static uint16_t sr(const Cpu& c) { return c.pack_sr(); }
   static uint8_t ccr(const Cpu& c) {
@@ -287,10 +297,10 @@ struct Exec {
     if (s == c.s_) return;
     if (s) {
       c.r_.usp = c.r_.a[7];
-      c.r_.a[7] = c.r_.ssp;
+      wa(c, 7) = c.r_.ssp;
     } else {
       c.r_.ssp = c.r_.a[7];
-      c.r_.a[7] = c.r_.usp;
+      wa(c, 7) = c.r_.usp;
     }
     c.s_ = s;
     c.cur_pages_ = c.pages_[s ? 1 : 0];
@@ -335,11 +345,11 @@ struct Exec {
   // ------------------------------------------------------------------ exceptions
   static uint32_t vbr(const Cpu& c) { return c.model_ == Model::MC68010 ? c.r_.vbr : 0; }
   static void push16(Cpu& c, uint16_t v) {
-    c.r_.a[7] -= 2;
+    wa(c, 7) -= 2;
     wr<2>(c, c.r_.a[7], v);
   }
   static void push32(Cpu& c, uint32_t v) {
-    c.r_.a[7] -= 4;
+    wa(c, 7) -= 4;
     wr<2>(c, c.r_.a[7] + 2, v & 0xFFFF);
     wr<2>(c, c.r_.a[7], v >> 16);
   }
@@ -351,7 +361,7 @@ struct Exec {
     c.loop_mode_ = false;
     idle(c, idle_clocks);
     if (c.model_ == Model::MC68010) push16(c, (uint16_t)(vec * 4));
-    c.r_.a[7] -= 6;
+    wa(c, 7) -= 6;
     wr<2>(c, c.r_.a[7] + 4, pc_push & 0xFFFF);
     wr<2>(c, c.r_.a[7], old);
     wr<2>(c, c.r_.a[7] + 2, pc_push >> 16);
@@ -385,14 +395,14 @@ struct Exec {
       case 2: return c.r_.a[reg];
       case 3: {
         uint32_t a = c.r_.a[reg];
-        c.r_.a[reg] += (S == 1 && reg == 7) ? 2 : step;
+        wa(c, reg) += (S == 1 && reg == 7) ? 2 : step;
         // A long (An)+ operand that faults leaves An as it was.
         if (S == 4) c.post_undo_ = reg;
         return a;
       }
       case 4:
         idle(c, 2);
-        c.r_.a[reg] -= (S == 1 && reg == 7) ? 2 : step;
+        wa(c, reg) -= (S == 1 && reg == 7) ? 2 : step;
         return c.r_.a[reg];
       case 5: return c.r_.a[reg] + (uint32_t)(int16_t)ext(c);
       case 6:
@@ -437,8 +447,8 @@ struct Exec {
     }
   }
   template <int S> static inline void set_d(Cpu& c, int reg, uint32_t v) {
-    if (S == 4) c.r_.d[reg] = v;
-    else c.r_.d[reg] = (c.r_.d[reg] & ~sz_mask(S)) | (v & sz_mask(S));
+    if (S == 4) wd(c, reg) = v;
+    else wd(c, reg) = (c.r_.d[reg] & ~sz_mask(S)) | (v & sz_mask(S));
   }
 
   // ------------------------------------------------------------------ arithmetic
@@ -531,7 +541,7 @@ struct Exec {
     prefetch(c);
     if (S == 2 || mode == 0 || mode == 1 || (mode == 7 && reg == 4)) idle(c, 4);
     else idle(c, 2);
-    c.r_.a[an] = Sub ? c.r_.a[an] - s : c.r_.a[an] + s;
+    wa(c, an) = Sub ? c.r_.a[an] - s : c.r_.a[an] + s;
   }
   // ORI/ANDI/SUBI/ADDI/EORI/CMPI #imm,<ea>; K as alu plus 5 = cmp
   template <int S, int K, int M> static M68K_INLINE void alu_imm(Cpu& c, uint16_t op) {
@@ -570,7 +580,7 @@ struct Exec {
     if (mode == 1) {
       prefetch(c);
       idle(c, 4);
-      c.r_.a[reg] = Sub ? c.r_.a[reg] - q : c.r_.a[reg] + q;
+      wa(c, reg) = Sub ? c.r_.a[reg] - q : c.r_.a[reg] + q;
       return;
     }
     if (mode == 0) {
@@ -600,9 +610,9 @@ struct Exec {
         s = read_long_down(c, ry);
         d = read_long_down(c, rx);
       } else {
-        c.r_.a[ry] -= (S == 1 && ry == 7) ? 2 : S;
+        wa(c, ry) -= (S == 1 && ry == 7) ? 2 : S;
         s = rd<S>(c, c.r_.a[ry]);
-        c.r_.a[rx] -= (S == 1 && rx == 7) ? 2 : S;
+        wa(c, rx) -= (S == 1 && rx == 7) ? 2 : S;
         d = rd<S>(c, c.r_.a[rx]);
       }
       uint32_t r = Sub ? sub<S>(c, s, d, c.fx_) : add<S>(c, s, d, c.fx_);
@@ -622,7 +632,7 @@ struct Exec {
     if (a & 1) fault(c, a + 2, dfc(c), false, false, false);
     uint32_t lo = crd16<0>(c, a + 2);
     uint32_t hi = crd16<0>(c, a);
-    c.r_.a[reg] = a;
+    wa(c, reg) = a;
     return hi << 16 | lo;
   }
   template <int S> static M68K_INLINE void cmpm(Cpu& c, uint16_t op) {
@@ -631,12 +641,12 @@ struct Exec {
     uint32_t as = c.r_.a[ry];
     uint32_t step_y = (S == 1 && ry == 7) ? 2 : S;
     c.pc_adj_ = 2;
-    c.r_.a[ry] += S == 4 ? 2 : step_y;
+    wa(c, ry) += S == 4 ? 2 : step_y;
     uint32_t s = rd<S>(c, as);
-    if (S == 4) c.r_.a[ry] += 2;
+    if (S == 4) wa(c, ry) += 2;
     uint32_t ad = c.r_.a[rx];
     uint32_t d = rd<S>(c, ad);
-    c.r_.a[rx] += (S == 1 && rx == 7) ? 2 : S;
+    wa(c, rx) += (S == 1 && rx == 7) ? 2 : S;
     cmp<S>(c, s, d);
     prefetch(c);
   }
@@ -705,7 +715,7 @@ struct Exec {
     }
     if (dm == 1) {  // MOVEA
       prefetch(c);
-      c.r_.a[dr] = (uint32_t)sext<S>(v);
+      wa(c, dr) = (uint32_t)sext<S>(v);
       return;
     }
     uint32_t a;
@@ -721,14 +731,14 @@ struct Exec {
         if (a & 1) fault(c, a + 2, dfc(c), true, false, false);
         cwr16(c, a + 2, (uint16_t)v);
         cwr16(c, a, (uint16_t)(v >> 16));
-        c.r_.a[dr] = a;
+        wa(c, dr) = a;
         nz<4>(c, v);
         c.ird_ = next;
         return;
       }
       logic_flags<S>(c, v);
       prefetch(c);
-      c.r_.a[dr] -= (S == 1 && dr == 7) ? 2 : S;
+      wa(c, dr) -= (S == 1 && dr == 7) ? 2 : S;
       wr<S>(c, c.r_.a[dr], v);
       return;
     }
@@ -737,7 +747,7 @@ struct Exec {
       c.pc_adj_ = 2;
       logic_flags<S == 4 ? 2 : S>(c, v);  // a long shows its low word's flags until written
       wr<S>(c, a, v);
-      c.r_.a[dr] += (S == 1 && dr == 7) ? 2 : S;
+      wa(c, dr) += (S == 1 && dr == 7) ? 2 : S;
       if (S == 4) nz<4>(c, v);
       prefetch(c);
       return;
@@ -766,7 +776,7 @@ struct Exec {
     uint32_t v = (uint32_t)(int8_t)op;
     logic_flags<4>(c, v);
     prefetch(c);
-    c.r_.d[(op >> 9) & 7] = v;
+    wd(c, (op >> 9) & 7) = v;
   }
   template <int M> static M68K_INLINE void lea(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
@@ -774,7 +784,7 @@ struct Exec {
     uint32_t a = ea_addr<4>(c, mode, reg);
     if (mode == 6 || (mode == 7 && reg == 3)) idle(c, 2);
     prefetch(c);
-    c.r_.a[(op >> 9) & 7] = a;
+    wa(c, (op >> 9) & 7) = a;
   }
   static M68K_INLINE void pea(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
@@ -793,28 +803,28 @@ struct Exec {
     uint32_t* x;
     uint32_t* y;
     switch ((op >> 3) & 0x1F) {
-      case 0x08: x = &c.r_.d[rx]; y = &c.r_.d[ry]; break;
-      case 0x09: x = &c.r_.a[rx]; y = &c.r_.a[ry]; break;
-      default: x = &c.r_.d[rx]; y = &c.r_.a[ry]; break;
+      case 0x08: x = &wd(c, rx); y = &wd(c, ry); break;
+      case 0x09: x = &wa(c, rx); y = &wa(c, ry); break;
+      default: x = &wd(c, rx); y = &wa(c, ry); break;
     }
     std::swap(*x, *y);
     prefetch(c);
     idle(c, 2);
   }
   static M68K_INLINE void swap_(Cpu& c, uint16_t op) {
-    uint32_t& d = c.r_.d[op & 7];
+    uint32_t& d = wd(c, op & 7);
     d = d << 16 | d >> 16;
     logic_flags<4>(c, d);
     prefetch(c);
   }
   static M68K_INLINE void ext_w(Cpu& c, uint16_t op) {
-    uint32_t& d = c.r_.d[op & 7];
+    uint32_t& d = wd(c, op & 7);
     d = (d & 0xFFFF0000) | (uint16_t)(int8_t)d;
     logic_flags<2>(c, d);
     prefetch(c);
   }
   static M68K_INLINE void ext_l(Cpu& c, uint16_t op) {
-    uint32_t& d = c.r_.d[op & 7];
+    uint32_t& d = wd(c, op & 7);
     d = (uint32_t)(int16_t)d;
     logic_flags<4>(c, d);
     prefetch(c);
@@ -838,7 +848,7 @@ struct Exec {
           wr<2>(c, a, v);
         }
       }
-      c.r_.a[reg] = a;
+      wa(c, reg) = a;
       prefetch(c);
       return;
     }
@@ -861,13 +871,13 @@ struct Exec {
     for (int i = 0; i < 16; i++) {
       if (!(mask & (1 << i))) continue;
       uint32_t v = (uint32_t)sext<S>(prog ? rd<S, 1>(c, a) : rd<S>(c, a));
-      if (i < 8) c.r_.d[i] = v;
-      else c.r_.a[i - 8] = v;
+      if (i < 8) wd(c, i) = v;
+      else wa(c, i - 8) = v;
       a += S;
     }
     if (prog) rd<2, 1>(c, a);  // the 68000 reads one word beyond the last register
     else rd<2>(c, a);
-    if (mode == 3) c.r_.a[reg] = a;
+    if (mode == 3) wa(c, reg) = a;
     prefetch(c);
   }
   template <int S> static M68K_INLINE void movep(Cpu& c, uint16_t op) {
@@ -960,7 +970,7 @@ struct Exec {
   static M68K_INLINE void move_usp(Cpu& c, uint16_t op) {
     PRIV();
     prefetch(c);
-    if (op & 8) c.r_.a[op & 7] = c.r_.usp;
+    if (op & 8) wa(c, op & 7) = c.r_.usp;
     else c.r_.usp = c.r_.a[op & 7];
   }
 
@@ -1006,7 +1016,7 @@ struct Exec {
       prefetch(c);
       return;
     }
-    uint32_t& d = c.r_.d[op & 7];
+    uint32_t& d = wd(c, op & 7);
     uint16_t cnt = (uint16_t)(d - 1);
     idle(c, 2);
     if (cnt != 0xFFFF) {
@@ -1051,13 +1061,13 @@ struct Exec {
   }
   static M68K_INLINE void rts(Cpu& c, uint16_t) {
     uint32_t t = rd<4>(c, c.r_.a[7]);
-    c.r_.a[7] += 4;
+    wa(c, 7) += 4;
     jump(c, t);
   }
   static M68K_INLINE void rtr(Cpu& c, uint16_t) {
     uint16_t cc = (uint16_t)rd<2>(c, c.r_.a[7]);
     uint32_t t = rd<4>(c, c.r_.a[7] + 2);
-    c.r_.a[7] += 6;
+    wa(c, 7) += 6;
     set_ccr(c, cc & 0x1F);
     jump(c, t);
   }
@@ -1065,7 +1075,7 @@ struct Exec {
   static M68K_INLINE void rtd(Cpu& c, uint16_t) {
     int16_t disp = (int16_t)c.irc_;
     uint32_t t = rd<4>(c, c.r_.a[7]);
-    c.r_.a[7] += 4 + (uint32_t)disp;
+    wa(c, 7) += 4 + (uint32_t)disp;
     jump(c, t);
   }
   static M68K_INLINE void link(Cpu& c, uint16_t op) {
@@ -1074,17 +1084,17 @@ struct Exec {
     uint32_t v = c.r_.a[reg];
     wr<2>(c, sp, v >> 16);
     wr<2>(c, sp + 2, v & 0xFFFF);
-    c.r_.a[7] = sp;
-    c.r_.a[reg] = sp;
-    c.r_.a[7] += (uint32_t)(int16_t)ext(c);
+    wa(c, 7) = sp;
+    wa(c, reg) = sp;
+    wa(c, 7) += (uint32_t)(int16_t)ext(c);
     prefetch(c);
   }
   static M68K_INLINE void unlk(Cpu& c, uint16_t op) {
     int reg = op & 7;
     c.pc_adj_ = 2;
     uint32_t v = rd<4>(c, c.r_.a[reg]);
-    c.r_.a[7] = c.r_.a[reg] + 4;
-    c.r_.a[reg] = v;
+    wa(c, 7) = c.r_.a[reg] + 4;
+    wa(c, reg) = v;
     prefetch(c);
   }
   static M68K_INLINE void trap(Cpu& c, uint16_t op) { exception(c, 32 + (op & 15), c.pc_ - 2, 6); }
@@ -1147,7 +1157,7 @@ struct Exec {
   // ------------------------------------------------------------------ multiply / divide
   template <bool Signed> static M68K_INLINE void mul(Cpu& c, uint16_t op) {
     uint16_t s = (uint16_t)src<2>(c, (op >> 3) & 7, op & 7);
-    uint32_t& d = c.r_.d[(op >> 9) & 7];
+    uint32_t& d = wd(c, (op >> 9) & 7);
     uint32_t r;
     int n;
     if (Signed) {
@@ -1164,7 +1174,7 @@ struct Exec {
   }
   static M68K_INLINE void divu(Cpu& c, uint16_t op) {
     uint16_t s = (uint16_t)src<2>(c, (op >> 3) & 7, op & 7);
-    uint32_t& d = c.r_.d[(op >> 9) & 7];
+    uint32_t& d = wd(c, (op >> 9) & 7);
     if (s == 0) {
       c.fv_ = 0; c.fc_ = 0;
       c.fn_ = (d >> 31) & 1;
@@ -1203,7 +1213,7 @@ struct Exec {
   }
   static M68K_INLINE void divs(Cpu& c, uint16_t op) {
     int16_t s = (int16_t)src<2>(c, (op >> 3) & 7, op & 7);
-    uint32_t& d = c.r_.d[(op >> 9) & 7];
+    uint32_t& d = wd(c, (op >> 9) & 7);
     if (s == 0) {
       c.fv_ = 0; c.fc_ = 0;
       c.fn_ = (d >> 31) & 1;
@@ -1278,9 +1288,9 @@ struct Exec {
     if (op & 8) {
       idle(c, 2);
       c.pc_adj_ = 2;
-      c.r_.a[ry] -= ry == 7 ? 2 : 1;
+      wa(c, ry) -= ry == 7 ? 2 : 1;
       uint32_t s = rd<1>(c, c.r_.a[ry]);
-      c.r_.a[rx] -= rx == 7 ? 2 : 1;
+      wa(c, rx) -= rx == 7 ? 2 : 1;
       uint32_t d = rd<1>(c, c.r_.a[rx]);
       uint32_t r = Sub ? sbcd_op(c, s, d) : abcd_op(c, s, d);
       prefetch(c);
@@ -1315,7 +1325,7 @@ struct Exec {
     uint32_t bit = Imm ? ext(c) : c.r_.d[(op >> 9) & 7];
     if (mode == 0) {
       bit &= 31;
-      uint32_t& d = c.r_.d[reg];
+      uint32_t& d = wd(c, reg);
       c.fz_ = !((d >> bit) & 1);
       prefetch(c);
       switch (K) {
@@ -1444,7 +1454,7 @@ struct Exec {
   static M68K_INLINE void movec(Cpu& c, uint16_t op) {
     PRIV();
     uint16_t w = ext(c);
-    uint32_t& rn = (w & 0x8000) ? c.r_.a[(w >> 12) & 7] : c.r_.d[(w >> 12) & 7];
+    uint32_t& rn = (w & 0x8000) ? wa(c, (w >> 12) & 7) : wd(c, (w >> 12) & 7);
     uint16_t cr = w & 0xFFF;
     if (cr != 0x000 && cr != 0x001 && cr != 0x800 && cr != 0x801) {
       c.pc_ -= 2;  // illegal: report the MOVEC itself
@@ -1496,7 +1506,7 @@ struct Exec {
     uint16_t w = ext(c);
     int mode = (op >> 3) & 7, reg = op & 7;
     uint32_t a = ea_addr<S>(c, mode, reg);
-    uint32_t& rn = (w & 0x8000) ? c.r_.a[(w >> 12) & 7] : c.r_.d[(w >> 12) & 7];
+    uint32_t& rn = (w & 0x8000) ? wa(c, (w >> 12) & 7) : wd(c, (w >> 12) & 7);
     if (w & 0x800) {  // register to memory
       uint32_t v = rn;
       if (mode == 3 || mode == 4) {
@@ -1556,20 +1566,20 @@ void Exec::rte(Cpu& c, uint16_t) {
     uint16_t fmt = (uint16_t)rd<2>(c, sp + 6);
     switch (fmt >> 12) {
       case 0x0:
-        c.r_.a[7] = sp + 8;
+        wa(c, 7) = sp + 8;
         break;
       case 0x8: {
         // Internal words (frame word 13 on): magic 0x4D38, then the faulted instruction's
         // address; the instruction restarts from its first word (README.md).
         uint16_t magic = (uint16_t)rd<2>(c, sp + 2 * 13);
         if (magic != 0x4D38) {
-          c.r_.a[7] = sp;
+          wa(c, 7) = sp;
           exception(c, 14, c.pc_ - 4, 4);
           return;
         }
         uint32_t restart = rd<2>(c, sp + 2 * 14) << 16 | rd<2>(c, sp + 2 * 15);
         npc = restart;
-        c.r_.a[7] = sp + 58;
+        wa(c, 7) = sp + 58;
         break;
       }
       default:
@@ -1577,7 +1587,7 @@ void Exec::rte(Cpu& c, uint16_t) {
         return;
     }
   } else {
-    c.r_.a[7] = sp + 6;
+    wa(c, 7) = sp + 6;
   }
   set_sr(c, nsr);
   jump(c, npc);
@@ -1601,7 +1611,7 @@ void Exec::take_interrupt(Cpu& c, int level) {
   uint32_t pc = c.pc_ - 4;
   if (was_stopped) pc = c.pc_;  // STOP leaves PC at its immediate word
   if (c.model_ == Model::MC68010) push16(c, (uint16_t)(vec * 4));
-  c.r_.a[7] -= 6;
+  wa(c, 7) -= 6;
   wr<2>(c, c.r_.a[7] + 4, pc & 0xFFFF);
   wr<2>(c, c.r_.a[7], old);
   wr<2>(c, c.r_.a[7] + 2, pc >> 16);
@@ -1625,8 +1635,8 @@ void Exec::group0(Cpu& c) {
   int vec = c.fault_berr_ ? 2 : 3;
   if (c.model_ == Model::MC68010) {
     // Roll the instruction back to its start so that RTE can rerun it.
-    std::memcpy(c.r_.d, c.undo_.d, sizeof c.undo_.d);
-    std::memcpy(c.r_.a, c.undo_.a, sizeof c.undo_.a);
+    for (uint32_t i = c.undo_n_; i-- > 0;) *c.undo_log_[i].reg = c.undo_log_[i].old;
+    c.undo_n_ = 0;
     c.r_.usp = c.undo_.usp;
     uint16_t old = c.inst_sr();
     c.s_ = (old >> 13) & 1;  // registers above are in the instruction's own mode
@@ -1654,11 +1664,11 @@ void Exec::group0(Cpu& c) {
     frame[15] = (uint16_t)c.inst_pc_;
     uint32_t sp = c.r_.a[7] - 58;
     for (int i = 28; i >= 0; i--) wr<2>(c, sp + 2 * i, frame[i]);
-    c.r_.a[7] = sp;
+    wa(c, 7) = sp;
     uint32_t target = read<4>(c, vbr(c) + vec * 4, FC_SUPERVISOR_DATA);
     jump(c, target);
   } else {
-    if (c.post_undo_ >= 0 && !c.fault_berr_) c.r_.a[c.post_undo_] -= 4;
+    if (c.post_undo_ >= 0 && !c.fault_berr_) wa(c, c.post_undo_) -= 4;
     uint16_t old = sr(c);
     set_supervisor(c, true);
     c.t_ = false;
@@ -1674,7 +1684,7 @@ void Exec::group0(Cpu& c) {
     wr<2>(c, sp + 4, c.fault_addr_ & 0xFFFF);
     wr<2>(c, sp + 0, ssw);
     wr<2>(c, sp + 2, c.fault_addr_ >> 16);
-    c.r_.a[7] = sp;
+    wa(c, 7) = sp;
     idle(c, 2);
     uint32_t target = read<4>(c, vbr(c) + vec * 4, FC_SUPERVISOR_DATA);
     jump(c, target);
@@ -1984,6 +1994,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
         if (c.trace_pending_) {
           c.trace_pending_ = false;
           c.inst_pc_ = c.pc_ - 4;
+          if (Restartable) c.snapshot();
           exception(c, 9, c.pc_ - 4, 6);
           continue;
         }

@@ -123,25 +123,38 @@ class Cpu {
 
   // Group-0 bookkeeping for the instruction in progress.
   uint32_t inst_pc_ = 0;        // address of the current instruction
-  // 68010: registers and SR at the start of the instruction, for the bus-error rollback. Kept
-  // small and flat (unpacked flags, no SR packing) because it is taken before every
-  // instruction; group0() packs the SR only when a fault happens.
+  // 68010: the state at the start of the instruction, for the bus-error rollback. Taken before
+  // every instruction, so it is small: USP and SR (flags unpacked) are copied; data and address
+  // registers are not, instead every write to one goes through Exec::wd()/wa(), which logs the
+  // old value (undo_log_) while an instruction runs on the 68010 model.
   struct Undo {
-    uint32_t d[8], a[8];
     uint32_t usp;
     uint32_t fx, fn, fz, fv, fc;
     bool s, t;
     int mask;
   } undo_{};
+  struct UndoEntry {
+    uint32_t* reg;
+    uint32_t old;
+  };
+  static constexpr uint32_t kUndoLog = 48;  // MOVEM loads 16 registers; nothing writes more
+  UndoEntry undo_log_[kUndoLog]{};
+  uint32_t undo_n_ = 0;
+  // Field by field through a register on purpose: a wide (vector or 8-byte) copy reads across
+  // the 4-byte stores the previous instruction has just made, store-to-load forwarding fails
+  // on that, and the 68010 model ran at half the speed of the 68000 one.
+  template <typename T> static T through_register(T v) {
+    asm("" : "+r"(v));
+    return v;
+  }
   void snapshot() {
-    std::memcpy(undo_.d, r_.d, sizeof undo_.d);
-    std::memcpy(undo_.a, r_.a, sizeof undo_.a);
-    undo_.usp = r_.usp;
-    undo_.fx = fx_;
-    undo_.fn = fn_;
-    undo_.fz = fz_;
-    undo_.fv = fv_;
-    undo_.fc = fc_;
+    undo_n_ = 0;
+    undo_.usp = through_register(r_.usp);
+    undo_.fx = through_register(fx_);
+    undo_.fn = through_register(fn_);
+    undo_.fz = through_register(fz_);
+    undo_.fv = through_register(fv_);
+    undo_.fc = through_register(fc_);
     undo_.s = s_;
     undo_.t = t_;
     undo_.mask = mask_;
