@@ -119,10 +119,17 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
   ext_->fc = a.fc;
   sc_time before = lead(a.cycle);
   sc_time delay = before;
+  sc_time t0 = sc_core::sc_time_stamp();
   socket->b_transport(p, delay);
-  // Latency the target added is wait states on this bus cycle.
-  if (delay > before) {
-    sc_time extra = delay - before;
+  // A target may synchronise inside b_transport (wait() for its share of our lead, as the
+  // monitor does so that its reads are exact): the kernel time then moved on by `consumed`,
+  // and sync_cycle_, the clock that corresponds to sc_time_stamp(), must move with it, or every
+  // later access would count that lead twice. Whatever the call took beyond `before` -- a
+  // longer wait, or latency the target annotated -- is wait states on this bus cycle.
+  sc_time consumed = sc_core::sc_time_stamp() - t0;
+  if (consumed > sc_core::SC_ZERO_TIME) sync_cycle_ += uint64_t(consumed.value() / period_.value());
+  if (consumed + delay > before) {
+    sc_time extra = consumed + delay - before;
     wait = uint32_t((extra.value() + period_.value() - 1) / period_.value());
   }
   bool ok = p.is_response_ok();

@@ -65,6 +65,7 @@ class MonitorEngine {
 
   void set_probe(MonitorProbe* p) { probe_ = p; }
   void set_observer(MonitorObserver* o) { obs_ = o; }
+  MonitorObserver* observer() const { return obs_; }  // to chain another observer in front
 
  private:
   struct Smi {

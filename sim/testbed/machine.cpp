@@ -1,0 +1,91 @@
+#include "machine.h"
+
+#include <filesystem>
+
+namespace testbed {
+
+BoardConsole::BoardConsole(const std::string& log_path, std::FILE* terminal)
+    : log_(std::fopen(log_path.c_str(), "w")), terminal_(terminal) {
+  if (!log_) throw std::runtime_error(log_path + ": cannot create console log");
+}
+
+BoardConsole::~BoardConsole() { std::fclose(log_); }
+
+void BoardConsole::transmit(uint8_t byte, const sc_core::sc_time&) {
+  ++bytes_;
+  std::fputc(byte, log_);
+  if (selected_ && terminal_) {
+    std::fputc(byte, terminal_);
+    if (byte == '\n') std::fflush(terminal_);
+  }
+}
+
+IrqForwarder::IrqForwarder(sc_core::sc_module_name n, sc_core::sc_signal<bool>& line, Board& board, IrqSource src)
+    : sc_module(n), line_(line), board_(board), src_(src) {
+  SC_METHOD(forward);
+  sensitive << line_;
+  dont_initialize();
+}
+
+Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_module(name), spec_(spec) {
+  namespace fs = std::filesystem;
+  fs::create_directories(spec_.out_dir);
+  tlm::tlm_global_quantum::instance().set(spec_.quantum);
+
+  monitor_ = std::make_unique<monitor::Monitor>("monitor", spec_.mon);
+  if (spec_.probe) {
+    probe_ = std::make_unique<monitor::RecordingProbe>();
+    monitor_->set_probe(probe_.get());
+  }
+  latency_ = std::make_unique<MonitorLatency>(spec_.mon.params.n_smi, monitor_->engine().observer());
+  monitor_->engine().set_observer(latency_.get());
+  net_ = std::make_unique<centrenet::CentrenetNetwork>("centrenet", spec_.net);
+
+  for (auto& bs : spec_.boards) {
+    BoardConfig c = spec_.board;
+    c.id = uint16_t(bs.slot);
+    c.node = uint16_t(bs.node);
+    c.master = bs.master;
+    c.ram_bytes = bs.ram_bytes;
+    c.validate();
+    auto b = std::make_unique<Board>(bs.name.c_str(), c);
+    auto& ni = net_->ni(centrenet::BoardAddress{uint8_t(bs.node), uint8_t(bs.slot)});
+    b->attach_net(ni.target);
+    irqs_.push_back(std::make_unique<IrqForwarder>((bs.name + "_net_irq").c_str(), ni.irq, *b, IrqSource::Net));
+    if (spec_.net.ni.mode == centrenet::DmaMode::kAnywhere)
+      throw ConfigError(spec_.source + ": centrenet.dma = \"dma-anywhere\" is not wired to the boards' RAM yet");
+    if (bs.node == 0 && bs.master) {
+      b->attach_monitor(monitor_->mmi().socket);
+    } else if (bs.node == 0 && bs.slot <= spec_.mon.params.n_smi) {
+      b->attach_monitor(monitor_->smi(bs.slot).socket);
+    }
+    consoles_.push_back(std::make_unique<BoardConsole>((fs::path(spec_.out_dir) / (bs.name + ".console.log")).string(),
+                                                       stdout));
+    consoles_.back()->select(bs.name == spec_.console);
+    b->console().connect(consoles_.back().get());
+    if (bs.master) {
+      std::string up = spec_.upload_dir.empty() ? spec_.out_dir : spec_.upload_dir;
+      link_ = std::make_unique<FileService>(up, spec_.out_dir);
+      b->link().connect(link_.get());
+    }
+    if (!spec_.board_vcd.empty()) {
+      vcds_.push_back(std::make_unique<BusVcd>(spec_.board_vcd + "." + bs.name + ".vcd", bs.name));
+      b->cpu().set_observer(vcds_.back().get());
+    }
+    b->load_image(load_elf(bs.image));
+    b->on_exit([this](Board&) {
+      if (++finished_ == boards_.size()) sc_core::sc_stop();
+    });
+    boards_.push_back(std::move(b));
+  }
+}
+
+Machine::~Machine() = default;
+
+void Machine::run() {
+  if (spec_.stop_time == sc_core::SC_ZERO_TIME) sc_core::sc_start();
+  else sc_core::sc_start(spec_.stop_time);
+  monitor_->catch_up();
+}
+
+}  // namespace testbed

@@ -1,0 +1,85 @@
+// The whole Testbed: boards, Centrenet, the monitor, consoles and the LAN link, built from a
+// MachineSpec. Owns everything; run() simulates until every board has finished or the time
+// limit, and results() says how each board ended.
+#pragma once
+#include <systemc>
+
+#include <map>
+#include <memory>
+#include <ostream>
+#include <vector>
+
+#include "board.h"
+#include "bus_vcd.h"
+#include "centrenet_network.h"
+#include "console_endpoints.h"
+#include "file_service.h"
+#include "machine_spec.h"
+#include "monitor.h"
+#include "monitor_latency.h"
+#include "monitor_probe.h"
+
+namespace testbed {
+
+// A board's console: every character goes to the board's log file, and to the terminal
+// while this board is the one the operator selected. Input comes from the terminal only
+// when selected (the Testbed switched its one console among the six shells).
+class BoardConsole : public SerialEndpoint {
+ public:
+  BoardConsole(const std::string& log_path, std::FILE* terminal);
+  ~BoardConsole() override;
+  void transmit(uint8_t byte, const sc_core::sc_time& t) override;
+  void select(bool on) { selected_ = on; }
+  uint64_t bytes() const { return bytes_; }
+
+ private:
+  std::FILE* log_;
+  std::FILE* terminal_;
+  bool selected_ = false;
+  uint64_t bytes_ = 0;
+};
+
+// Forwards a level interrupt signal (the NI's irq) to a board's interrupt controller.
+class IrqForwarder : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(IrqForwarder);
+  IrqForwarder(sc_core::sc_module_name n, sc_core::sc_signal<bool>& line, Board& board, IrqSource src);
+
+ private:
+  void forward() { board_.set_irq(src_, line_.read()); }
+  sc_core::sc_signal<bool>& line_;
+  Board& board_;
+  IrqSource src_;
+};
+
+class Machine : public sc_core::sc_module {
+ public:
+  Machine(sc_core::sc_module_name name, const MachineSpec& spec);
+  ~Machine() override;
+
+  void run();                      // sc_start until all boards finish or spec.stop_time
+  bool all_finished() const { return finished_ == boards_.size(); }
+  const MachineSpec& spec() const { return spec_; }
+  Board& board(size_t i) { return *boards_[i]; }
+  size_t board_count() const { return boards_.size(); }
+  monitor::Monitor& monitor() { return *monitor_; }
+  centrenet::CentrenetNetwork& network() { return *net_; }
+  const monitor::RecordingProbe* probe() const { return probe_.get(); }
+  const MonitorLatency& latency() const { return *latency_; }
+  uint64_t console_bytes(size_t i) const { return consoles_[i]->bytes(); }
+
+ private:
+  MachineSpec spec_;
+  std::unique_ptr<monitor::Monitor> monitor_;
+  std::unique_ptr<centrenet::CentrenetNetwork> net_;
+  std::vector<std::unique_ptr<Board>> boards_;
+  std::vector<std::unique_ptr<IrqForwarder>> irqs_;
+  std::vector<std::unique_ptr<BoardConsole>> consoles_;
+  std::vector<std::unique_ptr<BusVcd>> vcds_;
+  std::unique_ptr<FileService> link_;
+  std::unique_ptr<monitor::RecordingProbe> probe_;
+  std::unique_ptr<MonitorLatency> latency_;
+  size_t finished_ = 0;
+};
+
+}  // namespace testbed

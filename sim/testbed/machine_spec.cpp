@@ -1,0 +1,187 @@
+#include "machine_spec.h"
+
+#include <filesystem>
+#include <iomanip>
+#include <set>
+
+namespace testbed {
+namespace {
+
+const char* const kTestbedNames[] = {"master", "earth", "air", "fire", "water", "space"};
+
+std::string resolve_image(const std::string& image, const std::string& firmware_dir, const Config& where) {
+  namespace fs = std::filesystem;
+  if (image.empty()) throw ConfigError(where.source_name() + ": " + where.path() + ".image: no image given");
+  fs::path p(image);
+  if (p.is_relative() && !fs::exists(p) && !firmware_dir.empty()) p = fs::path(firmware_dir) / p;
+  if (!fs::exists(p))
+    throw ConfigError(where.source_name() + ": " + where.path() + ".image = \"" + image +
+                      "\": no such file (looked in the current folder and " + firmware_dir + ")");
+  return p.string();
+}
+
+}  // namespace
+
+MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmware_dir) {
+  MachineSpec m;
+  m.source = cfg.source_name();
+
+  Config cpu = cfg.section("cpu");
+  m.board.model = cpu.get_choice("model", "68010", {"68000", "68010"}) == "68000" ? m68k::Model::MC68000
+                                                                                  : m68k::Model::MC68010;
+  m.board.clock_hz = cpu.get_double("clock_mhz", 10.0, 0.1, 1000.0) * 1e6;
+  m.quantum = sc_core::sc_time(cpu.get_double("quantum_us", 10.0, 0.01, 100000.0), sc_core::SC_US);
+
+  Config bd = cfg.section("board");
+  uint32_t ram_kb = uint32_t(bd.get_int("ram_kb", TB_RAM_DEFAULT_BYTES / 1024, 64, TB_RAM_MAX_BYTES / 1024));
+  std::string default_image = bd.get_string("image", "");
+  m.board.ram_wait_states = unsigned(bd.get_int("ram_wait_states", 0, 0, 16));
+  m.board.io_wait_states = unsigned(bd.get_int("io_wait_states", 1, 0, 64));
+  m.board.timer_tick_hz = uint32_t(bd.get_int("timer_tick_hz", 1000000, 1, 100000000));
+  m.board.console_baud = uint32_t(bd.get_int("console_baud", 9600, 50, 10000000));
+  m.board.link_baud = uint32_t(bd.get_int("link_baud", 38400, 50, 10000000));
+  m.board.fast_path = bd.get_bool("fast_path", true);
+
+  // Boards: [[boards]] entries, or the Testbed's six when none are listed.
+  std::vector<Config> list = cfg.array_of_tables("boards");
+  std::set<std::string> names;
+  std::set<std::pair<unsigned, unsigned>> slots;
+  if (list.empty()) {
+    for (unsigned i = 0; i < 6; ++i) {
+      BoardSpec b;
+      b.name = kTestbedNames[i];
+      b.slot = i;
+      b.master = i == 0;
+      b.image = resolve_image(default_image, firmware_dir, bd);
+      b.ram_bytes = ram_kb * 1024;
+      m.boards.push_back(b);
+    }
+  }
+  for (auto& e : list) {
+    BoardSpec b;
+    b.node = unsigned(e.get_int("node", 0, 0, centrenet::NetworkConfig::kMaxNodes - 1));
+    b.slot = unsigned(e.require_int("slot", 0, centrenet::NetworkConfig::kMaxBoardsPerNode - 1));
+    b.name = e.get_string("name", "n" + std::to_string(b.node) + "s" + std::to_string(b.slot));
+    b.master = b.node == 0 && b.slot == 0;
+    std::string image = e.get_string("image", default_image);
+    Config img_where = e.has("image") ? e : bd;
+    b.image = resolve_image(image, firmware_dir, img_where);
+    b.ram_bytes = uint32_t(e.get_int("ram_kb", ram_kb, 64, TB_RAM_MAX_BYTES / 1024)) * 1024;
+    if (!names.insert(b.name).second) throw ConfigError(m.source + ": " + e.path() + ".name: board name \"" + b.name + "\" used twice");
+    if (!slots.insert({b.node, b.slot}).second)
+      throw ConfigError(m.source + ": " + e.path() + ": node " + std::to_string(b.node) + " slot " +
+                        std::to_string(b.slot) + " is taken by another board");
+    m.boards.push_back(b);
+  }
+  if (!m.find("master") && std::none_of(m.boards.begin(), m.boards.end(), [](auto& b) { return b.master; }))
+    throw ConfigError(m.source + ": no master board (node 0, slot 0)");
+
+  // Centrenet: one bus per node; node parents from [[centrenet.nodes]] (default: one node).
+  Config cn = cfg.section("centrenet");
+  unsigned max_node = 0;
+  for (auto& b : m.boards) max_node = std::max(max_node, b.node);
+  m.net.nodes.assign(max_node + 1, centrenet::NodeConfig{});
+  std::vector<Config> nodes = cn.array_of_tables("nodes");
+  if (!nodes.empty() && nodes.size() != max_node + 1)
+    throw ConfigError(m.source + ": centrenet.nodes lists " + std::to_string(nodes.size()) +
+                      " nodes but the boards use nodes 0.." + std::to_string(max_node));
+  for (unsigned n = 0; n <= max_node; ++n) {
+    m.net.nodes[n].parent = nodes.empty() ? (n == 0 ? -1 : int((n - 1) / 2))
+                                          : int(nodes[n].get_int("parent", n == 0 ? -1 : 0, -1, max_node));
+    unsigned top = 0;
+    for (auto& b : m.boards)
+      if (b.node == n) top = std::max(top, b.slot + 1);
+    m.net.nodes[n].boards = top;
+  }
+  m.net.bus.rate_bytes_per_s = cn.get_double("rate_mb_s", 10.0, 0.001, 10000.0) * 1e6;
+  m.net.bus.frame_overhead = sc_core::sc_time(cn.get_double("frame_overhead_us", 1.0, 0.0, 1e6), sc_core::SC_US);
+  m.net.bus.frame_header_bytes = unsigned(cn.get_int("frame_header_bytes", 8, 0, 4096));
+  m.net.fibre.rate_bytes_per_s = cn.get_double("fibre_rate_mb_s", 10.0, 0.001, 10000.0) * 1e6;
+  m.net.fibre.hop_latency = sc_core::sc_time(cn.get_double("hop_latency_us", 2.0, 0.0, 1e6), sc_core::SC_US);
+  m.net.ni.mode = centrenet::dma_mode_from_string(cn.get_choice("dma", "1994", {"1994", "dma-anywhere"}));
+  m.net.ni.input_queue_messages = unsigned(cn.get_int("input_queue_messages", 8, 1, 4096));
+  try {
+    m.net.validate();
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(m.source + ": centrenet: " + e.what());
+  }
+
+  // The monitor: one SMI per slave of node 0 (source = slot), the MMI on the master.
+  Config mc = cfg.section("monitor");
+  auto& p = m.mon.params;
+  unsigned slaves = 0;
+  for (auto& b : m.boards)
+    if (b.node == 0 && !b.master) slaves = std::max(slaves, b.slot);
+  p.n_smi = unsigned(mc.get_int("smis", std::max(1u, std::min(slaves, 15u)), 1, 15));
+  double tick_us = mc.get_double("tick_us", 1.0, 0.0001, 1e6);
+  m.mon.clock_period = sc_core::sc_time(1.0 / m.board.clock_hz, sc_core::SC_SEC);
+  double div = tick_us * 1e-6 * m.board.clock_hz;
+  if (std::abs(div - std::round(div)) > 1e-9 || div < 1)
+    throw ConfigError(m.source + ": monitor.tick_us = " + std::to_string(tick_us) +
+                      " is not a whole number (>= 1) of monitor clocks at the CPU clock");
+  p.tick_div = unsigned(std::lround(div));
+  p.smi_depth = unsigned(mc.get_int("smi_depth", 1024, 1, 65535));
+  p.mmi_depth = unsigned(mc.get_int("mmi_depth", 512, 2, 65535));
+  double poll_us = mc.get_double("poll_period_us", 36.0, 0.001, 1e6);
+  // The report's figure is per SMI with all busy: a round of n_smi pairs = 2*n_smi words.
+  double word = poll_us * 1e-6 * m.board.clock_hz / (2.0 * p.n_smi);
+  if (word < 1) throw ConfigError(m.source + ": monitor.poll_period_us is shorter than one clock per bus word");
+  p.word_clocks = unsigned(std::lround(word));
+  p.empty_clocks = unsigned(mc.get_int("empty_clocks", p.word_clocks, 1, 1 << 20));
+  p.write_gap = unsigned(mc.get_int("write_gap_clocks", 2, 1, 1 << 20));
+  m.probe = mc.get_bool("probe", true);
+  try {
+    p.validate();
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(m.source + ": " + e.what());
+  }
+
+  Config run = cfg.section("run");
+  m.stop_time = sc_core::sc_time(run.get_double("stop_ms", 0.0, 0.0, 1e9), sc_core::SC_MS);
+  m.out_dir = run.get_string("out_dir", "testbed-out");
+  m.upload_dir = run.get_string("upload_dir", "");
+  m.console = run.get_string("console", "master");
+  if (!m.console.empty() && m.console != "none" && !m.find(m.console))
+    throw ConfigError(m.source + ": run.console = \"" + m.console + "\": no such board");
+  if (m.console == "none") m.console.clear();
+
+  Config tr = cfg.section("trace");
+  m.board_vcd = tr.get_string("boards_vcd", "");
+  m.mon.vcd_path = tr.get_string("monitor_vcd", "");
+  m.net.vcd_file = tr.get_string("centrenet_vcd", "");
+
+  auto unused = cfg.unused_keys();
+  if (!unused.empty()) {
+    std::string list;
+    for (auto& k : unused) list += (list.empty() ? "" : ", ") + k;
+    throw ConfigError(m.source + ": unknown setting(s): " + list);
+  }
+  return m;
+}
+
+const BoardSpec* MachineSpec::find(const std::string& name) const {
+  for (auto& b : boards)
+    if (b.name == name) return &b;
+  return nullptr;
+}
+
+void MachineSpec::print(std::ostream& os) const {
+  os << "machine: " << boards.size() << " board(s) on " << net.nodes.size() << " Centrenet node(s), from "
+     << source << "\n";
+  os << "  cpu: " << (board.model == m68k::Model::MC68010 ? "68010" : "68000") << " at "
+     << board.clock_hz / 1e6 << " MHz, quantum " << quantum << "\n";
+  for (auto& b : boards) {
+    os << "  " << std::left << std::setw(8) << b.name << std::right << " node " << b.node << " slot "
+       << std::setw(2) << b.slot << (b.master ? "  master" : "  slave ") << "  RAM " << b.ram_bytes / 1024
+       << " KB  image " << b.image << "\n";
+  }
+  os << "  centrenet: " << net.bus.rate_bytes_per_s / 1e6 << " MB/s per bus, frame overhead "
+     << net.bus.frame_overhead << ", hop " << net.fibre.hop_latency << ", DMA " << centrenet::to_string(net.ni.mode)
+     << "\n";
+  auto& p = mon.params;
+  os << "  monitor: " << p.n_smi << " SMI(s) x " << p.smi_depth << " entries, MMI " << p.mmi_depth
+     << " entries, tick " << p.tick_div << " clocks, bus word " << p.word_clocks << " clocks (a busy round "
+     << 2 * p.word_clocks * p.n_smi << " clocks)\n";
+}
+
+}  // namespace testbed

@@ -1,0 +1,47 @@
+// What machine to build: the boards, the Centrenet tree, the monitor and where output goes,
+// read from a TOML configuration (sim/configs/testbed.toml is the Edinburgh Testbed) with
+// command-line overrides. Every value is validated here, before any module exists, so a bad
+// configuration stops with a message naming file, line and key.
+#pragma once
+#include <systemc>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "board.h"
+#include "centrenet_config.h"
+#include "config.h"
+#include "monitor.h"
+
+namespace testbed {
+
+struct BoardSpec {
+  std::string name;     // "master", "earth", ...
+  unsigned node = 0;    // Centrenet node
+  unsigned slot = 0;    // slot on the node's bus = BOARDID.ID (0 = the master on node 0)
+  bool master = false;
+  std::string image;    // resolved path of the ELF image it boots
+  uint32_t ram_bytes = 0;
+};
+
+struct MachineSpec {
+  std::string source;                 // the configuration file
+  std::vector<BoardSpec> boards;
+  BoardConfig board;                  // per-board defaults (clock, model, wait states, ...)
+  sc_core::sc_time quantum;           // TLM global quantum
+  centrenet::NetworkConfig net;
+  monitor::MonitorConfig mon;         // the monitor covers node 0: SMIs 1..n_smi, MMI on the master
+  bool probe = true;                  // record every event as written (ground truth)
+  std::string console;                // board whose console is the terminal ("" = none)
+  std::string out_dir;                // console logs, downloaded files, traces, summary
+  std::string upload_dir;             // files the master may fetch over its LAN link
+  std::string board_vcd;              // per-board bus VCD prefix ("" = off)
+  sc_core::sc_time stop_time;         // simulated time limit (0: until every board exits)
+
+  static MachineSpec from_config(const Config& cfg, const std::string& firmware_dir);
+  const BoardSpec* find(const std::string& name) const;
+  void print(std::ostream& os) const;  // the one-screen description of what was built
+};
+
+}  // namespace testbed

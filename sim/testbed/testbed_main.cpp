@@ -1,0 +1,145 @@
+// build/bin/testbed: the Edinburgh Testbed. Builds the machine a configuration describes (by
+// default sim/configs/testbed.toml: a master and five slaves on one Centrenet node, with the
+// hybrid monitor), boots each board's image, runs, and reports.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "machine.h"
+#include "monitor_decoder.h"
+
+namespace {
+
+using namespace testbed;
+
+// The master's monitor log arrives over the LAN link as out_dir/monitor.raw: decode it into a
+// time-ordered trace and per-board VCDs, and judge it against the probe's ground truth.
+int report_monitor(Machine& m, std::ostream& os) {
+  namespace fs = std::filesystem;
+  namespace md = testbed::monitor_decoder;
+  const auto& spec = m.spec();
+  fs::path raw = fs::path(spec.out_dir) / "monitor.raw";
+  auto& params = spec.mon.params;
+  const monitor::RecordingProbe* probe = m.probe();
+  int rc = 0;
+  std::vector<uint64_t> written(params.n_smi + 1), lost(params.n_smi + 1), decoded(params.n_smi + 1);
+  if (probe)
+    for (auto& r : probe->records) {
+      ++written[r.smi];
+      if (!r.kept) ++lost[r.smi];
+    }
+  md::Result res;
+  bool have_raw = fs::exists(raw);
+  if (have_raw) {
+    std::ifstream f(raw, std::ios::binary);
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    md::Options opt;
+    opt.n_smi = params.n_smi;
+    opt.tick_ps = uint64_t(spec.mon.clock_period.to_seconds() * 1e12 + 0.5) * params.tick_div;
+    res = md::decode_bytes(bytes, opt);
+    std::ofstream txt(fs::path(spec.out_dir) / "monitor.trace.txt");
+    md::write_text(txt, res, opt);
+    std::ofstream bin(fs::path(spec.out_dir) / "monitor.trace.bin", std::ios::binary);
+    md::write_binary(bin, res, opt);
+    for (unsigned b = 1; b <= params.n_smi; ++b) {
+      std::ofstream vcd(fs::path(spec.out_dir) / ("events." + std::to_string(b) + ".vcd"));
+      md::write_vcd(vcd, res, b, opt);
+    }
+    for (auto& e : res.events)
+      if (!e.marker && e.board <= params.n_smi) ++decoded[e.board];
+    if (!res.ok) {
+      os << "monitor: decoding " << raw.string() << " stopped: " << res.error << "\n";
+      rc = 1;
+    }
+  }
+  // Latency: write to the event word landing in the MMI FIFO, in microseconds.
+  double us_per_clock = spec.mon.clock_period.to_seconds() * 1e6;
+  os << "monitor: board   written    lost  decoded   latency us (min / mean / max)\n";
+  for (unsigned b = 1; b <= params.n_smi; ++b) {
+    const auto& l = m.latency().stats(b);
+    os << "monitor: " << std::setw(5) << b << std::setw(10) << written[b] << std::setw(8) << lost[b]
+       << std::setw(9) << (have_raw ? std::to_string(decoded[b]) : "-");
+    if (l.count)
+      os << std::fixed << std::setprecision(1) << std::setw(11) << double(l.min) * us_per_clock << " / "
+         << l.mean() * us_per_clock << " / " << double(l.max) * us_per_clock << std::defaultfloat;
+    os << "\n";
+    if (have_raw && decoded[b] + lost[b] != written[b]) {
+      os << "monitor: board " << b << ": decoded + lost != written: events went missing\n";
+      rc = 1;
+    }
+  }
+  os << "monitor: MMI stalled " << m.monitor().engine().stall_clocks() << " clocks on a full FIFO\n";
+  if (!have_raw) {
+    os << "monitor: the master sent no monitor.raw over its LAN link\n";
+  } else {
+    os << "monitor: decoded " << res.events_excluding_markers() << " events and " << res.markers
+       << " wrap markers from " << res.words << " words -> " << spec.out_dir << "/monitor.trace.txt\n";
+  }
+  return rc;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  CLI::App app{"The Edinburgh Testbed multicomputer: boards, Centrenet and the hybrid monitor"};
+  std::string config_path = TESTBED_DEFAULT_CONFIG;
+  std::vector<std::string> sets;
+  std::string firmware_dir = TESTBED_FIRMWARE_DIR;
+  std::string out_dir, console;
+  double stop_ms = -1;
+  app.add_option("config", config_path, "machine configuration (TOML)")->capture_default_str();
+  app.add_option("--set", sets, "override a setting: --set cpu.clock_mhz=8 (repeatable)");
+  app.add_option("--firmware-dir", firmware_dir, "where image names are looked up")->capture_default_str();
+  app.add_option("--out", out_dir, "output folder (console logs, monitor trace, VCDs)");
+  app.add_option("--console", console, "board whose console is the terminal (or none)");
+  app.add_option("--stop-ms", stop_ms, "simulated time limit in ms (0: until every board exits)");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    Config cfg = Config::from_file(config_path);
+    for (auto& s : sets) cfg.apply_override(s);
+    if (!out_dir.empty()) cfg.apply_override("run.out_dir=\"" + out_dir + "\"");
+    if (!console.empty()) cfg.apply_override("run.console=\"" + console + "\"");
+    if (stop_ms >= 0) cfg.apply_override("run.stop_ms=" + std::to_string(stop_ms));
+    MachineSpec spec = MachineSpec::from_config(cfg, firmware_dir);
+    spec.print(std::cout);
+    Machine machine("testbed", spec);
+    std::cout << "----- console of " << (spec.console.empty() ? "no board" : spec.console) << " -----"
+              << std::endl;
+    machine.run();
+    std::cout << "----- end of run at " << sc_core::sc_time_stamp() << " -----\n";
+
+    int rc = 0;
+    for (size_t i = 0; i < machine.board_count(); ++i) {
+      Board& b = machine.board(i);
+      const BoardResult& r = b.result();
+      std::cout << "board " << std::left << std::setw(8) << b.basename() << std::right;
+      if (!r.halt_reason.empty()) {
+        std::cout << "HALTED: " << b.cpu().core().halt_reason() << " (pc " << std::hex << b.cpu().core().halt_pc() << " address " << b.cpu().core().halt_address() << std::dec << ")";
+        rc = 1;
+      } else if (r.finished) {
+        std::cout << (r.exit_code == 1 ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
+        if (r.exit_code != 1) rc = 1;
+      } else {
+        std::cout << "still running";
+        if (spec.stop_time == sc_core::SC_ZERO_TIME) rc = 1;
+      }
+      std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()
+                << " cycles, console " << machine.console_bytes(i) << " bytes\n";
+    }
+    machine.network().report(std::cout);
+    rc |= report_monitor(machine, std::cout);
+    std::cout << "results in " << spec.out_dir << "/\n";
+    return rc;
+  } catch (const ConfigError& e) {
+    std::cerr << "testbed: configuration error: " << e.what() << "\n";
+  } catch (const ElfError& e) {
+    std::cerr << "testbed: image error: " << e.what() << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "testbed: " << e.what() << "\n";
+  }
+  return 2;
+}
