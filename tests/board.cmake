@@ -23,7 +23,7 @@ function(board_run_test name)
   cmake_parse_arguments(T "" "EXPECT_RC;EXPECT_REGEX" "DEFS;COMMAND" ${ARGN})
   string(REPLACE ";" "|" cmd "${T_COMMAND}")
   add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DCMD=${cmd}" -DEXPECT_RC=${T_EXPECT_RC}
-           "-DEXPECT_REGEX=${T_EXPECT_REGEX}" ${T_DEFS} -P ${CMAKE_CURRENT_SOURCE_DIR}/board/run_check.cmake)
+           "-DEXPECT_REGEX=${T_EXPECT_REGEX}" ${T_DEFS} -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
   set_tests_properties(${name} PROPERTIES LABELS board)
 endfunction()
 

@@ -206,7 +206,7 @@ static void master(void) {
 int main(void) {
   unsigned id = my_id();
   if (TB_REG16(TB_BOARDID_ROLE)) master();
-  else if (id >= 1 && id <= DEMO_SLAVES) slave(id);
+  else if (TB_REG16(TB_BOARDID_NODE) == 0 && id >= 1 && id <= DEMO_SLAVES) slave(id);
   else tb_puts("demo: no part for this board\n");
   return 0;
 }

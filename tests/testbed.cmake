@@ -1,0 +1,52 @@
+# The whole machine, build/bin/testbed (labels testbed plus the issue each test proves).
+set(_tb_out ${CMAKE_BINARY_DIR}/test-out/testbed)
+set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
+
+# The default run: six boards boot the demo, slaves ring 40 messages each over Centrenet writing
+# 6 events a round (5 x 40 x 6 = 1200), the master drains the MMI and ships the raw stream over
+# its LAN link; the host decodes it. testbed itself fails unless decoded + lost == written.
+add_test(NAME testbed_default_run_decodes_every_event
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/default|--console|none"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=decoded 1200 events"
+          -DCHECK_FILE=${_tb_out}/default/monitor.trace.txt -DCHECK_REGEX=COMMR -P ${_check})
+set_tests_properties(testbed_default_run_decodes_every_event PROPERTIES LABELS "testbed;monitor;centrenet")
+
+add_test(NAME testbed_same_inputs_give_identical_traces
+  COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tb_out}/determinism
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/testbed_deterministic.cmake)
+set_tests_properties(testbed_same_inputs_give_identical_traces PROPERTIES LABELS "testbed")
+
+# The quantum trades speed for timing accuracy of the decoupled boards, but the run must still
+# succeed and decode every event with a 1 us and a 100 us quantum.
+foreach(q 1 100)
+  add_test(NAME testbed_default_run_quantum_${q}us
+    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/q${q}|--console|none|--set|cpu.quantum_us=${q}"
+            -DEXPECT_RC=0 "-DEXPECT_REGEX=decoded 1200 events" -P ${_check})
+  set_tests_properties(testbed_default_run_quantum_${q}us PROPERTIES LABELS "testbed")
+endforeach()
+
+# A tree of three nodes (node 0: the Testbed; nodes 1 and 2: sixteen boards each) from a file.
+add_test(NAME testbed_tree_of_nodes_from_config
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|${CMAKE_SOURCE_DIR}/sim/configs/tree-3-nodes.toml|--out|${_tb_out}/tree|--console|none"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=38 board\\(s\\) on 3 Centrenet node\\(s\\).*decoded 1200 events" -P ${_check})
+set_tests_properties(testbed_tree_of_nodes_from_config PROPERTIES LABELS "testbed;centrenet")
+
+# Bad configurations stop before anything is built, naming the setting.
+set(_bad_cpu "cpu.clock_mhz=0" "cpu.clock_mhz.*out of range")
+set(_bad_key "cpu.clok_mhz=10" "unknown setting.*cpu.clok_mhz")
+set(_bad_img "board.image=no-such-image.elf" "board.image.*no-such-image.elf.*no such file")
+set(_bad_dma "centrenet.dma=sometimes" "centrenet.dma.*expected one of")
+set(_bad_tick "monitor.tick_us=0.05" "monitor.tick_us.*whole number")
+foreach(bad cpu key img dma tick)
+  list(GET _bad_${bad} 0 set)
+  list(GET _bad_${bad} 1 regex)
+  add_test(NAME testbed_bad_config_${bad}_is_refused
+    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/bad|--set|${set}"
+            -DEXPECT_RC=nonzero "-DEXPECT_REGEX=configuration error: .*${regex}" -P ${_check})
+  set_tests_properties(testbed_bad_config_${bad}_is_refused PROPERTIES LABELS "testbed;centrenet")
+endforeach()
+add_test(NAME testbed_malformed_config_file_is_refused
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|${_tb_out}/malformed.toml|--out|${_tb_out}/bad"
+          -DSETUP_FILE=${_tb_out}/malformed.toml "-DSETUP_TEXT=[cpu\nclock_mhz = 10\n"
+          -DEXPECT_RC=nonzero "-DEXPECT_REGEX=malformed.toml:1" -P ${_check})
+set_tests_properties(testbed_malformed_config_file_is_refused PROPERTIES LABELS "testbed")
