@@ -1132,7 +1132,9 @@ struct Exec {
       return;
     }
     if (v < 0) {
-      exception(c, 6, c.pc_ - 2, bound < 0 ? 12 : 10);
+      // The microcode has subtracted the bound in 16 bits: a result that wrapped to positive
+      // (Dn - bound overflowed) takes the shorter path, as if Dn were above the bound.
+      exception(c, 6, c.pc_ - 2, (int16_t)(uint16_t)(v - bound) > 0 ? 10 : 12);
       return;
     }
     idle(c, 6);
@@ -1259,7 +1261,9 @@ struct Exec {
     uint32_t v = ~((s & 0xFF) + (d & 0xFF) + c.fx_);  // V is undefined: binary vs BCD sum
     if (r > 9) r += 6;
     r += (s & 0xF0) + (d & 0xF0);
-    uint32_t carry = r > 0x99 ? 1u : 0u;
+    // The high digit is corrected (and carries) when it is above 9; a low digit left above 9
+    // by invalid BCD (0x9A-0x9F) does not make it carry, as the reference vectors show.
+    uint32_t carry = r > 0x9F ? 1u : 0u;
     if (carry) r -= 0xA0;
     c.fc_ = c.fx_ = carry;
     c.fv_ = (v & r & 0x80) != 0;

@@ -160,7 +160,9 @@ std::string run_one(m68k::Cpu& cpu, std::vector<uint8_t>& mem, const Test& t) {
       want &= 0xFFFFFF;
     }
     if (got[i] != want) {
-      std::snprintf(buf, sizeof buf, " %s=%08X(want %08X)", kRegNames[i], got[i], want);
+      // The value before the instruction too: it is what a diagnosis needs first.
+      std::snprintf(buf, sizeof buf, " %s=%08X(want %08X, was %08X)", kRegNames[i], got[i], want,
+                    t.before.r[i]);
       err += buf;
     }
   }
