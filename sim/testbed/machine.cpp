@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include "monitor_pins_tlm.h"
+
 namespace testbed {
 
 BoardConsole::BoardConsole(const std::string& log_path, std::FILE* terminal)
@@ -32,13 +34,17 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
   fs::create_directories(spec_.out_dir);
   tlm::tlm_global_quantum::instance().set(spec_.quantum);
 
-  monitor_ = std::make_unique<monitor::Monitor>("monitor", spec_.mon);
-  if (spec_.probe) {
-    probe_ = std::make_unique<monitor::RecordingProbe>();
-    monitor_->set_probe(probe_.get());
+  if (spec_.rtl_monitor) {
+    rtl_monitor_ = std::make_unique<tbrtl::MonitorPins>("monitor_rtl", spec_.mon.clock_period);
+  } else {
+    monitor_ = std::make_unique<monitor::Monitor>("monitor", spec_.mon);
+    if (spec_.probe) {
+      probe_ = std::make_unique<monitor::RecordingProbe>();
+      monitor_->set_probe(probe_.get());
+    }
+    latency_ = std::make_unique<MonitorLatency>(spec_.mon.params.n_smi, monitor_->engine().observer());
+    monitor_->engine().set_observer(latency_.get());
   }
-  latency_ = std::make_unique<MonitorLatency>(spec_.mon.params.n_smi, monitor_->engine().observer());
-  monitor_->engine().set_observer(latency_.get());
   net_ = std::make_unique<centrenet::CentrenetNetwork>("centrenet", spec_.net);
 
   for (auto& bs : spec_.boards) {
@@ -55,9 +61,11 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     if (spec_.net.ni.mode == centrenet::DmaMode::kAnywhere)
       throw ConfigError(spec_.source + ": centrenet.dma = \"dma-anywhere\" is not wired to the boards' RAM yet");
     if (bs.node == 0 && bs.master) {
-      b->attach_monitor(monitor_->mmi().socket);
+      if (rtl_monitor_) b->attach_monitor(rtl_monitor_->mmi);
+      else b->attach_monitor(monitor_->mmi().socket);
     } else if (bs.node == 0 && bs.slot <= spec_.mon.params.n_smi) {
-      b->attach_monitor(monitor_->smi(bs.slot).socket);
+      if (rtl_monitor_) b->attach_monitor(*rtl_monitor_->smi[bs.slot - 1]);
+      else b->attach_monitor(monitor_->smi(bs.slot).socket);
     }
     consoles_.push_back(std::make_unique<BoardConsole>((fs::path(spec_.out_dir) / (bs.name + ".console.log")).string(),
                                                        stdout));
@@ -85,7 +93,7 @@ Machine::~Machine() = default;
 void Machine::run() {
   if (spec_.stop_time == sc_core::SC_ZERO_TIME) sc_core::sc_start();
   else sc_core::sc_start(spec_.stop_time);
-  monitor_->catch_up();
+  if (monitor_) monitor_->catch_up();
 }
 
 }  // namespace testbed

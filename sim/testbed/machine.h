@@ -19,6 +19,10 @@
 #include "monitor_latency.h"
 #include "monitor_probe.h"
 
+namespace tbrtl {
+class MonitorPins;
+}
+
 namespace testbed {
 
 // A board's console: every character goes to the board's log file, and to the terminal
@@ -62,15 +66,16 @@ class Machine : public sc_core::sc_module {
   const MachineSpec& spec() const { return spec_; }
   Board& board(size_t i) { return *boards_[i]; }
   size_t board_count() const { return boards_.size(); }
-  monitor::Monitor& monitor() { return *monitor_; }
+  monitor::Monitor* tlm_monitor() { return monitor_.get(); }  // null when the RTL stands in
   centrenet::CentrenetNetwork& network() { return *net_; }
   const monitor::RecordingProbe* probe() const { return probe_.get(); }
-  const MonitorLatency& latency() const { return *latency_; }
+  const MonitorLatency* latency() const { return latency_.get(); }
   uint64_t console_bytes(size_t i) const { return consoles_[i]->bytes(); }
 
  private:
   MachineSpec spec_;
   std::unique_ptr<monitor::Monitor> monitor_;
+  std::unique_ptr<tbrtl::MonitorPins> rtl_monitor_;
   std::unique_ptr<centrenet::CentrenetNetwork> net_;
   std::vector<std::unique_ptr<Board>> boards_;
   std::vector<std::unique_ptr<IrqForwarder>> irqs_;

@@ -130,10 +130,25 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   p.empty_clocks = unsigned(mc.get_int("empty_clocks", p.word_clocks, 1, 1 << 20));
   p.write_gap = unsigned(mc.get_int("write_gap_clocks", 2, 1, 1 << 20));
   m.probe = mc.get_bool("probe", true);
+  m.rtl_monitor = mc.get_choice("model", "tlm", {"tlm", "rtl"}) == "rtl";
   try {
     p.validate();
   } catch (const std::invalid_argument& e) {
     throw ConfigError(m.source + ": " + e.what());
+  }
+
+  if (m.rtl_monitor) {
+    // The co-simulated RTL is verilated once, at the report's parameters: refuse anything else
+    // rather than silently simulate a different machine.
+    monitor::MonitorParams d;
+    d.tick_div = p.tick_div;  // the RTL's tick is in clocks; compare the rest
+    bool same = p.n_smi == d.n_smi && p.smi_depth == d.smi_depth && p.mmi_depth == d.mmi_depth &&
+                p.word_clocks == d.word_clocks && p.empty_clocks == d.empty_clocks && p.write_gap == d.write_gap &&
+                p.tick_div == 10;
+    if (!same)
+      throw ConfigError(m.source + ": monitor.model = \"rtl\": the verilated monitor has the report's "
+                        "parameters (5 SMIs, 1024/512 entries, 1 us tick, 36 us poll period); set the others back");
+    m.probe = false;  // the probe is a hook of the TLM model
   }
 
   Config run = cfg.section("run");
@@ -149,6 +164,9 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   m.board_vcd = tr.get_string("boards_vcd", "");
   m.mon.vcd_path = tr.get_string("monitor_vcd", "");
   m.net.vcd_file = tr.get_string("centrenet_vcd", "");
+  if (m.rtl_monitor && !m.mon.vcd_path.empty())
+    throw ConfigError(m.source + ": trace.monitor_vcd traces the TLM monitor; with monitor.model = \"rtl\" "
+                      "use the RTL testbench's FST (rtl/README.md)");
 
   auto unused = cfg.unused_keys();
   if (!unused.empty()) {
@@ -179,7 +197,7 @@ void MachineSpec::print(std::ostream& os) const {
      << net.bus.frame_overhead << ", hop " << net.fibre.hop_latency << ", DMA " << centrenet::to_string(net.ni.mode)
      << "\n";
   auto& p = mon.params;
-  os << "  monitor: " << p.n_smi << " SMI(s) x " << p.smi_depth << " entries, MMI " << p.mmi_depth
+  os << "  monitor: " << (rtl_monitor ? "RTL (verilated rtl/monitor, co-simulated), " : "TLM model, ") << p.n_smi << " SMI(s) x " << p.smi_depth << " entries, MMI " << p.mmi_depth
      << " entries, tick " << p.tick_div << " clocks, bus word " << p.word_clocks << " clocks (a busy round "
      << 2 * p.word_clocks * p.n_smi << " clocks)\n";
 }

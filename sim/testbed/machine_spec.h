@@ -33,6 +33,7 @@ struct MachineSpec {
   centrenet::NetworkConfig net;
   monitor::MonitorConfig mon;         // the monitor covers node 0: SMIs 1..n_smi, MMI on the master
   bool probe = true;                  // record every event as written (ground truth)
+  bool rtl_monitor = false;           // the verilated RTL (rtl/monitor) in place of the TLM model
   std::string console;                // board whose console is the terminal ("" = none)
   std::string out_dir;                // console logs, downloaded files, traces, summary
   std::string upload_dir;             // files the master may fetch over its LAN link

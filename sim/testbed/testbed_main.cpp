@@ -59,19 +59,24 @@ int report_monitor(Machine& m, std::ostream& os) {
   double us_per_clock = spec.mon.clock_period.to_seconds() * 1e6;
   os << "monitor: board   written    lost  decoded   latency us (min / mean / max)\n";
   for (unsigned b = 1; b <= params.n_smi; ++b) {
-    const auto& l = m.latency().stats(b);
-    os << "monitor: " << std::setw(5) << b << std::setw(10) << written[b] << std::setw(8) << lost[b]
+    static const MonitorLatency::Stats none;
+    const auto& l = m.latency() ? m.latency()->stats(b) : none;
+    os << "monitor: " << std::setw(5) << b << std::setw(10) << (probe ? std::to_string(written[b]) : "-")
+       << std::setw(8) << (probe ? std::to_string(lost[b]) : "-")
        << std::setw(9) << (have_raw ? std::to_string(decoded[b]) : "-");
     if (l.count)
       os << std::fixed << std::setprecision(1) << std::setw(11) << double(l.min) * us_per_clock << " / "
          << l.mean() * us_per_clock << " / " << double(l.max) * us_per_clock << std::defaultfloat;
     os << "\n";
-    if (have_raw && decoded[b] + lost[b] != written[b]) {
+    if (probe && have_raw && decoded[b] + lost[b] != written[b]) {
       os << "monitor: board " << b << ": decoded + lost != written: events went missing\n";
       rc = 1;
     }
   }
-  os << "monitor: MMI stalled " << m.monitor().engine().stall_clocks() << " clocks on a full FIFO\n";
+  if (m.tlm_monitor())
+    os << "monitor: MMI stalled " << m.tlm_monitor()->engine().stall_clocks() << " clocks on a full FIFO\n";
+  else
+    os << "monitor: the verilated RTL monitor ran (no probe: written/lost/latency come from the TLM model)\n";
   if (!have_raw) {
     os << "monitor: the master sent no monitor.raw over its LAN link\n";
   } else {
