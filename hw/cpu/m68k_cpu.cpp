@@ -753,15 +753,24 @@ struct Exec {
       return;
     }
     if (dm == 7 && dr == 1) {
-      // (xxx).l: the write comes before the queue is refilled past the address's low word.
+      // (xxx).l: from memory, the write comes before the queue is refilled past the address's
+      // low word; from a register, the refill comes first (a faulting write then stacks a PC
+      // 2 further on, 4 clocks later), as the reference vectors show.
       uint32_t hi = ext(c);
       a = hi << 16 | c.irc_;
       c.pc_adj_ = 0;
+      constexpr bool reg_src = SM <= 1;
+      if (reg_src) {
+        c.irc_ = fetch16(c, c.pc_);
+        c.pc_ += 2;
+      }
       logic_flags<S == 4 ? 2 : S>(c, v);
       wr<S>(c, a, v);
       if (S == 4) nz<4>(c, v);
-      c.irc_ = fetch16(c, c.pc_);
-      c.pc_ += 2;
+      if (!reg_src) {
+        c.irc_ = fetch16(c, c.pc_);
+        c.pc_ += 2;
+      }
       prefetch(c);
       return;
     }
