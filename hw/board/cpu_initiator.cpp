@@ -44,9 +44,74 @@ void CpuInitiator::set_fast_path(bool on) {
   if (!on) cpu_.unmap_all_fast();
 }
 
-void CpuInitiator::run() {
-  qk_.reset();
+void CpuInitiator::set_memory_port(const centrenet::SharedMemoryPort* port) {
+  mem_port_ = port;
+  if (port) dma_seen_ = port->stats(centrenet::SharedMemoryPort::kDma).held;
+}
+
+// The core clock at which the CPU's local time reaches kernel time `t` (>= now), rounded up.
+uint64_t CpuInitiator::cycle_at(const sc_time& t) const {
+  sc_time now = sc_core::sc_time_stamp();
+  if (t <= now) return sync_cycle_;
+  if (t == sc_core::sc_max_time()) return UINT64_MAX;
+  uint64_t ps = (t - now).value(), per = period_.value();
+  return sync_cycle_ + (ps + per - 1) / per;
+}
+
+// Quantum boundary and lead limit: fixed from one synchronisation to the next.
+void CpuInitiator::after_sync() {
+  sc_time q = tlm::tlm_global_quantum::instance().compute_local_quantum();
+  // At least one clock, so a zero quantum still progresses.
+  quantum_end_ = sync_cycle_ + std::max<uint64_t>(1, q.value() / period_.value());
+  lead_end_ = sync_cycle_ + std::max<uint64_t>(1, max_lead_.value() / period_.value());
+  limits_dirty_ = true;
+}
+
+// The kernel's next activity and the device event horizon. Both can change only when another
+// process runs (during a synchronisation) or when the CPU itself calls a device (b_transport).
+void CpuInitiator::update_limits() {
+  limits_dirty_ = false;
+  activity_end_ = sc_core::sc_pending_activity_at_current_time() ? sync_cycle_
+                                                                  : cycle_at(sc_core::sc_time_stamp() +
+                                                                             sc_core::sc_time_to_pending_activity());
+  horizon_end_ = horizon_ ? cycle_at(horizon_()) : UINT64_MAX;
+  // Past the quantum boundary only while nobody else has anything to do: up to the next
+  // pending activity (then the kernel runs it with the CPU at most an instruction ahead).
+  uint64_t end = std::max(quantum_end_, std::min(activity_end_, lead_end_));
+  chunk_end_ = std::min(end, horizon_end_);
+}
+
+void CpuInitiator::sync() {
+  wait(lead(cpu_.cycles()));
   sync_cycle_ = cpu_.cycles();
+  ++syncs_;
+  if (mem_port_) {
+    // DMA held the RAM port for this long while the CPU ran ahead: the CPU's bus cycles in that
+    // window would have waited for it. Charged as one stall; DMA during the stall overlaps it.
+    sc_time held = mem_port_->stats(centrenet::SharedMemoryPort::kDma).held;
+    if (held > dma_seen_) {
+      sc_time stolen = held - dma_seen_;
+      dma_stall_ += stolen;
+      wait(stolen);
+      dma_seen_ = mem_port_->stats(centrenet::SharedMemoryPort::kDma).held;
+    }
+  }
+  after_sync();
+}
+
+// A process woken at the same time as the CPU (an NI raising its interrupt, a signal and the
+// method forwarding it) may run after the CPU in the same time step; without this the CPU
+// would sample the IPL first and see the change only a quantum later. Two delta cycles cover
+// a direct set_irq() call and a signal plus one forwarding method. Free when nothing else is
+// runnable at this time (a board alone).
+void CpuInitiator::settle() {
+  for (int i = 0; i < 2 && sc_core::sc_pending_activity_at_current_time(); ++i) wait(sc_core::SC_ZERO_TIME);
+  limits_dirty_ = true;
+}
+
+void CpuInitiator::run() {
+  sync_cycle_ = cpu_.cycles();
+  after_sync();
   in_run_ = true;
   cpu_.reset();
   in_run_ = false;
@@ -58,47 +123,32 @@ void CpuInitiator::run() {
       break;
     }
     if (cpu_.stopped() && !new_ipl) {
-      // STOP: catch the kernel up to the CPU, then sleep until the IPL lines change.
-      qk_.set(lead(cpu_.cycles()));
-      qk_.sync();
-      sync_cycle_ = cpu_.cycles();
+      // STOP: catch the kernel up to the CPU, then sleep until the IPL lines change. The bus
+      // is idle meanwhile, so DMA in that time steals nothing.
+      sync();
       if (ipl_ == applied_ipl_) wait(ipl_changed_);
-      qk_.reset();
+      if (mem_port_) dma_seen_ = mem_port_->stats(centrenet::SharedMemoryPort::kDma).held;
+      sync_cycle_ = cpu_.cycles();  // the core's clock is re-based on the kernel time
+      after_sync();
       continue;
     }
-    // Run to the next quantum boundary (at least one clock, so a zero quantum still progresses),
-    // or to the device event horizon if that comes first.
-    uint64_t budget = std::max<uint64_t>(1, uint64_t(qk_.until_sync() / period_));
-    bool at_horizon = false;
-    if (horizon_) {
-      sc_time h = horizon_(), now = local_time();
-      if (h <= now) {
-        budget = 0;
-        at_horizon = true;
-      } else {
-        uint64_t ps = (h - now).value(), per = period_.value();
-        uint64_t clocks = (ps + per - 1) / per;
-        if (clocks <= budget) {
-          budget = clocks;
-          at_horizon = true;
-        }
-      }
-    }
-    if (budget) {
+    if (limits_dirty_) update_limits();
+    uint64_t now = cpu_.cycles();
+    if (now < chunk_end_) {
+      ++chunks_;
       in_run_ = true;
-      cpu_.run_until(cpu_.cycles() + budget);
+      cpu_.run_until(chunk_end_);
       in_run_ = false;
+      continue;  // IPL, STOP and limits are looked at again before the next chunk
     }
-    qk_.set(lead(cpu_.cycles()));
-    if (at_horizon || qk_.need_sync()) {
-      qk_.sync();
-      sync_cycle_ = cpu_.cycles();
-      // Let the device's event at this time run before the next instruction samples the IPL.
-      if (at_horizon) wait(sc_core::SC_ZERO_TIME);
-    }
+    bool at_horizon = horizon_end_ <= now;
+    sync();
+    // At the horizon, let the device's event at this time run before the next instruction
+    // samples the IPL; otherwise let anything woken at this time run.
+    if (at_horizon) wait(sc_core::SC_ZERO_TIME);
+    settle();
   }
-  qk_.set(lead(cpu_.cycles()));
-  qk_.sync();
+  wait(lead(cpu_.cycles()));
   sync_cycle_ = cpu_.cycles();
   done_flag_ = true;
   if (done_) done_(halt);
@@ -128,6 +178,14 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
   // longer wait, or latency the target annotated -- is wait states on this bus cycle.
   sc_time consumed = sc_core::sc_time_stamp() - t0;
   if (consumed > sc_core::SC_ZERO_TIME) sync_cycle_ += uint64_t(consumed.value() / period_.value());
+  // The device may have scheduled an event (or the timer been reprogrammed): if that is before
+  // the end of the running chunk, end the chunk after this instruction.
+  limits_dirty_ = true;
+  if (in_run_) {
+    uint64_t end = chunk_end_;
+    update_limits();
+    if (chunk_end_ < end) cpu_.request_yield();
+  }
   if (consumed + delay > before) {
     sc_time extra = consumed + delay - before;
     wait = uint32_t((extra.value() + period_.value() - 1) / period_.value());

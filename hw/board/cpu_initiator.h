@@ -2,7 +2,10 @@
 // lt_temporal_decouple examples).
 //
 // An SC_THREAD runs m68k::Cpu::run_until in chunks that end at the next global-quantum boundary
-// (tlm_utils::tlm_quantumkeeper), then synchronises. Every bus cycle the core cannot do from
+// (aligned as tlm_global_quantum::compute_local_quantum), then synchronises -- unless no other
+// process has anything to do before the CPU's local time, in which case nobody could observe
+// the CPU running ahead and the chunk goes on to the kernel's next pending activity (bounded by
+// max_lead(); cut at the device event horizon). Every bus cycle the core cannot do from
 // its fast page table becomes a b_transport whose annotated delay is the CPU's lead over the
 // kernel ((cycle - cycle at last sync) x clock period); latency a target adds comes back to the
 // core as wait states. Targets that allow DMI (RAM, ROM, MMU-translated user pages) are mapped
@@ -17,7 +20,8 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "../centrenet/memory_port.h"  // header-only, SystemC only: the CPU/DMA timeline
 
 #include <cstdio>
 #include <functional>
@@ -46,6 +50,14 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // (e.g. the timer's next expiry), or sc_max_time(). The CPU ends its chunk there and lets the
   // kernel catch up, so such interrupts are taken within one instruction whatever the quantum.
   void set_event_horizon(std::function<sc_core::sc_time()> f) { horizon_ = std::move(f); }
+  // The port to board RAM that DMA shares with the CPU (Board's DmaPort), or nullptr. After each
+  // synchronisation the CPU stalls for the time DMA held the port since the last one (the
+  // 68010 grants the bus to DMA and waits for it to come back: cycle stealing).
+  void set_memory_port(const centrenet::SharedMemoryPort* port);
+  // How far the CPU may run ahead of the kernel when no other process is waiting to run
+  // (default 1 ms). Bounds the overrun past an sc_start(duration) end, which SystemC does not
+  // expose as pending activity.
+  void set_max_lead(sc_core::sc_time t) { max_lead_ = t; }
   // The RESET instruction: devices reset themselves.
   void set_reset_devices(std::function<void()> f) { reset_devices_ = std::move(f); }
 
@@ -72,6 +84,9 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   sc_core::sc_time local_time() const;
   uint64_t slow_accesses() const { return slow_accesses_; }
   uint64_t dmi_grants() const { return dmi_grants_; }
+  uint64_t syncs() const { return syncs_; }    // times the thread waited for the kernel
+  uint64_t chunks() const { return chunks_; }  // run_until calls
+  sc_core::sc_time dma_stall() const { return dma_stall_; }  // CPU time lost to DMA
 
   // m68k::Bus
   m68k::BusResponse read(const m68k::BusAccess& a, uint16_t& data, uint32_t& wait) override;
@@ -80,15 +95,12 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   void reset_devices(uint64_t cycle) override;
 
  private:
-  class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
-   public:
-    sc_core::sc_time until_sync() const {
-      sc_core::sc_time now = sc_core::sc_time_stamp() + m_local_time;
-      return m_next_sync_point > now ? m_next_sync_point - now : sc_core::SC_ZERO_TIME;
-    }
-  };
-
   void run();
+  void sync();    // waits until the kernel reaches the CPU's local time
+  void settle();  // lets processes woken at this very time run before the IPL is sampled
+  void after_sync();
+  void update_limits();
+  uint64_t cycle_at(const sc_core::sc_time& t) const;
   m68k::BusResponse transport(const m68k::BusAccess& a, uint8_t* buf, unsigned len, uint32_t& wait);
   void try_dmi(uint32_t address, uint8_t fc);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
@@ -97,8 +109,16 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
 
   m68k::Cpu cpu_;
   sc_core::sc_time period_;
-  QuantumKeeper qk_;
   uint64_t sync_cycle_ = 0;  // core cycles() when the kernel time was last caught up
+  // Chunk limits in core clocks, valid until the kernel or a device may have changed
+  // (limits_dirty_: after a synchronisation or a b_transport), so the DMI-only hot path costs
+  // no function calls per chunk.
+  uint64_t quantum_end_ = 0, lead_end_ = 0, activity_end_ = 0, horizon_end_ = 0, chunk_end_ = 0;
+  bool limits_dirty_ = true;
+  sc_core::sc_time max_lead_{1, sc_core::SC_MS};
+  const centrenet::SharedMemoryPort* mem_port_ = nullptr;
+  sc_core::sc_time dma_seen_, dma_stall_;
+  uint64_t syncs_ = 0, chunks_ = 0;
   tlm::tlm_generic_payload payload_;
   BusCycleExtension* ext_;  // owned by payload_
   int ipl_ = 0, applied_ipl_ = 0;

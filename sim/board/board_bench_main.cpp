@@ -42,6 +42,11 @@ int sc_main(int argc, char** argv) {
   std::printf("simulated    %.6f s\n", sim);
   std::printf("host         %.6f s\n", host);
   std::printf("real time    x%.3f\n", sim / host);
+  // Where host time can go besides instructions: bus cycles off the fast path, chunks of
+  // run_until and waits for the kernel.
+  std::printf("slow cycles  %llu\n", (unsigned long long)board->cpu().slow_accesses());
+  std::printf("chunks       %llu\n", (unsigned long long)board->cpu().chunks());
+  std::printf("syncs        %llu\n", (unsigned long long)board->cpu().syncs());
   std::printf("MIPS %.3f\n", double(r.instructions) / host / 1e6);
   return 0;
 }
