@@ -702,6 +702,25 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ moves
+  // The flags a MOVE to memory shows if its write takes an address error. Byte and word: all
+  // four set. Long (from the reference vectors): a memory source has set all four, from the low
+  // word if the destination is (An), (An)+ or (xxx).l, else from the long; a register or
+  // immediate source has not touched them for (An)/(An)+, has set all four for -(An) and
+  // (xxx).w/.l, and N and Z only for (d16,An) and (d8,An,Xn). A write that completes sets them
+  // all from the long.
+  template <int S, int SM, int DM> static M68K_INLINE void move_flags_before_write(Cpu& c, uint32_t v) {
+    if (S != 4) return logic_flags<S>(c, v);
+    constexpr bool mem_src = SM >= 2 && SM != 11;
+    constexpr bool simple_dst = DM == 2 || DM == 3;
+    if (mem_src) {
+      if (simple_dst || DM == 8) logic_flags<2>(c, v);
+      else logic_flags<4>(c, v);
+    } else if (DM == 4 || DM == 7 || DM == 8) {
+      logic_flags<4>(c, v);
+    } else if (!simple_dst) {
+      nz<4>(c, v);
+    }
+  }
   // SM, DM: source and destination EA slots (the decoder instantiates each combination).
   template <int S, int SM, int DM> static M68K_INLINE void move(Cpu& c, uint16_t op) {
     constexpr int sm = EA_MODE(SM), dm = EA_MODE(DM);
@@ -723,7 +742,7 @@ struct Exec {
       c.pc_adj_ = 0;
       if (S == 4) {
         // The long is written low word first; IRD keeps this opcode until the writes are done.
-        logic_flags<2>(c, v);
+        move_flags_before_write<S, SM, DM>(c, v);
         uint16_t next = c.irc_;
         c.irc_ = fetch16(c, c.pc_);
         c.pc_ += 2;
@@ -732,7 +751,7 @@ struct Exec {
         cwr16(c, a + 2, (uint16_t)v);
         cwr16(c, a, (uint16_t)(v >> 16));
         wa(c, dr) = a;
-        nz<4>(c, v);
+        logic_flags<4>(c, v);
         c.ird_ = next;
         return;
       }
@@ -745,10 +764,10 @@ struct Exec {
     if (dm == 3) {  // (An)+ destination: An moves only once the write is done
       a = c.r_.a[dr];
       c.pc_adj_ = 2;
-      logic_flags<S == 4 ? 2 : S>(c, v);  // a long shows its low word's flags until written
+      move_flags_before_write<S, SM, DM>(c, v);
       wr<S>(c, a, v);
       wa(c, dr) += (S == 1 && dr == 7) ? 2 : S;
-      if (S == 4) nz<4>(c, v);
+      if (S == 4) logic_flags<4>(c, v);
       prefetch(c);
       return;
     }
@@ -764,9 +783,9 @@ struct Exec {
         c.irc_ = fetch16(c, c.pc_);
         c.pc_ += 2;
       }
-      logic_flags<S == 4 ? 2 : S>(c, v);
+      move_flags_before_write<S, SM, DM>(c, v);
       wr<S>(c, a, v);
-      if (S == 4) nz<4>(c, v);
+      if (S == 4) logic_flags<4>(c, v);
       if (!reg_src) {
         c.irc_ = fetch16(c, c.pc_);
         c.pc_ += 2;
@@ -776,9 +795,9 @@ struct Exec {
     }
     a = ea_addr<S>(c, dm, dr);
     c.pc_adj_ += (dm == 7) ? 0 : 2;
-    logic_flags<S == 4 ? 2 : S>(c, v);
+    move_flags_before_write<S, SM, DM>(c, v);
     wr<S>(c, a, v);
-    if (S == 4) nz<4>(c, v);
+    if (S == 4) logic_flags<4>(c, v);
     prefetch(c);
   }
   static M68K_INLINE void moveq(Cpu& c, uint16_t op) {
