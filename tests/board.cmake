@@ -18,6 +18,10 @@ if(NOT TESTBED_BOARD_HAS_CPU)
   return()
 endif()
 
+# Tests with a Board (and hand-assembled guest code, tests/board/guest_code.h).
+board_gtest(test_board_dma test_board_dma.cpp)
+board_gtest(test_board_irq test_board_irq.cpp)
+
 # board_run_test(NAME EXPECT_RC rc EXPECT_REGEX re [extra -D definitions...] COMMAND cmd args...)
 function(board_run_test name)
   cmake_parse_arguments(T "" "EXPECT_RC;EXPECT_REGEX" "DEFS;COMMAND" ${ARGN})

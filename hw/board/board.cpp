@@ -36,6 +36,7 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
       decoder_("decoder", windows(c)),
       ram_("ram", c.ram_bytes, false, period_ * double(c.ram_wait_states)),
       boot_("boot", TB_BOOT_SIZE, true, period_ * double(c.rom_wait_states)),
+      dma_("dma", ram_),
       timer_("timer", c.timer_tick_hz, period_ * double(c.io_wait_states)),
       intc_("intc", period_ * double(c.io_wait_states)),
       serial0_("serial0", c.console_baud, period_ * double(c.io_wait_states)),
@@ -54,6 +55,7 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
   decoder_.port("BOARDID").bind(id_.socket);
   decoder_.port("SIMCTL").bind(simctl_.socket);
   cpu_.set_fast_path(c.fast_path);
+  cpu_.set_memory_port(&dma_.memory_port());
 
   timer_.on_irq([this](bool l) { intc_.set_line(IrqSource::Timer, l); });
   serial0_.on_irq([this](bool l) { intc_.set_line(IrqSource::Serial0, l); });

@@ -6,6 +6,7 @@
 //   testbed::BoardConfig c;  c.id = 2; c.master = false; c.node = 0;
 //   testbed::Board b("air", c);
 //   b.attach_net(ni.target_socket);           // before sc_start; likewise attach_monitor()
+//   ni.dma.bind(b.dma_target()); ni.set_memory_port(&b.memory_port());   // dma-anywhere
 //   ni.irq_callback = [&](bool l) { b.set_irq(testbed::IrqSource::Net, l); };
 //   b.console().connect(&endpoint);           // or a ConsoleSwitch; b.link() on the master
 //   b.load_image(testbed::load_elf("tos.elf"));
@@ -16,6 +17,7 @@
 #include "address_decoder.h"
 #include "board_identity.h"
 #include "cpu_initiator.h"
+#include "dma_port.h"
 #include "elf_loader.h"
 #include "interrupt_controller.h"
 #include "memory.h"
@@ -70,6 +72,11 @@ class Board : public sc_core::sc_module {
   // Attachment points, before sc_start(): the device's target socket gets the window's offsets.
   void attach_net(tlm::tlm_target_socket<32>& target) { decoder_.port("NET").bind(target); net_attached_ = true; }
   void attach_monitor(tlm::tlm_target_socket<32>& target) { decoder_.port("MON").bind(target); mon_attached_ = true; }
+  // DMA into board RAM (physical addresses; see dma_port.h), e.g. ni.dma.bind(b.dma_target())
+  // and ni.set_memory_port(&b.memory_port()) for the Centrenet NI in dma-anywhere mode.
+  DmaPort::Socket& dma_target() { return dma_.socket; }
+  centrenet::SharedMemoryPort& memory_port() { return dma_.memory_port(); }
+  DmaPort& dma() { return dma_; }
   // Interrupt lines of external devices (level-sensitive; IrqSource::Net, IrqSource::Mon).
   void set_irq(IrqSource s, bool asserted) { intc_.set_line(s, asserted); }
 
@@ -97,6 +104,7 @@ class Board : public sc_core::sc_module {
   Mmu mmu_;
   AddressDecoder decoder_;
   Memory ram_, boot_;
+  DmaPort dma_;
   Timer timer_;
   InterruptController intc_;
   SerialPort serial0_, serial1_;

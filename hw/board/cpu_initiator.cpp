@@ -37,7 +37,9 @@ bool CpuInitiator::apply_ipl() {
   return true;
 }
 
-sc_time CpuInitiator::local_time() const { return sc_core::sc_time_stamp() + lead(cpu_.cycles()); }
+// From the kernel time of the last synchronisation, not sc_time_stamp(): another process may
+// ask while the CPU thread waits for the kernel to catch up.
+sc_time CpuInitiator::local_time() const { return sync_time_ + lead(cpu_.cycles()); }
 
 void CpuInitiator::set_fast_path(bool on) {
   fast_path_ = on;
@@ -83,19 +85,27 @@ void CpuInitiator::update_limits() {
 
 void CpuInitiator::sync() {
   wait(lead(cpu_.cycles()));
-  sync_cycle_ = cpu_.cycles();
   ++syncs_;
   if (mem_port_) {
     // DMA held the RAM port for this long while the CPU ran ahead: the CPU's bus cycles in that
-    // window would have waited for it. Charged as one stall; DMA during the stall overlaps it.
+    // window would have waited for it: charged as one stall, per synchronisation rather than
+    // per bus cycle so that the DMI path stays free of it. DMA during the stall is charged at
+    // the next synchronisation: over any stretch of time the CPU then gets what DMA left of
+    // the port (at 50% DMA duty, half its speed).
     sc_time held = mem_port_->stats(centrenet::SharedMemoryPort::kDma).held;
     if (held > dma_seen_) {
       sc_time stolen = held - dma_seen_;
+      dma_seen_ = held;
       dma_stall_ += stolen;
       wait(stolen);
-      dma_seen_ = mem_port_->stats(centrenet::SharedMemoryPort::kDma).held;
     }
   }
+  rebase();
+}
+
+void CpuInitiator::rebase() {
+  sync_cycle_ = cpu_.cycles();
+  sync_time_ = sc_core::sc_time_stamp();
   after_sync();
 }
 
@@ -110,8 +120,7 @@ void CpuInitiator::settle() {
 }
 
 void CpuInitiator::run() {
-  sync_cycle_ = cpu_.cycles();
-  after_sync();
+  rebase();
   in_run_ = true;
   cpu_.reset();
   in_run_ = false;
@@ -128,8 +137,7 @@ void CpuInitiator::run() {
       sync();
       if (ipl_ == applied_ipl_) wait(ipl_changed_);
       if (mem_port_) dma_seen_ = mem_port_->stats(centrenet::SharedMemoryPort::kDma).held;
-      sync_cycle_ = cpu_.cycles();  // the core's clock is re-based on the kernel time
-      after_sync();
+      rebase();  // the core's clock is re-based on the kernel time
       continue;
     }
     if (limits_dirty_) update_limits();
@@ -150,6 +158,7 @@ void CpuInitiator::run() {
   }
   wait(lead(cpu_.cycles()));
   sync_cycle_ = cpu_.cycles();
+  sync_time_ = sc_core::sc_time_stamp();
   done_flag_ = true;
   if (done_) done_(halt);
 }
@@ -177,7 +186,11 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
   // later access would count that lead twice. Whatever the call took beyond `before` -- a
   // longer wait, or latency the target annotated -- is wait states on this bus cycle.
   sc_time consumed = sc_core::sc_time_stamp() - t0;
-  if (consumed > sc_core::SC_ZERO_TIME) sync_cycle_ += uint64_t(consumed.value() / period_.value());
+  if (consumed > sc_core::SC_ZERO_TIME) {
+    uint64_t clocks = consumed.value() / period_.value();
+    sync_cycle_ += clocks;
+    sync_time_ += period_ * double(clocks);
+  }
   // The device may have scheduled an event (or the timer been reprogrammed): if that is before
   // the end of the running chunk, end the chunk after this instruction.
   limits_dirty_ = true;

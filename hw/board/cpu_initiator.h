@@ -98,6 +98,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   void run();
   void sync();    // waits until the kernel reaches the CPU's local time
   void settle();  // lets processes woken at this very time run before the IPL is sampled
+  void rebase();  // the kernel time now corresponds to the core's clock now
   void after_sync();
   void update_limits();
   uint64_t cycle_at(const sc_core::sc_time& t) const;
@@ -110,6 +111,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   m68k::Cpu cpu_;
   sc_core::sc_time period_;
   uint64_t sync_cycle_ = 0;  // core cycles() when the kernel time was last caught up
+  sc_core::sc_time sync_time_;  // ... and that kernel time
   // Chunk limits in core clocks, valid until the kernel or a device may have changed
   // (limits_dirty_: after a synchronisation or a b_transport), so the DMI-only hot path costs
   // no function calls per chunk.
