@@ -39,7 +39,7 @@ board_run_test(board_firmware_exercises_every_device
   EXPECT_RC 0 EXPECT_REGEX "board-test: PASS.*EXIT 1 at"
   DEFS -DSETUP_DIR=${_fs} -DSETUP_FILE=${_fs}/board-test-input.txt "-DSETUP_TEXT=uploaded from the host\n"
        -DCHECK_FILE=${_fs}/board-test-output.txt "-DCHECK_REGEX=^board-test result: PASS\n$"
-  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_SOURCE_DIR}/sim/configs/board.cfg
+  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_SOURCE_DIR}/sim/configs/board.toml
           --link files:${_fs},${_fs} ${_fw}/board-test.elf)
 # The same with the fast path off (every access over b_transport) and a 1 us quantum.
 board_run_test(board_firmware_without_fast_path
@@ -61,10 +61,35 @@ board_run_test(board_bad_image_is_refused
 board_run_test(board_missing_image_is_refused
   EXPECT_RC 2 EXPECT_REGEX "error: .*no_such.elf: cannot open image"
   COMMAND $<TARGET_FILE:testbed-board> ${CMAKE_CURRENT_BINARY_DIR}/no_such.elf)
-file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bad_board.cfg "# a bad value on line 3\nboard-id = 1\nram-mb = lots\n")
+# The configuration file is TOML through sim/common/config.h: a wrong type, a value out of
+# range (also from --set), a misspelt key and a syntax error are each refused naming file:line.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bad_board_type.toml "# a bad value on line 3\n[board]\nram_kb = \"lots\"\n")
 board_run_test(board_bad_config_is_refused
-  EXPECT_RC 2 EXPECT_REGEX "error: .*bad_board.cfg:3: ram-mb = 'lots' is not a number"
-  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_CURRENT_BINARY_DIR}/bad_board.cfg ${_fw}/board-test.elf)
+  EXPECT_RC 2 EXPECT_REGEX "error: .*bad_board_type.toml:3: board.ram_kb: expected an integer"
+  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_CURRENT_BINARY_DIR}/bad_board_type.toml ${_fw}/board-test.elf)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bad_board_range.toml "[cpu]\nclock_mhz = 10.0\nquantum_us = 0.0\n")
+board_run_test(board_config_out_of_range_is_refused
+  EXPECT_RC 2 EXPECT_REGEX "error: .*bad_board_range.toml:3: cpu.quantum_us = 0 is out of range"
+  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_CURRENT_BINARY_DIR}/bad_board_range.toml ${_fw}/board-test.elf)
+board_run_test(board_config_override_out_of_range_is_refused
+  EXPECT_RC 2 EXPECT_REGEX "error: .*board.id = 16 is out of range"
+  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_SOURCE_DIR}/sim/configs/board.toml --set board.id=16
+          ${_fw}/board-test.elf)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bad_board_key.toml "[board]\nram_mb = 4\n")
+board_run_test(board_config_unknown_key_is_refused
+  EXPECT_RC 2 EXPECT_REGEX "error: .*bad_board_key.toml: unknown setting\\(s\\): board.ram_mb"
+  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_CURRENT_BINARY_DIR}/bad_board_key.toml ${_fw}/board-test.elf)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bad_board_syntax.toml "[board]\n\nid = = 1\n")
+board_run_test(board_config_syntax_error_is_refused
+  EXPECT_RC 2 EXPECT_REGEX "error: .*bad_board_syntax.toml:3:"
+  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_CURRENT_BINARY_DIR}/bad_board_syntax.toml ${_fw}/board-test.elf)
+# Settings from the file reach the board: 8 MB of RAM from --set, seen by the firmware's
+# BOARDID, and the command line winning over the file (the console to a file).
+board_run_test(board_config_settings_reach_the_board
+  EXPECT_RC 0 EXPECT_REGEX "EXIT 1 at"
+  DEFS -DCHECK_FILE=${CMAKE_CURRENT_BINARY_DIR}/board_console.txt "-DCHECK_REGEX=board 0 .master., RAM 8192 KB.*board-test: PASS"
+  COMMAND $<TARGET_FILE:testbed-board> --config ${CMAKE_SOURCE_DIR}/sim/configs/board.toml --set board.ram_kb=8192
+          --console file:${CMAKE_CURRENT_BINARY_DIR}/board_console.txt ${_fw}/board-test.elf)
 board_run_test(board_bad_option_is_refused
   EXPECT_RC 2 EXPECT_REGEX "error: --clock-mhz: clock-mhz = '0' is not a number in"
   COMMAND $<TARGET_FILE:testbed-board> --clock-mhz 0 ${_fw}/board-test.elf)

@@ -1,5 +1,5 @@
 // testbed-board: one Testbed processor board running an image.
-//   testbed-board [--config sim/configs/board.cfg] [options] IMAGE.elf
+//   testbed-board [--config sim/configs/board.toml] [options] IMAGE.elf
 // Exit status: 0 when the guest writes 1 to SIMCTL EXIT; the guest's code (2..255, else 1)
 // for another value; 3 when the CPU halts; 4 when --max-cycles pass without EXIT; 2 for a bad
 // image, configuration or option (with a message saying what and where).

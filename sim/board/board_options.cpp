@@ -3,17 +3,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 namespace testbed {
 
 namespace {
-
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t\r"), b = s.find_last_not_of(" \t\r");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
 
 double number(const std::string& v, const std::string& key, const std::string& where, double lo, double hi) {
   char* end = nullptr;
@@ -74,51 +68,103 @@ void BoardOptions::set(const std::string& key, const std::string& v, const std::
   else throw OptionError(where + ": unknown option '" + key + "'\n" + usage());
 }
 
-void BoardOptions::load_file(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) throw OptionError(path + ": cannot open configuration file");
-  std::string line;
-  for (int n = 1; std::getline(f, line); ++n) {
-    std::string where = path + ":" + std::to_string(n);
-    line = trim(line.substr(0, line.find('#')));
-    if (line.empty()) continue;
-    size_t eq = line.find('=');
-    if (eq == std::string::npos) throw OptionError(where + ": expected 'key = value', got '" + line + "'");
-    set(trim(line.substr(0, eq)), trim(line.substr(eq + 1)), where);
+void BoardOptions::load_config(const Config& cfg) {
+  BoardConfig& b = board;
+  Config cpu = cfg.section("cpu");
+  b.clock_hz = cpu.get_double("clock_mhz", b.clock_hz / 1e6, 0.001, 1000) * 1e6;
+  quantum_us = cpu.get_double("quantum_us", quantum_us, 0.001, 1e6);
+  std::string model = cpu.get_choice("model", b.model == m68k::Model::MC68000 ? "68000" : "68010", {"68000", "68010"});
+  b.model = model == "68000" ? m68k::Model::MC68000 : m68k::Model::MC68010;
+  b.fast_path = cpu.get_bool("fast_path", b.fast_path);
+
+  Config bd = cfg.section("board");
+  b.id = uint16_t(bd.get_int("id", b.id, 0, 15));
+  b.master = bd.get_bool("master", b.master);
+  b.node = uint16_t(bd.get_int("node", b.node, 0, 65535));
+  b.ram_bytes = uint32_t(bd.get_int("ram_kb", b.ram_bytes / 1024, 1, TB_RAM_MAX_BYTES / 1024)) * 1024;
+  b.timer_tick_hz = uint32_t(bd.get_int("timer_hz", b.timer_tick_hz, 1, 1000000000));
+  b.console_baud = uint32_t(bd.get_int("console_baud", b.console_baud, 50, 10000000));
+  b.link_baud = uint32_t(bd.get_int("link_baud", b.link_baud, 50, 10000000));
+  b.io_wait_states = unsigned(bd.get_int("io_wait_states", b.io_wait_states, 0, 64));
+  b.ram_wait_states = unsigned(bd.get_int("ram_wait_states", b.ram_wait_states, 0, 64));
+  b.rom_wait_states = unsigned(bd.get_int("rom_wait_states", b.rom_wait_states, 0, 64));
+  b.mmu_walk_clocks = unsigned(bd.get_int("mmu_walk_clocks", b.mmu_walk_clocks, 0, 1000));
+
+  Config run = cfg.section("run");
+  image = run.get_string("image", image);
+  max_cycles = uint64_t(run.get_int("max_cycles", int64_t(max_cycles), 0, int64_t(1e18)));
+  // console and link have their own syntax: checked as on the command line.
+  std::string where = cfg.source_name() + ": ";
+  if (run.has("console")) set("console", run.get_string("console", console), where + "run.console");
+  if (run.has("link")) set("link", run.get_string("link", link), where + "run.link");
+
+  Config trace = cfg.section("trace");
+  vcd = trace.get_string("vcd", vcd);
+  trace_instructions = trace.get_bool("instructions", trace_instructions);
+
+  // A misspelt key would otherwise be ignored silently.
+  std::vector<std::string> unused = cfg.unused_keys();
+  if (!unused.empty()) {
+    std::string list;
+    for (auto& k : unused) list += (list.empty() ? "" : ", ") + k;
+    throw OptionError(cfg.source_name() + ": unknown setting(s): " + list +
+                      " (known: cpu.{clock_mhz,quantum_us,model,fast_path}, board.{id,master,node,ram_kb,"
+                      "timer_hz,console_baud,link_baud,io_wait_states,ram_wait_states,rom_wait_states,"
+                      "mmu_walk_clocks}, run.{image,max_cycles,console,link}, trace.{vcd,instructions})");
   }
 }
 
 void BoardOptions::parse(const std::vector<std::string>& args) {
+  // The configuration file (and --set overrides of it) first, whatever the order: the command
+  // line's own options win over it.
+  std::string config_path;
+  std::vector<std::string> overrides;
+  std::vector<std::pair<std::string, std::string>> options;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a.rfind("--", 0) == 0) {
       std::string key = a.substr(2), value;
       size_t eq = key.find('=');
-      if (eq != std::string::npos) {
+      if (eq != std::string::npos && key.compare(0, 3, "set") != 0) {
         value = key.substr(eq + 1);
         key = key.substr(0, eq);
       } else if (!is_flag(key)) {
         if (i + 1 >= args.size()) throw OptionError(a + ": missing value\n" + usage());
         value = args[++i];
       }
-      if (key == "config") load_file(value);
-      else set(key, value, a);
+      if (key == "config") {
+        if (!config_path.empty()) throw OptionError("--config: only one configuration file");
+        config_path = value;
+      } else if (key == "set") {
+        overrides.push_back(value);
+      } else {
+        options.emplace_back(key, value);
+      }
     } else if (image.empty() || i == args.size() - 1) {
       image = a;
     } else {
       throw OptionError("unexpected argument '" + a + "'\n" + usage());
     }
   }
+  std::string cli_image = image;
+  if (!config_path.empty() || !overrides.empty()) {
+    Config cfg = config_path.empty() ? Config::from_string("", "--set") : Config::from_file(config_path);
+    for (auto& o : overrides) cfg.apply_override(o);
+    load_config(cfg);
+  }
+  if (!cli_image.empty()) image = cli_image;
+  for (auto& [key, value] : options) set(key, value, "--" + key);
   if (image.empty()) throw OptionError("no image: give IMAGE.elf or --image\n" + usage());
 }
 
 std::string BoardOptions::usage() {
-  return "usage: testbed-board [--config FILE] [options] IMAGE.elf\n"
+  return "usage: testbed-board [--config FILE.toml] [--set section.key=value]... [options] IMAGE.elf\n"
          "  --image FILE  --ram-mb N  --quantum-us Q  --clock-mhz F  --vcd FILE  --trace-instructions\n"
          "  --max-cycles N  --board-id N  --master true|false  --node N  --console stdout|none|file:PATH|tcp:PORT[,nowait]\n"
          "  --link none|files:UPLOAD_DIR,DOWNLOAD_DIR  --timer-hz N  --console-baud N  --link-baud N\n"
          "  --io-wait-states N  --ram-wait-states N  --fast-path true|false  --no-fast-path\n"
-         "A configuration file holds the same options as 'key = value' lines (# comments).";
+         "The configuration file is TOML (sim/configs/board.toml: [cpu], [board], [run], [trace]);\n"
+         "--set overrides one of its settings; the options above win over both.";
 }
 
 }  // namespace testbed

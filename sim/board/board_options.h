@@ -1,8 +1,10 @@
-// Options of the single-board simulator, from a configuration file and the command line (the
-// command line wins). Every bad value is reported with where it came from ("board.cfg:7" or
-// "--ram-mb") and what is allowed.
+// Options of the single-board simulator, from a TOML configuration file read through the
+// project's config layer (sim/common/config.h: typed, range-checked, --set overrides, unknown
+// keys rejected) and the command line (which wins). Every bad value is reported with where it
+// came from ("board.toml:7: board.ram_kb" or "--ram-mb") and what is allowed.
 #pragma once
 #include "board.h"
+#include "config.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -28,8 +30,10 @@ struct BoardOptions {
 
   // Sets one option by name (without "--"); `where` names the source for messages.
   void set(const std::string& key, const std::string& value, const std::string& where);
-  void load_file(const std::string& path);
-  // argv: [--config FILE] [--key value | --flag]... [IMAGE]
+  // Reads every setting of `cfg` (sections cpu, board, run, trace); throws ConfigError on a
+  // bad value and OptionError naming any key it does not know.
+  void load_config(const Config& cfg);
+  // argv: [--config FILE.toml] [--set section.key=value]... [--key value | --flag]... [IMAGE]
   void parse(const std::vector<std::string>& args);
   static std::string usage();
 };
