@@ -58,8 +58,11 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     auto& ni = net_->ni(centrenet::BoardAddress{uint8_t(bs.node), uint8_t(bs.slot)});
     b->attach_net(ni.target);
     irqs_.push_back(std::make_unique<IrqForwarder>((bs.name + "_net_irq").c_str(), ni.irq, *b, IrqSource::Net));
-    if (spec_.net.ni.mode == centrenet::DmaMode::kAnywhere)
-      throw ConfigError(spec_.source + ": centrenet.dma = \"dma-anywhere\" is not wired to the boards' RAM yet");
+    if (spec_.net.ni.mode == centrenet::DmaMode::kAnywhere) {
+      // The NI's DMA reaches this board's physical RAM; its bursts and the CPU share the port.
+      ni.dma.bind(b->dma_target());
+      ni.set_memory_port(&b->memory_port());
+    }
     if (bs.node == 0 && bs.master) {
       if (rtl_monitor_) b->attach_monitor(rtl_monitor_->mmi);
       else b->attach_monitor(monitor_->mmi().socket);
