@@ -317,4 +317,51 @@ TEST(M68010, TraceTakesVector9AfterEachInstructionWithPcOfTheNext) {
   EXPECT_EQ(bus.get16(sp) & 0x8000, 0x8000);  // T was set in the stacked SR
 }
 
+// The core caches the code page of the last fetch (the fetch window). A platform that remaps a
+// page from a Bus callback in the middle of a run (an MMU, a ROM overlay switched off) must see
+// the next fetches come from the new mapping.
+class RemapBus : public PagedBus {
+ public:
+  Cpu* cpu = nullptr;
+  std::vector<uint8_t> page_a = std::vector<uint8_t>(1024, 0);
+  std::vector<uint8_t> page_b = std::vector<uint8_t>(1024, 0);
+  BusResponse write(const BusAccess& a, uint16_t d, uint32_t& w) override {
+    if (a.address == 0xF00000) {  // the "switch" register
+      for (auto s : {m68k::Space::User, m68k::Space::Supervisor}) {
+        cpu->unmap_fast(s, 0x1000, 1024);
+        cpu->map_fast(s, 0x1000, 1024, page_b.data(), true);
+      }
+      return BusResponse::Ok;
+    }
+    return PagedBus::write(a, d, w);
+  }
+};
+
+void put_code(std::vector<uint8_t>& page, uint32_t offset, std::initializer_list<uint16_t> words) {
+  for (uint16_t w : words) {
+    page[offset++] = (uint8_t)(w >> 8);
+    page[offset++] = (uint8_t)w;
+  }
+}
+
+TEST(M68010, FetchWindowFollowsAPageRemappedFromABusCallback) {
+  for (Model m : {Model::MC68000, Model::MC68010}) {
+    RemapBus bus;
+    setup(bus);
+    // $1000: move.w #1,$F00000.l (remaps the page) ; nop ; nop ; moveq #N,d0 ; stop #$2700
+    // The two NOPs are in the prefetch queue when the write happens; the MOVEQ is fetched after.
+    for (auto* page : {&bus.page_a, &bus.page_b}) {
+      put_code(*page, 0, {0x33FC, 0x0001, 0x00F0, 0x0000, 0x4E71, 0x4E71,
+                          (uint16_t)(page == &bus.page_a ? 0x7001 : 0x7002), 0x4E72, 0x2700});
+    }
+    Cpu cpu(bus, m);
+    bus.cpu = &cpu;
+    for (auto s : {m68k::Space::User, m68k::Space::Supervisor})
+      cpu.map_fast(s, 0x1000, 1024, bus.page_a.data(), true);
+    run(cpu);
+    ASSERT_TRUE(cpu.stopped());
+    EXPECT_EQ(cpu.regs().d[0], 2u) << (m == Model::MC68010 ? "68010" : "68000");
+  }
+}
+
 }  // namespace
