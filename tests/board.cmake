@@ -21,6 +21,7 @@ endif()
 # Tests with a Board (and hand-assembled guest code, tests/board/guest_code.h).
 board_gtest(test_board_dma test_board_dma.cpp)
 board_gtest(test_board_irq test_board_irq.cpp)
+board_gtest(test_board_sync test_board_sync.cpp)
 
 # board_run_test(NAME EXPECT_RC rc EXPECT_REGEX re [extra -D definitions...] COMMAND cmd args...)
 function(board_run_test name)
