@@ -61,6 +61,14 @@ TEST(Config, OverridesReplaceAndCreateValues) {
   EXPECT_NE(error_of([&] { c.apply_override("board.7.name=x"); }).find("no element 7"), std::string::npos);
 }
 
+TEST(Config, OverrideOfAStringStaysAString) {
+  auto c = Config::from_string("[centrenet]\ndma = \"dma-anywhere\"\n[cpu]\nclock_mhz = 10\n");
+  c.apply_override("centrenet.dma=1994");
+  EXPECT_EQ(c.section("centrenet").get_string("dma", ""), "1994");
+  c.apply_override("cpu.clock_mhz=8");  // a number replacing a number stays a number
+  EXPECT_EQ(c.section("cpu").get_int("clock_mhz", 0, 1, 100), 8);
+}
+
 TEST(Config, ReportsKeysNothingRead) {
   auto c = Config::from_string("[cpu]\nclock_mhz = 10\nclok_mhz = 5\n[unknown]\nx = 1\n");
   c.section("cpu").get_int("clock_mhz", 0, 0, 100);

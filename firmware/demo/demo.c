@@ -36,14 +36,14 @@ static inline void send_event(unsigned short n) { TB_REG16(TB_MON_SMI_EVENT) = n
 static unsigned short my_id(void) { return TB_REG16(TB_BOARDID_ID); }
 
 /* Launch a message with one operand and, if words > 0, one DMA pair gathering `words` long
- * words from the controller's buffer at `buf_off`. Retries while the output queue is full. */
+ * words from board address `addr`. Retries while the output queue is full. */
 static void net_send(unsigned node, unsigned slot, unsigned tag, unsigned long operand,
-                     unsigned long buf_off, unsigned words) {
+                     unsigned long addr, unsigned words) {
   for (;;) {
     NET_OUT(0) = ((unsigned long)node << 24) | ((unsigned long)slot << 16) | tag;
     NET_OUT(1) = operand;
     if (words) {
-      NET_OUT(2) = TB_NET_BUFFER + buf_off;
+      NET_OUT(2) = addr;
       NET_OUT(3) = (unsigned long)words * 4;
     }
     TB_REG32(TB_NET_LAUNCH) = (1ul << 8) | (words ? 1 : 0);
@@ -72,31 +72,38 @@ static void slave(unsigned id) {
   unsigned next = id % DEMO_SLAVES + 1;
   unsigned prev = (id + DEMO_SLAVES - 2) % DEMO_SLAVES + 1;
   unsigned long out_off = 0, in_off = 0x1000; /* buffer areas for sending and receiving */
+  /* 1994: DMA reaches only the controller's buffer, so messages are copied in and out (as TOS
+   * did). dma-anywhere (the upgrade of the report's section 3.4): DMA straight from and to RAM. */
+  int anywhere = TB_REG32(TB_NET_MODE) == 1;
+  unsigned long src_addr = anywhere ? (unsigned long)ram_payload : TB_NET_BUFFER + out_off;
+  unsigned long dst_addr = anywhere ? (unsigned long)ram_received : TB_NET_BUFFER + in_off;
   unsigned round, i;
   tb_puts("slave ");
   tb_putdec(id);
   tb_puts(": ring to ");
   tb_putdec(next);
-  tb_putc('\n');
+  tb_puts(anywhere ? ", DMA to and from RAM\n" : ", copying through the controller buffer\n");
   for (round = 0; round < DEMO_ROUNDS; ++round) {
     send_event(0x4000 | (id << 8) | 1);  /* thread 1 of this board is scheduled */
     for (i = 0; i < PAYLOAD_WORDS; ++i) ram_payload[i] = payload_word(id, round, i);
     send_event(EV_TRAP7);                /* the thread asks to communicate */
-    for (i = 0; i < PAYLOAD_WORDS; ++i) NET_BUF[out_off / 4 + i] = ram_payload[i]; /* 1994: copy in */
-    net_send(0, next, TAG_RING, round, out_off, PAYLOAD_WORDS);
+    if (!anywhere)
+      for (i = 0; i < PAYLOAD_WORDS; ++i) NET_BUF[out_off / 4 + i] = ram_payload[i]; /* copy in */
+    net_send(0, next, TAG_RING, round, src_addr, PAYLOAD_WORDS);
     send_event(EV_COMMS);                /* sender returned to the ready queue */
     while (!net_pending()) {
     }
     send_event(EV_RX_MPC);               /* servicing a message from Centrenet */
     unsigned long src = TB_REG32(TB_NET_IN_SRC);
     unsigned long got_round = NET_IN(1);
-    TB_REG32(TB_NET_SB_ADDR) = TB_NET_BUFFER + in_off;
+    TB_REG32(TB_NET_SB_ADDR) = dst_addr;
     TB_REG32(TB_NET_SB_OFFSET) = 8;      /* skip the header and the one operand */
     TB_REG32(TB_NET_SB_LEN) = PAYLOAD_WORDS * 4;
     TB_REG32(TB_NET_RXCMD) = 3;          /* store back, then pop */
     while (TB_REG32(TB_NET_STATUS) & 0x8ul) {
     }
-    for (i = 0; i < PAYLOAD_WORDS; ++i) ram_received[i] = NET_BUF[in_off / 4 + i]; /* copy out */
+    if (!anywhere)
+      for (i = 0; i < PAYLOAD_WORDS; ++i) ram_received[i] = NET_BUF[in_off / 4 + i]; /* copy out */
     for (i = 0; i < PAYLOAD_WORDS; ++i)
       if (ram_received[i] != payload_word(prev, round, i) || (src & 0xFF) != prev || got_round != round) {
         tb_puts("slave: corrupt message in round ");

@@ -69,6 +69,12 @@ void Config::apply_override(const std::string& assignment) {
     if (!n->is_table()) throw ConfigError("override '" + assignment + "': " + path[i] + " is not a table");
     t = n->as_table();
   }
+  // A value replacing a string stays a string (--set centrenet.dma=1994 means "1994").
+  const toml::node* existing = t->get(path.back());
+  if (existing && existing->is_string() && !parsed.get("v")->is_string()) {
+    t->insert_or_assign(path.back(), value);
+    return;
+  }
   t->insert_or_assign(path.back(), *parsed.get("v"));
 }
 
