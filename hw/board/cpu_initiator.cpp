@@ -199,8 +199,17 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
     update_limits();
     if (chunk_end_ < end) cpu_.request_yield();
   }
-  if (consumed + delay > before) {
-    sc_time extra = consumed + delay - before;
+  // Time a target held the call beyond the cycle's start (a pin-level device clocking the access
+  // in, such as the co-simulated RTL monitor) falls first into the 68010 bus cycle itself: the
+  // device has until DTACK is sampled (kDtackWindow clocks after the cycle starts) before it
+  // costs wait states, as on the real bus. Latency a target annotates (`delay`) is wait states
+  // as before; so is a device that holds the cycle longer than the window.
+  sc_time response = consumed + delay;
+  if (response > before) {
+    sc_time extra = response - before;
+    sc_time held = consumed > before ? consumed - before : sc_core::SC_ZERO_TIME;
+    sc_time free = std::min(held, period_ * double(kDtackWindow));
+    extra -= free;
     wait = uint32_t((extra.value() + period_.value() - 1) / period_.value());
   }
   bool ok = p.is_response_ok();

@@ -31,6 +31,10 @@ namespace testbed {
 
 class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
  public:
+  // Clocks from the start of a bus cycle (S0) to the end of S4, where the 68010 samples DTACK:
+  // a device that answers within them adds no wait states.
+  static constexpr unsigned kDtackWindow = 2;
+
   tlm_utils::simple_initiator_socket<CpuInitiator> socket;
 
   SC_HAS_PROCESS(CpuInitiator);

@@ -51,6 +51,10 @@ struct NiParams {
   sc_core::sc_time ram_word_time = sc_core::sc_time(400, sc_core::SC_NS);
   sc_core::sc_time buffer_word_time = sc_core::sc_time(100, sc_core::SC_NS);
   unsigned dma_burst_bytes = 16;        // bytes per DMA b_transport (and per memory-port hold)
+  // An access from a temporally decoupled initiator (an SC_THREAD running ahead of the kernel)
+  // first waits until its own time, so the NI sees every register and buffer access at the
+  // time it happens whatever the quantum: results do not depend on where CPUs synchronise.
+  bool sync_accesses = true;
 };
 
 struct NodeConfig {

@@ -151,7 +151,13 @@ void NetworkInterface::write_reg(uint32_t off, uint32_t v) {
 }
 
 void NetworkInterface::b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
-  (void)delay;  // the board's bus charges the access cycle; registers add no wait states
+  // The board's bus charges the access cycle; registers add no wait states. What the access
+  // sees (queue state, a launch's timing) must be the state at its own time: catch up first.
+  if (p_.sync_accesses && delay > sc_core::SC_ZERO_TIME &&
+      sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_) {
+    wait(delay);
+    delay = sc_core::SC_ZERO_TIME;
+  }
   uint64_t a = p.get_address();
   if (a >= TB_NET_BASE) a -= TB_NET_BASE;
   unsigned len = p.get_data_length();
