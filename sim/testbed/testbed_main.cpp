@@ -3,6 +3,7 @@
 // hybrid monitor), boots each board's image, runs, and reports.
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -17,7 +18,7 @@ using namespace testbed;
 
 // The master's monitor log arrives over the LAN link as out_dir/monitor.raw: decode it into a
 // time-ordered trace and per-board VCDs, and judge it against the probe's ground truth.
-int report_monitor(Machine& m, std::ostream& os) {
+int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
   namespace fs = std::filesystem;
   namespace md = testbed::monitor_decoder;
   const auto& spec = m.spec();
@@ -76,7 +77,13 @@ int report_monitor(Machine& m, std::ostream& os) {
   if (m.tlm_monitor())
     os << "monitor: MMI stalled " << m.tlm_monitor()->engine().stall_clocks() << " clocks on a full FIFO\n";
   else
-    os << "monitor: the verilated RTL monitor ran (no probe: written/lost/latency come from the TLM model)\n";
+  {
+    // Co-simulation speed: the RTL is clocked every monitor clock of the run.
+    double clocks = sc_core::sc_time_stamp() / spec.mon.clock_period;
+    os << "monitor: the verilated RTL monitor ran (no probe: written/lost/latency come from the TLM model)\n"
+       << "monitor: co-simulation: " << uint64_t(clocks) << " RTL clocks in " << host_seconds
+       << " host s, RTL cycles/s " << uint64_t(clocks / std::max(host_seconds, 1e-9)) << "\n";
+  }
   if (!have_raw) {
     os << "monitor: the master sent no monitor.raw over its LAN link\n";
   } else {
@@ -114,7 +121,9 @@ int sc_main(int argc, char** argv) {
     Machine machine("testbed", spec);
     std::cout << "----- console of " << (spec.console.empty() ? "no board" : spec.console) << " -----"
               << std::endl;
+    auto t0 = std::chrono::steady_clock::now();
     machine.run();
+    double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cout << "----- end of run at " << sc_core::sc_time_stamp() << " -----\n";
 
     int rc = 0;
@@ -136,7 +145,9 @@ int sc_main(int argc, char** argv) {
                 << " cycles, console " << machine.console_bytes(i) << " bytes\n";
     }
     machine.network().report(std::cout);
-    rc |= report_monitor(machine, std::cout);
+    rc |= report_monitor(machine, std::cout, host_seconds);
+    std::cout << "host: " << host_seconds << " s for " << sc_core::sc_time_stamp().to_seconds()
+              << " s simulated\n";
     std::cout << "results in " << spec.out_dir << "/\n";
     return rc;
   } catch (const ConfigError& e) {
