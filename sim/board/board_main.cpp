@@ -11,10 +11,16 @@
 
 #include <cstdio>
 #include <memory>
+#include <string>
 
 using namespace testbed;
 
 int sc_main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::fputs(BoardOptions::usage().c_str(), stdout);
+      return 0;
+    }
   BoardOptions o;
   std::unique_ptr<SerialEndpoint> console, link;
   std::unique_ptr<BusVcd> vcd;
