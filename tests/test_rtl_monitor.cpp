@@ -19,18 +19,6 @@ using namespace tbrtl;
 
 namespace {
 
-Params small_params() {  // must match RTL_MONITOR_SMALL_PARAMS in rtl/monitor/CMakeLists.txt
-  Params p;
-  p.n_smi = 3;
-  p.smi_depth = 8;
-  p.mmi_depth = 6;
-  p.tick_div = 1;
-  p.word_clocks = 3;
-  p.empty_clocks = 2;
-  p.write_gap = 2;
-  return p;
-}
-
 // Drives a script: clock -> ops; idle otherwise.
 struct Script {
   std::map<uint64_t, ClockOps> at;

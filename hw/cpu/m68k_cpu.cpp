@@ -925,32 +925,22 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ SR/CCR/USP
-  static M68K_INLINE void move_from_sr(Cpu& c, uint16_t op) {
-    if (c.model_ == Model::MC68010) PRIV();
+  // MOVE from SR (privileged on the 68010) and MOVE from CCR (68010): the same bus cycles, a
+  // read before the write of a memory destination included.
+  template <bool FromSr>
+  static M68K_INLINE void move_from_status(Cpu& c, uint16_t op) {
+    if (FromSr && c.model_ == Model::MC68010) PRIV();
     int mode = (op >> 3) & 7, reg = op & 7;
     if (mode == 0) {
       prefetch(c);
       idle(c, 2);
-      set_d<2>(c, reg, sr(c));
+      set_d<2>(c, reg, FromSr ? sr(c) : ccr(c));
       return;
     }
     uint32_t a = ea_addr<2>(c, mode, reg);
     rd<2>(c, a);
     prefetch(c);
-    wr<2>(c, a, sr(c));
-  }
-  static M68K_INLINE void move_from_ccr(Cpu& c, uint16_t op) {
-    int mode = (op >> 3) & 7, reg = op & 7;
-    if (mode == 0) {
-      prefetch(c);
-      idle(c, 2);
-      set_d<2>(c, reg, ccr(c));
-      return;
-    }
-    uint32_t a = ea_addr<2>(c, mode, reg);
-    rd<2>(c, a);
-    prefetch(c);
-    wr<2>(c, a, ccr(c));
+    wr<2>(c, a, FromSr ? sr(c) : ccr(c));
   }
   static M68K_INLINE void move_to_ccr(Cpu& c, uint16_t op) {
     uint32_t v = src<2>(c, (op >> 3) & 7, op & 7);
@@ -1856,10 +1846,10 @@ static Handler decode(uint16_t op, Model m) {
       }
       switch ((op >> 8) & 0xF) {
         case 0x0:
-          if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::chain<&Exec::move_from_sr> : &Exec::chain<&Exec::illegal>;
+          if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::chain<&Exec::move_from_status<true>> : &Exec::chain<&Exec::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 0, M));
         case 0x2:
-          if (sz == 3) return m10 && ea_ok(op, EA_DALT) ? &Exec::chain<&Exec::move_from_ccr> : &Exec::chain<&Exec::illegal>;
+          if (sz == 3) return m10 && ea_ok(op, EA_DALT) ? &Exec::chain<&Exec::move_from_status<false>> : &Exec::chain<&Exec::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 1, M));
         case 0x4:
           if (sz == 3) return ea_ok(op, EA_DATA) ? &Exec::chain<&Exec::move_to_ccr> : &Exec::chain<&Exec::illegal>;

@@ -20,6 +20,20 @@ struct Params {
   unsigned write_gap = 2;
 };
 
+// The small configuration the testbenches verilate as Vmonitor_small: must match
+// RTL_MONITOR_SMALL_PARAMS in rtl/monitor/CMakeLists.txt. Every corner within a few thousand clocks.
+inline Params small_params() {
+  Params p;
+  p.n_smi = 3;
+  p.smi_depth = 8;
+  p.mmi_depth = 6;
+  p.tick_div = 1;
+  p.word_clocks = 3;
+  p.empty_clocks = 2;
+  p.write_gap = 2;
+  return p;
+}
+
 // Register byte offsets (MONITOR_SPEC.md "Registers").
 // A read returns the register at that offset, 32-bit ones whole at +8 and their low half at +0xA.
 enum : int { kSmiEvent = 0x0, kSmiStatus = 0x2, kSmiLevel = 0x4, kSmiLost = 0x8, kSmiLostLo = 0xA };

@@ -22,17 +22,6 @@
 
 using namespace tbrtl;
 
-static Params small_params() {  // RTL_MONITOR_SMALL_PARAMS in rtl/monitor/CMakeLists.txt
-  Params p;
-  p.n_smi = 3;
-  p.smi_depth = 8;
-  p.mmi_depth = 6;
-  p.tick_div = 1;
-  p.word_clocks = 3;
-  p.empty_clocks = 2;
-  p.write_gap = 2;
-  return p;
-}
 
 int main(int argc, char** argv) {
   std::string cov = "monitor_rtl.cov.dat", fst;
