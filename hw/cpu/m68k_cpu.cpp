@@ -1194,16 +1194,18 @@ struct Exec {
     idle(c, 34 + 2 * n);
     d = r;
   }
+  // DIVU/DIVS by zero: the flags the microcode leaves (N and Z from the dividend's high word),
+  // then the zero-divide exception (vector 5).
+  static M68K_INLINE void divide_by_zero(Cpu& c, uint32_t d) {
+    c.fv_ = 0; c.fc_ = 0;
+    c.fn_ = (d >> 31) & 1;
+    c.fz_ = (d >> 16) == 0;
+    exception(c, 5, c.pc_ - 2, 8);
+  }
   static M68K_INLINE void divu(Cpu& c, uint16_t op) {
     uint16_t s = (uint16_t)src<2>(c, (op >> 3) & 7, op & 7);
     uint32_t& d = wd(c, (op >> 9) & 7);
-    if (s == 0) {
-      c.fv_ = 0; c.fc_ = 0;
-      c.fn_ = (d >> 31) & 1;
-      c.fz_ = (d >> 16) == 0;
-      exception(c, 5, c.pc_ - 2, 8);
-      return;
-    }
+    if (s == 0) return divide_by_zero(c, d);
     uint32_t dividend = d;
     if ((dividend >> 16) >= s) {
       c.fv_ = 1; c.fc_ = 0; c.fn_ = 1; c.fz_ = 0;
@@ -1236,13 +1238,7 @@ struct Exec {
   static M68K_INLINE void divs(Cpu& c, uint16_t op) {
     int16_t s = (int16_t)src<2>(c, (op >> 3) & 7, op & 7);
     uint32_t& d = wd(c, (op >> 9) & 7);
-    if (s == 0) {
-      c.fv_ = 0; c.fc_ = 0;
-      c.fn_ = (d >> 31) & 1;
-      c.fz_ = (d >> 16) == 0;
-      exception(c, 5, c.pc_ - 2, 8);
-      return;
-    }
+    if (s == 0) return divide_by_zero(c, d);
     int32_t dividend = (int32_t)d;
     int mc = 6;
     if (dividend < 0) mc++;
