@@ -26,6 +26,37 @@ Handler g_table[2][65536];
 // thread stack (512 frames of ~150 bytes against 320 KB); 64 measurably cost ~4 %.
 constexpr uint32_t kChainBudget = 512;
 std::once_flag g_table_once;
+// The one-word instructions a 68010 DBcc can run in loop mode (M68000 UM Appendix A): MOVE,
+// the standard arithmetic/logic group, ADDX/SUBX/ABCD/SBCD/CMPM, the single-operand group and
+// the memory shifts, with their memory operand at (An), (An)+ or -(An).
+bool g_loopable[65536];
+bool loopable(uint16_t op) {
+  const int line = op >> 12, sz = (op >> 6) & 3, mode = (op >> 3) & 7;
+  const bool mem = mode >= 2 && mode <= 4;
+  switch (line) {
+    case 0x1: case 0x2: case 0x3: {
+      int dm = (op >> 6) & 7;
+      return dm >= 2 && dm <= 4 && mode <= 4 && !(line == 1 && mode == 1);
+    }
+    case 0x4:
+      switch ((op >> 8) & 0xF) {
+        case 0x0: case 0x2: case 0x4: case 0x6: case 0xA: return sz != 3 && mem;  // NEGX CLR NEG NOT TST
+        case 0x8: return sz == 0 && mem;                                            // NBCD
+        default: return false;
+      }
+    case 0x8: case 0x9: case 0xC: case 0xD:
+      if (sz == 3) return (line == 0x9 || line == 0xD) && mem;  // SUBA, ADDA
+      if ((op & 0x100) && mode == 1) return line == 0x9 || line == 0xD || sz == 0;  // SUBX ADDX SBCD ABCD
+      return mem;
+    case 0xB:
+      if ((op & 0x100) && sz != 3 && mode == 1) return true;  // CMPM
+      return mem;  // CMP, CMPA, EOR
+    case 0xE:
+      return sz == 3 && !(op & 0x800) && mem;
+    default:
+      return false;
+  }
+}
 
 inline uint32_t sz_mask(int s) { return s == 1 ? 0xFFu : s == 2 ? 0xFFFFu : 0xFFFFFFFFu; }
 inline uint32_t sz_msb(int s) { return s == 1 ? 0x80u : s == 2 ? 0x8000u : 0x80000000u; }
@@ -185,6 +216,14 @@ struct Exec {
     return fetch_miss(c, addr);
   }
   static __attribute__((noinline)) uint16_t fetch_miss(Cpu& c, uint32_t addr) {
+    if (c.loop_mode_) {
+      // 68010 loop mode: the loop instruction, the DBcc and its displacement are held in the
+      // chip, so these fetches make no bus cycle and take no clocks (the fetch window stays
+      // closed while the loop runs, so every fetch comes here).
+      uint32_t off = addr - c.loop_pc_;
+      if (off < 6 && !(off & 1)) return c.loop_words_[off / 2];
+      c.loop_mode_ = false;  // anything else (a platform moved the PC): fetch as usual
+    }
     const Cpu::Page& p = c.cur_pages_[(addr & 0xFFFFFF) >> 10];
     if (p.read != 0) {
       c.fetch_page_ = addr >> 10;
@@ -243,6 +282,9 @@ struct Exec {
   }
 
   static inline void idle(Cpu& c, int n) { c.cycles_ += n; }
+  // Where the MC68010's timing (M68000 UM section 9) differs from the 68000's (section 8), the
+  // handler asks; the tables are cited at each use.
+  static inline bool m10(const Cpu& c) { return c.model_ == Model::MC68010; }
 
   // ------------------------------------------------------------------ prefetch queue
   static M68K_INLINE uint16_t ext(Cpu& c) {
@@ -551,15 +593,17 @@ struct Exec {
     const int reg = ea_reg<M>(op);
     uint32_t s = imm<S>(c);
     if (mode == 0) {
+      // Long: 68000 14(3/0) for CMPI and 16(3/0) for the others; Table 9-8 (68010) 12(3/0)
+      // and 14(3/0).
       if (K == 5) {
         cmp<S>(c, s, c.r_.d[reg]);
         prefetch(c);
-        if (S == 4) idle(c, 2);
+        if (S == 4 && !m10(c)) idle(c, 2);
         return;
       }
       uint32_t r = alu<S, K>(c, s, c.r_.d[reg]);
       prefetch(c);
-      if (S == 4) idle(c, 4);
+      if (S == 4) idle(c, m10(c) ? 2 : 4);
       set_d<S>(c, reg, r);
       return;
     }
@@ -676,6 +720,15 @@ struct Exec {
       return;
     }
     uint32_t a = ea_addr<S>(c, mode, reg);
+    if (K == 1 && m10(c)) {
+      // Table 9-10: the 68010's CLR does not read its destination; the indexed mode takes the
+      // nonfetching address calculation's two extra clocks.
+      if (mode == 6) idle(c, 2);
+      unary_op<S, K>(c, 0);
+      prefetch(c);
+      wr<S>(c, a, 0);
+      return;
+    }
     uint32_t d = rd<S>(c, a);
     uint32_t r = unary_op<S, K>(c, d);
     prefetch(c);
@@ -748,6 +801,7 @@ struct Exec {
         uint16_t next = c.irc_;
         c.irc_ = fetch16(c, c.pc_);
         c.pc_ += 2;
+        if (sm == 0 && m10(c)) idle(c, 2);  // Table 9-4: Dn,-(An) 14(1/2) (68000: 12(1/2))
         a = c.r_.a[dr] - 4;
         if (a & 1) fault(c, a + 2, dfc(c), true, false, false);
         cwr16(c, a + 2, (uint16_t)v);
@@ -933,7 +987,7 @@ struct Exec {
     int mode = (op >> 3) & 7, reg = op & 7;
     if (mode == 0) {
       prefetch(c);
-      idle(c, 2);
+      if (!m10(c)) idle(c, 2);  // Table 9-18: 4(1/0) on the 68010, 6(1/0) on the 68000
       set_d<2>(c, reg, FromSr ? sr(c) : ccr(c));
       return;
     }
@@ -962,8 +1016,15 @@ struct Exec {
     c.irc_ = fetch16(c, next + 2);
     c.pc_ = next + 4;
   }
+  // ANDI/ORI/EORI to CCR and SR: 20(3/0) on the 68000; the 68010 (Table 9-18, 16(2/0)) does
+  // not refill behind the immediate word, since the refill that follows discards it.
+  static M68K_INLINE uint16_t status_imm(Cpu& c) {
+    if (!m10(c)) return ext(c);
+    c.pc_ += 2;
+    return c.irc_;
+  }
   static M68K_INLINE void ccr_imm(Cpu& c, uint16_t op) {
-    uint8_t v = (uint8_t)ext(c);
+    uint8_t v = (uint8_t)status_imm(c);
     uint8_t cc = ccr(c);
     switch (op) {
       case 0x003C: cc |= v; break;
@@ -976,7 +1037,7 @@ struct Exec {
   }
   static M68K_INLINE void sr_imm(Cpu& c, uint16_t op) {
     PRIV();
-    uint16_t v = ext(c);
+    uint16_t v = status_imm(c);
     uint16_t s = sr(c);
     switch (op) {
       case 0x007C: s |= v; break;
@@ -990,6 +1051,7 @@ struct Exec {
   static M68K_INLINE void move_usp(Cpu& c, uint16_t op) {
     PRIV();
     prefetch(c);
+    if (m10(c)) idle(c, 2);  // Table 9-18: 6(1/0) on the 68010, 4(1/0) on the 68000
     if (op & 8) wa(c, op & 7) = c.r_.usp;
     else c.r_.usp = c.r_.a[op & 7];
   }
@@ -1019,19 +1081,20 @@ struct Exec {
       jump(c, target);
       return;
     }
-    if (d8 == 0) {
-      idle(c, 4);
-      ext(c);
-      prefetch(c);
-    } else {
-      idle(c, 4);
-      prefetch(c);
-    }
+    // Not taken: 8(1/0) and 12(2/0) on the 68000, Table 9-15: 6(1/0) and 10(2/0).
+    idle(c, m10(c) ? 2 : 4);
+    if (d8 == 0) ext(c);
+    prefetch(c);
   }
+  // DBcc. Table 9-15 (68010) against the 68000: condition true 10(2/0) (12(2/0)), counter
+  // expired 16(3/0) (14(3/0)), loop continued 10(2/0) on both. On the 68010 a DBcc that
+  // branches back by -4 to a loopable one-word instruction puts the pair in loop mode
+  // (Appendix A): from the next iteration on, neither instruction is fetched again.
   template <int CC> static M68K_INLINE void dbcc(Cpu& c, uint16_t op) {
     constexpr int cc = CC;
     if (cond(c, cc)) {
-      idle(c, 4);
+      c.loop_mode_ = false;  // the fetches of the next instruction are real again
+      idle(c, m10(c) ? 2 : 4);
       ext(c);
       prefetch(c);
       return;
@@ -1040,15 +1103,28 @@ struct Exec {
     uint16_t cnt = (uint16_t)(d - 1);
     idle(c, 2);
     if (cnt != 0xFFFF) {
-      uint32_t target = c.pc_ - 2 + (uint32_t)(int16_t)c.irc_;
+      const int16_t disp = (int16_t)c.irc_;
+      uint32_t target = c.pc_ - 2 + (uint32_t)disp;
       if (target & 1) jump(c, target, c.pc_);  // faults before the counter is written
       d = (d & 0xFFFF0000) | cnt;
       jump(c, target);
+      if (disp == -4 && !c.loop_mode_ && m10(c) && !c.t_ && g_loopable[c.ird_]) enter_loop(c, target, disp);
       return;
     }
     d = (d & 0xFFFF0000) | cnt;
+    c.loop_mode_ = false;
+    if (m10(c)) idle(c, 2);
+    fetch16(c, c.pc_ - 2);  // the microcode's discarded refetch of the displacement word
     ext(c);
     prefetch(c);
+  }
+  static void enter_loop(Cpu& c, uint32_t target, int16_t disp) {
+    c.loop_pc_ = target;
+    c.loop_words_[0] = c.ird_;
+    c.loop_words_[1] = c.irc_;  // this DBcc
+    c.loop_words_[2] = (uint16_t)disp;
+    c.loop_mode_ = true;
+    c.fetch_page_ = Cpu::kNoFetchPage;  // every fetch now goes through fetch_miss()
   }
   template <bool Jsr> static M68K_INLINE void jmp(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
@@ -1129,7 +1205,7 @@ struct Exec {
   static M68K_INLINE void reset_(Cpu& c, uint16_t) {
     PRIV();
     c.bus_.reset_devices(c.cycles_);
-    idle(c, 128);
+    idle(c, m10(c) ? 126 : 128);  // Table 9-18: 130(1/0); 68000: 132(1/0)
     prefetch(c);
   }
   static M68K_INLINE void stop(Cpu& c, uint16_t) {
@@ -1157,7 +1233,7 @@ struct Exec {
       exception(c, 6, c.pc_ - 2, (int16_t)(uint16_t)(v - bound) > 0 ? 10 : 12);
       return;
     }
-    idle(c, 6);
+    idle(c, m10(c) ? 4 : 6);  // no trap: Table 9-18 8(1/0)+, 68000 10(1/0)+
     prefetch(c);
   }
   template <int CC, int M> static M68K_INLINE void scc(Cpu& c, uint16_t op) {
@@ -1166,7 +1242,7 @@ struct Exec {
     bool t = cond(c, CC);
     if (mode == 0) {
       prefetch(c);
-      if (t) idle(c, 2);
+      if (t && !m10(c)) idle(c, 2);  // Table 9-9: 4(1/0) either way on the 68010
       set_d<1>(c, reg, t ? 0xFF : 0);
       return;
     }
@@ -1191,7 +1267,9 @@ struct Exec {
     }
     logic_flags<4>(c, r);
     prefetch(c);
-    idle(c, 34 + 2 * n);
+    // 68000: 38 + 2n. Table 9-6 gives the 68010's MULU 40(1/0)+ and MULS 42(1/0)+ as maxima
+    // with no formula, so the model takes them as the time.
+    idle(c, m10(c) ? (Signed ? 38 : 36) : 34 + 2 * n);
     d = r;
   }
   // DIVU/DIVS by zero: the flags the microcode leaves (N and Z from the dividend's high word),
@@ -1233,7 +1311,9 @@ struct Exec {
     d = rem << 16 | q;
     logic_flags<2>(c, q);
     prefetch(c);
-    idle(c, mc * 2 - 4);
+    // Table 9-6 gives the 68010's DIVU as 108(1/0)+, a maximum with no formula: the model
+    // takes it as the time (overflow ends early as on the 68000).
+    idle(c, m10(c) ? 104 : mc * 2 - 4);
   }
   static M68K_INLINE void divs(Cpu& c, uint16_t op) {
     int16_t s = (int16_t)src<2>(c, (op >> 3) & 7, op & 7);
@@ -1268,7 +1348,7 @@ struct Exec {
     d = ((uint32_t)rem & 0xFFFF) << 16 | ((uint32_t)q & 0xFFFF);
     logic_flags<2>(c, (uint32_t)q);
     prefetch(c);
-    idle(c, mc * 2 - 4);
+    idle(c, m10(c) ? 118 : mc * 2 - 4);  // Table 9-6: DIVS 122(1/0)+ (maximum) on the 68010
   }
 
   // ------------------------------------------------------------------ BCD
@@ -1499,7 +1579,7 @@ struct Exec {
         default: rn = c.r_.vbr; break;
       }
       prefetch(c);
-      idle(c, 6);
+      idle(c, 4);  // Table 9-18: MOVEC Cr,Rn 12(2/0); Rn,Cr 10(2/0)
     }
   }
   template <int S> static uint32_t read_fc(Cpu& c, uint32_t a, uint8_t fc) {
@@ -2069,6 +2149,7 @@ Cpu::Cpu(Bus& bus, Model model) : bus_(bus), model_(model) {
   std::call_once(g_table_once, [] {
     Exec::build_table(Model::MC68000, g_table[0]);
     Exec::build_table(Model::MC68010, g_table[1]);
+    for (uint32_t op = 0; op < 65536; op++) g_loopable[op] = loopable((uint16_t)op);
   });
   r_.sr = 0x2700;
   unpack_sr(r_.sr);
@@ -2120,6 +2201,7 @@ void Cpu::sync_in() {
   unpack_sr(r_.sr);
   if (r_.pc != synced_pc_) {
     // The platform moved the PC: refill the queue from memory without clocks.
+    loop_mode_ = false;
     uint64_t saved = cycles_;
     try {
       Exec::jump(*this, r_.pc);
@@ -2141,6 +2223,7 @@ void Cpu::load_prefetch(uint16_t ird, uint16_t irc) {
   ird_ = ird;
   irc_ = irc;
   trace_pending_ = false;  // a fresh instruction boundary
+  loop_mode_ = false;
   pc_ = r_.pc + 4;
   synced_pc_ = r_.pc;
 }

@@ -109,8 +109,11 @@ class Cpu {
   char halt_text_[128] = {};
   uint32_t halt_pc_ = 0, halt_address_ = 0;
   bool trace_pending_ = false;  // the last instruction ran with T set
-  bool loop_mode_ = false;  // 68010 DBcc loop mode active
+  // 68010 DBcc loop mode (README.md): while set, instruction fetches are served from the three
+  // words at loop_pc_ (the loop instruction, the DBcc and its displacement) without bus cycles.
+  bool loop_mode_ = false;
   uint32_t loop_pc_ = 0;
+  uint16_t loop_words_[3] = {};
   std::function<void(uint32_t, uint64_t)> tracer_;
   Page pages_[2][kPages]{};
   Page* cur_pages_ = pages_[1];  // pages_[s_]: the hot path's table
@@ -168,9 +171,9 @@ class Cpu {
   uint8_t fault_fc_ = 0;
   bool fault_write_ = false, fault_instr_ = false, fault_berr_ = false;
   uint16_t fault_data_ = 0;
-  uint32_t fault_pc_ = 0;
-  int pc_adj_ = 0;
-  int post_undo_ = -1;          // 68000: a long (An)+ to take back if its access faults              // fault PC offset of the operand being accessed       // PC value a 68000 group-0 frame reports
+  uint32_t fault_pc_ = 0;       // PC value a 68000 group-0 frame reports
+  int pc_adj_ = 0;              // fault PC offset of the operand being accessed
+  int post_undo_ = -1;          // 68000: a long (An)+ to take back if its access faults
   bool in_group0_ = false;      // a fault now is a double fault
 };
 
