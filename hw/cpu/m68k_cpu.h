@@ -25,7 +25,7 @@ struct Registers {
   uint8_t sfc, dfc;     // 68010
 };
 
-struct Exec;  // the instruction handlers (m68k_cpu.cpp)
+struct Exec;  // the execution engine (m68k_exec.h, m68k_ops_*.cpp)
 
 class Cpu {
  public:
@@ -71,7 +71,15 @@ class Cpu {
   uint16_t irc() const { return irc_; }
 
  private:
+  // The execution engine (m68k_exec.h) and the instruction families derived from it
+  // (m68k_ops_*.cpp).
   friend struct Exec;
+  friend struct ImmediateBitOps;
+  friend struct MoveOps;
+  friend struct MiscOps;
+  friend struct QuickBranchOps;
+  friend struct ArithLogicOps;
+  friend struct ShiftOps;
   // 32 bytes, so that indexing is one shift.
   struct Page {
     uintptr_t read;   // host address minus guest address (add the 24-bit address), or 0
