@@ -52,6 +52,10 @@ class CountingBus : public Bus {
     }
     return BusResponse::Ok;
   }
+  int interrupt_acknowledge(int, uint64_t, uint32_t&) override {
+    reads++;  // the acknowledge is a read cycle in the manual's counts
+    return kAutovector;
+  }
   void put16(uint32_t a, uint16_t v) {
     mem[a] = (uint8_t)(v >> 8);
     mem[a + 1] = (uint8_t)v;
@@ -173,6 +177,95 @@ TEST(Mc68010Timing, Table9_1_EffectiveAddressCalculation) {
   });
 }
 
+// The source operand's effective address: Table 9-1 (identical to the 68000's Table 8-1).
+struct Ea {
+  const char* name;
+  int mode, reg;
+  std::vector<uint16_t> ext, ext_long;  // extension words (immediate data by size)
+  Cost bw, l;                           // Table 9-1: byte/word, long
+};
+const std::vector<Ea>& source_modes() {
+  static const std::vector<Ea> modes = {
+      {"Dn", 0, 1, {}, {}, {0, 0, 0}, {0, 0, 0}},
+      {"An", 1, 1, {}, {}, {0, 0, 0}, {0, 0, 0}},
+      {"(An)", 2, 0, {}, {}, {4, 1, 0}, {8, 2, 0}},
+      {"(An)+", 3, 0, {}, {}, {4, 1, 0}, {8, 2, 0}},
+      {"-(An)", 4, 0, {}, {}, {6, 1, 0}, {10, 2, 0}},
+      {"(d16,An)", 5, 0, {0x0010}, {0x0010}, {8, 2, 0}, {12, 3, 0}},
+      {"(d8,An,Xn)", 6, 0, {0x0010}, {0x0010}, {10, 2, 0}, {14, 3, 0}},
+      {"(xxx).W", 7, 0, {0x4000}, {0x4000}, {8, 2, 0}, {12, 3, 0}},
+      {"(xxx).L", 7, 1, {0x0000, 0x4000}, {0x0000, 0x4000}, {12, 3, 0}, {16, 4, 0}},
+      {"(d16,PC)", 7, 2, {0x0010}, {0x0010}, {8, 2, 0}, {12, 3, 0}},
+      {"(d8,PC,Xn)", 7, 3, {0x0010}, {0x0010}, {10, 2, 0}, {14, 3, 0}},
+      {"#<data>", 7, 4, {0x1234}, {0x0000, 0x1234}, {4, 1, 0}, {8, 2, 0}},
+  };
+  return modes;
+}
+Cost operator+(Cost a, Cost b) { return {a.clocks + b.clocks, a.reads + b.reads, a.writes + b.writes}; }
+
+TEST(Mc68010Timing, Table9_1_EveryRowThroughCmp) {
+  // CMP <ea>,D0: Table 9-6 gives 4(1/0) (byte, word) and 6(1/0) (long) plus Table 9-1.
+  std::vector<Row> rows;
+  for (const Ea& e : source_modes()) {
+    for (int size : {1, 2, 4}) {
+      if (size == 1 && e.mode == 1) continue;  // no byte access to An
+      uint16_t op = (uint16_t)(0xB000 | (size == 1 ? 0 : size == 2 ? 1 : 2) << 6 | e.mode << 3 | e.reg);
+      std::vector<uint16_t> code{op};
+      for (uint16_t w : size == 4 ? e.ext_long : e.ext) code.push_back(w);
+      Cost want = (size == 4 ? Cost{6, 1, 0} + e.l : Cost{4, 1, 0} + e.bw);
+      static std::vector<std::string> names;
+      names.push_back(std::string("Table 9-1 ") + e.name + (size == 4 ? ", long" : size == 2 ? ", word" : ", byte"));
+      rows.push_back({names.back().c_str(), code, want, want});
+    }
+  }
+  check(rows);
+}
+
+// MOVE: source EA (Table 9-1) plus the destination's cost. Tables 9-2 and 9-4 are these sums,
+// cell by cell, except the one 68010 cell that differs (long Dn to -(An): 14(1/2)).
+TEST(Mc68010Timing, Tables9_2_And_9_4_EveryCell) {
+  struct Dst {
+    const char* name;
+    int mode, reg;
+    std::vector<uint16_t> ext;
+    Cost bw, l;
+  };
+  const std::vector<Dst> dsts = {
+      {"Dn", 0, 2, {}, {4, 1, 0}, {4, 1, 0}},
+      {"An", 1, 2, {}, {4, 1, 0}, {4, 1, 0}},
+      {"(An)", 2, 1, {}, {8, 1, 1}, {12, 1, 2}},
+      {"(An)+", 3, 1, {}, {8, 1, 1}, {12, 1, 2}},
+      {"-(An)", 4, 1, {}, {8, 1, 1}, {12, 1, 2}},
+      {"(d16,An)", 5, 1, {0x0020}, {12, 2, 1}, {16, 2, 2}},
+      {"(d8,An,Xn)", 6, 1, {0x0020}, {14, 2, 1}, {18, 2, 2}},
+      {"(xxx).W", 7, 0, {0x5000}, {12, 2, 1}, {16, 2, 2}},
+      {"(xxx).L", 7, 1, {0x0000, 0x5000}, {16, 3, 1}, {20, 3, 2}},
+  };
+  std::vector<Row> rows;
+  static std::vector<std::string> names;
+  names.reserve(1000);
+  for (int size : {1, 2, 4}) {
+    for (const Ea& e : source_modes()) {
+      for (const Dst& t : dsts) {
+        if (size == 1 && (e.mode == 1 || t.mode == 1)) continue;  // no byte access to An
+        uint16_t line = size == 1 ? 0x1000 : size == 2 ? 0x3000 : 0x2000;
+        uint16_t op = (uint16_t)(line | t.reg << 9 | t.mode << 6 | e.mode << 3 | e.reg);
+        std::vector<uint16_t> code{op};
+        for (uint16_t w : size == 4 ? e.ext_long : e.ext) code.push_back(w);
+        for (uint16_t w : t.ext) code.push_back(w);
+        Cost m68000 = size == 4 ? e.l + t.l : e.bw + t.bw;
+        Cost m68010 = m68000;
+        if (size == 4 && e.mode == 0 && t.mode == 4) m68010.clocks += 2;
+        names.push_back(std::string(size == 4 ? "Table 9-4 MOVE.L " : size == 2 ? "Table 9-2 MOVE.W "
+                                                                                : "Table 9-2 MOVE.B ") +
+                        e.name + "," + t.name);
+        rows.push_back({names.back().c_str(), code, m68000, m68010});
+      }
+    }
+  }
+  check(rows);
+}
+
 TEST(Mc68010Timing, Table9_2_MoveByteAndWord) {
   check({
       {"Table 9-2 MOVE.W Dn,Dn", {0x3001}, {4, 1, 0}, {4, 1, 0}},
@@ -203,6 +296,12 @@ TEST(Mc68010Timing, Table9_6_Standard) {
       {"Table 9-6 CMP.L <ea>,Dn (Dn)", {0xB081}, {6, 1, 0}, {6, 1, 0}},
       {"Table 9-6 AND.W <ea>,Dn (Dn)", {0xC041}, {4, 1, 0}, {4, 1, 0}},
       {"Table 9-6 EOR.W Dn,Dn", {0xB141}, {4, 1, 0}, {4, 1, 0}},
+      {"Table 9-6 OR.W <ea>,Dn (Dn)", {0x8041}, {4, 1, 0}, {4, 1, 0}},
+      {"Table 9-6 OR.L Dn,<M> ((An))", {0x8390}, {20, 3, 2}, {20, 3, 2}},
+      {"Table 9-6 SUB.L <ea>,Dn ((An))", {0x9090}, {14, 3, 0}, {14, 3, 0}},
+      {"Table 9-6 SUBA.L <ea>,An (Dn: 8)", {0x91C1}, {8, 1, 0}, {8, 1, 0}},
+      {"Table 9-6 CMPA.W <ea>,An (Dn)", {0xB0C1}, {6, 1, 0}, {6, 1, 0}},
+      {"Table 9-6 CMPA.L <ea>,An ((An))", {0xB1D0}, {14, 3, 0}, {14, 3, 0}},
       // MULU: 38 + 2n on the 68000 (n = ones in the source); 40(1/0) on the 68010.
       {"Table 9-6 MULU <ea>,Dn (source 0)", {0xC0C1}, {38, 1, 0}, {40, 1, 0}, d(1, 0)},
       {"Table 9-6 MULU <ea>,Dn (source $FFFF)", {0xC0C1}, {70, 1, 0}, {40, 1, 0}, d(1, 0xFFFF)},
@@ -228,6 +327,8 @@ TEST(Mc68010Timing, Table9_8_Immediate) {
       {"Table 9-8 ADDQ.W #,Dn", {0x5240}, {4, 1, 0}, {4, 1, 0}},
       {"Table 9-8 ADDQ.L #,M ((An))", {0x5290}, {20, 3, 2}, {20, 3, 2}},
       {"Table 9-8 MOVEQ", {0x7001}, {4, 1, 0}, {4, 1, 0}},
+      {"Table 9-8 SUBQ.L #,Dn", {0x5380}, {8, 1, 0}, {8, 1, 0}},
+      {"Table 9-8 SUBQ.W #,An", {0x5348}, {8, 1, 0}, {8, 1, 0}},
   });
 }
 
@@ -240,6 +341,10 @@ TEST(Mc68010Timing, Table9_9_SingleOperand) {
       {"Table 9-9 Scc Dn, condition false", {0x51C0}, {4, 1, 0}, {4, 1, 0}},
       {"Table 9-9 Scc M ((An))", {0x50D0}, {12, 2, 1}, {12, 2, 1}},
       {"Table 9-9 TST.L Dn", {0x4A80}, {4, 1, 0}, {4, 1, 0}},
+      {"Table 9-9 NEGX.B Dn", {0x4000}, {4, 1, 0}, {4, 1, 0}},
+      {"Table 9-9 NEGX.L M ((An))", {0x4090}, {20, 3, 2}, {20, 3, 2}},
+      {"Table 9-9 TAS Dn", {0x4AC0}, {4, 1, 0}, {4, 1, 0}},
+      {"Table 9-9 TAS M ((An))", {0x4AD0}, {14, 2, 1}, {14, 2, 1}},
   });
 }
 
@@ -272,6 +377,9 @@ TEST(Mc68010Timing, Table9_12_ShiftRotate) {
       {"Table 9-12 LSL.W Dm,Dn (count 3)", {0xE368}, {12, 1, 0}, {12, 1, 0}, d(1, 3)},
       {"Table 9-12 ROXL.L #8,Dn", {0xE190}, {24, 1, 0}, {24, 1, 0}},
       {"Table 9-12 LSR.W M ((An))", {0xE2D0}, {12, 2, 1}, {12, 2, 1}},
+      {"Table 9-12 ROR.W #1,Dn", {0xE258}, {8, 1, 0}, {8, 1, 0}},
+      {"Table 9-12 ROL.L #4,Dn", {0xE998}, {16, 1, 0}, {16, 1, 0}},
+      {"Table 9-12 ASL.W M ((An))", {0xE1D0}, {12, 2, 1}, {12, 2, 1}},
   });
 }
 
@@ -281,6 +389,9 @@ TEST(Mc68010Timing, Table9_14_BitManipulation) {
       {"Table 9-14 BTST Dm,Dn", {0x0300}, {6, 1, 0}, {6, 1, 0}},
       {"Table 9-14 BSET #,Dn (bit < 16)", {0x08C0, 0x0003}, {10, 2, 0}, {10, 2, 0}},
       {"Table 9-14 BCHG #,M ((An))", {0x0850, 0x0003}, {16, 3, 1}, {16, 3, 1}},
+      {"Table 9-14 BCLR #,Dn (bit 20: the maximum)", {0x0880, 0x0014}, {14, 2, 0}, {14, 2, 0}},
+      {"Table 9-14 BSET #,Dn (bit 20: the maximum)", {0x08C0, 0x0014}, {12, 2, 0}, {12, 2, 0}},
+      {"Table 9-14 BCLR Dm,M ((An))", {0x0390}, {12, 2, 1}, {12, 2, 1}},
   });
 }
 
@@ -322,6 +433,10 @@ TEST(Mc68010Timing, Table9_17_Multiprecision) {
       {"Table 9-17 CMPM.L", {0xB388}, {20, 5, 0}, {20, 5, 0}},
       {"Table 9-17 ABCD Dy,Dx", {0xC101}, {6, 1, 0}, {6, 1, 0}},
       {"Table 9-17 ABCD -(Ay),-(Ax)", {0xC308}, {18, 3, 1}, {18, 3, 1}},
+      {"Table 9-17 SUBX.L Dy,Dx", {0x9181}, {8, 1, 0}, {8, 1, 0}},
+      {"Table 9-17 SUBX.W -(Ay),-(Ax)", {0x9348}, {18, 3, 1}, {18, 3, 1}},
+      {"Table 9-17 SBCD Dy,Dx", {0x8101}, {6, 1, 0}, {6, 1, 0}},
+      {"Table 9-17 SBCD -(Ay),-(Ax)", {0x8308}, {18, 3, 1}, {18, 3, 1}},
   });
 }
 
@@ -342,6 +457,8 @@ TEST(Mc68010Timing, Table9_18_Miscellaneous) {
       {"Table 9-18 ORI to CCR", {0x003C, 0x0000}, {20, 3, 0}, {16, 2, 0}},
       {"Table 9-18 EORI to SR", {0x0A7C, 0x0000}, {20, 3, 0}, {16, 2, 0}},
       {"Table 9-18 ANDI to SR", {0x027C, 0xFFFF}, {20, 3, 0}, {16, 2, 0}},
+      {"Table 9-18 EORI to CCR", {0x0A3C, 0x0000}, {20, 3, 0}, {16, 2, 0}},
+      {"Table 9-18 ORI to SR", {0x007C, 0x0000}, {20, 3, 0}, {16, 2, 0}},
       {"Table 9-18 CHK, no trap", {0x4181}, {10, 1, 0}, {8, 1, 0}, both(d(0, 2), d(1, 5))},
       {"Table 9-18 EXG", {0xC141}, {6, 1, 0}, {6, 1, 0}},
       {"Table 9-18 EXT.W", {0x4880}, {4, 1, 0}, {4, 1, 0}},
@@ -415,6 +532,52 @@ TEST(Mc68010Timing, Table9_20_ExceptionProcessing) {
        both(d(0, 9), d(1, 5))},
       {"Table 9-20 divide by zero (DIVU Dn)", {0x80C1}, {36, 4, 3}, {40, 4, 4}, d(1, 0)},
   });
+}
+
+TEST(Mc68010Timing, Table9_20_InterruptTraceReset) {
+  for (Model model : {Model::MC68000, Model::MC68010}) {
+    const bool m10 = model == Model::MC68010;
+    // Interrupt: 68000 44(5/3) (the acknowledge cycle counted as a read); 68010 48(5/4).
+    {
+      Machine m(model);
+      m.load({0x4E71});
+      m.cpu.regs().sr = 0x2000;
+      m.cpu.regs().pc = kCode;
+      m.cpu.load_prefetch(0x4E71, 0x4E71);
+      m.cpu.set_ipl(3);
+      m.bus.reads = m.bus.writes = 0;
+      uint64_t c0 = m.cpu.cycles();
+      m.cpu.run_until(c0 + 1);
+      Cost got{(int)(m.cpu.cycles() - c0), m.bus.reads, m.bus.writes};
+      EXPECT_EQ(str(got), m10 ? "48(5/4)" : "44(5/3)") << "Table 9-20 interrupt";
+      EXPECT_EQ(m.cpu.regs().pc, kHandler);
+    }
+    // Trace: 68000 34(4/3); 68010 38(4/4), taken after the traced instruction.
+    {
+      Machine m(model);
+      m.load({0x4E71});
+      m.cpu.regs().sr = 0xA700;
+      m.cpu.regs().pc = kCode;
+      m.cpu.load_prefetch(0x4E71, 0x4E71);
+      m.cpu.run_until(m.cpu.cycles() + 1);  // the NOP
+      m.bus.reads = m.bus.writes = 0;
+      uint64_t c0 = m.cpu.cycles();
+      m.cpu.run_until(c0 + 1);
+      Cost got{(int)(m.cpu.cycles() - c0), m.bus.reads, m.bus.writes};
+      EXPECT_EQ(str(got), m10 ? "38(4/4)" : "34(4/3)") << "Table 9-20 trace";
+    }
+    // RESET exception: 40(6/0) on both (SSP and PC, then the queue).
+    {
+      CountingBus bus;
+      bus.put32(0, 0x8000);
+      bus.put32(4, kCode);
+      Cpu cpu(bus, model);
+      uint64_t c0 = cpu.cycles();
+      cpu.reset();
+      Cost got{(int)(cpu.cycles() - c0), bus.reads, bus.writes};
+      EXPECT_EQ(str(got), "40(6/0)") << "Table 9-20 RESET";
+    }
+  }
 }
 
 // ------------------------------------------------------------------------------------------

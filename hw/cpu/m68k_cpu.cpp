@@ -94,20 +94,26 @@ void Exec::take_interrupt(Cpu& c, int level) {
   set_supervisor(c, true);
   c.t_ = false;
   c.mask_ = level;
-  uint32_t wait = 0;
+  // The 68000's sequence, 44(5/3) (M68000 UM Table 8-14; bus order as in the microcode): 6
+  // internal clocks, the write of the PC's low word, the acknowledge cycle, 6 internal clocks,
+  // then the SR and the PC's high word. The 68010 stacks its format word after the acknowledge
+  // has given the vector: 48(5/4).
+  uint32_t pc = c.pc_ - 4;
+  if (was_stopped) pc = c.pc_;  // STOP leaves PC at its immediate word
+  const bool m10 = c.model_ == Model::MC68010;
+  const uint32_t frame = c.r_.a[7] - (m10 ? 8 : 6);
   idle(c, 6);
+  wr<2>(c, frame + 4, pc & 0xFFFF);
+  uint32_t wait = 0;
   int vec = c.bus_.interrupt_acknowledge(level, c.cycles_, wait);
   c.cycles_ += 4 + wait;
   if (vec == Bus::kAutovector) vec = 24 + level;
   else if (vec == Bus::kSpurious) vec = 24;
-  idle(c, 2);
-  uint32_t pc = c.pc_ - 4;
-  if (was_stopped) pc = c.pc_;  // STOP leaves PC at its immediate word
-  if (c.model_ == Model::MC68010) push16(c, (uint16_t)(vec * 4));
-  wa(c, 7) -= 6;
-  wr<2>(c, c.r_.a[7] + 4, pc & 0xFFFF);
-  wr<2>(c, c.r_.a[7], old);
-  wr<2>(c, c.r_.a[7] + 2, pc >> 16);
+  idle(c, 6);
+  if (m10) wr<2>(c, frame + 6, (uint16_t)(vec * 4));
+  wa(c, 7) = frame;
+  wr<2>(c, frame, old);
+  wr<2>(c, frame + 2, pc >> 16);
   uint32_t target = read<4>(c, vbr(c) + (uint32_t)vec * 4, FC_SUPERVISOR_DATA);
   jump(c, target);
 }
