@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "m68k_cpu.h"
+#include "m68k_test_ram.h"
 
 namespace {
 
@@ -22,9 +23,9 @@ constexpr uint32_t kResult = 0x6000;    // programs leave their results here
 
 // 1 MB of RAM on the slow path, with 1 KB pages that can be absent (bus error), as an MMU
 // would make them before the OS maps them in.
-class PagedBus : public Bus {
+class PagedBus : public Bus, public M68kTestRam {
  public:
-  std::vector<uint8_t> mem = std::vector<uint8_t>(kMemSize, 0);
+  PagedBus() : M68kTestRam(kMemSize) {}
   std::vector<bool> absent = std::vector<bool>(kMemSize / 1024, false);
   int bus_errors = 0;
   int iack_level = 0;
@@ -51,24 +52,6 @@ class PagedBus : public Bus {
   int interrupt_acknowledge(int level, uint64_t, uint32_t&) override {
     iack_level = level;
     return kAutovector;
-  }
-
-  void put16(uint32_t a, uint16_t v) {
-    mem[a] = (uint8_t)(v >> 8);
-    mem[a + 1] = (uint8_t)v;
-  }
-  void put32(uint32_t a, uint32_t v) {
-    put16(a, (uint16_t)(v >> 16));
-    put16(a + 2, (uint16_t)v);
-  }
-  uint16_t get16(uint32_t a) const { return (uint16_t)(mem[a] << 8 | mem[a + 1]); }
-  uint32_t get32(uint32_t a) const { return (uint32_t)get16(a) << 16 | get16(a + 2); }
-  // Writes a program of 16-bit words at `a`.
-  void code(uint32_t a, std::initializer_list<uint16_t> words) {
-    for (uint16_t w : words) {
-      put16(a, w);
-      a += 2;
-    }
   }
 
  private:

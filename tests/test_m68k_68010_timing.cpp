@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "m68k_cpu.h"
+#include "m68k_test_ram.h"
 
 namespace {
 
@@ -29,9 +30,9 @@ constexpr uint32_t kCode = 0x1000;
 constexpr uint32_t kHandler = 0x3000;  // every exception vector points here
 
 // 64 KB of RAM on the slow path, counting bus cycles; program fetches counted apart.
-class CountingBus : public Bus {
+class CountingBus : public Bus, public M68kTestRam {
  public:
-  std::vector<uint8_t> mem = std::vector<uint8_t>(1 << 16, 0);
+  CountingBus() : M68kTestRam(1 << 16) {}
   int reads = 0, writes = 0, fetches = 0;
 
   BusResponse read(const BusAccess& a, uint16_t& d, uint32_t&) override {
@@ -56,15 +57,6 @@ class CountingBus : public Bus {
     reads++;  // the acknowledge is a read cycle in the manual's counts
     return kAutovector;
   }
-  void put16(uint32_t a, uint16_t v) {
-    mem[a] = (uint8_t)(v >> 8);
-    mem[a + 1] = (uint8_t)v;
-  }
-  void put32(uint32_t a, uint32_t v) {
-    put16(a, (uint16_t)(v >> 16));
-    put16(a + 2, (uint16_t)v);
-  }
-  uint16_t get16(uint32_t a) const { return (uint16_t)(mem[a] << 8 | mem[a + 1]); }
 };
 
 struct Cost {
