@@ -11,10 +11,7 @@ class BoardIdentity : public RegisterTarget {
   BoardIdentity(sc_core::sc_module_name name, uint16_t id, bool master, uint16_t node, uint32_t ram_bytes,
                 sc_core::sc_time latency = sc_core::SC_ZERO_TIME)
       : RegisterTarget(name, latency), id_(id), master_(master), node_(node), ram_bytes_(ram_bytes) {
-    add_register(TB_BOARDID_ID_OFF, 2, RO);
-    add_register(TB_BOARDID_ROLE_OFF, 2, RO);
-    add_register(TB_BOARDID_NODE_OFF, 2, RO);
-    add_register(TB_BOARDID_RAMSIZE_OFF, 4, RO);
+    add_registers(tables::kBoardidRegisters);
   }
 
  protected:

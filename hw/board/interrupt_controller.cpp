@@ -10,11 +10,8 @@ constexpr int kLevels[kIrqSources] = {TB_IRQ_TIMER, TB_IRQ_NET, TB_IRQ_SERIAL0, 
 
 InterruptController::InterruptController(sc_core::sc_module_name name, sc_core::sc_time latency)
     : RegisterTarget(name, latency) {
-  add_register(TB_INTC_PENDING_OFF, 2, RO);
-  add_register(TB_INTC_ENABLE_OFF, 2, RW);
-  add_register(TB_INTC_IPL_OFF, 2, RO);
-  add_register(TB_INTC_ACKS_OFF, 4, RO);
-  for (unsigned i = 0; i < kIrqSources; ++i) add_register(TB_INTC_LEVEL0_OFF + 2 * i, 2, RO);
+  static_assert(TB_INTC_LEVEL_COUNT == kIrqSources, "a LEVELn register per interrupt source");
+  add_registers(tables::kIntcRegisters);
 }
 
 int InterruptController::level_of(IrqSource s) { return kLevels[unsigned(s)]; }
@@ -57,7 +54,7 @@ uint32_t InterruptController::read_register(uint32_t offset, const sc_core::sc_t
     case TB_INTC_ENABLE_OFF: return enable_;
     case TB_INTC_IPL_OFF: return uint32_t(ipl_);
     case TB_INTC_ACKS_OFF: return acks_;
-    default: return uint32_t(kLevels[(offset - TB_INTC_LEVEL0_OFF) / 2]);
+    default: return uint32_t(kLevels[(offset - TB_INTC_LEVEL0_OFF) / TB_INTC_LEVEL_STRIDE]);
   }
 }
 

@@ -22,18 +22,9 @@ Mmu::Mmu(sc_core::sc_module_name name, sc_time walk_latency, sc_time register_la
   cpu_side.register_get_direct_mem_ptr(this, &Mmu::get_direct_mem_ptr);
   cpu_side.register_transport_dbg(this, &Mmu::transport_dbg);
   mem_side.register_invalidate_direct_mem_ptr(this, &Mmu::invalidate_direct_mem_ptr);
-  add_register(TB_MMU_CTRL_OFF, 2, RW);
-  add_register(TB_MMU_ASID_OFF, 2, RW);
-  add_register(TB_MMU_FAULT_ADDR_OFF, 4, RO);
-  add_register(TB_MMU_FAULT_STATUS_OFF, 2, RW);
-  add_register(TB_MMU_FAULTS_OFF, 4, RO);
-  add_register(TB_MMU_FLUSH_OFF, 4, WO);
-  add_register(TB_MMU_WALKS_OFF, 4, RO);
-  for (unsigned n = 0; n < kSpaces; ++n) {
-    add_register(TB_MMU_PTBASE0_OFF + 4 * n, 4, RW);
-    add_register(TB_MMU_PTLEN0_OFF + 2 * n, 2, RW);
-  }
-  static_assert(TB_MMU_PTBASE15_OFF == TB_MMU_PTBASE0_OFF + 4 * 15 && TB_MMU_PTLEN15_OFF == TB_MMU_PTLEN0_OFF + 2 * 15);
+  static_assert(TB_MMU_PTBASE_COUNT == kSpaces && TB_MMU_PTLEN_COUNT == kSpaces,
+                "a PTBASEn and a PTLENn per address space");
+  add_registers(tables::kMmuRegisters);
 }
 
 void Mmu::reset() {
@@ -206,10 +197,10 @@ uint32_t Mmu::read_register(uint32_t offset, const sc_time&) {
     case TB_MMU_FAULTS_OFF: return uint32_t(faults_);
     case TB_MMU_WALKS_OFF: return uint32_t(walks_);
   }
-  if (offset >= TB_MMU_PTBASE0_OFF && offset < TB_MMU_PTBASE0_OFF + 4 * kSpaces)
-    return ptbase_[(offset - TB_MMU_PTBASE0_OFF) / 4];
-  if (offset >= TB_MMU_PTLEN0_OFF && offset < TB_MMU_PTLEN0_OFF + 2 * kSpaces)
-    return ptlen_[(offset - TB_MMU_PTLEN0_OFF) / 2];
+  if (offset >= TB_MMU_PTBASE0_OFF && offset < TB_MMU_PTBASE0_OFF + TB_MMU_PTBASE_STRIDE * kSpaces)
+    return ptbase_[(offset - TB_MMU_PTBASE0_OFF) / TB_MMU_PTBASE_STRIDE];
+  if (offset >= TB_MMU_PTLEN0_OFF && offset < TB_MMU_PTLEN0_OFF + TB_MMU_PTLEN_STRIDE * kSpaces)
+    return ptlen_[(offset - TB_MMU_PTLEN0_OFF) / TB_MMU_PTLEN_STRIDE];
   return 0;
 }
 
@@ -233,12 +224,12 @@ void Mmu::write_register(uint32_t offset, uint32_t value, const sc_time&) {
       else flush_page(value);
       return;
   }
-  if (offset >= TB_MMU_PTBASE0_OFF && offset < TB_MMU_PTBASE0_OFF + 4 * kSpaces) {
-    unsigned n = (offset - TB_MMU_PTBASE0_OFF) / 4;
+  if (offset >= TB_MMU_PTBASE0_OFF && offset < TB_MMU_PTBASE0_OFF + TB_MMU_PTBASE_STRIDE * kSpaces) {
+    unsigned n = (offset - TB_MMU_PTBASE0_OFF) / TB_MMU_PTBASE_STRIDE;
     ptbase_[n] = value & 0x00FFFFFC;
     if (n == asid_) flush_all();
-  } else if (offset >= TB_MMU_PTLEN0_OFF && offset < TB_MMU_PTLEN0_OFF + 2 * kSpaces) {
-    unsigned n = (offset - TB_MMU_PTLEN0_OFF) / 2;
+  } else if (offset >= TB_MMU_PTLEN0_OFF && offset < TB_MMU_PTLEN0_OFF + TB_MMU_PTLEN_STRIDE * kSpaces) {
+    unsigned n = (offset - TB_MMU_PTLEN0_OFF) / TB_MMU_PTLEN_STRIDE;
     ptlen_[n] = uint16_t(std::min<uint32_t>(value & 0xFFFF, kPages));
     if (n == asid_) flush_all();
   }

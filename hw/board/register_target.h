@@ -12,6 +12,9 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <testbed/register_tables.h>
+
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -31,9 +34,20 @@ class RegisterTarget : public sc_core::sc_module {
   void set_latency(sc_core::sc_time t) { latency_ = t; }
 
  protected:
-  enum Access { RO, WO, RW };
-  // Declares a register (offset aligned to its width; width 2 or 4 bytes).
-  void add_register(uint32_t offset, unsigned width, Access access) { regs_[offset] = {width, access}; }
+  using Access = tables::RegAccess;
+  // Declares the device's registers from the generated table of its region
+  // (sw/tables/registers/*.toml: the one place offsets, widths and access are written).
+  template <std::size_t N> void add_registers(const tables::RegSpec (&specs)[N]) {
+    for (const tables::RegSpec& r : specs) regs_[r.offset] = {r.bytes, r.access};
+  }
+  // Two regions decoded by one model (the serial ports) must have the same registers.
+  template <std::size_t N, std::size_t M>
+  static constexpr bool same_layout(const tables::RegSpec (&a)[N], const tables::RegSpec (&b)[M]) {
+    if (N != M) return false;
+    for (std::size_t i = 0; i < N; ++i)
+      if (a[i].offset != b[i].offset || a[i].bytes != b[i].bytes || a[i].access != b[i].access) return false;
+    return true;
+  }
 
   // Whole-register read/write at time `t` (the access's local time: now + annotated delay).
   // A read of a register with side effects only happens on a real (not debug) access.
@@ -87,7 +101,7 @@ class RegisterTarget : public sc_core::sc_module {
     }
     unsigned pos = a - off;
     if (p.is_read()) {
-      if (r->access == WO) {
+      if (r->access == Access::WO) {
         p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
       }
@@ -101,14 +115,14 @@ class RegisterTarget : public sc_core::sc_module {
       }
       put_be(p.get_data_ptr(), len, extract(v, r->width, pos, len));
     } else if (p.is_write()) {
-      if (r->access == RO) {
+      if (r->access == Access::RO) {
         p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
         return;
       }
       uint32_t part = get_be(p.get_data_ptr(), len);
       auto held = pending_.find(off);
       uint32_t base = held != pending_.end() ? held->second
-                      : (pos == 0 && len == r->width) || r->access == WO ? 0 : peek_register(off, t);
+                      : (pos == 0 && len == r->width) || r->access == Access::WO ? 0 : peek_register(off, t);
       uint32_t v = merge(base, r->width, pos, len, part);
       if (pos + len < r->width) {
         pending_[off] = v;  // the low part completes the write
@@ -128,7 +142,7 @@ class RegisterTarget : public sc_core::sc_module {
     for (uint32_t a = uint32_t(p.get_address()); n < p.get_data_length(); ++a, ++n) {
       uint32_t off = 0;
       const Reg* r = find(a, 1, off);
-      if (!r || r->access == WO) return n;
+      if (!r || r->access == Access::WO) return n;
       p.get_data_ptr()[n] = uint8_t(extract(peek_register(off, t), r->width, a - off, 1));
     }
     return n;

@@ -22,10 +22,9 @@ SerialPort::SerialPort(sc_core::sc_module_name name, uint32_t baud, sc_time late
     throw std::invalid_argument(std::string(this->name()) + ": baud rate " + std::to_string(baud) +
                                 " is outside 50 .. 10000000");
   char_time_ = sc_time(10.0 / baud, sc_core::SC_SEC);
-  add_register(TB_SERIAL0_DATA_OFF, 2, RW);
-  add_register(TB_SERIAL0_STATUS_OFF, 2, RO);
-  add_register(TB_SERIAL0_CTRL_OFF, 2, RW);
-  add_register(TB_SERIAL0_BAUD_OFF, 4, RO);
+  static_assert(same_layout(tables::kSerial0Registers, tables::kSerial1Registers),
+                "one model decodes both serial ports");
+  add_registers(tables::kSerial0Registers);
   SC_THREAD(rx_thread);
   SC_METHOD(tx_ready_method);
   sensitive << tx_done_;

@@ -13,8 +13,7 @@ class SimControl : public RegisterTarget {
  public:
   SimControl(sc_core::sc_module_name name, sc_core::sc_time latency = sc_core::SC_ZERO_TIME)
       : RegisterTarget(name, latency) {
-    add_register(TB_SIMCTL_CHECKSUM_OFF, 4, RW);
-    add_register(TB_SIMCTL_EXIT_OFF, 4, WO);
+    add_registers(tables::kSimctlRegisters);
   }
   // Called on a write to EXIT with the code and the local time of the write.
   void on_exit(std::function<void(uint32_t, const sc_core::sc_time&)> f) { exit_ = std::move(f); }

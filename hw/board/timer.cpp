@@ -19,14 +19,7 @@ Timer::Timer(sc_core::sc_module_name name, uint32_t tick_hz, sc_time latency)
     throw std::invalid_argument(std::string(this->name()) + ": timer tick rate " + std::to_string(tick_hz) +
                                 " Hz is outside 1 Hz .. 1 GHz");
   tick_ = sc_time(1.0 / tick_hz, sc_core::SC_SEC);
-  add_register(TB_TIMER_CTRL_OFF, 2, RW);
-  add_register(TB_TIMER_STATUS_OFF, 2, RW);
-  add_register(TB_TIMER_RELOAD_OFF, 4, RW);
-  add_register(TB_TIMER_COUNT_OFF, 4, RO);
-  add_register(TB_TIMER_EXPIRIES_OFF, 4, RO);
-  add_register(TB_TIMER_RTC_SEC_OFF, 4, RW);
-  add_register(TB_TIMER_RTC_USEC_OFF, 4, RO);
-  add_register(TB_TIMER_TICK_HZ_OFF, 4, RO);
+  add_registers(tables::kTimerRegisters);
   SC_METHOD(expiry_method);
   sensitive << expiry_event_;
   dont_initialize();

@@ -3,7 +3,7 @@
 
 One definition (memory_map.toml, events.toml), many consumers:
   C/C++/firmware/assembly header, Verilog include, GTKWave translate filter, Markdown docs.
-Usage: gen_tables.py --out DIR [--docs DIR] [--check-docs DIR]
+Usage: gen_tables.py --out DIR [--docs DIR] [--check-docs DIR] [--tables DIR]
 """
 import argparse
 import pathlib
@@ -13,17 +13,26 @@ import tomllib
 HERE = pathlib.Path(__file__).resolve().parent
 
 
-def load():
-    with open(HERE / "memory_map.toml", "rb") as f:
+def load(tables=HERE):
+    with open(tables / "memory_map.toml", "rb") as f:
         mm = tomllib.load(f)
     # Each device keeps its registers in registers/<device>.toml ([[register]] entries).
-    for extra in sorted((HERE / "registers").glob("*.toml")):
+    for extra in sorted((tables / "registers").glob("*.toml")):
         with open(extra, "rb") as f:
             mm.setdefault("register", []).extend(tomllib.load(f).get("register", []))
-    with open(HERE / "events.toml", "rb") as f:
+    with open(tables / "events.toml", "rb") as f:
         ev = tomllib.load(f)
     validate(mm, ev)
     return mm, ev
+
+
+def elements(reg):
+    """(name, offset) of each register a [[register]] entry defines: itself, or for an array
+    (count, stride) NAME0 .. NAME<count-1>."""
+    n = reg.get("count")
+    if n is None:
+        return [(reg["name"], reg["offset"])]
+    return [(f"{reg['name']}{i}", reg["offset"] + i * reg["stride"]) for i in range(n)]
 
 
 def fail(msg):
@@ -48,18 +57,33 @@ def validate(mm, ev):
             fail(f"regions {a[2]} and {b[2]} overlap")
     by_name = {r["name"]: r for r in regions}
     seen = set()
+    used = {}  # (region, byte offset) -> register
     for reg in mm.get("register", []):
         r = by_name.get(reg["region"])
         if r is None:
             fail(f"register {reg['name']} names unknown region {reg['region']}")
-        key = (reg["region"], reg["name"])
-        if key in seen:
-            fail(f"register {reg['region']}.{reg['name']} defined twice")
-        seen.add(key)
-        if reg["offset"] + reg["width"] // 8 > r["size"]:
-            fail(f"register {reg['region']}.{reg['name']} lies outside its region")
-        if reg["offset"] % min(2, reg["width"] // 8):
-            fail(f"register {reg['region']}.{reg['name']} is misaligned")
+        if reg["width"] not in (16, 32):
+            fail(f"register {reg['region']}.{reg['name']}: width must be 16 or 32")
+        if reg["access"] not in ("ro", "wo", "rw"):
+            fail(f"register {reg['region']}.{reg['name']}: access must be ro, wo or rw")
+        if ("count" in reg) != ("stride" in reg) or reg.get("count", 1) < 1:
+            fail(f"register {reg['region']}.{reg['name']}: an array needs count >= 1 and stride")
+        for name, off in elements(reg):
+            key = (reg["region"], name)
+            if key in seen:
+                fail(f"register {reg['region']}.{name} defined twice")
+            seen.add(key)
+            if off + reg["width"] // 8 > r["size"]:
+                fail(f"register {reg['region']}.{name} lies outside its region")
+            if off % min(2, reg["width"] // 8):
+                fail(f"register {reg['region']}.{name} is misaligned")
+            # Registers of different sets (MON: the slave's SMI, the master's MMI) may share an
+            # address, since a board decodes one set; within a set nothing may overlap.
+            for b in range(off, off + reg["width"] // 8):
+                other = used.get((reg["region"], reg.get("set", ""), b))
+                if other:
+                    fail(f"registers {reg['region']}.{other} and {reg['region']}.{name} overlap")
+                used[(reg["region"], reg.get("set", ""), b)] = name
     for name in mm.get("irq", {}):
         if name not in by_name:
             fail(f"irq {name} names unknown region")
@@ -99,13 +123,45 @@ def c_header(mm, ev):
         out.append(f"#define TB_{r['name']}_SIZE 0x{r['size']:06X}")
         for reg in mm.get("register", []):
             if reg["region"] == r["name"]:
-                n = f"TB_{r['name']}_{reg['name']}"
-                out.append(f"#define {n}_OFF 0x{reg['offset']:02X} /* {reg['width']}-bit {reg['access']}: {reg['desc']} */")
-                out.append(f"#define {n} 0x{r['base'] + reg['offset']:06X}")
+                if "count" in reg:
+                    n = f"TB_{r['name']}_{reg['name']}"
+                    out.append(f"#define {n}_COUNT {reg['count']} /* {reg['width']}-bit {reg['access']}: {reg['desc']} */")
+                    out.append(f"#define {n}_STRIDE {reg['stride']}")
+                for name, off in elements(reg):
+                    n = f"TB_{r['name']}_{name}"
+                    note = reg['desc'] if "count" not in reg else f"element of {reg['name']}"
+                    out.append(f"#define {n}_OFF 0x{off:02X} /* {reg['width']}-bit {reg['access']}: {note} */")
+                    out.append(f"#define {n} 0x{r['base'] + off:06X}")
         out.append("")
     for name, lvl in mm.get("irq", {}).items():
         out.append(f"#define TB_IRQ_{name} {lvl}")
     out += ["", "#endif", ""]
+    return "\n".join(out)
+
+
+def register_tables(mm):
+    """C++ only: each region's registers as the device models declare them (RegisterTarget)."""
+    out = ["// Generated by sw/tables/gen_tables.py from sw/tables/registers/*.toml. Do not edit.",
+           "// Each region's registers (arrays expanded), for the device models: the TOML is the",
+           "// one place a register's offset, width and access are written.",
+           "#pragma once", "#include <cstdint>", "", "namespace testbed::tables {", "",
+           "enum class RegAccess : uint8_t { RO, WO, RW };",
+           "struct RegSpec {", "  uint32_t offset;", "  uint8_t bytes;", "  RegAccess access;",
+           "  const char* name;", "};", ""]
+    for r in mm["region"]:
+        regs = [reg for reg in mm.get("register", []) if reg["region"] == r["name"]]
+        for rset in dict.fromkeys(reg.get("set", "") for reg in regs):
+            ident = "k" + r["name"].capitalize() + rset.capitalize() + "Registers"
+            out.append(f"// {r['name']}{' (' + rset + ')' if rset else ''}: {r['desc']}")
+            out.append(f"inline constexpr RegSpec {ident}[] = {{")
+            for reg in regs:
+                if reg.get("set", "") != rset:
+                    continue
+                for name, off in elements(reg):
+                    out.append(f"    {{0x{off:02X}, {reg['width'] // 8}, RegAccess::{reg['access'].upper()}, \"{name}\"}},")
+            out.append("};")
+            out.append("")
+    out += ["}  // namespace testbed::tables", ""]
     return "\n".join(out)
 
 
@@ -137,7 +193,8 @@ def verilog(mm, ev):
         out.append(f"`define TB_{r['name']}_SIZE 24'h{r['size']:06X}")
         for reg in mm.get("register", []):
             if reg["region"] == r["name"]:
-                out.append(f"`define TB_{r['name']}_{reg['name']}_OFF 8'h{reg['offset']:02X}")
+                for name, off in elements(reg):
+                    out.append(f"`define TB_{r['name']}_{name}_OFF 8'h{off:02X}")
     conv = ev["convention"]
     for k, v in conv.items():
         out.append(f"`define EV_{k.upper()} 16'h{v:04X}")
@@ -169,8 +226,14 @@ def docs_memory_map(mm):
             "|---|---|---|---|---|"]
     base = {r["name"]: r["base"] for r in mm["region"]}
     for reg in mm.get("register", []):
-        out.append(f"| {reg['region']}.{reg['name']} | 0x{base[reg['region']] + reg['offset']:06X} "
-                   f"| {reg['width']} | {reg['access']} | {reg['desc']} |")
+        if "count" in reg:
+            last = reg["count"] - 1
+            name = f"{reg['region']}.{reg['name']}0..{reg['name']}{last}"
+            addr = (f"0x{base[reg['region']] + reg['offset']:06X} + {reg['stride']}n")
+        else:
+            name = f"{reg['region']}.{reg['name']}"
+            addr = f"0x{base[reg['region']] + reg['offset']:06X}"
+        out.append(f"| {name} | {addr} | {reg['width']} | {reg['access']} | {reg['desc']} |")
     out += ["", "## Interrupt levels", "", "| source | IPL | autovector |", "|---|---|---|"]
     for name, lvl in mm.get("irq", {}).items():
         out.append(f"| {name} | {lvl} | {24 + lvl} |")
@@ -202,13 +265,15 @@ def main():
     ap.add_argument("--out", help="build folder for generated headers and filters")
     ap.add_argument("--docs", help="write the Markdown docs into this folder")
     ap.add_argument("--check-docs", help="fail if the Markdown docs in this folder are stale")
+    ap.add_argument("--tables", default=str(HERE), help="folder of the TOML tables (tests)")
     a = ap.parse_args()
-    mm, ev = load()
+    mm, ev = load(pathlib.Path(a.tables))
     docs = {"memory_map.md": docs_memory_map(mm), "events.md": docs_events(ev)}
     if a.out:
         out = pathlib.Path(a.out)
         write_if_changed(out / "include/testbed/memory_map.h", c_header(mm, ev))
         write_if_changed(out / "include/testbed/events.h", events_header(ev))
+        write_if_changed(out / "include/testbed/register_tables.h", register_tables(mm))
         write_if_changed(out / "verilog/memory_map.vh", verilog(mm, ev))
         write_if_changed(out / "gtkwave/events.filter", gtkwave_filter(ev))
     if a.docs:
