@@ -53,6 +53,14 @@ template <int N, int I = 0, typename F> Handler by_n(int n, F f) {
     return by_n<N, I + 1>(n, f);
   }
 }
+// The opcode fields every family's decoder reads (the macros below expect `op` and `f`).
+struct OpFields {
+  OpFields(uint16_t op, Model m)
+      : m10(m == Model::MC68010), line(op >> 12), sz((op >> 6) & 3), mode((op >> 3) & 7) {}
+  const bool m10;
+  const int line, sz, mode;
+};
+
 #define BY_EA(cls, ...)                                  \
   by_slot<cls>(slot_of(op), [&](auto m_) -> Handler {    \
     constexpr int M = decltype(m_)::value;               \
@@ -64,8 +72,9 @@ template <int N, int I = 0, typename F> Handler by_n(int n, F f) {
     return __VA_ARGS__;                                  \
   })
 
-#define SIZED(tmpl, ...)                                                            \
-  (sz == 0 ? &Exec::chain<&Self::tmpl<1, ##__VA_ARGS__>> : sz == 1 ? &Exec::chain<&Self::tmpl<2, ##__VA_ARGS__>> \
-                                                     : &Exec::chain<&Self::tmpl<4, ##__VA_ARGS__>>)
+#define SIZED(tmpl, ...)                                                                    \
+  (f.sz == 0   ? &Exec::chain<&Self::tmpl<1, ##__VA_ARGS__>>                                  \
+   : f.sz == 1 ? &Exec::chain<&Self::tmpl<2, ##__VA_ARGS__>>                                  \
+               : &Exec::chain<&Self::tmpl<4, ##__VA_ARGS__>>)
 
 }  // namespace m68k

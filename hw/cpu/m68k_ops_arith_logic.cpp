@@ -255,22 +255,18 @@ using Self = ArithLogicOps;
 }  // namespace
 
 Handler decode_arith_logic_ops(uint16_t op, Model m) {
-  const bool m10 = m == Model::MC68010;
-  const int line = op >> 12;
-  const int sz = (op >> 6) & 3;
-  const int mode = (op >> 3) & 7;
-  (void)m10;
-  switch (line) {
+  const OpFields f(op, m);
+  switch (f.line) {
     case 0x8: case 0xC: {
-      bool is_and = line == 0xC;
-      if (sz == 3) {
+      bool is_and = f.line == 0xC;
+      if (f.sz == 3) {
         if (!ea_ok(op, EA_DATA)) return &Exec::chain<&Self::illegal>;
         if (is_and) return (op & 0x100) ? &Exec::chain<&Self::mul<true>> : &Exec::chain<&Self::mul<false>>;
         return (op & 0x100) ? &Exec::chain<&Self::divs> : &Exec::chain<&Self::divu>;
       }
       if (op & 0x100) {
-        if (mode == 0 || mode == 1) {
-          if (sz == 0) return is_and ? &Exec::chain<&Self::bcd<false>> : &Exec::chain<&Self::bcd<true>>;
+        if (f.mode == 0 || f.mode == 1) {
+          if (f.sz == 0) return is_and ? &Exec::chain<&Self::bcd<false>> : &Exec::chain<&Self::bcd<true>>;
           if (is_and && (op & 0x1F8) == 0x140) return &Exec::chain<&Self::exg>;
           if (is_and && (op & 0x1F8) == 0x148) return &Exec::chain<&Self::exg>;
           if (is_and && (op & 0x1F8) == 0x188) return &Exec::chain<&Self::exg>;
@@ -281,27 +277,27 @@ Handler decode_arith_logic_ops(uint16_t op, Model m) {
       return is_and ? BY_EA(EA_DATA, SIZED(alu_to_d, 2, M)) : BY_EA(EA_DATA, SIZED(alu_to_d, 3, M));
     }
     case 0x9: case 0xD: {
-      bool sub = line == 0x9;
-      if (sz == 3) {
+      bool sub = f.line == 0x9;
+      if (f.sz == 3) {
         if (op & 0x100) return sub ? BY_EA(EA_ALL, &Exec::chain<&Self::adda<4, true, M>>) : BY_EA(EA_ALL, &Exec::chain<&Self::adda<4, false, M>>);
         return sub ? BY_EA(EA_ALL, &Exec::chain<&Self::adda<2, true, M>>) : BY_EA(EA_ALL, &Exec::chain<&Self::adda<2, false, M>>);
       }
       if (op & 0x100) {
-        if (mode == 0 || mode == 1) return sub ? SIZED(addx, true) : SIZED(addx, false);
+        if (f.mode == 0 || f.mode == 1) return sub ? SIZED(addx, true) : SIZED(addx, false);
         return sub ? BY_EA(EA_MALT, SIZED(alu_to_ea, 1, M)) : BY_EA(EA_MALT, SIZED(alu_to_ea, 0, M));
       }
-      if (sz == 0 && mode == 1) return &Exec::chain<&Self::illegal>;
+      if (f.sz == 0 && f.mode == 1) return &Exec::chain<&Self::illegal>;
       return sub ? BY_EA(EA_ALL, SIZED(alu_to_d, 1, M)) : BY_EA(EA_ALL, SIZED(alu_to_d, 0, M));
     }
     case 0xB:
-      if (sz == 3) {
+      if (f.sz == 3) {
         return (op & 0x100) ? BY_EA(EA_ALL, &Exec::chain<&Self::cmpa<4, M>>) : BY_EA(EA_ALL, &Exec::chain<&Self::cmpa<2, M>>);
       }
       if (op & 0x100) {
-        if (mode == 1) return SIZED(cmpm);
+        if (f.mode == 1) return SIZED(cmpm);
         return BY_EA(EA_DALT, SIZED(alu_to_ea, 4, M));
       }
-      if (sz == 0 && mode == 1) return &Exec::chain<&Self::illegal>;
+      if (f.sz == 0 && f.mode == 1) return &Exec::chain<&Self::illegal>;
       return BY_EA(EA_ALL, SIZED(cmp_to_d, M));
     default:
       return &Exec::chain<&Exec::illegal>;

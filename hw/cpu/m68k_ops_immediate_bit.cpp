@@ -174,18 +174,15 @@ using Self = ImmediateBitOps;
 }  // namespace
 
 Handler decode_immediate_bit_ops(uint16_t op, Model m) {
-  const bool m10 = m == Model::MC68010;
-  const int line = op >> 12;
-  const int sz = (op >> 6) & 3;
-  const int mode = (op >> 3) & 7;
-  switch (line) {
+  const OpFields f(op, m);
+  switch (f.line) {
     case 0x0: {
       if (op == 0x003C || op == 0x023C || op == 0x0A3C) return &Exec::chain<&Self::ccr_imm>;
       if (op == 0x007C || op == 0x027C || op == 0x0A7C) return &Exec::chain<&Self::sr_imm>;
       if (op & 0x100) {
-        if (mode == 1) return sz == 0 ? &Exec::chain<&Self::movep<2>> : sz == 1 ? &Exec::chain<&Self::movep<4>>
-                            : sz == 2 ? &Exec::chain<&Self::movep<2>> : &Exec::chain<&Self::movep<4>>;
-        int k = sz;
+        if (f.mode == 1) return f.sz == 0 ? &Exec::chain<&Self::movep<2>> : f.sz == 1 ? &Exec::chain<&Self::movep<4>>
+                            : f.sz == 2 ? &Exec::chain<&Self::movep<2>> : &Exec::chain<&Self::movep<4>>;
+        int k = f.sz;
         if (k == 0 ? !ea_ok(op, EA_DATA) : !ea_ok(op, EA_DALT)) return &Exec::chain<&Self::illegal>;
         switch (k) {
           case 0: return &Exec::chain<&Self::bitop<0, false>>;
@@ -196,8 +193,8 @@ Handler decode_immediate_bit_ops(uint16_t op, Model m) {
       }
       int kind = (op >> 9) & 7;
       if (kind == 4) {  // static bit ops
-        if (sz == 0 ? !ea_ok(op, EA_DATA & ~EA_IMM) : !ea_ok(op, EA_DALT)) return &Exec::chain<&Self::illegal>;
-        switch (sz) {
+        if (f.sz == 0 ? !ea_ok(op, EA_DATA & ~EA_IMM) : !ea_ok(op, EA_DALT)) return &Exec::chain<&Self::illegal>;
+        switch (f.sz) {
           case 0: return &Exec::chain<&Self::bitop<0, true>>;
           case 1: return &Exec::chain<&Self::bitop<1, true>>;
           case 2: return &Exec::chain<&Self::bitop<2, true>>;
@@ -205,10 +202,10 @@ Handler decode_immediate_bit_ops(uint16_t op, Model m) {
         }
       }
       if (kind == 7) {
-        if (m10 && sz != 3 && ea_ok(op, EA_MALT)) return SIZED(moves);
+        if (f.m10 && f.sz != 3 && ea_ok(op, EA_MALT)) return SIZED(moves);
         return &Exec::chain<&Self::illegal>;
       }
-      if (sz == 3) return &Exec::chain<&Self::illegal>;
+      if (f.sz == 3) return &Exec::chain<&Self::illegal>;
       switch (kind) {
         case 0: return BY_EA(EA_DALT, SIZED(alu_imm, 3, M));
         case 1: return BY_EA(EA_DALT, SIZED(alu_imm, 2, M));

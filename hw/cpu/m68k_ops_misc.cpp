@@ -372,56 +372,53 @@ using Self = MiscOps;
 }  // namespace
 
 Handler decode_misc_ops(uint16_t op, Model m) {
-  const bool m10 = m == Model::MC68010;
-  const int line = op >> 12;
-  const int sz = (op >> 6) & 3;
-  const int mode = (op >> 3) & 7;
-  switch (line) {
+  const OpFields f(op, m);
+  switch (f.line) {
     case 0x4: {
       if (op & 0x100) {
-        if (sz == 3) return BY_EA(EA_CTRL, &Exec::chain<&Self::lea<M>>);
-        if (sz == 2) return ea_ok(op, EA_DATA) ? &Exec::chain<&Self::chk> : &Exec::chain<&Self::illegal>;
+        if (f.sz == 3) return BY_EA(EA_CTRL, &Exec::chain<&Self::lea<M>>);
+        if (f.sz == 2) return ea_ok(op, EA_DATA) ? &Exec::chain<&Self::chk> : &Exec::chain<&Self::illegal>;
         return &Exec::chain<&Self::illegal>;
       }
       switch ((op >> 8) & 0xF) {
         case 0x0:
-          if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::chain<&Self::move_from_status<true>> : &Exec::chain<&Self::illegal>;
+          if (f.sz == 3) return ea_ok(op, EA_DALT) ? &Exec::chain<&Self::move_from_status<true>> : &Exec::chain<&Self::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 0, M));
         case 0x2:
-          if (sz == 3) return m10 && ea_ok(op, EA_DALT) ? &Exec::chain<&Self::move_from_status<false>> : &Exec::chain<&Self::illegal>;
+          if (f.sz == 3) return f.m10 && ea_ok(op, EA_DALT) ? &Exec::chain<&Self::move_from_status<false>> : &Exec::chain<&Self::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 1, M));
         case 0x4:
-          if (sz == 3) return ea_ok(op, EA_DATA) ? &Exec::chain<&Self::move_to_ccr> : &Exec::chain<&Self::illegal>;
+          if (f.sz == 3) return ea_ok(op, EA_DATA) ? &Exec::chain<&Self::move_to_ccr> : &Exec::chain<&Self::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 2, M));
         case 0x6:
-          if (sz == 3) return ea_ok(op, EA_DATA) ? &Exec::chain<&Self::move_to_sr> : &Exec::chain<&Self::illegal>;
+          if (f.sz == 3) return ea_ok(op, EA_DATA) ? &Exec::chain<&Self::move_to_sr> : &Exec::chain<&Self::illegal>;
           return BY_EA(EA_DALT, SIZED(unary, 3, M));
         case 0x8:
-          switch (sz) {
+          switch (f.sz) {
             case 0: return ea_ok(op, EA_DALT) ? &Exec::chain<&Self::nbcd> : &Exec::chain<&Self::illegal>;
             case 1:
-              if (mode == 0) return &Exec::chain<&Self::swap_>;
-              if (mode == 1 && m10) return &Exec::chain<&Self::bkpt>;
+              if (f.mode == 0) return &Exec::chain<&Self::swap_>;
+              if (f.mode == 1 && f.m10) return &Exec::chain<&Self::bkpt>;
               return ea_ok(op, EA_CTRL) ? &Exec::chain<&Self::pea> : &Exec::chain<&Self::illegal>;
             case 2:
-              if (mode == 0) return &Exec::chain<&Self::ext_w>;
+              if (f.mode == 0) return &Exec::chain<&Self::ext_w>;
               return ea_ok(op, EA_CTRL | EA_PRE) && !ea_ok(op, EA_PC16 | EA_PCIDX)
                          ? &Exec::chain<&Self::movem_to_mem<2>> : &Exec::chain<&Self::illegal>;
             default:
-              if (mode == 0) return &Exec::chain<&Self::ext_l>;
+              if (f.mode == 0) return &Exec::chain<&Self::ext_l>;
               return ea_ok(op, EA_CTRL | EA_PRE) && !ea_ok(op, EA_PC16 | EA_PCIDX)
                          ? &Exec::chain<&Self::movem_to_mem<4>> : &Exec::chain<&Self::illegal>;
           }
         case 0xA:
           if (op == 0x4AFC) return &Exec::chain<&Self::illegal>;
-          if (sz == 3) return ea_ok(op, EA_DALT) ? &Exec::chain<&Self::tas> : &Exec::chain<&Self::illegal>;
+          if (f.sz == 3) return ea_ok(op, EA_DALT) ? &Exec::chain<&Self::tas> : &Exec::chain<&Self::illegal>;
           return BY_EA(EA_DALT, SIZED(tst, M));
         case 0xC:
-          if (sz == 2) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::chain<&Self::movem_to_reg<2>> : &Exec::chain<&Self::illegal>;
-          if (sz == 3) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::chain<&Self::movem_to_reg<4>> : &Exec::chain<&Self::illegal>;
+          if (f.sz == 2) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::chain<&Self::movem_to_reg<2>> : &Exec::chain<&Self::illegal>;
+          if (f.sz == 3) return ea_ok(op, EA_CTRL | EA_POST) ? &Exec::chain<&Self::movem_to_reg<4>> : &Exec::chain<&Self::illegal>;
           return &Exec::chain<&Self::illegal>;
         case 0xE:
-          if (sz == 1) {
+          if (f.sz == 1) {
             switch ((op >> 3) & 7) {
               case 0: case 1: return &Exec::chain<&Self::trap>;
               case 2: return &Exec::chain<&Self::link>;
@@ -433,18 +430,18 @@ Handler decode_misc_ops(uint16_t op, Model m) {
                   case 1: return &Exec::chain<&Self::nop>;
                   case 2: return &Exec::chain<&Self::stop>;
                   case 3: return &Exec::chain<&Self::rte>;
-                  case 4: return m10 ? &Exec::chain<&Self::rtd> : &Exec::chain<&Self::illegal>;
+                  case 4: return f.m10 ? &Exec::chain<&Self::rtd> : &Exec::chain<&Self::illegal>;
                   case 5: return &Exec::chain<&Self::rts>;
                   case 6: return &Exec::chain<&Self::trapv>;
                   default: return &Exec::chain<&Self::rtr>;
                 }
               default:
-                if (m10 && (op == 0x4E7A || op == 0x4E7B)) return &Exec::chain<&Self::movec>;
+                if (f.m10 && (op == 0x4E7A || op == 0x4E7B)) return &Exec::chain<&Self::movec>;
                 return &Exec::chain<&Self::illegal>;
             }
           }
-          if (sz == 2) return ea_ok(op, EA_CTRL) ? &Exec::chain<&Self::jmp<true>> : &Exec::chain<&Self::illegal>;
-          if (sz == 3) return ea_ok(op, EA_CTRL) ? &Exec::chain<&Self::jmp<false>> : &Exec::chain<&Self::illegal>;
+          if (f.sz == 2) return ea_ok(op, EA_CTRL) ? &Exec::chain<&Self::jmp<true>> : &Exec::chain<&Self::illegal>;
+          if (f.sz == 3) return ea_ok(op, EA_CTRL) ? &Exec::chain<&Self::jmp<false>> : &Exec::chain<&Self::illegal>;
           return &Exec::chain<&Self::illegal>;
         default:
           return &Exec::chain<&Self::illegal>;

@@ -117,20 +117,15 @@ using Self = MoveOps;
 }  // namespace
 
 Handler decode_move_ops(uint16_t op, Model m) {
-  const bool m10 = m == Model::MC68010;
-  const int line = op >> 12;
-  const int sz = (op >> 6) & 3;
-  const int mode = (op >> 3) & 7;
-  (void)m10;
-  (void)sz;
-  switch (line) {
+  const OpFields f(op, m);
+  switch (f.line) {
     case 0x1: case 0x2: case 0x3: {
       int dm = (op >> 6) & 7, dr = (op >> 9) & 7;
       int dslot = dm < 7 ? dm : (dr <= 1 ? 7 + dr : -1);
-      if (line == 1 && (dm == 1 || mode == 1)) return &Exec::chain<&Self::illegal>;
+      if (f.line == 1 && (dm == 1 || f.mode == 1)) return &Exec::chain<&Self::illegal>;
       return BY_EA(EA_ALL, by_slot<EA_ALT>(dslot, [&](auto d_) -> Handler {
         constexpr int DM = decltype(d_)::value;
-        return line == 1 ? &Exec::chain<&Self::move<1, M, DM>> : line == 3 ? &Exec::chain<&Self::move<2, M, DM>>
+        return f.line == 1 ? &Exec::chain<&Self::move<1, M, DM>> : f.line == 3 ? &Exec::chain<&Self::move<2, M, DM>>
                                                               : &Exec::chain<&Self::move<4, M, DM>>;
       }));
     }

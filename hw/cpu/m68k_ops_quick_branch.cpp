@@ -124,18 +124,14 @@ using Self = QuickBranchOps;
 }  // namespace
 
 Handler decode_quick_branch_ops(uint16_t op, Model m) {
-  const bool m10 = m == Model::MC68010;
-  const int line = op >> 12;
-  const int sz = (op >> 6) & 3;
-  const int mode = (op >> 3) & 7;
-  (void)m10;
-  switch (line) {
+  const OpFields f(op, m);
+  switch (f.line) {
     case 0x5:
-      if (sz == 3) {
-        if (mode == 1) return BY_CC(&Exec::chain<&Self::dbcc<CC>>);
+      if (f.sz == 3) {
+        if (f.mode == 1) return BY_CC(&Exec::chain<&Self::dbcc<CC>>);
         return BY_CC(BY_EA(EA_DALT, &Exec::chain<&Self::scc<CC, M>>));
       }
-      if (sz == 0 && mode == 1) return &Exec::chain<&Self::illegal>;
+      if (f.sz == 0 && f.mode == 1) return &Exec::chain<&Self::illegal>;
       return (op & 0x100) ? BY_EA(EA_ALT, SIZED(addq, true, M)) : BY_EA(EA_ALT, SIZED(addq, false, M));
     case 0x6:
       return BY_CC(&Exec::chain<&Self::bcc<CC>>);

@@ -104,15 +104,10 @@ using Self = ShiftOps;
 }  // namespace
 
 Handler decode_shift_ops(uint16_t op, Model m) {
-  const bool m10 = m == Model::MC68010;
-  const int line = op >> 12;
-  const int sz = (op >> 6) & 3;
-  const int mode = (op >> 3) & 7;
-  (void)m10;
-  (void)mode;
-  switch (line) {
+  const OpFields f(op, m);
+  switch (f.line) {
     case 0xE: {
-      if (sz == 3) {
+      if (f.sz == 3) {
         if (op & 0x800) return &Exec::chain<&Self::illegal>;
         if (!ea_ok(op, EA_MALT)) return &Exec::chain<&Self::illegal>;
         bool left = op & 0x100;
