@@ -21,11 +21,7 @@
 #define TB_SERIAL_DATA(base) TB_REG16((base) + TB_SERIAL0_DATA_OFF)
 #define TB_SERIAL_STATUS(base) TB_REG16((base) + TB_SERIAL0_STATUS_OFF)
 
-/* Timer. */
-#define TB_TIMER_CTRL_ENABLE 0x1
-#define TB_TIMER_CTRL_PERIODIC 0x2
-#define TB_TIMER_CTRL_IRQ 0x4
-#define TB_TIMER_STATUS_EXPIRED 0x1
+/* Timer: TB_TIMER_CTRL_ENABLE/PERIODIC/IRQ, TB_TIMER_STATUS_EXPIRED (generated). */
 
 /* Interrupt controller source bits (PENDING / ENABLE). */
 #define TB_INTC_TIMER 0x01
@@ -36,10 +32,8 @@
 #define TB_AUTOVECTOR(level) (24 + (level))
 
 /* MMU. */
-#define TB_MMU_CTRL_ENABLE 0x1
 #define TB_MMU_PTBASE(n) (TB_MMU_PTBASE0 + 4 * (n))
 #define TB_MMU_PTLEN(n) (TB_MMU_PTLEN0 + 2 * (n))
-#define TB_MMU_FLUSH_ALL 0xFFFFFFFFul
 #define TB_PTE_VALID 0x1ul
 #define TB_PTE_WRITABLE 0x2ul
 #define TB_PTE_USER 0x4ul

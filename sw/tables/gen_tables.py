@@ -1,12 +1,21 @@
 #!/usr/bin/env python3
 """Generate every derived form of the shared tables (memory map, IRQs, event codes).
 
-One definition (memory_map.toml, events.toml), many consumers:
-  C/C++/firmware/assembly header, Verilog include, GTKWave translate filter, Markdown docs.
+One definition (memory_map.toml, registers/*.toml, events.toml), many consumers:
+  testbed/memory_map.h     C header (C, C++, firmware, m68k assembly): addresses, offsets, and
+                           each register field's mask (TB_<R>_<REG>_<F>) and _SHIFT, enumerated
+                           values (TB_<R>_<REG>_<F>_<V>), RAM layouts (TB_<R>_<L>_<F>)
+  testbed/register_tables.h C++ declarations the device models use: one struct per register
+                           (offset, width, access, reset, fields), one RegSpec table per region
+  verilog/testbed_regs_pkg.sv SystemVerilog package with the same names as the C header
+  verilog/memory_map.vh    Verilog `defines (bases and offsets)
+  gtkwave/*.filter         translate filters (event codes; register addresses on the bus VCD)
+  docs/*.md                Markdown tables (checked in; a test fails when they are stale)
 Usage: gen_tables.py --out DIR [--docs DIR] [--check-docs DIR] [--tables DIR]
 """
 import argparse
 import pathlib
+import re
 import sys
 import tomllib
 
@@ -19,11 +28,121 @@ def load(tables=HERE):
     # Each device keeps its registers in registers/<device>.toml ([[register]] entries).
     for extra in sorted((tables / "registers").glob("*.toml")):
         with open(extra, "rb") as f:
-            mm.setdefault("register", []).extend(tomllib.load(f).get("register", []))
+            doc = tomllib.load(f)
+        for key in ("register", "layout", "instance"):
+            mm.setdefault(key, []).extend(doc.get(key, []))
     with open(tables / "events.toml", "rb") as f:
         ev = tomllib.load(f)
     validate(mm, ev)
+    expand_instances(mm)
     return mm, ev
+
+
+FIELD_ACCESS = ("ro", "wo", "rw", "w1c", "rc")
+# Field access kinds a register's access allows (a read-only register has no writable field).
+ALLOWED_FIELD_ACCESS = {"ro": ("ro", "rc"), "wo": ("wo",), "rw": FIELD_ACCESS}
+
+
+def field_bits(where, f, width):
+    """(lsb, msb) of a field: bits = N or "HI..LO"."""
+    b = f.get("bits")
+    try:
+        if isinstance(b, int) and not isinstance(b, bool):
+            hi = lo = b
+        else:
+            hi, lo = (int(x) for x in str(b).split(".."))
+    except ValueError:
+        fail(f"{where}.{f.get('name')}: bits must be N or \"HI..LO\", not {b!r}")
+    if lo < 0 or hi < lo:
+        fail(f"{where}.{f['name']}: bits {b!r} must be HI..LO with HI >= LO >= 0")
+    if hi >= width:
+        fail(f"{where}.{f['name']}: bits {b!r} exceed the {width}-bit width")
+    return lo, hi
+
+
+def field_mask(f):
+    return ((1 << (f["msb"] - f["lsb"] + 1)) - 1) << f["lsb"]
+
+
+def check_values(where, vals, bits):
+    seen_n, seen_v = set(), set()
+    for v in vals:
+        if not isinstance(v.get("name"), str) or not isinstance(v.get("value"), int):
+            fail(f"{where}: each value needs a name and an integer value")
+        check_name(where, v["name"])
+        if v["name"] in seen_n:
+            fail(f"{where}: value {v['name']} defined twice")
+        if v["value"] in seen_v:
+            fail(f"{where}: two values share {v['value']}")
+        if not 0 <= v["value"] < (1 << bits):
+            fail(f"{where}: value {v['name']} = {v['value']} does not fit in {bits} bits")
+        seen_n.add(v["name"])
+        seen_v.add(v["value"])
+
+
+def check_reset(where, reset, bits):
+    if reset == "config":
+        return
+    if isinstance(reset, bool) or not isinstance(reset, int) or not 0 <= reset < (1 << bits):
+        fail(f"{where}: reset must be an integer that fits in {bits} bits, or \"config\"")
+
+
+IDENT = re.compile(r"[A-Z][A-Z0-9_]*$")
+
+
+def check_name(where, name):
+    if not isinstance(name, str) or not IDENT.match(name):
+        fail(f"{where}: name {name!r} must be upper case letters, digits and _ (a C, C++ and SV name)")
+
+
+def check_fields(where, fields, width, reg_access=None, owner=None):
+    """Parses and checks the fields of a register or layout in place (adds lsb, msb)."""
+    taken = {}
+    names = set()
+    for f in fields:
+        if not isinstance(f.get("name"), str):
+            fail(f"{where}: a field without a name")
+        fw = f"{where}.{f['name']}"
+        check_name(fw, f["name"])
+        if f["name"] == owner:
+            fail(f"{fw}: a field may not have its register's name")
+        if f.get("access") not in FIELD_ACCESS:
+            fail(f"{fw}: field access must be one of {', '.join(FIELD_ACCESS)}")
+        if reg_access and f["access"] not in ALLOWED_FIELD_ACCESS[reg_access]:
+            fail(f"{fw}: a {f['access']} field in a {reg_access} register")
+        if f["name"] in names:
+            fail(f"{where}: field {f['name']} defined twice")
+        names.add(f["name"])
+        f["lsb"], f["msb"] = field_bits(where, f, width)
+        for b in range(f["lsb"], f["msb"] + 1):
+            if b in taken:
+                fail(f"{where}: fields {taken[b]} and {f['name']} overlap (bit {b})")
+            taken[b] = f["name"]
+        check_reset(fw, f.get("reset", 0), f["msb"] - f["lsb"] + 1)
+        check_values(fw, f.get("values", []), f["msb"] - f["lsb"] + 1)
+
+
+def reg_reset(reg):
+    """The register's value after reset: its own `reset`, or its fields' resets put together;
+    "config" when a board parameter sets it."""
+    if "reset" in reg:
+        return reg["reset"]
+    v = 0
+    for f in reg.get("field", []):
+        r = f.get("reset", 0)
+        if r == "config":
+            return "config"
+        v |= r << f["lsb"]
+    return v
+
+
+def expand_instances(mm):
+    """[[instance]] region = R, of = S: region R has the register file of region S (one model,
+    several instances, as the two serial ports). Its registers are S's, renamed in region."""
+    for inst in mm.get("instance", []):
+        for reg in [r for r in mm["register"] if r["region"] == inst["of"]]:
+            copy = dict(reg, region=inst["region"], instance_of=inst["of"])
+            mm["register"].append(copy)
 
 
 def elements(reg):
@@ -84,6 +203,28 @@ def validate(mm, ev):
                 if other:
                     fail(f"registers {reg['region']}.{other} and {reg['region']}.{name} overlap")
                 used[(reg["region"], reg.get("set", ""), b)] = name
+        where = f"register {reg['region']}.{reg['name']}"
+        if "field" in reg and "values" in reg:
+            fail(f"{where}: give values to a field, or to a register without fields, not both")
+        check_name(where, reg["name"])
+        check_fields(where, reg.get("field", []), reg["width"], reg["access"], reg["name"])
+        check_reset(where, reg.get("reset", 0), reg["width"])
+        check_values(where, reg.get("values", []), reg["width"])
+    for inst in mm.get("instance", []):
+        if inst.get("region") not in by_name or inst.get("of") not in by_name:
+            fail(f"instance {inst.get('region')} of {inst.get('of')}: unknown region")
+        if any(reg["region"] == inst["region"] for reg in mm.get("register", [])):
+            fail(f"instance {inst['region']}: the region has registers of its own")
+    for lay in mm.get("layout", []):
+        where = f"layout {lay.get('region')}.{lay.get('name')}"
+        if lay.get("region") not in by_name:
+            fail(f"{where}: unknown region")
+        if lay.get("width") not in (8, 16, 32):
+            fail(f"{where}: width must be 8, 16 or 32")
+        if (lay["region"], lay["name"]) in seen:
+            fail(f"{where}: a register of that name exists")
+        check_name(where, lay.get("name"))
+        check_fields(where, lay.get("field", []), lay["width"], owner=lay["name"])
     for name in mm.get("irq", {}):
         if name not in by_name:
             fail(f"irq {name} names unknown region")
@@ -106,6 +247,62 @@ def validate(mm, ev):
         codes[c] = e["name"]
 
 
+def region_symbols(mm, r):
+    """The named constants of one region, in order: (name, value, bits, comment). bits is the
+    width of the value (24 for addresses, 16 for offsets, the register's or field's width for
+    masks and values, 0 for plain numbers). The C header and the SystemVerilog package both
+    print exactly this list."""
+    out = [(f"TB_{r['name']}_BASE", r["base"], 24, r["desc"]),
+           (f"TB_{r['name']}_SIZE", r["size"], 24, None)]
+
+    def fields(prefix, fl, width):
+        for f in fl:
+            n = f"{prefix}_{f['name']}"
+            fb = f["msb"] - f["lsb"] + 1
+            bits = f"bit {f['lsb']}" if fb == 1 else f"bits {f['msb']}..{f['lsb']}"
+            out.append((n, field_mask(f), width, f"{bits} {f['access']}: {f['desc']}"))
+            out.append((f"{n}_SHIFT", f["lsb"], 0, None))
+            for v in f.get("values", []):
+                out.append((f"{n}_{v['name']}", v["value"], fb, v.get("desc")))
+
+    for reg in mm.get("register", []):
+        if reg["region"] != r["name"]:
+            continue
+        n = f"TB_{r['name']}_{reg['name']}"
+        desc = reg["desc"] if "instance_of" not in reg else f"as {reg['instance_of']}.{reg['name']}"
+        if "count" in reg:
+            out.append((f"{n}_COUNT", reg["count"], 0, f"{reg['width']}-bit {reg['access']}: {desc}"))
+            out.append((f"{n}_STRIDE", reg["stride"], 0, None))
+        for name, off in elements(reg):
+            note = desc if "count" not in reg else f"element of {reg['name']}"
+            out.append((f"TB_{r['name']}_{name}_OFF", off, 16, f"{reg['width']}-bit {reg['access']}: {note}"))
+            out.append((f"TB_{r['name']}_{name}", r["base"] + off, 24, None))
+        fields(n, reg.get("field", []), reg["width"])
+        for v in reg.get("values", []):
+            out.append((f"{n}_{v['name']}", v["value"], reg["width"], v.get("desc")))
+    for lay in mm.get("layout", []):
+        if lay["region"] == r["name"]:
+            out.append((f"TB_{r['name']}_{lay['name']}_BITS", lay["width"], 0, f"layout: {lay['desc']}"))
+            fields(f"TB_{r['name']}_{lay['name']}", lay.get("field", []), lay["width"])
+    return out
+
+
+def all_symbols(mm):
+    syms = [s for r in mm["region"] for s in region_symbols(mm, r)]
+    seen = {}
+    for s in syms:
+        if s[0] in seen:
+            fail(f"two definitions of {s[0]} (rename a register, field, value or layout)")
+        seen[s[0]] = s
+    return syms
+
+
+def c_hex(value, bits, name):
+    if name.endswith("_OFF"):
+        return f"0x{value:02X}"
+    return f"0x{value:0{(bits + 3) // 4}X}"
+
+
 def c_header(mm, ev):
     out = ["/* Generated by sw/tables/gen_tables.py from memory_map.toml and events.toml.",
            " * Do not edit: change the tables. Valid in C, C++ and m68k assembly. */",
@@ -117,21 +314,13 @@ def c_header(mm, ev):
             f"#define TB_CPU_CLOCK_HZ {b['cpu_clock_hz']}",
             f"#define TB_RAM_DEFAULT_BYTES 0x{b['ram_default_bytes']:06X}",
             f"#define TB_RAM_MAX_BYTES 0x{b['ram_max_bytes']:06X}", ""]
+    all_symbols(mm)  # refuses clashing names
     for r in mm["region"]:
-        out.append(f"/* {r['desc']} */")
-        out.append(f"#define TB_{r['name']}_BASE 0x{r['base']:06X}")
-        out.append(f"#define TB_{r['name']}_SIZE 0x{r['size']:06X}")
-        for reg in mm.get("register", []):
-            if reg["region"] == r["name"]:
-                if "count" in reg:
-                    n = f"TB_{r['name']}_{reg['name']}"
-                    out.append(f"#define {n}_COUNT {reg['count']} /* {reg['width']}-bit {reg['access']}: {reg['desc']} */")
-                    out.append(f"#define {n}_STRIDE {reg['stride']}")
-                for name, off in elements(reg):
-                    n = f"TB_{r['name']}_{name}"
-                    note = reg['desc'] if "count" not in reg else f"element of {reg['name']}"
-                    out.append(f"#define {n}_OFF 0x{off:02X} /* {reg['width']}-bit {reg['access']}: {note} */")
-                    out.append(f"#define {n} 0x{r['base'] + off:06X}")
+        syms = region_symbols(mm, r)
+        out.append(f"/* {syms[0][3]} */")
+        for name, value, bits, note in syms[1:] and syms:
+            text = c_hex(value, bits, name) if bits else str(value)
+            out.append(f"#define {name} {text}" + (f" /* {note.replace('*/', '* /')} */" if note and name != syms[0][0] else ""))
         out.append("")
     for name, lvl in mm.get("irq", {}).items():
         out.append(f"#define TB_IRQ_{name} {lvl}")
@@ -139,30 +328,175 @@ def c_header(mm, ev):
     return "\n".join(out)
 
 
+def cxx_field(f, indent):
+    """A field as a nested struct: mask, shift, width, access, reset, get/put, its values."""
+    acc = f["access"].upper()
+    reset = f.get("reset", 0)
+    lines = [f"{indent}struct {f['name']} : tables::Field<0x{field_mask(f):X}u, {f['lsb']}, "
+             f"tables::FieldAccess::{acc}, {0 if reset == 'config' else reset}u, {str(reset == 'config').lower()}> {{",
+             f"{indent}  static constexpr const char* name = \"{f['name']}\";"]
+    vals = f.get("values", [])
+    for v in vals:
+        lines.append(f"{indent}  static constexpr uint32_t {v['name']} = 0x{v['value']:X}u;")
+    if vals:
+        lines.append(f"{indent}  static constexpr tables::ValueSpec values[] = {{"
+                     + ", ".join(f"{{\"{v['name']}\", {v['name']}}}" for v in vals) + "};")
+    lines.append(f"{indent}}};")
+    return lines
+
+
+def cxx_field_table(fields, indent):
+    if not fields:
+        return [f"{indent}static constexpr const tables::FieldSpec* fields = nullptr;",
+                f"{indent}static constexpr unsigned field_count = 0;"]
+    items = []
+    for f in fields:
+        n = f["name"]
+        vals = f"{n}::values, {len(f['values'])}" if f.get("values") else "nullptr, 0"
+        items.append(f"{{\"{n}\", {n}::mask, {n}::shift, {n}::access, {n}::reset, {n}::reset_from_config, {vals}}}")
+    return [f"{indent}static constexpr tables::FieldSpec fields[] = {{",
+            *[f"{indent}    {i}," for i in items], f"{indent}}};",
+            f"{indent}static constexpr unsigned field_count = {len(fields)};"]
+
+
 def register_tables(mm):
-    """C++ only: each region's registers as the device models declare them (RegisterTarget)."""
+    """C++ only: one struct per register (and RAM layout) with its fields, for the device models,
+    and each region's table of registers (arrays expanded) for the register decoder."""
     out = ["// Generated by sw/tables/gen_tables.py from sw/tables/registers/*.toml. Do not edit.",
-           "// Each region's registers (arrays expanded), for the device models: the TOML is the",
-           "// one place a register's offset, width and access are written.",
-           "#pragma once", "#include <cstdint>", "", "namespace testbed::tables {", "",
+           "// The TOML is the one place a register's offset, width, access, reset and fields are written.",
+           "//   testbed::regs::<region>::<REG>            offset, address, bytes, access, reset, fields[]",
+           "//   testbed::regs::<region>::<REG>::<FIELD>   mask, shift, width, get(v), put(x), its values",
+           "//   testbed::tables::k<Region><Set>Registers  the region's registers for RegisterTarget",
+           "//   testbed::tables::kRegions, kLayouts       everything, for tests and tools",
+           "#pragma once", "#include <cstddef>", "#include <cstdint>", "", "namespace testbed::tables {", "",
            "enum class RegAccess : uint8_t { RO, WO, RW };",
+           "// RO read-only, WO write-only, RW read/write, W1C write 1 to clear, RC cleared by reading.",
+           "enum class FieldAccess : uint8_t { RO, WO, RW, W1C, RC };",
+           "struct ValueSpec {", "  const char* name;", "  uint32_t value;", "};",
+           "struct FieldSpec {", "  const char* name;", "  uint32_t mask;", "  uint8_t shift;",
+           "  FieldAccess access;", "  uint32_t reset;", "  bool reset_from_config;",
+           "  const ValueSpec* values;", "  unsigned value_count;",
+           "  constexpr uint32_t get(uint32_t reg) const { return (reg & mask) >> shift; }",
+           "  constexpr uint32_t put(uint32_t v) const { return (v << shift) & mask; }", "};",
            "struct RegSpec {", "  uint32_t offset;", "  uint8_t bytes;", "  RegAccess access;",
-           "  const char* name;", "};", ""]
+           "  const char* name;", "  const FieldSpec* fields = nullptr;", "  unsigned field_count = 0;",
+           "  const ValueSpec* values = nullptr;", "  unsigned value_count = 0;", "};",
+           "// A field of a register or layout: Field<mask, shift, ...>::get(reg), ::put(value).",
+           "template <uint32_t Mask, unsigned Shift, FieldAccess Access, uint32_t Reset, bool ResetFromConfig>",
+           "struct Field {",
+           "  static constexpr uint32_t mask = Mask;",
+           "  static constexpr unsigned shift = Shift;",
+           "  static constexpr unsigned width = [] { unsigned n = 0; for (uint32_t m = Mask >> Shift; m; m >>= 1) ++n; return n; }();",
+           "  static constexpr FieldAccess access = Access;",
+           "  static constexpr uint32_t reset = Reset;",
+           "  static constexpr bool reset_from_config = ResetFromConfig;",
+           "  static constexpr uint32_t get(uint32_t reg) { return (reg & Mask) >> Shift; }",
+           "  static constexpr uint32_t put(uint32_t v) { return (v << Shift) & Mask; }",
+           "};", "", "}  // namespace testbed::tables", "", "namespace testbed::regs {", ""]
+    tables_out = ["namespace testbed::tables {", ""]
+    region_rows = []
     for r in mm["region"]:
         regs = [reg for reg in mm.get("register", []) if reg["region"] == r["name"]]
+        lays = [lay for lay in mm.get("layout", []) if lay["region"] == r["name"]]
+        ns = r["name"].lower()
+        if not regs and not lays:
+            region_rows.append(f"    {{\"{r['name']}\", \"\", 0x{r['base']:06X}u, 0x{r['size']:X}u, nullptr, 0}},")
+            continue
+        out += [f"// {r['name']}: {r['desc']}", f"namespace {ns} {{",
+                f"inline constexpr uint32_t kBase = 0x{r['base']:06X}u;",
+                f"inline constexpr uint32_t kSize = 0x{r['size']:X}u;", ""]
+        for reg in regs:
+            reset = reg_reset(reg)
+            out.append(f"struct {reg['name']} {{")
+            out.append(f"  static constexpr const char* name = \"{reg['name']}\";")
+            out.append(f"  static constexpr uint32_t offset = 0x{reg['offset']:02X}u;")
+            out.append(f"  static constexpr uint32_t address = 0x{r['base'] + reg['offset']:06X}u;")
+            out.append(f"  static constexpr unsigned bytes = {reg['width'] // 8};")
+            out.append(f"  static constexpr tables::RegAccess access = tables::RegAccess::{reg['access'].upper()};")
+            out.append(f"  static constexpr uint32_t reset = 0x{0 if reset == 'config' else reset:X}u;")
+            out.append(f"  static constexpr bool reset_from_config = {str(reset == 'config').lower()};")
+            if "count" in reg:
+                out.append(f"  static constexpr unsigned count = {reg['count']};")
+                out.append(f"  static constexpr uint32_t stride = {reg['stride']};")
+                out.append("  static constexpr uint32_t offset_of(unsigned n) { return offset + n * stride; }")
+            for f in reg.get("field", []):
+                out += cxx_field(f, "  ")
+            out += cxx_field_table(reg.get("field", []), "  ")
+            vals = reg.get("values", [])
+            for v in vals:
+                out.append(f"  static constexpr uint32_t {v['name']} = 0x{v['value']:X}u;")
+            if vals:
+                out.append("  static constexpr tables::ValueSpec values[] = {"
+                           + ", ".join(f"{{\"{v['name']}\", {v['name']}}}" for v in vals) + "};")
+            out.append("};")
+        for lay in lays:
+            out.append(f"// Layout (RAM): {lay['desc']}")
+            out.append(f"struct {lay['name']} {{")
+            out.append(f"  static constexpr const char* name = \"{lay['name']}\";")
+            out.append(f"  static constexpr unsigned bits = {lay['width']};")
+            for f in lay.get("field", []):
+                out += cxx_field(f, "  ")
+            out += cxx_field_table(lay.get("field", []), "  ")
+            out.append("};")
+        out += [f"}}  // namespace {ns}", ""]
         for rset in dict.fromkeys(reg.get("set", "") for reg in regs):
             ident = "k" + r["name"].capitalize() + rset.capitalize() + "Registers"
-            out.append(f"// {r['name']}{' (' + rset + ')' if rset else ''}: {r['desc']}")
-            out.append(f"inline constexpr RegSpec {ident}[] = {{")
+            tables_out.append(f"// {r['name']}{' (' + rset + ')' if rset else ''}: {r['desc']}")
+            tables_out.append(f"inline constexpr RegSpec {ident}[] = {{")
             for reg in regs:
                 if reg.get("set", "") != rset:
                     continue
-                for name, off in elements(reg):
-                    out.append(f"    {{0x{off:02X}, {reg['width'] // 8}, RegAccess::{reg['access'].upper()}, \"{name}\"}},")
-            out.append("};")
-            out.append("")
-    out += ["}  // namespace testbed::tables", ""]
+                q = f"regs::{ns}::{reg['name']}"
+                vals = f"{q}::values, {len(reg['values'])}" if reg.get("values") else "nullptr, 0"
+                for i, (name, off) in enumerate(elements(reg)):
+                    o = f"{q}::offset_of({i})" if "count" in reg else f"{q}::offset"
+                    tables_out.append(f"    {{{o}, {q}::bytes, {q}::access, \"{name}\", {q}::fields, {q}::field_count, {vals}}},")
+            tables_out.append("};")
+            tables_out.append("")
+            region_rows.append(f"    {{\"{r['name']}\", \"{rset}\", regs::{ns}::kBase, regs::{ns}::kSize, {ident}, sizeof({ident}) / sizeof({ident}[0])}},")
+    out += ["}  // namespace testbed::regs", ""] + tables_out
+    out += ["struct RegionSpec {", "  const char* name;", "  const char* set;  // \"\" unless the region has several register sets",
+            "  uint32_t base, size;", "  const RegSpec* registers;", "  std::size_t count;", "};",
+            "inline constexpr RegionSpec kRegions[] = {", *region_rows, "};", "",
+            "struct LayoutSpec {", "  const char* region;", "  const char* name;", "  unsigned bits;",
+            "  const FieldSpec* fields;", "  unsigned field_count;", "};",
+            "inline constexpr LayoutSpec kLayouts[] = {"]
+    for lay in mm.get("layout", []):
+        q = f"regs::{lay['region'].lower()}::{lay['name']}"
+        out.append(f"    {{\"{lay['region']}\", \"{lay['name']}\", {q}::bits, {q}::fields, {q}::field_count}},")
+    out += ["};", "", "}  // namespace testbed::tables", ""]
     return "\n".join(out)
+
+
+def sv_package(mm):
+    """SystemVerilog package for the RTL: the C header's names and values (registers, fields,
+    values, layouts). `import testbed_regs_pkg::*;` in a module that decodes registers."""
+    out = ["// Generated by sw/tables/gen_tables.py from sw/tables/*.toml. Do not edit.",
+           "// The same names and values as <testbed/memory_map.h>: TB_<R>_<REG>_OFF (16-bit offset),",
+           "// TB_<R>_<REG> (24-bit address), TB_<R>_<REG>_<F> (mask, register width) and _SHIFT,",
+           "// TB_<R>_<REG>_<F>_<V> (value, field width), TB_<R>_<L>_<F> (RAM layouts).",
+           "// verilator lint_off UNUSEDPARAM", "package testbed_regs_pkg;"]
+    for name, value, bits, note in all_symbols(mm):
+        if bits:
+            out.append(f"  localparam logic [{bits - 1}:0] {name} = {bits}'h{value:0{(bits + 3) // 4}X};")
+        else:
+            out.append(f"  localparam int {name} = {value};")
+    out += ["endpackage", "// verilator lint_on UNUSEDPARAM", ""]
+    return "\n".join(out)
+
+
+def gtkwave_registers_filter(mm):
+    """Translate filter for the 24-bit address of the board bus VCD: register names."""
+    lines = []
+    base = {r["name"]: r["base"] for r in mm["region"]}
+    seen = {}
+    for reg in mm.get("register", []):
+        for name, off in elements(reg):
+            a = base[reg["region"]] + off
+            seen.setdefault(a, []).append(f"{reg['region']}.{name}")
+    for a in sorted(seen):
+        lines.append(f"{a:06X} {'/'.join(seen[a])}")
+    return "\n".join(lines) + "\n"
 
 
 def events_header(ev):
@@ -222,9 +556,20 @@ def docs_memory_map(mm):
     for r in mm["region"]:
         out.append(f"| {r['name']} | 0x{r['base']:06X} | 0x{r['base'] + r['size'] - 1:06X} "
                    f"| 0x{r['size']:X} | {r['desc']} |")
-    out += ["", "## Registers", "", "| register | address | width | access | description |",
-            "|---|---|---|---|---|"]
+    out += ["", "## Registers", "",
+            "A register without fields holds one number. Bits not listed under its fields read 0 "
+            "and are ignored on writes. Reset `config`: set from the board's configuration.", "",
+            "| register | address | width | access | reset | description |",
+            "|---|---|---|---|---|---|"]
     base = {r["name"]: r["base"] for r in mm["region"]}
+
+    def reset_text(v):
+        return v if v == "config" else f"0x{v:X}"
+
+    def values_text(vals):
+        return "; ".join(f"{v['value']} {v['name']}" + (f" ({v['desc']})" if v.get("desc") else "")
+                         for v in vals)
+
     for reg in mm.get("register", []):
         if "count" in reg:
             last = reg["count"] - 1
@@ -233,7 +578,37 @@ def docs_memory_map(mm):
         else:
             name = f"{reg['region']}.{reg['name']}"
             addr = f"0x{base[reg['region']] + reg['offset']:06X}"
-        out.append(f"| {name} | {addr} | {reg['width']} | {reg['access']} | {reg['desc']} |")
+        desc = reg["desc"] if "instance_of" not in reg else f"As {reg['instance_of']}.{reg['name']}."
+        if reg.get("values"):
+            desc += " Values: " + values_text(reg["values"]) + "."
+        out.append(f"| {name} | {addr} | {reg['width']} | {reg['access']} | {reset_text(reg_reset(reg))} | {desc} |")
+
+    def field_rows(owner, fields):
+        rows = []
+        for f in fields:
+            bits = str(f["lsb"]) if f["lsb"] == f["msb"] else f"{f['msb']}..{f['lsb']}"
+            desc = f["desc"]
+            if f.get("values"):
+                desc += " Values: " + values_text(f["values"]) + "."
+            rows.append(f"| {owner} | {bits} | {f['name']} | {f['access']} | "
+                        f"{reset_text(f.get('reset', 0))} | {desc} |")
+        return rows
+
+    out += ["", "## Register fields", "",
+            "C: `TB_<REGION>_<REG>_<FIELD>` is the field's mask in place, `..._SHIFT` its lowest bit, "
+            "`..._<VALUE>` an enumerated value (unshifted). Access: ro, wo, rw, w1c (write 1 to clear), "
+            "rc (cleared by reading the register). SERIAL1's fields are SERIAL0's.", "",
+            "| register | bits | field | access | reset | meaning |", "|---|---|---|---|---|---|"]
+    for reg in mm.get("register", []):
+        if "instance_of" not in reg:
+            out += field_rows(f"{reg['region']}.{reg['name']}", reg.get("field", []))
+    out += ["", "## RAM layouts", "",
+            "Structures in memory that the hardware reads or writes; C: `TB_<REGION>_<LAYOUT>_<FIELD>` "
+            "and `..._SHIFT`.", "",
+            "| layout | bits | field | access | reset | meaning |", "|---|---|---|---|---|---|"]
+    for lay in mm.get("layout", []):
+        out.append(f"| {lay['region']}.{lay['name']} | {lay['width']} | | | | {lay['desc']} |")
+        out += field_rows(f"{lay['region']}.{lay['name']}", lay.get("field", []))
     out += ["", "## Interrupt levels", "", "| source | IPL | autovector |", "|---|---|---|"]
     for name, lvl in mm.get("irq", {}).items():
         out.append(f"| {name} | {lvl} | {24 + lvl} |")
@@ -275,6 +650,8 @@ def main():
         write_if_changed(out / "include/testbed/events.h", events_header(ev))
         write_if_changed(out / "include/testbed/register_tables.h", register_tables(mm))
         write_if_changed(out / "verilog/memory_map.vh", verilog(mm, ev))
+        write_if_changed(out / "verilog/testbed_regs_pkg.sv", sv_package(mm))
+        write_if_changed(out / "gtkwave/registers.filter", gtkwave_registers_filter(mm))
         write_if_changed(out / "gtkwave/events.filter", gtkwave_filter(ev))
     if a.docs:
         for name, text in docs.items():

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The table generator refuses register definitions that would give two models or two
 documents different ideas of a register: overlaps within a set, arrays without a stride,
-widths other than 16/32 and unknown access kinds. Each case edits a copy of sw/tables and
+widths other than 16/32 and unknown access kinds; and bit fields that overlap, exceed the
+register's width, have an unknown access kind (or one the register does not allow), or values
+that do not fit the field. Each case edits a copy of sw/tables and
 expects gen_tables.py to fail with a message naming the register."""
 import pathlib
 import shutil
@@ -18,6 +20,16 @@ CASES = [
      "width must be"),
     ("bad access", 'name = "ACKS"\noffset = 0x08\nwidth = 32\naccess = "ro"',
      'name = "ACKS"\noffset = 0x08\nwidth = 32\naccess = "rx"', "access must be"),
+    ("fields overlap", 'name = "NET"\nbits = 1\naccess = "ro"', 'name = "NET"\nbits = "1..0"\naccess = "ro"',
+     "overlap"),
+    ("field past the width", 'name = "LEVEL"\nbits = "2..0"', 'name = "LEVEL"\nbits = "16..14"', "exceed the 16-bit width"),
+    ("field bits reversed", 'name = "LEVEL"\nbits = "2..0"', 'name = "LEVEL"\nbits = "0..2"', "HI >= LO"),
+    ("bad field access", 'name = "MON"\nbits = 4\naccess = "rw"', 'name = "MON"\nbits = 4\naccess = "rx"',
+     "field access must be"),
+    ("writable field in a read-only register", 'name = "MON"\nbits = 4\naccess = "ro"',
+     'name = "MON"\nbits = 4\naccess = "rw"', "a rw field in a ro register"),
+    ("field reset too wide", 'name = "LEVEL"\nbits = "2..0"\naccess = "ro"',
+     'name = "LEVEL"\nbits = "2..0"\naccess = "ro"\nreset = 8', "reset must be"),
 ]
 failures = 0
 with tempfile.TemporaryDirectory() as tmp:
