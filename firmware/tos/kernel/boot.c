@@ -1,0 +1,93 @@
+/* The boot script (TOS_FS_BOOT_SCRIPT, "rc" in the filestore): the programs a board starts by
+ * itself after booting, until the shell takes over this role. A line is
+ *     <board> <program> [arguments] [&]
+ * where <board> is this board's name, its number or "*". Lines run in order; the script waits
+ * for each program to end unless the line ends with "&". A program that cannot start is
+ * reported and the script goes on. */
+#include "defs.h"
+
+static const char *script, *script_end, *pos;
+static int waiting_pid = -1;
+static uint32_t waiting_serial;
+static int done;
+
+void boot_start(void) {
+  const struct tos_fs_entry *e = fs_lookup(TOS_FS_BOOT_SCRIPT);
+  done = 1;
+  if (!e) return;
+  script = pos = (const char *)fs_data(e);
+  script_end = script + e->size;
+  done = 0;
+}
+
+int boot_done(void) { return done; }
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+static int for_me(const char *w, uint32_t n) {
+  if (n == 1 && w[0] == '*') return 1;
+  if (n == strlen(board_name) && strncmp(w, board_name, n) == 0) return 1;
+  uint32_t v = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (w[i] < '0' || w[i] > '9') return 0;
+    v = v * 10 + (uint32_t)(w[i] - '0');
+  }
+  return v == board_id;
+}
+
+/* Start the next line meant for this board; 0 when the script is over. */
+static int next_line(void) {
+  while (pos < script_end) {
+    const char *l = pos, *e = pos;
+    while (e < script_end && *e != '\n') ++e;
+    pos = e < script_end ? e + 1 : e;
+    while (l < e && is_space(*l)) ++l;
+    const char *end = e;
+    while (end > l && is_space(end[-1])) --end;
+    if (l == end || *l == '#') continue;
+    const char *w = l;
+    while (l < end && !is_space(*l)) ++l;
+    if (!for_me(w, (uint32_t)(l - w))) continue;
+    while (l < end && is_space(*l)) ++l;
+    int background = end > l && end[-1] == '&';
+    if (background) {
+      --end;
+      while (end > l && is_space(end[-1])) --end;
+    }
+    char prog[TOS_FS_NAME_LEN], args[TOS_MAX_ARGS_BYTES];
+    uint32_t n = (uint32_t)(end - l);
+    if (n == 0) continue;
+    if (n >= sizeof args) n = sizeof args - 1;
+    memcpy(args, l, n);
+    args[n] = 0;
+    uint32_t k = 0;
+    while (k < n && !is_space(args[k]) && k < sizeof prog - 1) {
+      prog[k] = args[k];
+      ++k;
+    }
+    prog[k] = 0;
+    struct proc *p;
+    int pid = proc_spawn(prog, args, &p);
+    if (pid < 0) {
+      kprintf("tos: %s: rc: cannot run '%s': error %d\n", board_name, prog, -pid);
+      continue;
+    }
+    if (!background) {
+      waiting_pid = pid;
+      waiting_serial = p->serial;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Main loop: when the program the script waits for has ended, start the next line. */
+void boot_service(void) {
+  if (done) return;
+  if (waiting_pid >= 0) {
+    struct proc *p = &procs[waiting_pid];
+    if (p->state != P_FREE && p->serial == waiting_serial) return;
+    waiting_pid = -1;
+  }
+  if (!next_line()) done = 1;
+}

@@ -1,0 +1,51 @@
+/* occam channels (seed 000 section 2.1.3, local FSM of Figure 5): unidirectional, unbuffered;
+ * the first of sender and receiver to arrive blocks (TRAP70), the second copies the message
+ * straight from the sender's buffer into the receiver's (any length, page piece by page
+ * piece) and releases both (TRAP72). A receive shorter than the message takes its first
+ * `len` bytes; receive returns the count. Each process owns TOS_MAX_CHANNELS channels, shared
+ * by its threads: a channel is named by its number. */
+#include "defs.h"
+
+static int32_t transfer(struct tcb *s, struct tcb *r) {
+  uint32_t n = s->op_len < r->op_len ? s->op_len : r->op_len;
+  vm_copy(r->proc, r->op_buf, s->proc, s->op_buf, n);
+  EVENT(DGL_COMMS, EV_TRAP72);
+  return (int32_t)n;
+}
+
+static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, int sending) {
+  EVENT(DGL_COMMS, EV_TRAP7);
+  if (chan < 0 || chan >= TOS_MAX_CHANNELS) return -TOS_EINVAL;
+  if (!vm_check(t->proc, buf, len, !sending)) return -TOS_EFAULT;
+  struct ccb *c = &t->proc->chan[chan];
+  t->op_chan = chan;
+  t->op_buf = buf;
+  t->op_len = len;
+  struct tcb *w = c->waiter;
+  if (!w) { /* first to arrive: block */
+    c->waiter = t;
+    t->state = sending ? T_SEND : T_RECV;
+    EVENT(DGL_COMMS, EV_TRAP70);
+    return 0;
+  }
+  if ((w->state == T_SEND) == sending) return -TOS_EINVAL; /* two senders (or receivers) on one channel */
+  c->waiter = NULL;
+  if (sending) {
+    int32_t n = transfer(t, w);
+    finish(w, n);
+    return 0;
+  }
+  int32_t n = transfer(w, t);
+  finish(w, 0);
+  return n;
+}
+
+int chan_send(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len) { return request(t, chan, buf, len, 1); }
+int chan_receive(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len) { return request(t, chan, buf, len, 0); }
+
+/* A blocked thread is being removed: its channel forgets it. */
+void chan_forget(struct tcb *t) {
+  if (t->state != T_SEND && t->state != T_RECV) return;
+  struct ccb *c = &t->proc->chan[t->op_chan];
+  if (c->waiter == t) c->waiter = NULL;
+}

@@ -1,0 +1,194 @@
+/* TOS kernel: its data structures and every function one kernel file offers another (xv6's
+ * defs.h). Read this first; each section names the file that implements it.
+ *
+ * The shape (seed 000 section 3.2.1): the kernel is one loop on one supervisor stack,
+ *   send phase -> receive phase -> schedule phase -> (the thread runs) -> service phase.
+ * A user thread runs until it traps, faults or its 20 ms slice ends; then run_user() returns
+ * to the loop with the exception's vector and the thread's context saved in its TCB. */
+#ifndef TOS_KERNEL_DEFS_H
+#define TOS_KERNEL_DEFS_H
+#include <stdarg.h>
+#include <stdint.h>
+#include <testbed/events.h>
+#include <testbed/memory_map.h>
+#include <testbed/tos.h>
+#include <tos/fs_format.h>
+
+#define NULL ((void *)0)
+#define REG16(a) (*(volatile uint16_t *)(a))
+#define REG32(a) (*(volatile uint32_t *)(a))
+
+/* ---- TCB: one thread (section 2.2.1). entry.S knows the first four fields' offsets. ---- */
+enum tstate { T_FREE, T_READY, T_RUNNING, T_SEND, T_RECV, T_WAIT, T_PWAIT, T_CONSOLE };
+
+#define FRAME_MAX 58 /* the 68010's longest exception frame: format $8, 29 words */
+
+struct proc;
+struct tcb {
+  uint32_t regs[15];       /* 0:  d0-d7, a0-a6 */
+  uint32_t usp;            /* 60: user stack pointer */
+  uint16_t frame_len;      /* 64: bytes of the exception frame below */
+  uint16_t pad;            /* 66 */
+  uint8_t frame[FRAME_MAX + 2]; /* 68: SR, PC, format/vector (and the rest of a $8 frame) */
+  struct tcb *next, *prev; /* ready queue of the process (doubly linked), or the free list */
+  struct proc *proc;
+  uint16_t tid;            /* (board << 10) | (pid << 6) | slot */
+  uint8_t slot;            /* thread slot in its process: selects its stack window */
+  uint8_t state;           /* enum tstate */
+  int32_t user_id;         /* the id the creator passed */
+  struct tcb *parent;      /* creator (valid while parent->tid == parent_tid) */
+  uint16_t parent_tid;
+  uint16_t stack_pages;
+  int32_t children;        /* children still alive */
+  int32_t child_code;      /* first non-zero exit code of a child */
+  int32_t exit_code;
+  uint32_t op_buf, op_len; /* a blocked send / receive / write: the user buffer */
+  uint32_t op_total;
+  int32_t op_chan;
+  uint32_t cpu_slices;     /* times scheduled */
+};
+#define TCB_REGS_D0 0
+#define TCB_REGS_A0 8
+
+/* ---- Processes ---- */
+#define PROC_NAME_LEN 16
+enum pstate { P_FREE, P_FOREGROUND, P_BACKGROUND, P_SUSPENDED };
+
+struct ccb { /* channel control block: one occam channel */
+  struct tcb *waiter; /* the thread blocked on it (a sender or a receiver), or NULL */
+};
+
+struct proc {
+  uint8_t state;                 /* enum pstate */
+  uint8_t pid;                   /* 0..15: also its MMU address space */
+  uint16_t nthreads;
+  char name[PROC_NAME_LEN];
+  struct tcb *rq_head, *rq_tail; /* ready threads (Figure 3) */
+  struct tcb *slots[TOS_MAX_THREADS];
+  uint32_t *ptable;              /* TOS_USER_PAGES entries, ASID = pid */
+  uint32_t text_lo, text_hi;     /* virtual pages mapped from the filestore (not owned) */
+  struct ccb chan[TOS_MAX_CHANNELS];
+  int32_t exit_code;
+  int32_t exit_set;
+  struct tcb *pwaiter[4];        /* threads blocked in pwait on this process */
+  uint32_t serial;               /* distinguishes incarnations of a slot */
+};
+
+/* ---- entry.S ---- */
+uint32_t run_user(struct tcb *t);     /* returns the vector that ended the run */
+void cpu_idle(void);                  /* STOP until an interrupt */
+void spl0(void);                      /* interrupts on (kernel level) */
+uint16_t splhigh(void);               /* interrupts off; returns the old SR */
+void splx(uint16_t sr);
+extern struct tcb *current;
+
+/* ---- main.c: boot, the main loop, board identity ---- */
+extern uint16_t board_id;
+extern int board_master;
+extern const char *board_name;
+extern uint32_t ram_bytes;
+void halt_board(uint32_t code) __attribute__((noreturn));
+
+/* ---- console.c: the operator's console (SERIAL0), interrupt driven ---- */
+void console_init(void);
+void console_intr(void);
+int console_put(const char *s, int n);      /* bytes taken (the rest: no room) */
+void kputc(char c);
+void kprintf(const char *fmt, ...);
+void console_service(void);                 /* main loop: feed blocked writers */
+int32_t console_write(struct tcb *t, uint32_t buf, uint32_t len);
+void console_flush(void);
+void console_forget(struct tcb *t);
+
+/* ---- lib/format.c (shared with the user library) ---- */
+int tos_vformat(void (*put)(void *, char), void *ctx, const char *fmt, va_list ap);
+
+/* ---- string.c ---- */
+void *memcpy(void *d, const void *s, uint32_t n);
+void *memset(void *d, int c, uint32_t n);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, uint32_t n);
+uint32_t strlen(const char *s);
+
+/* ---- mem.c: 1 KB page frames ---- */
+void mem_init(uint32_t lo, uint32_t hi);
+uint32_t frame_alloc(void);                 /* zeroed frame's physical address, 0 if none */
+void frame_free(uint32_t pa);
+uint32_t frames_free(void);
+uint32_t frames_total(void);
+
+/* ---- vm.c: address spaces ---- */
+void vm_init(void);
+void vm_clear(struct proc *p);
+int vm_map(struct proc *p, uint32_t vpage, uint32_t pa, int writable);
+uint32_t vm_unmap(struct proc *p, uint32_t vpage);   /* the frame it mapped, or 0 */
+uint32_t vm_phys(struct proc *p, uint32_t va, int write); /* 0 if not accessible */
+int vm_check(struct proc *p, uint32_t va, uint32_t len, int write);
+void vm_copy(struct proc *dp, uint32_t dva, struct proc *sp, uint32_t sva, uint32_t n);
+int vm_copyin(struct proc *p, void *dst, uint32_t va, uint32_t n);
+int vm_copyout(struct proc *p, uint32_t va, const void *src, uint32_t n);
+int vm_copyinstr(struct proc *p, char *dst, uint32_t va, uint32_t max);
+void vm_activate(struct proc *p);
+
+/* ---- fs.c: the filestore ---- */
+void fs_init(void);
+uint32_t fs_end(void);                     /* first physical byte past the store */
+const struct tos_fs_entry *fs_lookup(const char *name);
+const uint8_t *fs_data(const struct tos_fs_entry *e);
+
+/* ---- proc.c: processes ---- */
+extern struct proc procs[TOS_MAX_PROCESSES];
+extern int nprocs;
+int proc_spawn(const char *path, const char *args, struct proc **out);
+void proc_kill(struct proc *p, int code);
+void proc_thread_gone(struct proc *p);
+int proc_pwait(struct tcb *t, int pid);
+
+/* ---- thread.c: TCBs, ready queues, create / exit / wait, scheduling ---- */
+void thread_init(void);
+struct tcb *thread_new(struct proc *p, uint32_t entry, uint32_t stack_pages, uint32_t arg, uint32_t ret);
+void thread_free(struct tcb *t);
+void ready(struct tcb *t);                  /* to the tail of its process's ready queue */
+void ready_front(struct tcb *t);            /* to the head (continues its slice) */
+void unready(struct tcb *t);
+struct tcb *schedule(void);                 /* dequeue the next thread to run, or NULL */
+int thread_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor,
+                  uint32_t entry, uint32_t arg, uint32_t ret);
+void thread_exit(struct tcb *t, int32_t code);
+int thread_wait(struct tcb *t);              /* 1: blocked, 0: returned at once */
+void finish(struct tcb *t, int32_t result);  /* complete a blocked call, make the thread ready */
+uint32_t tcbs_free(void);
+extern uint32_t switches;
+extern volatile int slice_over;
+
+/* ---- chan.c: occam channels ---- */
+int chan_send(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len);
+int chan_receive(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len);
+void chan_forget(struct tcb *t);
+
+/* ---- trap.c: system calls, faults, interrupts ---- */
+void service(struct tcb *t, uint32_t vector);
+void intr(uint32_t vector);                 /* a device interrupt (any mode) */
+void kernel_fault(uint32_t *regs);          /* d0-d7/a0-a7 then the frame */
+
+/* ---- timer.c ---- */
+void timer_init(void);
+void timer_intr(void);
+void slice_start(void);
+uint32_t uptime_us(void);
+
+/* ---- event.c: instrumentation (section 2.2.3) ---- */
+extern uint16_t dgl;
+extern int have_smi;
+static inline void send_event(uint16_t n) { REG16(TB_MON_SMI_EVENT) = n; }
+#define EVENT(cls, n) do { if (dgl & (cls)) send_event(n); } while (0)
+#define EVENT2(cls, n, w) do { if (dgl & (cls)) { send_event(n); send_event(w); } } while (0)
+void event_init(void);
+uint32_t events_lost(void);
+
+/* ---- boot.c: the boot script ---- */
+void boot_start(void);
+void boot_service(void);
+int boot_done(void);
+
+#endif

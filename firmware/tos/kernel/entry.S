@@ -1,0 +1,139 @@
+/* TOS kernel entry: the vector table, reset, the one exception entry, and the switch between
+ * the kernel's main loop and a user thread.
+ *
+ * Every vector but reset points at `exception`. The 68010's frame carries its vector number,
+ * so one entry serves them all:
+ *  - from user mode: the thread's registers, USP and exception frame are saved in its TCB
+ *    (`current`), the frame is popped, and run_user() returns to the main loop with the
+ *    vector number. The thread goes on later by run_user(), which pushes the saved frame back
+ *    and RTEs (a $8 bus-error frame too: the 68010 reruns the faulted cycle).
+ *  - from supervisor mode: an interrupt is handled in place (intr) and RTEs; anything else is
+ *    a kernel fault (kernel_fault: register dump, the board halts). */
+#include <testbed/tos.h>
+
+/* struct tcb offsets (kernel/defs.h) */
+#define T_REGS 0
+#define T_USP 60
+#define T_FLEN 64
+#define T_FRAME 68
+
+    .section .vectors,"a"
+    .long TOS_KERNEL_STACK_TOP
+    .long _start
+    .rept 254
+    .long exception
+    .endr
+
+    .section .text.start,"ax"
+    .globl _start
+_start:
+    move.w  #0x2700,%sr
+    move.l  #TOS_KERNEL_STACK_TOP,%sp
+    lea     __bss_start,%a0
+    lea     __bss_end,%a1
+1:  cmp.l   %a1,%a0
+    bcc.s   2f
+    clr.l   (%a0)+
+    bra.s   1b
+2:  jsr     kmain
+3:  bra.s   3b
+
+    .text
+/* uint32_t run_user(struct tcb *t) */
+    .globl run_user
+run_user:
+    movem.l %d2-%d7/%a2-%a6,-(%sp)
+    move.l  %sp,kernel_sp
+    move.l  48(%sp),%a0
+    move.l  %a0,current
+    move.w  #0x2700,%sr             /* no interrupt between the frame and the RTE */
+    move.l  T_USP(%a0),%a1
+    move.l  %a1,%usp
+    move.w  T_FLEN(%a0),%d0         /* push the saved frame back, last word first */
+    lea     T_FRAME(%a0,%d0.w),%a1
+    lsr.w   #1,%d0
+    subq.w  #1,%d0
+4:  move.w  -(%a1),-(%sp)
+    dbra    %d0,4b
+    movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
+    rte
+
+    .globl exception
+exception:
+    btst    #5,(%sp)                /* S bit of the stacked SR */
+    bne     from_kernel
+    /* From a user thread: save its context in the TCB. */
+    move.l  %a0,-(%sp)
+    move.l  current,%a0
+    movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
+    move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
+    move.l  %usp,%a1
+    move.l  %a1,T_USP(%a0)
+    move.w  6(%sp),%d1              /* format/vector word */
+    moveq   #8,%d0                  /* format $0: 4 words */
+    btst    #15,%d1
+    beq.s   5f
+    moveq   #58,%d0                 /* format $8: 29 words */
+5:  move.w  %d0,T_FLEN(%a0)
+    lea     T_FRAME(%a0),%a1
+    lsr.w   #1,%d0
+    subq.w  #1,%d0
+6:  move.w  (%sp)+,(%a1)+           /* copy and pop the frame */
+    dbra    %d0,6b
+    and.l   #0x0FFF,%d1
+    lsr.l   #2,%d1
+    move.l  %d1,%d0                 /* run_user's result: the vector */
+    move.l  kernel_sp,%sp
+    movem.l (%sp)+,%d2-%d7/%a2-%a6
+    rts                             /* SR keeps the exception's IPL: the loop lowers it */
+
+from_kernel:
+    move.l  %d0,-(%sp)
+    move.w  4+6(%sp),%d0
+    and.w   #0x0FFF,%d0
+    lsr.w   #2,%d0
+    cmp.w   #24,%d0
+    blo.s   kfault
+    cmp.w   #31,%d0
+    bhi.s   kfault
+    movem.l %d1/%a0-%a1,-(%sp)      /* the C ABI's scratch registers */
+    and.l   #0xFF,%d0
+    move.l  %d0,-(%sp)
+    jsr     intr
+    addq.l  #4,%sp
+    movem.l (%sp)+,%d1/%a0-%a1
+    move.l  (%sp)+,%d0
+    rte
+kfault:
+    move.l  (%sp)+,%d0
+    movem.l %d0-%d7/%a0-%a7,-(%sp)
+    move.l  %sp,-(%sp)
+    jsr     kernel_fault
+7:  bra.s   7b
+
+    .globl cpu_idle
+cpu_idle:
+    stop    #0x2000
+    rts
+
+    .globl spl0
+spl0:
+    move.w  #0x2000,%sr
+    rts
+
+    .globl splhigh
+splhigh:
+    move.w  %sr,%d0
+    move.w  #0x2700,%sr
+    rts
+
+    .globl splx
+splx:
+    move.w  6(%sp),%sr
+    rts
+
+    .bss
+    .globl current
+    .even
+current:    .long 0
+kernel_sp:  .long 0

@@ -1,0 +1,14 @@
+/* Instrumentation (seed 000 section 2.2.3): `if (dgl & CLASS) send_event(n)`, one store to the
+ * board's SMI. The master has the MMI in that window and writes no events, so its dgl stays 0.
+ * A full SMI loses the event and counts it (SMI_LOST); the kernel never waits for room. */
+#include "defs.h"
+
+uint16_t dgl;
+int have_smi;
+
+void event_init(void) {
+  have_smi = !board_master;
+  dgl = 0;
+}
+
+uint32_t events_lost(void) { return have_smi ? REG32(TB_MON_SMI_LOST) : 0; }

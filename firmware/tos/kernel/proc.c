@@ -1,0 +1,204 @@
+/* Processes (seed 000 section 2.1.2): up to 16 per board, each its own address space with
+ * code + data of up to half a megabyte, made from an m68k ELF executable in the filestore.
+ * Code pages are mapped read-only straight from the file's blocks in the filestore, so every
+ * invocation of a program shares them; data pages are copied, bss pages zeroed. The first
+ * thread gets the command line on its stack. A process ends with its last thread. */
+#include "defs.h"
+
+struct proc procs[TOS_MAX_PROCESSES];
+int nprocs;
+
+/* ELF32, big-endian (the fields the loader reads). */
+struct elf_hdr {
+  uint8_t ident[16];
+  uint16_t type, machine;
+  uint32_t version, entry, phoff, shoff, flags;
+  uint16_t ehsize, phentsize, phnum, shentsize, shnum, shstrndx;
+};
+struct elf_phdr {
+  uint32_t type, offset, vaddr, paddr, filesz, memsz, flags, align;
+};
+#define ELF_EXEC 2
+#define ELF_M68K 4
+#define PT_LOAD 1
+#define PF_W 2
+#define MAX_PHDRS 8
+
+static int refuse(const char *path, const char *why, uint32_t v) {
+  kprintf("tos: %s: %s: not a TOS executable: %s (0x%x)\n", board_name, path, why, v);
+  return -TOS_ENOEXEC;
+}
+
+/* Check the ELF image of `e` against TOS's rules before anything is allocated. */
+static int check_elf(const char *path, const struct tos_fs_entry *e, const struct elf_hdr **out) {
+  const uint8_t *f = fs_data(e);
+  const struct elf_hdr *h = (const struct elf_hdr *)f;
+  if (e->size < sizeof *h || h->ident[0] != 0x7F || h->ident[1] != 'E' || h->ident[2] != 'L' || h->ident[3] != 'F')
+    return refuse(path, "no ELF header", e->size);
+  if (h->ident[4] != 1 || h->ident[5] != 2) return refuse(path, "not 32-bit big-endian ELF", h->ident[4]);
+  if (h->machine != ELF_M68K) return refuse(path, "not an m68k executable, machine", h->machine);
+  if (h->type != ELF_EXEC) return refuse(path, "not an executable, type", h->type);
+  if (h->phentsize != sizeof(struct elf_phdr) || h->phnum == 0 || h->phnum > MAX_PHDRS ||
+      h->phoff > e->size || h->phoff + h->phnum * sizeof(struct elf_phdr) > e->size || (h->phoff & 1))
+    return refuse(path, "bad program headers at", h->phoff);
+  const struct elf_phdr *ph = (const struct elf_phdr *)(f + h->phoff);
+  uint32_t lo = 0xFFFFFFFFu, hi = 0;
+  int entry_ok = 0;
+  for (int i = 0; i < h->phnum; ++i) {
+    const struct elf_phdr *s = &ph[i];
+    if (s->type != PT_LOAD || s->memsz == 0) continue;
+    if (s->vaddr < TOS_USER_BASE || s->vaddr + s->memsz > TOS_USER_IMAGE_TOP || s->vaddr + s->memsz < s->vaddr)
+      return refuse(path, "linked outside the user image area, segment at", s->vaddr);
+    if (s->filesz > s->memsz || s->offset + s->filesz > e->size || s->offset + s->filesz < s->offset)
+      return refuse(path, "segment past the end of the file, offset", s->offset);
+    if ((s->vaddr ^ s->offset) & (TOS_PAGE_SIZE - 1))
+      return refuse(path, "segment not page-aligned in the file, at", s->vaddr);
+    if (!(s->flags & PF_W) && s->memsz != s->filesz) return refuse(path, "read-only segment with bss at", s->vaddr);
+    if (s->vaddr < lo) lo = s->vaddr;
+    if (s->vaddr + s->memsz > hi) hi = s->vaddr + s->memsz;
+    if (!(s->flags & PF_W) && h->entry >= s->vaddr && h->entry < s->vaddr + s->memsz) entry_ok = 1;
+  }
+  if (hi == 0) return refuse(path, "nothing to load", 0);
+  if (hi - lo > TOS_MAX_IMAGE_BYTES) return refuse(path, "image larger than 512 KB", hi - lo);
+  if (!entry_ok) return refuse(path, "entry point outside the code, at", h->entry);
+  *out = h;
+  return 0;
+}
+
+static void release_memory(struct proc *p) {
+  for (uint32_t v = 0; v < TOS_STACK_BASE >> TOS_PAGE_SHIFT; ++v) {
+    uint32_t pa = vm_unmap(p, v);
+    if (pa && (v < p->text_lo || v >= p->text_hi)) frame_free(pa);
+  }
+}
+
+static int load(struct proc *p, const char *path, const struct tos_fs_entry *e, const struct elf_hdr *h) {
+  const uint8_t *f = fs_data(e);
+  const struct elf_phdr *ph = (const struct elf_phdr *)(f + h->phoff);
+  p->text_lo = p->text_hi = 0;
+  for (int i = 0; i < h->phnum; ++i) {
+    const struct elf_phdr *s = &ph[i];
+    if (s->type != PT_LOAD || s->memsz == 0) continue;
+    uint32_t v0 = s->vaddr >> TOS_PAGE_SHIFT, v1 = (s->vaddr + s->memsz - 1) >> TOS_PAGE_SHIFT;
+    if (!(s->flags & PF_W)) { /* code: the filestore's own blocks, read-only, shared */
+      uint32_t pa = (uint32_t)f + (s->offset & ~(uint32_t)(TOS_PAGE_SIZE - 1));
+      for (uint32_t v = v0; v <= v1; ++v, pa += TOS_PAGE_SIZE) {
+        if (vm_phys(p, v << TOS_PAGE_SHIFT, 0)) return refuse(path, "segments share a page at", v << TOS_PAGE_SHIFT);
+        vm_map(p, v, pa, 0);
+      }
+      if (!p->text_hi) p->text_lo = v0;
+      p->text_hi = v1 + 1;
+      continue;
+    }
+    for (uint32_t v = v0; v <= v1; ++v) { /* data + bss: private frames */
+      if (vm_phys(p, v << TOS_PAGE_SHIFT, 0)) return refuse(path, "segments share a page at", v << TOS_PAGE_SHIFT);
+      uint32_t pa = frame_alloc();
+      if (!pa) {
+        kprintf("tos: %s: %s: out of memory\n", board_name, path);
+        return -TOS_ENOMEM;
+      }
+      vm_map(p, v, pa, 1);
+    }
+    vm_copyout(p, s->vaddr, f + s->offset, s->filesz);
+  }
+  return 0;
+}
+
+int proc_spawn(const char *path, const char *args, struct proc **out) {
+  const struct tos_fs_entry *e = fs_lookup(path);
+  if (!e) return -TOS_ENOENT;
+  if (!(e->perm & TOS_FS_PERM_EXEC)) return -TOS_EPERM;
+  const struct elf_hdr *h;
+  int rc = check_elf(path, e, &h);
+  if (rc) return rc;
+  struct proc *p = NULL;
+  for (int i = 0; i < TOS_MAX_PROCESSES && !p; ++i)
+    if (procs[i].state == P_FREE) p = &procs[i];
+  if (!p) return -TOS_ENOPROC;
+  uint32_t *pt = p->ptable, serial = p->serial + 1;
+  uint8_t pid = (uint8_t)(p - procs);
+  memset(p, 0, sizeof *p);
+  p->ptable = pt;
+  p->pid = pid;
+  p->serial = serial;
+  uint32_t n = 0;
+  const char *base = path;
+  while (base[n] && n < PROC_NAME_LEN - 1) {
+    p->name[n] = base[n];
+    ++n;
+  }
+  vm_clear(p);
+  p->state = P_FOREGROUND;
+  ++nprocs;
+  rc = load(p, path, e, h);
+  struct tcb *t = rc ? NULL : thread_new(p, h->entry, TOS_MAX_MAIN_STACK_PAGES, 0, 0);
+  if (rc || (int32_t)t < 0) {
+    if (!rc) rc = (int32_t)t;
+    release_memory(p);
+    p->state = P_FREE;
+    --nprocs;
+    return rc;
+  }
+  /* the command line on the stack: entry(cmdline), returning to 0 (crt0 never returns) */
+  uint32_t len = strlen(args) + 1;
+  if (len > TOS_MAX_ARGS_BYTES) len = TOS_MAX_ARGS_BYTES;
+  uint32_t str = (t->usp + 8 - len) & ~3u;
+  vm_copyout(p, str, args, len - 1);
+  vm_copyout(p, str + len - 1, "", 1);
+  uint32_t zero = 0;
+  t->usp = str - 8;
+  vm_copyout(p, t->usp, &zero, 4);
+  vm_copyout(p, t->usp + 4, &str, 4);
+  ready(t);
+  if (out) *out = p;
+  return pid;
+}
+
+/* Remove every thread of p (a fault, kill): blocked ones leave their channels and queues. */
+void proc_kill(struct proc *p, int code) {
+  if (p->state == P_FREE) return;
+  if (!p->exit_set) {
+    p->exit_code = code;
+    p->exit_set = 1;
+  }
+  for (int i = 0; i < TOS_MAX_THREADS; ++i) {
+    struct tcb *t = p->slots[i];
+    if (!t) continue;
+    if (t->state == T_READY) unready(t);
+    chan_forget(t);
+    if (t->state == T_CONSOLE) console_forget(t);
+    t->parent = NULL;
+    thread_free(t);
+  }
+  proc_thread_gone(p);
+}
+
+/* The last thread has gone: free the address space, wake pwait-ers. */
+void proc_thread_gone(struct proc *p) {
+  if (p->state == P_FREE) return;
+  release_memory(p);
+  p->state = P_FREE;
+  --nprocs;
+  for (int i = 0; i < 4; ++i) {
+    struct tcb *w = p->pwaiter[i];
+    if (w && w->state == T_PWAIT) finish(w, p->exit_code);
+    p->pwaiter[i] = NULL;
+  }
+}
+
+/* pwait(pid): 1 if the thread blocked, else it already has its result in d0. */
+int proc_pwait(struct tcb *t, int pid) {
+  if (pid < 0 || pid >= TOS_MAX_PROCESSES || procs[pid].state == P_FREE || &procs[pid] == t->proc) {
+    t->regs[TCB_REGS_D0] = (uint32_t)-TOS_ECHILD;
+    return 0;
+  }
+  struct proc *p = &procs[pid];
+  for (int i = 0; i < 4; ++i)
+    if (!p->pwaiter[i]) {
+      p->pwaiter[i] = t;
+      t->state = T_PWAIT;
+      return 1;
+    }
+  t->regs[TCB_REGS_D0] = (uint32_t)-TOS_EINVAL;
+  return 0;
+}

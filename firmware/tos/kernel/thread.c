@@ -1,0 +1,198 @@
+/* Threads (seed 000 sections 2.1.2, 2.1.3, 2.2.1): TCBs on a free list, a doubly-linked ready
+ * queue per process (Figure 3), equal-priority round robin with a 20 ms slice, and occam's
+ * PAR: create children, wait for them, exit.
+ *
+ * Scheduling: processes take turns; within a process its ready threads take turns. A thread
+ * that makes a call the kernel completes at once goes back to the head of its queue and keeps
+ * the rest of its slice; one whose slice ended goes to the tail and the next process runs. */
+#include "defs.h"
+
+static struct tcb tcbs[TOS_MAX_TCBS];
+static struct tcb *free_tcbs;
+static uint32_t nfree_tcbs;
+uint32_t switches;
+static int turn = TOS_MAX_PROCESSES - 1; /* the process that ran last */
+static struct tcb *slice_owner;
+
+void thread_init(void) {
+  free_tcbs = NULL;
+  for (int i = TOS_MAX_TCBS - 1; i >= 0; --i) {
+    tcbs[i].state = T_FREE;
+    tcbs[i].next = free_tcbs;
+    free_tcbs = &tcbs[i];
+  }
+  nfree_tcbs = TOS_MAX_TCBS;
+}
+
+uint32_t tcbs_free(void) { return nfree_tcbs; }
+
+/* ---- ready queues ---- */
+void ready(struct tcb *t) {
+  struct proc *p = t->proc;
+  t->state = T_READY;
+  t->next = NULL;
+  t->prev = p->rq_tail;
+  if (p->rq_tail) p->rq_tail->next = t; else p->rq_head = t;
+  p->rq_tail = t;
+  EVENT(DGL_RQ, EV_RQ_JOIN_BIT | t->tid);
+}
+
+void ready_front(struct tcb *t) {
+  struct proc *p = t->proc;
+  t->state = T_READY;
+  t->prev = NULL;
+  t->next = p->rq_head;
+  if (p->rq_head) p->rq_head->prev = t; else p->rq_tail = t;
+  p->rq_head = t;
+  EVENT(DGL_RQ, EV_RQ_JOIN_BIT | t->tid);
+}
+
+void unready(struct tcb *t) {
+  struct proc *p = t->proc;
+  if (t->prev) t->prev->next = t->next; else p->rq_head = t->next;
+  if (t->next) t->next->prev = t->prev; else p->rq_tail = t->prev;
+  t->next = t->prev = NULL;
+  EVENT(DGL_RQ, t->tid);
+}
+
+struct tcb *schedule(void) {
+  struct tcb *t = slice_owner;
+  if (t && t->state == T_READY && !slice_over && t->proc->rq_head == t) {
+    unready(t); /* the same thread goes on with the rest of its slice */
+  } else {
+    t = NULL;
+    for (int i = 1; i <= TOS_MAX_PROCESSES && !t; ++i) {
+      struct proc *p = &procs[(turn + i) % TOS_MAX_PROCESSES];
+      if (p->state == P_FREE || p->state == P_SUSPENDED || !p->rq_head) continue;
+      turn = p->pid;
+      t = p->rq_head;
+    }
+    if (!t) return NULL;
+    unready(t);
+    slice_owner = t;
+    slice_start();
+    ++switches;
+    ++t->cpu_slices;
+    EVENT(DGL_PROFILE, EV_SCHEDULE_BIT | t->tid);
+  }
+  t->state = T_RUNNING;
+  vm_activate(t->proc);
+  return t;
+}
+
+/* Complete a blocked call with `result` in d0 and queue the thread. */
+void finish(struct tcb *t, int32_t result) {
+  t->regs[TCB_REGS_D0] = (uint32_t)result;
+  ready(t);
+}
+
+/* ---- TCBs and stacks ---- */
+static uint32_t window_top(uint32_t slot) { return TOS_STACK_BASE + (slot + 1) * TOS_STACK_WINDOW; }
+
+static void free_stack(struct tcb *t) {
+  uint32_t top = window_top(t->slot) >> TOS_PAGE_SHIFT;
+  for (uint32_t i = 1; i <= t->stack_pages; ++i) {
+    uint32_t pa = vm_unmap(t->proc, top - i);
+    if (pa) frame_free(pa);
+  }
+  t->stack_pages = 0;
+}
+
+/* A new TCB in process p, ready to start at `entry` as entry(arg) returning to `ret`. */
+struct tcb *thread_new(struct proc *p, uint32_t entry, uint32_t stack_pages, uint32_t arg, uint32_t ret) {
+  if (p->nthreads >= TOS_MAX_THREADS) return (struct tcb *)-TOS_ENOTHREAD;
+  if (!free_tcbs) return (struct tcb *)-TOS_ENOTCB;
+  if (stack_pages == 0 || stack_pages > TOS_MAX_STACK_PAGES) return (struct tcb *)-TOS_EINVAL;
+  if (stack_pages > frames_free()) return (struct tcb *)-TOS_ENOMEM;
+  uint32_t slot = 0;
+  while (p->slots[slot]) ++slot;
+  struct tcb *t = free_tcbs;
+  free_tcbs = t->next;
+  --nfree_tcbs;
+  memset(t, 0, sizeof *t);
+  t->proc = p;
+  t->slot = (uint8_t)slot;
+  t->tid = (uint16_t)(((board_id & 15u) << 10) | ((uint32_t)p->pid << 6) | slot);
+  p->slots[slot] = t;
+  ++p->nthreads;
+  uint32_t top = window_top(slot);
+  for (uint32_t i = 1; i <= stack_pages; ++i) {
+    vm_map(p, (top >> TOS_PAGE_SHIFT) - i, frame_alloc(), 1);
+    t->stack_pages = (uint16_t)i;
+  }
+  /* entry(arg) with return address ret: the C calling convention's frame */
+  uint32_t sp = top - 8;
+  vm_copyout(p, sp, &ret, 4);
+  vm_copyout(p, sp + 4, &arg, 4);
+  t->usp = sp;
+  /* a format $0 frame: SR (user mode, interrupts on), PC, format/vector 0 */
+  t->frame_len = 8;
+  t->frame[0] = 0x00;
+  t->frame[1] = 0x00;
+  memcpy(&t->frame[2], &entry, 4);
+  t->frame[6] = t->frame[7] = 0;
+  return t;
+}
+
+void thread_free(struct tcb *t) {
+  struct proc *p = t->proc;
+  free_stack(t);
+  p->slots[t->slot] = NULL;
+  --p->nthreads;
+  if (slice_owner == t) slice_owner = NULL;
+  t->state = T_FREE;
+  t->tid = 0;
+  t->next = free_tcbs;
+  free_tcbs = t;
+  ++nfree_tcbs;
+}
+
+/* create(): a child of `parent` on this board. */
+int thread_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor,
+                  uint32_t entry, uint32_t arg, uint32_t ret) {
+  if (processor >= 0 && (uint32_t)processor != board_id) return -TOS_EREMOTE;
+  if (entry < TOS_USER_BASE || entry >= TOS_USER_IMAGE_TOP || (entry & 1)) return -TOS_EINVAL;
+  struct tcb *t = thread_new(parent->proc, entry, n_pages, arg, ret);
+  if ((int32_t)t < 0) return (int32_t)t;
+  t->user_id = id;
+  t->parent = parent;
+  t->parent_tid = parent->tid;
+  ++parent->children;
+  EVENT2(DGL_PROFILE, EV_CREATE, t->tid);
+  ready(t);
+  return t->tid;
+}
+
+/* The thread ends: its parent learns, its process may end with it. */
+void thread_exit(struct tcb *t, int32_t code) {
+  struct proc *p = t->proc;
+  struct tcb *par = t->parent;
+  EVENT2(DGL_PROFILE, EV_EXIT, t->tid);
+  if (par && par->tid == t->parent_tid && par->state != T_FREE) {
+    if (code && !par->child_code) par->child_code = code;
+    if (--par->children == 0 && par->state == T_WAIT) {
+      int32_t c = par->child_code;
+      par->child_code = 0;
+      finish(par, c);
+    }
+  }
+  /* orphans: children of this thread no longer report to it */
+  for (int i = 0; i < TOS_MAX_THREADS; ++i)
+    if (p->slots[i] && p->slots[i]->parent == t) p->slots[i]->parent = NULL;
+  if (t->slot == 0 && !p->exit_set) {
+    p->exit_code = code;
+    p->exit_set = 1;
+  }
+  thread_free(t);
+  if (p->nthreads == 0) proc_thread_gone(p);
+}
+
+int thread_wait(struct tcb *t) {
+  if (t->children == 0) {
+    int32_t c = t->child_code;
+    t->child_code = 0;
+    return c;
+  }
+  t->state = T_WAIT;
+  return 0;
+}

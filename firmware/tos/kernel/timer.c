@@ -1,0 +1,38 @@
+/* The board timer: the 20 ms time slice (seed 000 section 2.1.2) and the clock.
+ *
+ * The timer runs periodically with a period of one slice. Scheduling a new thread restarts it,
+ * so every thread gets a whole slice; its interrupt marks the slice over, and the main loop
+ * pre-empts a user thread that is still running. The same interrupt is the kernel's
+ * housekeeping tick (it counts), and the board's real-time clock (TIMER RTC registers) gives
+ * the time of day. */
+#include "defs.h"
+
+volatile int slice_over;
+static volatile uint32_t ticks;
+
+void timer_init(void) {
+  uint32_t hz = REG32(TB_TIMER_TICK_HZ);
+  /* slice in timer ticks: hz * slice_us / 1e6 without a 64-bit product */
+  uint32_t reload = (hz / 1000u) * (TOS_SLICE_US / 1000u);
+  REG32(TB_TIMER_RELOAD) = reload ? reload : 1;
+  REG32(TB_TIMER_RTC_SEC) = 0;
+  slice_start();
+}
+
+void slice_start(void) {
+  REG16(TB_TIMER_STATUS) = TB_TIMER_STATUS_EXPIRED;
+  REG16(TB_TIMER_CTRL) = TB_TIMER_CTRL_ENABLE | TB_TIMER_CTRL_PERIODIC | TB_TIMER_CTRL_IRQ;
+  slice_over = 0;
+}
+
+void timer_intr(void) {
+  REG16(TB_TIMER_STATUS) = TB_TIMER_STATUS_EXPIRED;
+  ++ticks;
+  slice_over = 1;
+  EVENT(DGL_TICK, EV_TICK);
+}
+
+uint32_t uptime_us(void) {
+  uint32_t s = REG32(TB_TIMER_RTC_SEC); /* latches RTC_USEC */
+  return s * 1000000u + REG32(TB_TIMER_RTC_USEC);
+}

@@ -1,0 +1,151 @@
+/* The service phase: what a thread asked for (TRAP #0) or what went wrong with it (a fault),
+ * and the device interrupts. System call numbers and error codes come from tos.toml. */
+#include "defs.h"
+
+void console_intr(void);
+
+/* A device interrupt, from the main loop (the thread's run was cut short) or in place. */
+void intr(uint32_t vector) {
+  uint16_t pending = REG16(TB_INTC_PENDING) & REG16(TB_INTC_ENABLE);
+  (void)vector;
+  if (pending & TB_INTC_PENDING_TIMER) timer_intr();
+  if (pending & TB_INTC_PENDING_SERIAL0) console_intr();
+}
+
+static const char *fault_name(uint32_t v) {
+  switch (v) {
+    case 2: return "bus error";
+    case 3: return "address error";
+    case 4: return "illegal instruction";
+    case 5: return "divide by zero";
+    case 6: return "CHK out of bounds";
+    case 7: return "TRAPV overflow";
+    case 8: return "privilege violation";
+    case 9: return "trace";
+    case 10: return "line-A instruction";
+    case 11: return "line-F instruction";
+    case 14: return "format error";
+    default: return v >= 32 && v < 48 ? "unassigned trap" : "unexpected exception";
+  }
+}
+
+static uint32_t frame_pc(const struct tcb *t) {
+  uint32_t pc;
+  memcpy(&pc, &t->frame[2], 4);
+  return pc;
+}
+
+/* A user thread faulted: report it in one line and remove its process. */
+static void user_fault(struct tcb *t, uint32_t vector) {
+  uint32_t addr = 0;
+  const char *why = "";
+  if (vector == 2 || vector == 3) { /* format $8 frame: the fault address at +10 */
+    memcpy(&addr, &t->frame[10], 4);
+    uint16_t st = REG16(TB_MMU_FAULT_STATUS);
+    if (vector == 2 && (st & TB_MMU_FAULT_STATUS_VALID)) {
+      addr = REG32(TB_MMU_FAULT_ADDR);
+      uint32_t reason = (st & TB_MMU_FAULT_STATUS_REASON) >> TB_MMU_FAULT_STATUS_REASON_SHIFT;
+      why = reason == TB_MMU_FAULT_STATUS_REASON_READ_ONLY ? " (write to a read-only page)"
+            : reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED ? " (unmapped page)"
+                                                             : " (not a user page)";
+      REG16(TB_MMU_FAULT_STATUS) = 0;
+    }
+  }
+  kprintf("tos: %s: process %u (%s) thread %x: %s at pc 0x%x address 0x%x%s: process removed\n",
+          board_name, t->proc->pid, t->proc->name, t->tid, fault_name(vector), frame_pc(t), addr, why);
+  EVENT2(DGL_PROFILE, EV_FAULT, t->tid);
+  proc_kill(t->proc, -(int32_t)(0x100 + vector));
+}
+
+static int32_t do_info(uint32_t what) {
+  switch (what) {
+    case TOS_INFO_FREE_FRAMES: return (int32_t)frames_free();
+    case TOS_INFO_TOTAL_FRAMES: return (int32_t)frames_total();
+    case TOS_INFO_FREE_TCBS: return (int32_t)tcbs_free();
+    case TOS_INFO_PROCS: return nprocs;
+    case TOS_INFO_BOARD: return board_id;
+    case TOS_INFO_SWITCHES: return (int32_t)switches;
+    case TOS_INFO_EVENTS_LOST: return (int32_t)events_lost();
+    case TOS_INFO_MASTER: return board_master;
+  }
+  return -TOS_EINVAL;
+}
+
+/* A system call: d0 the number, d1 d2 d3 a0 a1 a2 the arguments. Returns the result, unless
+ * the thread blocked (then finish() delivers it later). */
+static int32_t syscall(struct tcb *t) {
+  uint32_t *r = t->regs;
+  uint32_t n = r[0], a1 = r[1], a2 = r[2], a3 = r[3], a4 = r[8], a5 = r[9], a6 = r[10];
+  char path[TOS_FS_NAME_LEN], args[TOS_MAX_ARGS_BYTES];
+  EVENT2(DGL_PROFILE, EV_SYSCALL, n);
+  switch (n) {
+    case SYS_EXIT: thread_exit(t, (int32_t)a1); return 0;
+    case SYS_CREATE: return thread_create(t, (int32_t)a1, a2, (int32_t)a3, a4, a5, a6);
+    case SYS_WAIT: return thread_wait(t);
+    case SYS_SEND: return chan_send(t, (int32_t)a1, a2, a3);
+    case SYS_RECEIVE: return chan_receive(t, (int32_t)a1, a2, a3);
+    case SYS_WRITE: return a1 == 1 || a1 == 2 ? console_write(t, a2, a3) : -TOS_EINVAL;
+    case SYS_YIELD: slice_over = 1; ready(t); return 0;
+    case SYS_SPAWN:
+      if (!vm_copyinstr(t->proc, path, a1, sizeof path) || !vm_copyinstr(t->proc, args, a2, sizeof args))
+        return -TOS_EFAULT;
+      return proc_spawn(path, args, NULL);
+    case SYS_PWAIT: proc_pwait(t, (int32_t)a1); return (int32_t)r[0];
+    case SYS_INFO: return do_info(a1);
+    case SYS_DGL:
+      if (have_smi) dgl = (uint16_t)((dgl | a1) & ~a2);
+      return dgl;
+    case SYS_EVENT: EVENT(DGL_OVERFLOW, (uint16_t)a1); return 0;
+    case SYS_TIME: return (int32_t)uptime_us();
+    case SYS_GETTID: return t->tid;
+    case SYS_KILL:
+      if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || procs[a1].state == P_FREE) return -TOS_ECHILD;
+      if (&procs[a1] == t->proc) {
+        proc_kill(t->proc, -1);
+        return 0;
+      }
+      proc_kill(&procs[a1], -1);
+      return 0;
+  }
+  return -TOS_ENOSYS;
+}
+
+void service(struct tcb *t, uint32_t vector) {
+  if (vector >= 24 && vector <= 31) { /* its slice ended */
+    EVENT(DGL_PROFILE, EV_PREEMPT);
+    ready(t);
+    return;
+  }
+  if (vector == 32 + TOS_SYSCALL_TRAP) {
+    int32_t result = syscall(t);
+    if (t->state == T_RUNNING) { /* done at once: the thread keeps its slice */
+      t->regs[TCB_REGS_D0] = (uint32_t)result;
+      ready_front(t);
+    }
+    return;
+  }
+  user_fault(t, vector);
+}
+
+static const char *const reg_names[16] = {"d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7",
+                                          "a0", "a1", "a2", "a3", "a4", "a5", "a6", "sp"};
+
+/* An exception in the kernel itself: dump what there is and halt this board only. */
+void kernel_fault(uint32_t *regs) {
+  const uint8_t *frame = (const uint8_t *)(regs + 16);
+  uint16_t sr = (uint16_t)(frame[0] << 8 | frame[1]), fv = (uint16_t)(frame[6] << 8 | frame[7]);
+  uint32_t pc;
+  memcpy(&pc, frame + 2, 4);
+  uint32_t vector = (fv & 0x0FFFu) >> 2;
+  kprintf("\ntos: %s: KERNEL FAULT: %s (vector %u) at pc 0x%x sr 0x%x\n", board_name, fault_name(vector),
+          vector, pc, sr);
+  if (fv >> 12 == 8) {
+    uint32_t addr;
+    memcpy(&addr, frame + 10, 4);
+    kprintf("tos: %s: fault address 0x%x\n", board_name, addr);
+  }
+  for (int i = 0; i < 16; ++i) kprintf("%s %08x%s", reg_names[i], regs[i], (i & 3) == 3 ? "\n" : "  ");
+  kprintf("tos: %s: halted\n", board_name);
+  console_flush();
+  halt_board(0x200 + vector);
+}

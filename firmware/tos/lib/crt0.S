@@ -1,0 +1,27 @@
+#include <testbed/tos.h>
+/* User program start-up. The kernel starts the first thread at _start as
+ * _start(cmdline) with return address 0; __tos_start splits the command line into argv,
+ * calls main and exits with its result. */
+    .section .text.start,"ax"
+    .globl _start
+_start:
+    move.l  4(%sp),-(%sp)
+    jsr     __tos_start
+1:  bra.s   1b
+
+/* Threads return here from their entry function: exit with its result. */
+    .text
+    .globl __tos_thread_return
+__tos_thread_return:
+    move.l  %d0,-(%sp)
+    jsr     exit
+2:  bra.s   2b
+
+/* long __tos_syscall(n, a, b, c, d, e, f): TRAP #0 with d0 = n, d1 d2 d3 a0 a1 a2 = a..f */
+    .globl __tos_syscall
+__tos_syscall:
+    movem.l %d2-%d3/%a2,-(%sp)
+    movem.l 16(%sp),%d0-%d3/%a0-%a2
+    trap    #TOS_SYSCALL_TRAP
+    movem.l (%sp)+,%d2-%d3/%a2
+    rts
