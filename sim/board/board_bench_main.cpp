@@ -15,6 +15,7 @@ int sc_main(int argc, char** argv) {
   std::unique_ptr<Board> board;
   try {
     o.parse(std::vector<std::string>(argv + 1, argv + argc));
+    if (!o.filestore.empty()) throw OptionError("filestore: board-bench runs the reference workload alone; use testbed-board");
     o.board.ram_bytes = TB_RAM_MAX_BYTES;
     ElfImage image = load_elf(o.image);
     tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.quantum_us, sc_core::SC_US));

@@ -1,5 +1,5 @@
 // testbed-board: one Testbed processor board running an image.
-//   testbed-board [--config sim/configs/board.toml] [options] IMAGE.elf
+//   testbed-board [--config sim/configs/board.toml] [--filestore STORE.fs] [options] IMAGE.elf
 // Exit status: 0 when the guest writes 1 to SIMCTL EXIT; the guest's code (2..255, else 1)
 // for another value; 3 when the CPU halts; 4 when --max-cycles pass without EXIT; 2 for a bad
 // image, configuration or option (with a message saying what and where).
@@ -8,6 +8,7 @@
 #include "bus_vcd.h"
 #include "console_endpoints.h"
 #include "file_service.h"
+#include "filestore.h"
 
 #include <cstdio>
 #include <memory>
@@ -28,6 +29,11 @@ int sc_main(int argc, char** argv) {
   try {
     o.parse(std::vector<std::string>(argv + 1, argv + argc));
     ElfImage image = load_elf(o.image);
+    if (!o.filestore.empty()) {  // one more segment of the image: the board's one loader places it
+      std::vector<uint8_t> store = filestore::read_file(o.filestore);
+      filestore::check_image(store, o.filestore, o.board.ram_bytes);
+      filestore::add_segment(image, store, o.filestore);
+    }
     tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.quantum_us, sc_core::SC_US));
     board = std::make_unique<Board>("board", o.board);
     board->load_image(image);

@@ -34,6 +34,7 @@ bool is_flag(const std::string& key) { return key == "trace-instructions" || key
 void BoardOptions::set(const std::string& key, const std::string& v, const std::string& where) {
   BoardConfig& b = board;
   if (key == "image") image = v;
+  else if (key == "filestore") filestore = v;
   else if (key == "ram-mb") {
     double mb = number(v, key, where, 1.0 / 1024, double(TB_RAM_MAX_BYTES) / (1 << 20));
     b.ram_bytes = uint32_t(std::llround(mb * 1024)) * 1024;
@@ -89,6 +90,7 @@ void BoardOptions::load_config(const Config& cfg) {
   b.ram_wait_states = unsigned(bd.get_int("ram_wait_states", b.ram_wait_states, 0, 64));
   b.rom_wait_states = unsigned(bd.get_int("rom_wait_states", b.rom_wait_states, 0, 64));
   b.mmu_walk_clocks = unsigned(bd.get_int("mmu_walk_clocks", b.mmu_walk_clocks, 0, 1000));
+  filestore = bd.get_string("filestore", filestore);
 
   Config run = cfg.section("run");
   image = run.get_string("image", image);
@@ -110,7 +112,7 @@ void BoardOptions::load_config(const Config& cfg) {
     throw OptionError(cfg.source_name() + ": unknown setting(s): " + list +
                       " (known: cpu.{clock_mhz,quantum_us,model,fast_path}, board.{id,master,node,ram_kb,"
                       "timer_hz,console_baud,link_baud,io_wait_states,ram_wait_states,rom_wait_states,"
-                      "mmu_walk_clocks}, run.{image,max_cycles,console,link}, trace.{vcd,instructions})");
+                      "mmu_walk_clocks,filestore}, run.{image,max_cycles,console,link}, trace.{vcd,instructions})");
   }
 }
 
@@ -163,6 +165,7 @@ std::string BoardOptions::usage() {
          "  --max-cycles N  --board-id N  --master true|false  --node N  --console stdout|none|file:PATH|tcp:PORT[,nowait]\n"
          "  --link none|files:UPLOAD_DIR,DOWNLOAD_DIR  --timer-hz N  --console-baud N  --link-baud N\n"
          "  --io-wait-states N  --ram-wait-states N  --fast-path true|false  --no-fast-path\n"
+         "  --filestore FILE  (a TOS filestore image, tos-mkfs, loaded at TOS_FS_BASE in RAM)\n"
          "The configuration file is TOML (sim/configs/board.toml: [cpu], [board], [run], [trace]);\n"
          "--set overrides one of its settings; the options above win over both.";
 }

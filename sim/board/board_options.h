@@ -21,6 +21,7 @@ class OptionError : public std::runtime_error {
 struct BoardOptions {
   BoardConfig board;
   std::string image;
+  std::string filestore;           // TOS filestore image loaded at TOS_FS_BASE ("" = none)
   double quantum_us = 10;
   std::string vcd;                 // empty: none
   bool trace_instructions = false;

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "filestore.h"
 #include "monitor_pins_tlm.h"
 
 namespace testbed {
@@ -83,7 +84,14 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
       vcds_.push_back(std::make_unique<BusVcd>(spec_.board_vcd + "." + bs.name + ".vcd", bs.name));
       b->cpu().set_observer(vcds_.back().get());
     }
-    b->load_image(load_elf(bs.image));
+    // The filestore is one more segment of the boot image: the board's one loader places both.
+    ElfImage image = load_elf(bs.image);
+    if (!bs.filestore.empty()) {
+      std::vector<uint8_t> store = filestore::read_file(bs.filestore);
+      filestore::check_image(store, bs.filestore, bs.ram_bytes);
+      filestore::add_segment(image, store, bs.filestore);
+    }
+    b->load_image(image);
     b->on_exit([this](Board&) {
       if (++finished_ == boards_.size()) sc_core::sc_stop();
     });

@@ -4,20 +4,44 @@
 #include <iomanip>
 #include <set>
 
+#include "filestore.h"
+
 namespace testbed {
 namespace {
 
 const char* const kTestbedNames[] = {"master", "earth", "air", "fire", "water", "space"};
 
-std::string resolve_image(const std::string& image, const std::string& firmware_dir, const Config& where) {
+// A file named by `key` (image, filestore): a path, or a name in the firmware folder.
+std::string resolve_file(const std::string& value, const std::string& firmware_dir, const Config& where,
+                         const std::string& key) {
   namespace fs = std::filesystem;
-  if (image.empty()) throw ConfigError(where.source_name() + ": " + where.path() + ".image: no image given");
-  fs::path p(image);
+  fs::path p(value);
   if (p.is_relative() && !fs::exists(p) && !firmware_dir.empty()) p = fs::path(firmware_dir) / p;
   if (!fs::exists(p))
-    throw ConfigError(where.source_name() + ": " + where.path() + ".image = \"" + image +
+    throw ConfigError(where.source_name() + ": " + where.path() + "." + key + " = \"" + value +
                       "\": no such file (looked in the current folder and " + firmware_dir + ")");
   return p.string();
+}
+
+std::string resolve_image(const std::string& image, const std::string& firmware_dir, const Config& where) {
+  if (image.empty()) throw ConfigError(where.source_name() + ": " + where.path() + ".image: no image given");
+  return resolve_file(image, firmware_dir, where, "image");
+}
+
+// The filestore a board loads ("" = none), checked now against the board's RAM, so a bad image
+// stops the run before anything is built. `checked` remembers the images already read.
+std::string resolve_filestore(const std::string& value, const std::string& firmware_dir, const Config& where,
+                              uint32_t ram_bytes, std::set<std::pair<std::string, uint32_t>>& checked) {
+  if (value.empty()) return "";
+  std::string path = resolve_file(value, firmware_dir, where, "filestore");
+  if (checked.count({path, ram_bytes})) return path;
+  try {
+    filestore::check_image(filestore::read_file(path), path, ram_bytes);
+  } catch (const filestore::FilestoreError& e) {
+    throw ConfigError(where.source_name() + ": " + where.path() + ".filestore: " + e.what());
+  }
+  checked.insert({path, ram_bytes});
+  return path;
 }
 
 }  // namespace
@@ -35,6 +59,8 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   Config bd = cfg.section("board");
   uint32_t ram_kb = uint32_t(bd.get_int("ram_kb", TB_RAM_DEFAULT_BYTES / 1024, 64, TB_RAM_MAX_BYTES / 1024));
   std::string default_image = bd.get_string("image", "");
+  std::string default_filestore = bd.get_string("filestore", "");
+  std::set<std::pair<std::string, uint32_t>> checked_stores;
   m.board.ram_wait_states = unsigned(bd.get_int("ram_wait_states", 0, 0, 16));
   m.board.io_wait_states = unsigned(bd.get_int("io_wait_states", 1, 0, 64));
   m.board.timer_tick_hz = uint32_t(bd.get_int("timer_tick_hz", 1000000, 1, 100000000));
@@ -54,6 +80,7 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
       b.master = i == 0;
       b.image = resolve_image(default_image, firmware_dir, bd);
       b.ram_bytes = ram_kb * 1024;
+      b.filestore = resolve_filestore(default_filestore, firmware_dir, bd, b.ram_bytes, checked_stores);
       m.boards.push_back(b);
     }
   }
@@ -67,6 +94,8 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
     Config img_where = e.has("image") ? e : bd;
     b.image = resolve_image(image, firmware_dir, img_where);
     b.ram_bytes = uint32_t(e.get_int("ram_kb", ram_kb, 64, TB_RAM_MAX_BYTES / 1024)) * 1024;
+    std::string store = e.get_string("filestore", default_filestore);
+    b.filestore = resolve_filestore(store, firmware_dir, e.has("filestore") ? e : bd, b.ram_bytes, checked_stores);
     if (!names.insert(b.name).second) throw ConfigError(m.source + ": " + e.path() + ".name: board name \"" + b.name + "\" used twice");
     if (!slots.insert({b.node, b.slot}).second)
       throw ConfigError(m.source + ": " + e.path() + ": node " + std::to_string(b.node) + " slot " +
@@ -191,7 +220,9 @@ void MachineSpec::print(std::ostream& os) const {
   for (auto& b : boards) {
     os << "  " << std::left << std::setw(8) << b.name << std::right << " node " << b.node << " slot "
        << std::setw(2) << b.slot << (b.master ? "  master" : "  slave ") << "  RAM " << b.ram_bytes / 1024
-       << " KB  image " << b.image << "\n";
+       << " KB  image " << b.image;
+    if (!b.filestore.empty()) os << "  filestore " << b.filestore;
+    os << "\n";
   }
   os << "  centrenet: " << net.bus.rate_bytes_per_s / 1e6 << " MB/s per bus, frame overhead "
      << net.bus.frame_overhead << ", hop " << net.fibre.hop_latency << ", DMA " << centrenet::to_string(net.ni.mode)

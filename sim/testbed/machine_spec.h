@@ -22,6 +22,7 @@ struct BoardSpec {
   unsigned slot = 0;    // slot on the node's bus = BOARDID.ID (0 = the master on node 0)
   bool master = false;
   std::string image;    // resolved path of the ELF image it boots
+  std::string filestore;  // resolved path of the TOS filestore loaded at TOS_FS_BASE ("" = none)
   uint32_t ram_bytes = 0;
 };
 

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "filestore.h"
 #include "machine.h"
 #include "monitor_decoder.h"
 
@@ -154,6 +155,8 @@ int sc_main(int argc, char** argv) {
     std::cerr << "testbed: configuration error: " << e.what() << "\n";
   } catch (const ElfError& e) {
     std::cerr << "testbed: image error: " << e.what() << "\n";
+  } catch (const filestore::FilestoreError& e) {
+    std::cerr << "testbed: filestore error: " << e.what() << "\n";
   } catch (const std::exception& e) {
     std::cerr << "testbed: " << e.what() << "\n";
   }
