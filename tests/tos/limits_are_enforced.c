@@ -30,7 +30,10 @@ int main(int argc, char **argv) {
   }
   CHECK(n == TOS_MAX_PROCESSES - 1, "only %d processes besides this one", n);
   printf("limits: process %d refused: %s\n", n + 2, tos_strerror(TOS_ENOPROC));
-  for (int i = 0; i < n; ++i) CHECK(kill(pids[i]) == 0, "kill %d", pids[i]);
+  for (int i = 0; i < n; ++i) {
+    CHECK(kill(pids[i]) == 0, "kill %d", pids[i]);
+    CHECK(pwait(pids[i]) < 0, "killed process %d ended normally", pids[i]);
+  }
   CHECK(tos_info(TOS_INFO_PROCS) == 1, "%ld processes after the kills", tos_info(TOS_INFO_PROCS));
 
   /* threads: main + 63 children = 64; the 65th fails */

@@ -7,7 +7,7 @@ static volatile long nodes;
 
 static void node(void *arg) {
   int depth = (int)arg;
-  ++nodes;
+  __asm__ volatile("addq.l #1,%0" : "+m"(nodes)); /* one instruction: pre-emption cannot split it */
   if (depth > 1) {
     CHECK(create(depth, 1, -1, node, (void *)(depth - 1)) != 0, "create: %s", tos_strerror(tos_errno));
     CHECK(create(depth, 1, -1, node, (void *)(depth - 1)) != 0, "create: %s", tos_strerror(tos_errno));

@@ -67,7 +67,7 @@ static int next_line(void) {
     }
     prog[k] = 0;
     struct proc *p;
-    int pid = proc_spawn(prog, args, &p);
+    int pid = proc_spawn(prog, args, NULL, &p);
     if (pid < 0) {
       kprintf("tos: %s: rc: cannot run '%s': error %d\n", board_name, prog, -pid);
       continue;
@@ -86,7 +86,7 @@ void boot_service(void) {
   if (done) return;
   if (waiting_pid >= 0) {
     struct proc *p = &procs[waiting_pid];
-    if (p->state != P_FREE && p->serial == waiting_serial) return;
+    if (proc_alive(p) && p->serial == waiting_serial) return;
     waiting_pid = -1;
   }
   if (!next_line()) done = 1;

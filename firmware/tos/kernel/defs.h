@@ -52,7 +52,7 @@ struct tcb {
 
 /* ---- Processes ---- */
 #define PROC_NAME_LEN 16
-enum pstate { P_FREE, P_FOREGROUND, P_BACKGROUND, P_SUSPENDED };
+enum pstate { P_FREE, P_FOREGROUND, P_BACKGROUND, P_SUSPENDED, P_ZOMBIE /* ended, its code not yet collected */ };
 
 struct ccb { /* channel control block: one occam channel */
   struct tcb *waiter; /* the thread blocked on it (a sender or a receiver), or NULL */
@@ -72,6 +72,8 @@ struct proc {
   int32_t exit_set;
   struct tcb *pwaiter[4];        /* threads blocked in pwait on this process */
   uint32_t serial;               /* distinguishes incarnations of a slot */
+  int8_t parent;                 /* the spawning process (collects the exit code), -1: the kernel */
+  uint32_t parent_serial;
 };
 
 /* ---- entry.S ---- */
@@ -139,7 +141,8 @@ const uint8_t *fs_data(const struct tos_fs_entry *e);
 /* ---- proc.c: processes ---- */
 extern struct proc procs[TOS_MAX_PROCESSES];
 extern int nprocs;
-int proc_spawn(const char *path, const char *args, struct proc **out);
+int proc_spawn(const char *path, const char *args, struct proc *parent, struct proc **out);
+int proc_alive(const struct proc *p);
 void proc_kill(struct proc *p, int code);
 void proc_thread_gone(struct proc *p);
 int proc_pwait(struct tcb *t, int pid);

@@ -74,8 +74,7 @@ void kmain(void) {
       if (boot_done() && nprocs == 0) {
         kprintf("tos: %s: all programs done, %u frames free, %u TCBs free\n", board_name,
                 frames_free(), tcbs_free());
-        while (!console_put("", 0)) {
-        }
+        console_flush();
         halt_board(1);
       }
       EVENT(DGL_PHASE, EV_IDLE);

@@ -47,6 +47,7 @@ static int check_elf(const char *path, const struct tos_fs_entry *e, const struc
   for (int i = 0; i < h->phnum; ++i) {
     const struct elf_phdr *s = &ph[i];
     if (s->type != PT_LOAD || s->memsz == 0) continue;
+    if (s->memsz > TOS_MAX_IMAGE_BYTES) return refuse(path, "image larger than 512 KB", s->memsz);
     if (s->vaddr < TOS_USER_BASE || s->vaddr + s->memsz > TOS_USER_IMAGE_TOP || s->vaddr + s->memsz < s->vaddr)
       return refuse(path, "linked outside the user image area, segment at", s->vaddr);
     if (s->filesz > s->memsz || s->offset + s->filesz > e->size || s->offset + s->filesz < s->offset)
@@ -104,7 +105,9 @@ static int load(struct proc *p, const char *path, const struct tos_fs_entry *e, 
   return 0;
 }
 
-int proc_spawn(const char *path, const char *args, struct proc **out) {
+int proc_alive(const struct proc *p) { return p->state != P_FREE && p->state != P_ZOMBIE; }
+
+int proc_spawn(const char *path, const char *args, struct proc *parent, struct proc **out) {
   const struct tos_fs_entry *e = fs_lookup(path);
   if (!e) return -TOS_ENOENT;
   if (!(e->perm & TOS_FS_PERM_EXEC)) return -TOS_EPERM;
@@ -121,6 +124,8 @@ int proc_spawn(const char *path, const char *args, struct proc **out) {
   p->ptable = pt;
   p->pid = pid;
   p->serial = serial;
+  p->parent = parent ? (int8_t)parent->pid : -1;
+  p->parent_serial = parent ? parent->serial : 0;
   uint32_t n = 0;
   const char *base = path;
   while (base[n] && n < PROC_NAME_LEN - 1) {
@@ -156,7 +161,7 @@ int proc_spawn(const char *path, const char *args, struct proc **out) {
 
 /* Remove every thread of p (a fault, kill): blocked ones leave their channels and queues. */
 void proc_kill(struct proc *p, int code) {
-  if (p->state == P_FREE) return;
+  if (!proc_alive(p)) return;
   if (!p->exit_set) {
     p->exit_code = code;
     p->exit_set = 1;
@@ -173,17 +178,30 @@ void proc_kill(struct proc *p, int code) {
   proc_thread_gone(p);
 }
 
-/* The last thread has gone: free the address space, wake pwait-ers. */
-void proc_thread_gone(struct proc *p) {
-  if (p->state == P_FREE) return;
-  release_memory(p);
+static void reap(struct proc *p) {
   p->state = P_FREE;
   --nprocs;
+}
+
+/* The last thread has gone: free the address space; the exit code waits for the spawner
+ * (a zombie) if it is still alive, else the slot is free at once. pwait-ers get the code. */
+void proc_thread_gone(struct proc *p) {
+  if (!proc_alive(p)) return;
+  release_memory(p);
+  struct proc *par = p->parent >= 0 ? &procs[p->parent] : NULL;
+  int collected = 0;
   for (int i = 0; i < 4; ++i) {
     struct tcb *w = p->pwaiter[i];
-    if (w && w->state == T_PWAIT) finish(w, p->exit_code);
+    if (w && w->state == T_PWAIT && w->proc != p) {
+      finish(w, p->exit_code);
+      collected = 1;
+    }
     p->pwaiter[i] = NULL;
   }
+  p->state = P_ZOMBIE;
+  if (collected || !par || !proc_alive(par) || par->serial != p->parent_serial) reap(p);
+  for (int i = 0; i < TOS_MAX_PROCESSES; ++i) /* its own uncollected children go with it */
+    if (procs[i].state == P_ZOMBIE && procs[i].parent == p->pid && procs[i].parent_serial == p->serial) reap(&procs[i]);
 }
 
 /* pwait(pid): 1 if the thread blocked, else it already has its result in d0. */
@@ -193,6 +211,11 @@ int proc_pwait(struct tcb *t, int pid) {
     return 0;
   }
   struct proc *p = &procs[pid];
+  if (p->state == P_ZOMBIE) { /* it has ended: collect its code */
+    t->regs[TCB_REGS_D0] = (uint32_t)p->exit_code;
+    reap(p);
+    return 0;
+  }
   for (int i = 0; i < 4; ++i)
     if (!p->pwaiter[i]) {
       p->pwaiter[i] = t;

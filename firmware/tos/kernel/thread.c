@@ -63,7 +63,7 @@ struct tcb *schedule(void) {
     t = NULL;
     for (int i = 1; i <= TOS_MAX_PROCESSES && !t; ++i) {
       struct proc *p = &procs[(turn + i) % TOS_MAX_PROCESSES];
-      if (p->state == P_FREE || p->state == P_SUSPENDED || !p->rq_head) continue;
+      if (!proc_alive(p) || p->state == P_SUSPENDED || !p->rq_head) continue;
       turn = p->pid;
       t = p->rq_head;
     }

@@ -62,7 +62,7 @@ static int32_t do_info(uint32_t what) {
     case TOS_INFO_FREE_FRAMES: return (int32_t)frames_free();
     case TOS_INFO_TOTAL_FRAMES: return (int32_t)frames_total();
     case TOS_INFO_FREE_TCBS: return (int32_t)tcbs_free();
-    case TOS_INFO_PROCS: return nprocs;
+    case TOS_INFO_PROCS: return nprocs; /* alive or not yet collected */
     case TOS_INFO_BOARD: return board_id;
     case TOS_INFO_SWITCHES: return (int32_t)switches;
     case TOS_INFO_EVENTS_LOST: return (int32_t)events_lost();
@@ -89,7 +89,7 @@ static int32_t syscall(struct tcb *t) {
     case SYS_SPAWN:
       if (!vm_copyinstr(t->proc, path, a1, sizeof path) || !vm_copyinstr(t->proc, args, a2, sizeof args))
         return -TOS_EFAULT;
-      return proc_spawn(path, args, NULL);
+      return proc_spawn(path, args, t->proc, NULL);
     case SYS_PWAIT: proc_pwait(t, (int32_t)a1); return (int32_t)r[0];
     case SYS_INFO: return do_info(a1);
     case SYS_DGL:
@@ -99,7 +99,7 @@ static int32_t syscall(struct tcb *t) {
     case SYS_TIME: return (int32_t)uptime_us();
     case SYS_GETTID: return t->tid;
     case SYS_KILL:
-      if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || procs[a1].state == P_FREE) return -TOS_ECHILD;
+      if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;
       if (&procs[a1] == t->proc) {
         proc_kill(t->proc, -1);
         return 0;

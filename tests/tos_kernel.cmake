@@ -1,0 +1,43 @@
+# The TOS kernel (label "tos"): each test boots TOS (build/firmware/tos.elf) on the six boards
+# of the default machine with a filestore holding one test program of tests/tos/ and a boot
+# script that runs it on earth; the program checks what it proves and prints "<name>: PASS".
+# Every board must then end normally (testbed exits 0): a kernel fault anywhere fails the test.
+set(_tos_out ${CMAKE_BINARY_DIR}/test-out/tos)
+set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
+
+# tos_kernel_test(PROGRAM <name> [FILES <more files>] [REGEX <console regex>] [LINE <rc line>])
+function(tos_kernel_test)
+  cmake_parse_arguments(T "" "PROGRAM;REGEX;LINE" "FILES" ${ARGN})
+  set(rc ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/${T_PROGRAM}.rc)
+  if(NOT T_LINE)
+    set(T_LINE "earth ${T_PROGRAM}")
+  endif()
+  file(WRITE ${rc} "# boot script of the ${T_PROGRAM} test\n${T_LINE}\n")
+  tos_filestore(NAME tos-${T_PROGRAM} FILES ${T_PROGRAM} ${T_FILES} RC ${rc})
+  if(NOT T_REGEX)
+    set(T_REGEX "${T_PROGRAM}: PASS")
+  endif()
+  add_test(NAME tos_${T_PROGRAM}
+    COMMAND ${CMAKE_COMMAND}
+      "-DCMD=$<TARGET_FILE:testbed>|--set|board.image=tos.elf|--set|board.filestore=tos-${T_PROGRAM}.fs|--console|earth|--out|${_tos_out}/${T_PROGRAM}"
+      -DEXPECT_RC=0 "-DEXPECT_REGEX=${T_REGEX}" -P ${_check})
+  set_tests_properties(tos_${T_PROGRAM} PROPERTIES LABELS tos)
+endfunction()
+
+tos_kernel_test(PROGRAM preemption_is_fair)
+tos_kernel_test(PROGRAM channels_follow_occam)
+tos_kernel_test(PROGRAM limits_are_enforced)
+tos_kernel_test(PROGRAM thread_trees_do_not_leak)
+tos_kernel_test(PROGRAM faults_are_isolated
+  REGEX "address 0x100[0-9a-f] \\(write to a read-only page\\): process removed.*address 0xffffff \\(unmapped page\\): process removed.*divide by zero.*illegal instruction.*faults_are_isolated: PASS")
+
+# Bad executables: each refused with a message naming what is wrong; the board goes on.
+set(_bad ${CMAKE_CURRENT_BINARY_DIR}/tos-bad)
+set(_bad_files ${_bad}/bad-truncated.elf ${_bad}/bad-x86.elf ${_bad}/bad-large.elf ${_bad}/bad-address.elf)
+add_custom_command(OUTPUT ${_bad_files}
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tos/make_bad_executables.py
+          ${TESTBED_FIRMWARE_DIR}/hello.elf ${_bad}
+  DEPENDS firmware ${CMAKE_CURRENT_SOURCE_DIR}/tos/make_bad_executables.py
+  COMMENT "Making bad executables for the TOS tests")
+tos_kernel_test(PROGRAM bad_executables_are_refused FILES ${_bad_files} hello
+  REGEX "bad-truncated: not a TOS executable: bad program headers.*bad-x86: not a TOS executable: not an m68k executable.*bad-large: not a TOS executable: image larger than 512 KB.*bad-address: not a TOS executable: linked outside the user image area.*hello from board 1.*bad_executables_are_refused: PASS")
