@@ -416,7 +416,7 @@ TEST(FilestoreTestbed, SettingLoadsTheStoreIntoEveryBoard) {
   ASSERT_EQ(spec.boards.size(), 6u);
   for (auto& b : spec.boards) EXPECT_EQ(b.filestore, path);
   testbed::Machine m("fs_machine", spec);
-  auto elf = testbed::load_elf(std::string(TESTBED_FIRMWARE_DIR) + "/demo.elf");
+  auto elf = testbed::load_elf(spec.boards[0].image);  // the default configuration's image
   for (size_t i = 0; i < m.board_count(); ++i) {
     EXPECT_TRUE(ram_holds(m.board(i), store)) << m.board(i).basename();
     auto& s = elf.segments[0];

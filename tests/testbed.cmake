@@ -2,25 +2,39 @@
 set(_tb_out ${CMAKE_BINARY_DIR}/test-out/testbed)
 set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 
-# The default run: six boards boot the demo, slaves ring 40 messages each over Centrenet writing
-# 6 events a round (5 x 40 x 6 = 1200), the master drains the MMI and ships the raw stream over
-# its LAN link; the host decodes it. testbed itself fails unless decoded + lost == written.
+# The main job: TOS boots on all six boards (the same image), each runs hello from its filestore,
+# earth runs local and fire tosbench (sim/configs/tos-default.rc); every board then ends normally.
+add_test(NAME testbed_main_job_boots_tos_on_six_boards
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/main|--console|earth"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=TOS on earth \\(board 1, slave\\).*hello from board 1.*local: 33 messages.*board master  finished.*board earth   finished.*board air     finished.*board fire    finished.*board water   finished.*board space   finished"
+          -DCHECK_FILE=${_tb_out}/main/fire.console.log "-DCHECK_REGEX=tosbench: thread switch" -P ${_check})
+set_tests_properties(testbed_main_job_boots_tos_on_six_boards PROPERTIES LABELS "testbed;tos")
+add_test(NAME testbed_tos_runs_are_deterministic
+  COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tb_out}/tos-determinism
+          "-DFILES=master.console.log|earth.console.log|fire.console.log|space.console.log"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/testbed_deterministic.cmake)
+set_tests_properties(testbed_tos_runs_are_deterministic PROPERTIES LABELS "testbed;tos")
+
+# The bare-metal demo (sim/configs/demo.toml): six boards boot the demo, slaves ring 40 messages
+# each over Centrenet writing 6 events a round (5 x 40 x 6 = 1200), the master drains the MMI and
+# ships the raw stream over its LAN link; the host decodes it. testbed itself fails unless
+# decoded + lost == written.
 add_test(NAME testbed_default_run_decodes_every_event
-  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/default|--console|none"
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|${CMAKE_SOURCE_DIR}/sim/configs/demo.toml|--out|${_tb_out}/default|--console|none"
           -DEXPECT_RC=0 "-DEXPECT_REGEX=decoded 1200 events"
           -DCHECK_FILE=${_tb_out}/default/monitor.trace.txt -DCHECK_REGEX=COMMR -P ${_check})
 set_tests_properties(testbed_default_run_decodes_every_event PROPERTIES LABELS "testbed;monitor;centrenet")
 
 add_test(NAME testbed_same_inputs_give_identical_traces
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tb_out}/determinism
-          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/testbed_deterministic.cmake)
+          "-DARGS_A=${CMAKE_SOURCE_DIR}/sim/configs/demo.toml" "-DARGS_B=${CMAKE_SOURCE_DIR}/sim/configs/demo.toml" -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/testbed_deterministic.cmake)
 set_tests_properties(testbed_same_inputs_give_identical_traces PROPERTIES LABELS "testbed")
 
 # The quantum trades host speed only: every device the CPUs touch catches up to the access's
 # own time, so the traces with a 1 us and a 100 us quantum are identical.
 add_test(NAME testbed_traces_do_not_depend_on_the_quantum
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tb_out}/quantum
-          "-DARGS_A=--set|cpu.quantum_us=1" "-DARGS_B=--set|cpu.quantum_us=100"
+          "-DARGS_A=${CMAKE_SOURCE_DIR}/sim/configs/demo.toml|--set|cpu.quantum_us=1" "-DARGS_B=${CMAKE_SOURCE_DIR}/sim/configs/demo.toml|--set|cpu.quantum_us=100"
           "-DFILES=monitor.raw|monitor.trace.txt|master.console.log"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/testbed_deterministic.cmake)
 set_tests_properties(testbed_traces_do_not_depend_on_the_quantum PROPERTIES LABELS "testbed")
@@ -55,7 +69,7 @@ set_tests_properties(testbed_malformed_config_file_is_refused PROPERTIES LABELS 
 # place of the TLM model for a whole firmware run: the decoded event trace must be identical.
 add_test(NAME testbed_rtl_monitor_gives_the_tlm_trace
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tb_out}/rtl
-          "-DARGS_A=--set|monitor.model=tlm" "-DARGS_B=--set|monitor.model=rtl"
+          "-DARGS_A=${CMAKE_SOURCE_DIR}/sim/configs/demo.toml|--set|monitor.model=tlm" "-DARGS_B=${CMAKE_SOURCE_DIR}/sim/configs/demo.toml|--set|monitor.model=rtl"
           "-DFILES=monitor.raw|monitor.trace.txt|monitor.trace.bin|events.1.vcd|master.console.log"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/testbed_deterministic.cmake)
 set_tests_properties(testbed_rtl_monitor_gives_the_tlm_trace PROPERTIES LABELS "testbed;rtl" TIMEOUT 600)
@@ -67,7 +81,7 @@ set_tests_properties(testbed_rtl_monitor_refuses_other_parameters PROPERTIES LAB
 # The upgrade of the report's section 3.4: with DMA reaching all of RAM the demo's slaves gather
 # and store back straight to RAM (no copies through the controller buffer).
 add_test(NAME testbed_dma_anywhere_runs_without_buffer_copies
-  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/dma|--console|none|--set|centrenet.dma=dma-anywhere"
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|${CMAKE_SOURCE_DIR}/sim/configs/demo.toml|--out|${_tb_out}/dma|--console|none|--set|centrenet.dma=dma-anywhere"
           -DEXPECT_RC=0 "-DEXPECT_REGEX=ni_0_1: launches 41 sent 41 recv 40 storebacks 40 dma words ram 2560 buffer 0.*decoded 1200 events"
           -DCHECK_FILE=${_tb_out}/dma/earth.console.log "-DCHECK_REGEX=DMA to and from RAM" -P ${_check})
 set_tests_properties(testbed_dma_anywhere_runs_without_buffer_copies PROPERTIES LABELS "testbed;centrenet")

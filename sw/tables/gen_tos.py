@@ -78,6 +78,9 @@ def c_header(tos):
             "/* Event classes: bits of dgl. */"]
     for c in tos["event_class"]:
         out.append(f"#define DGL_{c['name'].upper()} 0x{1 << c['bit']:04X} /* {c['desc']} */")
+    out += ["", "/* X-macro: X(name, mask) of every event class. */", "#define TOS_EVENT_CLASS_LIST(X) \\"]
+    out += [f"  X({c['name']}, 0x{1 << c['bit']:04X}) \\" for c in tos["event_class"]]
+    out += [""]
     names = tos["boards"]["names"]
     out += ["", "/* Board names by number (seed 000 section 2.1.1). */",
             f"#define TOS_BOARD_NAME_COUNT {len(names)}",

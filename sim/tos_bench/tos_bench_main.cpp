@@ -1,0 +1,162 @@
+// build/bin/tos-bench: TOS's basic costs on the simulated Testbed, from the simulated clock.
+//
+// Boots TOS (tos.elf) on the default machine with a filestore of two programs run on earth:
+//   tosbench  - a null system call's round trip and a yield to another thread (the context
+//               switch), timed by the board's real-time clock over thousands of repetitions;
+//   local     - seed 000 Appendix A.1 with the comms event class on: messages of 1..5000 bytes.
+// Local latency comes from the events earth's SMI time-stamped, as on the Testbed (section
+// 3.3.1): for each message, the receiver is already blocked (TRAP7 ... TRAP70) when the sender
+// requests (TRAP7); the latency is from that request to the end of the copy (TRAP72). The
+// event times are the monitor probe's (the instant each event was written). Then the
+// least-squares line over message size, printed beside seed 000's Table 6. Nothing here is
+// tuned: every time comes from the 68010 model running the kernel's code.
+#include <CLI/CLI.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <regex>
+#include <sstream>
+
+#include <testbed/events.h>
+
+#include "filestore.h"
+#include "machine.h"
+
+namespace {
+using namespace testbed;
+namespace fs = std::filesystem;
+
+struct Fit {
+  double slope = 0, intercept = 0, spread = 0;  // spread: largest |residual|
+};
+
+Fit least_squares(const std::vector<std::pair<double, double>>& xy) {
+  double n = double(xy.size()), sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (auto& [x, y] : xy) sx += x, sy += y, sxx += x * x, sxy += x * y;
+  Fit f;
+  double d = n * sxx - sx * sx;
+  if (xy.size() < 2 || d == 0) return f;
+  f.slope = (n * sxy - sx * sy) / d;
+  f.intercept = (sy - f.slope * sx) / n;
+  for (auto& [x, y] : xy) f.spread = std::max(f.spread, std::fabs(y - (f.slope * x + f.intercept)));
+  return f;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  CLI::App app{"TOS's basic costs on the simulated Testbed: trap, context switch, local channel latency"};
+  std::string out_dir = "testbed-out/tos-bench", firmware_dir = TESTBED_FIRMWARE_DIR;
+  int max_msg = 5000, step = 50, reps = 10;
+  app.add_option("--out", out_dir, "output folder")->capture_default_str();
+  app.add_option("--firmware-dir", firmware_dir, "where tos.elf and the programs are")->capture_default_str();
+  app.add_option("--max-msg", max_msg, "largest message (local's MAX_MSG)")->check(CLI::Range(1, 5000))->capture_default_str();
+  app.add_option("--step", step, "message size step")->check(CLI::Range(1, 5000))->capture_default_str();
+  app.add_option("--reps", reps, "messages of each size")->check(CLI::Range(1, 100))->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    fs::create_directories(out_dir);
+    std::string rc = "# tos-bench\nearth tosbench\nearth dgl +comms\nearth local " + std::to_string(max_msg) + " " +
+                     std::to_string(step) + " " + std::to_string(reps) + "\n";
+    std::vector<filestore::FileData> files;
+    for (const char* prog : {"tosbench", "local", "dgl"}) {
+      std::string path = firmware_dir + "/" + prog + ".elf";
+      files.push_back({prog, TOS_FS_PERM_READ | TOS_FS_PERM_WRITE | TOS_FS_PERM_EXEC, filestore::read_file(path), path});
+    }
+    files.push_back({"rc", TOS_FS_PERM_READ | TOS_FS_PERM_WRITE, std::vector<uint8_t>(rc.begin(), rc.end()), "rc"});
+    auto image = filestore::build_image(files);
+    fs::path store = fs::path(out_dir) / "tos-bench.fs";
+    std::ofstream(store, std::ios::binary).write(reinterpret_cast<const char*>(image.data()), std::streamsize(image.size()));
+
+    Config cfg = Config::from_file(TESTBED_DEFAULT_CONFIG);
+    for (std::string s : std::vector<std::string>{"board.image=\"tos.elf\"", "board.filestore=\"" + fs::absolute(store).string() + "\"",
+                          "run.out_dir=\"" + out_dir + "\"", "run.console=\"none\""})
+      cfg.apply_override(s);
+    MachineSpec spec = MachineSpec::from_config(cfg, firmware_dir);
+    std::vector<monitor::ProbeRecord> records;
+    {
+      Machine machine("testbed", spec);
+      machine.run();
+      if (!machine.probe()) throw std::runtime_error("the machine has no monitor probe (monitor.probe = false?)");
+      records = machine.probe()->records;
+    }  // the consoles' logs are complete once the machine is gone
+    const double clock_hz = spec.board.clock_hz;
+    std::string console = slurp(fs::path(out_dir) / "earth.console.log");
+
+    // 1. trap and switch, from tosbench's console lines
+    std::smatch m;
+    long trap_ns = -1, yield_ns = -1;
+    if (std::regex_search(console, m, std::regex("trap round trip (\\d+) ns"))) trap_ns = std::stol(m[1]);
+    if (std::regex_search(console, m, std::regex("yield to another thread (\\d+) ns"))) yield_ns = std::stol(m[1]);
+    if (trap_ns < 0 || yield_ns < 0) {
+      std::cerr << "tos-bench: tosbench printed no figures; earth's console:\n" << console;
+      return 1;
+    }
+    auto cycles = [&](double ns) { return ns * 1e-9 * clock_hz; };
+    std::printf("tos-bench: 68010 at %.0f MHz, TOS time slice %d ms\n", clock_hz / 1e6, TOS_SLICE_US / 1000);
+    std::printf("trap round trip (null system call, same thread goes on): %8.1f us = %6.0f cycles\n", trap_ns / 1e3,
+                cycles(double(trap_ns)));
+    std::printf("context switch (yield: trap, schedule, another thread runs): %5.1f us = %6.0f cycles\n",
+                yield_ns / 1e3, cycles(double(yield_ns)));
+
+    // 2. local latency, from earth's events (SMI 1) as written
+    const double us_per_clock = spec.mon.clock_period.to_seconds() * 1e6;
+    std::vector<std::pair<uint64_t, uint16_t>> ev;
+    uint64_t lost = 0;
+    for (auto& r : records)
+      if (r.smi == 1) {
+        ev.push_back({r.clock, r.word});
+        lost += !r.kept;
+      }
+    std::vector<int> sizes;
+    for (int len = 1; len <= max_msg; len += step)
+      for (int i = 0; i < reps; ++i) sizes.push_back(len);
+    std::vector<double> latency;  // per message, us
+    for (size_t i = 0; i + 1 < ev.size() && latency.size() < sizes.size(); ++i) {
+      // the receiver blocked first (TRAP7 TRAP70); the sender's TRAP7 is followed by TRAP72
+      if (ev[i].second == EV_TRAP7 && ev[i + 1].second == EV_TRAP72)
+        latency.push_back(double(ev[i + 1].first - ev[i].first) * us_per_clock);
+    }
+    if (latency.size() != sizes.size()) {
+      std::cerr << "tos-bench: found " << latency.size() << " local messages in earth's events, expected "
+                << sizes.size() << " (" << lost << " events lost)\n";
+      return 1;
+    }
+    std::map<int, std::pair<double, double>> per_size;  // size -> (min, mean)
+    std::vector<std::pair<double, double>> points;      // (KB, ms), every message's minimum per size
+    for (size_t i = 0; i < sizes.size(); ++i) {
+      auto& e = per_size[sizes[i]];
+      if (e.first == 0 || latency[i] < e.first) e.first = latency[i];
+      e.second += latency[i] / reps;
+    }
+    std::printf("\nlocal OCM latency (sender's request to the end of the copy, receiver waiting), %zu messages:\n",
+                latency.size());
+    std::printf("   bytes     min us    mean us\n");
+    size_t row = 0, rows = per_size.size();
+    for (auto& [len, mm] : per_size) {
+      points.push_back({len / 1024.0, mm.first / 1000.0});
+      if (rows <= 12 || row % (rows / 10) == 0 || row + 1 == rows)
+        std::printf("  %6d %10.1f %10.1f\n", len, mm.first, mm.second);
+      ++row;
+    }
+    Fit f = least_squares(points);
+    std::printf("\nleast squares (n in KB): local communication %.3fn + %.3f ms +-%.3f\n", f.slope, f.intercept, f.spread);
+    std::printf("seed 000 Table 6:        local communication 1.95n + 1.025 ms +-0.275\n");
+    std::printf("events written on earth %zu, lost %llu\n", ev.size(), (unsigned long long)lost);
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "tos-bench: " << e.what() << "\n";
+    return 2;
+  }
+}
