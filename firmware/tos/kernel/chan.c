@@ -40,8 +40,8 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   return n;
 }
 
-int chan_send(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len) { return request(t, chan, buf, len, 1); }
-int chan_receive(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len) { return request(t, chan, buf, len, 0); }
+SYSCALL(send) { return request(t, (int32_t)a1, a2, a3, 1); }
+SYSCALL(receive) { return request(t, (int32_t)a1, a2, a3, 0); }
 
 /* A blocked thread is being removed: its channel forgets it. */
 void chan_forget(struct tcb *t) {

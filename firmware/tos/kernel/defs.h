@@ -165,11 +165,20 @@ extern uint32_t switches;
 extern volatile int slice_over;
 
 /* ---- chan.c: occam channels ---- */
-int chan_send(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len);
-int chan_receive(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len);
+
+
 void chan_forget(struct tcb *t);
 
-/* ---- trap.c: system calls, faults, interrupts ---- */
+/* ---- trap.c: system calls, faults, interrupts ----
+ * A system call's handler: SYSCALL(name) { ... } defines sys_name(t, a1..a6), the arguments
+ * from d1 d2 d3 a0 a1 a2; it returns the result, or blocks t and returns anything. */
+typedef int32_t syscall_fn(struct tcb *t, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
+                           uint32_t a6);
+#define SYSCALL(name)                                                                             \
+  int32_t sys_##name(struct tcb *t __attribute__((unused)), uint32_t a1 __attribute__((unused)),   \
+                     uint32_t a2 __attribute__((unused)), uint32_t a3 __attribute__((unused)),    \
+                     uint32_t a4 __attribute__((unused)), uint32_t a5 __attribute__((unused)),    \
+                     uint32_t a6 __attribute__((unused)))
 void service(struct tcb *t, uint32_t vector);
 void intr(uint32_t vector);                 /* a device interrupt (any mode) */
 void kernel_fault(uint32_t *regs);          /* d0-d7/a0-a7 then the frame */

@@ -12,3 +12,12 @@ void event_init(void) {
 }
 
 uint32_t events_lost(void) { return have_smi ? REG32(TB_MON_SMI_LOST) : 0; }
+
+SYSCALL(dgl) {
+  if (have_smi) dgl = (uint16_t)((dgl | a1) & ~a2);
+  return dgl;
+}
+SYSCALL(event) {
+  EVENT(DGL_OVERFLOW, (uint16_t)a1);
+  return 0;
+}

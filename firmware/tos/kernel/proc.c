@@ -225,3 +225,20 @@ int proc_pwait(struct tcb *t, int pid) {
   t->regs[TCB_REGS_D0] = (uint32_t)-TOS_EINVAL;
   return 0;
 }
+
+/* ---- system calls ---- */
+SYSCALL(spawn) {
+  char path[TOS_FS_NAME_LEN], args[TOS_MAX_ARGS_BYTES];
+  if (!vm_copyinstr(t->proc, path, a1, sizeof path) || !vm_copyinstr(t->proc, args, a2, sizeof args))
+    return -TOS_EFAULT;
+  return proc_spawn(path, args, t->proc, NULL);
+}
+SYSCALL(pwait) {
+  proc_pwait(t, (int32_t)a1);
+  return (int32_t)t->regs[TCB_REGS_D0];
+}
+SYSCALL(kill) {
+  if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;
+  proc_kill(&procs[a1], -1);
+  return 0;
+}

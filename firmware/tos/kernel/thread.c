@@ -196,3 +196,17 @@ int thread_wait(struct tcb *t) {
   t->state = T_WAIT;
   return 0;
 }
+
+/* ---- system calls ---- */
+SYSCALL(exit) {
+  thread_exit(t, (int32_t)a1);
+  return 0;
+}
+SYSCALL(create) { return thread_create(t, (int32_t)a1, a2, (int32_t)a3, a4, a5, a6); }
+SYSCALL(wait) { return thread_wait(t); }
+SYSCALL(yield) {
+  slice_over = 1; /* give up the rest of the slice */
+  ready(t);
+  return 0;
+}
+SYSCALL(gettid) { return t->tid; }

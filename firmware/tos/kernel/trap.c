@@ -57,8 +57,19 @@ static void user_fault(struct tcb *t, uint32_t vector) {
   proc_kill(t->proc, -(int32_t)(0x100 + vector));
 }
 
-static int32_t do_info(uint32_t what) {
-  switch (what) {
+/* System calls: one handler per call, sys_<name>, defined by the module that owns it; the
+ * table is built from tos.toml's list (a call without a handler does not link). */
+#define X(name, number, nargs) SYSCALL(name);
+TOS_SYSCALL_LIST(X)
+#undef X
+static syscall_fn *const table[TOS_SYSCALL_COUNT] = {
+#define X(name, number, nargs) [number] = sys_##name,
+    TOS_SYSCALL_LIST(X)
+#undef X
+};
+
+SYSCALL(info) {
+  switch (a1) {
     case TOS_INFO_FREE_FRAMES: return (int32_t)frames_free();
     case TOS_INFO_TOTAL_FRAMES: return (int32_t)frames_total();
     case TOS_INFO_FREE_TCBS: return (int32_t)tcbs_free();
@@ -71,43 +82,18 @@ static int32_t do_info(uint32_t what) {
   return -TOS_EINVAL;
 }
 
-/* A system call: d0 the number, d1 d2 d3 a0 a1 a2 the arguments. Returns the result, unless
- * the thread blocked (then finish() delivers it later). */
+SYSCALL(time) {
+  return (int32_t)uptime_us();
+}
+
+/* d0 the number; d1 d2 d3 a0 a1 a2 the arguments. The result goes back in d0, unless the
+ * thread blocked (then finish() delivers it later). */
 static int32_t syscall(struct tcb *t) {
   uint32_t *r = t->regs;
-  uint32_t n = r[0], a1 = r[1], a2 = r[2], a3 = r[3], a4 = r[8], a5 = r[9], a6 = r[10];
-  char path[TOS_FS_NAME_LEN], args[TOS_MAX_ARGS_BYTES];
+  uint32_t n = r[0];
   EVENT2(DGL_PROFILE, EV_SYSCALL, n);
-  switch (n) {
-    case SYS_EXIT: thread_exit(t, (int32_t)a1); return 0;
-    case SYS_CREATE: return thread_create(t, (int32_t)a1, a2, (int32_t)a3, a4, a5, a6);
-    case SYS_WAIT: return thread_wait(t);
-    case SYS_SEND: return chan_send(t, (int32_t)a1, a2, a3);
-    case SYS_RECEIVE: return chan_receive(t, (int32_t)a1, a2, a3);
-    case SYS_WRITE: return a1 == 1 || a1 == 2 ? console_write(t, a2, a3) : -TOS_EINVAL;
-    case SYS_YIELD: slice_over = 1; ready(t); return 0;
-    case SYS_SPAWN:
-      if (!vm_copyinstr(t->proc, path, a1, sizeof path) || !vm_copyinstr(t->proc, args, a2, sizeof args))
-        return -TOS_EFAULT;
-      return proc_spawn(path, args, t->proc, NULL);
-    case SYS_PWAIT: proc_pwait(t, (int32_t)a1); return (int32_t)r[0];
-    case SYS_INFO: return do_info(a1);
-    case SYS_DGL:
-      if (have_smi) dgl = (uint16_t)((dgl | a1) & ~a2);
-      return dgl;
-    case SYS_EVENT: EVENT(DGL_OVERFLOW, (uint16_t)a1); return 0;
-    case SYS_TIME: return (int32_t)uptime_us();
-    case SYS_GETTID: return t->tid;
-    case SYS_KILL:
-      if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;
-      if (&procs[a1] == t->proc) {
-        proc_kill(t->proc, -1);
-        return 0;
-      }
-      proc_kill(&procs[a1], -1);
-      return 0;
-  }
-  return -TOS_ENOSYS;
+  if (n >= TOS_SYSCALL_COUNT || !table[n]) return -TOS_ENOSYS;
+  return table[n](t, r[1], r[2], r[3], r[8], r[9], r[10]);
 }
 
 void service(struct tcb *t, uint32_t vector) {
