@@ -29,7 +29,7 @@ tos_kernel_test(PROGRAM channels_follow_occam)
 tos_kernel_test(PROGRAM limits_are_enforced)
 tos_kernel_test(PROGRAM thread_trees_do_not_leak)
 tos_kernel_test(PROGRAM faults_are_isolated
-  REGEX "address 0x100[0-9a-f] \\(write to a read-only page\\): process removed.*address 0xffffff \\(unmapped page\\): process removed.*divide by zero.*illegal instruction.*faults_are_isolated: PASS")
+  REGEX "address 0x10[0-9a-f][0-9a-f] \\(write to a read-only page\\): process removed.*address 0xffffff \\(unmapped page\\): process removed.*divide by zero.*illegal instruction.*faults_are_isolated: PASS")
 
 # Bad executables: each refused with a message naming what is wrong; the board goes on.
 set(_bad ${CMAKE_CURRENT_BINARY_DIR}/tos-bad)
@@ -41,3 +41,8 @@ add_custom_command(OUTPUT ${_bad_files}
   COMMENT "Making bad executables for the TOS tests")
 tos_kernel_test(PROGRAM bad_executables_are_refused FILES ${_bad_files} hello
   REGEX "bad-truncated: not a TOS executable: bad program headers.*bad-x86: not a TOS executable: not an m68k executable.*bad-large: not a TOS executable: image larger than 512 KB.*bad-address: not a TOS executable: linked outside the user image area.*hello from board 1.*bad_executables_are_refused: PASS")
+
+# Files and the C library (firmware/tos/lib/README.md).
+tos_kernel_test(PROGRAM stdio_reads_writes_files)
+tos_kernel_test(PROGRAM malloc_and_strings_work)
+tos_kernel_test(PROGRAM getenv_sees_its_environment)

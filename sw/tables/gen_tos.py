@@ -13,6 +13,9 @@ import tomllib
 
 HERE = pathlib.Path(__file__).resolve().parent
 ARG_REGS = ["d1", "d2", "d3", "a0", "a1", "a2"]
+# Further tables of named values: (tos.toml table, C prefix, heading in the docs).
+VALUE_TABLES = [("mon_status", "TOS_MON_", "`mon_status` selectors"), ("lan_flag", "TOS_LAN_", "`lan_put` flags")]
+C_TYPES = {"char": 1, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "int32_t": 4}
 
 
 def fail(msg):
@@ -44,7 +47,8 @@ def validate(tos, ev):
         fail("layout: stack_window must be limits.stack_pages pages")
     if lay["kernel_stack_top"] > lay["fs_base"]:
         fail("layout: the kernel stack must lie below the filestore")
-    for group, key in (("syscall", "number"), ("error", "value"), ("info", "value"), ("event_class", "bit")):
+    for group, key in (("syscall", "number"), ("error", "value"), ("info", "value"), ("event_class", "bit"),
+                       ("open_flag", "value"), ("whence", "value"), *((t, "value") for t, _, _ in VALUE_TABLES)):
         seen = {}
         for e in tos.get(group, []):
             if e[key] in seen:
@@ -56,6 +60,13 @@ def validate(tos, ev):
     for c in tos["event_class"]:
         if not 0 <= c["bit"] < 16:
             fail(f"event class {c['name']}: bit {c['bit']} is not 0..15")
+    for f in tos.get("open_flag", []):
+        if f["value"] <= 0 or f["value"] & (f["value"] - 1):
+            fail(f"open flag {f['name']}: {f['value']} is not a single bit")
+    for st in tos.get("struct", []):
+        for fld in st["fields"]:
+            if fld["type"] not in C_TYPES:
+                fail(f"struct {st['name']}.{fld['name']}: type {fld['type']} is not one of {sorted(C_TYPES)}")
     classes = {c["name"] for c in tos["event_class"]}
     for e in ev.get("event", []):
         if e["class"] not in classes:
@@ -88,9 +99,18 @@ def c_header(tos):
     out += ["", "/* Error codes: a call returns -code. */"]
     for e in tos["error"]:
         out.append(f"#define TOS_{e['name']} {e['value']} /* {e['desc']} */")
+    out += ["", "/* open() flags (OR them). */"]
+    for f in tos.get("open_flag", []):
+        out.append(f"#define TOS_O_{f['name']} 0x{f['value']:02X} /* {f['desc']} */")
+    out += ["", "/* lseek() origins. */"]
+    for w in tos.get("whence", []):
+        out.append(f"#define TOS_SEEK_{w['name']} {w['value']} /* {w['desc']} */")
     out += ["", "/* info() selectors. */"]
     for e in tos["info"]:
         out.append(f"#define TOS_INFO_{e['name']} {e['value']} /* {e['desc']} */")
+    for table, prefix, title in VALUE_TABLES:
+        out += ["", f"/* {title.replace('`', '')}. */"]
+        out += [f"#define {prefix}{e['name']} {e['value']} /* {e['desc']} */" for e in tos.get(table, [])]
     out += ["", "/* System calls: TRAP #0, number in d0, arguments in d1, d2, d3, a0, a1, a2. */",
             "#define TOS_SYSCALL_TRAP 0"]
     for s in tos["syscall"]:
@@ -101,6 +121,16 @@ def c_header(tos):
     out += [f"  X({s['name']}, {s['number']}, {len(s['args'])}) \\" for s in tos["syscall"]]
     out += ["", "/* X-macro: X(NAME, value, \"description\") */", "#define TOS_ERROR_LIST(X) \\"]
     out += [f"  X({e['name']}, {e['value']}, \"{e['desc']}\") \\" for e in tos["error"]]
+    if tos.get("struct"):
+        out += ["", "/* Structures the kernel fills in (big-endian, every field naturally aligned). */",
+                "#if !defined(__ASSEMBLER__)", "#include <stdint.h>"]
+        for st in tos["struct"]:
+            out += [f"/* {st['desc']} */", f"struct tos_{st['name']} {{"]
+            for fld in st["fields"]:
+                dim = f"[{fld['count']}]" if fld.get("count") else ""
+                out.append(f"  {fld['type']} {fld['name']}{dim}; /* {fld['desc']} */")
+            out.append("};")
+        out.append("#endif")
     out += ["", "#endif", ""]
     return "\n".join(out)
 
@@ -124,8 +154,25 @@ def docs(tos, ev):
         out.append(f"| `{s['name']}` | {s['number']} | {args} | {s['ret']} | {s['desc']} |")
     out += ["", "## Error codes", "", "| name | value | meaning |", "|---|---|---|"]
     out += [f"| `TOS_{e['name']}` | {e['value']} | {e['desc']} |" for e in tos["error"]]
+    out += ["", "## `open` flags", "", "| name | value | meaning |", "|---|---|---|"]
+    out += [f"| `TOS_O_{f['name']}` | 0x{f['value']:02X} | {f['desc']} |" for f in tos.get("open_flag", [])]
+    out += ["", "## `lseek` origins", "", "| name | value | meaning |", "|---|---|---|"]
+    out += [f"| `TOS_SEEK_{w['name']}` | {w['value']} | {w['desc']} |" for w in tos.get("whence", [])]
+    for st in tos.get("struct", []):
+        out += ["", f"## `struct tos_{st['name']}`", "", st["desc"], "", "| offset | field | C type | meaning |",
+                "|---|---|---|---|"]
+        off = 0
+        for fld in st["fields"]:
+            size = C_TYPES[fld["type"]]
+            off = (off + size - 1) // size * size
+            dim = f"[{fld['count']}]" if fld.get("count") else ""
+            out.append(f"| {off} | `{fld['name']}` | `{fld['type']}{dim}` | {fld['desc']} |")
+            off += size * fld.get("count", 1)
     out += ["", "## `info` selectors", "", "| name | value | meaning |", "|---|---|---|"]
     out += [f"| `TOS_INFO_{e['name']}` | {e['value']} | {e['desc']} |" for e in tos["info"]]
+    for table, prefix, title in VALUE_TABLES:
+        out += ["", f"## {title}", "", "| name | value | meaning |", "|---|---|---|"]
+        out += [f"| `{prefix}{e['name']}` | {e['value']} | {e['desc']} |" for e in tos.get(table, [])]
     out += ["", "## Event classes (`dgl` bits)", "", "| class | bit | events | meaning |", "|---|---|---|---|"]
     for c in tos["event_class"]:
         names = ", ".join(f"`{e['name']}`" for e in ev.get("event", []) if e["class"] == c["name"]) or "-"

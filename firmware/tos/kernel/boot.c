@@ -3,18 +3,20 @@
  *     <board> <program> [arguments] [&]
  * where <board> is this board's name, its number or "*". Lines run in order; the script waits
  * for each program to end unless the line ends with "&". A program that cannot start is
- * reported and the script goes on. */
+ * reported and the script goes on. The script is read in place: its file is pinned (fs_map)
+ * while it runs, so that programs writing files cannot move it. */
 #include "defs.h"
 
 static const char *script, *script_end, *pos;
 static int waiting_pid = -1;
 static uint32_t waiting_serial;
 static int done;
+static int rc_node = -1;
 
 void boot_start(void) {
   const struct tos_fs_entry *e = fs_lookup(TOS_FS_BOOT_SCRIPT);
   done = 1;
-  if (!e) return;
+  if (!e || (rc_node = fs_map(e)) < 0) return;
   script = pos = (const char *)fs_data(e);
   script_end = script + e->size;
   done = 0;
@@ -89,5 +91,9 @@ void boot_service(void) {
     if (proc_alive(p) && p->serial == waiting_serial) return;
     waiting_pid = -1;
   }
-  if (!next_line()) done = 1;
+  if (!next_line()) {
+    done = 1;
+    fs_unmap(rc_node);
+    rc_node = -1;
+  }
 }

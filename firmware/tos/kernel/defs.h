@@ -24,6 +24,7 @@ enum tstate { T_FREE, T_READY, T_RUNNING, T_SEND, T_RECV, T_WAIT, T_PWAIT, T_CON
 #define FRAME_MAX 58 /* the 68010's longest exception frame: format $8, 29 words */
 
 struct proc;
+struct ofile;
 struct tcb {
   uint32_t regs[15];       /* 0:  d0-d7, a0-a6 */
   uint32_t usp;            /* 60: user stack pointer */
@@ -74,6 +75,10 @@ struct proc {
   uint32_t serial;               /* distinguishes incarnations of a slot */
   int8_t parent;                 /* the spawning process (collects the exit code), -1: the kernel */
   uint32_t parent_serial;
+  int8_t text_node;              /* the filestore file its code is mapped from (fs_map), -1: none */
+  uint32_t brk, brk_base;        /* end of the data segment (sbrk moves it), its first value */
+  uint32_t env, env_len;         /* its environment block on its first stack (spawn with env 0) */
+  struct ofile *fd[TOS_MAX_FDS]; /* open descriptors (file.c) */
 };
 
 /* ---- entry.S ---- */
@@ -132,16 +137,39 @@ int vm_copyout(struct proc *p, uint32_t va, const void *src, uint32_t n);
 int vm_copyinstr(struct proc *p, char *dst, uint32_t va, uint32_t max);
 void vm_activate(struct proc *p);
 
-/* ---- fs.c: the filestore ---- */
+/* ---- fs.c: the filestore (formatted empty at boot when none was loaded) ----
+ * A file is named by its node, which stays the same while directory entries move. */
 void fs_init(void);
 uint32_t fs_end(void);                     /* first physical byte past the store */
 const struct tos_fs_entry *fs_lookup(const char *name);
 const uint8_t *fs_data(const struct tos_fs_entry *e);
+int fs_node(const char *name);             /* node, or -TOS_ENOENT */
+int fs_node_at(uint32_t index);            /* node of directory entry index, or -TOS_ENOENT */
+struct tos_fs_entry *fs_entry(int node);   /* valid until the directory changes */
+uint8_t *fs_bytes(int node);               /* the file's data (moves when it grows) */
+int fs_name_ok(const char *name);
+int fs_create(const char *name);           /* new empty file's node, or -error */
+int fs_remove(int node);                   /* -TOS_EBUSY while mapped or open */
+int fs_rename(int node, const char *name);
+int fs_resize(int node, uint32_t size);    /* grow (zero-filled; may move or compact) or shrink */
+uint32_t fs_busy(int node);                /* maps + open descriptors */
+uint32_t fs_mapped(int node);              /* processes (and the boot script) mapping it */
+void fs_use(int node, int readers, int writers); /* file.c: descriptors opened (+) and closed (-) */
+int fs_map(const struct tos_fs_entry *e);  /* pin the file (code mapped from it): node, or -TOS_EBUSY */
+void fs_unmap(int node);
+uint32_t fs_free_blocks(void);
+void fs_stat(struct tos_fsstat *st);
+
+/* ---- file.c: descriptors (0, 1, 2: the console) and the file system calls ---- */
+void file_inherit(struct proc *p, struct proc *parent); /* 0..2 from the parent (the console if none) */
+void file_close_all(struct proc *p);
 
 /* ---- proc.c: processes ---- */
 extern struct proc procs[TOS_MAX_PROCESSES];
 extern int nprocs;
-int proc_spawn(const char *path, const char *args, struct proc *parent, struct proc **out);
+int proc_spawn(const char *path, const char *args, struct proc *parent, struct proc **out); /* parent's env */
+int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t env_len, struct proc *parent,
+                   struct proc **out);  /* env: a block in kernel memory, env_len bytes with its end */
 int proc_alive(const struct proc *p);
 void proc_kill(struct proc *p, int code);
 void proc_thread_gone(struct proc *p);

@@ -1,8 +1,11 @@
 /* Processes (seed 000 section 2.1.2): up to 16 per board, each its own address space with
  * code + data of up to half a megabyte, made from an m68k ELF executable in the filestore.
  * Code pages are mapped read-only straight from the file's blocks in the filestore, so every
- * invocation of a program shares them; data pages are copied, bss pages zeroed. The first
- * thread gets the command line on its stack. A process ends with its last thread. */
+ * invocation of a program shares them; data pages are copied, bss pages zeroed. The file is
+ * pinned while the process lives (fs_map: it may not move, be rewritten or be removed). sbrk
+ * grows the data segment after bss with fresh zeroed frames. The first thread gets the command
+ * line and the environment block on its stack: _start(cmdline, env). The process inherits the
+ * spawner's descriptors 0, 1 and 2. A process ends with its last thread. */
 #include "defs.h"
 
 struct proc procs[TOS_MAX_PROCESSES];
@@ -71,15 +74,21 @@ static void release_memory(struct proc *p) {
     uint32_t pa = vm_unmap(p, v);
     if (pa && (v < p->text_lo || v >= p->text_hi)) frame_free(pa);
   }
+  fs_unmap(p->text_node);
+  p->text_node = -1;
+  file_close_all(p);
 }
 
 static int load(struct proc *p, const char *path, const struct tos_fs_entry *e, const struct elf_hdr *h) {
   const uint8_t *f = fs_data(e);
   const struct elf_phdr *ph = (const struct elf_phdr *)(f + h->phoff);
   p->text_lo = p->text_hi = 0;
+  p->brk = 0;
   for (int i = 0; i < h->phnum; ++i) {
     const struct elf_phdr *s = &ph[i];
     if (s->type != PT_LOAD || s->memsz == 0) continue;
+    if (s->vaddr + s->memsz > p->brk) /* the heap starts on the page after the image */
+      p->brk = p->brk_base = (s->vaddr + s->memsz + TOS_PAGE_SIZE - 1) & ~(uint32_t)(TOS_PAGE_SIZE - 1);
     uint32_t v0 = s->vaddr >> TOS_PAGE_SHIFT, v1 = (s->vaddr + s->memsz - 1) >> TOS_PAGE_SHIFT;
     if (!(s->flags & PF_W)) { /* code: the filestore's own blocks, read-only, shared */
       uint32_t pa = (uint32_t)f + (s->offset & ~(uint32_t)(TOS_PAGE_SIZE - 1));
@@ -107,7 +116,23 @@ static int load(struct proc *p, const char *path, const struct tos_fs_entry *e, 
 
 int proc_alive(const struct proc *p) { return p->state != P_FREE && p->state != P_ZOMBIE; }
 
+/* The environment block of `parent` (the one it was started with), or an empty one. */
+static uint32_t env_of(struct proc *parent, char *env) {
+  if (parent && parent->env_len && parent->env_len <= TOS_MAX_ENV_BYTES &&
+      vm_copyin(parent, env, parent->env, parent->env_len) && env[parent->env_len - 1] == 0)
+    return parent->env_len;
+  env[0] = 0;
+  return 1;
+}
+
 int proc_spawn(const char *path, const char *args, struct proc *parent, struct proc **out) {
+  char env[TOS_MAX_ENV_BYTES];
+  uint32_t n = env_of(parent, env);
+  return proc_spawn_env(path, args, env, n, parent, out);
+}
+
+int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t env_len, struct proc *parent,
+                   struct proc **out) {
   const struct tos_fs_entry *e = fs_lookup(path);
   if (!e) return -TOS_ENOENT;
   if (!(e->perm & TOS_FS_PERM_EXEC)) return -TOS_EPERM;
@@ -118,6 +143,8 @@ int proc_spawn(const char *path, const char *args, struct proc *parent, struct p
   for (int i = 0; i < TOS_MAX_PROCESSES && !p; ++i)
     if (procs[i].state == P_FREE) p = &procs[i];
   if (!p) return -TOS_ENOPROC;
+  int node = fs_map(e); /* EBUSY: the file is open for writing */
+  if (node < 0) return node;
   uint32_t *pt = p->ptable, serial = p->serial + 1;
   uint8_t pid = (uint8_t)(p - procs);
   memset(p, 0, sizeof *p);
@@ -126,6 +153,7 @@ int proc_spawn(const char *path, const char *args, struct proc *parent, struct p
   p->serial = serial;
   p->parent = parent ? (int8_t)parent->pid : -1;
   p->parent_serial = parent ? parent->serial : 0;
+  p->text_node = (int8_t)node;
   uint32_t n = 0;
   const char *base = path;
   while (base[n] && n < PROC_NAME_LEN - 1) {
@@ -144,16 +172,23 @@ int proc_spawn(const char *path, const char *args, struct proc *parent, struct p
     --nprocs;
     return rc;
   }
-  /* the command line on the stack: entry(cmdline), returning to 0 (crt0 never returns) */
+  /* the environment and the command line on the stack: entry(cmdline, env), returning to 0
+   * (crt0 never returns) */
+  uint32_t envp = (t->usp + 8 - env_len) & ~3u;
+  vm_copyout(p, envp, env, env_len);
+  p->env = envp;
+  p->env_len = env_len;
   uint32_t len = strlen(args) + 1;
   if (len > TOS_MAX_ARGS_BYTES) len = TOS_MAX_ARGS_BYTES;
-  uint32_t str = (t->usp + 8 - len) & ~3u;
+  uint32_t str = (envp - len) & ~3u;
   vm_copyout(p, str, args, len - 1);
   vm_copyout(p, str + len - 1, "", 1);
   uint32_t zero = 0;
-  t->usp = str - 8;
+  t->usp = str - 12;
   vm_copyout(p, t->usp, &zero, 4);
   vm_copyout(p, t->usp + 4, &str, 4);
+  vm_copyout(p, t->usp + 8, &envp, 4);
+  file_inherit(p, parent);
   ready(t);
   if (out) *out = p;
   return pid;
@@ -228,10 +263,39 @@ int proc_pwait(struct tcb *t, int pid) {
 
 /* ---- system calls ---- */
 SYSCALL(spawn) {
-  char path[TOS_FS_NAME_LEN], args[TOS_MAX_ARGS_BYTES];
+  char path[TOS_FS_NAME_LEN], args[TOS_MAX_ARGS_BYTES], env[TOS_MAX_ENV_BYTES];
   if (!vm_copyinstr(t->proc, path, a1, sizeof path) || !vm_copyinstr(t->proc, args, a2, sizeof args))
     return -TOS_EFAULT;
-  return proc_spawn(path, args, t->proc, NULL);
+  if (!a3) return proc_spawn(path, args, t->proc, NULL); /* the caller's own environment */
+  uint32_t n = 0; /* "NAME=value\0...\0\0": up to the first empty string */
+  do {
+    if (n == sizeof env) return -TOS_EINVAL;
+    uint32_t pa = vm_phys(t->proc, a3 + n, 0);
+    if (!pa) return -TOS_EFAULT;
+    env[n++] = *(const char *)pa;
+  } while (env[n - 1] || (n > 1 && env[n - 2]));
+  return proc_spawn_env(path, args, env, n, t->proc, NULL);
+}
+
+/* sbrk(increment): move the end of the data segment; pages after the image are mapped from
+ * fresh zeroed frames as it grows and freed as it shrinks (and with the process). */
+SYSCALL(sbrk) {
+  struct proc *p = t->proc;
+  uint32_t old = p->brk, brk = old + a1;
+  if ((int32_t)a1 > 0 && (brk > TOS_USER_IMAGE_TOP || brk < old)) return -TOS_ENOMEM;
+  if ((int32_t)a1 < 0 && (brk < p->brk_base || brk > old)) return -TOS_EINVAL;
+  uint32_t v0 = (old + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT, v1 = (brk + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT;
+  for (uint32_t v = v0; v < v1; ++v) {
+    uint32_t pa = frame_alloc();
+    if (!pa) {
+      while (v-- > v0) frame_free(vm_unmap(p, v));
+      return -TOS_ENOMEM;
+    }
+    vm_map(p, v, pa, 1);
+  }
+  for (uint32_t v = v1; v < v0; ++v) frame_free(vm_unmap(p, v));
+  p->brk = brk;
+  return (int32_t)old;
 }
 SYSCALL(pwait) {
   proc_pwait(t, (int32_t)a1);

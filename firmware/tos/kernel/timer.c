@@ -36,3 +36,11 @@ uint32_t uptime_us(void) {
   uint32_t s = REG32(TB_TIMER_RTC_SEC); /* latches RTC_USEC */
   return s * 1000000u + REG32(TB_TIMER_RTC_USEC);
 }
+
+/* clock(usec): whole seconds of the real-time clock, and the microseconds within the second. */
+SYSCALL(clock) {
+  uint32_t s = REG32(TB_TIMER_RTC_SEC); /* latches RTC_USEC */
+  uint32_t us = REG32(TB_TIMER_RTC_USEC);
+  if (a1 && !vm_copyout(t->proc, a1, &us, 4)) return -TOS_EFAULT;
+  return (int32_t)s;
+}

@@ -1,11 +1,12 @@
 #include <testbed/tos.h>
 /* User program start-up. The kernel starts the first thread at _start as
- * _start(cmdline) with return address 0; __tos_start splits the command line into argv,
- * calls main and exits with its result. */
+ * _start(cmdline, env) with return address 0; __tos_start sets environ from the environment
+ * block, splits the command line into argv, calls main and exits with its result. */
     .section .text.start,"ax"
     .globl _start
 _start:
-    move.l  4(%sp),-(%sp)
+    move.l  8(%sp),-(%sp)
+    move.l  8(%sp),-(%sp)
     jsr     __tos_start
 1:  bra.s   1b
 

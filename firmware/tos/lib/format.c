@@ -1,5 +1,6 @@
 /* Formatted output, shared by the kernel (kprintf) and the user library (printf): %d %i %u
- * %x %X %o %c %s %p %%, with '-', '0', a width, a precision for strings and the 'l' size.
+ * %x %X %o %c %s %p %%, with '-', '0', a width, a precision for strings and the sizes 'l', 'h',
+ * 'z', 't' (every integer is 32 bits).
  * No floating point. Division by 10/16/8 goes through the 68010-safe __udivsi3. */
 #include <stdarg.h>
 #include <stdint.h>
@@ -29,7 +30,7 @@ int tos_vformat(void (*put)(void *, char), void *ctx, const char *fmt, va_list a
       ++fmt;
       while (*fmt >= '0' && *fmt <= '9') prec = prec * 10 + (*fmt++ - '0');
     }
-    while (*fmt == 'l' || *fmt == 'h') ++fmt;
+    while (*fmt == 'l' || *fmt == 'h' || *fmt == 'z' || *fmt == 't') ++fmt; /* all 32 bits */
     char buf[12];
     const char *s = buf;
     int len = 0, neg = 0;

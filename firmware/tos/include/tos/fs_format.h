@@ -20,6 +20,7 @@
 #define TOS_FS_NAME_LEN 28u    /* bytes, NUL-padded; names are 1..27 characters */
 #define TOS_FS_HEADER_BLOCKS 4u /* superblock + directory */
 #define TOS_FS_MIN_BLOCKS (TOS_FS_HEADER_BLOCKS + 1u)
+#define TOS_FS_FORMAT_BLOCKS 512u /* the store the kernel formats at boot when none was loaded (512 KB) */
 
 /* Permissions (chmod): the Unix bits' order. */
 #define TOS_FS_PERM_READ 4u

@@ -1,18 +1,20 @@
 /* The TOS user library: what a program for the Testbed links against (seed 000 section
  * 2.1.3). Threads and channels follow occam; the rest is a small part of the C library.
  * System call numbers, error codes and limits: <testbed/tos.h> (from sw/tables/tos.toml),
- * documented in docs/tos_abi.md. */
+ * documented in docs/tos_abi.md. This header brings the C library's <stdio.h>, <stdlib.h> and
+ * <string.h> with it; <time.h> is separate. */
 #ifndef TOS_TOS_H
 #define TOS_TOS_H
 #include <stdarg.h>
 #include <stdint.h>
 #include <testbed/events.h>
 #include <testbed/tos.h>
+#include <tos/fs_format.h>
 
 #ifndef NULL
 #define NULL ((void *)0)
 #endif
-typedef unsigned long size_t;
+#include <stddef.h>
 
 /* ---- threads (occam PAR) ---- */
 /* Start a child running entry(arg) with n_pages of stack on `processor` (this board's number,
@@ -30,7 +32,9 @@ int send_block(int chan, const void *buf, int len);  /* 0, or -error */
 int receive(int chan, void *buf, int len);           /* bytes received, or -error */
 
 /* ---- processes ---- */
-int spawn(const char *path, const char *args);       /* process number, or -error */
+int spawn(const char *path, const char *args);       /* process number, or -error; passes environ */
+/* env: "NAME=value\0...\0\0" (NULL: this process's environment) */
+int spawn_env(const char *path, const char *args, const char *env);
 int pwait(int pid);                                  /* its exit code, or -error */
 int kill(int pid);
 
@@ -41,23 +45,23 @@ void send_event(int code);                           /* a user event (class over
 unsigned long time_us(void);                         /* real-time clock, microseconds */
 long __tos_syscall(long n, long a, long b, long c, long d, long e, long f);
 
-/* ---- output ---- */
-int write(int fd, const void *buf, int len);
-int putchar(int c);
-int puts(const char *s);
-int printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-int vprintf(const char *fmt, va_list ap);
-int snprintf(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-int vsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
-const char *tos_strerror(int err);
+/* ---- files (descriptors 0, 1, 2: the console) ---- */
+int write(int fd, const void *buf, int len);         /* bytes written, or -error */
+int read(int fd, void *buf, int len);                /* bytes read, 0 at the end, or -error */
+int open(const char *path, int flags);               /* TOS_O_*: a descriptor, or -error */
+int close(int fd);
+long lseek(int fd, long offset, int whence);         /* TOS_SEEK_*: the new offset, or -error */
+int chmod(const char *path, int perm);               /* TOS_FS_PERM_* of <tos/fs_format.h> */
+int stat(const char *path, struct tos_stat *st);
+int readdir(int index, struct tos_stat *st);         /* the index-th file; -TOS_ENOENT past the last */
+int fsstat(struct tos_fsstat *st);                   /* free space */
+int dup2(int fd, int newfd);
+void *sbrk(long increment);                          /* the old break, or (void *)-1 */
+long tos_clock(unsigned long *usec);                 /* real-time clock: seconds since boot */
+const char *tos_strerror(int err);                   /* "ENOENT" ... */
 
-/* ---- strings and memory ---- */
-void *memcpy(void *d, const void *s, size_t n);
-void *memset(void *d, int c, size_t n);
-int memcmp(const void *a, const void *b, size_t n);
-size_t strlen(const char *s);
-int strcmp(const char *a, const char *b);
-char *strcpy(char *d, const char *s);
-int atoi(const char *s);
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #endif
