@@ -42,7 +42,7 @@ add_custom_command(OUTPUT ${_bad_files}
 tos_kernel_test(PROGRAM bad_executables_are_refused FILES ${_bad_files} hello
   REGEX "bad-truncated: not a TOS executable: bad program headers.*bad-x86: not a TOS executable: not an m68k executable.*bad-large: not a TOS executable: image larger than 512 KB.*bad-address: not a TOS executable: linked outside the user image area.*hello from board 1.*bad_executables_are_refused: PASS")
 
-# Files and the C library (firmware/tos/lib/README.md).
+# Files and the C library (firmware/tos/README.md).
 tos_kernel_test(PROGRAM stdio_reads_writes_files)
 tos_kernel_test(PROGRAM malloc_and_strings_work)
 tos_kernel_test(PROGRAM getenv_sees_its_environment)
