@@ -146,3 +146,47 @@ TEST(MonitorDecoder, CorruptedOrTruncatedStreamsSayWhereTheyBroke) {
   EXPECT_EQ(r.error_offset, s.size() - 1) << r.error;
   EXPECT_NE(r.error.find("3 trailing bytes"), std::string::npos) << r.error;
 }
+
+// Seed 000 Figure 5 over a decoded stream: TRAP7 ... TRAP70, TRAP7 ... TRAP72 is one message;
+// argument words (here SYSCALL's call number 7) and other events do not move the FSM; a TRAP7
+// left alone by an error return, or a TRAP72 with nothing blocked, is a broken sequence.
+TEST(MonitorDecoder, LocalCommunicationPhasesFollowFigure5) {
+  std::vector<uint32_t> s;
+  auto ev = [&s](unsigned k, uint16_t ts, uint16_t word) {
+    s.push_back(uint32_t(k) << 16 | ts);
+    s.push_back(uint32_t(k) << 16 | word);
+  };
+  ev(1, 100, EV_TRAP7);
+  ev(1, 110, EV_TRAP70);
+  ev(1, 115, EV_SYSCALL);  // its argument word, 7, is not a TRAP7
+  ev(1, 115, 7);
+  ev(2, 116, EV_TRAP72);   // board 2: nothing was blocked
+  ev(1, 200, EV_TRAP7);
+  ev(1, 230, EV_TRAP72);   // message 1: 10, 30, 130 ticks
+  ev(1, 300, EV_TRAP7);    // an error return: no TRAP70 follows
+  ev(1, 400, EV_TRAP7);
+  ev(1, 405, EV_TRAP70);
+  ev(1, 406, EV_TICK);
+  ev(1, 500, EV_TRAP7);
+  ev(1, 520, EV_TRAP72);   // message 2: 5, 20, 120 ticks
+  ev(3, 600, EV_TRAP7);    // board 3: the trace ends inside a sequence
+  dec::Options opt;
+  dec::Result r = dec::decode(s, opt);
+  ASSERT_TRUE(r.ok) << r.error;
+  std::vector<dec::LocalComms> lc = dec::local_comms(r, opt.n_smi);
+  ASSERT_EQ(lc.size(), opt.n_smi + 1);
+  EXPECT_EQ(lc[1].messages, 2u);
+  EXPECT_EQ(lc[1].broken, 1u);
+  EXPECT_FALSE(lc[1].open);
+  EXPECT_EQ(lc[1].first.min, 5u);
+  EXPECT_EQ(lc[1].first.max, 10u);
+  EXPECT_EQ(lc[1].second.min, 20u);
+  EXPECT_EQ(lc[1].second.max, 30u);
+  EXPECT_EQ(lc[1].total.count, 2u);
+  EXPECT_DOUBLE_EQ(lc[1].total.mean(), 125.0);
+  EXPECT_EQ(lc[2].messages, 0u);
+  EXPECT_EQ(lc[2].broken, 1u);
+  EXPECT_EQ(lc[3].messages, 0u);
+  EXPECT_TRUE(lc[3].open);
+  EXPECT_EQ(lc[4].messages + lc[4].broken, 0u);
+}

@@ -131,6 +131,76 @@ Result decode_bytes(const std::vector<uint8_t>& bytes, const Options& opt) {
   return r;
 }
 
+void PhaseStats::add(uint64_t ticks) {
+  if (!count || ticks < min) min = ticks;
+  if (!count || ticks > max) max = ticks;
+  sum += ticks;
+  ++count;
+}
+
+std::vector<LocalComms> local_comms(const Result& r, unsigned n_smi) {
+  enum State { kIdle, kFirst, kBlocked, kSecond };
+  struct Fsm {
+    State state = kIdle;
+    uint64_t t_first = 0, t_blocked = 0, t_second = 0;
+    bool cont = false;  // the last word announced another word of its event
+  };
+  std::vector<LocalComms> out(n_smi + 1);
+  std::vector<Fsm> fsm(n_smi + 1);
+  for (const Event& e : r.events) {  // time order; within a board, stream order
+    if (e.marker || e.board < 1 || e.board > n_smi) continue;
+    Fsm& f = fsm[e.board];
+    LocalComms& c = out[e.board];
+    bool arg = f.cont;  // as write_text: bit 15 announces one more word of the same event
+    f.cont = (e.word & EV_CONTINUE_BIT) != 0;
+    if (arg || (e.word != EV_TRAP7 && e.word != EV_TRAP70 && e.word != EV_TRAP72)) continue;
+    switch (f.state) {
+      case kIdle:
+        if (e.word == EV_TRAP7) {
+          f.state = kFirst;
+          f.t_first = e.ticks;
+        } else {
+          ++c.broken;
+        }
+        break;
+      case kFirst:
+        if (e.word == EV_TRAP70) {
+          f.state = kBlocked;
+          f.t_blocked = e.ticks;
+        } else {
+          ++c.broken;
+          f.state = e.word == EV_TRAP7 ? kFirst : kIdle;
+          f.t_first = e.ticks;
+        }
+        break;
+      case kBlocked:
+        if (e.word == EV_TRAP7) {
+          f.state = kSecond;
+          f.t_second = e.ticks;
+        } else {
+          ++c.broken;
+          f.state = kIdle;
+        }
+        break;
+      case kSecond:
+        if (e.word == EV_TRAP72) {
+          ++c.messages;
+          c.first.add(f.t_blocked - f.t_first);
+          c.second.add(e.ticks - f.t_second);
+          c.total.add(e.ticks - f.t_first);
+          f.state = kIdle;
+        } else {
+          ++c.broken;
+          f.state = e.word == EV_TRAP7 ? kFirst : kIdle;
+          f.t_first = e.ticks;
+        }
+        break;
+    }
+  }
+  for (unsigned b = 1; b <= n_smi; ++b) out[b].open = fsm[b].state != kIdle;
+  return out;
+}
+
 void write_text(std::ostream& out, const Result& r, const Options& opt) {
   out << "# testbed monitor trace v1: ticks time_ns board word name (tick = " << opt.tick_ps << " ps)\n";
   std::vector<bool> cont(opt.n_smi + 1, false);

@@ -42,6 +42,29 @@ Result decode_bytes(const std::vector<uint8_t>& bytes, const Options& opt);
 
 std::string event_name(uint16_t word);  // from the generated event table (testbed/events.h)
 
+// The local-communication FSM of seed 000 Figure 5 (section 3.2.2), per board, over decoded
+// events: TRAP7 (a thread asks to communicate) ... TRAP70 (it is served and blocks), then
+// TRAP7 (its partner asks) ... TRAP72 (the message is copied and both are released): one occam
+// message. Only TRAP7 / TRAP70 / TRAP72 move the FSM (argument words of variable-length events
+// are skipped); an event it does not expect in its state (an error return leaves a TRAP7
+// alone; a trace cut in the middle; several channels busy at once on one board) counts as a
+// broken sequence and the FSM starts again from that event.
+struct PhaseStats {  // durations in ticks
+  uint64_t count = 0, min = 0, max = 0, sum = 0;
+  void add(uint64_t ticks);
+  double mean() const { return count ? double(sum) / double(count) : 0.0; }
+};
+struct LocalComms {
+  uint64_t messages = 0;  // complete TRAP7 TRAP70 TRAP7 TRAP72 sequences
+  uint64_t broken = 0;    // sequences abandoned
+  bool open = false;      // the trace ends inside a sequence
+  PhaseStats first;       // service of the first request: TRAP7 -> TRAP70
+  PhaseStats second;      // service of the second request, the copy included: TRAP7 -> TRAP72
+  PhaseStats total;       // total communication time: first TRAP7 -> TRAP72
+};
+// Index = board (0 unused), boards 1..n_smi.
+std::vector<LocalComms> local_comms(const Result& r, unsigned n_smi);
+
 void write_text(std::ostream& out, const Result& r, const Options& opt);
 void write_binary(std::ostream& out, const Result& r, const Options& opt);
 void write_vcd(std::ostream& out, const Result& r, unsigned board, const Options& opt);
