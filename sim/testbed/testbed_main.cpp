@@ -17,6 +17,35 @@ namespace {
 
 using namespace testbed;
 
+// The phases of the local-communication FSM (seed 000 Figure 5) in the decoded trace, per board.
+void report_local_comms(std::ostream& os, const testbed::monitor_decoder::Result& res, unsigned n_smi,
+                        uint64_t tick_ps) {
+  namespace md = testbed::monitor_decoder;
+  std::vector<md::LocalComms> lc = md::local_comms(res, n_smi);
+  bool any = false;
+  auto us = [tick_ps](double ticks) { return ticks * double(tick_ps) * 1e-6; };
+  auto line = [&](const char* what, const md::PhaseStats& p) {
+    os << "monitor:   " << std::left << std::setw(46) << what << std::right << std::setw(6) << p.count
+       << std::fixed << std::setprecision(1) << std::setw(10) << us(double(p.min)) << " / " << us(p.mean()) << " / "
+       << us(double(p.max)) << std::defaultfloat << "\n";
+  };
+  for (unsigned b = 1; b <= n_smi; ++b) {
+    const md::LocalComms& c = lc[b];
+    if (!c.messages && !c.broken) continue;
+    any = true;
+    os << "monitor: board " << b << ": local communication (Figure 5): " << c.messages
+       << " messages (TRAP7 TRAP70 TRAP7 TRAP72), " << c.broken << " broken sequences"
+       << (c.open ? ", the trace ends inside one" : "") << "\n"
+       << "monitor:   phase" << std::string(41, ' ') << " count   us min / mean / max\n";
+    line("service of the first request  TRAP7 -> TRAP70", c.first);
+    line("service of the second request TRAP7 -> TRAP72", c.second);
+    line("total communication     first TRAP7 -> TRAP72", c.total);
+    os << "monitor:   (in `local` the receiver asks first: the second request is the sender's, its service "
+          "includes the copy: Figure 9)\n";
+  }
+  if (!any) os << "monitor: local communication (Figure 5): no TRAP7 / TRAP70 / TRAP72 in the trace\n";
+}
+
 // The master's monitor log arrives over the LAN link as out_dir/monitor.raw: decode it into a
 // time-ordered trace and per-board VCDs, and judge it against the probe's ground truth.
 int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
@@ -90,6 +119,8 @@ int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
   } else {
     os << "monitor: decoded " << res.events_excluding_markers() << " events and " << res.markers
        << " wrap markers from " << res.words << " words -> " << spec.out_dir << "/monitor.trace.txt\n";
+    report_local_comms(os, res, params.n_smi,
+                       uint64_t(spec.mon.clock_period.to_seconds() * 1e12 + 0.5) * params.tick_div);
   }
   return rc;
 }
