@@ -1,7 +1,7 @@
 # Runs a command and checks its exit status and output (cmake -P):
 #   -DCMD="prog|arg|..." (arguments separated by |) -DEXPECT_RC=<n>|nonzero -DEXPECT_REGEX=<regex over stdout+stderr>
 #   [-DSETUP_DIR=<dir to create fresh>] [-DSETUP_FILE=<path> -DSETUP_TEXT=<text>]
-#   [-DCHECK_FILE=<path> -DCHECK_REGEX=<regex over its contents>]
+#   [-DCHECK_FILE=<path> -DCHECK_REGEX=<regex over its contents>] [-DCHECK_FILE2=... -DCHECK_REGEX2=...]
 if(SETUP_DIR)
   file(REMOVE_RECURSE ${SETUP_DIR})
   file(MAKE_DIRECTORY ${SETUP_DIR})
@@ -22,12 +22,14 @@ endif()
 if(EXPECT_REGEX AND NOT "${out}${err}" MATCHES "${EXPECT_REGEX}")
   message(FATAL_ERROR "output does not match '${EXPECT_REGEX}'")
 endif()
-if(CHECK_FILE)
-  if(NOT EXISTS ${CHECK_FILE})
-    message(FATAL_ERROR "${CHECK_FILE} was not written")
+foreach(n "" 2)
+  if(CHECK_FILE${n})
+    if(NOT EXISTS ${CHECK_FILE${n}})
+      message(FATAL_ERROR "${CHECK_FILE${n}} was not written")
+    endif()
+    file(READ ${CHECK_FILE${n}} contents)
+    if(NOT contents MATCHES "${CHECK_REGEX${n}}")
+      message(FATAL_ERROR "${CHECK_FILE${n}} does not match '${CHECK_REGEX${n}}'")
+    endif()
   endif()
-  file(READ ${CHECK_FILE} contents)
-  if(NOT contents MATCHES "${CHECK_REGEX}")
-    message(FATAL_ERROR "${CHECK_FILE} does not match '${CHECK_REGEX}'")
-  endif()
-endif()
+endforeach()
