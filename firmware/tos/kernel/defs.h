@@ -19,7 +19,7 @@
 #define REG32(a) (*(volatile uint32_t *)(a))
 
 /* ---- TCB: one thread (section 2.2.1). entry.S knows the first four fields' offsets. ---- */
-enum tstate { T_FREE, T_READY, T_RUNNING, T_SEND, T_RECV, T_WAIT, T_PWAIT, T_CONSOLE };
+enum tstate { T_FREE, T_READY, T_RUNNING, T_SEND, T_RECV, T_WAIT, T_PWAIT, T_CONSOLE, T_LAN };
 
 #define FRAME_MAX 58 /* the 68010's longest exception frame: format $8, 29 words */
 
@@ -106,6 +106,12 @@ void console_service(void);                 /* main loop: feed blocked writers *
 int32_t console_write(struct tcb *t, uint32_t buf, uint32_t len);
 void console_flush(void);
 void console_forget(struct tcb *t);
+
+/* ---- lan.c: the master's LAN link (SERIAL1), the host file service; monitor.c: the MMI ---- */
+void lan_init(void);
+void lan_intr(void);
+void lan_service(void);                     /* main loop: move the transfer on, time it out */
+void lan_forget(struct tcb *t);             /* a thread blocked on the link (T_LAN) is removed */
 
 /* ---- lib/format.c (shared with the user library) ---- */
 int tos_vformat(void (*put)(void *, char), void *ctx, const char *fmt, va_list ap);

@@ -44,6 +44,7 @@ static void send_phase(void) { EVENT(DGL_PHASE, EV_PHASE_SEND); }
 static void receive_phase(void) {
   EVENT(DGL_PHASE, EV_PHASE_RECEIVE);
   console_service();
+  lan_service();
   boot_service();
 }
 
@@ -51,6 +52,7 @@ void kmain(void) {
   identify();
   event_init();
   console_init();
+  lan_init();
   vm_init();
   thread_init();
   timer_init();
@@ -58,7 +60,8 @@ void kmain(void) {
   uint32_t lo = fs_end();
   if (lo < TOS_FS_BASE) lo = TOS_FS_BASE;
   mem_init(lo, ram_bytes);
-  REG16(TB_INTC_ENABLE) = TB_INTC_ENABLE_TIMER | TB_INTC_ENABLE_SERIAL0;
+  REG16(TB_INTC_ENABLE) = TB_INTC_ENABLE_TIMER | TB_INTC_ENABLE_SERIAL0 |
+                          (board_master ? TB_INTC_ENABLE_SERIAL1 : 0); /* the LAN link */
   spl0();
   kprintf("TOS on %s (board %u, %s): %u KB RAM, %u KB kernel, %u frames free\n", board_name,
           board_id, board_master ? "master" : "slave", ram_bytes >> 10,

@@ -207,6 +207,7 @@ void proc_kill(struct proc *p, int code) {
     if (t->state == T_READY) unready(t);
     chan_forget(t);
     if (t->state == T_CONSOLE) console_forget(t);
+    if (t->state == T_LAN) lan_forget(t);
     t->parent = NULL;
     thread_free(t);
   }

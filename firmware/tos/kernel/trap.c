@@ -4,12 +4,18 @@
 
 void console_intr(void);
 
-/* A device interrupt, from the main loop (the thread's run was cut short) or in place. */
+/* A device interrupt, from the main loop (the thread's run was cut short) or in place. It
+ * serves every pending source whatever its level, so it runs with all interrupts off: a timer
+ * interrupt (IPL 6) inside a serial handler (IPL 3) would otherwise run that handler again in
+ * the middle of itself (two writes to a busy transmitter: a character lost). */
 void intr(uint32_t vector) {
+  uint16_t sr = splhigh();
   uint16_t pending = REG16(TB_INTC_PENDING) & REG16(TB_INTC_ENABLE);
   (void)vector;
   if (pending & TB_INTC_PENDING_TIMER) timer_intr();
   if (pending & TB_INTC_PENDING_SERIAL0) console_intr();
+  if (pending & TB_INTC_PENDING_SERIAL1) lan_intr();
+  splx(sr);
 }
 
 static const char *fault_name(uint32_t v) {

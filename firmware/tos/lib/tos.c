@@ -67,6 +67,16 @@ long tos_info(int what) { return SYS1(SYS_INFO, what); }
 int dgl_set(int set, int clear) { return (int)__tos_syscall(SYS_DGL, set, clear, 0, 0, 0, 0); }
 void send_event(int code) { SYS1(SYS_EVENT, code); }
 unsigned long time_us(void) { return (unsigned long)SYS0(SYS_TIME); }
+int lan_get(const char *name, void *buf, int max) {
+  return (int)check(__tos_syscall(SYS_LAN_GET, (long)name, (long)buf, max, 0, 0, 0));
+}
+int lan_put(const char *name, const void *buf, int len) {
+  return (int)check(__tos_syscall(SYS_LAN_PUT, (long)name, (long)buf, len, 0, 0, 0));
+}
+int mon_read(uint32_t *buf, int max_words) {
+  return (int)check(__tos_syscall(SYS_MON_READ, (long)buf, max_words, 0, 0, 0, 0));
+}
+long mon_status(int what) { return check(SYS1(SYS_MON_STATUS, what)); }
 int read(int fd, void *buf, int len) { return (int)check(__tos_syscall(SYS_READ, fd, (long)buf, len, 0, 0, 0)); }
 
 const char *tos_strerror(int err) {

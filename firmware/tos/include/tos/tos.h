@@ -38,6 +38,12 @@ int spawn_env(const char *path, const char *args, const char *env);
 int pwait(int pid);                                  /* its exit code, or -error */
 int kill(int pid);
 
+/* ---- the master's LAN link (host file service) and monitor; -TOS_ENODEV on a slave ---- */
+int lan_get(const char *name, void *buf, int max);      /* bytes fetched from the host, or -error */
+int lan_put(const char *name, const void *buf, int len); /* 0 once the host has stored it, or -error */
+int mon_read(uint32_t *buf, int max_words);             /* MMI entries drained (no wait), or -error */
+long mon_status(int what);                              /* TOS_MON_*, or -error */
+
 /* ---- the kernel ---- */
 long tos_info(int what);                             /* TOS_INFO_* */
 int dgl_set(int set, int clear);                     /* event classes (DGL_*) on / off */
