@@ -5,9 +5,21 @@
 set(_tos_out ${CMAKE_BINARY_DIR}/test-out/tos)
 set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 
-# tos_kernel_test(PROGRAM <name> [FILES <more files>] [REGEX <console regex>] [LINE <rc line>])
+# tos_kernel_test(PROGRAM <name> [FILES <more files>] [REGEX <console regex>] [LINE <rc line>]
+#                 [CONSOLE <board whose console the regex reads, default earth>]
+#                 [UPLOAD <file name> UPLOAD_TEXT <text>])
+# UPLOAD: the run's output folder (the host file service's upload and download folder) is made
+# afresh holding that file before the run, for lan_get.
 function(tos_kernel_test)
-  cmake_parse_arguments(T "" "PROGRAM;REGEX;LINE" "FILES" ${ARGN})
+  cmake_parse_arguments(T "" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT" "FILES" ${ARGN})
+  if(NOT T_CONSOLE)
+    set(T_CONSOLE earth)
+  endif()
+  set(setup)
+  if(T_UPLOAD)
+    set(setup -DSETUP_DIR=${_tos_out}/${T_PROGRAM} -DSETUP_FILE=${_tos_out}/${T_PROGRAM}/${T_UPLOAD}
+              "-DSETUP_TEXT=${T_UPLOAD_TEXT}")
+  endif()
   set(rc ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/${T_PROGRAM}.rc)
   if(NOT T_LINE)
     set(T_LINE "earth ${T_PROGRAM}")
@@ -19,8 +31,8 @@ function(tos_kernel_test)
   endif()
   add_test(NAME tos_${T_PROGRAM}
     COMMAND ${CMAKE_COMMAND}
-      "-DCMD=$<TARGET_FILE:testbed>|--set|board.image=tos.elf|--set|board.filestore=tos-${T_PROGRAM}.fs|--console|earth|--out|${_tos_out}/${T_PROGRAM}"
-      -DEXPECT_RC=0 "-DEXPECT_REGEX=${T_REGEX}" -P ${_check})
+      "-DCMD=$<TARGET_FILE:testbed>|--set|board.image=tos.elf|--set|board.filestore=tos-${T_PROGRAM}.fs|--console|${T_CONSOLE}|--out|${_tos_out}/${T_PROGRAM}"
+      -DEXPECT_RC=0 "-DEXPECT_REGEX=${T_REGEX}" ${setup} -P ${_check})
   set_tests_properties(tos_${T_PROGRAM} PROPERTIES LABELS tos)
 endfunction()
 
@@ -46,3 +58,14 @@ tos_kernel_test(PROGRAM bad_executables_are_refused FILES ${_bad_files} hello
 tos_kernel_test(PROGRAM stdio_reads_writes_files)
 tos_kernel_test(PROGRAM malloc_and_strings_work)
 tos_kernel_test(PROGRAM getenv_sees_its_environment)
+
+# The master's LAN link (host file service) and MMI (kernel/lan.c, kernel/monitor.c): on the
+# master, round trips, errors (missing file, bad name, too large, a corrupt frame, a request the
+# host never sees the end of, a put killed half-way) and transfers that block only their thread;
+# on a slave, -ENODEV. The MMI's entries as mon_read gives them (the SMIs' wrap markers).
+tos_kernel_test(PROGRAM lan_link_works LINE "master lan_link_works" CONSOLE master
+  UPLOAD lan-upload.txt UPLOAD_TEXT "Uploaded by the host for TOS."
+  REGEX "missing file: ENOENT.*corrupt frame: EIO.*no answer from the host for 5 s.*stalled request: ETIMEDOUT after 5[0-9][0-9][0-9] ms.*lan_link_works: PASS")
+tos_kernel_test(PROGRAM lan_and_mmi_are_the_masters
+  REGEX "lan_get on board 1: ENODEV.*lan_and_mmi_are_the_masters: PASS")
+tos_kernel_test(PROGRAM mon_read_drains_the_mmi LINE "master mon_read_drains_the_mmi" CONSOLE master)
