@@ -3,15 +3,21 @@ set(_tb_out ${CMAKE_BINARY_DIR}/test-out/testbed)
 set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 
 # The main job: TOS boots on all six boards (the same image), each runs hello from its filestore,
-# earth runs local and fire tosbench (sim/configs/tos-default.rc); every board then ends normally.
+# earth runs local with the comms events on and fire tosbench, the master's logger drains the MMI
+# and, once the monitor is quiet, sends monitor.raw (and its own trace) over the LAN link
+# (sim/configs/tos-default.rc); every board then ends normally. The host decodes the stream the
+# master delivered (testbed fails unless decoded + lost == written) and finds the 34 messages
+# (33 and the empty one that ends the receiver) of Figure 5's FSM in it.
 add_test(NAME testbed_main_job_boots_tos_on_six_boards
   COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/main|--console|earth"
-          -DEXPECT_RC=0 "-DEXPECT_REGEX=TOS on earth \\(board 1, slave\\).*hello from board 1.*local: 33 messages.*board master  finished.*board earth   finished.*board air     finished.*board fire    finished.*board water   finished.*board space   finished"
-          -DCHECK_FILE=${_tb_out}/main/fire.console.log "-DCHECK_REGEX=tosbench: thread switch" -P ${_check})
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=TOS on earth \\(board 1, slave\\).*hello from board 1.*dgl on board 1: comms.*local: 33 messages.*board master  finished.*board earth   finished.*board air     finished.*board fire    finished.*board water   finished.*board space   finished.*monitor:     1       136       0      136.*decoded 136 events.*board 1: local communication \\(Figure 5\\): 34 messages \\(TRAP7 TRAP70 TRAP7 TRAP72\\), 0 broken.*service of the first request  TRAP7 -> TRAP70     34.*service of the second request TRAP7 -> TRAP72     34.*total communication     first TRAP7 -> TRAP72     34"
+          -DCHECK_FILE=${_tb_out}/main/fire.console.log "-DCHECK_REGEX=tosbench: thread switch"
+          -DCHECK_FILE2=${_tb_out}/main/master.console.log "-DCHECK_REGEX2=logger: [0-9]+ words read in [0-9]+ ms, [0-9]+ kept, 0 dropped; 136 events.*board 1 \\(earth\\): 136 events.*sending monitor.raw.*sending logger.trace.txt.*logger: done"
+          -P ${_check})
 set_tests_properties(testbed_main_job_boots_tos_on_six_boards PROPERTIES LABELS "testbed;tos")
 add_test(NAME testbed_tos_runs_are_deterministic
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tb_out}/tos-determinism
-          "-DFILES=master.console.log|earth.console.log|fire.console.log|space.console.log"
+          "-DFILES=master.console.log|earth.console.log|fire.console.log|space.console.log|monitor.raw|logger.trace.txt|monitor.trace.txt"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/testbed_deterministic.cmake)
 set_tests_properties(testbed_tos_runs_are_deterministic PROPERTIES LABELS "testbed;tos")
 
