@@ -1,6 +1,13 @@
 #include "machine.h"
 
+#include <poll.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "filestore.h"
 #include "monitor_pins_tlm.h"
@@ -12,10 +19,67 @@ BoardConsole::BoardConsole(const std::string& log_path, std::FILE* terminal)
   if (!log_) throw std::runtime_error(log_path + ": cannot create console log");
 }
 
-BoardConsole::~BoardConsole() { std::fclose(log_); }
+namespace {
+struct termios saved_termios;
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
 
-void BoardConsole::transmit(uint8_t byte, const sc_core::sc_time&) {
+BoardConsole::~BoardConsole() {
+  std::fclose(log_);
+  if (raw_) tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
+}
+
+void BoardConsole::set_interactive() {
+  interactive_ = true;
+  wall_start_ = wall_seconds();
+  if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved_termios) == 0) {
+    struct termios raw = saved_termios;
+    cfmakeraw(&raw);
+    raw.c_oflag |= OPOST; /* keep "\n" -> "\r\n" on output */
+    tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+    raw_ = true;
+  }
+}
+
+bool BoardConsole::receive(uint8_t& byte) {
+  if (!input_.empty()) {
+    if (!prompt_seen_ && sc_core::sc_time_stamp() < last_output_ + sc_core::sc_time(500, sc_core::SC_MS)) return false;
+    prompt_seen_ = true;
+    byte = input_.front();
+    input_.pop_front();
+    if (byte == '\n' && !prompt_.empty()) prompt_seen_ = false; /* the next line waits for the prompt */
+    return true;
+  }
+  if (!interactive_) return false;
+  // Real time: the simulation may not run ahead of the wall clock while the operator types.
+  double ahead = sc_core::sc_time_stamp().to_seconds() - (wall_seconds() - wall_start_);
+  if (ahead > 0) usleep(useconds_t(std::min(ahead, 0.1) * 1e6));
+  struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+  if (poll(&p, 1, 0) <= 0) return false;
+  char c;
+  if (::read(STDIN_FILENO, &c, 1) != 1) {
+    interactive_ = false; /* end of input */
+    return false;
+  }
+  if (c == 0x1D) { /* Ctrl-] */
+    std::fprintf(terminal_ ? terminal_ : stdout, "\r\n[testbed: Ctrl-] - run ended by the operator]\r\n");
+    sc_core::sc_stop();
+    return false;
+  }
+  byte = uint8_t(c);
+  return true;
+}
+
+void BoardConsole::transmit(uint8_t byte, const sc_core::sc_time& t) {
   ++bytes_;
+  last_output_ = t;
+  if (!prompt_.empty()) {
+    recent_.push_back(char(byte));
+    if (recent_.size() > prompt_.size()) recent_.erase(0, recent_.size() - prompt_.size());
+    if (recent_ == prompt_) prompt_seen_ = true;
+  }
   std::fputc(byte, log_);
   if (selected_ && terminal_) {
     std::fputc(byte, terminal_);
@@ -74,6 +138,14 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     consoles_.push_back(std::make_unique<BoardConsole>((fs::path(spec_.out_dir) / (bs.name + ".console.log")).string(),
                                                        stdout));
     consoles_.back()->select(bs.name == spec_.console);
+    if (bs.master && !spec_.input.empty()) {
+      std::ifstream in(spec_.input, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      consoles_.back()->type(text.str());
+      consoles_.back()->set_prompt(spec_.input_prompt);
+    }
+    if (bs.master && spec_.interactive) consoles_.back()->set_interactive();
     b->console().connect(consoles_.back().get());
     if (bs.master) {
       std::string up = spec_.upload_dir.empty() ? spec_.out_dir : spec_.upload_dir;

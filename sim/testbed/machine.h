@@ -4,6 +4,7 @@
 #pragma once
 #include <systemc>
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -26,14 +27,25 @@ class MonitorPins;
 namespace testbed {
 
 // A board's console: every character goes to the board's log file, and to the terminal
-// while this board is the one the operator selected. Input comes from the terminal only
-// when selected (the Testbed switched its one console among the six shells).
+// while this board is the one shown. The master's console is the operator's terminal of the
+// Testbed (TOS switches it in software among the six shells): what the operator types enters
+// there, from a script file (run.input) or, interactive, from this terminal in raw mode, with
+// the simulation held to real time so that typing is not outrun (Ctrl-] ends the run).
 class BoardConsole : public SerialEndpoint {
  public:
   BoardConsole(const std::string& log_path, std::FILE* terminal);
   ~BoardConsole() override;
   void transmit(uint8_t byte, const sc_core::sc_time& t) override;
+  bool receive(uint8_t& byte) override;
+  bool has_input() const override { return !input_.empty() || interactive_; }
   void select(bool on) { selected_ = on; }
+  void type(const std::string& text) { input_.insert(input_.end(), text.begin(), text.end()); }
+  // Typed lines wait for `prompt` to appear on the console before each one is typed (as a
+  // person waits for the shell), so that nothing is typed ahead of a command that switches
+  // the console; or for half a second of silence after the console last printed (a prompt
+  // shown before a switch is not shown again). "" types everything at once.
+  void set_prompt(const std::string& prompt) { prompt_ = prompt; prompt_seen_ = prompt.empty(); }
+  void set_interactive();  // stdin in raw mode until the console is destroyed
   uint64_t bytes() const { return bytes_; }
 
  private:
@@ -41,6 +53,13 @@ class BoardConsole : public SerialEndpoint {
   std::FILE* terminal_;
   bool selected_ = false;
   uint64_t bytes_ = 0;
+  std::deque<uint8_t> input_;
+  std::string prompt_, recent_;
+  bool prompt_seen_ = true;
+  sc_core::sc_time last_output_ = sc_core::SC_ZERO_TIME;
+  bool interactive_ = false;
+  bool raw_ = false;
+  double wall_start_ = 0;
 };
 
 // Forwards a level interrupt signal (the NI's irq) to a board's interrupt controller.

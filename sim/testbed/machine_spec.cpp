@@ -188,6 +188,11 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   if (!m.console.empty() && m.console != "none" && !m.find(m.console))
     throw ConfigError(m.source + ": run.console = \"" + m.console + "\": no such board");
   if (m.console == "none") m.console.clear();
+  m.input = run.get_string("input", "");
+  if (!m.input.empty() && !std::filesystem::is_regular_file(m.input))
+    throw ConfigError(m.source + ": run.input = \"" + m.input + "\": no such file");
+  m.input_prompt = run.get_string("input_prompt", "$ ");
+  m.interactive = run.get_bool("interactive", false);
 
   Config tr = cfg.section("trace");
   m.board_vcd = tr.get_string("boards_vcd", "");

@@ -36,6 +36,9 @@ struct MachineSpec {
   bool probe = true;                  // record every event as written (ground truth)
   bool rtl_monitor = false;           // the verilated RTL (rtl/monitor) in place of the TLM model
   std::string console;                // board whose console is the terminal ("" = none)
+  std::string input;                  // file typed at the operator's console (the master's) ("" = none)
+  std::string input_prompt;           // each line of `input` waits for this on the console ("" = no wait)
+  bool interactive = false;           // the terminal types at the operator's console (raw, real time)
   std::string out_dir;                // console logs, downloaded files, traces, summary
   std::string upload_dir;             // files the master may fetch over its LAN link
   std::string board_vcd;              // per-board bus VCD prefix ("" = off)

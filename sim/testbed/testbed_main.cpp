@@ -140,6 +140,12 @@ int sc_main(int argc, char** argv) {
   app.add_option("--out", out_dir, "output folder (console logs, monitor trace, VCDs)");
   app.add_option("--console", console, "board whose console is the terminal (or none)");
   app.add_option("--stop-ms", stop_ms, "simulated time limit in ms (0: until every board exits)");
+  std::string input;
+  bool interactive = false;
+  app.add_option("--input", input, "a file typed at the operator's console (the master's shell)");
+  app.add_flag("--interactive", interactive,
+               "this terminal is the operator's console (raw; the master's shell, switched in TOS with "
+               "`console BOARD`); Ctrl-] ends the run");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -148,6 +154,11 @@ int sc_main(int argc, char** argv) {
     if (!out_dir.empty()) cfg.apply_override("run.out_dir=\"" + out_dir + "\"");
     if (!console.empty()) cfg.apply_override("run.console=\"" + console + "\"");
     if (stop_ms >= 0) cfg.apply_override("run.stop_ms=" + std::to_string(stop_ms));
+    if (!input.empty()) cfg.apply_override("run.input=\"" + input + "\"");
+    if (interactive) {
+      cfg.apply_override("run.interactive=true");
+      if (console.empty()) cfg.apply_override("run.console=\"master\"");
+    }
     MachineSpec spec = MachineSpec::from_config(cfg, firmware_dir);
     spec.print(std::cout);
     Machine machine("testbed", spec);

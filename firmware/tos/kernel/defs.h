@@ -13,13 +13,14 @@
 #include <testbed/memory_map.h>
 #include <testbed/tos.h>
 #include <tos/fs_format.h>
+#include <tos/pinfo.h>
 
 #define NULL ((void *)0)
 #define REG16(a) (*(volatile uint16_t *)(a))
 #define REG32(a) (*(volatile uint32_t *)(a))
 
 /* ---- TCB: one thread (section 2.2.1). entry.S knows the first four fields' offsets. ---- */
-enum tstate { T_FREE, T_READY, T_RUNNING, T_SEND, T_RECV, T_WAIT, T_PWAIT, T_CONSOLE, T_LAN };
+/* thread states: enum tos_tstate (T_*) of <tos/pinfo.h> */
 
 #define FRAME_MAX 58 /* the 68010's longest exception frame: format $8, 29 words */
 
@@ -35,7 +36,7 @@ struct tcb {
   struct proc *proc;
   uint16_t tid;            /* (board << 10) | (pid << 6) | slot */
   uint8_t slot;            /* thread slot in its process: selects its stack window */
-  uint8_t state;           /* enum tstate */
+  uint8_t state;           /* enum tos_tstate */
   int32_t user_id;         /* the id the creator passed */
   struct tcb *parent;      /* creator (valid while parent->tid == parent_tid) */
   uint16_t parent_tid;
@@ -53,14 +54,14 @@ struct tcb {
 
 /* ---- Processes ---- */
 #define PROC_NAME_LEN 16
-enum pstate { P_FREE, P_FOREGROUND, P_BACKGROUND, P_SUSPENDED, P_ZOMBIE /* ended, its code not yet collected */ };
+/* process states: enum tos_pstate (P_*) of <tos/pinfo.h>; P_ZOMBIE: ended, its code not yet collected */
 
 struct ccb { /* channel control block: one occam channel */
   struct tcb *waiter; /* the thread blocked on it (a sender or a receiver), or NULL */
 };
 
 struct proc {
-  uint8_t state;                 /* enum pstate */
+  uint8_t state;                 /* enum tos_pstate */
   uint8_t pid;                   /* 0..15: also its MMU address space */
   uint16_t nthreads;
   char name[PROC_NAME_LEN];
@@ -95,6 +96,8 @@ extern int board_master;
 extern const char *board_name;
 extern uint32_t ram_bytes;
 void halt_board(uint32_t code) __attribute__((noreturn));
+const char *board_name_of(uint32_t processor);
+extern volatile int kernel_work; /* set by interrupts that leave work for the main loop */
 
 /* ---- console.c: the operator's console (SERIAL0), interrupt driven ---- */
 void console_init(void);
@@ -104,14 +107,57 @@ void kputc(char c);
 void kprintf(const char *fmt, ...);
 void console_service(void);                 /* main loop: feed blocked writers */
 int32_t console_write(struct tcb *t, uint32_t buf, uint32_t len);
+int32_t console_read(struct tcb *t, uint32_t buf, uint32_t len);
 void console_flush(void);
 void console_forget(struct tcb *t);
+void console_forget_reader(struct tcb *t);
+int console_input(char c);
+void console_net_init(void);
+void console_send_phase(void);
+extern int console_raw;
+
+/* ---- net.c: the Centrenet network interface ---- */
+/* A message's header tag: its type (bits 7..0) and operand count (bits 11..8). */
+#define NET_TAG(type, nops) ((type) | ((nops) << 8))
+#define NET_TYPE(tag) ((tag) & 0xFF)
+#define NET_NOPS(tag) (((tag) >> 8) & 0xF)
+#define NET_MAX_OPS 13 /* 16 descriptor words: header, operands, one address/length pair */
+enum net_type { /* what a message is */
+  NET_CON_SELECT = 1, /* master -> board: op0 1 = your console is the operator's, 0 = not any more */
+  NET_CON_REQUEST,    /* board -> master: switch the operator's console to op0 */
+  NET_CON_IN,         /* master -> board: op0 = count, then the characters typed, 4 per word */
+  NET_CON_OUT,        /* board -> master: op0 = count, then the characters printed */
+  NET_CON_CREDIT,     /* board -> master: op0 more input characters may come */
+  NET_HALT,           /* master -> board: halt */
+  NET_RF_OPEN,        /* a file for this board's filestore: op0 size, op1 permissions, op2.. name */
+  NET_RF_DATA,        /* op0 offset, then data */
+  NET_RF_DONE,        /* op0 0 or -error: the file is stored (or not) */
+  NET_TYPES = 64
+};
+typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);
+void net_init(void);
+uint32_t net_me(void);
+void net_register(uint32_t type, net_handler h);
+int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
+              void (*done)(void *), void *ctx);
+uint32_t net_queue_room(void);
+uint32_t net_queue_capacity(void);
+void net_send_phase(void);
+void net_receive_phase(void);
+uint32_t net_data_len(void);
+void net_take(uint32_t off, uint32_t pa, uint32_t len);
+extern uint32_t net_sent, net_received, net_unknown, net_dropped;
 
 /* ---- lan.c: the master's LAN link (SERIAL1), the host file service; monitor.c: the MMI ---- */
 void lan_init(void);
 void lan_intr(void);
 void lan_service(void);                     /* main loop: move the transfer on, time it out */
 void lan_forget(struct tcb *t);             /* a thread blocked on the link (T_LAN) is removed */
+
+/* ---- rfile.c: files to another board's filestore (cp FILE BOARD:NAME) ---- */
+void rfile_init(void);
+void rfile_send_phase(void);
+void rfile_forget(struct tcb *t);
 
 /* ---- lib/format.c (shared with the user library) ---- */
 int tos_vformat(void (*put)(void *, char), void *ctx, const char *fmt, va_list ap);

@@ -48,6 +48,7 @@ void lan_intr(void) {
   }
   if (tx_head == tx_tail) ctrl &= (uint16_t)~TB_SERIAL1_CTRL_TX_IRQ;
   REG16(TB_SERIAL1_CTRL) = ctrl;
+  kernel_work = 1;
 }
 
 static void set_ctrl(uint16_t on) {

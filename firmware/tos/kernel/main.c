@@ -13,6 +13,10 @@ uint32_t ram_bytes;
 static const char *const names[] = TOS_BOARD_NAMES;
 static char other_name[12];
 
+const char *board_name_of(uint32_t processor) {
+  return processor < TOS_BOARD_NAME_COUNT ? names[processor] : "a board";
+}
+
 extern char __kernel_end[];
 
 static void identify(void) {
@@ -38,11 +42,54 @@ void halt_board(uint32_t code) {
   for (;;) cpu_idle();
 }
 
-/* The send and receive phases: Centrenet's transmit and input queues. Remote channels and
- * migration put their work here; on a single board there is nothing to move yet. */
-static void send_phase(void) { EVENT(DGL_PHASE, EV_PHASE_SEND); }
+/* halt(all): this board, or (master, all) every board: the others first, by message. */
+static int halting;
+static void on_halt(uint32_t from, const uint32_t *ops, uint32_t nops) {
+  (void)from;
+  (void)ops;
+  (void)nops;
+  kprintf("tos: %s: halted by the master\n", board_name);
+  console_flush();
+  halt_board(1);
+}
+
+SYSCALL(halt) {
+  (void)t;
+  if (a1 && board_master) {
+    uint32_t me = net_me();
+    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+      if (b != me) net_queue(b, NET_HALT, NULL, 0, 0, 0, NULL, NULL);
+    halting = 1; /* the main loop halts once the messages have left */
+    return 0;
+  }
+  kprintf("tos: %s: halted\n", board_name);
+  console_flush();
+  halt_board(1);
+}
+
+/* Nothing to run: wait for an interrupt, unless one has just left work (checked with
+ * interrupts off; STOP turns them on and waits in one instruction). */
+static void idle(void) {
+  splhigh();
+  if (kernel_work || (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING)) {
+    spl0();
+    return;
+  }
+  EVENT(DGL_PHASE, EV_IDLE);
+  cpu_idle();
+}
+
+/* The send phase: messages waiting for Centrenet go to the controller. The receive phase:
+ * messages that arrived are served; the console and the boot script move on. */
+static void send_phase(void) {
+  EVENT(DGL_PHASE, EV_PHASE_SEND);
+  console_send_phase();
+  rfile_send_phase();
+  net_send_phase();
+}
 static void receive_phase(void) {
   EVENT(DGL_PHASE, EV_PHASE_RECEIVE);
+  net_receive_phase();
   console_service();
   lan_service();
   boot_service();
@@ -53,6 +100,10 @@ void kmain(void) {
   event_init();
   console_init();
   lan_init();
+  net_init();
+  net_register(NET_HALT, on_halt);
+  console_net_init();
+  rfile_init();
   vm_init();
   thread_init();
   timer_init();
@@ -60,7 +111,7 @@ void kmain(void) {
   uint32_t lo = fs_end();
   if (lo < TOS_FS_BASE) lo = TOS_FS_BASE;
   mem_init(lo, ram_bytes);
-  REG16(TB_INTC_ENABLE) = TB_INTC_ENABLE_TIMER | TB_INTC_ENABLE_SERIAL0 |
+  REG16(TB_INTC_ENABLE) = TB_INTC_ENABLE_TIMER | TB_INTC_ENABLE_SERIAL0 | TB_INTC_ENABLE_NET |
                           (board_master ? TB_INTC_ENABLE_SERIAL1 : 0); /* the LAN link */
   spl0();
   kprintf("TOS on %s (board %u, %s): %u KB RAM, %u KB kernel, %u frames free\n", board_name,
@@ -80,8 +131,12 @@ void kmain(void) {
         console_flush();
         halt_board(1);
       }
-      EVENT(DGL_PHASE, EV_IDLE);
-      cpu_idle();
+      if (halting && net_queue_room() == net_queue_capacity()) {
+        kprintf("tos: %s: machine halted\n", board_name);
+        console_flush();
+        halt_board(1);
+      }
+      idle();
       continue;
     }
     uint32_t vector;

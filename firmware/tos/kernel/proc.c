@@ -207,6 +207,8 @@ void proc_kill(struct proc *p, int code) {
     if (t->state == T_READY) unready(t);
     chan_forget(t);
     if (t->state == T_CONSOLE) console_forget(t);
+    if (t->state == T_CONSOLE_IN) console_forget_reader(t);
+    if (t->state == T_REMOTE) rfile_forget(t);
     if (t->state == T_LAN) lan_forget(t);
     t->parent = NULL;
     thread_free(t);
@@ -306,4 +308,41 @@ SYSCALL(kill) {
   if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;
   proc_kill(&procs[a1], -1);
   return 0;
+}
+
+SYSCALL(pinfo) {
+  if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || procs[a1].state == P_FREE) return -TOS_ECHILD;
+  if (a3 < sizeof(struct tos_pinfo)) return -TOS_EINVAL;
+  struct proc *p = &procs[a1];
+  static struct tos_pinfo info;
+  memset(&info, 0, sizeof info);
+  memcpy(info.name, p->name, sizeof info.name);
+  info.state = p->state;
+  info.parent = p->parent;
+  info.exit_code = p->exit_code;
+  for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
+    if (p->ptable[v] && (v < p->text_lo || v >= p->text_hi)) ++info.frames;
+  for (int i = 0; i < TOS_MAX_THREADS; ++i) {
+    struct tcb *th = p->slots[i];
+    if (!th) continue;
+    struct tos_pinfo_thread *o = &info.thread[info.nthreads++];
+    o->tid = th->tid;
+    o->state = th->state;
+    o->slot = th->slot;
+    memcpy(&o->pc, &th->frame[2], 4);
+    o->sp = th->usp;
+    o->slices = th->cpu_slices;
+    o->d0 = th->regs[TCB_REGS_D0];
+  }
+  (void)t;
+  return vm_copyout(t->proc, a2, &info, sizeof info) ? 0 : -TOS_EFAULT;
+}
+
+SYSCALL(pstate) {
+  if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;
+  struct proc *p = &procs[a1];
+  if (a2 == P_FOREGROUND || a2 == P_BACKGROUND || a2 == P_SUSPENDED) p->state = (uint8_t)a2;
+  else if (a2 != 0) return -TOS_EINVAL;
+  (void)t;
+  return p->state;
 }

@@ -77,7 +77,17 @@ int mon_read(uint32_t *buf, int max_words) {
   return (int)check(__tos_syscall(SYS_MON_READ, (long)buf, max_words, 0, 0, 0, 0));
 }
 long mon_status(int what) { return check(SYS1(SYS_MON_STATUS, what)); }
+int stty(int mode) { return (int)SYS1(SYS_STTY, mode); }
 int read(int fd, void *buf, int len) { return (int)check(__tos_syscall(SYS_READ, fd, (long)buf, len, 0, 0, 0)); }
+int pinfo(int pid, struct tos_pinfo *info) {
+  return (int)check(__tos_syscall(SYS_PINFO, pid, (long)info, sizeof *info, 0, 0, 0));
+}
+int pstate(int pid, int state) { return (int)check(__tos_syscall(SYS_PSTATE, pid, state, 0, 0, 0, 0)); }
+int console(int processor) { return (int)check(SYS1(SYS_CONSOLE, processor)); }
+void halt(int all) { SYS1(SYS_HALT, all); }
+int rput(int processor, const char *name, const void *buf, int len, int perm) {
+  return (int)check(__tos_syscall(SYS_RPUT, processor, (long)name, (long)buf, len, perm, 0));
+}
 
 const char *tos_strerror(int err) {
   if (err < 0) err = -err;

@@ -10,6 +10,7 @@
 #include <testbed/events.h>
 #include <testbed/tos.h>
 #include <tos/fs_format.h>
+#include <tos/pinfo.h>
 
 #ifndef NULL
 #define NULL ((void *)0)
@@ -37,6 +38,15 @@ int spawn(const char *path, const char *args);       /* process number, or -erro
 int spawn_env(const char *path, const char *args, const char *env);
 int pwait(int pid);                                  /* its exit code, or -error */
 int kill(int pid);
+
+/* ---- the console and the machine ---- */
+int read(int fd, void *buf, int len);                /* fd 0: a line from the console */
+int stty(int mode);                                  /* 0 cooked, 1 raw, other: ask */
+int console(int processor);                          /* switch the operator's console */
+void halt(int all);                                  /* this board, or (master) all */
+int rput(int processor, const char *name, const void *buf, int len, int perm); /* a file to another board */
+int pinfo(int pid, struct tos_pinfo *info);          /* for ps */
+int pstate(int pid, int state);                      /* P_FOREGROUND/P_BACKGROUND/P_SUSPENDED, 0 asks */
 
 /* ---- the master's LAN link (host file service) and monitor; -TOS_ENODEV on a slave ---- */
 int lan_get(const char *name, void *buf, int max);      /* bytes fetched from the host, or -error */

@@ -1,0 +1,151 @@
+/* The Centrenet network interface (hw/centrenet/README.md; Alewife's CMMU, seed 003):
+ * messages out through a descriptor and LAUNCH, messages in through an input queue with a
+ * window onto its head and a storeback DMA.
+ *
+ * TOS's messages (the MPCs of section 3 and the kernel's own) carry a header tag that says what
+ * they are and how many operand words follow (NET_TAG), then the operands, then data. The send
+ * phase of the main loop passes queued messages to the controller (net_send_phase); the receive
+ * phase hands each arrived message to the handler registered for its type (net_receive_phase).
+ *
+ * The two DMA modes differ only here: in 1994 mode the DMA reaches only the controller's
+ * buffer memory, so outgoing data is copied into the buffer first and incoming data stored back
+ * into it and copied out; with dma-anywhere the DMA works straight from and to RAM. Callers
+ * always pass physical RAM addresses. */
+#include "defs.h"
+
+#define DESC_WORDS ((TB_NET_LAUNCH - TB_NET_OUT_DESC) / 4)
+#define BUFFER_BYTES (TB_NET_BASE + TB_NET_SIZE - TB_NET_BUFFER)
+#define OUT_AREA TB_NET_BUFFER                       /* 1994 mode: gathers from here */
+#define IN_AREA (TB_NET_BUFFER + BUFFER_BYTES / 2)   /* and stores back here */
+
+static int anywhere;
+static uint32_t my_node, my_slot;
+
+struct txmsg {
+  uint16_t dest;  /* processor number */
+  uint16_t tag;
+  uint8_t nops;
+  uint32_t ops[NET_MAX_OPS];
+  uint32_t data, len; /* physical address and length of the data, or len 0 */
+  void (*done)(void *ctx);
+  void *ctx;
+};
+#define TXQ 32
+static struct txmsg txq[TXQ];
+static uint32_t tx_head, tx_tail;
+static net_handler handlers[NET_TYPES];
+uint32_t net_sent, net_received, net_unknown, net_dropped;
+
+void net_init(void) {
+  uint32_t a = REG32(TB_NET_MYADDR);
+  my_node = (a & TB_NET_MYADDR_NODE) >> TB_NET_MYADDR_NODE_SHIFT;
+  my_slot = (a & TB_NET_MYADDR_SLOT) >> TB_NET_MYADDR_SLOT_SHIFT;
+  anywhere = REG32(TB_NET_MODE) == TB_NET_MODE_ANYWHERE;
+  REG32(TB_NET_CTRL) = TB_NET_CTRL_RXIE;
+}
+
+uint32_t net_me(void) { return my_node * TOS_MAX_SLOTS_PER_NODE + my_slot; }
+void net_register(uint32_t type, net_handler h) { handlers[type] = h; }
+
+/* Queue a message for the send phase; 0 when the queue is full (the caller retries later).
+ * `data` must stay put until done(ctx) is called (or until the message has left, if no done). */
+int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
+              void (*done)(void *), void *ctx) {
+  if (((tx_head + 1) % TXQ) == tx_tail || nops > NET_MAX_OPS || len > TOS_MAX_NET_PIECE_BYTES) return 0;
+  struct txmsg *m = &txq[tx_head];
+  m->dest = (uint16_t)dest;
+  m->tag = (uint16_t)NET_TAG(type, nops);
+  m->nops = (uint8_t)nops;
+  for (uint32_t i = 0; i < nops; ++i) m->ops[i] = ops[i];
+  m->data = data;
+  m->len = len;
+  m->done = done;
+  m->ctx = ctx;
+  tx_head = (tx_head + 1) % TXQ;
+  return 1;
+}
+
+uint32_t net_queue_room(void) { return TXQ - 1 - (tx_head + TXQ - tx_tail) % TXQ; }
+uint32_t net_queue_capacity(void) { return TXQ - 1; }
+
+static int launch(const struct txmsg *m) {
+  while (REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY) {
+  } /* the previous gather may still read the buffer (1994) or the descriptor */
+  uint32_t node = m->dest / TOS_MAX_SLOTS_PER_NODE, slot = m->dest % TOS_MAX_SLOTS_PER_NODE;
+  volatile uint32_t *d = (volatile uint32_t *)TB_NET_OUT_DESC;
+  d[0] = (node << TB_NET_HEADER_DEST_NODE_SHIFT) | (slot << TB_NET_HEADER_DEST_SLOT_SHIFT) | m->tag;
+  for (uint32_t i = 0; i < m->nops; ++i) d[1 + i] = m->ops[i];
+  uint32_t pairs = 0;
+  if (m->len) {
+    uint32_t src = m->data;
+    if (!anywhere) {
+      memcpy((void *)OUT_AREA, (const void *)m->data, m->len);
+      src = OUT_AREA;
+    }
+    d[1 + m->nops] = src;
+    d[2 + m->nops] = m->len;
+    pairs = 1;
+  }
+  REG32(TB_NET_LAUNCH) = (m->nops << TB_NET_LAUNCH_OPERANDS_SHIFT) | (pairs << TB_NET_LAUNCH_PAIRS_SHIFT);
+  uint32_t err = REG32(TB_NET_ERROR) & TB_NET_ERROR_CODE;
+  if (err == TB_NET_ERROR_CODE_OK) return 1;
+  REG32(TB_NET_ERROR) = 0;
+  if (err == TB_NET_ERROR_CODE_OUT_FULL) return 0;
+  kprintf("tos: %s: network: message type %u to %u refused by the controller (error %u): dropped\n", board_name,
+          NET_TYPE(m->tag), m->dest, err);
+  ++net_dropped;
+  return 1;
+}
+
+/* Send phase: hand queued messages to the controller while it takes them. */
+void net_send_phase(void) {
+  while (tx_tail != tx_head) {
+    struct txmsg *m = &txq[tx_tail];
+    if (!launch(m)) return; /* output queue full: later */
+    ++net_sent;
+    tx_tail = (tx_tail + 1) % TXQ;
+    if (m->done) {
+      if (m->len && anywhere) /* the gather must have read RAM before the owner reuses it */
+        while (REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY) {
+        }
+      m->done(m->ctx);
+    }
+  }
+}
+
+/* ---- receiving: valid inside a handler, for the head message ---- */
+static uint32_t rx_nops, rx_len;
+
+uint32_t net_data_len(void) { return rx_len; }
+
+/* Store `len` bytes of the head message's data, from byte `off` of the data, at physical `pa`. */
+void net_take(uint32_t off, uint32_t pa, uint32_t len) {
+  if (!len) return;
+  REG32(TB_NET_SB_ADDR) = anywhere ? pa : IN_AREA;
+  REG32(TB_NET_SB_OFFSET) = 4 + 4 * rx_nops + off;
+  REG32(TB_NET_SB_LEN) = len;
+  REG32(TB_NET_RXCMD) = TB_NET_RXCMD_STOREBACK;
+  while (REG32(TB_NET_STATUS) & TB_NET_STATUS_STOREBACK_BUSY) {
+  }
+  if (!anywhere) memcpy((void *)pa, (const void *)IN_AREA, len);
+}
+
+/* Receive phase: every message in the input queue to its handler, then popped. */
+void net_receive_phase(void) {
+  while (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING) {
+    uint32_t src = REG32(TB_NET_IN_SRC), len = REG32(TB_NET_IN_LEN);
+    volatile uint32_t *w = (volatile uint32_t *)TB_NET_IN_WIN;
+    uint32_t tag = w[0] & TB_NET_HEADER_TAG, ops[NET_MAX_OPS];
+    rx_nops = NET_NOPS(tag);
+    for (uint32_t i = 0; i < rx_nops && i < NET_MAX_OPS; ++i) ops[i] = w[1 + i];
+    rx_len = len - 4 - 4 * rx_nops;
+    uint32_t from = ((src & TB_NET_IN_SRC_NODE) >> TB_NET_IN_SRC_NODE_SHIFT) * TOS_MAX_SLOTS_PER_NODE +
+                    ((src & TB_NET_IN_SRC_SLOT) >> TB_NET_IN_SRC_SLOT_SHIFT);
+    ++net_received;
+    net_handler h = NET_TYPE(tag) < NET_TYPES ? handlers[NET_TYPE(tag)] : NULL;
+    if (h) h(from, ops, rx_nops);
+    else ++net_unknown;
+    REG32(TB_NET_RXCMD) = TB_NET_RXCMD_POP;
+  }
+  REG16(TB_INTC_ENABLE) |= TB_INTC_ENABLE_NET; /* intr() masked it: the queue is empty now */
+}

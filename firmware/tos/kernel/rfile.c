@@ -1,0 +1,140 @@
+/* Files between boards: `cp FILE water:FILE` (seed 000 section 2.1.2: "Files may be copied
+ * between processor boards by the user"). The sending thread blocks while its buffer goes to
+ * the other board over Centrenet: RF_OPEN (size, permissions, name), RF_DATA pieces (offset,
+ * then up to a page of data each, straight from the thread's pages), and the other board's
+ * RF_DONE (0 or -error) releases it. The receiving board writes the file into its filestore
+ * as the pieces arrive; an error there (directory full, store full, file in use) is answered
+ * at once and the rest of the transfer is ignored. One transfer per sending board at a time
+ * on each side. */
+#include "defs.h"
+
+#define NAME_WORDS 7 /* 27 characters and the NUL */
+
+/* ---- sending ---- */
+static struct tcb *sender;       /* the thread whose file is on its way */
+static uint32_t to, base, total, sent, perm;
+static char name[TOS_FS_NAME_LEN];
+static int opened;
+
+static void pack_name(uint32_t *ops, const char *n) {
+  for (uint32_t i = 0; i < NAME_WORDS; ++i) {
+    uint32_t w = 0;
+    for (uint32_t k = 0; k < 4; ++k) w = (w << 8) | (uint8_t)n[4 * i + k];
+    ops[i] = w;
+  }
+}
+
+static void unpack_name(const uint32_t *ops, char *n) {
+  for (uint32_t i = 0; i < 4 * NAME_WORDS; ++i) n[i] = (char)(ops[i / 4] >> (24 - 8 * (i % 4)));
+  n[TOS_FS_NAME_LEN - 1] = 0;
+}
+
+/* Send phase: the next pieces of the file, as the network queue has room. */
+void rfile_send_phase(void) {
+  if (!sender) return;
+  if (!opened) {
+    uint32_t ops[2 + NAME_WORDS] = {total, perm};
+    pack_name(ops + 2, name);
+    if (!net_queue(to, NET_RF_OPEN, ops, 2 + NAME_WORDS, 0, 0, NULL, NULL)) return;
+    opened = 1;
+  }
+  while (sent < total && net_queue_room() > 1) {
+    uint32_t va = base + sent, n = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
+    if (n > total - sent) n = total - sent;
+    net_queue(to, NET_RF_DATA, &sent, 1, vm_phys(sender->proc, va, 0), n, NULL, NULL);
+    sent += n;
+  }
+}
+
+static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
+  (void)nops;
+  if (!sender || from != to) return;
+  struct tcb *t = sender;
+  sender = NULL;
+  finish(t, (int32_t)ops[0]);
+}
+
+/* A thread removed while its file was on the way: the rest is not sent. */
+void rfile_forget(struct tcb *t) {
+  if (sender == t) sender = NULL;
+}
+
+SYSCALL(rput) {
+  char n[TOS_FS_NAME_LEN];
+  if (a1 == net_me() || a1 >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (!vm_copyinstr(t->proc, n, a2, sizeof n) || !fs_name_ok(n)) return -TOS_EINVAL;
+  if (a4 > TOS_MAX_FS_FILE_BYTES) return -TOS_EFBIG;
+  if (!vm_check(t->proc, a3, a4, 0)) return -TOS_EFAULT;
+  if (sender) return -TOS_EBUSY;
+  memcpy(name, n, sizeof name);
+  sender = t;
+  to = a1;
+  base = a3;
+  total = a4;
+  perm = a5 & (TOS_FS_PERM_READ | TOS_FS_PERM_WRITE | TOS_FS_PERM_EXEC);
+  sent = 0;
+  opened = 0;
+  t->state = T_REMOTE;
+  return 0;
+}
+
+/* ---- receiving ---- */
+static struct {
+  int node;      /* the file being written, or -1 */
+  int32_t error; /* answered already: ignore the rest */
+  uint32_t size, got, perm;
+} in[TOS_BOARD_NAME_COUNT];
+
+static void reply(uint32_t dest, int32_t status) {
+  uint32_t s = (uint32_t)status;
+  net_queue(dest, NET_RF_DONE, &s, 1, 0, 0, NULL, NULL);
+}
+
+static void on_open(uint32_t from, const uint32_t *ops, uint32_t nops) {
+  char n[TOS_FS_NAME_LEN];
+  if (from >= TOS_BOARD_NAME_COUNT || nops < 2 + NAME_WORDS) return;
+  unpack_name(ops + 2, n);
+  in[from].size = ops[0];
+  in[from].perm = ops[1];
+  in[from].got = 0;
+  in[from].error = 0;
+  int node = fs_node(n);
+  if (node >= 0 && fs_busy(node)) node = -TOS_EBUSY;
+  if (node == -TOS_ENOENT) node = fs_create(n);
+  if (node >= 0) {
+    int r = fs_resize(node, in[from].size);
+    if (r < 0) {
+      fs_remove(node);
+      node = r;
+    }
+  }
+  in[from].node = node;
+  if (node < 0) {
+    in[from].error = node;
+    reply(from, node);
+  } else if (in[from].size == 0) {
+    fs_entry(node)->perm = in[from].perm;
+    reply(from, 0);
+  }
+}
+
+static void on_data(uint32_t from, const uint32_t *ops, uint32_t nops) {
+  (void)nops;
+  if (from >= TOS_BOARD_NAME_COUNT || in[from].error || in[from].node < 0) return;
+  uint32_t n = net_data_len(), off = ops[0];
+  if (off + n > in[from].size) return;
+  net_take(0, (uint32_t)fs_bytes(in[from].node) + off, n);
+  in[from].got += n;
+  if (in[from].got == in[from].size) {
+    fs_entry(in[from].node)->perm = in[from].perm;
+    in[from].node = -1;
+    reply(from, 0);
+  }
+}
+
+void rfile_init(void) {
+  for (uint32_t i = 0; i < TOS_BOARD_NAME_COUNT; ++i) in[i].node = -1;
+  net_register(NET_RF_OPEN, on_open);
+  net_register(NET_RF_DATA, on_data);
+  net_register(NET_RF_DONE, on_done);
+}

@@ -1,0 +1,3 @@
+echo before the error
+echo "unterminated
+echo never printed

@@ -1,0 +1,3 @@
+echo script line one
+echo script says $USER
+hello from a script
