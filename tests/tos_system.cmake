@@ -33,3 +33,14 @@ tos_session_test(NAME shell_basics
 # every file already stored stays intact.
 tos_session_test(NAME files
   REGEX "master\\$ cat greeting\r?\nhello world.*\\[console: water\\].*note.*hello world.*\\[console: master\\].*rm: copy: no such file.*cat: nosuch: no such file.*sh: greeting: permission denied.*master\\$ cat hi\r?\nagain.*script line one.*hello from board 0, thread [0-9a-f]+: hello from a script.*before the error.*sh: bad.sh:2: syntax error: unmatched.*sh: nosuch.sh: no such file.*cp: l[0-9]: filestore full.*hello from board 0, thread [0-9a-f]+: hello still here.*machine halted")
+
+# The LAN link from the shell: upload a program built on the host and run it, download a copy
+# that must be byte-identical; a file over 512 KB, a file the host does not have and a corrupt
+# executable are each refused with a clear message, and the filestore stays intact.
+add_test(NAME tos_session_upload_download
+  COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tos_out}/upload_download
+          -DFILESTORE=tos-sessions.fs -DSCRIPT=${_sessions}/upload_download.txt
+          -DHELLO=${TESTBED_FIRMWARE_DIR}/hello.elf
+          "-DREGEX=upload: myprog: [0-9]+ bytes.*hello from board 0, thread [0-9a-f]+: myprog running after the upload.*download: back: [0-9]+ bytes.*upload: big.bin: file too large.*upload: nothere: no such file on the host.*upload: corrupt: 60 bytes.*corrupt: not a TOS executable.*sh: corrupt: not a TOS executable.*rwx +[0-9]+ myprog.*hello from board 0, thread [0-9a-f]+: hello still here.*machine halted"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_upload.cmake)
+set_tests_properties(tos_session_upload_download PROPERTIES LABELS tos)

@@ -45,11 +45,10 @@ void BoardConsole::set_interactive() {
 
 bool BoardConsole::receive(uint8_t& byte) {
   if (!input_.empty()) {
-    if (!prompt_seen_ && sc_core::sc_time_stamp() < last_output_ + sc_core::sc_time(500, sc_core::SC_MS)) return false;
-    prompt_seen_ = true;
+    if (!prompt_seen_) return false;
     byte = input_.front();
     input_.pop_front();
-    if (byte == '\n' && !prompt_.empty()) prompt_seen_ = false; /* the next line waits for the prompt */
+    if (byte == '\n' && !prompts_.empty()) prompt_seen_ = false; /* the next line waits for a prompt */
     return true;
   }
   if (!interactive_) return false;
@@ -72,13 +71,25 @@ bool BoardConsole::receive(uint8_t& byte) {
   return true;
 }
 
-void BoardConsole::transmit(uint8_t byte, const sc_core::sc_time& t) {
+void BoardConsole::set_prompt(const std::string& prompts) {
+  prompts_.clear();
+  size_t a = 0;
+  while (a <= prompts.size()) {
+    size_t b = prompts.find('|', a);
+    if (b == std::string::npos) b = prompts.size();
+    if (b > a) prompts_.push_back(prompts.substr(a, b - a));
+    a = b + 1;
+  }
+  prompt_seen_ = prompts_.empty();
+}
+
+void BoardConsole::transmit(uint8_t byte, const sc_core::sc_time&) {
   ++bytes_;
-  last_output_ = t;
-  if (!prompt_.empty()) {
+  if (!prompts_.empty()) {
     recent_.push_back(char(byte));
-    if (recent_.size() > prompt_.size()) recent_.erase(0, recent_.size() - prompt_.size());
-    if (recent_ == prompt_) prompt_seen_ = true;
+    if (recent_.size() > 64) recent_.erase(0, recent_.size() - 64);
+    for (auto& p : prompts_)
+      if (recent_.size() >= p.size() && recent_.compare(recent_.size() - p.size(), p.size(), p) == 0) prompt_seen_ = true;
   }
   std::fputc(byte, log_);
   if (selected_ && terminal_) {

@@ -40,11 +40,11 @@ class BoardConsole : public SerialEndpoint {
   bool has_input() const override { return !input_.empty() || interactive_; }
   void select(bool on) { selected_ = on; }
   void type(const std::string& text) { input_.insert(input_.end(), text.begin(), text.end()); }
-  // Typed lines wait for `prompt` to appear on the console before each one is typed (as a
-  // person waits for the shell), so that nothing is typed ahead of a command that switches
-  // the console; or for half a second of silence after the console last printed (a prompt
-  // shown before a switch is not shown again). "" types everything at once.
-  void set_prompt(const std::string& prompt) { prompt_ = prompt; prompt_seen_ = prompt.empty(); }
+  // Typed lines wait for one of the `prompts` ('|'-separated, e.g. a shell's "$ " and TOS's
+  // "[console: master]\r\n" when the console comes back) to appear on the console before each one is typed,
+  // as a person waits for the shell, so that nothing is typed ahead of a command that
+  // switches the console or takes a while. "" types everything at once.
+  void set_prompt(const std::string& prompts);
   void set_interactive();  // stdin in raw mode until the console is destroyed
   uint64_t bytes() const { return bytes_; }
 
@@ -54,9 +54,9 @@ class BoardConsole : public SerialEndpoint {
   bool selected_ = false;
   uint64_t bytes_ = 0;
   std::deque<uint8_t> input_;
-  std::string prompt_, recent_;
+  std::vector<std::string> prompts_;
+  std::string recent_;
   bool prompt_seen_ = true;
-  sc_core::sc_time last_output_ = sc_core::SC_ZERO_TIME;
   bool interactive_ = false;
   bool raw_ = false;
   double wall_start_ = 0;

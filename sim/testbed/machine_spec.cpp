@@ -191,7 +191,7 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   m.input = run.get_string("input", "");
   if (!m.input.empty() && !std::filesystem::is_regular_file(m.input))
     throw ConfigError(m.source + ": run.input = \"" + m.input + "\": no such file");
-  m.input_prompt = run.get_string("input_prompt", "$ ");
+  m.input_prompt = run.get_string("input_prompt", "$ |[console: master]\r\n");
   m.interactive = run.get_bool("interactive", false);
 
   Config tr = cfg.section("trace");

@@ -20,6 +20,10 @@ int main(void) {
   unsigned long switches0 = tos_info(TOS_INFO_SWITCHES);
   while (time_us() - t0 < 2000000ul) yield();
   stop = 1;
+  static struct tos_pinfo info;
+  if (pinfo(0, &info) == 0)
+    for (int i = 0; i < info.nthreads; ++i)
+      printf("preempt: thread %x scheduled %lu times\n", info.thread[i].tid, (unsigned long)info.thread[i].slices);
   CHECK(wait() == 0, "children failed");
   unsigned long lo = count[0], hi = count[0];
   for (int i = 0; i < N; ++i) {

@@ -20,6 +20,7 @@ void timer_init(void) {
 }
 
 void slice_start(void) {
+  REG16(TB_TIMER_CTRL) = 0; /* the count restarts only when ENABLE goes from 0 to 1 */
   REG16(TB_TIMER_STATUS) = TB_TIMER_STATUS_EXPIRED;
   REG16(TB_TIMER_CTRL) = TB_TIMER_CTRL_ENABLE | TB_TIMER_CTRL_PERIODIC | TB_TIMER_CTRL_IRQ;
   slice_over = 0;

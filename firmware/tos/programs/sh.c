@@ -438,15 +438,24 @@ static int b_upload(int argc, char **argv) {
     printf("usage: upload NAME   (from the host's upload folder into this filestore)\n");
     return 2;
   }
-  char *buf = malloc(TOS_MAX_FS_FILE_BYTES + 1);
+  /* The whole file comes in one transfer: a buffer as large as a file may be, or as large as
+   * the heap can grow beside the shell (a larger file is then refused as too large). */
+  int max = TOS_MAX_FS_FILE_BYTES + 1;
+  char *buf = NULL;
+  while (!buf && max > 1024) {
+    buf = malloc((size_t)max);
+    if (!buf) max -= 16 * 1024;
+  }
   if (!buf) {
     printf("upload: out of memory\n");
     return 1;
   }
-  int n = lan_get(argv[1], buf, TOS_MAX_FS_FILE_BYTES + 1);
+  int n = lan_get(argv[1], buf, max);
   int rc = 1;
-  if (n < 0) printf("upload: %s: %s\n", argv[1], n == -TOS_ENOENT ? "no such file on the host" : tos_strerror(n));
-  else if (n > TOS_MAX_FS_FILE_BYTES) printf("upload: %s: %s\n", argv[1], why(-TOS_EFBIG));
+  if (n == -TOS_ENOENT) printf("upload: %s: no such file on the host\n", argv[1]);
+  else if (n == -TOS_EFBIG || n > TOS_MAX_FS_FILE_BYTES) printf("upload: %s: %s\n", argv[1], why(-TOS_EFBIG));
+  else if (n == -TOS_EIO) printf("upload: %s: the transfer was corrupt: nothing stored\n", argv[1]);
+  else if (n < 0) printf("upload: %s: %s\n", argv[1], tos_strerror(n));
   else {
     int elf = n >= 4 && buf[0] == 0x7F && buf[1] == 'E' && buf[2] == 'L' && buf[3] == 'F';
     rc = spill("upload", argv[1], buf, n, elf ? TOS_FS_PERM_READ | TOS_FS_PERM_WRITE | TOS_FS_PERM_EXEC : 0);
