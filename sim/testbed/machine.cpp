@@ -85,6 +85,10 @@ void BoardConsole::set_prompt(const std::string& prompts) {
 
 void BoardConsole::transmit(uint8_t byte, const sc_core::sc_time&) {
   ++bytes_;
+  if (!first_line_done_) {
+    if (byte == '\n' || first_line_.size() >= 160) first_line_done_ = true;
+    else if (byte != '\r') first_line_.push_back(char(byte));
+  }
   if (!prompts_.empty()) {
     recent_.push_back(char(byte));
     if (recent_.size() > 64) recent_.erase(0, recent_.size() - 64);

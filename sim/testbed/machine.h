@@ -47,9 +47,12 @@ class BoardConsole : public SerialEndpoint {
   void set_prompt(const std::string& prompts);
   void set_interactive();  // stdin in raw mode until the console is destroyed
   uint64_t bytes() const { return bytes_; }
+  const std::string& first_line() const { return first_line_; }  // e.g. the OS's boot line
 
  private:
   std::FILE* log_;
+  std::string first_line_;
+  bool first_line_done_ = false;
   std::FILE* terminal_;
   bool selected_ = false;
   uint64_t bytes_ = 0;
@@ -90,6 +93,7 @@ class Machine : public sc_core::sc_module {
   const monitor::RecordingProbe* probe() const { return probe_.get(); }
   const MonitorLatency* latency() const { return latency_.get(); }
   uint64_t console_bytes(size_t i) const { return consoles_[i]->bytes(); }
+  const std::string& console_first_line(size_t i) const { return consoles_[i]->first_line(); }
 
  private:
   MachineSpec spec_;

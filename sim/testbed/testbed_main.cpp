@@ -186,10 +186,14 @@ int sc_main(int argc, char** argv) {
       }
       std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()
                 << " cycles, console " << machine.console_bytes(i) << " bytes\n";
+      if (!machine.console_first_line(i).empty())
+        std::cout << "      " << std::left << std::setw(8) << "" << std::right << "console: "
+                  << machine.console_first_line(i) << "\n";
     }
     machine.network().report(std::cout);
     rc |= report_monitor(machine, std::cout, host_seconds);
-    std::cout << "host: " << host_seconds << " s for " << sc_core::sc_time_stamp().to_seconds()
+    std::cout << std::fixed << std::setprecision(3) << "host: " << host_seconds << " s for "
+              << sc_core::sc_time_stamp().to_seconds()
               << " s simulated\n";
     std::cout << "results in " << spec.out_dir << "/\n";
     return rc;
