@@ -31,9 +31,16 @@ BoardConsole::~BoardConsole() {
   if (raw_) tcsetattr(STDIN_FILENO, TCSANOW, &saved_termios);
 }
 
+void BoardConsole::set_tcp(int port) {
+  tcp_ = std::make_unique<TcpEndpoint>(port);
+  if (!real_time_) wall_start_ = wall_seconds();
+  real_time_ = true;
+}
+
 void BoardConsole::set_interactive() {
   interactive_ = true;
-  wall_start_ = wall_seconds();
+  if (!real_time_) wall_start_ = wall_seconds();
+  real_time_ = true;
   if (isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved_termios) == 0) {
     struct termios raw = saved_termios;
     cfmakeraw(&raw);
@@ -51,10 +58,12 @@ bool BoardConsole::receive(uint8_t& byte) {
     if (byte == '\n' && !prompts_.empty()) prompt_seen_ = false; /* the next line waits for a prompt */
     return true;
   }
-  if (!interactive_) return false;
+  if (!real_time_) return false;
   // Real time: the simulation may not run ahead of the wall clock while the operator types.
   double ahead = sc_core::sc_time_stamp().to_seconds() - (wall_seconds() - wall_start_);
   if (ahead > 0) usleep(useconds_t(std::min(ahead, 0.1) * 1e6));
+  if (tcp_ && tcp_->receive(byte)) return true;
+  if (!interactive_) return false;
   struct pollfd p = {STDIN_FILENO, POLLIN, 0};
   if (poll(&p, 1, 0) <= 0) return false;
   char c;
@@ -83,8 +92,9 @@ void BoardConsole::set_prompt(const std::string& prompts) {
   prompt_seen_ = prompts_.empty();
 }
 
-void BoardConsole::transmit(uint8_t byte, const sc_core::sc_time&) {
+void BoardConsole::transmit(uint8_t byte, const sc_core::sc_time& t) {
   ++bytes_;
+  if (tcp_) tcp_->transmit(byte, t);
   if (!first_line_done_) {
     if (byte == '\n' || first_line_.size() >= 160) first_line_done_ = true;
     else if (byte != '\r') first_line_.push_back(char(byte));
@@ -161,6 +171,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
       consoles_.back()->set_prompt(spec_.input_prompt);
     }
     if (bs.master && spec_.interactive) consoles_.back()->set_interactive();
+    if (bs.master && spec_.console_tcp) consoles_.back()->set_tcp(spec_.console_tcp);
     b->console().connect(consoles_.back().get());
     if (bs.master) {
       std::string up = spec_.upload_dir.empty() ? spec_.out_dir : spec_.upload_dir;

@@ -37,7 +37,7 @@ class BoardConsole : public SerialEndpoint {
   ~BoardConsole() override;
   void transmit(uint8_t byte, const sc_core::sc_time& t) override;
   bool receive(uint8_t& byte) override;
-  bool has_input() const override { return !input_.empty() || interactive_; }
+  bool has_input() const override { return !input_.empty() || interactive_ || tcp_; }
   void select(bool on) { selected_ = on; }
   void type(const std::string& text) { input_.insert(input_.end(), text.begin(), text.end()); }
   // Typed lines wait for one of the `prompts` ('|'-separated, e.g. a shell's "$ " and TOS's
@@ -46,6 +46,9 @@ class BoardConsole : public SerialEndpoint {
   // switches the console or takes a while. "" types everything at once.
   void set_prompt(const std::string& prompts);
   void set_interactive();  // stdin in raw mode until the console is destroyed
+  // The operator's console also on 127.0.0.1:port (telnet/nc; attach at any time: output
+  // before a client comes is kept), typed input from it, the simulation held to real time.
+  void set_tcp(int port);
   uint64_t bytes() const { return bytes_; }
   const std::string& first_line() const { return first_line_; }  // e.g. the OS's boot line
 
@@ -62,6 +65,8 @@ class BoardConsole : public SerialEndpoint {
   bool prompt_seen_ = true;
   bool interactive_ = false;
   bool raw_ = false;
+  std::unique_ptr<TcpEndpoint> tcp_;
+  bool real_time_ = false;
   double wall_start_ = 0;
 };
 

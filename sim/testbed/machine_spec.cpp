@@ -193,6 +193,7 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
     throw ConfigError(m.source + ": run.input = \"" + m.input + "\": no such file");
   m.input_prompt = run.get_string("input_prompt", "$ |[console: master]\r\n");
   m.interactive = run.get_bool("interactive", false);
+  m.console_tcp = int(run.get_int("console_tcp", 0, 0, 65535));
 
   Config tr = cfg.section("trace");
   m.board_vcd = tr.get_string("boards_vcd", "");

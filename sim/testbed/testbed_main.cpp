@@ -143,6 +143,10 @@ int sc_main(int argc, char** argv) {
   std::string input;
   bool interactive = false;
   app.add_option("--input", input, "a file typed at the operator's console (the master's shell)");
+  int console_tcp = -1;
+  app.add_option("--console-tcp", console_tcp,
+                 "the operator's console also on 127.0.0.1:PORT (nc 127.0.0.1 PORT), in real time")
+      ->check(CLI::Range(1, 65535));
   app.add_flag("--interactive", interactive,
                "this terminal is the operator's console (raw; the master's shell, switched in TOS with "
                "`console BOARD`); Ctrl-] ends the run");
@@ -155,6 +159,7 @@ int sc_main(int argc, char** argv) {
     if (!console.empty()) cfg.apply_override("run.console=\"" + console + "\"");
     if (stop_ms >= 0) cfg.apply_override("run.stop_ms=" + std::to_string(stop_ms));
     if (!input.empty()) cfg.apply_override("run.input=\"" + input + "\"");
+    if (console_tcp > 0) cfg.apply_override("run.console_tcp=" + std::to_string(console_tcp));
     if (interactive) {
       cfg.apply_override("run.interactive=true");
       if (console.empty()) cfg.apply_override("run.console=\"master\"");
