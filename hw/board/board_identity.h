@@ -18,7 +18,7 @@ class BoardIdentity : public RegisterTarget {
   uint32_t read_register(uint32_t offset, const sc_core::sc_time&) override {
     switch (offset) {
       case TB_BOARDID_ID_OFF: return id_;
-      case TB_BOARDID_ROLE_OFF: return master_ ? 1 : 0;
+      case TB_BOARDID_ROLE_OFF: return master_ ? regs::boardid::ROLE::MASTER::mask : 0;
       case TB_BOARDID_NODE_OFF: return node_;
       default: return ram_bytes_;
     }

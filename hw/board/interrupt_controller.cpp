@@ -10,7 +10,8 @@ constexpr int kLevels[kIrqSources] = {TB_IRQ_TIMER, TB_IRQ_NET, TB_IRQ_SERIAL0, 
 
 InterruptController::InterruptController(sc_core::sc_module_name name, sc_core::sc_time latency)
     : RegisterTarget(name, latency) {
-  static_assert(TB_INTC_LEVEL_COUNT == kIrqSources, "a LEVELn register per interrupt source");
+  static_assert(regs::intc::LEVEL::count == kIrqSources, "a LEVELn register per interrupt source");
+  static_assert(regs::intc::PENDING::field_count == kIrqSources, "PENDING and ENABLE have the same bits");
   add_registers(tables::kIntcRegisters);
 }
 

@@ -9,9 +9,10 @@ namespace testbed {
 using sc_core::sc_time;
 
 namespace {
-constexpr uint16_t kEnable = 1;
+namespace R = regs::mmu;
+constexpr uint16_t kEnable = R::CTRL::ENABLE::mask;
 constexpr uint32_t kPages = (1u << TB_ADDRESS_BITS) / TB_PAGE_SIZE;
-constexpr uint32_t kFlushAll = 0xFFFFFFFF;
+constexpr uint32_t kFlushAll = R::FLUSH::ALL;
 static_assert(Mmu::kPageSize == TB_PAGE_SIZE, "MMU page size is the memory map's page_size");
 }  // namespace
 
@@ -73,18 +74,18 @@ Mmu::Translation Mmu::translate(uint32_t vaddr, bool write, sc_time* delay) {
       return r;
     }
     pte = uint32_t(buf[0]) << 24 | uint32_t(buf[1]) << 16 | uint32_t(buf[2]) << 8 | buf[3];
-    if ((pte & kPte_Valid) && delay) {
+    if ((pte & Pte::VALID::mask) && delay) {
       tlb_[vpn] = pte;
       tlb_used_.push_back(vpn);
     }
   }
   r.pte = pte;
-  if (!(pte & kPte_Valid)) r.reason = Unmapped;
-  else if (!(pte & kPte_User)) r.reason = NotUser;
-  else if (write && !(pte & kPte_Writable)) r.reason = ReadOnly;
+  if (!(pte & Pte::VALID::mask)) r.reason = Unmapped;
+  else if (!(pte & Pte::USER::mask)) r.reason = NotUser;
+  else if (write && !(pte & Pte::WRITABLE::mask)) r.reason = ReadOnly;
   else {
     r.ok = true;
-    r.physical = (pte & kPte_Frame) | (vaddr & (kPageSize - 1));
+    r.physical = (pte & Pte::FRAME::mask) | (vaddr & (kPageSize - 1));
   }
   return r;
 }
@@ -101,7 +102,9 @@ Mmu::Translation Mmu::translate_debug(uint32_t vaddr, bool write) {
 
 void Mmu::record_fault(uint32_t vaddr, uint8_t fc, bool write, uint16_t reason) {
   fault_addr_ = vaddr;
-  fault_status_ = uint16_t(0x8000 | (asid_ & 0xF) << 8 | (reason & 7) << 4 | (write ? 8 : 0) | (fc & 7));
+  using S = R::FAULT_STATUS;
+  fault_status_ = uint16_t(S::VALID::mask | S::ASID::put(asid_) | S::REASON::put(reason) |
+                           (write ? S::WRITE::mask : 0) | S::FC::put(fc));
   ++faults_;
 }
 
@@ -154,7 +157,7 @@ bool Mmu::get_direct_mem_ptr(tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi) {
   dmi.set_read_latency(phys.get_read_latency());
   dmi.set_write_latency(phys.get_write_latency());
   dmi.allow_read();
-  if ((t.pte & kPte_Writable) && phys.is_write_allowed()) dmi.allow_read_write();
+  if ((t.pte & Pte::WRITABLE::mask) && phys.is_write_allowed()) dmi.allow_read_write();
   return true;
 }
 
@@ -211,8 +214,8 @@ void Mmu::write_register(uint32_t offset, uint32_t value, const sc_time&) {
       flush_all();
       return;
     case TB_MMU_ASID_OFF:
-      if ((value & 0xF) != asid_) {
-        asid_ = uint16_t(value & 0xF);
+      if (R::ASID::SPACE::get(value) != asid_) {
+        asid_ = uint16_t(R::ASID::SPACE::get(value));
         flush_all();
       }
       return;
@@ -226,7 +229,7 @@ void Mmu::write_register(uint32_t offset, uint32_t value, const sc_time&) {
   }
   if (offset >= TB_MMU_PTBASE0_OFF && offset < TB_MMU_PTBASE0_OFF + TB_MMU_PTBASE_STRIDE * kSpaces) {
     unsigned n = (offset - TB_MMU_PTBASE0_OFF) / TB_MMU_PTBASE_STRIDE;
-    ptbase_[n] = value & 0x00FFFFFC;
+    ptbase_[n] = value & R::PTBASE::ADDR::mask;
     if (n == asid_) flush_all();
   } else if (offset >= TB_MMU_PTLEN0_OFF && offset < TB_MMU_PTLEN0_OFF + TB_MMU_PTLEN_STRIDE * kSpaces) {
     unsigned n = (offset - TB_MMU_PTLEN0_OFF) / TB_MMU_PTLEN_STRIDE;

@@ -9,8 +9,10 @@ namespace testbed {
 using sc_core::sc_time;
 
 namespace {
-constexpr uint16_t kRxReady = 1, kTxReady = 2, kTxLost = 8;
-constexpr uint16_t kRxIrq = 1, kTxIrq = 2;
+using Status = regs::serial0::STATUS;
+using Ctrl = regs::serial0::CTRL;
+constexpr uint16_t kRxReady = Status::RX_READY::mask, kTxReady = Status::TX_READY::mask, kTxLost = Status::TX_LOST::mask;
+constexpr uint16_t kRxIrq = Ctrl::RX_IRQ::mask, kTxIrq = Ctrl::TX_IRQ::mask;
 // SERIAL1 has the same layout as SERIAL0.
 static_assert(TB_SERIAL1_DATA_OFF == TB_SERIAL0_DATA_OFF && TB_SERIAL1_STATUS_OFF == TB_SERIAL0_STATUS_OFF &&
               TB_SERIAL1_CTRL_OFF == TB_SERIAL0_CTRL_OFF && TB_SERIAL1_BAUD_OFF == TB_SERIAL0_BAUD_OFF);

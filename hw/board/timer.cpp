@@ -9,8 +9,9 @@ namespace testbed {
 using sc_core::sc_time;
 
 namespace {
-constexpr uint16_t kEnable = 1, kPeriodic = 2, kIrq = 4;
-constexpr uint16_t kExpired = 1;
+using Ctrl = regs::timer::CTRL;
+constexpr uint16_t kEnable = Ctrl::ENABLE::mask, kPeriodic = Ctrl::PERIODIC::mask, kIrq = Ctrl::IRQ::mask;
+constexpr uint16_t kExpired = regs::timer::STATUS::EXPIRED::mask;
 }  // namespace
 
 Timer::Timer(sc_core::sc_module_name name, uint32_t tick_hz, sc_time latency)

@@ -8,10 +8,9 @@ using namespace sc_core;
 namespace testbed::centrenet {
 
 const char* net_error_name(uint32_t code) {
-  static const char* const names[kErrorCodes] = {"OK",       "DESC_TOO_LONG", "ZERO_LENGTH", "DMA_RANGE",
-                                                 "BAD_DEST", "MSG_TOO_LONG",  "OUT_FULL",    "IN_EMPTY",
-                                                 "SB_RANGE", "BAD_COMMAND",   "BUSY",        "BAD_ACCESS"};
-  return code < kErrorCodes ? names[code] : "UNKNOWN";
+  for (const tables::ValueSpec& v : ErrorCode::values)
+    if (v.value == code) return v.name;
+  return "UNKNOWN";
 }
 
 namespace {
@@ -22,6 +21,17 @@ static_assert(kDescEnd <= TB_NET_LAUNCH_OFF, "descriptor overlaps LAUNCH");
 static_assert(kRegsEnd <= TB_NET_IN_WIN_OFF && kWinEnd <= 0x140, "register file layout");
 static_assert(kBufferOffset >= 0x140, "buffer overlaps registers");
 
+// IN_SRC and MYADDR: node and slot of a board address.
+uint32_t address_word(BoardAddress a) {
+  using A = regs::net::MYADDR;
+  static_assert(A::NODE::mask == regs::net::IN_SRC::NODE::mask && A::SLOT::mask == regs::net::IN_SRC::SLOT::mask);
+  return A::NODE::put(a.node) | A::SLOT::put(a.slot);
+}
+// Destination of a header word.
+BoardAddress header_dest(uint32_t h) {
+  using H = regs::net::HEADER;
+  return BoardAddress{uint8_t(H::DEST_NODE::get(h)), uint8_t(H::DEST_SLOT::get(h))};
+}
 uint32_t be32(const uint8_t* b) { return uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]; }
 void put_be32(uint8_t* b, uint32_t v) {
   b[0] = uint8_t(v >> 24); b[1] = uint8_t(v >> 16); b[2] = uint8_t(v >> 8); b[3] = uint8_t(v);
@@ -120,16 +130,16 @@ uint32_t NetworkInterface::read_reg(uint32_t off) const {
       if (output_used() >= p_.output_queue_messages) s |= status::kOutputFull;
       if (storeback_busy_) s |= status::kStorebackBusy;
       if (error_ != kOk) s |= status::kError;
-      s |= (error_ & 0xFF) << 8;
-      s |= uint32_t(std::min<size_t>(inq_.size(), 0xFF)) << 16;
+      s |= regs::net::STATUS::ERROR_CODE::put(error_);
+      s |= regs::net::STATUS::IN_COUNT::put(uint32_t(std::min<size_t>(inq_.size(), 0xFF)));
       return s;
     }
     case TB_NET_ERROR_OFF: return error_;
     case TB_NET_IN_COUNT_OFF: return uint32_t(inq_.size());
     case TB_NET_IN_SRC_OFF:
-      return inq_.empty() ? 0 : uint32_t(inq_.front()->src.node) << 8 | inq_.front()->src.slot;
+      return inq_.empty() ? 0 : address_word(inq_.front()->src);
     case TB_NET_IN_LEN_OFF: return inq_.empty() ? 0 : uint32_t(inq_.front()->size());
-    case TB_NET_MYADDR_OFF: return uint32_t(self_.node) << 8 | self_.slot;
+    case TB_NET_MYADDR_OFF: return address_word(self_);
     case TB_NET_MODE_OFF: return p_.mode == DmaMode::kAnywhere ? 1 : 0;
     case TB_NET_OUT_FREE_OFF: {
       unsigned used = output_used();
@@ -257,16 +267,17 @@ uint32_t NetworkInterface::check_dma_range(uint32_t addr, uint32_t len) {
 }
 
 void NetworkInterface::launch(uint32_t v) {
-  if (v & 0xFFFF0000u) return set_error(kBadCommand);
+  using L = regs::net::LAUNCH;
+  if (v & ~(L::OPERANDS::mask | L::PAIRS::mask)) return set_error(kBadCommand);
   if (launch_busy_) return set_error(kBusy);
   if (output_used() >= p_.output_queue_messages) return set_error(kOutFull);
   Job j;
   j.gather = true;
-  j.operands = (v >> 8) & 0xFF;
-  j.pairs = v & 0xFF;
+  j.operands = L::OPERANDS::get(v);
+  j.pairs = L::PAIRS::get(v);
   if (1 + j.operands + 2 * j.pairs > kDescriptorWords) return set_error(kDescTooLong);
   for (unsigned i = 0; i < kDescriptorWords; ++i) j.desc[i] = regs_[i];
-  BoardAddress dst{uint8_t(j.desc[0] >> 24), uint8_t(j.desc[0] >> 16)};
+  BoardAddress dst = header_dest(j.desc[0]);
   if (!dst.is_broadcast() && !exists_(dst)) return set_error(kBadDest);
   uint64_t total = 4 + 4 * uint64_t(j.operands);
   for (unsigned k = 0; k < j.pairs; ++k) {
@@ -354,7 +365,7 @@ void NetworkInterface::run_gather(const Job& j) {
   gathering_ = std::make_shared<Frame>();
   Frame* f = gathering_.get();
   f->src = self_;
-  f->dst = BoardAddress{uint8_t(j.desc[0] >> 24), uint8_t(j.desc[0] >> 16)};
+  f->dst = header_dest(j.desc[0]);
   f->id = uint64_t(self_.node) << 40 | uint64_t(self_.slot) << 32 | ++seq_;
   auto& pl = f->payload;
   pl.resize(4 + 4 * j.operands);

@@ -23,6 +23,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <testbed/memory_map.h>
+#include <testbed/register_tables.h>
 
 #include <array>
 #include <deque>
@@ -34,33 +35,37 @@
 
 namespace testbed::centrenet {
 
+// ERROR.CODE values (meanings in sw/tables/registers/net.toml and docs/memory_map.md).
+using ErrorCode = regs::net::ERROR::CODE;
 enum NetError : uint32_t {
-  kOk = 0,
-  kDescTooLong = 1,  // 1 + operands + 2 * pairs exceeds the 16 descriptor words
-  kZeroLength = 2,   // a DMA pair or a storeback of length 0
-  kDmaRange = 3,     // DMA address range outside the memory DMA may reach (or a bus error)
-  kBadDest = 4,      // the header names a board that does not exist on this network
-  kMsgTooLong = 5,   // header + operands + DMA data exceed max_message_bytes
-  kOutFull = 6,      // launch while the output queue is full: not launched, try again
-  kInEmpty = 7,      // storeback or pop with an empty input queue
-  kSbRange = 8,      // storeback offset + length past the end of the head message
-  kBadCommand = 9,   // unknown RXCMD value or reserved LAUNCH bits set
-  kBusy = 10,        // launch while the previous launch's DMA runs; input command while a storeback runs
-  kBadAccess = 11,   // write to a read-only register, unmapped offset, bad access size
-  kErrorCodes = 12,
+  kOk = ErrorCode::OK,
+  kDescTooLong = ErrorCode::DESC_TOO_LONG,
+  kZeroLength = ErrorCode::ZERO_LENGTH,
+  kDmaRange = ErrorCode::DMA_RANGE,
+  kBadDest = ErrorCode::BAD_DEST,
+  kMsgTooLong = ErrorCode::MSG_TOO_LONG,
+  kOutFull = ErrorCode::OUT_FULL,
+  kInEmpty = ErrorCode::IN_EMPTY,
+  kSbRange = ErrorCode::SB_RANGE,
+  kBadCommand = ErrorCode::BAD_COMMAND,
+  kBusy = ErrorCode::BUSY,
+  kBadAccess = ErrorCode::BAD_ACCESS,
+  kErrorCodes = sizeof(ErrorCode::values) / sizeof(ErrorCode::values[0]),
 };
 const char* net_error_name(uint32_t code);
 
 namespace status {
-constexpr uint32_t kInputPending = 1u << 0;
-constexpr uint32_t kLaunchBusy = 1u << 1;
-constexpr uint32_t kOutputFull = 1u << 2;
-constexpr uint32_t kStorebackBusy = 1u << 3;
-constexpr uint32_t kError = 1u << 4;
+using S = regs::net::STATUS;
+constexpr uint32_t kInputPending = S::INPUT_PENDING::mask;
+constexpr uint32_t kLaunchBusy = S::LAUNCH_BUSY::mask;
+constexpr uint32_t kOutputFull = S::OUTPUT_FULL::mask;
+constexpr uint32_t kStorebackBusy = S::STOREBACK_BUSY::mask;
+constexpr uint32_t kError = S::ERROR::mask;
 }  // namespace status
 
 namespace rxcmd {
-constexpr uint32_t kStoreback = 1, kPop = 2, kStorebackPop = 3;
+constexpr uint32_t kStoreback = regs::net::RXCMD::STOREBACK, kPop = regs::net::RXCMD::POP,
+                   kStorebackPop = regs::net::RXCMD::STOREBACK_POP;
 }
 
 constexpr unsigned kDescriptorWords = 16;
@@ -70,9 +75,13 @@ constexpr uint32_t kBufferBytes = TB_NET_SIZE - TB_NET_BUFFER_OFF;
 
 // Header word helpers (software's view; also used by tests and the bench).
 constexpr uint32_t make_header(BoardAddress dst, uint16_t tag) {
-  return uint32_t(dst.node) << 24 | uint32_t(dst.slot) << 16 | tag;
+  using H = regs::net::HEADER;
+  return uint32_t(dst.node) << H::DEST_NODE::shift | uint32_t(dst.slot) << H::DEST_SLOT::shift | tag;
 }
-constexpr uint32_t make_launch(unsigned operands, unsigned pairs) { return (operands & 0xFF) << 8 | (pairs & 0xFF); }
+constexpr uint32_t make_launch(unsigned operands, unsigned pairs) {
+  using L = regs::net::LAUNCH;
+  return L::OPERANDS::put(operands) | L::PAIRS::put(pairs);
+}
 
 struct NiStats {
   uint64_t launches = 0;              // accepted launches

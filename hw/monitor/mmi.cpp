@@ -1,5 +1,7 @@
 #include "mmi.h"
 
+#include <testbed/memory_map.h>
+
 namespace testbed::monitor {
 
 Mmi::Mmi(sc_core::sc_module_name name, MonitorContext& ctx) : sc_module(name), socket("socket"), ctx_(ctx) {
@@ -9,7 +11,7 @@ Mmi::Mmi(sc_core::sc_module_name name, MonitorContext& ctx) : sc_module(name), s
 
 namespace {
 int mmi_ok(unsigned off, bool is_read) {
-  if (off > 0xA) return 1;
+  if (off > TB_MON_MMI_STALL_OFF + 2) return 1;
   return is_read ? 0 : 2;
 }
 }  // namespace
@@ -21,11 +23,11 @@ void Mmi::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
       p, clock, bad_, mmi_ok,
       [&e](unsigned off, uint64_t c) -> uint16_t {
         switch (off) {
-          case 0x0: return e.mmi_data_hi(c);
-          case 0x2: return e.mmi_data_lo(c);
-          case 0x4: return e.mmi_status(c);
-          case 0x6: return e.mmi_level(c);
-          case 0x8: return uint16_t(e.mmi_stall(c) >> 16);
+          case TB_MON_MMI_DATA_HI_OFF: return e.mmi_data_hi(c);
+          case TB_MON_MMI_DATA_LO_OFF: return e.mmi_data_lo(c);
+          case TB_MON_MMI_STATUS_OFF: return e.mmi_status(c);
+          case TB_MON_MMI_LEVEL_OFF: return e.mmi_level(c);
+          case TB_MON_MMI_STALL_OFF: return uint16_t(e.mmi_stall(c) >> 16);
           default: return uint16_t(e.mmi_stall(c));
         }
       },
@@ -42,14 +44,14 @@ unsigned Mmi::transport_dbg(tlm::tlm_generic_payload& p) {
   uint64_t c = ctx_.clock_at(sc_core::sc_time_stamp());
   unsigned char* d = p.get_data_ptr();
   unsigned i = 0;
-  for (; i < len && a + i <= 0xA; i += 2) {
+  for (; i < len && a + i <= TB_MON_MMI_STALL_OFF + 2; i += 2) {
     uint16_t v = 0;
     switch (a + i) {
-      case 0x0: v = uint16_t(e.mmi_peek(c) >> 16); break;
-      case 0x2: v = uint16_t(e.mmi_peek(c)); break;
-      case 0x4: v = e.mmi_status(c); break;
-      case 0x6: v = e.mmi_level(c); break;
-      case 0x8: v = uint16_t(e.mmi_stall(c) >> 16); break;
+      case TB_MON_MMI_DATA_HI_OFF: v = uint16_t(e.mmi_peek(c) >> 16); break;
+      case TB_MON_MMI_DATA_LO_OFF: v = uint16_t(e.mmi_peek(c)); break;
+      case TB_MON_MMI_STATUS_OFF: v = e.mmi_status(c); break;
+      case TB_MON_MMI_LEVEL_OFF: v = e.mmi_level(c); break;
+      case TB_MON_MMI_STALL_OFF: v = uint16_t(e.mmi_stall(c) >> 16); break;
       default: v = uint16_t(e.mmi_stall(c)); break;
     }
     d[i] = uint8_t(v >> 8);

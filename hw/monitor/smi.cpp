@@ -1,5 +1,7 @@
 #include "smi.h"
 
+#include <testbed/memory_map.h>
+
 namespace testbed::monitor {
 
 Smi::Smi(sc_core::sc_module_name name, unsigned number, MonitorContext& ctx)
@@ -12,8 +14,9 @@ namespace {
 // 0 legal, 1 unmapped, 2 wrong direction.
 int smi_ok(unsigned off, bool is_read) {
   switch (off) {
-    case 0x0: return is_read ? 2 : 0;
-    case 0x2: case 0x4: case 0x8: case 0xA: return is_read ? 0 : 2;
+    case TB_MON_SMI_EVENT_OFF: return is_read ? 2 : 0;
+    case TB_MON_SMI_STATUS_OFF: case TB_MON_SMI_LEVEL_OFF: case TB_MON_SMI_LOST_OFF: case TB_MON_SMI_LOST_OFF + 2:
+      return is_read ? 0 : 2;
     default: return 1;
   }
 }
@@ -22,10 +25,10 @@ int smi_ok(unsigned off, bool is_read) {
 uint16_t Smi::read(unsigned off, uint64_t clock) {
   MonitorEngine& e = ctx_.engine;
   switch (off) {
-    case 0x2: return e.smi_status(number_, clock);
-    case 0x4: return e.smi_level(number_, clock);
-    case 0x8: return uint16_t(e.smi_lost(number_, clock) >> 16);
-    case 0xA: return uint16_t(e.smi_lost(number_, clock));
+    case TB_MON_SMI_STATUS_OFF: return e.smi_status(number_, clock);
+    case TB_MON_SMI_LEVEL_OFF: return e.smi_level(number_, clock);
+    case TB_MON_SMI_LOST_OFF: return uint16_t(e.smi_lost(number_, clock) >> 16);
+    case TB_MON_SMI_LOST_OFF + 2: return uint16_t(e.smi_lost(number_, clock));
   }
   return 0;
 }

@@ -321,6 +321,9 @@ def c_header(mm, ev):
         for name, value, bits, note in syms[1:] and syms:
             text = c_hex(value, bits, name) if bits else str(value)
             out.append(f"#define {name} {text}" + (f" /* {note.replace('*/', '* /')} */" if note and name != syms[0][0] else ""))
+            if name.endswith("_STRIDE"):  # an array: the address of element n
+                n = name[:-len("_STRIDE")]
+                out.append(f"#define {n}(n) ({n}0 + {n}_STRIDE * (n))")
         out.append("")
     for name, lvl in mm.get("irq", {}).items():
         out.append(f"#define TB_IRQ_{name} {lvl}")
