@@ -38,11 +38,8 @@ class InterruptController : public RegisterTarget {
 
   void reset();
 
- protected:
-  uint32_t read_register(uint32_t offset, const sc_core::sc_time& t) override;
-  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override;
-
  private:
+  void declare_registers();
   void update();
   uint16_t pending_ = 0, enable_ = 0;
   int ipl_ = 0;

@@ -23,9 +23,7 @@ Mmu::Mmu(sc_core::sc_module_name name, sc_time walk_latency, sc_time register_la
   cpu_side.register_get_direct_mem_ptr(this, &Mmu::get_direct_mem_ptr);
   cpu_side.register_transport_dbg(this, &Mmu::transport_dbg);
   mem_side.register_invalidate_direct_mem_ptr(this, &Mmu::invalidate_direct_mem_ptr);
-  static_assert(TB_MMU_PTBASE_COUNT == kSpaces && TB_MMU_PTLEN_COUNT == kSpaces,
-                "a PTBASEn and a PTLENn per address space");
-  add_registers(tables::kMmuRegisters);
+  declare_registers();
 }
 
 void Mmu::reset() {
@@ -191,51 +189,43 @@ void Mmu::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
   else cpu_side->invalidate_direct_mem_ptr(start, end);
 }
 
-uint32_t Mmu::read_register(uint32_t offset, const sc_time&) {
-  switch (offset) {
-    case TB_MMU_CTRL_OFF: return ctrl_;
-    case TB_MMU_ASID_OFF: return asid_;
-    case TB_MMU_FAULT_ADDR_OFF: return fault_addr_;
-    case TB_MMU_FAULT_STATUS_OFF: return fault_status_;
-    case TB_MMU_FAULTS_OFF: return uint32_t(faults_);
-    case TB_MMU_WALKS_OFF: return uint32_t(walks_);
-  }
-  if (offset >= TB_MMU_PTBASE0_OFF && offset < TB_MMU_PTBASE0_OFF + TB_MMU_PTBASE_STRIDE * kSpaces)
-    return ptbase_[(offset - TB_MMU_PTBASE0_OFF) / TB_MMU_PTBASE_STRIDE];
-  if (offset >= TB_MMU_PTLEN0_OFF && offset < TB_MMU_PTLEN0_OFF + TB_MMU_PTLEN_STRIDE * kSpaces)
-    return ptlen_[(offset - TB_MMU_PTLEN0_OFF) / TB_MMU_PTLEN_STRIDE];
-  return 0;
-}
-
-void Mmu::write_register(uint32_t offset, uint32_t value, const sc_time&) {
-  switch (offset) {
-    case TB_MMU_CTRL_OFF:
-      ctrl_ = uint16_t(value & kEnable);
+void Mmu::declare_registers() {
+  static_assert(R::PTBASE::count == kSpaces && R::PTLEN::count == kSpaces, "a PTBASEn and a PTLENn per address space");
+  using sc_core::sc_time;
+  add_registers(tables::kMmuRegisters);
+  on_read<R::CTRL>([this](const sc_time&) -> uint32_t { return ctrl_; });
+  on_write<R::CTRL>([this](uint32_t value, const sc_time&) {
+    ctrl_ = uint16_t(value & kEnable);
+    flush_all();
+  });
+  on_read<R::ASID>([this](const sc_time&) -> uint32_t { return asid_; });
+  on_write<R::ASID>([this](uint32_t value, const sc_time&) {
+    if (R::ASID::SPACE::get(value) != asid_) {
+      asid_ = uint16_t(R::ASID::SPACE::get(value));
       flush_all();
-      return;
-    case TB_MMU_ASID_OFF:
-      if (R::ASID::SPACE::get(value) != asid_) {
-        asid_ = uint16_t(R::ASID::SPACE::get(value));
-        flush_all();
-      }
-      return;
-    case TB_MMU_FAULT_STATUS_OFF:
-      if (value == 0) fault_status_ = 0;
-      return;
-    case TB_MMU_FLUSH_OFF:
-      if (value == kFlushAll) flush_all();
-      else flush_page(value);
-      return;
-  }
-  if (offset >= TB_MMU_PTBASE0_OFF && offset < TB_MMU_PTBASE0_OFF + TB_MMU_PTBASE_STRIDE * kSpaces) {
-    unsigned n = (offset - TB_MMU_PTBASE0_OFF) / TB_MMU_PTBASE_STRIDE;
+    }
+  });
+  on_read<R::FAULT_ADDR>([this](const sc_time&) { return fault_addr_; });
+  on_read<R::FAULT_STATUS>([this](const sc_time&) -> uint32_t { return fault_status_; });
+  on_write<R::FAULT_STATUS>([this](uint32_t value, const sc_time&) {
+    if (value == 0) fault_status_ = 0;
+  });
+  on_read<R::FAULTS>([this](const sc_time&) { return uint32_t(faults_); });
+  on_write<R::FLUSH>([this](uint32_t value, const sc_time&) {
+    if (value == kFlushAll) flush_all();
+    else flush_page(value);
+  });
+  on_read<R::WALKS>([this](const sc_time&) { return uint32_t(walks_); });
+  on_read_each<R::PTBASE>([this](unsigned n, const sc_time&) { return ptbase_[n]; });
+  on_write_each<R::PTBASE>([this](unsigned n, uint32_t value, const sc_time&) {
     ptbase_[n] = value & R::PTBASE::ADDR::mask;
     if (n == asid_) flush_all();
-  } else if (offset >= TB_MMU_PTLEN0_OFF && offset < TB_MMU_PTLEN0_OFF + TB_MMU_PTLEN_STRIDE * kSpaces) {
-    unsigned n = (offset - TB_MMU_PTLEN0_OFF) / TB_MMU_PTLEN_STRIDE;
-    ptlen_[n] = uint16_t(std::min<uint32_t>(value & 0xFFFF, kPages));
+  });
+  on_read_each<R::PTLEN>([this](unsigned n, const sc_time&) -> uint32_t { return ptlen_[n]; });
+  on_write_each<R::PTLEN>([this](unsigned n, uint32_t value, const sc_time&) {
+    ptlen_[n] = uint16_t(std::min<uint32_t>(value, kPages));
     if (n == asid_) flush_all();
-  }
+  });
 }
 
 }  // namespace testbed

@@ -51,11 +51,8 @@ class Mmu : public RegisterTarget {
   // Translates a user access without side effects on the fault registers (for debuggers).
   Translation translate_debug(uint32_t vaddr, bool write);
 
- protected:
-  uint32_t read_register(uint32_t offset, const sc_core::sc_time& t) override;
-  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override;
-
  private:
+  void declare_registers();
   bool translating(const tlm::tlm_generic_payload& p) const;
   Translation translate(uint32_t vaddr, bool write, sc_core::sc_time* delay);
   void record_fault(uint32_t vaddr, uint8_t fc, bool write, uint16_t reason);
