@@ -119,8 +119,12 @@ class RegisterTarget : public sc_core::sc_module {
     for (unsigned n = 0; n < R::count; ++n)
       set_write(R::offset_of(n), [write, n](uint32_t v, const Time& t) { write(n, v, t); });
   }
-  // Plain memory in the same socket at [offset, offset + size) (not registers).
-  void add_memory(uint32_t offset, uint32_t size, uint8_t* bytes) { memories_.push_back({offset, size, bytes}); }
+  // Plain memory in the same socket at [offset, offset + size): bytes, not registers (a table
+  // entry inside it, such as NET BUFFER, names the window and needs no handlers).
+  void add_memory(uint32_t offset, uint32_t size, uint8_t* bytes) {
+    memories_.push_back({offset, size, bytes});
+    for (auto it = regs_.lower_bound(offset); it != regs_.end() && it->first - offset < size;) it = regs_.erase(it);
+  }
 
   // Hooks. before_access runs first for every b_transport (e.g. wait until the access's own
   // time); after_access after every b_transport; bad_access for a refused one (its response

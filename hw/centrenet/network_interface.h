@@ -20,7 +20,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <testbed/memory_map.h>
 #include <testbed/register_tables.h>
@@ -32,6 +31,7 @@
 
 #include "centrenet_bus.h"
 #include "memory_port.h"
+#include "register_target.h"
 
 namespace testbed::centrenet {
 
@@ -68,8 +68,8 @@ constexpr uint32_t kStoreback = regs::net::RXCMD::STOREBACK, kPop = regs::net::R
                    kStorebackPop = regs::net::RXCMD::STOREBACK_POP;
 }
 
-constexpr unsigned kDescriptorWords = 16;
-constexpr unsigned kWindowWords = 16;
+constexpr unsigned kDescriptorWords = regs::net::OUT_DESC::count;
+constexpr unsigned kWindowWords = regs::net::IN_WIN::count;
 constexpr uint32_t kBufferOffset = TB_NET_BUFFER_OFF;
 constexpr uint32_t kBufferBytes = TB_NET_SIZE - TB_NET_BUFFER_OFF;
 
@@ -94,9 +94,19 @@ struct NiStats {
   std::array<uint64_t, kErrorCodes> errors{};  // per error code (errors[0] unused)
 };
 
-class NetworkInterface : public sc_core::sc_module, public BusController {
+// The registers (sw/tables/registers/net.toml) are 32-bit and read live (no latching); a read of
+// LAUNCH or RXCMD returns 0; a refused access also sets ERROR to BAD_ACCESS.
+inline RegisterRules ni_rules() {
+  RegisterRules r;
+  r.latch_long_reads = false;
+  r.write_only_reads_zero = true;
+  r.address_mask = TB_NET_SIZE - 1;
+  return r;
+}
+
+class NetworkInterface : public RegisterTarget, public BusController {
  public:
-  tlm_utils::simple_target_socket<NetworkInterface> target;
+  tlm::tlm_target_socket<32>& target;  // the register socket (RegisterTarget::socket)
   tlm_utils::simple_initiator_socket_optional<NetworkInterface> dma;
   sc_core::sc_signal<bool> irq;
   // Alternative interrupt output: called with the new level whenever `irq` changes
@@ -132,14 +142,11 @@ class NetworkInterface : public sc_core::sc_module, public BusController {
     bool pop = false;
   };
 
-  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& p);
+  void declare_registers();
+  void before_access(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;
+  void bad_access(tlm::tlm_generic_payload& p) override;
   void end_of_elaboration() override;
 
-  uint32_t read_reg(uint32_t off) const;
-  bool reg_writable(uint32_t off) const;
-  bool reg_mapped(uint32_t off) const;
-  void write_reg(uint32_t off, uint32_t v);
   void launch(uint32_t v);
   void rx_command(uint32_t v);
   void set_error(uint32_t code);
@@ -162,7 +169,8 @@ class NetworkInterface : public sc_core::sc_module, public BusController {
   SharedMemoryPort* mem_port_ = nullptr;
   std::function<void(const Frame&)> on_receive_;
 
-  std::array<uint32_t, 0x140 / 4> regs_{};  // stored register values and write shadows
+  std::array<uint32_t, kDescriptorWords> desc_{};  // OUT_DESCn
+  uint32_t ctrl_ = 0, sb_addr_ = 0, sb_offset_ = 0, sb_len_ = 0;
   std::vector<uint8_t> buffer_;
   uint32_t error_ = kOk;
   bool irq_level_ = false;
