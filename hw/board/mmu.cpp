@@ -1,6 +1,7 @@
 #include "mmu.h"
 
 #include "bus_extension.h"
+#include "tlm_payload.h"
 
 #include <testbed/memory_map.h>
 
@@ -54,12 +55,7 @@ Mmu::Translation Mmu::translate(uint32_t vaddr, bool write, sc_time* delay) {
   if (!pte) {
     uint8_t buf[4];
     tlm::tlm_generic_payload p;
-    p.set_command(tlm::TLM_READ_COMMAND);
-    p.set_address(ptbase_[asid_] + 4 * vpn);
-    p.set_data_ptr(buf);
-    p.set_data_length(4);
-    p.set_streaming_width(4);
-    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    set_access(p, tlm::TLM_READ_COMMAND, ptbase_[asid_] + 4 * vpn, buf, 4);
     if (delay) {
       ++walks_;
       *delay += walk_latency_;

@@ -1,4 +1,5 @@
 #include "network_interface.h"
+#include "tlm_payload.h"
 
 #include <algorithm>
 #include <cstring>
@@ -77,7 +78,7 @@ void NetworkInterface::drive_irq() {
   if (level == irq_level_) return;
   irq_level_ = level;
   irq.write(level);
-  if (irq_callback) irq_callback(level);
+  if (irq_) irq_(level);
 }
 
 void NetworkInterface::set_error(uint32_t code) {
@@ -173,10 +174,7 @@ uint32_t NetworkInterface::check_dma_range(uint32_t addr, uint32_t len) {
   for (uint64_t probe : {uint64_t(addr), end - 1}) {
     uint8_t b = 0;
     tlm::tlm_generic_payload g;
-    g.set_read();
-    g.set_address(probe);
-    g.set_data_ptr(&b);
-    g.set_data_length(1);
+    set_access(g, tlm::TLM_READ_COMMAND, probe, &b, 1);
     if (dma->transport_dbg(g) != 1) return kDmaRange;
   }
   return kOk;
@@ -252,14 +250,7 @@ bool NetworkInterface::dma_move(bool to_memory, uint32_t addr, uint8_t* data, ui
   tlm::tlm_generic_payload& g = dma_gp_;
   for (uint32_t done = 0; done < len;) {
     uint32_t n = std::min(len - done, p_.dma_burst_bytes);
-    g.set_command(to_memory ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    g.set_address(uint64_t(addr) + done);
-    g.set_data_ptr(data + done);
-    g.set_data_length(n);
-    g.set_streaming_width(n);
-    g.set_byte_enable_ptr(nullptr);
-    g.set_dmi_allowed(false);
-    g.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    set_access(g, to_memory ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, uint64_t(addr) + done, data + done, n);
     sc_time d = SC_ZERO_TIME;
     dma->b_transport(g, d);
     if (!g.is_response_ok()) return false;

@@ -108,10 +108,10 @@ class NetworkInterface : public RegisterTarget, public BusController {
  public:
   tlm::tlm_target_socket<32>& target;  // the register socket (RegisterTarget::socket)
   tlm_utils::simple_initiator_socket_optional<NetworkInterface> dma;
-  sc_core::sc_signal<bool> irq;
-  // Alternative interrupt output: called with the new level whenever `irq` changes
-  // (e.g. [&](bool l) { board.set_irq(testbed::IrqSource::Net, l); }).
-  std::function<void(bool)> irq_callback;
+  sc_core::sc_signal<bool> irq;  // the interrupt line, observable (waveforms, tests)
+  // The interrupt output, as every device has it: called with the new level whenever `irq`
+  // changes (a board: [&](bool l) { board.set_irq(testbed::IrqSource::Net, l); }).
+  void on_irq(std::function<void(bool)> f) { irq_ = std::move(f); }
   tlm::tlm_target_socket<32>& target_socket;  // the same socket as `target` (Board::attach_net)
 
   // `exists` tells whether a board address is on the network (for BAD_DEST).
@@ -168,6 +168,7 @@ class NetworkInterface : public RegisterTarget, public BusController {
   std::function<bool(BoardAddress)> exists_;
   SharedMemoryPort* mem_port_ = nullptr;
   std::function<void(const Frame&)> on_receive_;
+  std::function<void(bool)> irq_;
 
   std::array<uint32_t, kDescriptorWords> desc_{};  // OUT_DESCn
   uint32_t ctrl_ = 0, sb_addr_ = 0, sb_offset_ = 0, sb_len_ = 0;

@@ -6,29 +6,6 @@
 
 namespace testbed {
 
-BoardConsole::BoardConsole(const std::string& log_path, std::FILE* terminal)
-    : log_(std::fopen(log_path.c_str(), "w")), terminal_(terminal) {
-  if (!log_) throw std::runtime_error(log_path + ": cannot create console log");
-}
-
-BoardConsole::~BoardConsole() { std::fclose(log_); }
-
-void BoardConsole::transmit(uint8_t byte, const sc_core::sc_time&) {
-  ++bytes_;
-  std::fputc(byte, log_);
-  if (selected_ && terminal_) {
-    std::fputc(byte, terminal_);
-    if (byte == '\n') std::fflush(terminal_);
-  }
-}
-
-IrqForwarder::IrqForwarder(sc_core::sc_module_name n, sc_core::sc_signal<bool>& line, Board& board, IrqSource src)
-    : sc_module(n), line_(line), board_(board), src_(src) {
-  SC_METHOD(forward);
-  sensitive << line_;
-  dont_initialize();
-}
-
 Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_module(name), spec_(spec) {
   namespace fs = std::filesystem;
   fs::create_directories(spec_.out_dir);
@@ -57,7 +34,8 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     auto b = std::make_unique<Board>(bs.name.c_str(), c);
     auto& ni = net_->ni(centrenet::BoardAddress{uint8_t(bs.node), uint8_t(bs.slot)});
     b->attach_net(ni.target);
-    irqs_.push_back(std::make_unique<IrqForwarder>((bs.name + "_net_irq").c_str(), ni.irq, *b, IrqSource::Net));
+    Board* board = b.get();
+    ni.on_irq([board](bool level) { board->set_irq(IrqSource::Net, level); });
     if (spec_.net.ni.mode == centrenet::DmaMode::kAnywhere) {
       // The NI's DMA reaches this board's physical RAM; its bursts and the CPU share the port.
       ni.dma.bind(b->dma_target());
@@ -70,7 +48,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
       if (rtl_monitor_) b->attach_monitor(*rtl_monitor_->smi[bs.slot - 1]);
       else b->attach_monitor(monitor_->smi(bs.slot).socket);
     }
-    consoles_.push_back(std::make_unique<BoardConsole>((fs::path(spec_.out_dir) / (bs.name + ".console.log")).string(),
+    consoles_.push_back(std::make_unique<ConsoleSink>((fs::path(spec_.out_dir) / (bs.name + ".console.log")).string(),
                                                        stdout));
     consoles_.back()->select(bs.name == spec_.console);
     b->console().connect(consoles_.back().get());

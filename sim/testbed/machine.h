@@ -25,37 +25,6 @@ class MonitorPins;
 
 namespace testbed {
 
-// A board's console: every character goes to the board's log file, and to the terminal
-// while this board is the one the operator selected. Input comes from the terminal only
-// when selected (the Testbed switched its one console among the six shells).
-class BoardConsole : public SerialEndpoint {
- public:
-  BoardConsole(const std::string& log_path, std::FILE* terminal);
-  ~BoardConsole() override;
-  void transmit(uint8_t byte, const sc_core::sc_time& t) override;
-  void select(bool on) { selected_ = on; }
-  uint64_t bytes() const { return bytes_; }
-
- private:
-  std::FILE* log_;
-  std::FILE* terminal_;
-  bool selected_ = false;
-  uint64_t bytes_ = 0;
-};
-
-// Forwards a level interrupt signal (the NI's irq) to a board's interrupt controller.
-class IrqForwarder : public sc_core::sc_module {
- public:
-  SC_HAS_PROCESS(IrqForwarder);
-  IrqForwarder(sc_core::sc_module_name n, sc_core::sc_signal<bool>& line, Board& board, IrqSource src);
-
- private:
-  void forward() { board_.set_irq(src_, line_.read()); }
-  sc_core::sc_signal<bool>& line_;
-  Board& board_;
-  IrqSource src_;
-};
-
 class Machine : public sc_core::sc_module {
  public:
   Machine(sc_core::sc_module_name name, const MachineSpec& spec);
@@ -78,8 +47,7 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<tbrtl::MonitorPins> rtl_monitor_;
   std::unique_ptr<centrenet::CentrenetNetwork> net_;
   std::vector<std::unique_ptr<Board>> boards_;
-  std::vector<std::unique_ptr<IrqForwarder>> irqs_;
-  std::vector<std::unique_ptr<BoardConsole>> consoles_;
+  std::vector<std::unique_ptr<ConsoleSink>> consoles_;
   std::vector<std::unique_ptr<BusVcd>> vcds_;
   std::unique_ptr<FileService> link_;
   std::unique_ptr<monitor::RecordingProbe> probe_;
