@@ -1,5 +1,5 @@
-# Board tests (label "board"): device-level gtests over TLM without a CPU; once the 68010 core is
-# a library, the firmware-driven board tests and the testbed-board executable's error handling.
+# Board tests (label "board"): device-level gtests over TLM without a CPU, tests with a Board,
+# the firmware-driven board tests and the testbed-board executable's error handling.
 #
 # SystemC test binaries enter through SystemC's main() -> sc_main() (board_test_main.cpp), which
 # runs the GoogleTest cases, so they link GTest::gtest rather than gtest_main.
@@ -13,10 +13,6 @@ endfunction()
 board_gtest(test_mmu test_mmu.cpp)
 board_gtest(test_timer_intc test_timer_intc.cpp)
 board_gtest(test_serial test_serial.cpp)
-
-if(NOT TESTBED_BOARD_HAS_CPU)
-  return()
-endif()
 
 # Tests with a Board (and hand-assembled guest code, tests/board/guest_code.h).
 board_gtest(test_board_dma test_board_dma.cpp)
@@ -62,7 +58,7 @@ board_run_test(board_bad_image_is_refused
 board_run_test(board_missing_image_is_refused
   EXPECT_RC 2 EXPECT_REGEX "error: .*no_such.elf: cannot open image"
   COMMAND $<TARGET_FILE:testbed-board> ${CMAKE_CURRENT_BINARY_DIR}/no_such.elf)
-# The configuration file is TOML through sim/common/config.h: a wrong type, a value out of
+# The configuration file is TOML through sw/config/config.h: a wrong type, a value out of
 # range (also from --set), a misspelt key and a syntax error are each refused naming file:line.
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bad_board_type.toml "# a bad value on line 3\n[board]\nram_kb = \"lots\"\n")
 board_run_test(board_bad_config_is_refused

@@ -11,6 +11,7 @@
 #include <functional>
 
 #include "bus_extension.h"
+#include "tlm_payload.h"
 
 namespace testbed_test {
 
@@ -36,12 +37,7 @@ struct TestInitiator : sc_core::sc_module {
     auto* e = new testbed::BusCycleExtension;
     e->fc = fc;
     p.set_extension(e);
-    p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    p.set_address(addr);
-    p.set_data_ptr(buf);
-    p.set_data_length(len);
-    p.set_streaming_width(len);
-    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    testbed::set_access(p, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, buf, len);
     delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(p, delay);
     if (!write && p.is_response_ok()) {

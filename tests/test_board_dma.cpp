@@ -6,6 +6,7 @@
 #include "board.h"
 #include "board/guest_code.h"
 #include "board_tlm_harness.h"
+#include "tlm_payload.h"
 
 #include <tlm_utils/simple_initiator_socket.h>
 
@@ -29,22 +30,17 @@ BoardConfig config(uint16_t id) {
 // the burst's RAM time and wait for it (hw/centrenet/network_interface.cpp, dma_move).
 struct NiStandIn : sc_core::sc_module {
   tlm_utils::simple_initiator_socket<NiStandIn> dma{"dma"};
-  centrenet::SharedMemoryPort* port = nullptr;
+  SharedMemoryPort* port = nullptr;
   explicit NiStandIn(sc_core::sc_module_name n) : sc_module(n) {}
 
   tlm::tlm_response_status move(bool write, uint64_t addr, uint8_t* data, unsigned len, sc_time word_time = sc_time(400, sc_core::SC_NS)) {
     tlm::tlm_generic_payload g;
-    g.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    g.set_address(addr);
-    g.set_data_ptr(data);
-    g.set_data_length(len);
-    g.set_streaming_width(len);
-    g.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    testbed::set_access(g, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, data, len);
     sc_time d;
     dma->b_transport(g, d);
     if (g.is_response_ok() && port) {
       sc_time hold = d + word_time * double((len + 1) / 2), now = sc_core::sc_time_stamp();
-      sc_time start = port->claim(centrenet::SharedMemoryPort::kDma, now, hold);
+      sc_time start = port->claim(SharedMemoryPort::kDma, now, hold);
       wait(start - now + hold);
     }
     return g.get_response_status();
@@ -52,10 +48,7 @@ struct NiStandIn : sc_core::sc_module {
   unsigned probe(uint64_t addr) {
     uint8_t b = 0;
     tlm::tlm_generic_payload g;
-    g.set_read();
-    g.set_address(addr);
-    g.set_data_ptr(&b);
-    g.set_data_length(1);
+    testbed::set_access(g, tlm::TLM_READ_COMMAND, addr, &b, 1);
     return dma->transport_dbg(g);
   }
   bool dmi(uint64_t addr) {
@@ -117,7 +110,7 @@ TEST(BoardDma, HoldingTheMemoryPortStallsTheCpuByTheHeldTime) {
     auto& bc = b.busy.cpu().core();
     auto& ic = b.idle.cpu().core();
     uint64_t busy0 = bc.instructions(), idle0 = ic.instructions();
-    sc_time held0 = b.busy.memory_port().stats(centrenet::SharedMemoryPort::kDma).held;
+    sc_time held0 = b.busy.memory_port().stats(SharedMemoryPort::kDma).held;
     // 10 ms of 16-byte bursts (3.2 us each) with 3.2 us gaps: DMA holds the port half the time.
     uint8_t buf[16] = {};
     sc_time end = sc_core::sc_time_stamp() + sc_time(10, SC_MS);
@@ -125,13 +118,13 @@ TEST(BoardDma, HoldingTheMemoryPortStallsTheCpuByTheHeldTime) {
       ASSERT_EQ(b.ni.move(false, 0x8000, buf, 16), tlm::TLM_OK_RESPONSE);
       wait(sc_time(3.2, SC_US));
     }
-    double held = (b.busy.memory_port().stats(centrenet::SharedMemoryPort::kDma).held - held0).to_seconds();
+    double held = (b.busy.memory_port().stats(SharedMemoryPort::kDma).held - held0).to_seconds();
     EXPECT_NEAR(held, 5e-3, 0.05e-3);
     double ratio = double(bc.instructions() - busy0) / double(ic.instructions() - idle0);
     EXPECT_NEAR(ratio, 0.5, 0.04) << "the CPU gets what DMA leaves of the port";
     // Stalls are charged at synchronisations: never more than DMA held, and all of it but the
     // last quantum's worth by now (totals: the first test's bursts count too).
-    double held_total = b.busy.memory_port().stats(centrenet::SharedMemoryPort::kDma).held.to_seconds();
+    double held_total = b.busy.memory_port().stats(SharedMemoryPort::kDma).held.to_seconds();
     double stalled = b.busy.cpu().dma_stall().to_seconds();
     EXPECT_GT(stalled, held_total - 0.2e-3);
     EXPECT_LE(stalled, held_total);

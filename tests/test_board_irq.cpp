@@ -1,5 +1,5 @@
 // Interrupts from outside the board (the Centrenet NI, the monitor) arrive from other processes,
-// here as in sim/testbed: an sc_signal and a method forwarding it to Board::set_irq. The CPU
+// here through an sc_signal and a method forwarding it to Board::set_irq. The CPU
 // cannot see them while it runs ahead, so the bound is: taken at the first instruction after
 // the CPU's next synchronisation, which is at most one quantum after the line changed -- and
 // when the line changes at the very time the CPU synchronises, in the same time step (the CPU
@@ -24,7 +24,8 @@ namespace {
 
 const sc_time kQuantum(100, SC_US);
 
-// As sim/testbed's IrqForwarder: the NI's irq signal to the board's NET line, one delta later.
+// An sc_signal forwarded by a method to the board's NET line, one delta later (the case of a device
+// whose line is a signal).
 struct Forwarder : sc_core::sc_module {
   SC_HAS_PROCESS(Forwarder);
   sc_core::sc_signal<bool> line;

@@ -17,6 +17,7 @@
 
 #include "centrenet_network.h"
 #include "memory.h"
+#include "tlm_payload.h"
 
 namespace tb_test {
 
@@ -36,12 +37,7 @@ struct Host : sc_core::sc_module {
 
   void access(bool write, uint32_t addr, uint8_t* d, unsigned len) {
     tlm::tlm_generic_payload g;
-    g.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    g.set_address(addr);
-    g.set_data_ptr(d);
-    g.set_data_length(len);
-    g.set_streaming_width(len);
-    g.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    testbed::set_access(g, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, addr, d, len);
     sc_time delay = sc_core::SC_ZERO_TIME;
     socket->b_transport(g, delay);
     last = g.get_response_status();

@@ -37,8 +37,8 @@ std::string error_of(const std::vector<uint8_t>& b) {
 
 }  // namespace
 
-TEST(ElfLoader, LoadsTheBuildsSkeletonImage) {
-  auto img = testbed::load_elf(TESTBED_FIRMWARE_DIR "/skeleton.elf");
+TEST(ElfLoader, LoadsTheBuildsDemoImage) {
+  auto img = testbed::load_elf(TESTBED_FIRMWARE_DIR "/demo.elf");
   ASSERT_FALSE(img.segments.empty());
   EXPECT_EQ(img.entry, img.symbol("_start"));
   EXPECT_EQ(img.segments.front().paddr, 0u);  // vectors at 0

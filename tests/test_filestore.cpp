@@ -306,14 +306,14 @@ TEST(FilestoreMkfs, BuildListCheckAndExitCodes) {
   std::string rc = write("mkfs_rc.txt", {'*', ' ', 'h', 'e', 'l', 'l', 'o', '\n'});
   std::string img = d + "/mkfs.fs";
   std::string fw = TESTBED_FIRMWARE_DIR;
-  Result r = run(mkfs + " -o " + img + " --size 256 --perm skeleton=r-x " + fw + "/demo.elf " + fw +
-              "/skeleton.elf rc=" + rc);
+  Result r = run(mkfs + " -o " + img + " --size 256 --perm hello=r-x " + fw + "/demo.elf " + fw +
+              "/hello.elf rc=" + rc);
   ASSERT_EQ(r.rc, 0) << r.out;
   auto entries = fst::list(fst::read_file(img), img);
   ASSERT_EQ(entries.size(), 3u);
   EXPECT_EQ(entries[0].name, "demo");
   EXPECT_EQ(entries[0].perm, kRwx);  // an ELF file
-  EXPECT_EQ(entries[1].name, "skeleton");
+  EXPECT_EQ(entries[1].name, "hello");
   EXPECT_EQ(entries[1].perm, TOS_FS_PERM_READ | TOS_FS_PERM_EXEC);  // --perm
   EXPECT_EQ(entries[2].name, TOS_FS_BOOT_SCRIPT);
   EXPECT_EQ(entries[2].perm, kRw);  // not an ELF file
@@ -322,7 +322,7 @@ TEST(FilestoreMkfs, BuildListCheckAndExitCodes) {
   r = run(mkfs + " --list " + img);
   EXPECT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("3 file(s) in 256 blocks"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("skeleton"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("hello"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("r-x"), std::string::npos) << r.out;
   r = run(mkfs + " --check " + img + " --ram-kb 2048");
   EXPECT_EQ(r.rc, 0) << r.out;
@@ -361,7 +361,7 @@ TEST(FilestoreMkfs, BuildListCheckAndExitCodes) {
   EXPECT_NE(r.out.find("tos-mkfs --check IMAGE [--ram-kb N]"), std::string::npos) << r.out;
 }
 
-// The image of tos_filestore(NAME test-filestore FILES demo skeleton.elf RC ...) in tests/tos.cmake.
+// The image of tos_filestore(NAME test-filestore FILES demo hello.elf RC ...) in tests/tos.cmake.
 TEST(FilestoreMkfs, CMakeFunctionBuildsTheImage) {
   std::string img = std::string(TESTBED_FIRMWARE_DIR) + "/test-filestore.fs";
   auto bytes = fst::read_file(img);
@@ -371,7 +371,7 @@ TEST(FilestoreMkfs, CMakeFunctionBuildsTheImage) {
   EXPECT_EQ(entries[0].name, "demo");
   EXPECT_EQ(entries[0].perm, kRwx);
   EXPECT_EQ(entries[0].size, fs::file_size(std::string(TESTBED_FIRMWARE_DIR) + "/demo.elf"));
-  EXPECT_EQ(entries[1].name, "skeleton");
+  EXPECT_EQ(entries[1].name, "hello");
   EXPECT_EQ(entries[2].name, TOS_FS_BOOT_SCRIPT);
   EXPECT_EQ(entries[2].perm, kRw);
   auto rc = fst::read_file(TEST_RC_FILE);

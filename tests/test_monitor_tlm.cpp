@@ -7,6 +7,7 @@
 
 #include "monitor.h"
 #include "monitor_decoder.h"
+#include "tlm_payload.h"
 
 #include <testbed/memory_map.h>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -33,12 +34,7 @@ struct Initiator : sc_module {
   Initiator(sc_module_name n) : sc_module(n), socket("socket") { qk.reset(); }
   tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, uint8_t* data, unsigned len) {
     tlm::tlm_generic_payload p;
-    p.set_command(cmd);
-    p.set_address(addr);
-    p.set_data_ptr(data);
-    p.set_data_length(len);
-    p.set_streaming_width(len);
-    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    testbed::set_access(p, cmd, addr, data, len);
     sc_time d = qk.get_local_time();
     socket->b_transport(p, d);
     qk.set(d);

@@ -4,6 +4,7 @@
 #include "test_centrenet_support.h"
 
 using namespace tb_test;
+using testbed::SharedMemoryPort;
 
 // libsystemc wants an sc_main; gtest_main provides main() and the tests call sc_start.
 int sc_main(int, char**) { return 1; }
@@ -190,7 +191,7 @@ TEST(NetworkInterface, ReceiveInterruptFollowsTheInputQueue) {
   Rig rig(cfg);
   NetworkInterface& ni = rig.ni(B(0, 1));
   std::vector<std::pair<bool, sc_time>> edges;  // the callback output sees every change
-  ni.irq_callback = [&](bool l) { edges.emplace_back(l, sc_core::sc_time_stamp()); };
+  ni.on_irq([&](bool l) { edges.emplace_back(l, sc_core::sc_time_stamp()); });
   rig.thread([&] {
     Host& rx = rig.host(B(0, 1));
     rx.set(TB_NET_CTRL_OFF, 1);

@@ -1,10 +1,11 @@
 // Co-simulation: the verilated monitor RTL (Verilator --sc) behind a TLM-to-pin adapter
-// (rtl/tb/monitor_pins_tlm.h) and the SystemC/TLM monitor model (hw/monitor) receive the same
+// (rtl/monitor/monitor_pins_tlm.h) and the SystemC/TLM monitor model (hw/monitor) receive the same
 // bus cycles from the same SystemC initiators (five slave CPUs, the master); every read value
 // and the clock every access completes at (write wait states included) must be equal.
 #include "monitor_pins_tlm.h"
 
 #include "monitor.h"
+#include "tlm_payload.h"
 
 #include <gtest/gtest.h>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -58,11 +59,7 @@ struct Cpu : sc_core::sc_module {
       if (at > sc_core::sc_time_stamp()) wait(at - sc_core::sc_time_stamp());
       std::array<unsigned char, 4> d{uint8_t(op.word >> 8), uint8_t(op.word), 0, 0};
       tlm::tlm_generic_payload p;
-      p.set_command(op.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-      p.set_address(op.addr);
-      p.set_data_ptr(d.data());
-      p.set_data_length(op.len);
-      p.set_streaming_width(op.len);
+      testbed::set_access(p, op.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, op.addr, d.data(), op.len);
       sc_time delay = sc_core::SC_ZERO_TIME;
       socket->b_transport(p, delay);
       wait(delay);

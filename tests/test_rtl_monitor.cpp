@@ -5,9 +5,7 @@
 #include "monitor_lockstep.h"
 #include "monitor_ref.h"
 #include "monitor_rtl.h"
-#if TBRTL_HAVE_ENGINE
 #include "monitor_engine_adapter.h"
-#endif
 
 #include <Vmonitor_small.h>
 #include <Vmonitor_top.h>
@@ -49,13 +47,8 @@ std::vector<ClockOut> play(Model& m, Script s, uint64_t clocks) {
   return r;
 }
 
-#if TBRTL_HAVE_ENGINE
 #define ENGINE(name, p) EngineMonitor name(p)
 std::vector<Model*> models(Model& a, Model& b, Model& c) { return {&a, &b, &c}; }
-#else
-#define ENGINE(name, p) int name = 0
-std::vector<Model*> models(Model& a, Model& b, int) { return {&a, &b}; }
-#endif
 
 class Both : public ::testing::Test {
  protected:
@@ -209,10 +202,8 @@ TEST_P(Random, RtlMatchesReferenceEveryClock) {
   if (c.small) rtl = std::make_unique<RtlMonitor<Vmonitor_small>>(p, &ctx);
   else rtl = std::make_unique<RtlMonitor<Vmonitor_top>>(p, &ctx);
   std::vector<Model*> ms = {rtl.get(), &ref};
-#if TBRTL_HAVE_ENGINE
   EngineMonitor eng(p);
   ms.push_back(&eng);
-#endif
   Lockstep ls(p, ms);
   Stimulus stim(p, prof, c.seed);
   ASSERT_EQ(ls.run(stim, c.clocks), "");
@@ -226,9 +217,7 @@ TEST_P(Random, RtlMatchesReferenceEveryClock) {
   EXPECT_GT(st.waits, 0u);
   EXPECT_GT(st.empty_reads, 0u);
   EXPECT_GE(st.wraps_seen, 1u);
-#if TBRTL_HAVE_ENGINE
   EXPECT_EQ(eng.late_accesses(), 0u);  // the engine saw every access at its own clock
-#endif
   unsigned markers = 0;
   EXPECT_EQ(check_stream(st.stream, p.n_smi, &markers), "");
   EXPECT_GT(markers, 0u);

@@ -2,8 +2,8 @@
 # simulators (board.filestore, testbed-board --filestore).
 
 # The CMake function of cmake/tos_filestore.cmake, on images the firmware build already makes:
-# build/firmware/test-filestore.fs holds demo, skeleton and the boot script "rc".
-tos_filestore(NAME test-filestore FILES demo skeleton.elf RC test_filestore.rc SIZE_KB 128)
+# build/firmware/test-filestore.fs holds demo, hello and the boot script "rc".
+tos_filestore(NAME test-filestore FILES demo hello.elf RC test_filestore.rc SIZE_KB 128)
 
 add_executable(test_filestore test_filestore.cpp board_test_main.cpp)
 target_link_libraries(test_filestore PRIVATE GTest::gtest testbed_filestore testbed_machine testbed_warnings)

@@ -71,7 +71,7 @@ static void test_timer(void) {
   unsigned long t0 = tb_rtc_usec();
   reload = 1000;
   TB_REG32(TB_TIMER_RELOAD) = reload; /* 1 ms at 1 MHz */
-  TB_REG16(TB_INTC_ENABLE) = TB_INTC_TIMER;
+  TB_REG16(TB_INTC_ENABLE) = TB_INTC_ENABLE_TIMER;
   preempt = 1;
   TB_REG16(TB_TIMER_CTRL) = TB_TIMER_CTRL_ENABLE | TB_TIMER_CTRL_PERIODIC | TB_TIMER_CTRL_IRQ;
   tb_set_sr(0x2000);
@@ -122,12 +122,12 @@ int page_fault(void) {
   unsigned long vpn = addr >> TB_PAGE_SHIFT;
   ++faults;
   last_status = st;
-  if (TB_MMU_FAULT_REASON(st) == TB_MMU_UNMAPPED && vpn == HOLE >> TB_PAGE_SHIFT)
-    page_table[vpn] = FRAME | TB_PTE_VALID | TB_PTE_WRITABLE | TB_PTE_USER;
-  else if (TB_MMU_FAULT_REASON(st) == TB_MMU_READ_ONLY && vpn == RO_PAGE >> TB_PAGE_SHIFT)
-    page_table[vpn] |= TB_PTE_WRITABLE;
+  if (TB_FIELD_GET(st, TB_MMU_FAULT_STATUS_REASON) == TB_MMU_FAULT_STATUS_REASON_UNMAPPED && vpn == HOLE >> TB_PAGE_SHIFT)
+    page_table[vpn] = FRAME | TB_MMU_PTE_VALID | TB_MMU_PTE_WRITABLE | TB_MMU_PTE_USER;
+  else if (TB_FIELD_GET(st, TB_MMU_FAULT_STATUS_REASON) == TB_MMU_FAULT_STATUS_REASON_READ_ONLY && vpn == RO_PAGE >> TB_PAGE_SHIFT)
+    page_table[vpn] |= TB_MMU_PTE_WRITABLE;
   else
-    return 0x300 | TB_MMU_FAULT_REASON(st);
+    return 0x300 | TB_FIELD_GET(st, TB_MMU_FAULT_STATUS_REASON);
   TB_REG32(TB_MMU_FLUSH) = addr;
   TB_REG16(TB_MMU_FAULT_STATUS) = 0;
   return 0;
@@ -145,9 +145,9 @@ static void user_code(void) {
 static void test_mmu(void) {
   tb_puts("mmu:\n");
   for (unsigned long i = 0; i < PAGES; ++i)
-    page_table[i] = (i << TB_PAGE_SHIFT) | TB_PTE_VALID | TB_PTE_WRITABLE | TB_PTE_USER;
+    page_table[i] = (i << TB_PAGE_SHIFT) | TB_MMU_PTE_VALID | TB_MMU_PTE_WRITABLE | TB_MMU_PTE_USER;
   page_table[HOLE >> TB_PAGE_SHIFT] = 0;
-  page_table[RO_PAGE >> TB_PAGE_SHIFT] &= ~TB_PTE_WRITABLE;
+  page_table[RO_PAGE >> TB_PAGE_SHIFT] &= ~TB_MMU_PTE_WRITABLE;
   *(volatile unsigned short *)RO_PAGE = 0x0100;
   TB_REG32(TB_MMU_PTBASE(5)) = (unsigned long)page_table;
   TB_REG16(TB_MMU_PTLEN(5)) = PAGES;
@@ -158,8 +158,10 @@ static void test_mmu(void) {
   TB_REG16(TB_MMU_CTRL) = 0;
   check(faults == 2, "two user faults reached the bus-error handler");
   check(TB_REG32(TB_MMU_FAULTS) - faults_before == 2, "MMU FAULTS counted them");
-  check(TB_MMU_FAULT_REASON(last_status) == TB_MMU_READ_ONLY && (last_status & TB_MMU_FAULT_WRITE) &&
-            TB_MMU_FAULT_ASID(last_status) == 5 && TB_MMU_FAULT_FC(last_status) == 1,
+  check(TB_FIELD_GET(last_status, TB_MMU_FAULT_STATUS_REASON) == TB_MMU_FAULT_STATUS_REASON_READ_ONLY &&
+            (last_status & TB_MMU_FAULT_STATUS_WRITE) &&
+            TB_FIELD_GET(last_status, TB_MMU_FAULT_STATUS_ASID) == 5 &&
+            TB_FIELD_GET(last_status, TB_MMU_FAULT_STATUS_FC) == 1,
         "FAULT_STATUS: read-only write, user data, space 5");
   check(*(volatile unsigned short *)(FRAME + 0x10) == 0x1234, "the rerun write landed in the new frame");
   check(user_result == 0x1334, "user code read back through the fixed mappings");
@@ -168,9 +170,9 @@ static void test_mmu(void) {
 
 /* ---- host file service on SERIAL1 ---- */
 static int link_getc(unsigned long deadline_usec, int *c) {
-  while (!(TB_SERIAL_STATUS(TB_SERIAL1_BASE) & TB_SERIAL_RX_READY))
+  while (!(tb_serial_status(TB_SERIAL1_BASE) & TB_SERIAL1_STATUS_RX_READY))
     if (tb_rtc_usec() > deadline_usec) return 0;
-  *c = TB_SERIAL_DATA(TB_SERIAL1_BASE) & 0xFF;
+  *c = tb_serial_rx(TB_SERIAL1_BASE);
   return 1;
 }
 

@@ -25,11 +25,10 @@
 #define TAG_RING 0x0001
 #define TAG_DONE 0x0D0E
 
-#define NET_OUT(i) TB_REG32(TB_NET_OUT_DESC + 4 * (i))
-#define NET_IN(i) TB_REG32(TB_NET_IN_WIN + 4 * (i))
-#define NET_BUF ((volatile unsigned long *)TB_NET_BUFFER)
-#define NET_STATUS_INPUT 0x1ul
-#define NET_ERR_OUT_FULL 6
+/* Word i of the output descriptor, of the input window, of the controller's buffer memory. */
+static inline void net_out(unsigned i, unsigned long v) { TB_REG32(TB_NET_OUT_DESC + 4 * i) = v; }
+static inline unsigned long net_in(unsigned i) { return TB_REG32(TB_NET_IN_WIN + 4 * i); }
+static volatile unsigned long *const net_buf = (volatile unsigned long *)TB_NET_BUFFER;
 
 static inline void send_event(unsigned short n) { TB_REG16(TB_MON_SMI_EVENT) = n; }
 
@@ -40,26 +39,27 @@ static unsigned short my_id(void) { return TB_REG16(TB_BOARDID_ID); }
 static void net_send(unsigned node, unsigned slot, unsigned tag, unsigned long operand,
                      unsigned long addr, unsigned words) {
   for (;;) {
-    NET_OUT(0) = ((unsigned long)node << 24) | ((unsigned long)slot << 16) | tag;
-    NET_OUT(1) = operand;
+    net_out(0, ((unsigned long)node << TB_NET_HEADER_DEST_NODE_SHIFT) |
+                   ((unsigned long)slot << TB_NET_HEADER_DEST_SLOT_SHIFT) | tag);
+    net_out(1, operand);
     if (words) {
-      NET_OUT(2) = addr;
-      NET_OUT(3) = (unsigned long)words * 4;
+      net_out(2, addr);
+      net_out(3, (unsigned long)words * 4);
     }
-    TB_REG32(TB_NET_LAUNCH) = (1ul << 8) | (words ? 1 : 0);
+    TB_REG32(TB_NET_LAUNCH) = (1ul << TB_NET_LAUNCH_OPERANDS_SHIFT) | ((words ? 1ul : 0ul) << TB_NET_LAUNCH_PAIRS_SHIFT);
     unsigned long err = TB_REG32(TB_NET_ERROR);
-    if (err == 0) return;
-    if (err != NET_ERR_OUT_FULL) {
+    if (err == TB_NET_ERROR_CODE_OK) return;
+    if (err != TB_NET_ERROR_CODE_OUT_FULL) {
       tb_puts("net_send: launch error ");
       tb_putdec(err);
       tb_putc('\n');
       tb_exit(0x300 + err);
     }
-    TB_REG32(TB_NET_ERROR) = 0;
+    TB_REG32(TB_NET_ERROR) = 0; /* any write clears it */
   }
 }
 
-static int net_pending(void) { return (TB_REG32(TB_NET_STATUS) & NET_STATUS_INPUT) != 0; }
+static int net_pending(void) { return (TB_REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING) != 0; }
 
 static unsigned long payload_word(unsigned from, unsigned round, unsigned i) {
   return ((unsigned long)from << 24) ^ ((unsigned long)round << 12) ^ (i * 0x9E37ul);
@@ -74,7 +74,7 @@ static void slave(unsigned id) {
   unsigned long out_off = 0, in_off = 0x1000; /* buffer areas for sending and receiving */
   /* 1994: DMA reaches only the controller's buffer, so messages are copied in and out (as TOS
    * did). dma-anywhere (the upgrade of the report's section 3.4): DMA straight from and to RAM. */
-  int anywhere = TB_REG32(TB_NET_MODE) == 1;
+  int anywhere = TB_REG32(TB_NET_MODE) == TB_NET_MODE_ANYWHERE;
   unsigned long src_addr = anywhere ? (unsigned long)ram_payload : TB_NET_BUFFER + out_off;
   unsigned long dst_addr = anywhere ? (unsigned long)ram_received : TB_NET_BUFFER + in_off;
   unsigned round, i;
@@ -84,35 +84,35 @@ static void slave(unsigned id) {
   tb_putdec(next);
   tb_puts(anywhere ? ", DMA to and from RAM\n" : ", copying through the controller buffer\n");
   for (round = 0; round < DEMO_ROUNDS; ++round) {
-    send_event(0x4000 | (id << 8) | 1);  /* thread 1 of this board is scheduled */
+    send_event(EV_SCHEDULE_BIT | (id << 8) | 1); /* thread 1 of this board is scheduled */
     for (i = 0; i < PAYLOAD_WORDS; ++i) ram_payload[i] = payload_word(id, round, i);
     send_event(EV_TRAP7);                /* the thread asks to communicate */
     if (!anywhere)
-      for (i = 0; i < PAYLOAD_WORDS; ++i) NET_BUF[out_off / 4 + i] = ram_payload[i]; /* copy in */
+      for (i = 0; i < PAYLOAD_WORDS; ++i) net_buf[out_off / 4 + i] = ram_payload[i]; /* copy in */
     net_send(0, next, TAG_RING, round, src_addr, PAYLOAD_WORDS);
     send_event(EV_COMMS);                /* sender returned to the ready queue */
     while (!net_pending()) {
     }
     send_event(EV_RX_MPC);               /* servicing a message from Centrenet */
     unsigned long src = TB_REG32(TB_NET_IN_SRC);
-    unsigned long got_round = NET_IN(1);
+    unsigned long got_round = net_in(1);
     TB_REG32(TB_NET_SB_ADDR) = dst_addr;
     TB_REG32(TB_NET_SB_OFFSET) = 8;      /* skip the header and the one operand */
     TB_REG32(TB_NET_SB_LEN) = PAYLOAD_WORDS * 4;
-    TB_REG32(TB_NET_RXCMD) = 3;          /* store back, then pop */
-    while (TB_REG32(TB_NET_STATUS) & 0x8ul) {
+    TB_REG32(TB_NET_RXCMD) = TB_NET_RXCMD_STOREBACK_POP;
+    while (TB_REG32(TB_NET_STATUS) & TB_NET_STATUS_STOREBACK_BUSY) {
     }
     if (!anywhere)
-      for (i = 0; i < PAYLOAD_WORDS; ++i) ram_received[i] = NET_BUF[in_off / 4 + i]; /* copy out */
+      for (i = 0; i < PAYLOAD_WORDS; ++i) ram_received[i] = net_buf[in_off / 4 + i]; /* copy out */
     for (i = 0; i < PAYLOAD_WORDS; ++i)
-      if (ram_received[i] != payload_word(prev, round, i) || (src & 0xFF) != prev || got_round != round) {
+      if (ram_received[i] != payload_word(prev, round, i) || TB_FIELD_GET(src, TB_NET_IN_SRC_SLOT) != prev || got_round != round) {
         tb_puts("slave: corrupt message in round ");
         tb_putdec(round);
         tb_putc('\n');
         tb_exit(0x400 + round);
       }
     send_event(EV_COMMR);                /* receiver returned to the ready queue */
-    send_event(0x4000 | (id << 8) | 1);
+    send_event(EV_SCHEDULE_BIT | (id << 8) | 1);
   }
   /* Wait until the MMI has taken every event of this board, then report to the master. */
   while (TB_REG16(TB_MON_SMI_LEVEL) != 0) {
@@ -130,7 +130,7 @@ static unsigned long raw_count, raw_dropped;
 static void drain_mmi(void) {
   for (;;) {
     unsigned long w = TB_REG32(TB_MON_MMI_DATA_HI);
-    if (w & 0x80000000ul) return; /* EMPTY */
+    if (w & ((unsigned long)TB_MON_MMI_DATA_HI_EMPTY << 16)) return; /* DATA_HI in the high word */
     if (raw_count < RAW_MAX) raw[raw_count++] = w;
     else ++raw_dropped;
   }
@@ -174,11 +174,11 @@ static void master(void) {
   while (done < DEMO_SLAVES) {
     drain_mmi();
     if (net_pending()) {
-      if ((NET_IN(0) & 0xFFFF) == TAG_DONE) {
+      if ((net_in(0) & TB_NET_HEADER_TAG) == TAG_DONE) {
         ++done;
-        lost += NET_IN(1);
+        lost += net_in(1);
       }
-      TB_REG32(TB_NET_RXCMD) = 2; /* pop */
+      TB_REG32(TB_NET_RXCMD) = TB_NET_RXCMD_POP;
     }
   }
   /* Every slave's SMI was empty when it reported, but its last pair may still be on the

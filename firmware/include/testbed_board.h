@@ -1,5 +1,5 @@
-/* Board support for Testbed firmware: register access, bit definitions and small polled
- * drivers for the board's devices. Addresses come from the generated <testbed/memory_map.h>;
+/* Board support for Testbed firmware: register access and small polled drivers for the board's
+ * devices. Addresses and bit fields come from the generated <testbed/memory_map.h>;
  * hw/board/README.md describes the devices. C only (freestanding, m68k-linux-gnu-gcc -m68010). */
 #ifndef TESTBED_BOARD_H
 #define TESTBED_BOARD_H
@@ -11,55 +11,38 @@
  * latches the low word on reading the high one). */
 #define TB_REG32(a) (*(volatile unsigned long *)(a))
 
-/* Serial ports (STATUS / CTRL bits). */
-#define TB_SERIAL_RX_READY 0x1
-#define TB_SERIAL_TX_READY 0x2
-#define TB_SERIAL_TX_LOST 0x8
-#define TB_SERIAL_CTRL_RX_IRQ 0x1
-#define TB_SERIAL_CTRL_TX_IRQ 0x2
-/* Port base: TB_SERIAL0_BASE (console) or TB_SERIAL1_BASE (LAN link / file service). */
-#define TB_SERIAL_DATA(base) TB_REG16((base) + TB_SERIAL0_DATA_OFF)
-#define TB_SERIAL_STATUS(base) TB_REG16((base) + TB_SERIAL0_STATUS_OFF)
-
-/* Timer: TB_TIMER_CTRL_ENABLE/PERIODIC/IRQ, TB_TIMER_STATUS_EXPIRED (generated). */
-
-/* Interrupt controller source bits (PENDING / ENABLE). */
-#define TB_INTC_TIMER 0x01
-#define TB_INTC_NET 0x02
-#define TB_INTC_SERIAL0 0x04
-#define TB_INTC_SERIAL1 0x08
-#define TB_INTC_MON 0x10
+/* Register addresses, bit fields (mask TB_<R>_<REG>_<F>, TB_<R>_<REG>_<F>_SHIFT) and field
+ * values all come from the generated <testbed/memory_map.h> (docs/memory_map.md). */
+/* The value of field F (a generated mask name) in register value v, and x placed in field F. */
+#define TB_FIELD_GET(v, F) (((v) & (F)) >> F##_SHIFT)
+#define TB_FIELD_PUT(F, x) (((x) << F##_SHIFT) & (F))
+/* Exception vector of an autovectored interrupt at IPL `level`. */
 #define TB_AUTOVECTOR(level) (24 + (level))
-
-/* MMU. */
-#define TB_MMU_PTBASE(n) (TB_MMU_PTBASE0 + 4 * (n))
-#define TB_MMU_PTLEN(n) (TB_MMU_PTLEN0 + 2 * (n))
-#define TB_PTE_VALID 0x1ul
-#define TB_PTE_WRITABLE 0x2ul
-#define TB_PTE_USER 0x4ul
-#define TB_PTE_FRAME 0x00FFFC00ul
-#define TB_MMU_FAULT_VALID 0x8000
-#define TB_MMU_FAULT_WRITE 0x0008
-#define TB_MMU_FAULT_FC(s) ((s) & 7)
-#define TB_MMU_FAULT_REASON(s) (((s) >> 4) & 7)
-#define TB_MMU_FAULT_ASID(s) (((s) >> 8) & 15)
-#define TB_MMU_UNMAPPED 1
-#define TB_MMU_READ_ONLY 2
-#define TB_MMU_NOT_USER 3
 
 /* Host file service on SERIAL1 (protocol in hw/board/README.md). */
 #define TB_FS_REQUEST_SYNC 0xA5
 #define TB_FS_REPLY_SYNC 0x5A
 
+/* Serial ports: base TB_SERIAL0_BASE (console) or TB_SERIAL1_BASE (LAN link, file service);
+ * both ports have one register file (TB_SERIAL0_* and TB_SERIAL1_* offsets and bits agree). */
+static inline unsigned short tb_serial_status(unsigned long base) {
+  return TB_REG16(base + TB_SERIAL0_STATUS_OFF);
+}
+static inline int tb_serial_rx(unsigned long base) {
+  return TB_REG16(base + TB_SERIAL0_DATA_OFF) & TB_SERIAL0_DATA_CHAR;
+}
+static inline void tb_serial_tx(unsigned long base, unsigned char c) {
+  TB_REG16(base + TB_SERIAL0_DATA_OFF) = c;
+}
 static inline void tb_serial_putc(unsigned long base, char c) {
-  while (!(TB_SERIAL_STATUS(base) & TB_SERIAL_TX_READY)) {
+  while (!(tb_serial_status(base) & TB_SERIAL0_STATUS_TX_READY)) {
   }
-  TB_SERIAL_DATA(base) = (unsigned char)c;
+  tb_serial_tx(base, (unsigned char)c);
 }
 static inline int tb_serial_getc(unsigned long base) {
-  while (!(TB_SERIAL_STATUS(base) & TB_SERIAL_RX_READY)) {
+  while (!(tb_serial_status(base) & TB_SERIAL0_STATUS_RX_READY)) {
   }
-  return TB_SERIAL_DATA(base) & 0xFF;
+  return tb_serial_rx(base);
 }
 static inline void tb_putc(char c) {
   if (c == '\n') tb_serial_putc(TB_SERIAL0_BASE, '\r');

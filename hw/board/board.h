@@ -7,7 +7,7 @@
 //   testbed::Board b("air", c);
 //   b.attach_net(ni.target_socket);           // before sc_start; likewise attach_monitor()
 //   ni.dma.bind(b.dma_target()); ni.set_memory_port(&b.memory_port());   // dma-anywhere
-//   ni.irq_callback = [&](bool l) { b.set_irq(testbed::IrqSource::Net, l); };
+//   ni.on_irq([&](bool l) { b.set_irq(testbed::IrqSource::Net, l); });
 //   b.console().connect(&endpoint);           // or a ConsoleSwitch; b.link() on the master
 //   b.load_image(testbed::load_elf("tos.elf"));
 //   b.on_exit([&](testbed::Board& x) { ... x.result() ... });   // default: sc_stop()
@@ -34,6 +34,10 @@
 
 namespace testbed {
 
+class Config;  // sw/config: a machine file
+
+// A board's settings. The initializers are the one statement of the defaults; read() is the one
+// reader of the machine file's keys for them, for testbed and testbed-board alike.
 struct BoardConfig {
   uint16_t id = 0;          // 0 master, 1..5 earth, air, fire, water, space
   bool master = true;
@@ -49,8 +53,16 @@ struct BoardConfig {
   uint32_t console_baud = 9600;
   uint32_t link_baud = 38400;
   bool fast_path = true;
+  double quantum_us = 10.0;     // TLM global quantum: how far a board may run ahead of the others
   // Throws std::invalid_argument naming the parameter when a value is out of range.
   void validate() const;
+  // The machine file's settings for every board (board_settings.cpp): [cpu] model, clock_mhz,
+  // quantum_us, fast_path; [board] ram_kb, ram_wait_states, rom_wait_states, io_wait_states,
+  // mmu_walk_clocks, timer_tick_hz, console_baud, link_baud. A missing key keeps the value it
+  // has; a bad one throws ConfigError naming file, line, key and the allowed range.
+  void read(const Config& cfg);
+  // The board's identity from [board] id, master, node (a machine file for one board).
+  void read_identity(const Config& cfg);
 };
 
 struct BoardResult {
@@ -75,7 +87,7 @@ class Board : public sc_core::sc_module {
   // DMA into board RAM (physical addresses; see dma_port.h), e.g. ni.dma.bind(b.dma_target())
   // and ni.set_memory_port(&b.memory_port()) for the Centrenet NI in dma-anywhere mode.
   DmaPort::Socket& dma_target() { return dma_.socket; }
-  centrenet::SharedMemoryPort& memory_port() { return dma_.memory_port(); }
+  SharedMemoryPort& memory_port() { return dma_.memory_port(); }
   DmaPort& dma() { return dma_; }
   // Interrupt lines of external devices (level-sensitive; IrqSource::Net, IrqSource::Mon).
   void set_irq(IrqSource s, bool asserted) { intc_.set_line(s, asserted); }

@@ -11,19 +11,14 @@ class BoardIdentity : public RegisterTarget {
   BoardIdentity(sc_core::sc_module_name name, uint16_t id, bool master, uint16_t node, uint32_t ram_bytes,
                 sc_core::sc_time latency = sc_core::SC_ZERO_TIME)
       : RegisterTarget(name, latency), id_(id), master_(master), node_(node), ram_bytes_(ram_bytes) {
+    using namespace regs::boardid;
+    using sc_core::sc_time;
     add_registers(tables::kBoardidRegisters);
+    on_read<ID>([this](const sc_time&) -> uint32_t { return id_; });
+    on_read<ROLE>([this](const sc_time&) -> uint32_t { return master_ ? ROLE::MASTER::mask : 0; });
+    on_read<NODE>([this](const sc_time&) -> uint32_t { return node_; });
+    on_read<RAMSIZE>([this](const sc_time&) { return ram_bytes_; });
   }
-
- protected:
-  uint32_t read_register(uint32_t offset, const sc_core::sc_time&) override {
-    switch (offset) {
-      case TB_BOARDID_ID_OFF: return id_;
-      case TB_BOARDID_ROLE_OFF: return master_ ? 1 : 0;
-      case TB_BOARDID_NODE_OFF: return node_;
-      default: return ram_bytes_;
-    }
-  }
-  void write_register(uint32_t, uint32_t, const sc_core::sc_time&) override {}
 
  private:
   uint16_t id_;

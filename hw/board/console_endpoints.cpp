@@ -13,18 +13,29 @@
 
 namespace testbed {
 
-StreamEndpoint::StreamEndpoint(const std::string& path) : out_(std::fopen(path.c_str(), "w")), owned_(true) {
-  if (!out_) throw std::runtime_error(path + ": cannot open console log: " + std::strerror(errno));
+ConsoleSink::ConsoleSink(const std::string& log_path, std::FILE* terminal, bool selected)
+    : terminal_(terminal), selected_(selected) {
+  if (log_path.empty()) return;
+  log_ = std::fopen(log_path.c_str(), "w");
+  if (!log_) throw std::runtime_error(log_path + ": cannot create console log: " + std::strerror(errno));
 }
 
-StreamEndpoint::~StreamEndpoint() {
-  if (owned_) std::fclose(out_);
-  else std::fflush(out_);
+ConsoleSink::~ConsoleSink() {
+  if (log_) std::fclose(log_);
+  if (terminal_) std::fflush(terminal_);
 }
 
-void StreamEndpoint::transmit(uint8_t byte, const sc_core::sc_time&) {
-  std::fputc(byte, out_);
-  if (byte == '\n') std::fflush(out_);
+void ConsoleSink::transmit(uint8_t byte, const sc_core::sc_time&) {
+  ++bytes_;
+  if (!first_line_done_) {
+    if (byte == '\n' || first_line_.size() >= 160) first_line_done_ = true;
+    else if (byte != '\r') first_line_.push_back(char(byte));
+  }
+  if (log_) std::fputc(byte, log_);
+  if (selected_ && terminal_) {
+    std::fputc(byte, terminal_);
+    if (byte == '\n') std::fflush(terminal_);
+  }
 }
 
 bool CaptureEndpoint::receive(uint8_t& byte) {

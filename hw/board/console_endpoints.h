@@ -1,7 +1,7 @@
-// Host sides of a serial line for the console: a stream (stdout or a log file), a TCP port on
-// 127.0.0.1 (telnet/nc to it), a capture buffer (tests), and the console switch that routes one
-// host side to any one of several boards' ports (TOS: "the console may be switched to any of the
-// six shells").
+// Host sides of a serial line for the console: the console sink (a log file and/or a terminal),
+// a TCP port on 127.0.0.1 (telnet/nc to it), a capture buffer (tests), and the console switch that
+// routes one host side to any one of several boards' ports (TOS: "the console may be switched to
+// any of the six shells").
 #pragma once
 #include "serial_endpoint.h"
 #include "serial_port.h"
@@ -13,18 +13,31 @@
 
 namespace testbed {
 
-// Writes every character to a stdio stream (not owned unless opened from a path).
-class StreamEndpoint : public SerialEndpoint {
+// The one console sink: every character goes to a log file (if given: opened, truncated and
+// owned) and, while selected, to a terminal stream (if given; flushed at each newline). The
+// single-board simulator's console is a sink on stdout or on a file; the machine gives every
+// board one with its own log and the terminal, selected for the board the operator chose.
+class ConsoleSink : public SerialEndpoint {
  public:
-  explicit StreamEndpoint(std::FILE* out) : out_(out) {}
-  // Opens (truncates) a log file; throws std::runtime_error naming the path on failure.
-  explicit StreamEndpoint(const std::string& path);
-  ~StreamEndpoint() override;
+  // Throws std::runtime_error naming the path when the log cannot be created.
+  ConsoleSink(const std::string& log_path, std::FILE* terminal, bool selected = true);
+  explicit ConsoleSink(std::FILE* terminal) : ConsoleSink("", terminal) {}
+  ~ConsoleSink() override;
   void transmit(uint8_t byte, const sc_core::sc_time& t) override;
+  void select(bool on) { selected_ = on; }
+  uint64_t bytes() const { return bytes_; }
+  const std::string& first_line() const { return first_line_; }  // e.g. an OS's boot line
+
+ protected:
+  std::FILE* terminal() const { return terminal_; }
 
  private:
-  std::FILE* out_;
-  bool owned_ = false;
+  std::FILE* log_ = nullptr;
+  std::FILE* terminal_;
+  bool selected_;
+  uint64_t bytes_ = 0;
+  std::string first_line_;
+  bool first_line_done_ = false;
 };
 
 // Collects output, and feeds queued input (tests, scripted sessions).

@@ -1,9 +1,7 @@
 #include "cpu_initiator.h"
+#include "tlm_payload.h"
 
-#if __has_include(<m68k_disasm.h>)
 #include <m68k_disasm.h>
-#define TESTBED_HAVE_DISASM 1
-#endif
 
 #include <testbed/memory_map.h>
 
@@ -46,9 +44,9 @@ void CpuInitiator::set_fast_path(bool on) {
   if (!on) cpu_.unmap_all_fast();
 }
 
-void CpuInitiator::set_memory_port(const centrenet::SharedMemoryPort* port) {
+void CpuInitiator::set_memory_port(const SharedMemoryPort* port) {
   mem_port_ = port;
-  if (port) dma_seen_ = port->stats(centrenet::SharedMemoryPort::kDma).held;
+  if (port) dma_seen_ = port->stats(SharedMemoryPort::kDma).held;
 }
 
 // The core clock at which the CPU's local time reaches kernel time `t` (>= now), rounded up.
@@ -92,7 +90,7 @@ void CpuInitiator::sync() {
     // per bus cycle so that the DMI path stays free of it. DMA during the stall is charged at
     // the next synchronisation: over any stretch of time the CPU then gets what DMA left of
     // the port (at 50% DMA duty, half its speed).
-    sc_time held = mem_port_->stats(centrenet::SharedMemoryPort::kDma).held;
+    sc_time held = mem_port_->stats(SharedMemoryPort::kDma).held;
     if (held > dma_seen_) {
       sc_time stolen = held - dma_seen_;
       dma_seen_ = held;
@@ -136,7 +134,7 @@ void CpuInitiator::run() {
       // is idle meanwhile, so DMA in that time steals nothing.
       sync();
       if (ipl_ == applied_ipl_) wait(ipl_changed_);
-      if (mem_port_) dma_seen_ = mem_port_->stats(centrenet::SharedMemoryPort::kDma).held;
+      if (mem_port_) dma_seen_ = mem_port_->stats(SharedMemoryPort::kDma).held;
       rebase();  // the core's clock is re-based on the kernel time
       continue;
     }
@@ -167,14 +165,7 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
   ++slow_accesses_;
   uint32_t address = a.address & ((1u << TB_ADDRESS_BITS) - 1);
   tlm::tlm_generic_payload& p = payload_;
-  p.set_command(a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  p.set_address(address);
-  p.set_data_ptr(buf);
-  p.set_data_length(len);
-  p.set_streaming_width(len);
-  p.set_byte_enable_ptr(nullptr);
-  p.set_dmi_allowed(false);
-  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  set_access(p, a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, buf, len);
   ext_->fc = a.fc;
   sc_time before = lead(a.cycle);
   sc_time delay = before;
@@ -290,11 +281,7 @@ unsigned CpuInitiator::debug_access(bool write, uint32_t address, uint8_t* data,
   BusCycleExtension* e = new BusCycleExtension;
   e->fc = fc;
   p.set_extension(e);
-  p.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-  p.set_address(address);
-  p.set_data_ptr(data);
-  p.set_data_length(len);
-  p.set_streaming_width(len);
+  set_access(p, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, data, len);
   return socket->transport_dbg(p);
 }
 
@@ -306,7 +293,6 @@ void CpuInitiator::set_instruction_trace(std::FILE* out) {
   }
   cpu_.set_tracer([this](uint32_t pc, uint64_t cycle) {
     uint8_t fc = (cpu_.regs().sr & 0x2000) ? m68k::FC_SUPERVISOR_PROGRAM : m68k::FC_USER_PROGRAM;
-#ifdef TESTBED_HAVE_DISASM
     std::string text;
     m68k::disassemble(pc, [&](uint32_t a) {
       uint8_t b[2] = {0, 0};
@@ -314,11 +300,6 @@ void CpuInitiator::set_instruction_trace(std::FILE* out) {
       return uint16_t(b[0] << 8 | b[1]);
     }, text, cpu_.model() == m68k::Model::MC68000 ? m68k::DisasmCpu::MC68000 : m68k::DisasmCpu::MC68010);
     std::fprintf(trace_, "%12llu %06X  %s\n", (unsigned long long)cycle, unsigned(pc), text.c_str());
-#else
-    uint8_t b[2] = {0, 0};
-    debug_access(false, pc, b, 2, fc);
-    std::fprintf(trace_, "%12llu %06X  %02X%02X\n", (unsigned long long)cycle, unsigned(pc), b[0], b[1]);
-#endif
   });
 }
 

@@ -21,7 +21,7 @@
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include "../centrenet/memory_port.h"  // header-only, SystemC only: the CPU/DMA timeline
+#include "memory_port.h"  // hw/bus: the CPU/DMA timeline of the board's RAM port
 
 #include <cstdio>
 #include <functional>
@@ -57,7 +57,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // The port to board RAM that DMA shares with the CPU (Board's DmaPort), or nullptr. After each
   // synchronisation the CPU stalls for the time DMA held the port since the last one (the
   // 68010 grants the bus to DMA and waits for it to come back: cycle stealing).
-  void set_memory_port(const centrenet::SharedMemoryPort* port);
+  void set_memory_port(const SharedMemoryPort* port);
   // How far the CPU may run ahead of the kernel when no other process is waiting to run
   // (default 1 ms). Bounds the overrun past an sc_start(duration) end, which SystemC does not
   // expose as pending activity.
@@ -122,7 +122,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   uint64_t quantum_end_ = 0, lead_end_ = 0, activity_end_ = 0, horizon_end_ = 0, chunk_end_ = 0;
   bool limits_dirty_ = true;
   sc_core::sc_time max_lead_{1, sc_core::SC_MS};
-  const centrenet::SharedMemoryPort* mem_port_ = nullptr;
+  const SharedMemoryPort* mem_port_ = nullptr;
   sc_core::sc_time dma_seen_, dma_stall_;
   uint64_t syncs_ = 0, chunks_ = 0;
   tlm::tlm_generic_payload payload_;

@@ -5,7 +5,7 @@
 // answer TLM_ADDRESS_ERROR_RESPONSE, and transport_dbg answers 0 bytes there (the NI probes
 // both ends of a range that way before it moves any byte). No DMI: every DMA access is timed.
 //
-// Contention: the port owns a centrenet::SharedMemoryPort, the timeline of the RAM port that
+// Contention: the port owns a SharedMemoryPort, the timeline of the RAM port that
 // the NI claims for each DMA burst (ni.set_memory_port(&board.memory_port())). The CPU does not
 // claim it cycle by cycle -- its RAM cycles go through DMI -- but after each synchronisation it
 // stalls for the time DMA held the port since the previous one (CpuInitiator::set_memory_port):
@@ -15,7 +15,7 @@
 #pragma once
 #include "memory.h"
 
-#include "../centrenet/memory_port.h"  // header-only, SystemC only
+#include "memory_port.h"  // hw/bus
 
 #include <systemc>
 #include <tlm>
@@ -36,7 +36,7 @@ class DmaPort : public sc_core::sc_module {
     socket.register_transport_dbg(this, &DmaPort::transport_dbg);
   }
 
-  centrenet::SharedMemoryPort& memory_port() { return port_; }
+  SharedMemoryPort& memory_port() { return port_; }
   uint64_t bytes_read() const { return bytes_read_; }
   uint64_t bytes_written() const { return bytes_written_; }
 
@@ -70,7 +70,7 @@ class DmaPort : public sc_core::sc_module {
   }
 
   Memory& ram_;
-  centrenet::SharedMemoryPort port_;
+  SharedMemoryPort port_;
   uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 

@@ -10,8 +10,9 @@ constexpr int kLevels[kIrqSources] = {TB_IRQ_TIMER, TB_IRQ_NET, TB_IRQ_SERIAL0, 
 
 InterruptController::InterruptController(sc_core::sc_module_name name, sc_core::sc_time latency)
     : RegisterTarget(name, latency) {
-  static_assert(TB_INTC_LEVEL_COUNT == kIrqSources, "a LEVELn register per interrupt source");
-  add_registers(tables::kIntcRegisters);
+  static_assert(regs::intc::LEVEL::count == kIrqSources, "a LEVELn register per interrupt source");
+  static_assert(regs::intc::PENDING::field_count == kIrqSources, "PENDING and ENABLE have the same bits");
+  declare_registers();
 }
 
 int InterruptController::level_of(IrqSource s) { return kLevels[unsigned(s)]; }
@@ -48,21 +49,18 @@ void InterruptController::reset() {
   update();
 }
 
-uint32_t InterruptController::read_register(uint32_t offset, const sc_core::sc_time&) {
-  switch (offset) {
-    case TB_INTC_PENDING_OFF: return pending_;
-    case TB_INTC_ENABLE_OFF: return enable_;
-    case TB_INTC_IPL_OFF: return uint32_t(ipl_);
-    case TB_INTC_ACKS_OFF: return acks_;
-    default: return uint32_t(kLevels[(offset - TB_INTC_LEVEL0_OFF) / TB_INTC_LEVEL_STRIDE]);
-  }
-}
-
-void InterruptController::write_register(uint32_t offset, uint32_t value, const sc_core::sc_time&) {
-  if (offset == TB_INTC_ENABLE_OFF) {
+void InterruptController::declare_registers() {
+  using namespace regs::intc;
+  add_registers(tables::kIntcRegisters);
+  on_read<PENDING>([this](const sc_core::sc_time&) -> uint32_t { return pending_; });
+  on_read<ENABLE>([this](const sc_core::sc_time&) -> uint32_t { return enable_; });
+  on_write<ENABLE>([this](uint32_t value, const sc_core::sc_time&) {
     enable_ = uint16_t(value & ((1u << kIrqSources) - 1));
     update();
-  }
+  });
+  on_read<IPL>([this](const sc_core::sc_time&) { return uint32_t(ipl_); });
+  on_read<ACKS>([this](const sc_core::sc_time&) -> uint32_t { return acks_; });
+  on_read_each<LEVEL>([](unsigned n, const sc_core::sc_time&) { return uint32_t(kLevels[n]); });
 }
 
 }  // namespace testbed

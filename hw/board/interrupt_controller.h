@@ -9,8 +9,15 @@
 
 namespace testbed {
 
-enum class IrqSource : unsigned { Timer = 0, Net = 1, Serial0 = 2, Serial1 = 3, Mon = 4 };
-constexpr unsigned kIrqSources = 5;
+// Source n is bit n of INTC PENDING and ENABLE (the fields of sw/tables/registers/intc.toml).
+enum class IrqSource : unsigned {
+  Timer = regs::intc::ENABLE::TIMER::shift,
+  Net = regs::intc::ENABLE::NET::shift,
+  Serial0 = regs::intc::ENABLE::SERIAL0::shift,
+  Serial1 = regs::intc::ENABLE::SERIAL1::shift,
+  Mon = regs::intc::ENABLE::MON::shift,
+};
+constexpr unsigned kIrqSources = regs::intc::ENABLE::field_count;
 
 class InterruptController : public RegisterTarget {
  public:
@@ -31,11 +38,8 @@ class InterruptController : public RegisterTarget {
 
   void reset();
 
- protected:
-  uint32_t read_register(uint32_t offset, const sc_core::sc_time& t) override;
-  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override;
-
  private:
+  void declare_registers();
   void update();
   uint16_t pending_ = 0, enable_ = 0;
   int ipl_ = 0;

@@ -1,6 +1,7 @@
 #include "mmu.h"
 
 #include "bus_extension.h"
+#include "tlm_payload.h"
 
 #include <testbed/memory_map.h>
 
@@ -9,9 +10,10 @@ namespace testbed {
 using sc_core::sc_time;
 
 namespace {
-constexpr uint16_t kEnable = 1;
+namespace R = regs::mmu;
+constexpr uint16_t kEnable = R::CTRL::ENABLE::mask;
 constexpr uint32_t kPages = (1u << TB_ADDRESS_BITS) / TB_PAGE_SIZE;
-constexpr uint32_t kFlushAll = 0xFFFFFFFF;
+constexpr uint32_t kFlushAll = R::FLUSH::ALL;
 static_assert(Mmu::kPageSize == TB_PAGE_SIZE, "MMU page size is the memory map's page_size");
 }  // namespace
 
@@ -22,9 +24,7 @@ Mmu::Mmu(sc_core::sc_module_name name, sc_time walk_latency, sc_time register_la
   cpu_side.register_get_direct_mem_ptr(this, &Mmu::get_direct_mem_ptr);
   cpu_side.register_transport_dbg(this, &Mmu::transport_dbg);
   mem_side.register_invalidate_direct_mem_ptr(this, &Mmu::invalidate_direct_mem_ptr);
-  static_assert(TB_MMU_PTBASE_COUNT == kSpaces && TB_MMU_PTLEN_COUNT == kSpaces,
-                "a PTBASEn and a PTLENn per address space");
-  add_registers(tables::kMmuRegisters);
+  declare_registers();
 }
 
 void Mmu::reset() {
@@ -55,12 +55,7 @@ Mmu::Translation Mmu::translate(uint32_t vaddr, bool write, sc_time* delay) {
   if (!pte) {
     uint8_t buf[4];
     tlm::tlm_generic_payload p;
-    p.set_command(tlm::TLM_READ_COMMAND);
-    p.set_address(ptbase_[asid_] + 4 * vpn);
-    p.set_data_ptr(buf);
-    p.set_data_length(4);
-    p.set_streaming_width(4);
-    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    set_access(p, tlm::TLM_READ_COMMAND, ptbase_[asid_] + 4 * vpn, buf, 4);
     if (delay) {
       ++walks_;
       *delay += walk_latency_;
@@ -73,18 +68,18 @@ Mmu::Translation Mmu::translate(uint32_t vaddr, bool write, sc_time* delay) {
       return r;
     }
     pte = uint32_t(buf[0]) << 24 | uint32_t(buf[1]) << 16 | uint32_t(buf[2]) << 8 | buf[3];
-    if ((pte & kPte_Valid) && delay) {
+    if ((pte & Pte::VALID::mask) && delay) {
       tlb_[vpn] = pte;
       tlb_used_.push_back(vpn);
     }
   }
   r.pte = pte;
-  if (!(pte & kPte_Valid)) r.reason = Unmapped;
-  else if (!(pte & kPte_User)) r.reason = NotUser;
-  else if (write && !(pte & kPte_Writable)) r.reason = ReadOnly;
+  if (!(pte & Pte::VALID::mask)) r.reason = Unmapped;
+  else if (!(pte & Pte::USER::mask)) r.reason = NotUser;
+  else if (write && !(pte & Pte::WRITABLE::mask)) r.reason = ReadOnly;
   else {
     r.ok = true;
-    r.physical = (pte & kPte_Frame) | (vaddr & (kPageSize - 1));
+    r.physical = (pte & Pte::FRAME::mask) | (vaddr & (kPageSize - 1));
   }
   return r;
 }
@@ -101,7 +96,9 @@ Mmu::Translation Mmu::translate_debug(uint32_t vaddr, bool write) {
 
 void Mmu::record_fault(uint32_t vaddr, uint8_t fc, bool write, uint16_t reason) {
   fault_addr_ = vaddr;
-  fault_status_ = uint16_t(0x8000 | (asid_ & 0xF) << 8 | (reason & 7) << 4 | (write ? 8 : 0) | (fc & 7));
+  using S = R::FAULT_STATUS;
+  fault_status_ = uint16_t(S::VALID::mask | S::ASID::put(asid_) | S::REASON::put(reason) |
+                           (write ? S::WRITE::mask : 0) | S::FC::put(fc));
   ++faults_;
 }
 
@@ -154,7 +151,7 @@ bool Mmu::get_direct_mem_ptr(tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi) {
   dmi.set_read_latency(phys.get_read_latency());
   dmi.set_write_latency(phys.get_write_latency());
   dmi.allow_read();
-  if ((t.pte & kPte_Writable) && phys.is_write_allowed()) dmi.allow_read_write();
+  if ((t.pte & Pte::WRITABLE::mask) && phys.is_write_allowed()) dmi.allow_read_write();
   return true;
 }
 
@@ -188,51 +185,43 @@ void Mmu::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
   else cpu_side->invalidate_direct_mem_ptr(start, end);
 }
 
-uint32_t Mmu::read_register(uint32_t offset, const sc_time&) {
-  switch (offset) {
-    case TB_MMU_CTRL_OFF: return ctrl_;
-    case TB_MMU_ASID_OFF: return asid_;
-    case TB_MMU_FAULT_ADDR_OFF: return fault_addr_;
-    case TB_MMU_FAULT_STATUS_OFF: return fault_status_;
-    case TB_MMU_FAULTS_OFF: return uint32_t(faults_);
-    case TB_MMU_WALKS_OFF: return uint32_t(walks_);
-  }
-  if (offset >= TB_MMU_PTBASE0_OFF && offset < TB_MMU_PTBASE0_OFF + TB_MMU_PTBASE_STRIDE * kSpaces)
-    return ptbase_[(offset - TB_MMU_PTBASE0_OFF) / TB_MMU_PTBASE_STRIDE];
-  if (offset >= TB_MMU_PTLEN0_OFF && offset < TB_MMU_PTLEN0_OFF + TB_MMU_PTLEN_STRIDE * kSpaces)
-    return ptlen_[(offset - TB_MMU_PTLEN0_OFF) / TB_MMU_PTLEN_STRIDE];
-  return 0;
-}
-
-void Mmu::write_register(uint32_t offset, uint32_t value, const sc_time&) {
-  switch (offset) {
-    case TB_MMU_CTRL_OFF:
-      ctrl_ = uint16_t(value & kEnable);
+void Mmu::declare_registers() {
+  static_assert(R::PTBASE::count == kSpaces && R::PTLEN::count == kSpaces, "a PTBASEn and a PTLENn per address space");
+  using sc_core::sc_time;
+  add_registers(tables::kMmuRegisters);
+  on_read<R::CTRL>([this](const sc_time&) -> uint32_t { return ctrl_; });
+  on_write<R::CTRL>([this](uint32_t value, const sc_time&) {
+    ctrl_ = uint16_t(value & kEnable);
+    flush_all();
+  });
+  on_read<R::ASID>([this](const sc_time&) -> uint32_t { return asid_; });
+  on_write<R::ASID>([this](uint32_t value, const sc_time&) {
+    if (R::ASID::SPACE::get(value) != asid_) {
+      asid_ = uint16_t(R::ASID::SPACE::get(value));
       flush_all();
-      return;
-    case TB_MMU_ASID_OFF:
-      if ((value & 0xF) != asid_) {
-        asid_ = uint16_t(value & 0xF);
-        flush_all();
-      }
-      return;
-    case TB_MMU_FAULT_STATUS_OFF:
-      if (value == 0) fault_status_ = 0;
-      return;
-    case TB_MMU_FLUSH_OFF:
-      if (value == kFlushAll) flush_all();
-      else flush_page(value);
-      return;
-  }
-  if (offset >= TB_MMU_PTBASE0_OFF && offset < TB_MMU_PTBASE0_OFF + TB_MMU_PTBASE_STRIDE * kSpaces) {
-    unsigned n = (offset - TB_MMU_PTBASE0_OFF) / TB_MMU_PTBASE_STRIDE;
-    ptbase_[n] = value & 0x00FFFFFC;
+    }
+  });
+  on_read<R::FAULT_ADDR>([this](const sc_time&) { return fault_addr_; });
+  on_read<R::FAULT_STATUS>([this](const sc_time&) -> uint32_t { return fault_status_; });
+  on_write<R::FAULT_STATUS>([this](uint32_t value, const sc_time&) {
+    if (value == 0) fault_status_ = 0;
+  });
+  on_read<R::FAULTS>([this](const sc_time&) { return uint32_t(faults_); });
+  on_write<R::FLUSH>([this](uint32_t value, const sc_time&) {
+    if (value == kFlushAll) flush_all();
+    else flush_page(value);
+  });
+  on_read<R::WALKS>([this](const sc_time&) { return uint32_t(walks_); });
+  on_read_each<R::PTBASE>([this](unsigned n, const sc_time&) { return ptbase_[n]; });
+  on_write_each<R::PTBASE>([this](unsigned n, uint32_t value, const sc_time&) {
+    ptbase_[n] = value & R::PTBASE::ADDR::mask;
     if (n == asid_) flush_all();
-  } else if (offset >= TB_MMU_PTLEN0_OFF && offset < TB_MMU_PTLEN0_OFF + TB_MMU_PTLEN_STRIDE * kSpaces) {
-    unsigned n = (offset - TB_MMU_PTLEN0_OFF) / TB_MMU_PTLEN_STRIDE;
-    ptlen_[n] = uint16_t(std::min<uint32_t>(value & 0xFFFF, kPages));
+  });
+  on_read_each<R::PTLEN>([this](unsigned n, const sc_time&) -> uint32_t { return ptlen_[n]; });
+  on_write_each<R::PTLEN>([this](unsigned n, uint32_t value, const sc_time&) {
+    ptlen_[n] = uint16_t(std::min<uint32_t>(value, kPages));
     if (n == asid_) flush_all();
-  }
+  });
 }
 
 }  // namespace testbed

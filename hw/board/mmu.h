@@ -3,8 +3,8 @@
 // It sits between the CPU initiator and the board's address decoder as a TLM-2.0 interconnect:
 // supervisor accesses pass through physical; user accesses (FC 1, 2) are translated when
 // CTRL.ENABLE is set, through the current address space's page table, which lives in RAM and
-// is walked by the MMU on a miss (an array of 32-bit entries: physical page address in bits
-// 23..10, USER bit 2, WRITABLE bit 1, VALID bit 0). Translations are cached; the OS writes FLUSH
+// is walked by the MMU on a miss (an array of 32-bit entries, layout PTE in the register
+// tables: physical page address, USER, WRITABLE, VALID). Translations are cached; the OS writes FLUSH
 // after changing an entry in RAM. A user access to a page that is unmapped, not a user page,
 // or read-only (on a write) is answered with an address error (the CPU takes a bus error), and
 // the fault's address and kind are kept in FAULT_ADDR / FAULT_STATUS for the handler.
@@ -26,8 +26,9 @@ class Mmu : public RegisterTarget {
  public:
   static constexpr unsigned kSpaces = 16;
   static constexpr uint32_t kPageSize = 1024;
-  static constexpr uint32_t kPte_Valid = 1, kPte_Writable = 2, kPte_User = 4, kPte_Frame = 0x00FFFC00;
-  enum FaultReason : uint16_t { Unmapped = 1, ReadOnly = 2, NotUser = 3 };
+  using Pte = regs::mmu::PTE;  // page table entry layout (sw/tables/registers/mmu.toml)
+  using Reason = regs::mmu::FAULT_STATUS::REASON;
+  enum FaultReason : uint16_t { Unmapped = Reason::UNMAPPED, ReadOnly = Reason::READ_ONLY, NotUser = Reason::NOT_USER };
 
   tlm_utils::simple_target_socket<Mmu> cpu_side;     // from the CPU initiator
   tlm_utils::simple_initiator_socket<Mmu> mem_side;  // to the address decoder (physical)
@@ -50,11 +51,8 @@ class Mmu : public RegisterTarget {
   // Translates a user access without side effects on the fault registers (for debuggers).
   Translation translate_debug(uint32_t vaddr, bool write);
 
- protected:
-  uint32_t read_register(uint32_t offset, const sc_core::sc_time& t) override;
-  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override;
-
  private:
+  void declare_registers();
   bool translating(const tlm::tlm_generic_payload& p) const;
   Translation translate(uint32_t vaddr, bool write, sc_core::sc_time* delay);
   void record_fault(uint32_t vaddr, uint8_t fc, bool write, uint16_t reason);

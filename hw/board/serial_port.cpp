@@ -9,11 +9,10 @@ namespace testbed {
 using sc_core::sc_time;
 
 namespace {
-constexpr uint16_t kRxReady = 1, kTxReady = 2, kTxLost = 8;
-constexpr uint16_t kRxIrq = 1, kTxIrq = 2;
-// SERIAL1 has the same layout as SERIAL0.
-static_assert(TB_SERIAL1_DATA_OFF == TB_SERIAL0_DATA_OFF && TB_SERIAL1_STATUS_OFF == TB_SERIAL0_STATUS_OFF &&
-              TB_SERIAL1_CTRL_OFF == TB_SERIAL0_CTRL_OFF && TB_SERIAL1_BAUD_OFF == TB_SERIAL0_BAUD_OFF);
+using Status = regs::serial0::STATUS;
+using Ctrl = regs::serial0::CTRL;
+constexpr uint16_t kRxReady = Status::RX_READY::mask, kTxReady = Status::TX_READY::mask, kTxLost = Status::TX_LOST::mask;
+constexpr uint16_t kRxIrq = Ctrl::RX_IRQ::mask, kTxIrq = Ctrl::TX_IRQ::mask;
 }  // namespace
 
 SerialPort::SerialPort(sc_core::sc_module_name name, uint32_t baud, sc_time latency)
@@ -22,9 +21,7 @@ SerialPort::SerialPort(sc_core::sc_module_name name, uint32_t baud, sc_time late
     throw std::invalid_argument(std::string(this->name()) + ": baud rate " + std::to_string(baud) +
                                 " is outside 50 .. 10000000");
   char_time_ = sc_time(10.0 / baud, sc_core::SC_SEC);
-  static_assert(same_layout(tables::kSerial0Registers, tables::kSerial1Registers),
-                "one model decodes both serial ports");
-  add_registers(tables::kSerial0Registers);
+  declare_registers();
   SC_THREAD(rx_thread);
   SC_METHOD(tx_ready_method);
   sensitive << tx_done_;
@@ -72,45 +69,46 @@ void SerialPort::update_irq(const sc_time& t) {
   if (irq_) irq_(l);
 }
 
-uint32_t SerialPort::peek_register(uint32_t offset, const sc_time& t) {
-  switch (offset) {
-    case TB_SERIAL0_DATA_OFF: return rx_data_;
-    case TB_SERIAL0_STATUS_OFF:
-      return (rx_ready_ ? kRxReady : 0) | (tx_ready(t) ? kTxReady : 0) | (tx_lost_ ? kTxLost : 0);
-    case TB_SERIAL0_CTRL_OFF: return ctrl_;
-    case TB_SERIAL0_BAUD_OFF: return baud_;
-  }
-  return 0;
-}
-
-uint32_t SerialPort::read_register(uint32_t offset, const sc_time& t) {
-  uint32_t v = peek_register(offset, t);
-  if (offset == TB_SERIAL0_DATA_OFF) {
-    if (rx_ready_) rx_taken_.notify(sc_core::SC_ZERO_TIME);
-    rx_ready_ = false;
-    update_irq(t);
-  } else if (offset == TB_SERIAL0_STATUS_OFF) {
-    tx_lost_ = false;
-  }
-  return v;
-}
-
-void SerialPort::write_register(uint32_t offset, uint32_t value, const sc_time& t) {
-  if (offset == TB_SERIAL0_DATA_OFF) {
+void SerialPort::declare_registers() {
+  static_assert(same_layout(tables::kSerial0Registers, tables::kSerial1Registers),
+                "one model decodes both serial ports");
+  using namespace regs::serial0;
+  add_registers(tables::kSerial0Registers);
+  // Reading DATA takes the character (clears RX_READY and lets the host side send the next).
+  on_read<DATA>([this](const sc_time&) -> uint32_t { return rx_data_; },
+                [this](const sc_time& t) -> uint32_t {
+                  if (rx_ready_) rx_taken_.notify(sc_core::SC_ZERO_TIME);
+                  rx_ready_ = false;
+                  update_irq(t);
+                  return rx_data_;
+                });
+  on_write<DATA>([this](uint32_t value, const sc_time& t) {
     if (!tx_ready(t)) {
       tx_lost_ = true;
       return;
     }
     ++tx_count_;
-    if (endpoint_) endpoint_->transmit(uint8_t(value), t);
+    if (endpoint_) endpoint_->transmit(uint8_t(DATA::CHAR::get(value)), t);
     tx_busy_until_ = t + char_time_;
     sc_time now = sc_core::sc_time_stamp();
     tx_done_.notify(tx_busy_until_ > now ? tx_busy_until_ - now : sc_core::SC_ZERO_TIME);
     update_irq(t);
-  } else if (offset == TB_SERIAL0_CTRL_OFF) {
+  });
+  // Reading STATUS clears TX_LOST.
+  ReadFn status = [this](const sc_time& t) -> uint32_t {
+    return (rx_ready_ ? kRxReady : 0) | (tx_ready(t) ? kTxReady : 0) | (tx_lost_ ? kTxLost : 0);
+  };
+  on_read<STATUS>(status, [this, status](const sc_time& t) {
+    uint32_t v = status(t);
+    tx_lost_ = false;
+    return v;
+  });
+  on_read<CTRL>([this](const sc_time&) -> uint32_t { return ctrl_; });
+  on_write<CTRL>([this](uint32_t value, const sc_time& t) {
     ctrl_ = uint16_t(value & (kRxIrq | kTxIrq));
     update_irq(t);
-  }
+  });
+  on_read<BAUD>([this](const sc_time&) { return baud_; });
 }
 
 }  // namespace testbed

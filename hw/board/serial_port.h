@@ -12,7 +12,7 @@ namespace testbed {
 class SerialPort : public RegisterTarget {
  public:
   SC_HAS_PROCESS(SerialPort);
-  // `data_off` etc. come from the generated memory map (SERIAL0 and SERIAL1 share the layout).
+  // One model for SERIAL0 and SERIAL1 (the tables give them one register file).
   SerialPort(sc_core::sc_module_name name, uint32_t baud = 9600,
              sc_core::sc_time latency = sc_core::SC_ZERO_TIME);
 
@@ -28,12 +28,8 @@ class SerialPort : public RegisterTarget {
   uint64_t received() const { return rx_count_; }
   void reset();
 
- protected:
-  uint32_t read_register(uint32_t offset, const sc_core::sc_time& t) override;
-  uint32_t peek_register(uint32_t offset, const sc_core::sc_time& t) override;
-  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override;
-
  private:
+  void declare_registers();
   void rx_thread();
   void tx_ready_method();
   void update_irq(const sc_core::sc_time& t);

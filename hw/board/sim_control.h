@@ -3,8 +3,6 @@
 #pragma once
 #include "register_target.h"
 
-#include <testbed/memory_map.h>
-
 #include <functional>
 
 namespace testbed {
@@ -13,25 +11,22 @@ class SimControl : public RegisterTarget {
  public:
   SimControl(sc_core::sc_module_name name, sc_core::sc_time latency = sc_core::SC_ZERO_TIME)
       : RegisterTarget(name, latency) {
+    using namespace regs::simctl;
+    using sc_core::sc_time;
     add_registers(tables::kSimctlRegisters);
+    on_read<CHECKSUM>([this](const sc_time&) { return checksum_; });
+    on_write<CHECKSUM>([this](uint32_t value, const sc_time&) { checksum_ = value; });
+    on_write<EXIT>([this](uint32_t value, const sc_time& t) {
+      exited_ = true;
+      code_ = value;
+      if (exit_) exit_(value, t);
+    });
   }
   // Called on a write to EXIT with the code and the local time of the write.
   void on_exit(std::function<void(uint32_t, const sc_core::sc_time&)> f) { exit_ = std::move(f); }
   uint32_t checksum() const { return checksum_; }
   bool exited() const { return exited_; }
   uint32_t exit_code() const { return code_; }
-
- protected:
-  uint32_t read_register(uint32_t, const sc_core::sc_time&) override { return checksum_; }
-  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override {
-    if (offset == TB_SIMCTL_CHECKSUM_OFF) {
-      checksum_ = value;
-    } else {
-      exited_ = true;
-      code_ = value;
-      if (exit_) exit_(value, t);
-    }
-  }
 
  private:
   uint32_t checksum_ = 0, code_ = 0;

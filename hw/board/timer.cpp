@@ -9,8 +9,9 @@ namespace testbed {
 using sc_core::sc_time;
 
 namespace {
-constexpr uint16_t kEnable = 1, kPeriodic = 2, kIrq = 4;
-constexpr uint16_t kExpired = 1;
+using Ctrl = regs::timer::CTRL;
+constexpr uint16_t kEnable = Ctrl::ENABLE::mask, kPeriodic = Ctrl::PERIODIC::mask, kIrq = Ctrl::IRQ::mask;
+constexpr uint16_t kExpired = regs::timer::STATUS::EXPIRED::mask;
 }  // namespace
 
 Timer::Timer(sc_core::sc_module_name name, uint32_t tick_hz, sc_time latency)
@@ -19,7 +20,7 @@ Timer::Timer(sc_core::sc_module_name name, uint32_t tick_hz, sc_time latency)
     throw std::invalid_argument(std::string(this->name()) + ": timer tick rate " + std::to_string(tick_hz) +
                                 " Hz is outside 1 Hz .. 1 GHz");
   tick_ = sc_time(1.0 / tick_hz, sc_core::SC_SEC);
-  add_registers(tables::kTimerRegisters);
+  declare_registers();
   SC_METHOD(expiry_method);
   sensitive << expiry_event_;
   dont_initialize();
@@ -76,60 +77,75 @@ uint64_t Timer::rtc_micros(const sc_time& t) const {
   return uint64_t((t - rtc_epoch_) / sc_time(1, sc_core::SC_US));
 }
 
-uint32_t Timer::peek_register(uint32_t offset, const sc_time& t) {
-  switch (offset) {
-    case TB_TIMER_CTRL_OFF: return ctrl_;
-    case TB_TIMER_STATUS_OFF: return status_;
-    case TB_TIMER_RELOAD_OFF: return reload_;
-    case TB_TIMER_COUNT_OFF: {
-      if (!(ctrl_ & kEnable) || t >= next_expiry_) return 0;
-      sc_time left = next_expiry_ - t;
-      return uint32_t((left.value() + tick_.value() - 1) / tick_.value());
-    }
-    case TB_TIMER_EXPIRIES_OFF: return expiries_;
-    case TB_TIMER_RTC_SEC_OFF: return rtc_sec_ + uint32_t(rtc_micros(t) / 1000000);
-    case TB_TIMER_RTC_USEC_OFF: return uint32_t(rtc_micros(t) % 1000000);
-    case TB_TIMER_TICK_HZ_OFF: return tick_hz_;
-  }
-  return 0;
+uint32_t Timer::count(const sc_time& t) const {
+  if (!(ctrl_ & kEnable) || t >= next_expiry_) return 0;
+  sc_time left = next_expiry_ - t;
+  return uint32_t((left.value() + tick_.value() - 1) / tick_.value());
 }
 
-uint32_t Timer::read_register(uint32_t offset, const sc_time& t) {
-  advance_to(t);
-  if (offset == TB_TIMER_RTC_SEC_OFF) {
-    rtc_usec_latch_ = peek_register(TB_TIMER_RTC_USEC_OFF, t);
-    rtc_latched_ = true;
-  } else if (offset == TB_TIMER_RTC_USEC_OFF && rtc_latched_) {
-    rtc_latched_ = false;
-    return rtc_usec_latch_;
+void Timer::write_ctrl(uint32_t value, const sc_time& t) {
+  bool start = (value & kEnable) && !(ctrl_ & kEnable);
+  ctrl_ = uint16_t(value & (kEnable | kPeriodic | kIrq));
+  if (start) {
+    if (reload_ == 0) ctrl_ &= uint16_t(~kEnable);  // nothing to count: stays stopped
+    else next_expiry_ = t + tick_ * double(reload_);
   }
-  return peek_register(offset, t);
+  schedule();
+  update_irq();
 }
 
-void Timer::write_register(uint32_t offset, uint32_t value, const sc_time& t) {
-  advance_to(t);
-  switch (offset) {
-    case TB_TIMER_CTRL_OFF: {
-      bool start = (value & kEnable) && !(ctrl_ & kEnable);
-      ctrl_ = uint16_t(value & (kEnable | kPeriodic | kIrq));
-      if (start) {
-        if (reload_ == 0) ctrl_ &= uint16_t(~kEnable);  // nothing to count: stays stopped
-        else next_expiry_ = t + tick_ * double(reload_);
-      }
-      schedule();
-      update_irq();
-      break;
-    }
-    case TB_TIMER_STATUS_OFF:
-      status_ &= uint16_t(~(value & kExpired));
-      update_irq();
-      break;
-    case TB_TIMER_RELOAD_OFF: reload_ = value; break;
-    case TB_TIMER_RTC_SEC_OFF:
-      rtc_sec_ = value;
-      rtc_epoch_ = t;
-      break;
-  }
+void Timer::declare_registers() {
+  using namespace regs::timer;
+  add_registers(tables::kTimerRegisters);
+  // A CPU access first brings the timer up to its own time t (an expiry may be due); a peek
+  // (debug read, merge of a partial write) does not.
+  auto live = [this](ReadFn peek) {
+    return [this, peek](const sc_time& t) {
+      advance_to(t);
+      return peek(t);
+    };
+  };
+  auto at = [this](WriteFn write) {
+    return [this, write](uint32_t v, const sc_time& t) {
+      advance_to(t);
+      write(v, t);
+    };
+  };
+  ReadFn ctrl = [this](const sc_time&) -> uint32_t { return ctrl_; };
+  ReadFn status = [this](const sc_time&) -> uint32_t { return status_; };
+  ReadFn reload = [this](const sc_time&) -> uint32_t { return reload_; };
+  ReadFn count = [this](const sc_time& t) { return this->count(t); };
+  ReadFn expiries = [this](const sc_time&) { return expiries_; };
+  ReadFn rtc_sec = [this](const sc_time& t) { return rtc_sec_ + uint32_t(rtc_micros(t) / 1000000); };
+  ReadFn rtc_usec = [this](const sc_time& t) { return uint32_t(rtc_micros(t) % 1000000); };
+  ReadFn tick_hz = [this](const sc_time&) { return tick_hz_; };
+  on_read<CTRL>(ctrl, live(ctrl));
+  on_write<CTRL>(at([this](uint32_t v, const sc_time& t) { write_ctrl(v, t); }));
+  on_read<STATUS>(status, live(status));
+  on_write<STATUS>(at([this](uint32_t v, const sc_time&) {
+    status_ &= uint16_t(~(v & kExpired));
+    update_irq();
+  }));
+  on_read<RELOAD>(reload, live(reload));
+  on_write<RELOAD>(at([this](uint32_t v, const sc_time&) { reload_ = v; }));
+  on_read<COUNT>(count, live(count));
+  on_read<EXPIRIES>(expiries, live(expiries));
+  // Reading RTC_SEC latches RTC_USEC; the next RTC_USEC read returns the latched value.
+  on_read<RTC_SEC>(rtc_sec, live([this, rtc_sec, rtc_usec](const sc_time& t) {
+                     rtc_usec_latch_ = rtc_usec(t);
+                     rtc_latched_ = true;
+                     return rtc_sec(t);
+                   }));
+  on_write<RTC_SEC>(at([this](uint32_t v, const sc_time& t) {
+    rtc_sec_ = v;
+    rtc_epoch_ = t;
+  }));
+  on_read<RTC_USEC>(rtc_usec, live([this, rtc_usec](const sc_time& t) {
+                      if (!rtc_latched_) return rtc_usec(t);
+                      rtc_latched_ = false;
+                      return rtc_usec_latch_;
+                    }));
+  on_read<TICK_HZ>(tick_hz, live(tick_hz));
 }
 
 }  // namespace testbed

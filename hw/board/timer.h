@@ -23,12 +23,10 @@ class Timer : public RegisterTarget {
   sc_core::sc_time next_irq_time() const;
   void reset();  // stops the timer and clears its status; the real-time clock keeps running
 
- protected:
-  uint32_t read_register(uint32_t offset, const sc_core::sc_time& t) override;
-  uint32_t peek_register(uint32_t offset, const sc_core::sc_time& t) override;
-  void write_register(uint32_t offset, uint32_t value, const sc_core::sc_time& t) override;
-
  private:
+  void declare_registers();
+  uint32_t count(const sc_core::sc_time& t) const;
+  void write_ctrl(uint32_t value, const sc_core::sc_time& t);
   void advance_to(const sc_core::sc_time& t);
   void schedule();
   void expiry_method();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "centrenet_network.h"
+#include "tlm_payload.h"
 
 using namespace sc_core;
 using namespace testbed::centrenet;
@@ -36,11 +37,7 @@ struct Driver : sc_module {
   void rw(bool write, uint32_t off, uint32_t& v) {
     uint8_t b[4] = {uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)};
     tlm::tlm_generic_payload g;
-    g.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    g.set_address(TB_NET_BASE + off);
-    g.set_data_ptr(b);
-    g.set_data_length(4);
-    g.set_streaming_width(4);
+    testbed::set_access(g, write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, TB_NET_BASE + off, b, 4);
     sc_time d = SC_ZERO_TIME;
     socket->b_transport(g, d);
     if (!g.is_response_ok()) {

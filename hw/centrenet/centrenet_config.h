@@ -8,6 +8,10 @@
 #include <string>
 #include <vector>
 
+namespace testbed {
+class Config;  // sw/config: a machine file
+}
+
 namespace testbed::centrenet {
 
 // One node's bus.
@@ -90,6 +94,11 @@ struct NetworkConfig {
   //   ni.dma_burst_bytes, vcd.
   // Throws std::invalid_argument naming the key (unknown key, malformed value).
   void set(const std::string& key, const std::string& value);
+  // The machine file's [centrenet] settings (centrenet_settings.cpp): rate_mb_s,
+  // frame_overhead_us, frame_header_bytes, fibre_rate_mb_s, hop_latency_us, dma,
+  // input_queue_messages. A missing key keeps the value it has (the defaults above); a bad one
+  // throws ConfigError naming file, line, key and range. The node tree is the machine's.
+  void read(const testbed::Config& cfg);
 };
 
 }  // namespace testbed::centrenet

@@ -1,4 +1,5 @@
 #include "network_interface.h"
+#include "tlm_payload.h"
 
 #include <algorithm>
 #include <cstring>
@@ -8,32 +9,31 @@ using namespace sc_core;
 namespace testbed::centrenet {
 
 const char* net_error_name(uint32_t code) {
-  static const char* const names[kErrorCodes] = {"OK",       "DESC_TOO_LONG", "ZERO_LENGTH", "DMA_RANGE",
-                                                 "BAD_DEST", "MSG_TOO_LONG",  "OUT_FULL",    "IN_EMPTY",
-                                                 "SB_RANGE", "BAD_COMMAND",   "BUSY",        "BAD_ACCESS"};
-  return code < kErrorCodes ? names[code] : "UNKNOWN";
+  for (const tables::ValueSpec& v : ErrorCode::values)
+    if (v.value == code) return v.name;
+  return "UNKNOWN";
 }
 
 namespace {
-constexpr uint32_t kDescEnd = TB_NET_OUT_DESC_OFF + 4 * kDescriptorWords;
-constexpr uint32_t kWinEnd = TB_NET_IN_WIN_OFF + 4 * kWindowWords;
-constexpr uint32_t kRegsEnd = TB_NET_OUT_FREE_OFF + 4;
-static_assert(kDescEnd <= TB_NET_LAUNCH_OFF, "descriptor overlaps LAUNCH");
-static_assert(kRegsEnd <= TB_NET_IN_WIN_OFF && kWinEnd <= 0x140, "register file layout");
-static_assert(kBufferOffset >= 0x140, "buffer overlaps registers");
-
-uint32_t be32(const uint8_t* b) { return uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]; }
-void put_be32(uint8_t* b, uint32_t v) {
-  b[0] = uint8_t(v >> 24); b[1] = uint8_t(v >> 16); b[2] = uint8_t(v >> 8); b[3] = uint8_t(v);
+// IN_SRC and MYADDR: node and slot of a board address.
+uint32_t address_word(BoardAddress a) {
+  using A = regs::net::MYADDR;
+  static_assert(A::NODE::mask == regs::net::IN_SRC::NODE::mask && A::SLOT::mask == regs::net::IN_SRC::SLOT::mask);
+  return A::NODE::put(a.node) | A::SLOT::put(a.slot);
+}
+// Destination of a header word.
+BoardAddress header_dest(uint32_t h) {
+  using H = regs::net::HEADER;
+  return BoardAddress{uint8_t(H::DEST_NODE::get(h)), uint8_t(H::DEST_SLOT::get(h))};
 }
 }  // namespace
 
 NetworkInterface::NetworkInterface(sc_module_name name, BoardAddress self, const NiParams& p, CentrenetBus& bus,
                                    unsigned port, std::function<bool(BoardAddress)> exists)
-    : sc_module(name), target("target"), dma("dma"), irq("irq", false), target_socket(target), self_(self), p_(p), bus_(bus),
-      port_(port), exists_(std::move(exists)), buffer_(kBufferBytes, 0) {
-  target.register_b_transport(this, &NetworkInterface::b_transport);
-  target.register_transport_dbg(this, &NetworkInterface::transport_dbg);
+    : RegisterTarget(name, SC_ZERO_TIME, ni_rules()), target(socket), dma("dma"), irq("irq", false),
+      target_socket(socket), self_(self), p_(p), bus_(bus), port_(port), exists_(std::move(exists)),
+      buffer_(kBufferBytes, 0) {
+  declare_registers();
   bus.attach(port, this, basename());
   SC_HAS_PROCESS(NetworkInterface);
   SC_THREAD(engine);
@@ -43,6 +43,7 @@ NetworkInterface::NetworkInterface(sc_module_name name, BoardAddress self, const
 }
 
 void NetworkInterface::end_of_elaboration() {
+  RegisterTarget::end_of_elaboration();
   if (p_.mode == DmaMode::kAnywhere && dma.size() == 0)
     SC_REPORT_ERROR(name(), "dma-anywhere mode needs the `dma` initiator socket bound to the board's memory");
 }
@@ -73,11 +74,11 @@ unsigned NetworkInterface::output_used() const { return unsigned(bus_.queued(por
 void NetworkInterface::update_irq() { irq_ev_.notify(SC_ZERO_TIME); }
 
 void NetworkInterface::drive_irq() {
-  bool level = (regs_[TB_NET_CTRL_OFF / 4] & 1) && !inq_.empty();
+  bool level = regs::net::CTRL::RXIE::get(ctrl_) && !inq_.empty();
   if (level == irq_level_) return;
   irq_level_ = level;
   irq.write(level);
-  if (irq_callback) irq_callback(level);
+  if (irq_) irq_(level);
 }
 
 void NetworkInterface::set_error(uint32_t code) {
@@ -87,146 +88,72 @@ void NetworkInterface::set_error(uint32_t code) {
 
 // ---- registers ----------------------------------------------------------------------------
 
-bool NetworkInterface::reg_mapped(uint32_t off) const {
-  return off < kRegsEnd || (off >= TB_NET_IN_WIN_OFF && off < kWinEnd);
-}
-
-bool NetworkInterface::reg_writable(uint32_t off) const {
-  if (off < kDescEnd) return true;
-  switch (off) {
-    case TB_NET_LAUNCH_OFF: case TB_NET_ERROR_OFF: case TB_NET_CTRL_OFF: case TB_NET_SB_ADDR_OFF:
-    case TB_NET_SB_OFFSET_OFF: case TB_NET_SB_LEN_OFF: case TB_NET_RXCMD_OFF:
-      return true;
-    default:
-      return false;
-  }
-}
-
-uint32_t NetworkInterface::read_reg(uint32_t off) const {
-  if (off < kDescEnd) return regs_[off / 4];
-  if (off >= TB_NET_IN_WIN_OFF && off < kWinEnd) {
+void NetworkInterface::declare_registers() {
+  using namespace regs::net;
+  using sc_core::sc_time;
+  add_registers(tables::kNetRegisters);
+  add_memory(kBufferOffset, kBufferBytes, buffer_.data());
+  on_read_each<OUT_DESC>([this](unsigned n, const sc_time&) { return desc_[n]; });
+  on_write_each<OUT_DESC>([this](unsigned n, uint32_t v, const sc_time&) { desc_[n] = v; });
+  on_write<LAUNCH>([this](uint32_t v, const sc_time&) { launch(v); });
+  on_read<STATUS>([this](const sc_time&) {
+    uint32_t s = 0;
+    if (!inq_.empty()) s |= status::kInputPending;
+    if (launch_busy_) s |= status::kLaunchBusy;
+    if (output_used() >= p_.output_queue_messages) s |= status::kOutputFull;
+    if (storeback_busy_) s |= status::kStorebackBusy;
+    if (error_ != kOk) s |= status::kError;
+    s |= STATUS::ERROR_CODE::put(error_);
+    s |= STATUS::IN_COUNT::put(uint32_t(std::min<size_t>(inq_.size(), 0xFF)));
+    return s;
+  });
+  on_read<ERROR>([this](const sc_time&) { return error_; });
+  on_write<ERROR>([this](uint32_t, const sc_time&) { error_ = kOk; });  // any write clears it
+  on_read<CTRL>([this](const sc_time&) { return ctrl_; });
+  on_write<CTRL>([this](uint32_t v, const sc_time&) {
+    ctrl_ = v;
+    update_irq();
+  });
+  on_read<IN_COUNT>([this](const sc_time&) { return uint32_t(inq_.size()); });
+  on_read<IN_SRC>([this](const sc_time&) { return inq_.empty() ? 0 : address_word(inq_.front()->src); });
+  on_read<IN_LEN>([this](const sc_time&) { return inq_.empty() ? 0 : uint32_t(inq_.front()->size()); });
+  on_read<SB_ADDR>([this](const sc_time&) { return sb_addr_; });
+  on_write<SB_ADDR>([this](uint32_t v, const sc_time&) { sb_addr_ = v; });
+  on_read<SB_OFFSET>([this](const sc_time&) { return sb_offset_; });
+  on_write<SB_OFFSET>([this](uint32_t v, const sc_time&) { sb_offset_ = v; });
+  on_read<SB_LEN>([this](const sc_time&) { return sb_len_; });
+  on_write<SB_LEN>([this](uint32_t v, const sc_time&) { sb_len_ = v; });
+  on_write<RXCMD>([this](uint32_t v, const sc_time&) { rx_command(v); });
+  on_read<MYADDR>([this](const sc_time&) { return address_word(self_); });
+  on_read<MODE>([this](const sc_time&) -> uint32_t { return p_.mode == DmaMode::kAnywhere ? MODE::ANYWHERE : MODE::BUFFER_ONLY; });
+  on_read<OUT_FREE>([this](const sc_time&) -> uint32_t {
+    unsigned used = output_used();
+    return used >= p_.output_queue_messages ? 0 : p_.output_queue_messages - used;
+  });
+  // The first 64 bytes of the head message (zero past its end or when the queue is empty).
+  on_read_each<IN_WIN>([this](unsigned n, const sc_time&) -> uint32_t {
     if (inq_.empty()) return 0;
     uint8_t b[4] = {0, 0, 0, 0};
     const auto& pl = inq_.front()->payload;
-    size_t at = off - TB_NET_IN_WIN_OFF;
-    for (size_t i = 0; i < 4 && at + i < pl.size(); ++i) b[i] = pl[at + i];
-    return be32(b);
-  }
-  switch (off) {
-    case TB_NET_STATUS_OFF: {
-      uint32_t s = 0;
-      if (!inq_.empty()) s |= status::kInputPending;
-      if (launch_busy_) s |= status::kLaunchBusy;
-      if (output_used() >= p_.output_queue_messages) s |= status::kOutputFull;
-      if (storeback_busy_) s |= status::kStorebackBusy;
-      if (error_ != kOk) s |= status::kError;
-      s |= (error_ & 0xFF) << 8;
-      s |= uint32_t(std::min<size_t>(inq_.size(), 0xFF)) << 16;
-      return s;
-    }
-    case TB_NET_ERROR_OFF: return error_;
-    case TB_NET_IN_COUNT_OFF: return uint32_t(inq_.size());
-    case TB_NET_IN_SRC_OFF:
-      return inq_.empty() ? 0 : uint32_t(inq_.front()->src.node) << 8 | inq_.front()->src.slot;
-    case TB_NET_IN_LEN_OFF: return inq_.empty() ? 0 : uint32_t(inq_.front()->size());
-    case TB_NET_MYADDR_OFF: return uint32_t(self_.node) << 8 | self_.slot;
-    case TB_NET_MODE_OFF: return p_.mode == DmaMode::kAnywhere ? 1 : 0;
-    case TB_NET_OUT_FREE_OFF: {
-      unsigned used = output_used();
-      return used >= p_.output_queue_messages ? 0 : p_.output_queue_messages - used;
-    }
-    case TB_NET_LAUNCH_OFF: case TB_NET_RXCMD_OFF: return 0;  // write-only
-    default: return regs_[off / 4];                            // CTRL, SB_*
-  }
+    for (size_t i = 0; i < 4 && 4 * n + i < pl.size(); ++i) b[i] = pl[4 * n + i];
+    return get_be(b, 4);
+  });
 }
 
-void NetworkInterface::write_reg(uint32_t off, uint32_t v) {
-  switch (off) {
-    case TB_NET_ERROR_OFF: error_ = kOk; break;
-    case TB_NET_CTRL_OFF: update_irq(); break;
-    case TB_NET_LAUNCH_OFF: launch(v); break;
-    case TB_NET_RXCMD_OFF: rx_command(v); break;
-    default: break;  // descriptor words and SB_* are plain storage
-  }
-}
-
-void NetworkInterface::b_transport(tlm::tlm_generic_payload& p, sc_time& delay) {
-  // The board's bus charges the access cycle; registers add no wait states. What the access
-  // sees (queue state, a launch's timing) must be the state at its own time: catch up first.
+// The board's bus charges the access cycle; registers add no wait states. What the access sees
+// (queue state, a launch's timing) must be the state at its own time: catch up first.
+void NetworkInterface::before_access(tlm::tlm_generic_payload&, sc_time& delay) {
   if (p_.sync_accesses && delay > sc_core::SC_ZERO_TIME &&
       sc_core::sc_get_current_process_handle().proc_kind() == sc_core::SC_THREAD_PROC_) {
     wait(delay);
     delay = sc_core::SC_ZERO_TIME;
   }
-  uint64_t a = p.get_address();
-  if (a >= TB_NET_BASE) a -= TB_NET_BASE;
-  unsigned len = p.get_data_length();
-  uint8_t* d = p.get_data_ptr();
-  if (p.get_byte_enable_ptr() || p.get_streaming_width() < len) {
-    set_error(kBadAccess);
-    p.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
-    return;
-  }
-  if (a >= kBufferOffset) {
-    if (a + len > TB_NET_SIZE) {
-      set_error(kBadAccess);
-      p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-      return;
-    }
-    uint8_t* m = &buffer_[a - kBufferOffset];
-    if (p.is_read()) std::memcpy(d, m, len);
-    else if (p.is_write()) std::memcpy(m, d, len);
-    p.set_response_status(tlm::TLM_OK_RESPONSE);
-    return;
-  }
-  uint32_t off = uint32_t(a) & ~3u;
-  if (len == 0 || len > 4 || (a & 3) + len > 4 || !reg_mapped(off)) {
-    set_error(kBadAccess);
-    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    return;
-  }
-  unsigned first = unsigned(a & 3);
-  if (p.is_read()) {
-    uint8_t b[4];
-    put_be32(b, read_reg(off));
-    std::memcpy(d, b + first, len);
-  } else if (p.is_write()) {
-    if (!reg_writable(off)) {
-      set_error(kBadAccess);
-      p.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
-      return;
-    }
-    uint8_t b[4];
-    put_be32(b, regs_[off / 4]);
-    std::memcpy(b + first, d, len);
-    regs_[off / 4] = be32(b);
-    if (first + len == 4) write_reg(off, regs_[off / 4]);  // acts on the low word / last byte
-  }
-  p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-unsigned NetworkInterface::transport_dbg(tlm::tlm_generic_payload& p) {
-  uint64_t a = p.get_address();
-  if (a >= TB_NET_BASE) a -= TB_NET_BASE;
-  unsigned len = p.get_data_length();
-  uint8_t* d = p.get_data_ptr();
-  if (a >= kBufferOffset) {
-    if (a >= TB_NET_SIZE) return 0;
-    len = unsigned(std::min<uint64_t>(len, TB_NET_SIZE - a));
-    uint8_t* m = &buffer_[a - kBufferOffset];
-    if (p.is_read()) std::memcpy(d, m, len);
-    else if (p.is_write()) std::memcpy(m, d, len);
-    return len;
-  }
-  if (!p.is_read()) return 0;  // debuggers do not trigger commands
-  unsigned n = 0;
-  for (; n < len && a + n < kBufferOffset; ++n) {
-    uint32_t off = uint32_t(a + n) & ~3u;
-    uint8_t b[4] = {0, 0, 0, 0};
-    if (reg_mapped(off)) put_be32(b, read_reg(off));
-    d[n] = b[(a + n) & 3];
-  }
-  return n;
+// A refused access (unmapped, read-only, bad size) also leaves BAD_ACCESS in ERROR.
+void NetworkInterface::bad_access(tlm::tlm_generic_payload&) {
+  ++stats_.bad_accesses;
+  set_error(kBadAccess);
 }
 
 // ---- commands -----------------------------------------------------------------------------
@@ -247,26 +174,24 @@ uint32_t NetworkInterface::check_dma_range(uint32_t addr, uint32_t len) {
   for (uint64_t probe : {uint64_t(addr), end - 1}) {
     uint8_t b = 0;
     tlm::tlm_generic_payload g;
-    g.set_read();
-    g.set_address(probe);
-    g.set_data_ptr(&b);
-    g.set_data_length(1);
+    set_access(g, tlm::TLM_READ_COMMAND, probe, &b, 1);
     if (dma->transport_dbg(g) != 1) return kDmaRange;
   }
   return kOk;
 }
 
 void NetworkInterface::launch(uint32_t v) {
-  if (v & 0xFFFF0000u) return set_error(kBadCommand);
+  using L = regs::net::LAUNCH;
+  if (v & ~(L::OPERANDS::mask | L::PAIRS::mask)) return set_error(kBadCommand);
   if (launch_busy_) return set_error(kBusy);
   if (output_used() >= p_.output_queue_messages) return set_error(kOutFull);
   Job j;
   j.gather = true;
-  j.operands = (v >> 8) & 0xFF;
-  j.pairs = v & 0xFF;
+  j.operands = L::OPERANDS::get(v);
+  j.pairs = L::PAIRS::get(v);
   if (1 + j.operands + 2 * j.pairs > kDescriptorWords) return set_error(kDescTooLong);
-  for (unsigned i = 0; i < kDescriptorWords; ++i) j.desc[i] = regs_[i];
-  BoardAddress dst{uint8_t(j.desc[0] >> 24), uint8_t(j.desc[0] >> 16)};
+  j.desc = desc_;
+  BoardAddress dst = header_dest(j.desc[0]);
   if (!dst.is_broadcast() && !exists_(dst)) return set_error(kBadDest);
   uint64_t total = 4 + 4 * uint64_t(j.operands);
   for (unsigned k = 0; k < j.pairs; ++k) {
@@ -297,9 +222,9 @@ void NetworkInterface::rx_command(uint32_t v) {
   }
   Job j;
   j.gather = false;
-  j.sb_addr = regs_[TB_NET_SB_ADDR_OFF / 4];
-  j.sb_offset = regs_[TB_NET_SB_OFFSET_OFF / 4];
-  j.sb_len = regs_[TB_NET_SB_LEN_OFF / 4];
+  j.sb_addr = sb_addr_;
+  j.sb_offset = sb_offset_;
+  j.sb_len = sb_len_;
   j.pop = v == rxcmd::kStorebackPop;
   if (j.sb_len == 0) return set_error(kZeroLength);
   if (uint64_t(j.sb_offset) + j.sb_len > inq_.front()->size()) return set_error(kSbRange);
@@ -325,14 +250,7 @@ bool NetworkInterface::dma_move(bool to_memory, uint32_t addr, uint8_t* data, ui
   tlm::tlm_generic_payload& g = dma_gp_;
   for (uint32_t done = 0; done < len;) {
     uint32_t n = std::min(len - done, p_.dma_burst_bytes);
-    g.set_command(to_memory ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    g.set_address(uint64_t(addr) + done);
-    g.set_data_ptr(data + done);
-    g.set_data_length(n);
-    g.set_streaming_width(n);
-    g.set_byte_enable_ptr(nullptr);
-    g.set_dmi_allowed(false);
-    g.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    set_access(g, to_memory ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, uint64_t(addr) + done, data + done, n);
     sc_time d = SC_ZERO_TIME;
     dma->b_transport(g, d);
     if (!g.is_response_ok()) return false;
@@ -354,11 +272,11 @@ void NetworkInterface::run_gather(const Job& j) {
   gathering_ = std::make_shared<Frame>();
   Frame* f = gathering_.get();
   f->src = self_;
-  f->dst = BoardAddress{uint8_t(j.desc[0] >> 24), uint8_t(j.desc[0] >> 16)};
+  f->dst = header_dest(j.desc[0]);
   f->id = uint64_t(self_.node) << 40 | uint64_t(self_.slot) << 32 | ++seq_;
   auto& pl = f->payload;
   pl.resize(4 + 4 * j.operands);
-  for (unsigned i = 0; i <= j.operands; ++i) put_be32(&pl[4 * i], j.desc[i]);
+  for (unsigned i = 0; i <= j.operands; ++i) put_be(&pl[4 * i], 4, j.desc[i]);
   for (unsigned k = 0; k < j.pairs; ++k) {
     uint32_t addr = j.desc[1 + j.operands + 2 * k], len = j.desc[2 + j.operands + 2 * k];
     size_t at = pl.size();

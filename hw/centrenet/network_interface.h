@@ -20,9 +20,9 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/simple_target_socket.h>
 
 #include <testbed/memory_map.h>
+#include <testbed/register_tables.h>
 
 #include <array>
 #include <deque>
@@ -31,48 +31,57 @@
 
 #include "centrenet_bus.h"
 #include "memory_port.h"
+#include "register_target.h"
 
 namespace testbed::centrenet {
 
+// ERROR.CODE values (meanings in sw/tables/registers/net.toml and docs/memory_map.md).
+using ErrorCode = regs::net::ERROR::CODE;
 enum NetError : uint32_t {
-  kOk = 0,
-  kDescTooLong = 1,  // 1 + operands + 2 * pairs exceeds the 16 descriptor words
-  kZeroLength = 2,   // a DMA pair or a storeback of length 0
-  kDmaRange = 3,     // DMA address range outside the memory DMA may reach (or a bus error)
-  kBadDest = 4,      // the header names a board that does not exist on this network
-  kMsgTooLong = 5,   // header + operands + DMA data exceed max_message_bytes
-  kOutFull = 6,      // launch while the output queue is full: not launched, try again
-  kInEmpty = 7,      // storeback or pop with an empty input queue
-  kSbRange = 8,      // storeback offset + length past the end of the head message
-  kBadCommand = 9,   // unknown RXCMD value or reserved LAUNCH bits set
-  kBusy = 10,        // launch while the previous launch's DMA runs; input command while a storeback runs
-  kBadAccess = 11,   // write to a read-only register, unmapped offset, bad access size
-  kErrorCodes = 12,
+  kOk = ErrorCode::OK,
+  kDescTooLong = ErrorCode::DESC_TOO_LONG,
+  kZeroLength = ErrorCode::ZERO_LENGTH,
+  kDmaRange = ErrorCode::DMA_RANGE,
+  kBadDest = ErrorCode::BAD_DEST,
+  kMsgTooLong = ErrorCode::MSG_TOO_LONG,
+  kOutFull = ErrorCode::OUT_FULL,
+  kInEmpty = ErrorCode::IN_EMPTY,
+  kSbRange = ErrorCode::SB_RANGE,
+  kBadCommand = ErrorCode::BAD_COMMAND,
+  kBusy = ErrorCode::BUSY,
+  kBadAccess = ErrorCode::BAD_ACCESS,
+  kErrorCodes = sizeof(ErrorCode::values) / sizeof(ErrorCode::values[0]),
 };
 const char* net_error_name(uint32_t code);
 
 namespace status {
-constexpr uint32_t kInputPending = 1u << 0;
-constexpr uint32_t kLaunchBusy = 1u << 1;
-constexpr uint32_t kOutputFull = 1u << 2;
-constexpr uint32_t kStorebackBusy = 1u << 3;
-constexpr uint32_t kError = 1u << 4;
+using S = regs::net::STATUS;
+constexpr uint32_t kInputPending = S::INPUT_PENDING::mask;
+constexpr uint32_t kLaunchBusy = S::LAUNCH_BUSY::mask;
+constexpr uint32_t kOutputFull = S::OUTPUT_FULL::mask;
+constexpr uint32_t kStorebackBusy = S::STOREBACK_BUSY::mask;
+constexpr uint32_t kError = S::ERROR::mask;
 }  // namespace status
 
 namespace rxcmd {
-constexpr uint32_t kStoreback = 1, kPop = 2, kStorebackPop = 3;
+constexpr uint32_t kStoreback = regs::net::RXCMD::STOREBACK, kPop = regs::net::RXCMD::POP,
+                   kStorebackPop = regs::net::RXCMD::STOREBACK_POP;
 }
 
-constexpr unsigned kDescriptorWords = 16;
-constexpr unsigned kWindowWords = 16;
+constexpr unsigned kDescriptorWords = regs::net::OUT_DESC::count;
+constexpr unsigned kWindowWords = regs::net::IN_WIN::count;
 constexpr uint32_t kBufferOffset = TB_NET_BUFFER_OFF;
 constexpr uint32_t kBufferBytes = TB_NET_SIZE - TB_NET_BUFFER_OFF;
 
 // Header word helpers (software's view; also used by tests and the bench).
 constexpr uint32_t make_header(BoardAddress dst, uint16_t tag) {
-  return uint32_t(dst.node) << 24 | uint32_t(dst.slot) << 16 | tag;
+  using H = regs::net::HEADER;
+  return uint32_t(dst.node) << H::DEST_NODE::shift | uint32_t(dst.slot) << H::DEST_SLOT::shift | tag;
 }
-constexpr uint32_t make_launch(unsigned operands, unsigned pairs) { return (operands & 0xFF) << 8 | (pairs & 0xFF); }
+constexpr uint32_t make_launch(unsigned operands, unsigned pairs) {
+  using L = regs::net::LAUNCH;
+  return L::OPERANDS::put(operands) | L::PAIRS::put(pairs);
+}
 
 struct NiStats {
   uint64_t launches = 0;              // accepted launches
@@ -85,14 +94,24 @@ struct NiStats {
   std::array<uint64_t, kErrorCodes> errors{};  // per error code (errors[0] unused)
 };
 
-class NetworkInterface : public sc_core::sc_module, public BusController {
+// The registers (sw/tables/registers/net.toml) are 32-bit and read live (no latching); a read of
+// LAUNCH or RXCMD returns 0; a refused access also sets ERROR to BAD_ACCESS.
+inline RegisterRules ni_rules() {
+  RegisterRules r;
+  r.latch_long_reads = false;
+  r.write_only_reads_zero = true;
+  r.address_mask = TB_NET_SIZE - 1;
+  return r;
+}
+
+class NetworkInterface : public RegisterTarget, public BusController {
  public:
-  tlm_utils::simple_target_socket<NetworkInterface> target;
+  tlm::tlm_target_socket<32>& target;  // the register socket (RegisterTarget::socket)
   tlm_utils::simple_initiator_socket_optional<NetworkInterface> dma;
-  sc_core::sc_signal<bool> irq;
-  // Alternative interrupt output: called with the new level whenever `irq` changes
-  // (e.g. [&](bool l) { board.set_irq(testbed::IrqSource::Net, l); }).
-  std::function<void(bool)> irq_callback;
+  sc_core::sc_signal<bool> irq;  // the interrupt line, observable (waveforms, tests)
+  // The interrupt output, as every device has it: called with the new level whenever `irq`
+  // changes (a board: [&](bool l) { board.set_irq(testbed::IrqSource::Net, l); }).
+  void on_irq(std::function<void(bool)> f) { irq_ = std::move(f); }
   tlm::tlm_target_socket<32>& target_socket;  // the same socket as `target` (Board::attach_net)
 
   // `exists` tells whether a board address is on the network (for BAD_DEST).
@@ -123,14 +142,11 @@ class NetworkInterface : public sc_core::sc_module, public BusController {
     bool pop = false;
   };
 
-  void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay);
-  unsigned transport_dbg(tlm::tlm_generic_payload& p);
+  void declare_registers();
+  void before_access(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;
+  void bad_access(tlm::tlm_generic_payload& p) override;
   void end_of_elaboration() override;
 
-  uint32_t read_reg(uint32_t off) const;
-  bool reg_writable(uint32_t off) const;
-  bool reg_mapped(uint32_t off) const;
-  void write_reg(uint32_t off, uint32_t v);
   void launch(uint32_t v);
   void rx_command(uint32_t v);
   void set_error(uint32_t code);
@@ -152,8 +168,10 @@ class NetworkInterface : public sc_core::sc_module, public BusController {
   std::function<bool(BoardAddress)> exists_;
   SharedMemoryPort* mem_port_ = nullptr;
   std::function<void(const Frame&)> on_receive_;
+  std::function<void(bool)> irq_;
 
-  std::array<uint32_t, 0x140 / 4> regs_{};  // stored register values and write shadows
+  std::array<uint32_t, kDescriptorWords> desc_{};  // OUT_DESCn
+  uint32_t ctrl_ = 0, sb_addr_ = 0, sb_offset_ = 0, sb_len_ = 0;
   std::vector<uint8_t> buffer_;
   uint32_t error_ = kOk;
   bool irq_level_ = false;

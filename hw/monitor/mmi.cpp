@@ -2,60 +2,29 @@
 
 namespace testbed::monitor {
 
-Mmi::Mmi(sc_core::sc_module_name name, MonitorContext& ctx) : sc_module(name), socket("socket"), ctx_(ctx) {
-  socket.register_b_transport(this, &Mmi::b_transport);
-  socket.register_transport_dbg(this, &Mmi::transport_dbg);
-}
+using sc_core::sc_time;
 
-namespace {
-int mmi_ok(unsigned off, bool is_read) {
-  if (off > 0xA) return 1;
-  return is_read ? 0 : 2;
-}
-}  // namespace
-
-void Mmi::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
-  uint64_t clock = ctx_.clock_of(delay, p.is_read());
+Mmi::Mmi(sc_core::sc_module_name name, MonitorContext& ctx)
+    : RegisterTarget(name, sc_core::SC_ZERO_TIME, mon_rules()), ctx_(ctx) {
+  using namespace regs::mon;
+  add_registers(tables::kMonMmiRegisters);
   MonitorEngine& e = ctx_.engine;
-  RegisterAccess::transport(
-      p, clock, bad_, mmi_ok,
-      [&e](unsigned off, uint64_t c) -> uint16_t {
-        switch (off) {
-          case 0x0: return e.mmi_data_hi(c);
-          case 0x2: return e.mmi_data_lo(c);
-          case 0x4: return e.mmi_status(c);
-          case 0x6: return e.mmi_level(c);
-          case 0x8: return uint16_t(e.mmi_stall(c) >> 16);
-          default: return uint16_t(e.mmi_stall(c));
-        }
-      },
-      [](unsigned, uint16_t, uint64_t) {});
+  auto clock = [this](const sc_time& t) { return ctx_.clock_at(t); };
+  // Reading DATA_HI pops the FIFO head into the holding register; a peek (debugger) shows the
+  // head without popping it.
+  on_read<MMI_DATA_HI>([&e, clock](const sc_time& t) -> uint32_t { return uint16_t(e.mmi_peek(clock(t)) >> 16); },
+                       [&e, clock](const sc_time& t) -> uint32_t { return e.mmi_data_hi(clock(t)); });
+  on_read<MMI_DATA_LO>([&e, clock](const sc_time& t) -> uint32_t { return uint16_t(e.mmi_peek(clock(t))); },
+                       [&e, clock](const sc_time& t) -> uint32_t { return e.mmi_data_lo(clock(t)); });
+  on_read<MMI_STATUS>([&e, clock](const sc_time& t) -> uint32_t { return e.mmi_status(clock(t)); });
+  on_read<MMI_LEVEL>([&e, clock](const sc_time& t) -> uint32_t { return e.mmi_level(clock(t)); });
+  on_read<MMI_STALL>([&e, clock](const sc_time& t) { return e.mmi_stall(clock(t)); });
+}
+
+void Mmi::before_access(tlm::tlm_generic_payload& p, sc_time& delay) { ctx_.clock_of(delay, p.is_read()); }
+
+void Mmi::after_access() {
   if (ctx_.after_access) ctx_.after_access();
-}
-
-unsigned Mmi::transport_dbg(tlm::tlm_generic_payload& p) {
-  // Reads only, without side effects: DATA_HI/DATA_LO show the FIFO head without popping it.
-  uint64_t a = p.get_address() & RegisterAccess::kRegionMask;
-  unsigned len = p.get_data_length();
-  if (!p.is_read() || (a & 1) || (len & 1)) return 0;
-  MonitorEngine& e = ctx_.engine;
-  uint64_t c = ctx_.clock_at(sc_core::sc_time_stamp());
-  unsigned char* d = p.get_data_ptr();
-  unsigned i = 0;
-  for (; i < len && a + i <= 0xA; i += 2) {
-    uint16_t v = 0;
-    switch (a + i) {
-      case 0x0: v = uint16_t(e.mmi_peek(c) >> 16); break;
-      case 0x2: v = uint16_t(e.mmi_peek(c)); break;
-      case 0x4: v = e.mmi_status(c); break;
-      case 0x6: v = e.mmi_level(c); break;
-      case 0x8: v = uint16_t(e.mmi_stall(c) >> 16); break;
-      default: v = uint16_t(e.mmi_stall(c)); break;
-    }
-    d[i] = uint8_t(v >> 8);
-    d[i + 1] = uint8_t(v);
-  }
-  return i;
 }
 
 }  // namespace testbed::monitor

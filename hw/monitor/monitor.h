@@ -20,6 +20,10 @@
 #include <string>
 #include <vector>
 
+namespace testbed {
+class Config;  // sw/config: a machine file
+}
+
 namespace testbed::monitor {
 
 struct MonitorConfig {
@@ -29,6 +33,11 @@ struct MonitorConfig {
                             // so every write before it (from any initiator) is seen: exact
   bool wake = true;         // a timed event keeps the engine current when the MMI is to gain data
   std::string vcd_path;     // non-empty: trace the monitor's signals to this VCD file
+  // The machine file's [monitor] settings (monitor_settings.cpp): smis (default `smis`),
+  // tick_us, smi_depth, mmi_depth, poll_period_us, empty_clocks, write_gap_clocks, in the
+  // units of the report, turned into clocks of the monitor clock (= the CPU clock `clock_hz`,
+  // which also sets clock_period). Throws ConfigError naming file, line, key and range.
+  void read(const Config& cfg, double clock_hz, unsigned smis);
 };
 
 class Monitor : public sc_core::sc_module {

@@ -4,6 +4,7 @@
 // second: `events/s <value>`.
 // Usage: monitor-bench [simulated_ms=100] [master_read_clocks=10] [quantum_us=10]
 #include "monitor.h"
+#include "tlm_payload.h"
 
 #include <testbed/memory_map.h>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -25,14 +26,9 @@ struct Initiator : sc_module {
   uint8_t buf[4] = {};
   explicit Initiator(sc_module_name n) : sc_module(n), socket("socket") {
     qk.reset();
-    p.set_data_ptr(buf);
   }
   void access(tlm::tlm_command cmd, uint64_t addr, unsigned len) {
-    p.set_command(cmd);
-    p.set_address(addr);
-    p.set_data_length(len);
-    p.set_streaming_width(len);
-    p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    testbed::set_access(p, cmd, addr, buf, len);
     sc_time d = qk.get_local_time();
     socket->b_transport(p, d);
     if (p.get_response_status() != tlm::TLM_OK_RESPONSE) {

@@ -1,5 +1,7 @@
 #include "monitor_engine.h"
 
+#include <testbed/register_tables.h>
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -188,7 +190,8 @@ uint16_t MonitorEngine::smi_status(unsigned k, uint64_t clock) {
   Smi& m = smi(k);
   sync(clock);
   bool full = m.count + (m.marker_pending ? 1u : 0u) >= p_.smi_depth;
-  return uint16_t((full ? 1 : 0) | (m.count == 0 ? 2 : 0));
+  using S = regs::mon::SMI_STATUS;
+  return uint16_t((full ? S::FULL::mask : 0) | (m.count == 0 ? S::EMPTY::mask : 0));
 }
 
 uint16_t MonitorEngine::smi_level(unsigned k, uint64_t clock) {
@@ -206,7 +209,7 @@ uint32_t MonitorEngine::smi_lost(unsigned k, uint64_t clock) {
 uint16_t MonitorEngine::mmi_data_hi(uint64_t clock) {
   uint64_t c = sync(clock);
   if (mmi_count_ == 0) {
-    hold_hi_ = 0x8000;
+    hold_hi_ = kDataHiEmpty;
     hold_lo_ = 0;
   } else {
     uint32_t e = mmi_[mmi_head_];
@@ -221,7 +224,7 @@ uint16_t MonitorEngine::mmi_data_hi(uint64_t clock) {
 
 uint32_t MonitorEngine::mmi_peek(uint64_t clock) {
   sync(clock);
-  if (mmi_count_ == 0) return 0x80000000u;
+  if (mmi_count_ == 0) return uint32_t(kDataHiEmpty) << 16;
   return mmi_[mmi_head_];
 }
 
@@ -232,7 +235,8 @@ uint16_t MonitorEngine::mmi_data_lo(uint64_t clock) {
 
 uint16_t MonitorEngine::mmi_status(uint64_t clock) {
   sync(clock);
-  return uint16_t((mmi_count_ == p_.mmi_depth ? 1 : 0) | (mmi_count_ == 0 ? 2 : 0));
+  using S = regs::mon::MMI_STATUS;
+  return uint16_t((mmi_count_ == p_.mmi_depth ? S::FULL::mask : 0) | (mmi_count_ == 0 ? S::EMPTY::mask : 0));
 }
 
 uint16_t MonitorEngine::mmi_level(uint64_t clock) {

@@ -16,6 +16,8 @@
 #include "monitor_params.h"
 #include "monitor_probe.h"
 
+#include <testbed/register_tables.h>
+
 #include <cstdint>
 #include <deque>
 #include <limits>
@@ -105,7 +107,8 @@ class MonitorEngine {
   // MMI FIFO and holding register.
   std::vector<uint32_t> mmi_;
   unsigned mmi_head_ = 0, mmi_count_ = 0;
-  uint16_t hold_hi_ = 0x8000, hold_lo_ = 0;
+  static constexpr uint16_t kDataHiEmpty = regs::mon::MMI_DATA_HI::EMPTY::mask;
+  uint16_t hold_hi_ = kDataHiEmpty, hold_lo_ = 0;
 
   MonitorProbe* probe_ = nullptr;
   MonitorObserver* obs_ = nullptr;

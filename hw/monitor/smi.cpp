@@ -2,59 +2,29 @@
 
 namespace testbed::monitor {
 
+using sc_core::sc_time;
+
 Smi::Smi(sc_core::sc_module_name name, unsigned number, MonitorContext& ctx)
-    : sc_module(name), socket("socket"), number_(number), ctx_(ctx) {
-  socket.register_b_transport(this, &Smi::b_transport);
-  socket.register_transport_dbg(this, &Smi::transport_dbg);
-}
-
-namespace {
-// 0 legal, 1 unmapped, 2 wrong direction.
-int smi_ok(unsigned off, bool is_read) {
-  switch (off) {
-    case 0x0: return is_read ? 2 : 0;
-    case 0x2: case 0x4: case 0x8: case 0xA: return is_read ? 0 : 2;
-    default: return 1;
-  }
-}
-}  // namespace
-
-uint16_t Smi::read(unsigned off, uint64_t clock) {
+    : RegisterTarget(name, sc_core::SC_ZERO_TIME, mon_rules()), number_(number), ctx_(ctx) {
+  using namespace regs::mon;
+  add_registers(tables::kMonSmiRegisters);
   MonitorEngine& e = ctx_.engine;
-  switch (off) {
-    case 0x2: return e.smi_status(number_, clock);
-    case 0x4: return e.smi_level(number_, clock);
-    case 0x8: return uint16_t(e.smi_lost(number_, clock) >> 16);
-    case 0xA: return uint16_t(e.smi_lost(number_, clock));
-  }
-  return 0;
-}
-
-void Smi::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
-  uint64_t clock = ctx_.clock_of(delay, p.is_read());
-  uint64_t accepted = clock;
-  RegisterAccess::transport(
-      p, clock, bad_, smi_ok, [this](unsigned off, uint64_t c) { return read(off, c); },
-      [this, &accepted](unsigned, uint16_t v, uint64_t c) { accepted = ctx_.engine.write_event(number_, c, v); });
   // write_gap wait states: the CPU is held until the SMI takes the event.
-  delay += double(accepted - clock) * ctx_.clock_period;
-  if (ctx_.after_access) ctx_.after_access();
+  on_write<SMI_EVENT>([this, &e](uint32_t v, const sc_time& t) {
+    uint64_t c = ctx_.clock_at(t);
+    uint64_t accepted = e.write_event(number_, c, uint16_t(v));
+    add_delay(double(accepted - c) * ctx_.clock_period);
+  });
+  on_read<SMI_STATUS>([this, &e](const sc_time& t) -> uint32_t { return e.smi_status(number_, ctx_.clock_at(t)); });
+  on_read<SMI_LEVEL>([this, &e](const sc_time& t) -> uint32_t { return e.smi_level(number_, ctx_.clock_at(t)); });
+  on_read<SMI_LOST>([this, &e](const sc_time& t) { return e.smi_lost(number_, ctx_.clock_at(t)); });
 }
 
-unsigned Smi::transport_dbg(tlm::tlm_generic_payload& p) {
-  // Reads only, without side effects (the state as of sc_time_stamp()).
-  uint64_t a = p.get_address() & RegisterAccess::kRegionMask;
-  unsigned len = p.get_data_length();
-  if (!p.is_read() || (a & 1) || (len & 1)) return 0;
-  uint64_t clock = ctx_.clock_at(sc_core::sc_time_stamp());
-  unsigned char* d = p.get_data_ptr();
-  unsigned i = 0;
-  for (; i < len && smi_ok(unsigned(a + i), true) == 0; i += 2) {
-    uint16_t v = read(unsigned(a + i), clock);
-    d[i] = uint8_t(v >> 8);
-    d[i + 1] = uint8_t(v);
-  }
-  return i;
+// The access's clock is sc_time_stamp() + delay (reads of thread initiators wait until then).
+void Smi::before_access(tlm::tlm_generic_payload& p, sc_time& delay) { ctx_.clock_of(delay, p.is_read()); }
+
+void Smi::after_access() {
+  if (ctx_.after_access) ctx_.after_access();
 }
 
 }  // namespace testbed::monitor

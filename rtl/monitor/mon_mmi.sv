@@ -6,7 +6,10 @@
 // is served by two data phases at t + WORD_CLOCKS (time stamp) and t + 2*WORD_CLOCKS (event),
 // each pushing {k, word} into the FIFO; the next slot starts with the second data phase. A silent
 // SMI costs EMPTY_CLOCKS. With < 2 free entries the poller stalls one clock on the same SMI.
-module mon_mmi #(
+// Register offsets and bits: the generated package testbed_regs_pkg (sw/tables/registers/monitor.toml).
+module mon_mmi
+  import testbed_regs_pkg::*;
+#(
     parameter int N_SMI = 5,
     parameter int DEPTH = 512,
     parameter int WORD_CLOCKS = 36,
@@ -37,8 +40,9 @@ module mon_mmi #(
     output logic          stalled    // the poller stalled in the last clock
 );
   localparam logic [CW-1:0] FULL = CW'(DEPTH);
-  localparam logic [3:0] A_DATA_HI = 4'h0, A_DATA_LO = 4'h2, A_STATUS = 4'h4, A_LEVEL = 4'h6,
-                         A_STALL = 4'h8, A_STALL_LO = 4'hA;
+  localparam logic [3:0] A_DATA_HI = 4'(TB_MON_MMI_DATA_HI_OFF), A_DATA_LO = 4'(TB_MON_MMI_DATA_LO_OFF),
+                         A_STATUS = 4'(TB_MON_MMI_STATUS_OFF), A_LEVEL = 4'(TB_MON_MMI_LEVEL_OFF),
+                         A_STALL = 4'(TB_MON_MMI_STALL_OFF), A_STALL_LO = 4'(TB_MON_MMI_STALL_OFF + 16'd2);
   localparam logic [3:0] LAST_SMI = 4'(N_SMI);
 
   logic [3:0] k;               // SMI of the next slot
@@ -74,9 +78,11 @@ module mon_mmi #(
       .push_b(1'b0), .data_b('0),
       .head, .count, .count_next);
 
-  wire [15:0] data_hi = pop ? {12'd0, head[19:16]} : 16'h8000;
+  wire [15:0] data_hi = pop ? 16'(head[19:16]) << TB_MON_MMI_DATA_HI_SOURCE_SHIFT : TB_MON_MMI_DATA_HI_EMPTY;
   wire [15:0] data_lo = pop ? head[15:0] : 16'd0;  // an empty read clears the holding register
   wire [31:0] stall_next = stall_clocks + 32'(stall);
+  wire [15:0] status_next = (count_next == FULL ? TB_MON_MMI_STATUS_FULL : 16'd0) |
+                            (count_next == '0 ? TB_MON_MMI_STATUS_EMPTY : 16'd0);
 
   assign level = count;
 
@@ -111,7 +117,7 @@ module mon_mmi #(
         unique case (m_addr)
           A_DATA_HI: m_rdata <= m_long ? {data_hi, data_lo} : {16'd0, data_hi};
           A_DATA_LO: m_rdata <= {16'd0, hold_word};
-          A_STATUS:  m_rdata <= {30'd0, count_next == '0, count_next == FULL};
+          A_STATUS:  m_rdata <= 32'(status_next);
           A_LEVEL:   m_rdata <= 32'(count_next);
           A_STALL:   m_rdata <= stall_next;
           A_STALL_LO: m_rdata <= {16'd0, stall_next[15:0]};

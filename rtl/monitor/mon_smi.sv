@@ -9,7 +9,10 @@
 //   data phases  mb_xfer & mb_xfer_src == SRC: the SMI drives one 16-bit word of the held entry
 //                on mb_data (mb_xfer_ev = 0: time stamp, 1: event); otherwise it drives 0, so
 //                the bus is the OR of all slaves.
-module mon_smi #(
+// Register offsets and bits: the generated package testbed_regs_pkg (sw/tables/registers/monitor.toml).
+module mon_smi
+  import testbed_regs_pkg::*;
+#(
     parameter int DEPTH = 1024,
     parameter int TS_W = 16,
     parameter int WRITE_GAP = 2,
@@ -44,7 +47,9 @@ module mon_smi #(
 );
   localparam logic [CW-1:0] FULL = CW'(DEPTH);
   localparam int EW = TS_W + 16;
-  localparam logic [3:0] A_EVENT = 4'h0, A_STATUS = 4'h2, A_LEVEL = 4'h4, A_LOST = 4'h8, A_LOST_LO = 4'hA;
+  localparam logic [3:0] A_EVENT = 4'(TB_MON_SMI_EVENT_OFF), A_STATUS = 4'(TB_MON_SMI_STATUS_OFF),
+                         A_LEVEL = 4'(TB_MON_SMI_LEVEL_OFF), A_LOST = 4'(TB_MON_SMI_LOST_OFF),
+                         A_LOST_LO = 4'(TB_MON_SMI_LOST_OFF + 16'd2);
 
   logic marker_pending;
   logic [GW-1:0] gap;
@@ -87,6 +92,7 @@ module mon_smi #(
   wire pend_next = pend && !mark_a && !mark_b;
   wire full_next = {1'b0, count_next} + (CW + 1)'(pend_next) >= {1'b0, FULL};
   wire empty_next = count_next == '0;
+  wire [15:0] status_next = (full_next ? TB_MON_SMI_STATUS_FULL : 16'd0) | (empty_next ? TB_MON_SMI_STATUS_EMPTY : 16'd0);
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -102,7 +108,7 @@ module mon_smi #(
       if (pop) hold <= head;
       lost <= lost_next;
       unique case (c_addr)
-        A_STATUS: c_rdata <= {30'd0, empty_next, full_next};
+        A_STATUS: c_rdata <= 32'(status_next);
         A_LEVEL:  c_rdata <= 32'(count_next);
         A_LOST:   c_rdata <= lost_next;
         A_LOST_LO: c_rdata <= {16'd0, lost_next[15:0]};

@@ -6,9 +6,7 @@
 #include "monitor_lockstep.h"
 #include "monitor_ref.h"
 #include "monitor_rtl.h"
-#if TBRTL_HAVE_ENGINE
 #include "monitor_engine_adapter.h"
-#endif
 
 #include <Vmonitor_small.h>
 #include <Vmonitor_top.h>
@@ -37,18 +35,12 @@ int main(int argc, char** argv) {
   }
   VerilatedContext ctx;
   int fails = 0;
-#if TBRTL_HAVE_ENGINE
   const std::string compared_with = "RTL, reference and TLM engine";
-#else
-  const std::string compared_with = "RTL and reference";
-#endif
   auto run = [&](Model& rtl, const Params& p, const Profile& prof, uint64_t seed, uint64_t n, const char* what) {
     RefMonitor ref(p);
     std::vector<Model*> ms = {&rtl, &ref};
-#if TBRTL_HAVE_ENGINE
     EngineMonitor eng(p);
     ms.push_back(&eng);
-#endif
     Lockstep ls(p, ms);
     Stimulus stim(p, prof, seed);
     std::string d = ls.run(stim, n);
@@ -101,10 +93,8 @@ int main(int argc, char** argv) {
     } idle;
     RefMonitor ref(ps);
     std::vector<Model*> ms = {&rtl3, &ref};
-#if TBRTL_HAVE_ENGINE
     EngineMonitor eng(ps);
     ms.push_back(&eng);
-#endif
     Lockstep ls(ps, ms);
     std::string r = ls.run(idle, 65536 + 200);
     std::printf("small config directed idle wrap: %s\n", r.empty() ? (compared_with + " match").c_str() : r.c_str());
@@ -113,10 +103,8 @@ int main(int argc, char** argv) {
   {
     RefMonitor ref(ps);
     std::vector<Model*> ms = {&rtl2, &ref};
-#if TBRTL_HAVE_ENGINE
     EngineMonitor eng(ps);
     ms.push_back(&eng);
-#endif
     Lockstep ls(ps, ms);
     Directed d;
     d.start = 65536 - 100;

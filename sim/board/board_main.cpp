@@ -34,11 +34,11 @@ int sc_main(int argc, char** argv) {
       filestore::check_image(store, o.filestore, o.board.ram_bytes);
       filestore::add_segment(image, store, o.filestore);
     }
-    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.quantum_us, sc_core::SC_US));
+    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.board.quantum_us, sc_core::SC_US));
     board = std::make_unique<Board>("board", o.board);
     board->load_image(image);
-    if (o.console == "stdout") console = std::make_unique<StreamEndpoint>(stdout);
-    else if (!o.console.rfind("file:", 0)) console = std::make_unique<StreamEndpoint>(o.console.substr(5));
+    if (o.console == "stdout") console = std::make_unique<ConsoleSink>(stdout);
+    else if (!o.console.rfind("file:", 0)) console = std::make_unique<ConsoleSink>(o.console.substr(5), nullptr);
     else if (!o.console.rfind("tcp:", 0)) {
       std::string spec = o.console.substr(4);
       bool wait = spec.find(",nowait") == std::string::npos;

@@ -38,8 +38,8 @@ void BoardOptions::set(const std::string& key, const std::string& v, const std::
   else if (key == "ram-mb") {
     double mb = number(v, key, where, 1.0 / 1024, double(TB_RAM_MAX_BYTES) / (1 << 20));
     b.ram_bytes = uint32_t(std::llround(mb * 1024)) * 1024;
-  } else if (key == "quantum-us") quantum_us = number(v, key, where, 0.001, 1e6);
-  else if (key == "clock-mhz") b.clock_hz = number(v, key, where, 0.001, 1000) * 1e6;
+  } else if (key == "quantum-us") b.quantum_us = number(v, key, where, 0.001, 1e6);
+  else if (key == "clock-mhz") b.clock_hz = number(v, key, where, 0.1, 1000) * 1e6;
   else if (key == "vcd") vcd = v;
   else if (key == "trace-instructions") trace_instructions = v.empty() || boolean(v, key, where);
   else if (key == "max-cycles") max_cycles = uint64_t(number(v, key, where, 0, 1e18));
@@ -70,27 +70,11 @@ void BoardOptions::set(const std::string& key, const std::string& v, const std::
 }
 
 void BoardOptions::load_config(const Config& cfg) {
-  BoardConfig& b = board;
-  Config cpu = cfg.section("cpu");
-  b.clock_hz = cpu.get_double("clock_mhz", b.clock_hz / 1e6, 0.001, 1000) * 1e6;
-  quantum_us = cpu.get_double("quantum_us", quantum_us, 0.001, 1e6);
-  std::string model = cpu.get_choice("model", b.model == m68k::Model::MC68000 ? "68000" : "68010", {"68000", "68010"});
-  b.model = model == "68000" ? m68k::Model::MC68000 : m68k::Model::MC68010;
-  b.fast_path = cpu.get_bool("fast_path", b.fast_path);
-
-  Config bd = cfg.section("board");
-  b.id = uint16_t(bd.get_int("id", b.id, 0, 15));
-  b.master = bd.get_bool("master", b.master);
-  b.node = uint16_t(bd.get_int("node", b.node, 0, 65535));
-  b.ram_bytes = uint32_t(bd.get_int("ram_kb", b.ram_bytes / 1024, 1, TB_RAM_MAX_BYTES / 1024)) * 1024;
-  b.timer_tick_hz = uint32_t(bd.get_int("timer_hz", b.timer_tick_hz, 1, 1000000000));
-  b.console_baud = uint32_t(bd.get_int("console_baud", b.console_baud, 50, 10000000));
-  b.link_baud = uint32_t(bd.get_int("link_baud", b.link_baud, 50, 10000000));
-  b.io_wait_states = unsigned(bd.get_int("io_wait_states", b.io_wait_states, 0, 64));
-  b.ram_wait_states = unsigned(bd.get_int("ram_wait_states", b.ram_wait_states, 0, 64));
-  b.rom_wait_states = unsigned(bd.get_int("rom_wait_states", b.rom_wait_states, 0, 64));
-  b.mmu_walk_clocks = unsigned(bd.get_int("mmu_walk_clocks", b.mmu_walk_clocks, 0, 1000));
-  filestore = bd.get_string("filestore", filestore);
+  // The board's settings have one reader, shared with testbed (BoardConfig::read); a single
+  // board also takes its identity from [board].
+  board.read(cfg);
+  board.read_identity(cfg);
+  filestore = cfg.section("board").get_string("filestore", filestore);
 
   Config run = cfg.section("run");
   image = run.get_string("image", image);
@@ -111,7 +95,7 @@ void BoardOptions::load_config(const Config& cfg) {
     for (auto& k : unused) list += (list.empty() ? "" : ", ") + k;
     throw OptionError(cfg.source_name() + ": unknown setting(s): " + list +
                       " (known: cpu.{clock_mhz,quantum_us,model,fast_path}, board.{id,master,node,ram_kb,"
-                      "timer_hz,console_baud,link_baud,io_wait_states,ram_wait_states,rom_wait_states,"
+                      "timer_tick_hz,console_baud,link_baud,io_wait_states,ram_wait_states,rom_wait_states,"
                       "mmu_walk_clocks,filestore}, run.{image,max_cycles,console,link}, trace.{vcd,instructions})");
   }
 }

@@ -1,5 +1,5 @@
 // Options of the single-board simulator, from a TOML configuration file read through the
-// project's config layer (sim/common/config.h: typed, range-checked, --set overrides, unknown
+// project's config layer (sw/config/config.h: typed, range-checked, --set overrides, unknown
 // keys rejected) and the command line (which wins). Every bad value is reported with where it
 // came from ("board.toml:7: board.ram_kb" or "--ram-mb") and what is allowed.
 #pragma once
@@ -22,7 +22,6 @@ struct BoardOptions {
   BoardConfig board;
   std::string image;
   std::string filestore;           // TOS filestore image loaded at TOS_FS_BASE ("" = none)
-  double quantum_us = 10;
   std::string vcd;                 // empty: none
   bool trace_instructions = false;
   uint64_t max_cycles = 0;         // 0: unlimited

@@ -50,23 +50,15 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   MachineSpec m;
   m.source = cfg.source_name();
 
-  Config cpu = cfg.section("cpu");
-  m.board.model = cpu.get_choice("model", "68010", {"68000", "68010"}) == "68000" ? m68k::Model::MC68000
-                                                                                  : m68k::Model::MC68010;
-  m.board.clock_hz = cpu.get_double("clock_mhz", 10.0, 0.1, 1000.0) * 1e6;
-  m.quantum = sc_core::sc_time(cpu.get_double("quantum_us", 10.0, 0.01, 100000.0), sc_core::SC_US);
+  // Every board's settings: the one reader, shared with testbed-board (BoardConfig::read).
+  m.board.read(cfg);
+  m.quantum = sc_core::sc_time(m.board.quantum_us, sc_core::SC_US);
 
   Config bd = cfg.section("board");
-  uint32_t ram_kb = uint32_t(bd.get_int("ram_kb", TB_RAM_DEFAULT_BYTES / 1024, 64, TB_RAM_MAX_BYTES / 1024));
+  uint32_t ram_kb = m.board.ram_bytes / 1024;
   std::string default_image = bd.get_string("image", "");
   std::string default_filestore = bd.get_string("filestore", "");
   std::set<std::pair<std::string, uint32_t>> checked_stores;
-  m.board.ram_wait_states = unsigned(bd.get_int("ram_wait_states", 0, 0, 16));
-  m.board.io_wait_states = unsigned(bd.get_int("io_wait_states", 1, 0, 64));
-  m.board.timer_tick_hz = uint32_t(bd.get_int("timer_tick_hz", 1000000, 1, 100000000));
-  m.board.console_baud = uint32_t(bd.get_int("console_baud", 9600, 50, 10000000));
-  m.board.link_baud = uint32_t(bd.get_int("link_baud", 38400, 50, 10000000));
-  m.board.fast_path = bd.get_bool("fast_path", true);
 
   // Boards: [[boards]] entries, or the Testbed's six when none are listed.
   std::vector<Config> list = cfg.array_of_tables("boards");
@@ -93,7 +85,7 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
     std::string image = e.get_string("image", default_image);
     Config img_where = e.has("image") ? e : bd;
     b.image = resolve_image(image, firmware_dir, img_where);
-    b.ram_bytes = uint32_t(e.get_int("ram_kb", ram_kb, 64, TB_RAM_MAX_BYTES / 1024)) * 1024;
+    b.ram_bytes = uint32_t(e.get_int("ram_kb", ram_kb, 1, TB_RAM_MAX_BYTES / 1024)) * 1024;
     std::string store = e.get_string("filestore", default_filestore);
     b.filestore = resolve_filestore(store, firmware_dir, e.has("filestore") ? e : bd, b.ram_bytes, checked_stores);
     if (!names.insert(b.name).second) throw ConfigError(m.source + ": " + e.path() + ".name: board name \"" + b.name + "\" used twice");
@@ -122,13 +114,7 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
       if (b.node == n) top = std::max(top, b.slot + 1);
     m.net.nodes[n].boards = top;
   }
-  m.net.bus.rate_bytes_per_s = cn.get_double("rate_mb_s", 10.0, 0.001, 10000.0) * 1e6;
-  m.net.bus.frame_overhead = sc_core::sc_time(cn.get_double("frame_overhead_us", 1.0, 0.0, 1e6), sc_core::SC_US);
-  m.net.bus.frame_header_bytes = unsigned(cn.get_int("frame_header_bytes", 8, 0, 4096));
-  m.net.fibre.rate_bytes_per_s = cn.get_double("fibre_rate_mb_s", 10.0, 0.001, 10000.0) * 1e6;
-  m.net.fibre.hop_latency = sc_core::sc_time(cn.get_double("hop_latency_us", 2.0, 0.0, 1e6), sc_core::SC_US);
-  m.net.ni.mode = centrenet::dma_mode_from_string(cn.get_choice("dma", "1994", {"1994", "dma-anywhere"}));
-  m.net.ni.input_queue_messages = unsigned(cn.get_int("input_queue_messages", 8, 1, 4096));
+  m.net.read(cfg);  // the one reader of the Centrenet settings (hw/centrenet)
   try {
     m.net.validate();
   } catch (const std::invalid_argument& e) {
@@ -141,30 +127,9 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   unsigned slaves = 0;
   for (auto& b : m.boards)
     if (b.node == 0 && !b.master) slaves = std::max(slaves, b.slot);
-  p.n_smi = unsigned(mc.get_int("smis", std::max(1u, std::min(slaves, 15u)), 1, 15));
-  double tick_us = mc.get_double("tick_us", 1.0, 0.0001, 1e6);
-  m.mon.clock_period = sc_core::sc_time(1.0 / m.board.clock_hz, sc_core::SC_SEC);
-  double div = tick_us * 1e-6 * m.board.clock_hz;
-  if (std::abs(div - std::round(div)) > 1e-9 || div < 1)
-    throw ConfigError(m.source + ": monitor.tick_us = " + std::to_string(tick_us) +
-                      " is not a whole number (>= 1) of monitor clocks at the CPU clock");
-  p.tick_div = unsigned(std::lround(div));
-  p.smi_depth = unsigned(mc.get_int("smi_depth", 1024, 1, 65535));
-  p.mmi_depth = unsigned(mc.get_int("mmi_depth", 512, 2, 65535));
-  double poll_us = mc.get_double("poll_period_us", 36.0, 0.001, 1e6);
-  // The report's figure is per SMI with all busy: a round of n_smi pairs = 2*n_smi words.
-  double word = poll_us * 1e-6 * m.board.clock_hz / (2.0 * p.n_smi);
-  if (word < 1) throw ConfigError(m.source + ": monitor.poll_period_us is shorter than one clock per bus word");
-  p.word_clocks = unsigned(std::lround(word));
-  p.empty_clocks = unsigned(mc.get_int("empty_clocks", p.word_clocks, 1, 1 << 20));
-  p.write_gap = unsigned(mc.get_int("write_gap_clocks", 2, 1, 1 << 20));
+  m.mon.read(cfg, m.board.clock_hz, std::max(1u, std::min(slaves, 15u)));  // the one reader (hw/monitor)
   m.probe = mc.get_bool("probe", true);
   m.rtl_monitor = mc.get_choice("model", "tlm", {"tlm", "rtl"}) == "rtl";
-  try {
-    p.validate();
-  } catch (const std::invalid_argument& e) {
-    throw ConfigError(m.source + ": " + e.what());
-  }
 
   if (m.rtl_monitor) {
     // The co-simulated RTL is verilated once, at the report's parameters: refuse anything else

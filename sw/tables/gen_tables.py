@@ -187,6 +187,8 @@ def validate(mm, ev):
             fail(f"register {reg['region']}.{reg['name']}: access must be ro, wo or rw")
         if ("count" in reg) != ("stride" in reg) or reg.get("count", 1) < 1:
             fail(f"register {reg['region']}.{reg['name']}: an array needs count >= 1 and stride")
+        if reg.get("first_as_base") and "count" not in reg:
+            fail(f"register {reg['region']}.{reg['name']}: first_as_base is for arrays")
         for name, off in elements(reg):
             key = (reg["region"], name)
             if key in seen:
@@ -273,6 +275,9 @@ def region_symbols(mm, r):
         if "count" in reg:
             out.append((f"{n}_COUNT", reg["count"], 0, f"{reg['width']}-bit {reg['access']}: {desc}"))
             out.append((f"{n}_STRIDE", reg["stride"], 0, None))
+            if reg.get("first_as_base"):  # the array's own name is its first element
+                out.append((f"{n}_OFF", reg["offset"], 16, f"{reg['width']}-bit {reg['access']}: element 0 of {reg['name']}"))
+                out.append((n, r["base"] + reg["offset"], 24, None))
         for name, off in elements(reg):
             note = desc if "count" not in reg else f"element of {reg['name']}"
             out.append((f"TB_{r['name']}_{name}_OFF", off, 16, f"{reg['width']}-bit {reg['access']}: {note}"))
@@ -321,6 +326,9 @@ def c_header(mm, ev):
         for name, value, bits, note in syms[1:] and syms:
             text = c_hex(value, bits, name) if bits else str(value)
             out.append(f"#define {name} {text}" + (f" /* {note.replace('*/', '* /')} */" if note and name != syms[0][0] else ""))
+            n = name[:-len("_STRIDE")]
+            if name.endswith("_STRIDE") and not any(s[0] == n for s in syms):  # address of element n
+                out.append(f"#define {n}(n) ({n}0 + {n}_STRIDE * (n))")
         out.append("")
     for name, lvl in mm.get("irq", {}).items():
         out.append(f"#define TB_IRQ_{name} {lvl}")
@@ -380,7 +388,9 @@ def register_tables(mm):
            "  constexpr uint32_t put(uint32_t v) const { return (v << shift) & mask; }", "};",
            "struct RegSpec {", "  uint32_t offset;", "  uint8_t bytes;", "  RegAccess access;",
            "  const char* name;", "  const FieldSpec* fields = nullptr;", "  unsigned field_count = 0;",
-           "  const ValueSpec* values = nullptr;", "  unsigned value_count = 0;", "};",
+           "  const ValueSpec* values = nullptr;", "  unsigned value_count = 0;",
+           "  const char* base_name = nullptr;  // element 0 of an array that also has the array's name",
+           "};",
            "// A field of a register or layout: Field<mask, shift, ...>::get(reg), ::put(value).",
            "template <uint32_t Mask, unsigned Shift, FieldAccess Access, uint32_t Reset, bool ResetFromConfig>",
            "struct Field {",
@@ -419,6 +429,7 @@ def register_tables(mm):
                 out.append(f"  static constexpr unsigned count = {reg['count']};")
                 out.append(f"  static constexpr uint32_t stride = {reg['stride']};")
                 out.append("  static constexpr uint32_t offset_of(unsigned n) { return offset + n * stride; }")
+                out.append(f"  static constexpr bool first_as_base = {str(bool(reg.get('first_as_base'))).lower()};")
             for f in reg.get("field", []):
                 out += cxx_field(f, "  ")
             out += cxx_field_table(reg.get("field", []), "  ")
@@ -450,7 +461,8 @@ def register_tables(mm):
                 vals = f"{q}::values, {len(reg['values'])}" if reg.get("values") else "nullptr, 0"
                 for i, (name, off) in enumerate(elements(reg)):
                     o = f"{q}::offset_of({i})" if "count" in reg else f"{q}::offset"
-                    tables_out.append(f"    {{{o}, {q}::bytes, {q}::access, \"{name}\", {q}::fields, {q}::field_count, {vals}}},")
+                    alias = f", \"{reg['name']}\"" if reg.get("first_as_base") and i == 0 else ""
+                    tables_out.append(f"    {{{o}, {q}::bytes, {q}::access, \"{name}\", {q}::fields, {q}::field_count, {vals}{alias}}},")
             tables_out.append("};")
             tables_out.append("")
             region_rows.append(f"    {{\"{r['name']}\", \"{rset}\", regs::{ns}::kBase, regs::{ns}::kSize, {ident}, sizeof({ident}) / sizeof({ident}[0])}},")
@@ -574,6 +586,8 @@ def docs_memory_map(mm):
         if "count" in reg:
             last = reg["count"] - 1
             name = f"{reg['region']}.{reg['name']}0..{reg['name']}{last}"
+            if reg.get("first_as_base"):
+                name += f" ({reg['name']} = {reg['name']}0)"
             addr = (f"0x{base[reg['region']] + reg['offset']:06X} + {reg['stride']}n")
         else:
             name = f"{reg['region']}.{reg['name']}"

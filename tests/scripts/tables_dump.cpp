@@ -33,6 +33,9 @@ int main() {
       const RegSpec& g = r.registers[i];
       std::string reg = region + "_" + g.name;
       std::printf("%s %u\n%s_OFF %u\n", reg.c_str(), unsigned(r.base + g.offset), reg.c_str(), unsigned(g.offset));
+      if (g.base_name)  // element 0 of an array that also has the array's name
+        std::printf("%s_%s %u\n%s_%s_OFF %u\n", region.c_str(), g.base_name, unsigned(r.base + g.offset),
+                    region.c_str(), g.base_name, unsigned(g.offset));
       std::printf("#REG %s %u %s\n", reg.c_str(), unsigned(g.bytes),
                   g.access == RegAccess::RO ? "ro" : g.access == RegAccess::WO ? "wo" : "rw");
       fields(reg + "|", g.fields, g.field_count);

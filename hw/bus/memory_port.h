@@ -10,7 +10,7 @@
 #include <array>
 #include <cstdint>
 
-namespace testbed::centrenet {
+namespace testbed {
 
 class SharedMemoryPort {
  public:
@@ -39,4 +39,4 @@ class SharedMemoryPort {
   std::array<Stats, 2> stats_{};
 };
 
-}  // namespace testbed::centrenet
+}  // namespace testbed

@@ -12,6 +12,8 @@
 #pragma once
 #include <Vmonitor_sc.h>
 
+#include <testbed/memory_map.h>
+
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -97,6 +99,11 @@ class MonitorPins : public sc_core::sc_module {
   void after_edge(uint64_t c) { wait(start_of(c) + period_ * 0.6 - sc_core::sc_time_stamp()); }
   void to_next_clock(uint64_t c) { wait(start_of(c + 1) - sc_core::sc_time_stamp()); }
 
+  // The SMI and MMI registers (sw/tables/registers/monitor.toml) as the RTL ports present them.
+  static constexpr unsigned kRegionMask = TB_MON_SIZE - 1;
+  static constexpr unsigned kLost = TB_MON_SMI_LOST_OFF, kStall = TB_MON_MMI_STALL_OFF;
+  static_assert(kLost == kStall, "LOST and STALL share the 32-bit read-port slot of the RTL");
+
   static bool legal(tlm::tlm_generic_payload& p) {
     unsigned len = p.get_data_length();
     return (len == 2 || len == 4) && !(p.get_address() & 1) && !p.get_byte_enable_ptr() &&
@@ -113,15 +120,16 @@ class MonitorPins : public sc_core::sc_module {
   // The 32-bit register view at `a` (see the RTL ports) as the bytes of this access.
   static uint32_t slice(uint32_t view, unsigned a, unsigned len) {
     if (len == 4) return view;
-    if (a == 0x8) return view >> 16;  // high half of a 32-bit register
+    if (a == kLost || a == kStall) return view >> 16;  // high half of a 32-bit register
     return view & 0xFFFF;
   }
 
   void smi_transport(int k, tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
-    unsigned i = unsigned(k - 1), a = unsigned(p.get_address() & 0xFF), len = p.get_data_length();
-    bool ok = legal(p) && (p.is_write() ? a == 0 && len == 2
-                                        : (len == 2 && (a == 0x2 || a == 0x4 || a == 0x8 || a == 0xA)) ||
-                                              (len == 4 && a == 0x8));
+    unsigned i = unsigned(k - 1), a = unsigned(p.get_address() & kRegionMask), len = p.get_data_length();
+    bool ok = legal(p) && (p.is_write() ? a == TB_MON_SMI_EVENT_OFF && len == 2
+                                        : (len == 2 && (a == TB_MON_SMI_STATUS_OFF || a == TB_MON_SMI_LEVEL_OFF ||
+                                                        a == kLost || a == kLost + 2)) ||
+                                              (len == 4 && a == kLost));
     if (!ok) {
       ++bad_;
       p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
@@ -153,8 +161,8 @@ class MonitorPins : public sc_core::sc_module {
   }
 
   void mmi_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
-    unsigned a = unsigned(p.get_address() & 0xFF), len = p.get_data_length();
-    if (!legal(p) || !p.is_read() || a > 0xA || (len == 4 && a != 0 && a != 0x8)) {
+    unsigned a = unsigned(p.get_address() & kRegionMask), len = p.get_data_length();
+    if (!legal(p) || !p.is_read() || a > kStall + 2 || (len == 4 && a != TB_MON_MMI_DATA_HI_OFF && a != kStall)) {
       ++bad_;
       p.set_response_status(legal(p) && p.is_write() ? tlm::TLM_COMMAND_ERROR_RESPONSE
                                                      : tlm::TLM_ADDRESS_ERROR_RESPONSE);

@@ -1,0 +1,46 @@
+// The operator's console of the Testbed: the master's console line (TOS switches it in software
+// among the six shells). Its output goes where every board's does (ConsoleSink: the log and,
+// when shown, this terminal); what the operator types enters from a session script (run.input:
+// each line waits for one of the prompts, as a person waits for the shell), from this terminal
+// in raw mode (--interactive; Ctrl-] ends the run), or from a TCP client on 127.0.0.1 that can
+// attach at any time (--console-tcp). With a terminal or TCP the simulation is held to real time
+// so that typing is not outrun.
+#pragma once
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "console_endpoints.h"
+
+namespace testbed {
+
+class OperatorConsole : public ConsoleSink {
+ public:
+  OperatorConsole(const std::string& log_path, std::FILE* terminal, bool selected);
+  ~OperatorConsole() override;
+  void transmit(uint8_t byte, const sc_core::sc_time& t) override;
+  bool receive(uint8_t& byte) override;
+  bool has_input() const override { return !input_.empty() || interactive_ || tcp_; }
+
+  // A session script; `prompts` ('|'-separated, e.g. a shell's "$ " and TOS's
+  // "[console: master]\r\n" when the console comes back): each line waits for one of them to
+  // appear on the console before it is typed. "" types everything at once.
+  void type(const std::string& text, const std::string& prompts);
+  void set_interactive();  // stdin in raw mode until the console is destroyed
+  void set_tcp(int port);  // throws std::runtime_error naming the port
+
+ private:
+  void real_time();
+  std::deque<uint8_t> input_;
+  std::vector<std::string> prompts_;
+  std::string recent_;
+  bool prompt_seen_ = true;
+  bool interactive_ = false;
+  bool raw_ = false;
+  std::unique_ptr<TcpEndpoint> tcp_;
+  bool real_time_ = false;
+  double wall_start_ = 0;
+};
+
+}  // namespace testbed
