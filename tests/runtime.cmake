@@ -18,3 +18,14 @@ else()
   message(STATUS "m68k-linux-gnu-gcc not found: runtime_check_refuses_68020 is not registered")
 endif()
 
+# runtime_agrees_with_host_fpu: the runtime's sources (portable C on integers) built for the host
+# and compared with the host's IEEE-754 hardware over random operands biased towards denormals,
+# edges, infinities, NaNs and ties (tests/runtime_check/host_fuzz.c).
+file(GLOB _runtime_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/firmware/lib/runtime/*.c)
+add_executable(runtime_host_fuzz runtime_check/host_fuzz.c ${_runtime_sources})
+target_include_directories(runtime_host_fuzz PRIVATE ${CMAKE_SOURCE_DIR}/firmware/lib/runtime)
+target_link_libraries(runtime_host_fuzz PRIVATE testbed_warnings)
+set_target_properties(runtime_host_fuzz PROPERTIES C_STANDARD 11)
+add_test(NAME runtime_agrees_with_host_fpu COMMAND runtime_host_fuzz 500000)
+set_tests_properties(runtime_agrees_with_host_fpu PROPERTIES LABELS "tos;foundation"
+  PASS_REGULAR_EXPRESSION "runtime_agrees_with_host_fpu: PASS")
