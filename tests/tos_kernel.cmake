@@ -40,6 +40,7 @@ tos_kernel_test(PROGRAM preemption_is_fair)
 tos_kernel_test(PROGRAM channels_follow_occam)
 tos_kernel_test(PROGRAM limits_are_enforced)
 tos_kernel_test(PROGRAM thread_trees_do_not_leak)
+tos_kernel_test(PROGRAM runtime_helpers_are_exact)
 tos_kernel_test(PROGRAM faults_are_isolated
   REGEX "address 0x10[0-9a-f][0-9a-f] \\(write to a read-only page\\): process removed.*address 0xffffff \\(unmapped page\\): process removed.*divide by zero.*illegal instruction.*faults_are_isolated: PASS")
 
