@@ -7,7 +7,9 @@ packages=(
   libsystemc-dev verilator
   gcc-m68k-linux-gnu binutils-m68k-linux-gnu
   gtkwave libgtest-dev yosys
+  xvfb xauth imagemagick   # waveforms: GTKWave checked and photographed on a virtual X server
   libtomlplusplus-dev libcli11-dev
+  gdb-multiarch            # debugging firmware through the simulator's gdb stub (--gdb PORT)
 )
 missing=()
 for p in "${packages[@]}"; do

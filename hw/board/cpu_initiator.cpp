@@ -124,6 +124,8 @@ void CpuInitiator::run() {
   in_run_ = false;
   std::string halt;
   while (!finish_requested_) {
+    if (debug_) debug_boundary();
+    if (finish_requested_) break;
     bool new_ipl = apply_ipl();
     if (cpu_.halted()) {
       halt = cpu_.halt_reason();
@@ -159,6 +161,25 @@ void CpuInitiator::run() {
   sync_time_ = sc_core::sc_time_stamp();
   done_flag_ = true;
   if (done_) done_(halt);
+}
+
+// The debugger may hold the thread (wait() for other boards to reach an instruction boundary):
+// kernel time that passes meanwhile is taken out of the CPU's lead, as in transport(); if the
+// kernel went past the CPU's local time, the CPU stalled that long.
+void CpuInitiator::debug_boundary() {
+  sc_time t0 = sc_core::sc_time_stamp();
+  debug_->boundary();
+  sc_time moved = sc_core::sc_time_stamp() - t0;
+  if (moved > sc_core::SC_ZERO_TIME) {
+    uint64_t clocks = moved.value() / period_.value();
+    if (sync_cycle_ + clocks <= cpu_.cycles()) {
+      sync_cycle_ += clocks;
+      sync_time_ += period_ * double(clocks);
+    } else {
+      rebase();
+    }
+  }
+  limits_dirty_ = true;
 }
 
 m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf, unsigned len, uint32_t& wait) {
@@ -217,6 +238,7 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
     observer_->bus_cycle(r);
   }
   if (!ok) return m68k::BusResponse::BusError;
+  if (debug_) debug_->access(a, len);
   if (fast_path_ && p.is_dmi_allowed()) try_dmi(address, a.fc);
   return m68k::BusResponse::Ok;
 }
@@ -253,6 +275,14 @@ void CpuInitiator::try_dmi(uint32_t address, uint8_t fc) {
   if (end <= first) return;
   uint32_t ws = uint32_t((dmi.get_read_latency().value() + period_.value() - 1) / period_.value());
   m68k::Space space = m68k::fc_is_supervisor(fc) ? m68k::Space::Supervisor : m68k::Space::User;
+  if (debug_) {  // page by page, leaving out those a debugger watches
+    for (uint64_t pg = first; pg < end; pg += TB_PAGE_SIZE)
+      if (!debug_->keep_off_fast_path(uint32_t(pg), space == m68k::Space::Supervisor))
+        cpu_.map_fast(space, uint32_t(pg), TB_PAGE_SIZE, dmi.get_dmi_ptr() + (pg - dmi.get_start_address()),
+                      dmi.is_write_allowed(), ws);
+    ++dmi_grants_;
+    return;
+  }
   cpu_.map_fast(space, uint32_t(first), uint32_t(end - first),
                 dmi.get_dmi_ptr() + (first - dmi.get_start_address()), dmi.is_write_allowed(), ws);
   ++dmi_grants_;

@@ -13,6 +13,7 @@
 // invalidates its DMI pointers. STOP costs no host time: the thread waits for an IPL change.
 #pragma once
 #include "bus_extension.h"
+#include "cpu_debug.h"
 #include "bus_observer.h"
 
 #include <m68k_cpu.h>
@@ -81,6 +82,11 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // Per-instruction trace ("cycle pc disassembly") to `out`, or nullptr for none.
   void set_instruction_trace(std::FILE* out);
 
+  // A debugger's hooks (sim/gdb), or nullptr.
+  void set_debug_hook(CpuDebugHook* h) { debug_ = h; }
+  // True while the core is inside run_until (e.g. suspended in a target's b_transport): its
+  // registers are then not at an instruction boundary.
+  bool in_run() const { return in_run_; }
   // Debugger access through the same path as the CPU (MMU included for user FCs).
   unsigned debug_access(bool write, uint32_t address, uint8_t* data, unsigned len,
                         uint8_t fc = m68k::FC_SUPERVISOR_DATA);
@@ -136,6 +142,8 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   std::function<sc_core::sc_time()> horizon_;
   std::function<void(const std::string&)> done_;
   BusObserver* observer_ = nullptr;
+  CpuDebugHook* debug_ = nullptr;
+  void debug_boundary();
   std::FILE* trace_ = nullptr;
   uint64_t slow_accesses_ = 0, dmi_grants_ = 0;
 };

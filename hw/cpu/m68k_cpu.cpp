@@ -250,7 +250,11 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
           c.cycles_ = target;
           return;
         }
-        if (c.t_ || c.tracer_) {
+        if (c.t_ || c.tracer_ || c.break_check_) {
+          if (c.break_check_ && c.break_check_(c.pc_ - 4, c.s_)) {
+            c.break_hit_ = true;
+            return;
+          }
           start_instruction<Restartable>(c);
           if (c.tracer_) c.tracer_(c.inst_pc_, c.cycles_);
           const bool trace = c.t_;
@@ -391,6 +395,7 @@ void Cpu::reset() {
 
 uint64_t Cpu::run_until(uint64_t cycle) {
   yield_ = false;
+  break_hit_ = false;
   if (halted_) return cycles_;
   sync_in();
   if (model_ == Model::MC68010) Exec::run_loop<true>(*this, cycle);

@@ -69,6 +69,14 @@ class Cpu {
   // Leaves the halted and stopped states without a reset (test harnesses, debuggers).
   void clear_halt() { halted_ = stopped_ = false; }
   uint16_t irc() const { return irc_; }
+  // Debugger breakpoints: while set, `check(pc, supervisor)` is called before every instruction
+  // (instructions then run one at a time, not chained); when it returns true the instruction is
+  // not executed and run_until returns at once with break_hit() true and regs().pc at it.
+  void set_break_check(std::function<bool(uint32_t pc, bool supervisor)> check) {
+    break_check_ = std::move(check);
+    limit_ = 0;
+  }
+  bool break_hit() const { return break_hit_; }
 
  private:
   // The execution engine (m68k_exec.h) and the instruction families derived from it
@@ -123,6 +131,8 @@ class Cpu {
   uint32_t loop_pc_ = 0;
   uint16_t loop_words_[3] = {};
   std::function<void(uint32_t, uint64_t)> tracer_;
+  std::function<bool(uint32_t, bool)> break_check_;
+  bool break_hit_ = false;
   Page pages_[2][kPages]{};
   Page* cur_pages_ = pages_[1];  // pages_[s_]: the hot path's table
   // The fetch window: the code page of the last instruction fetch (32-bit address >> 10; any

@@ -9,8 +9,10 @@
 #include "console_endpoints.h"
 #include "file_service.h"
 #include "filestore.h"
+#include "rsp_server.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -22,12 +24,23 @@ int sc_main(int argc, char** argv) {
       std::fputs(BoardOptions::usage().c_str(), stdout);
       return 0;
     }
+  // --gdb PORT[,nowait]: the GDB remote stub on 127.0.0.1:PORT (sim/gdb); the run waits for a
+  // gdb to attach unless ",nowait".
+  std::vector<std::string> args;
+  std::string gdb_spec;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--gdb" && i + 1 < argc) gdb_spec = argv[++i];
+    else if (!a.rfind("--gdb=", 0)) gdb_spec = a.substr(6);
+    else args.push_back(a);
+  }
+  std::unique_ptr<gdb::GdbServer> gdb_server;
   BoardOptions o;
   std::unique_ptr<SerialEndpoint> console, link;
   std::unique_ptr<BusVcd> vcd;
   std::unique_ptr<Board> board;
   try {
-    o.parse(std::vector<std::string>(argv + 1, argv + argc));
+    o.parse(args);
     ElfImage image = load_elf(o.image);
     if (!o.filestore.empty()) {  // one more segment of the image: the board's one loader places it
       std::vector<uint8_t> store = filestore::read_file(o.filestore);
@@ -61,6 +74,14 @@ int sc_main(int argc, char** argv) {
       board->cpu().set_fast_path(false);  // every bus cycle in the waveform
     }
     if (o.trace_instructions) board->cpu().set_instruction_trace(stdout);
+    if (!gdb_spec.empty()) {
+      bool wait = gdb_spec.find(",nowait") == std::string::npos;
+      int port = std::atoi(gdb_spec.c_str());
+      if (port <= 0 || port > 65535) throw OptionError("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
+      gdb_server = std::make_unique<gdb::GdbServer>("gdb", std::vector<Board*>{board.get()}, port, wait);
+      std::fprintf(stderr, "testbed-board: gdb stub on 127.0.0.1:%d%s\n", port,
+                   wait ? ", waiting for gdb to attach" : "");
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "testbed-board: error: %s\n", e.what());
     return 2;

@@ -11,6 +11,7 @@
 
 #include "filestore.h"
 #include "machine.h"
+#include "rsp_server.h"
 #include "monitor_decoder.h"
 
 namespace {
@@ -150,6 +151,10 @@ int sc_main(int argc, char** argv) {
   app.add_flag("--interactive", interactive,
                "this terminal is the operator's console (raw; the master's shell, switched in TOS with "
                "`console BOARD`); Ctrl-] ends the run");
+  std::string gdb_spec;
+  app.add_option("--gdb", gdb_spec,
+                 "GDB remote stub: board i on 127.0.0.1:PORT+i (PORT[,nowait]; waits for a gdb to attach "
+                 "unless nowait); README 'Debugging with gdb'");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -167,6 +172,20 @@ int sc_main(int argc, char** argv) {
     MachineSpec spec = MachineSpec::from_config(cfg, firmware_dir);
     spec.print(std::cout);
     Machine machine("testbed", spec);
+    std::unique_ptr<gdb::GdbServer> gdb_server;
+    if (!gdb_spec.empty()) {
+      int port = std::atoi(gdb_spec.c_str());
+      bool wait = gdb_spec.find(",nowait") == std::string::npos;
+      if (port <= 0 || port + int(machine.board_count()) - 1 > 65535)
+        throw std::runtime_error("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
+      std::vector<Board*> boards;
+      for (size_t i = 0; i < machine.board_count(); ++i) boards.push_back(&machine.board(i));
+      gdb_server = std::make_unique<gdb::GdbServer>("gdb", boards, port, wait);
+      std::cerr << "testbed: gdb stub on 127.0.0.1:" << port << "+i";
+      for (size_t i = 0; i < machine.board_count(); ++i)
+        std::cerr << (i ? ", " : " (") << machine.board(i).basename() << " " << port + int(i);
+      std::cerr << ")" << (wait ? ", waiting for gdb to attach" : "") << std::endl;
+    }
     std::cout << "----- console of " << (spec.console.empty() ? "no board" : spec.console) << " -----"
               << std::endl;
     auto t0 = std::chrono::steady_clock::now();

@@ -1,0 +1,599 @@
+#include "rsp_server.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <stdexcept>
+
+namespace testbed::gdb {
+
+namespace {
+
+const char* kTargetXml =
+    "<?xml version=\"1.0\"?>\n"
+    "<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
+    "<target version=\"1.0\">\n"
+    "  <architecture>m68k</architecture>\n"
+    "  <feature name=\"org.gnu.gdb.m68k.core\">\n"
+    "    <reg name=\"d0\" bitsize=\"32\"/>\n    <reg name=\"d1\" bitsize=\"32\"/>\n"
+    "    <reg name=\"d2\" bitsize=\"32\"/>\n    <reg name=\"d3\" bitsize=\"32\"/>\n"
+    "    <reg name=\"d4\" bitsize=\"32\"/>\n    <reg name=\"d5\" bitsize=\"32\"/>\n"
+    "    <reg name=\"d6\" bitsize=\"32\"/>\n    <reg name=\"d7\" bitsize=\"32\"/>\n"
+    "    <reg name=\"a0\" bitsize=\"32\" type=\"data_ptr\"/>\n"
+    "    <reg name=\"a1\" bitsize=\"32\" type=\"data_ptr\"/>\n"
+    "    <reg name=\"a2\" bitsize=\"32\" type=\"data_ptr\"/>\n"
+    "    <reg name=\"a3\" bitsize=\"32\" type=\"data_ptr\"/>\n"
+    "    <reg name=\"a4\" bitsize=\"32\" type=\"data_ptr\"/>\n"
+    "    <reg name=\"a5\" bitsize=\"32\" type=\"data_ptr\"/>\n"
+    "    <reg name=\"fp\" bitsize=\"32\" type=\"data_ptr\"/>\n"
+    "    <reg name=\"sp\" bitsize=\"32\" type=\"data_ptr\"/>\n"
+    "    <reg name=\"ps\" bitsize=\"32\"/>\n"
+    "    <reg name=\"pc\" bitsize=\"32\" type=\"code_ptr\"/>\n"
+    "  </feature>\n"
+    "</target>\n";
+
+const char kHex[] = "0123456789abcdef";
+
+std::string hex32(uint32_t v) {
+  std::string s(8, '0');
+  for (int i = 0; i < 8; ++i) s[i] = kHex[(v >> (28 - 4 * i)) & 15];
+  return s;
+}
+
+std::string to_hex(const uint8_t* p, size_t n) {
+  std::string s;
+  s.reserve(2 * n);
+  for (size_t i = 0; i < n; ++i) {
+    s += kHex[p[i] >> 4];
+    s += kHex[p[i] & 15];
+  }
+  return s;
+}
+
+int hexval(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Parses a hex number from s[pos..] up to a character in `stop` (or the end); false if it is
+// empty, has a non-hex digit or does not fit in 32 bits.
+bool parse_hex(const std::string& s, size_t& pos, uint32_t& v, const char* stop = "") {
+  v = 0;
+  size_t start = pos;
+  while (pos < s.size() && !std::strchr(stop, s[pos])) {
+    int h = hexval(s[pos]);
+    if (h < 0 || pos - start >= 8) return false;
+    v = v << 4 | uint32_t(h);
+    ++pos;
+  }
+  return pos > start;
+}
+
+bool from_hex(const std::string& s, size_t pos, size_t n, std::vector<uint8_t>& out) {
+  if (s.size() - pos != 2 * n) return false;
+  out.resize(n);
+  for (size_t i = 0; i < n; ++i) {
+    int a = hexval(s[pos + 2 * i]), b = hexval(s[pos + 2 * i + 1]);
+    if (a < 0 || b < 0) return false;
+    out[i] = uint8_t(a << 4 | b);
+  }
+  return true;
+}
+
+std::string hex_text(const std::string& t) { return to_hex(reinterpret_cast<const uint8_t*>(t.data()), t.size()); }
+
+}  // namespace
+
+GdbServer::GdbServer(sc_core::sc_module_name name, const std::vector<Board*>& boards, int base_port,
+                     bool wait_for_client)
+    : sc_module(name), base_port_(base_port), waiting_first_(wait_for_client) {
+  if (base_port <= 0 || base_port + int(boards.size()) - 1 > 65535)
+    throw std::runtime_error("gdb: port " + std::to_string(base_port) + " out of range");
+  clients_.resize(boards.size());
+  for (size_t i = 0; i < boards.size(); ++i) {
+    targets_.push_back(std::make_unique<GdbTarget>(*this, *boards[i], int(i)));
+    int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+    int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    a.sin_port = htons(uint16_t(base_port + int(i)));
+    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) < 0 || ::listen(fd, 2) < 0) {
+      std::string why = std::strerror(errno);
+      if (fd >= 0) ::close(fd);
+      for (auto& c : clients_)
+        if (c.listen_fd >= 0) ::close(c.listen_fd);
+      throw std::runtime_error("gdb: cannot listen on 127.0.0.1:" + std::to_string(base_port + int(i)) + ": " + why);
+    }
+    clients_[i].listen_fd = fd;
+  }
+  SC_THREAD(poll_process);
+}
+
+GdbServer::~GdbServer() {
+  for (auto& c : clients_) {
+    if (c.fd >= 0) ::close(c.fd);
+    if (c.listen_fd >= 0) ::close(c.listen_fd);
+  }
+}
+
+// ------------------------------------------------------------------ the machine's run state
+
+bool GdbServer::machine_should_stop() const {
+  if (killed_) return false;
+  if (waiting_first_) return true;
+  for (const Client& c : clients_)
+    if (c.fd >= 0 && c.halted) return true;
+  return false;
+}
+
+bool GdbServer::all_at_boundary() const {
+  for (const auto& t : targets_) {
+    CpuInitiator& cpu = t->board().cpu();
+    if (cpu.done()) continue;
+    if (!t->started() || cpu.in_run()) return false;
+  }
+  return true;
+}
+
+// Stops the boards found (breakpoint, watchpoint, step, Ctrl-C) tell their gdb.
+void GdbServer::note_stops() {
+  for (size_t i = 0; i < targets_.size(); ++i) {
+    GdbTarget& t = *targets_[i];
+    Client& c = clients_[i];
+    if (c.fd < 0) {
+      t.clear_stop();
+      c.interrupt = false;
+      continue;
+    }
+    bool stop = false;
+    if (t.stop_kind() != GdbTarget::StopKind::None) {
+      stop = true;
+      c.signal = 5;
+      c.last_stop = stop_reply(i);
+      t.clear_stop();
+    } else if (c.interrupt) {
+      if (!c.halted) {
+        stop = true;
+        c.signal = 2;
+        c.last_stop = stop_reply(i);
+      }
+    }
+    c.interrupt = false;
+    if (!stop) continue;
+    c.halted = true;
+    if (c.want_stop_reply) {
+      c.want_stop_reply = false;
+      send_packet(i, c.last_stop);
+    }
+  }
+}
+
+std::string GdbServer::stop_reply(size_t i) {
+  GdbTarget& t = *targets_[i];
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "T%02xthread:1;", clients_[i].signal);
+  std::string s = buf;
+  switch (t.stop_kind()) {
+    case GdbTarget::StopKind::Breakpoint: s += "swbreak:;"; break;
+    case GdbTarget::StopKind::Watchpoint:
+      s += t.stop_watch_type() == 2 ? "watch:" : t.stop_watch_type() == 3 ? "rwatch:" : "awatch:";
+      s += hex32(t.stop_address()) + ";";
+      break;
+    default: break;
+  }
+  return s;
+}
+
+void GdbServer::boundary(GdbTarget* t) {
+  (void)t;
+  note_stops();
+  auto now = std::chrono::steady_clock::now();
+  if (now - last_poll_ >= std::chrono::milliseconds(5)) {
+    last_poll_ = now;
+    poll_sockets(0);
+    note_stops();
+  }
+  if (machine_should_stop()) hold();
+}
+
+void GdbServer::poll_process() {
+  for (;;) {
+    if (machine_should_stop()) hold();
+    wait(sc_core::sc_time(1, sc_core::SC_MS));
+    bool all_done = true;
+    for (auto& t : targets_) all_done = all_done && t->board().cpu().done();
+    if (all_done || killed_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (now - last_poll_ >= std::chrono::milliseconds(5)) {
+      last_poll_ = now;
+      poll_sockets(0);
+      note_stops();
+    }
+  }
+}
+
+// The machine stands still: every board at an instruction boundary, then this SystemC process
+// blocks on the sockets (nothing else runs, simulated time stands) until every attached gdb has
+// resumed its board.
+void GdbServer::hold() {
+  for (auto& t : targets_) t->core().request_yield();
+  while (!killed_ && machine_should_stop()) {
+    if (!all_at_boundary()) {  // a board is inside an instruction: let it finish it
+      wait(sc_core::sc_time(1, sc_core::SC_US), resumed_);
+      continue;
+    }
+    for (size_t i = 0; i < clients_.size(); ++i) process_input(i, true);
+    note_stops();
+    if (killed_ || !machine_should_stop()) break;
+    poll_sockets(200);
+    note_stops();
+  }
+  resumed_.notify(sc_core::SC_ZERO_TIME);
+}
+
+// ------------------------------------------------------------------ sockets
+
+void GdbServer::poll_sockets(int timeout_ms) {
+  std::vector<pollfd> fds;
+  std::vector<std::pair<size_t, bool>> who;  // client, listening socket
+  for (size_t i = 0; i < clients_.size(); ++i) {
+    fds.push_back({clients_[i].listen_fd, POLLIN, 0});
+    who.push_back({i, true});
+    if (clients_[i].fd >= 0) {
+      fds.push_back({clients_[i].fd, POLLIN, 0});
+      who.push_back({i, false});
+    }
+  }
+  int n = ::poll(fds.data(), fds.size(), timeout_ms);
+  if (n <= 0) return;
+  for (size_t k = 0; k < fds.size(); ++k) {
+    if (!fds[k].revents) continue;
+    size_t i = who[k].first;
+    if (who[k].second) accept_client(i);
+    else if (clients_[i].fd == fds[k].fd) read_client(i);
+  }
+}
+
+void GdbServer::accept_client(size_t i) {
+  int fd = ::accept4(clients_[i].listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
+  if (fd < 0) return;
+  Client& c = clients_[i];
+  if (c.fd >= 0) {  // one gdb per board
+    const char busy[] = "$E10#a6";
+    (void)!::write(fd, busy, sizeof busy - 1);
+    ::close(fd);
+    return;
+  }
+  int one = 1;
+  ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  c.fd = fd;
+  c.in.clear();
+  c.halted = true;  // attaching stops the machine
+  c.want_stop_reply = false;
+  c.interrupt = false;
+  c.signal = 5;
+  c.last_stop = "T05thread:1;";
+  waiting_first_ = false;
+  std::fprintf(stderr, "gdb: %s attached on port %d\n", targets_[i]->board().name(), port(i));
+}
+
+void GdbServer::drop_client(size_t i) {
+  Client& c = clients_[i];
+  if (c.fd >= 0) ::close(c.fd);
+  c.fd = -1;
+  c.in.clear();
+  c.halted = c.want_stop_reply = c.interrupt = false;
+  targets_[i]->clear_all();
+  targets_[i]->set_space(GdbTarget::Space::Supervisor);
+}
+
+void GdbServer::read_client(size_t i) {
+  Client& c = clients_[i];
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(c.fd, buf, sizeof buf);
+    if (n > 0) {
+      c.in.append(buf, size_t(n));
+      if (c.in.size() > 4 * kMaxPacket) process_input(i, false);  // bounded: never keep more
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+    if (n < 0 && errno == EINTR) continue;
+    std::fprintf(stderr, "gdb: %s detached (connection closed)\n", targets_[i]->board().name());
+    drop_client(i);  // EOF or error: as a detach; half a packet is thrown away
+    return;
+  }
+  process_input(i, false);
+}
+
+void GdbServer::send_raw(size_t i, const std::string& bytes) {
+  Client& c = clients_[i];
+  size_t off = 0;
+  int tries = 0;
+  while (c.fd >= 0 && off < bytes.size()) {
+    ssize_t n = ::send(c.fd, bytes.data() + off, bytes.size() - off, MSG_NOSIGNAL);
+    if (n > 0) {
+      off += size_t(n);
+      continue;
+    }
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) && ++tries < 1000) {
+      pollfd p{c.fd, POLLOUT, 0};
+      ::poll(&p, 1, 10);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    drop_client(i);
+    return;
+  }
+}
+
+void GdbServer::send_packet(size_t i, const std::string& body) {
+  uint8_t sum = 0;
+  std::string out = "$";
+  for (char ch : body) {  // escape what may not appear in a packet
+    if (ch == '$' || ch == '#' || ch == '}' || ch == '*') {
+      out += '}';
+      out += char(ch ^ 0x20);
+      sum = uint8_t(sum + '}' + (ch ^ 0x20));
+    } else {
+      out += ch;
+      sum = uint8_t(sum + uint8_t(ch));
+    }
+  }
+  out += '#';
+  out += kHex[sum >> 4];
+  out += kHex[sum & 15];
+  send_raw(i, out);
+}
+
+// Takes acknowledgements, Ctrl-C and whole packets off the input. Packets are answered only
+// while the machine stands (`packets`); a packet that arrives while it runs stops it first.
+void GdbServer::process_input(size_t i, bool packets) {
+  Client& c = clients_[i];
+  while (c.fd >= 0 && !c.in.empty()) {
+    char ch = c.in[0];
+    if (ch == '\x03') {
+      c.interrupt = true;
+      c.in.erase(0, 1);
+      continue;
+    }
+    if (ch != '$') {  // '+', '-' and anything outside a packet
+      c.in.erase(0, 1);
+      continue;
+    }
+    size_t hash = c.in.find('#');
+    if (hash == std::string::npos) {
+      if (c.in.size() > kMaxPacket + 4) {  // oversized: refused, thrown away
+        c.in.clear();
+        send_raw(i, "-");
+        send_packet(i, "E02");
+      }
+      return;
+    }
+    if (hash > kMaxPacket + 1) {
+      c.in.erase(0, std::min(c.in.size(), hash + 3));
+      send_raw(i, "-");
+      send_packet(i, "E02");
+      continue;
+    }
+    if (c.in.size() < hash + 3) return;  // the checksum has not arrived yet
+    if (!packets) {
+      c.halted = true;  // stop the machine to answer it
+      return;
+    }
+    std::string body = c.in.substr(1, hash - 1);
+    int h1 = hexval(c.in[hash + 1]), h2 = hexval(c.in[hash + 2]);
+    c.in.erase(0, hash + 3);
+    uint8_t sum = 0;
+    for (char b : body) sum = uint8_t(sum + uint8_t(b));
+    if (h1 < 0 || h2 < 0 || uint8_t(h1 << 4 | h2) != sum) {
+      send_raw(i, "-");  // gdb sends it again
+      continue;
+    }
+    send_raw(i, "+");
+    // Binary data is escaped with '}' (X packets): undo it.
+    std::string p;
+    p.reserve(body.size());
+    for (size_t k = 0; k < body.size(); ++k) {
+      if (body[k] == '}' && k + 1 < body.size()) p += char(body[++k] ^ 0x20);
+      else p += body[k];
+    }
+    handle_packet(i, p);
+  }
+}
+
+// ------------------------------------------------------------------ packets
+
+void GdbServer::handle_packet(size_t i, const std::string& p) {
+  GdbTarget& t = *targets_[i];
+  Client& c = clients_[i];
+  bool user = t.space() == GdbTarget::Space::User;
+  auto reply = [&](const std::string& s) { send_packet(i, s); };
+  if (p.empty()) return reply("");
+  switch (p[0]) {
+    case '?': return reply(c.last_stop);
+    case 'g': {
+      std::string s;
+      for (int r = 0; r < GdbTarget::kRegs; ++r) s += hex32(t.reg(r));
+      return reply(s);
+    }
+    case 'G': {
+      std::vector<uint8_t> b;
+      if (!from_hex(p, 1, 4 * GdbTarget::kRegs, b)) return reply("E01");
+      for (int r = 0; r < GdbTarget::kRegs; ++r)
+        t.set_reg(r, uint32_t(b[4 * r]) << 24 | uint32_t(b[4 * r + 1]) << 16 | uint32_t(b[4 * r + 2]) << 8 | b[4 * r + 3]);
+      return reply("OK");
+    }
+    case 'p': {
+      size_t pos = 1;
+      uint32_t n;
+      if (!parse_hex(p, pos, n) || pos != p.size()) return reply("E01");
+      if (n >= uint32_t(GdbTarget::kRegs)) return reply("E00");
+      return reply(hex32(t.reg(int(n))));
+    }
+    case 'P': {
+      size_t pos = 1;
+      uint32_t n;
+      std::vector<uint8_t> b;
+      if (!parse_hex(p, pos, n, "=") || pos >= p.size() || p[pos] != '=' || !from_hex(p, pos + 1, 4, b))
+        return reply("E01");
+      if (n >= uint32_t(GdbTarget::kRegs)) return reply("E00");
+      t.set_reg(int(n), uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]);
+      return reply("OK");
+    }
+    case 'm': {
+      size_t pos = 1;
+      uint32_t addr, len;
+      if (!parse_hex(p, pos, addr, ",") || pos >= p.size() || p[pos] != ',') return reply("E01");
+      ++pos;
+      if (!parse_hex(p, pos, len) || pos != p.size()) return reply("E01");
+      len = std::min<uint32_t>(len, kMaxPacket / 2 - 16);
+      std::vector<uint8_t> b(len);
+      unsigned got = len ? t.read(addr, b.data(), len, user) : 0;
+      if (len && !got) return reply("E14");  // EFAULT: nothing there
+      return reply(to_hex(b.data(), got));
+    }
+    case 'M':
+    case 'X': {
+      size_t pos = 1;
+      uint32_t addr, len;
+      if (!parse_hex(p, pos, addr, ",") || pos >= p.size() || p[pos] != ',') return reply("E01");
+      ++pos;
+      if (!parse_hex(p, pos, len, ":") || pos >= p.size() || p[pos] != ':') return reply("E01");
+      ++pos;
+      std::vector<uint8_t> b;
+      if (p[0] == 'M') {
+        if (!from_hex(p, pos, len, b)) return reply("E01");
+      } else {
+        if (p.size() - pos != len) return reply("E01");
+        b.assign(p.begin() + long(pos), p.end());
+      }
+      if (len && t.write(addr, b.data(), len, user) != len) return reply("E14");
+      return reply("OK");
+    }
+    case 'c':
+    case 's':
+    case 'C':
+    case 'S': {
+      size_t pos = 1;
+      if (p[0] == 'C' || p[0] == 'S') {  // the signal is ignored: there are no signals to deliver
+        uint32_t sig;
+        if (!parse_hex(p, pos, sig, ";")) return reply("E01");
+        if (pos < p.size()) ++pos;
+      }
+      if (pos < p.size()) {
+        uint32_t addr;
+        if (!parse_hex(p, pos, addr) || pos != p.size()) return reply("E01");
+        t.set_reg(17, addr);
+      }
+      t.resume(p[0] == 's' || p[0] == 'S');
+      c.halted = false;
+      c.want_stop_reply = true;
+      return;
+    }
+    case 'D':
+      reply("OK");
+      std::fprintf(stderr, "gdb: %s detached\n", t.board().name());
+      t.clear_all();
+      t.resume(false);
+      c.halted = c.want_stop_reply = false;
+      return;
+    case 'k':
+      std::fprintf(stderr, "gdb: killed from %s's gdb\n", t.board().name());
+      killed_ = true;
+      sc_core::sc_stop();
+      return;
+    case 'H': return reply(p.size() >= 2 && (p[1] == 'g' || p[1] == 'c') ? "OK" : "E01");
+    case 'T': return reply(p == "T1" || p == "T01" ? "OK" : "E01");
+    case 'Z':
+    case 'z': {
+      if (p.size() < 2 || p[1] < '0' || p[1] > '4') return reply("");
+      size_t pos = 2;
+      uint32_t addr, kind;
+      if (pos >= p.size() || p[pos] != ',') return reply("E01");
+      ++pos;
+      if (!parse_hex(p, pos, addr, ",;") || pos >= p.size() || p[pos] != ',') return reply("E01");
+      ++pos;
+      if (!parse_hex(p, pos, kind, ";")) return reply("E01");
+      int type = p[1] - '0';
+      bool ok = p[0] == 'Z' ? t.insert(type, addr, kind) : t.remove(type, addr, kind);
+      return reply(ok ? "OK" : "E01");
+    }
+    case 'q':
+    case 'Q':
+    case 'v':
+      break;
+    default:
+      return reply("");
+  }
+  // General queries.
+  if (!p.compare(0, 10, "qSupported")) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "PacketSize=%x;qXfer:features:read+;swbreak+;hwbreak+", kMaxPacket);
+    return reply(buf);
+  }
+  if (!p.compare(0, 31, "qXfer:features:read:target.xml:")) {
+    size_t pos = 31;
+    uint32_t off, len;
+    if (!parse_hex(p, pos, off, ",") || pos >= p.size() || p[pos] != ',') return reply("E01");
+    ++pos;
+    if (!parse_hex(p, pos, len) || pos != p.size()) return reply("E01");
+    std::string xml = kTargetXml;
+    if (off >= xml.size()) return reply("l");
+    std::string part = xml.substr(off, std::min<size_t>(len, kMaxPacket / 2));
+    return reply((off + part.size() >= xml.size() ? "l" : "m") + part);
+  }
+  if (!p.compare(0, 20, "qXfer:features:read:")) return reply("E00");
+  if (p == "qAttached") return reply("1");
+  if (p == "qC") return reply("QC1");
+  if (p == "qfThreadInfo") return reply("m1");
+  if (p == "qsThreadInfo") return reply("l");
+  if (!p.compare(0, 17, "qThreadExtraInfo,")) {
+    std::string s = std::string(t.board().name()) + " CPU";
+    return reply(hex_text(s));
+  }
+  if (!p.compare(0, 6, "qRcmd,")) {
+    std::vector<uint8_t> b;
+    if ((p.size() - 6) % 2 || !from_hex(p, 6, (p.size() - 6) / 2, b)) return reply("E01");
+    std::string out = monitor_command(i, std::string(b.begin(), b.end()));
+    if (out.empty()) return reply("OK");
+    return reply(hex_text(out));
+  }
+  if (p == "qSymbol::") return reply("OK");
+  return reply("");
+}
+
+std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
+  GdbTarget& t = *targets_[i];
+  std::string c = cmd;
+  while (!c.empty() && (c.back() == ' ' || c.back() == '\n')) c.pop_back();
+  char buf[256];
+  if (c == "cycles") {
+    std::snprintf(buf, sizeof buf, "%s: cycles %llu instructions %llu\n", t.board().basename(),
+                  (unsigned long long)t.core().cycles(), (unsigned long long)t.core().instructions());
+    return buf;
+  }
+  if (c == "time") return "kernel time " + sc_core::sc_time_stamp().to_string() + "\n";
+  if (c == "space user") t.set_space(GdbTarget::Space::User);
+  else if (c == "space supervisor") t.set_space(GdbTarget::Space::Supervisor);
+  else if (c == "space any") t.set_space(GdbTarget::Space::Any);
+  else if (c == "space") {
+  } else
+    return "monitor commands: cycles, time, space [user|supervisor|any]\n";
+  const char* names[] = {"supervisor", "user", "any"};
+  return std::string("breakpoints, watchpoints and memory: ") + names[int(t.space())] + " space\n";
+}
+
+}  // namespace testbed::gdb

@@ -1,0 +1,77 @@
+// A GDB Remote Serial Protocol server for the simulated machine: one TCP port per board on
+// 127.0.0.1 (base port + board index), all-stop across the machine.
+//
+// The server runs inside the simulation. While the machine runs, the sockets are polled without
+// blocking (at most every few milliseconds of host time) at each CPU's instruction boundary
+// between chunks and from a small process of its own. When a board stops (breakpoint,
+// watchpoint, end of a step, Ctrl-C, a gdb attaching), every board is brought to an instruction
+// boundary and the server then blocks inside the SystemC process that found the stop: no
+// process runs and simulated time does not advance, however long gdb looks. The machine runs
+// again when every attached gdb has resumed its board (continue or step).
+#pragma once
+#include "gdb_target.h"
+
+#include <systemc>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace testbed::gdb {
+
+class GdbServer : public sc_core::sc_module {
+ public:
+  SC_HAS_PROCESS(GdbServer);
+  // Listens on 127.0.0.1:base_port+i for boards[i]. `wait_for_client`: the machine does not
+  // start until a gdb has attached to one of them. Throws std::runtime_error if a port is taken.
+  GdbServer(sc_core::sc_module_name name, const std::vector<Board*>& boards, int base_port,
+            bool wait_for_client);
+  ~GdbServer() override;
+
+  int port(size_t i) const { return base_port_ + int(i); }
+  // Called by a target at its CPU's instruction boundary (in that CPU's thread).
+  void boundary(GdbTarget* t);
+  bool killed() const { return killed_; }
+  static constexpr unsigned kMaxPacket = 16384;  // announced PacketSize; longer ones are refused
+
+ private:
+  struct Client {
+    int listen_fd = -1, fd = -1;
+    std::string in;          // bytes received, not yet a whole packet
+    bool halted = false;     // this gdb has its board stopped (it has seen a stop reply)
+    bool want_stop_reply = false;  // it resumed the board and waits for a stop reply
+    bool interrupt = false;  // Ctrl-C received
+    bool attached_stop = false;  // stopped by attaching: '?' answers SIGTRAP
+    int signal = 5;
+    std::string last_stop = "T05thread:1;";
+    uint32_t gen_thread = 1;
+  };
+
+  void poll_process();
+  void poll_sockets(int timeout_ms);
+  void accept_client(size_t i);
+  void read_client(size_t i);
+  void drop_client(size_t i);
+  void process_input(size_t i, bool packets);
+  void handle_packet(size_t i, const std::string& p);
+  void send_packet(size_t i, const std::string& body);
+  void send_raw(size_t i, const std::string& bytes);
+  void report_stop(size_t i);
+  std::string stop_reply(size_t i);
+  std::string monitor_command(size_t i, const std::string& cmd);
+  bool machine_should_stop() const;
+  bool all_at_boundary() const;
+  void hold();
+  void note_stops();
+
+  std::vector<std::unique_ptr<GdbTarget>> targets_;
+  std::vector<Client> clients_;
+  int base_port_;
+  bool waiting_first_ = false;
+  bool killed_ = false;
+  sc_core::sc_event resumed_;
+  std::chrono::steady_clock::time_point last_poll_{};
+};
+
+}  // namespace testbed::gdb

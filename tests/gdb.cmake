@@ -1,0 +1,14 @@
+# gdb against the running simulator (sim/gdb, README "Debugging with gdb"): ctest -L gdb.
+# Each test starts testbed-board or testbed with --gdb on a port derived from its name, runs
+# gdb-multiarch -batch (or a raw RSP client) and checks the output; tests/gdb/gdb_test.py.
+find_program(TESTBED_GDB_MULTIARCH gdb-multiarch)
+if(TESTBED_GDB_MULTIARCH)
+  foreach(scenario break_registers_memory watchpoint stepi all_stop bad_input tos_threads)
+    add_test(NAME gdb_${scenario}
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py ${scenario}
+              --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
+    set_tests_properties(gdb_${scenario} PROPERTIES LABELS gdb TIMEOUT 300)
+  endforeach()
+else()
+  message(STATUS "gdb-multiarch not found: the gdb tests are left out (scripts/setup-debian.sh installs it)")
+endif()

@@ -1,0 +1,307 @@
+#!/usr/bin/env python3
+"""gdb tests (ctest -L gdb): start the simulator with its GDB stub (--gdb PORT) in the background,
+run `gdb-multiarch -batch` (or a raw RSP client) against it and check what gdb prints, what the
+firmware prints and that the simulator survives. Every step is bounded in time; the simulator is
+killed at the end whatever happens.
+
+usage: gdb_test.py SCENARIO --bin DIR --firmware DIR [--gdb gdb-multiarch]
+"""
+import argparse, os, re, signal, socket, struct, subprocess, sys, tempfile, time, zlib
+
+A = None
+
+
+def fail(msg, *outputs):
+    print("FAIL:", msg)
+    for o in outputs:
+        print("----\n" + o)
+    sys.exit(1)
+
+
+def free_port(name, count):
+    """A base port derived from the test's name, moved on until `count` ports are free."""
+    base = 20000 + zlib.crc32(name.encode()) % 30000
+    for p in range(base, base + 2000, 8):
+        ok = True
+        for k in range(count):
+            s = socket.socket()
+            try:
+                s.bind(("127.0.0.1", p + k))
+            except OSError:
+                ok = False
+            finally:
+                s.close()
+        if ok:
+            return p
+    fail("no free ports")
+
+
+class Sim:
+    def __init__(self, argv, port):
+        self.out = tempfile.TemporaryFile(mode="w+")
+        self.err = tempfile.TemporaryFile(mode="w+")
+        self.p = subprocess.Popen(argv, stdout=self.out, stderr=self.err, stdin=subprocess.DEVNULL,
+                                  start_new_session=True)
+        deadline = time.time() + 60
+        while time.time() < deadline:  # until the stub says it listens (a probe would attach)
+            if self.p.poll() is not None:
+                fail("the simulator ended before listening", self.text())
+            self.err.seek(0)
+            if "gdb stub on" in self.err.read():
+                break
+            time.sleep(0.1)
+        else:
+            fail("the stub does not listen", self.text())
+        time.sleep(0.2)
+
+    def text(self):
+        self.out.seek(0)
+        self.err.seek(0)
+        return "stdout:\n" + self.out.read() + "\nstderr:\n" + self.err.read()
+
+    def stdout(self):
+        self.out.seek(0)
+        return self.out.read()
+
+    def wait(self, timeout):
+        try:
+            return self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self):
+        if self.p.poll() is None:
+            os.killpg(self.p.pid, signal.SIGKILL)
+            self.p.wait()
+
+
+def gdb(port, cmds, elf=None, timeout=120):
+    argv = [A.gdb, "-batch", "-nx", "-ex", "set architecture m68k", "-ex", "set pagination off",
+            "-ex", "target remote 127.0.0.1:%d" % port]
+    for c in cmds:
+        argv += ["-ex", c]
+    if elf:
+        argv.append(elf)
+    try:
+        r = subprocess.run(argv, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired as e:
+        fail("gdb timed out", (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""))
+    return r.stdout + r.stderr
+
+
+def expect(out, pattern, what, *more):
+    m = re.search(pattern, out, re.M)
+    if not m:
+        fail("%s: no match for %r" % (what, pattern), out, *more)
+    return m
+
+
+def elf_symbol_bytes(path, name, n):
+    """n bytes of symbol `name` as the ELF (32-bit big-endian) holds them."""
+    d = open(path, "rb").read()
+    shoff, = struct.unpack_from(">I", d, 0x20)
+    shentsize, shnum = struct.unpack_from(">HH", d, 0x2E)
+    secs = [struct.unpack_from(">IIIIIIIIII", d, shoff + i * shentsize) for i in range(shnum)]
+    for s in secs:
+        if s[1] == 2:  # SHT_SYMTAB
+            strtab = secs[s[6]]
+            for k in range(s[5] // 16):
+                st_name, value, size, info, other, shndx = struct.unpack_from(">IIIBBH", d, s[4] + 16 * k)
+                end = d.index(b"\0", strtab[4] + st_name)
+                if d[strtab[4] + st_name:end].decode() == name:
+                    sec = secs[shndx]
+                    off = sec[4] + value - sec[3]
+                    return d[off:off + n]
+    fail("no symbol %s in %s" % (name, path))
+
+
+def target_elf():
+    return os.path.join(A.firmware, "gdb-target.elf")
+
+
+def board_sim(port, extra=()):
+    return Sim([os.path.join(A.bin, "testbed-board"), "--gdb", str(port), "--max-cycles", "2000000000",
+                *extra, target_elf()], port)
+
+
+# ---------------------------------------------------------------------------------- scenarios
+
+def break_registers_memory(name):
+    port = free_port(name, 1)
+    sim = board_sim(port)
+    try:
+        out = gdb(port, ["break bump", "break report", "continue", "set var message = 0xBEEF", "delete 1",
+                         "continue", "info registers", "x/4x &table", "delete", "set var hold = 0", "continue"],
+                  target_elf())
+        expect(out, r"^Breakpoint 2, report \(v=48879\)", "stopped at report() with the value gdb wrote")
+        expect(out, r"^pc\s+0x[0-9a-f]+\s+0x[0-9a-f]+ <report>", "info registers: pc at report")
+        expect(out, r"^d0\s+0x[0-9a-f]+", "info registers: d0")
+        expect(out, r"^sp\s+0x[0-9a-f]+", "info registers: sp")
+        words = struct.unpack(">4I", elf_symbol_bytes(target_elf(), "table", 16))
+        expect(out, r"<table>:\s+" + r"\s+".join("0x%08x" % w for w in words), "x/4x &table equals the ELF")
+        if sim.wait(60) is None:
+            fail("the firmware did not finish after the last continue", out, sim.text())
+        expect(sim.stdout(), r"^message 0x0000BEEF$", "the firmware prints what gdb wrote", out)
+        expect(sim.stdout(), r"^released$", "the firmware ran to the end", out)
+    finally:
+        sim.kill()
+
+
+def watchpoint(name):
+    port = free_port(name, 1)
+    sim = board_sim(port)
+    try:
+        out = gdb(port, ["break main", "continue", "watch counter", "continue", "bt 1", "continue", "kill"],
+                  target_elf())
+        expect(out, r"Hardware watchpoint 2: counter", "hardware watchpoint set")
+        expect(out, r"Old value = 0\s+New value = 1", "stops on the first store")
+        expect(out, r"^#0\s+.*bump \(\)", "stopped in bump(), the store's function")
+        expect(out, r"Old value = 1\s+New value = 2", "stops on the second store")
+    finally:
+        sim.kill()
+
+
+def stepi(name):
+    port = free_port(name, 1)
+    sim = board_sim(port)
+    try:
+        out = gdb(port, ["break bump", "continue", "x/2i $pc", "stepi", "p/x $pc", "stepi", "p/x $pc",
+                         "kill"], target_elf())
+        m = expect(out, r"^=> (0x[0-9a-f]+) <bump[+0-9]*>:.*\n\s+(0x[0-9a-f]+) <bump", "x/2i before the step")
+        nxt = int(m.group(2), 16)
+        pcs = [int(v, 16) for v in re.findall(r"^\$\d+ = (0x[0-9a-f]+)", out, re.M)]
+        if not pcs or pcs[0] != nxt:
+            fail("stepi went to %s, the next instruction is 0x%x" % (pcs, nxt), out)
+        if len(pcs) < 2 or pcs[1] <= pcs[0]:
+            fail("a second stepi did not advance", out)
+    finally:
+        sim.kill()
+
+
+def all_stop(name):
+    """Two boards of the machine stopped at once: while gdb holds the master at a breakpoint, a
+    second gdb on earth reads earth's cycle counter twice, a second apart: it has not moved."""
+    port = free_port(name, 6)
+    sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000", "--out",
+               tempfile.mkdtemp(prefix="gdb-all-stop-")], port)
+    inner = "%s -batch -nx -ex 'set architecture m68k' -ex 'target remote 127.0.0.1:%d' " \
+            "-ex 'monitor cycles' -ex 'shell sleep 1' -ex 'monitor cycles' -ex 'detach'" % (A.gdb, port + 1)
+    try:
+        out = gdb(port, ["break schedule", "continue", "continue", "monitor cycles", "shell " + inner,
+                         "shell sleep 0.5", "monitor cycles", "delete", "detach"],
+                  os.path.join(A.firmware, "tos.elf"), timeout=180)
+        expect(out, r"Breakpoint 1, .*schedule", "the master stopped at schedule()")
+        earth = [int(c) for c in re.findall(r"^earth: cycles (\d+)", out, re.M)]
+        master = [int(c) for c in re.findall(r"^master: cycles (\d+)", out, re.M)]
+        if len(earth) != 2 or earth[0] == 0 or earth[0] != earth[1]:
+            fail("earth's cycle counter moved while the master was stopped: %s" % earth, out, sim.text())
+        if len(master) != 2 or master[0] != master[1]:
+            fail("the master's cycle counter moved while stopped: %s" % master, out)
+    finally:
+        sim.kill()
+
+
+class Raw:
+    def __init__(self, port):
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=10)
+
+    def send(self, b):
+        self.s.sendall(b)
+
+    def packet(self, body):
+        return b"$" + body + b"#%02x" % (sum(body) & 0xFF)
+
+    def reply(self):
+        """The next packet's body (acks skipped)."""
+        buf = b""
+        while True:
+            c = self.s.recv(1)
+            if not c:
+                fail("connection closed while waiting for a reply")
+            if c in b"+-" and not buf:
+                continue
+            buf += c
+            if len(buf) >= 3 and buf[-3:-2] == b"#":
+                return buf[1:-3]
+
+    def ack(self):
+        return self.s.recv(1)
+
+    def ask(self, body):
+        self.send(self.packet(body))
+        return self.reply()
+
+
+def bad_input(name):
+    port = free_port(name, 1)
+    sim = board_sim(port)
+    try:
+        r = Raw(port)
+        r.send(b"$g#00")  # wrong checksum: NAK, nothing else
+        if r.ack() != b"-":
+            fail("a wrong checksum is not refused")
+        checks = [
+            (b"?", rb"T05thread:1;"),
+            (b"mzz,4", rb"E01"),
+            (b"m400", rb"E01"),
+            (b"m400,", rb"E01"),
+            (b"m123456789,4", rb"E01"),
+            (b"mfe0000,4", rb"E14"),       # a hole in the memory map
+            (b"m1000000,4", rb"E14"),      # past the 24-bit bus
+            (b"mf00000,10", rb"E14"),      # RAM not fitted
+            (b"M400,4:zz", rb"E01"),
+            (b"Mfe0000,2:0000", rb"E14"),
+            (b"G1234", rb"E01"),
+            (b"p99", rb"E00"),
+            (b"Pz=1", rb"E01"),
+            (b"Z9,400,2", rb""),
+            (b"Z0,zz,2", rb"E01"),
+            (b"qRcmd,zz", rb"E01"),
+            (b"x", rb""),
+            (b"m400,4", rb"[0-9a-f]{8}"),
+        ]
+        for body, want in checks:
+            got = r.ask(body)
+            if not re.fullmatch(want, got):
+                fail("%r answered %r, expected %r" % (body, got, want), sim.text())
+        r.send(b"$" + b"a" * 40000 + b"#00")  # oversized
+        got = r.reply()
+        if got != b"E02":
+            fail("an oversized packet answered %r" % got)
+        if r.ask(b"?") != b"T05thread:1;":
+            fail("no answer after an oversized packet")
+        r.send(b"\x03")
+        r.send(b"$m400,4")  # and disconnect half-way through a packet
+        r.s.close()
+        time.sleep(0.3)
+        r = Raw(port)  # attach again
+        if r.ask(b"?") != b"T05thread:1;":
+            fail("no stop reply after attaching again")
+        r.s.close()
+        time.sleep(0.3)
+        out = gdb(port, ["info registers pc", "x/4x &table", "kill"], target_elf())
+        expect(out, r"^pc\s+0x[0-9a-f]+", "gdb attaches after bad input")
+        expect(out, r"<table>:\s+0x11223344", "gdb reads memory after bad input")
+        if sim.wait(30) is None:
+            fail("kill did not end the simulation", sim.text())
+    finally:
+        sim.kill()
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario")
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--firmware", required=True)
+    ap.add_argument("--gdb", default="gdb-multiarch")
+    A = ap.parse_args()
+    fn = globals().get(A.scenario)
+    if not callable(fn):
+        fail("unknown scenario " + A.scenario)
+    fn("gdb_" + A.scenario)
+    print("PASS", A.scenario)
+
+
+if __name__ == "__main__":
+    main()
