@@ -47,9 +47,16 @@ MonitorVcd::MonitorVcd(const std::string& path, const MonitorParams& p, uint64_t
   std::fprintf(f_, "$comment Testbed monitor (hw/monitor), one clock = %llu ps $end\n$timescale 1ps $end\n"
                "$scope module monitor $end\n%s$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\n",
                (unsigned long long)period_ps_, header_.c_str());
-  for (auto& v : vars_) {
+  // Event words, markers and bus words are unknown until the first one (0 would read as the
+  // event OVERFLOW through the translate filter); levels and counters start at 0.
+  std::vector<bool> unknown(vars_.size(), false);
+  for (auto* list : {&smi_event_, &smi_marker_})
+    for (unsigned i : *list) unknown[i] = true;
+  unknown[bus_src_] = unknown[bus_ts_] = unknown[bus_data_] = true;
+  for (size_t i = 0; i < vars_.size(); ++i) {
+    const Var& v = vars_[i];
     if (v.width == 1) std::fprintf(f_, "0%s\n", v.id.c_str());
-    else std::fprintf(f_, "b0 %s\n", v.id.c_str());
+    else std::fprintf(f_, unknown[i] ? "bx %s\n" : "b0 %s\n", v.id.c_str());
   }
   std::fprintf(f_, "$end\n");
   last_time_ = 0;

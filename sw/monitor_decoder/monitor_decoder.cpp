@@ -235,24 +235,40 @@ void write_binary(std::ostream& out, const Result& r, const Options& opt) {
 }
 
 void write_vcd(std::ostream& out, const Result& r, unsigned board, const Options& opt) {
+  // event: the word (x until the first: 0 would read as OVERFLOW); name: the event's name as
+  // write_text gives it (SCHED(tid), ARG(n) for an operand word, WRAP_nn), a VCD string that
+  // GTKWave shows without a filter; count: events so far.
   out << "$comment Testbed monitor events of board " << board << " (monitor-decode) $end\n"
       << "$timescale 1ps $end\n$scope module board" << board << " $end\n"
-      << "$var wire 16 e event [15:0] $end\n$var wire 32 n count [31:0] $end\n"
-      << "$upscope $end\n$enddefinitions $end\n#0\nb0 e\nb0 n\n";
+      << "$var wire 16 e event [15:0] $end\n$var string 1 s name $end\n$var wire 32 n count [31:0] $end\n"
+      << "$upscope $end\n$enddefinitions $end\n#0\nbx e\ns- s\nb0 n\n";
   uint64_t count = 0, last = ~0ull;
+  bool cont = false;
+  std::string names;
+  auto flush_names = [&] {
+    if (!names.empty()) out << 's' << names << " s\n";
+    names.clear();
+  };
   for (const Event& e : r.events) {
     if (e.board != board) continue;
     uint64_t t = e.ticks * opt.tick_ps;
-    if (t != last) out << '#' << t << '\n';
+    if (t != last) {
+      flush_names();
+      out << '#' << t << '\n';
+    }
     last = t;
     std::string bits;
     for (int b = 15; b >= 0; --b) bits += ((e.word >> b) & 1) ? '1' : '0';
     out << 'b' << bits << " e\n";
+    std::string name = cont && !e.marker ? "ARG(" + std::to_string(e.word & 0x7FFF) + ")" : event_name(e.word);
+    if (!e.marker) cont = e.word & EV_CONTINUE_BIT;
+    names += (names.empty() ? "" : ",") + name;  // events in one tick: one change
     ++count;
     std::string cb;
     for (uint64_t c = count; c; c >>= 1) cb.insert(cb.begin(), (c & 1) ? '1' : '0');
     out << 'b' << cb << " n\n";
   }
+  flush_names();
 }
 
 }  // namespace testbed::monitor_decoder

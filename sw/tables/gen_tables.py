@@ -557,6 +557,10 @@ def gtkwave_filter(ev):
         lines.append(f"{first:04X} {e['name']}")
     for n in range(256):
         lines.append(f"{conv['wrap_marker_value'] | n:04X} WRAP_{n:02X}")
+    # [TID+0x4000]: thread TID scheduled (profile class; the rq class's join uses the same
+    # word). TID = board << 10 | process << 6 | slot (tos.toml's gettid).
+    for tid in range(conv["tid_mask"] + 1):
+        lines.append(f"{conv['schedule_bit'] | tid:04X} SCHED(b{tid >> 10}.P{(tid >> 6) & 0xF}.T{tid & 0x3F})")
     return "\n".join(lines) + "\n"
 
 
