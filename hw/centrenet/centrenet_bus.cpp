@@ -8,8 +8,11 @@ namespace testbed::centrenet {
 
 CentrenetBus::CentrenetBus(sc_module_name name, unsigned node, unsigned ports, const BusParams& p)
     : sc_module(name), node_(node), p_(p), ports_(ports),
-      sig_owner_("owner", -1), sig_frame_("frame", 0), sig_busy_("busy", false) {
+      sig_owner_("owner", -1), sig_frame_("frame", 0), sig_busy_("busy", false),
+      sig_src_("src", -1), sig_dst_("dst", -1), sig_header_("header", 0), sig_bytes_("bytes", 0) {
   stats_.ports.resize(ports);
+  for (unsigned i = 0; i < ports; ++i)
+    sig_txq_.push_back(std::make_unique<sc_signal<unsigned>>(("txq" + std::to_string(i)).c_str(), 0u));
   SC_HAS_PROCESS(CentrenetBus);
   SC_THREAD(arbiter);
 }
@@ -27,6 +30,7 @@ void CentrenetBus::post(unsigned port, FramePtr f) {
   if (port >= ports_.size() || !ports_[port].ctl)
     throw std::logic_error(std::string(name()) + ": post from unattached port " + std::to_string(port));
   ports_[port].txq.push_back(std::move(f));
+  trace_queue(port);
   wake_.notify(SC_ZERO_TIME);
 }
 
@@ -45,6 +49,16 @@ void CentrenetBus::trace(sc_trace_file* tf) {
   sc_core::sc_trace(tf, sig_owner_, n + ".owner");
   sc_core::sc_trace(tf, sig_frame_, n + ".frame");
   sc_core::sc_trace(tf, sig_busy_, n + ".busy");
+  sc_core::sc_trace(tf, sig_src_, n + ".src");
+  sc_core::sc_trace(tf, sig_dst_, n + ".dst");
+  sc_core::sc_trace(tf, sig_header_, n + ".header");
+  sc_core::sc_trace(tf, sig_bytes_, n + ".bytes");
+  for (unsigned i = 0; i < ports_.size(); ++i)
+    sc_core::sc_trace(tf, *sig_txq_[i], n + ".txq_" + (ports_[i].label.empty() ? std::to_string(i) : ports_[i].label));
+}
+
+void CentrenetBus::trace_queue(unsigned port) {
+  if (tracing_) sig_txq_[port]->write(unsigned(ports_[port].txq.size()));
 }
 
 void CentrenetBus::targets_of(unsigned src, const Frame& f, std::vector<unsigned>& out) const {
@@ -98,6 +112,7 @@ void CentrenetBus::arbiter() {
     }
     current_ = pt.txq.front();
     pt.txq.pop_front();
+    trace_queue(i);
     const FramePtr& f = current_;
     sc_time q = sc_time_stamp() - f->posted;
     ps.queue_delay_total += q;
@@ -107,11 +122,19 @@ void CentrenetBus::arbiter() {
       sig_owner_.write(int(i));
       sig_frame_.write(uint32_t(f->id));
       sig_busy_.write(true);
+      auto proc = [](const BoardAddress& a) { return a.is_broadcast() ? -1 : int(a.node) * 16 + int(a.slot); };
+      sig_src_.write(proc(f->src));
+      sig_dst_.write(proc(f->dst));
+      const auto& pl = f->payload;
+      sig_header_.write(pl.size() >= 4 ? uint32_t(pl[0]) << 24 | uint32_t(pl[1]) << 16 | uint32_t(pl[2]) << 8 | pl[3] : 0);
+      sig_bytes_.write(uint32_t(pl.size()));
     }
     wait(t);
     if (tracing_) {
       sig_owner_.write(-1);
       sig_busy_.write(false);
+      sig_src_.write(-1);
+      sig_dst_.write(-1);
     }
     stats_.busy_time += t;
     ++stats_.frames;

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include <deque>
+#include <memory>
 #include <functional>
 #include <string>
 #include <vector>
@@ -69,7 +70,10 @@ class CentrenetBus : public sc_core::sc_module {
   double utilisation() const;  // busy time / simulated time so far
   const std::string& port_label(unsigned port) const { return ports_.at(port).label; }
 
-  // VCD: owner port (-1 idle), low 32 bits of the frame id, busy.
+  // VCD: owner port (-1 idle), low 32 bits of the frame id, busy; the frame on the bus: its
+  // source and destination processor (node * 16 + slot; -1 broadcast), its first payload word
+  // (the NI's header word: destination and TOS's tag) and its bytes; per port the frames waiting
+  // in the controller's output queue (txq_<label>). waveforms/tbwaves.py names them.
   void trace(sc_core::sc_trace_file* tf);
 
  private:
@@ -96,6 +100,10 @@ class CentrenetBus : public sc_core::sc_module {
   sc_core::sc_signal<int> sig_owner_;
   sc_core::sc_signal<uint32_t> sig_frame_;
   sc_core::sc_signal<bool> sig_busy_;
+  sc_core::sc_signal<int> sig_src_, sig_dst_;
+  sc_core::sc_signal<uint32_t> sig_header_, sig_bytes_;
+  std::vector<std::unique_ptr<sc_core::sc_signal<unsigned>>> sig_txq_;  // per port
+  void trace_queue(unsigned port);
 };
 
 }  // namespace testbed::centrenet
