@@ -12,3 +12,8 @@ if(TESTBED_GDB_MULTIARCH)
 else()
   message(STATUS "gdb-multiarch not found: the gdb tests are left out (scripts/setup-debian.sh installs it)")
 endif()
+
+# tos_threads: TOS on the six boards, earth runs tests/tos/gdb_five_threads.c (five threads).
+set(_gdb_rc ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/gdb_five_threads.rc)
+file(WRITE ${_gdb_rc} "# boot script of the gdb test tos_threads\nearth gdb_five_threads\n")
+tos_filestore(NAME tos-gdb_five_threads FILES gdb_five_threads RC ${_gdb_rc})

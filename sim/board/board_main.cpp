@@ -78,7 +78,8 @@ int sc_main(int argc, char** argv) {
       bool wait = gdb_spec.find(",nowait") == std::string::npos;
       int port = std::atoi(gdb_spec.c_str());
       if (port <= 0 || port > 65535) throw OptionError("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
-      gdb_server = std::make_unique<gdb::GdbServer>("gdb", std::vector<Board*>{board.get()}, port, wait);
+      gdb_server = std::make_unique<gdb::GdbServer>("gdb", std::vector<Board*>{board.get()}, port, wait,
+                                                    std::vector<std::string>{o.image});
       std::fprintf(stderr, "testbed-board: gdb stub on 127.0.0.1:%d%s\n", port,
                    wait ? ", waiting for gdb to attach" : "");
     }

@@ -1,7 +1,11 @@
 #include "gdb_target.h"
 #include "rsp_server.h"
 
+#include "elf_loader.h"
+
 #include <testbed/memory_map.h>
+
+#include <cstdio>
 
 namespace testbed::gdb {
 
@@ -179,6 +183,174 @@ void GdbTarget::resume(bool step) {
 void GdbTarget::boundary() {
   started_ = true;
   server_.boundary(this);
+}
+
+// ------------------------------------------------------------------ TOS threads
+
+namespace {
+enum Info {
+  kVersion, kTcbSize, kTcbRegs, kTcbUsp, kTcbFrame, kTcbProc, kTcbTid, kTcbState, kTcbUserId,
+  kProcSize, kProcState, kProcPid, kProcName, kProcSlots, kProcPtable, kMaxProcs, kMaxThreads,
+  kNameLen, kUserPages, kInfoWords
+};
+const char* const kThreadStates[] = {"free", "ready", "running", "send", "receive", "wait", "pwait",
+                                     "write", "read", "remote", "lan", "page"};
+}  // namespace
+
+void GdbTarget::set_image(const std::string& elf_path) {
+  tos_info_ = 0;
+  if (elf_path.empty()) return;
+  try {
+    ElfImage img = load_elf(elf_path);
+    auto f = [&](const char* n) { auto it = img.symbols.find(n); return it == img.symbols.end() ? 0u : it->second; };
+    if (f("tos_gdb_info") && f("procs") && f("current")) {
+      tos_info_ = f("tos_gdb_info");
+      tos_procs_ = f("procs");
+      tos_current_ = f("current");
+    }
+  } catch (const std::exception&) {
+  }
+}
+
+uint8_t GdbTarget::phys8(uint32_t a) {
+  uint8_t b = 0;
+  board_.cpu().debug_access(false, a, &b, 1, m68k::FC_SUPERVISOR_DATA);
+  return b;
+}
+uint16_t GdbTarget::phys16(uint32_t a) { return uint16_t(phys8(a) << 8 | phys8(a + 1)); }
+uint32_t GdbTarget::phys32(uint32_t a) { return uint32_t(phys16(a)) << 16 | phys16(a + 2); }
+
+bool GdbTarget::load_info() {
+  if (!tos_info_) return false;
+  for (int i = 0; i < kInfoWords; ++i) info_[i] = phys32(tos_info_ + 4 * i);
+  return info_[kVersion] == 1 && info_[kMaxProcs] <= 64 && info_[kMaxThreads] <= 256 && info_[kNameLen] <= 64;
+}
+
+std::vector<GdbTarget::Thread> GdbTarget::threads() {
+  std::vector<Thread> v(1);
+  v[0].process = "kernel";
+  if (!load_info()) return v;
+  for (uint32_t p = 0; p < info_[kMaxProcs]; ++p) {
+    uint32_t pa = tos_procs_ + p * info_[kProcSize];
+    if (phys8(pa + info_[kProcState]) == 0) continue;  // P_FREE
+    std::string name;
+    for (uint32_t k = 0; k < info_[kNameLen]; ++k) {
+      char c = char(phys8(pa + info_[kProcName] + k));
+      if (!c) break;
+      name += (c >= 32 && c < 127) ? c : '?';
+    }
+    uint8_t pid = phys8(pa + info_[kProcPid]);
+    uint32_t ptable = phys32(pa + info_[kProcPtable]);
+    for (uint32_t s = 0; s < info_[kMaxThreads]; ++s) {
+      uint32_t tcb = phys32(pa + info_[kProcSlots] + 4 * s);
+      if (!tcb || tcb >= (1u << TB_ADDRESS_BITS)) continue;
+      Thread t;
+      t.tcb = tcb;
+      t.tid = phys16(tcb + info_[kTcbTid]);
+      t.state = phys8(tcb + info_[kTcbState]);
+      if (t.state == 0) continue;  // T_FREE
+      t.id = kTosThread + t.tid;
+      t.pid = pid;
+      t.ptable = ptable;
+      t.process = name;
+      v.push_back(t);
+    }
+  }
+  return v;
+}
+
+bool GdbTarget::find_thread(uint32_t id, Thread& out) {
+  for (const Thread& t : threads())
+    if (t.id == id) {
+      out = t;
+      return true;
+    }
+  return false;
+}
+
+// The TOS thread the CPU runs: in user mode, `current`.
+uint32_t GdbTarget::current_thread() {
+  if (!tos() || (core().regs().sr & 0x2000) || !load_info()) return kCpuThread;
+  uint32_t cur = phys32(tos_current_);
+  if (!cur) return kCpuThread;
+  return kTosThread + phys16(cur + info_[kTcbTid]);
+}
+
+bool GdbTarget::live(const Thread& t) { return t.id == kCpuThread || t.id == current_thread(); }
+
+std::string GdbTarget::describe(uint32_t id) {
+  Thread t;
+  if (!find_thread(id, t)) return "";
+  char buf[160];
+  if (t.id == kCpuThread) {
+    std::snprintf(buf, sizeof buf, "%s CPU%s", board_.basename(),
+                  tos() ? ((core().regs().sr & 0x2000) ? ", kernel" : ", user") : "");
+    return buf;
+  }
+  const char* st = t.state < sizeof kThreadStates / sizeof *kThreadStates ? kThreadStates[t.state] : "?";
+  std::snprintf(buf, sizeof buf, "tid 0x%04x process %u %s, %s%s", t.tid, t.pid, t.process.c_str(),
+                id == current_thread() ? "on the CPU" : st, "");
+  return buf;
+}
+
+uint32_t GdbTarget::thread_reg(uint32_t id, int n) {
+  Thread t;
+  if (id == kCpuThread || !find_thread(id, t) || live(t)) return reg(n);
+  if (n < 15) return phys32(t.tcb + info_[kTcbRegs] + 4 * n);
+  if (n == 15) return phys32(t.tcb + info_[kTcbUsp]);
+  if (n == 16) return phys16(t.tcb + info_[kTcbFrame]);
+  return phys32(t.tcb + info_[kTcbFrame] + 2);
+}
+
+bool GdbTarget::set_thread_reg(uint32_t id, int n, uint32_t v) {
+  Thread t;
+  if (id == kCpuThread || !find_thread(id, t) || live(t)) {
+    set_reg(n, v);
+    return true;
+  }
+  uint32_t a = n < 15 ? t.tcb + info_[kTcbRegs] + 4 * n
+                      : n == 15 ? t.tcb + info_[kTcbUsp] : t.tcb + info_[kTcbFrame] + (n == 16 ? 0 : 2);
+  uint8_t b[4] = {uint8_t(v >> 24), uint8_t(v >> 16), uint8_t(v >> 8), uint8_t(v)};
+  if (n == 16) return board_.cpu().debug_access(true, a, b + 2, 2, m68k::FC_SUPERVISOR_DATA) == 2;
+  return board_.cpu().debug_access(true, a, b, 4, m68k::FC_SUPERVISOR_DATA) == 4;
+}
+
+// A user address of thread t's process: its page table (ASID = pid), walked here.
+bool GdbTarget::translate(const Thread& t, uint32_t va, uint32_t& pa) {
+  uint32_t page = va >> 10;
+  if (!t.ptable || page >= info_[kUserPages]) return false;
+  uint32_t pte = phys32(t.ptable + 4 * page);
+  if (!(pte & TB_MMU_PTE_VALID) || !(pte & TB_MMU_PTE_USER)) return false;
+  pa = (pte & 0xFFFC00u) | (va & 0x3FF);
+  return true;
+}
+
+unsigned GdbTarget::user_access(const Thread& t, bool write, uint32_t addr, uint8_t* buf, unsigned len) {
+  unsigned done = 0;
+  while (done < len) {
+    uint32_t va = addr + done, pa;
+    unsigned n = std::min<unsigned>(len - done, TB_PAGE_SIZE - (va & (TB_PAGE_SIZE - 1)));
+    if (!translate(t, va, pa)) break;
+    unsigned got = board_.cpu().debug_access(write, pa, buf + done, n, m68k::FC_SUPERVISOR_DATA);
+    done += got;
+    if (got < n) break;
+  }
+  if (write && done) memory_written_ = true;
+  return done;
+}
+
+unsigned GdbTarget::thread_read(uint32_t id, uint32_t addr, uint8_t* buf, unsigned len, bool& handled) {
+  Thread t;
+  handled = id != kCpuThread && find_thread(id, t);
+  return handled ? user_access(t, false, addr, buf, len) : 0;
+}
+
+unsigned GdbTarget::thread_write(uint32_t id, uint32_t addr, const uint8_t* buf, unsigned len, bool& handled) {
+  Thread t;
+  handled = id != kCpuThread && find_thread(id, t);
+  if (!handled) return 0;
+  std::vector<uint8_t> tmp(buf, buf + len);
+  return user_access(t, true, addr, tmp.data(), len);
 }
 
 }  // namespace testbed::gdb

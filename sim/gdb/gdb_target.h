@@ -32,6 +32,30 @@ class GdbTarget : public CpuDebugHook {
   uint32_t reg(int n);
   void set_reg(int n, uint32_t v);
 
+  // TOS awareness (from the image's symbols `tos_gdb_info`, `procs`, `current`; see
+  // firmware/tos/kernel/gdb_info.c). Thread 1 is the CPU itself (the kernel, or whatever runs
+  // without TOS); a TOS thread is kTosThread + its TID.
+  static constexpr uint32_t kCpuThread = 1, kTosThread = 0x10000;
+  void set_image(const std::string& elf_path);
+  bool tos() const { return tos_info_ != 0; }
+  struct Thread {
+    uint32_t id = kCpuThread;
+    uint32_t tcb = 0, ptable = 0;
+    uint16_t tid = 0;
+    uint8_t state = 0, pid = 0;
+    std::string process;
+  };
+  std::vector<Thread> threads();          // the CPU thread first, then every TOS thread
+  bool find_thread(uint32_t id, Thread& out);
+  uint32_t current_thread();              // the one the CPU runs (live registers)
+  std::string describe(uint32_t id);
+  // Registers and memory as thread `id` sees them (its saved context and its address space when
+  // it is not the one running).
+  uint32_t thread_reg(uint32_t id, int n);
+  bool set_thread_reg(uint32_t id, int n, uint32_t v);
+  unsigned thread_read(uint32_t id, uint32_t addr, uint8_t* buf, unsigned len, bool& handled);
+  unsigned thread_write(uint32_t id, uint32_t addr, const uint8_t* buf, unsigned len, bool& handled);
+
   // Memory through the debug path; `user` selects FC 1 (through the MMU). Returns bytes done.
   unsigned read(uint32_t addr, uint8_t* buf, unsigned len, bool user);
   unsigned write(uint32_t addr, const uint8_t* buf, unsigned len, bool user);
@@ -69,6 +93,16 @@ class GdbTarget : public CpuDebugHook {
   bool check(uint32_t pc, bool supervisor);
   void update_check();
   void refresh_prefetch();
+
+  uint32_t phys32(uint32_t a);
+  uint16_t phys16(uint32_t a);
+  uint8_t phys8(uint32_t a);
+  bool translate(const Thread& t, uint32_t va, uint32_t& pa);
+  bool live(const Thread& t);
+  unsigned user_access(const Thread& t, bool write, uint32_t addr, uint8_t* buf, unsigned len);
+  uint32_t tos_info_ = 0, tos_procs_ = 0, tos_current_ = 0;
+  uint32_t info_[19] = {};
+  bool load_info();
 
   GdbServer& server_;
   Board& board_;

@@ -95,13 +95,14 @@ std::string hex_text(const std::string& t) { return to_hex(reinterpret_cast<cons
 }  // namespace
 
 GdbServer::GdbServer(sc_core::sc_module_name name, const std::vector<Board*>& boards, int base_port,
-                     bool wait_for_client)
+                     bool wait_for_client, const std::vector<std::string>& images)
     : sc_module(name), base_port_(base_port), waiting_first_(wait_for_client) {
   if (base_port <= 0 || base_port + int(boards.size()) - 1 > 65535)
     throw std::runtime_error("gdb: port " + std::to_string(base_port) + " out of range");
   clients_.resize(boards.size());
   for (size_t i = 0; i < boards.size(); ++i) {
     targets_.push_back(std::make_unique<GdbTarget>(*this, *boards[i], int(i)));
+    if (i < images.size()) targets_.back()->set_image(images[i]);
     int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     int one = 1;
     ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -183,7 +184,7 @@ void GdbServer::note_stops() {
 std::string GdbServer::stop_reply(size_t i) {
   GdbTarget& t = *targets_[i];
   char buf[64];
-  std::snprintf(buf, sizeof buf, "T%02xthread:1;", clients_[i].signal);
+  std::snprintf(buf, sizeof buf, "T%02xthread:%x;", clients_[i].signal, t.current_thread());
   std::string s = buf;
   switch (t.stop_kind()) {
     case GdbTarget::StopKind::Breakpoint: s += "swbreak:;"; break;
@@ -281,10 +282,13 @@ void GdbServer::accept_client(size_t i) {
   c.fd = fd;
   c.in.clear();
   c.halted = true;  // attaching stops the machine
+  c.gen_thread = 0;
   c.want_stop_reply = false;
   c.interrupt = false;
   c.signal = 5;
+  c.gen_thread = 0;
   c.last_stop = "T05thread:1;";
+  c.attached_stop = true;
   waiting_first_ = false;
   std::fprintf(stderr, "gdb: %s attached on port %d\n", targets_[i]->board().name(), port(i));
 }
@@ -421,19 +425,26 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
   Client& c = clients_[i];
   bool user = t.space() == GdbTarget::Space::User;
   auto reply = [&](const std::string& s) { send_packet(i, s); };
+  uint32_t th = c.gen_thread ? c.gen_thread : t.current_thread();
   if (p.empty()) return reply("");
   switch (p[0]) {
-    case '?': return reply(c.last_stop);
+    case '?':
+      if (c.attached_stop) {  // stopped by attaching: the thread is whichever runs now
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "T05thread:%x;", t.current_thread());
+        return reply(buf);
+      }
+      return reply(c.last_stop);
     case 'g': {
       std::string s;
-      for (int r = 0; r < GdbTarget::kRegs; ++r) s += hex32(t.reg(r));
+      for (int r = 0; r < GdbTarget::kRegs; ++r) s += hex32(t.thread_reg(th, r));
       return reply(s);
     }
     case 'G': {
       std::vector<uint8_t> b;
       if (!from_hex(p, 1, 4 * GdbTarget::kRegs, b)) return reply("E01");
       for (int r = 0; r < GdbTarget::kRegs; ++r)
-        t.set_reg(r, uint32_t(b[4 * r]) << 24 | uint32_t(b[4 * r + 1]) << 16 | uint32_t(b[4 * r + 2]) << 8 | b[4 * r + 3]);
+        t.set_thread_reg(th, r, uint32_t(b[4 * r]) << 24 | uint32_t(b[4 * r + 1]) << 16 | uint32_t(b[4 * r + 2]) << 8 | b[4 * r + 3]);
       return reply("OK");
     }
     case 'p': {
@@ -441,7 +452,7 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
       uint32_t n;
       if (!parse_hex(p, pos, n) || pos != p.size()) return reply("E01");
       if (n >= uint32_t(GdbTarget::kRegs)) return reply("E00");
-      return reply(hex32(t.reg(int(n))));
+      return reply(hex32(t.thread_reg(th, int(n))));
     }
     case 'P': {
       size_t pos = 1;
@@ -450,7 +461,8 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
       if (!parse_hex(p, pos, n, "=") || pos >= p.size() || p[pos] != '=' || !from_hex(p, pos + 1, 4, b))
         return reply("E01");
       if (n >= uint32_t(GdbTarget::kRegs)) return reply("E00");
-      t.set_reg(int(n), uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]);
+      if (!t.set_thread_reg(th, int(n), uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]))
+        return reply("E14");
       return reply("OK");
     }
     case 'm': {
@@ -461,7 +473,9 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
       if (!parse_hex(p, pos, len) || pos != p.size()) return reply("E01");
       len = std::min<uint32_t>(len, kMaxPacket / 2 - 16);
       std::vector<uint8_t> b(len);
-      unsigned got = len ? t.read(addr, b.data(), len, user) : 0;
+      bool handled = false;
+      unsigned got = len ? t.thread_read(th, addr, b.data(), len, handled) : 0;
+      if (len && !handled) got = t.read(addr, b.data(), len, user);
       if (len && !got) return reply("E14");  // EFAULT: nothing there
       return reply(to_hex(b.data(), got));
     }
@@ -480,7 +494,10 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
         if (p.size() - pos != len) return reply("E01");
         b.assign(p.begin() + long(pos), p.end());
       }
-      if (len && t.write(addr, b.data(), len, user) != len) return reply("E14");
+      bool handled = false;
+      unsigned put = len ? t.thread_write(th, addr, b.data(), len, handled) : 0;
+      if (len && !handled) put = t.write(addr, b.data(), len, user);
+      if (put != len) return reply("E14");
       return reply("OK");
     }
     case 'c':
@@ -499,6 +516,7 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
         t.set_reg(17, addr);
       }
       t.resume(p[0] == 's' || p[0] == 'S');
+      c.attached_stop = false;
       c.halted = false;
       c.want_stop_reply = true;
       return;
@@ -515,8 +533,27 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
       killed_ = true;
       sc_core::sc_stop();
       return;
-    case 'H': return reply(p.size() >= 2 && (p[1] == 'g' || p[1] == 'c') ? "OK" : "E01");
-    case 'T': return reply(p == "T1" || p == "T01" ? "OK" : "E01");
+    case 'H': {
+      if (p.size() < 3 || (p[1] != 'g' && p[1] != 'c')) return reply("E01");
+      if (p[1] == 'c') return reply("OK");  // the whole board resumes
+      if (p.compare(2, std::string::npos, "-1") == 0 || p.compare(2, std::string::npos, "0") == 0) {
+        c.gen_thread = 0;
+        return reply("OK");
+      }
+      size_t pos = 2;
+      uint32_t id;
+      GdbTarget::Thread found;
+      if (!parse_hex(p, pos, id) || pos != p.size() || !t.find_thread(id, found)) return reply("E01");
+      c.gen_thread = id == t.current_thread() ? 0 : id;
+      return reply("OK");
+    }
+    case 'T': {
+      size_t pos = 1;
+      uint32_t id;
+      GdbTarget::Thread found;
+      if (!parse_hex(p, pos, id) || pos != p.size() || !t.find_thread(id, found)) return reply("E01");
+      return reply("OK");
+    }
     case 'Z':
     case 'z': {
       if (p.size() < 2 || p[1] < '0' || p[1] > '4') return reply("");
@@ -557,11 +594,27 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
   }
   if (!p.compare(0, 20, "qXfer:features:read:")) return reply("E00");
   if (p == "qAttached") return reply("1");
-  if (p == "qC") return reply("QC1");
-  if (p == "qfThreadInfo") return reply("m1");
+  if (p == "qC") {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "QC%x", t.current_thread());
+    return reply(buf);
+  }
+  if (p == "qfThreadInfo") {
+    std::string s = "m";
+    for (const auto& th2 : t.threads()) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%s%x", s.size() > 1 ? "," : "", th2.id);
+      s += buf;
+    }
+    return reply(s);
+  }
   if (p == "qsThreadInfo") return reply("l");
   if (!p.compare(0, 17, "qThreadExtraInfo,")) {
-    std::string s = std::string(t.board().name()) + " CPU";
+    size_t pos = 17;
+    uint32_t id;
+    if (!parse_hex(p, pos, id) || pos != p.size()) return reply("E01");
+    std::string s = t.describe(id);
+    if (s.empty()) return reply("E01");
     return reply(hex_text(s));
   }
   if (!p.compare(0, 6, "qRcmd,")) {

@@ -25,8 +25,9 @@ class GdbServer : public sc_core::sc_module {
   SC_HAS_PROCESS(GdbServer);
   // Listens on 127.0.0.1:base_port+i for boards[i]. `wait_for_client`: the machine does not
   // start until a gdb has attached to one of them. Throws std::runtime_error if a port is taken.
+  // `images[i]`: the ELF boards[i] boots (its symbols make TOS threads visible), or "".
   GdbServer(sc_core::sc_module_name name, const std::vector<Board*>& boards, int base_port,
-            bool wait_for_client);
+            bool wait_for_client, const std::vector<std::string>& images = {});
   ~GdbServer() override;
 
   int port(size_t i) const { return base_port_ + int(i); }
@@ -45,7 +46,7 @@ class GdbServer : public sc_core::sc_module {
     bool attached_stop = false;  // stopped by attaching: '?' answers SIGTRAP
     int signal = 5;
     std::string last_stop = "T05thread:1;";
-    uint32_t gen_thread = 1;
+    uint32_t gen_thread = 0;  // Hg: 0 = whichever runs
   };
 
   void poll_process();

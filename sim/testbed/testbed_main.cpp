@@ -179,8 +179,12 @@ int sc_main(int argc, char** argv) {
       if (port <= 0 || port + int(machine.board_count()) - 1 > 65535)
         throw std::runtime_error("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
       std::vector<Board*> boards;
-      for (size_t i = 0; i < machine.board_count(); ++i) boards.push_back(&machine.board(i));
-      gdb_server = std::make_unique<gdb::GdbServer>("gdb", boards, port, wait);
+      std::vector<std::string> images;
+      for (size_t i = 0; i < machine.board_count(); ++i) {
+        boards.push_back(&machine.board(i));
+        images.push_back(i < spec.boards.size() ? spec.boards[i].image : "");
+      }
+      gdb_server = std::make_unique<gdb::GdbServer>("gdb", boards, port, wait, images);
       std::cerr << "testbed: gdb stub on 127.0.0.1:" << port << "+i";
       for (size_t i = 0; i < machine.board_count(); ++i)
         std::cerr << (i ? ", " : " (") << machine.board(i).basename() << " " << port + int(i);

@@ -288,6 +288,34 @@ def bad_input(name):
         sim.kill()
 
 
+def tos_threads(name):
+    """TOS threads as gdb threads: earth stops in a program with five threads; `info threads`
+    lists them from the kernel's TCBs (process, state, id), `thread N` shows a saved context and
+    memory reads use that thread's process's address space."""
+    port = free_port(name, 6)
+    prog = os.path.join(A.firmware, "gdb_five_threads.elf")
+    sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "5000",
+               "--set", "board.filestore=tos-gdb_five_threads.fs", "--console", "earth",
+               "--out", tempfile.mkdtemp(prefix="gdb-tos-threads-")], port)
+    try:
+        out = gdb(port + 1, ["monitor space user", "break all_started", "continue", "info threads",
+                             "thread 3", "info registers pc", "p/x $sp", "x/2x worker", "thread 1",
+                             "delete", "detach"], prog, timeout=240)
+        expect(out, r"Breakpoint 1, .*all_started", "earth stopped in the program")
+        lines = re.findall(r"^[ *]\s+\d+\s+Thread \d+ \(tid 0x([0-9a-f]{4}) process (\d+) gdb_five_threa.*\)", out, re.M)
+        if len(lines) != 5:
+            fail("info threads lists %d threads of the program, not 5" % len(lines), out, sim.text())
+        if len(set(p for _, p in lines)) != 1:
+            fail("the five threads are not of one process", out)
+        expect(out, r"^\*\s+\d+\s+Thread \d+ \(.*on the CPU\).* all_started", "the current thread is the one in all_started")
+        expect(out, r"Thread \d+ \(.*(ready|receive)", "a worker's state")
+        expect(out, r"\[Switching to thread 3 ", "thread 3 selected")
+        want = struct.unpack(">2I", elf_symbol_bytes(prog, "worker", 8))
+        expect(out, r"<worker>:\s+0x%08x\s+0x%08x" % want, "the program's code read in its address space")
+    finally:
+        sim.kill()
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
