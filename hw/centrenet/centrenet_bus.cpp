@@ -15,6 +15,9 @@ CentrenetBus::CentrenetBus(sc_module_name name, unsigned node, unsigned ports, c
     sig_txq_.push_back(std::make_unique<sc_signal<unsigned>>(("txq" + std::to_string(i)).c_str(), 0u));
   SC_HAS_PROCESS(CentrenetBus);
   SC_THREAD(arbiter);
+  SC_METHOD(write_queues);
+  sensitive << txq_changed_;
+  dont_initialize();
 }
 
 void CentrenetBus::attach(unsigned port, BusController* c, std::string label) {
@@ -57,8 +60,8 @@ void CentrenetBus::trace(sc_trace_file* tf) {
     sc_core::sc_trace(tf, *sig_txq_[i], n + ".txq_" + (ports_[i].label.empty() ? std::to_string(i) : ports_[i].label));
 }
 
-void CentrenetBus::trace_queue(unsigned port) {
-  if (tracing_) sig_txq_[port]->write(unsigned(ports_[port].txq.size()));
+void CentrenetBus::write_queues() {
+  for (unsigned i = 0; i < ports_.size(); ++i) sig_txq_[i]->write(unsigned(ports_[i].txq.size()));
 }
 
 void CentrenetBus::targets_of(unsigned src, const Frame& f, std::vector<unsigned>& out) const {

@@ -103,7 +103,9 @@ class CentrenetBus : public sc_core::sc_module {
   sc_core::sc_signal<int> sig_src_, sig_dst_;
   sc_core::sc_signal<uint32_t> sig_header_, sig_bytes_;
   std::vector<std::unique_ptr<sc_core::sc_signal<unsigned>>> sig_txq_;  // per port
-  void trace_queue(unsigned port);
+  sc_core::sc_event txq_changed_;  // the NI posts and the arbiter takes: one method writes the depths
+  void trace_queue(unsigned) { if (tracing_) txq_changed_.notify(sc_core::SC_ZERO_TIME); }
+  void write_queues();
 };
 
 }  // namespace testbed::centrenet
