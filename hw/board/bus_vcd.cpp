@@ -8,6 +8,11 @@ namespace testbed {
 
 BusVcd::BusVcd(const std::string& path, const std::string& board_name) : f_(std::fopen(path.c_str(), "w")) {
   if (!f_) throw std::runtime_error(path + ": cannot create VCD file: " + std::strerror(errno));
+  std::fprintf(f_,
+               "$comment Testbed board %s: every bus cycle the CPU sends over TLM. testbed and testbed-board "
+               "turn the CPU's fast path (DMI) off while this is written, so RAM and ROM cycles are here too; "
+               "a CPU with the fast path on would leave them out. $end\n",
+               board_name.c_str());
   std::fprintf(f_, "$timescale 1ns $end\n$scope module %s $end\n", board_name.c_str());
   std::fprintf(f_, "$var wire 24 a address $end\n$var wire 16 d data $end\n$var wire 3 f fc $end\n");
   std::fprintf(f_, "$var wire 1 r rw $end\n$var wire 1 s as $end\n$var wire 3 i ipl $end\n$var wire 1 b berr $end\n");

@@ -1,5 +1,7 @@
 // A per-board VCD of the CPU bus: address, data, function code, R/W, address strobe, IPL and bus
-// error, each bus cycle at the CPU's local time (1 ns resolution). Open in GTKWave.
+// error, each bus cycle at the CPU's local time (1 ns resolution). Open in GTKWave. It sees the
+// cycles the CPU sends over TLM: testbed and testbed-board switch the fast path (DMI) off while
+// tracing so RAM/ROM cycles are included (the file's $comment says so).
 #pragma once
 #include "bus_observer.h"
 

@@ -75,6 +75,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     if (!spec_.board_vcd.empty()) {
       vcds_.push_back(std::make_unique<BusVcd>(spec_.board_vcd + "." + bs.name + ".vcd", bs.name));
       b->cpu().set_observer(vcds_.back().get());
+      b->cpu().set_fast_path(false);  // every bus cycle in the waveform, RAM's included (as testbed-board)
     }
     // The filestore is one more segment of the boot image: the board's one loader places both.
     ElfImage image = load_elf(bs.image);
