@@ -270,7 +270,12 @@ def bad_input(name):
             fail("an oversized packet answered %r" % got)
         if r.ask(b"?") != b"T05thread:1;":
             fail("no answer after an oversized packet")
+        r.send(r.packet(b"c"))  # run, then Ctrl-C: stopped with SIGINT
+        time.sleep(0.3)
         r.send(b"\x03")
+        got = r.reply()
+        if not re.fullmatch(rb"T02thread:1;", got):
+            fail("Ctrl-C answered %r" % got)
         r.send(b"$m400,4")  # and disconnect half-way through a packet
         r.s.close()
         time.sleep(0.3)
