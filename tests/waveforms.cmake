@@ -1,0 +1,29 @@
+# Waveforms a person can read (issue #20): the system view of waveforms/tbwaves.py and the save
+# files, each opened in the real GTKWave under Xvfb (tests/waveforms/check_gtkw.tcl): every
+# signal listed resolves and changes inside the window the file opens on. Label: waveforms.
+find_package(Python3 COMPONENTS Interpreter REQUIRED)
+set(_wf ${CMAKE_CURRENT_SOURCE_DIR}/waveforms)
+set(_wf_out ${CMAKE_BINARY_DIR}/test-out/waveforms)
+set(_tbwaves ${CMAKE_SOURCE_DIR}/waveforms/tbwaves.py)
+file(MAKE_DIRECTORY ${_wf_out})
+
+# A TOS run recorded earlier (two boards with dgl +profile +phase, a file copied from earth to
+# air over Centrenet): its decoded trace and the Centrenet VCD.
+function(waveforms_check NAME GTKW MAKE)
+  add_test(NAME ${NAME}
+    COMMAND ${CMAKE_COMMAND} -DGTKW=${GTKW} -DRESULT=${_wf_out}/${NAME}.txt "-DMAKE=${MAKE}"
+            -P ${_wf}/check_gtkw.cmake)
+  set_tests_properties(${NAME} PROPERTIES LABELS waveforms TIMEOUT 300)
+endfunction()
+
+waveforms_check(waveforms_tos_view_opens_on_activity ${_wf_out}/tos.gtkw
+  "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--centrenet|${_wf}/sample/centrenet.vcd|--out|${_wf_out}/tos")
+waveforms_check(waveforms_tos_view_fst ${_wf_out}/tos-fst.gtkw
+  "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--centrenet|${_wf}/sample/centrenet.vcd|--boards|earth,air|--around|MSG|--fst|--out|${_wf_out}/tos-fst")
+waveforms_check(waveforms_tos_view_whole_run ${_wf_out}/tos-all.gtkw
+  "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--window|all|--out|${_wf_out}/tos-all")
+
+# The check itself: a save file that opens where nothing happens (the first microsecond) fails.
+waveforms_check(waveforms_check_refuses_an_empty_window ${_wf_out}/empty.gtkw
+  "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--window|0:0.001|--out|${_wf_out}/empty")
+set_tests_properties(waveforms_check_refuses_an_empty_window PROPERTIES WILL_FAIL TRUE)
