@@ -309,6 +309,8 @@ class Writer:
         self.vars = []  # (scope, name, kind, width, changes[(ps, v)])
 
     def add(self, scope, name, kind, width, changes):
+        if name not in ("event", "frame", "last_frame"):  # a repeated value is no change
+            changes = [c for i, c in enumerate(changes) if i == 0 or c[1] != changes[i - 1][1]]
         if changes:
             self.vars.append((scope, name, kind, width, changes))
 
@@ -450,6 +452,8 @@ def write_gtkw(path, dump, sigs, win, markers, title, quiet=(), width=1400, sigw
         else:
             name, flags = s
             lines += [f"@{flags}", name]
+            if str(flags).startswith("80"):  # an analog trace: two more rows of height
+                lines += ["@20000", "-", "@20000", "-"]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -463,6 +467,7 @@ def main(argv=None):
     ap.add_argument("--window", default="auto", help="auto (the first activity), all, or A:B in ms")
     ap.add_argument("--around", help="open on the first Centrenet frame of this type (MSG, RF_DATA, ...) "
                     "or the first event of this name (TRAP7, CREATE, ...)")
+    ap.add_argument("--smi-depth", type=int, default=1024, help="SMI FIFO entries (monitor.smi_depth): the full mark")
     ap.add_argument("--fst", action="store_true", help="write FST (vcd2fst) instead of VCD")
     ap.add_argument("--max-mb", type=float, default=200, help="refuse to write a dump estimated above this")
     ap.add_argument("--out", required=True, help="output prefix: OUT.vcd (or OUT.fst) and OUT.gtkw")
@@ -501,10 +506,8 @@ def main(argv=None):
         if lv:
             w.add(nm, "smi_fill", "real", 1, [(t, float(v)) for t, v in lv])
             sigs.append((f"{nm}.smi_fill", "8028"))
-            full = max(v for _, v in lv)
-            w.add(nm, "smi_full", "bit", 1, [(t, int(v >= 1024)) for t, v in lv])
+            w.add(nm, "smi_full", "bit", 1, [(t, int(v is not None and v >= a.smi_depth)) for t, v in lv])
             sigs.append((f"{nm}.smi_full", 28))
-            del full
         lost = mon.get(f"monitor.smi{k}_lost")
         if lost and any(v for _, v in lost):
             pulses, prev = [], 0
