@@ -34,11 +34,11 @@ int sc_main(int argc, char** argv) {
     else if (!a.rfind("--gdb=", 0)) gdb_spec = a.substr(6);
     else args.push_back(a);
   }
-  std::unique_ptr<gdb::GdbServer> gdb_server;
   BoardOptions o;
   std::unique_ptr<SerialEndpoint> console, link;
   std::unique_ptr<BusVcd> vcd;
   std::unique_ptr<Board> board;
+  std::unique_ptr<gdb::GdbServer> gdb_server;  // after the board: it goes first
   try {
     o.parse(args);
     ElfImage image = load_elf(o.image);
