@@ -123,6 +123,17 @@ GdbServer::GdbServer(sc_core::sc_module_name name, const std::vector<Board*>& bo
 }
 
 GdbServer::~GdbServer() {
+  // The simulation is over: a gdb waiting for its board to stop hears how it ended (W: the
+  // guest's exit code; X: the CPU halted).
+  for (size_t i = 0; i < clients_.size(); ++i) {
+    if (clients_[i].fd < 0 || !clients_[i].want_stop_reply) continue;
+    const BoardResult& r = targets_[i]->board().result();
+    char buf[16];
+    if (!r.halt_reason.empty()) std::snprintf(buf, sizeof buf, "X%02x", 9);
+    else if (!r.finished) continue;
+    else std::snprintf(buf, sizeof buf, "W%02x", r.exit_code == 1 ? 0u : unsigned(r.exit_code & 0xFF));
+    send_packet(i, buf);
+  }
   for (auto& c : clients_) {
     if (c.fd >= 0) ::close(c.fd);
     if (c.listen_fd >= 0) ::close(c.listen_fd);

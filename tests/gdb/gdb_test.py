@@ -143,6 +143,7 @@ def break_registers_memory(name):
             fail("the firmware did not finish after the last continue", out, sim.text())
         expect(sim.stdout(), r"^message 0x0000BEEF$", "the firmware prints what gdb wrote", out)
         expect(sim.stdout(), r"^released$", "the firmware ran to the end", out)
+        expect(out, r"\[Inferior 1 \(Remote target\) exited normally\]", "gdb hears that the guest exited")
     finally:
         sim.kill()
 
