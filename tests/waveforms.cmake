@@ -11,7 +11,7 @@ file(MAKE_DIRECTORY ${_wf_out})
 # air over Centrenet): its decoded trace and the Centrenet VCD.
 function(waveforms_check NAME GTKW MAKE)
   add_test(NAME ${NAME}
-    COMMAND ${CMAKE_COMMAND} -DGTKW=${GTKW} -DRESULT=${_wf_out}/${NAME}.txt "-DMAKE=${MAKE}"
+    COMMAND ${CMAKE_COMMAND} -DGTKW=${GTKW} -DRESULT=${_wf_out}/${NAME}.txt "-DMAKE=${MAKE}" "-DMAKE0=${ARGN}"
             -P ${_wf}/check_gtkw.cmake)
   set_tests_properties(${NAME} PROPERTIES LABELS waveforms TIMEOUT 300)
 endfunction()
@@ -27,3 +27,10 @@ waveforms_check(waveforms_tos_view_whole_run ${_wf_out}/tos-all.gtkw
 waveforms_check(waveforms_check_refuses_an_empty_window ${_wf_out}/empty.gtkw
   "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--window|0:0.001|--out|${_wf_out}/empty")
 set_tests_properties(waveforms_check_refuses_an_empty_window PROPERTIES WILL_FAIL TRUE)
+
+# waveforms/monitor_events.gtkw post-processed for one board's events VCD from monitor-decode
+# (the run's raw MMI stream, tests/waveforms/sample/monitor.raw): it opens alone, on air's first
+# events (wrap markers are not activity), with the event word, its name and the count.
+waveforms_check(waveforms_events_gtkw_for_one_run ${_wf_out}/events-air.gtkw
+  "${Python3_EXECUTABLE}|${_tbwaves}|--template|${CMAKE_SOURCE_DIR}/waveforms/monitor_events.gtkw|--dump|${_wf_out}/sample.board2.vcd|--out|${_wf_out}/events-air"
+  "$<TARGET_FILE:monitor-decode>|${_wf}/sample/monitor.raw|--text|${_wf_out}/sample.trace.txt|--vcd-prefix|${_wf_out}/sample")

@@ -128,6 +128,11 @@ def read_vcd(path, wanted):
                     val = int(v, 2) if c in "bB" and set(v) <= {"0", "1"} else (float(v) if c in "rR" else None)
                     for n in ids[i]:
                         out[n].append((t, val))
+            elif c in "sS":
+                v, i = line[1:].rsplit(None, 1)
+                if i in ids:
+                    for n in ids[i]:
+                        out[n].append((t, v))
             elif c in "01xXzZ":
                 i = line[1:].strip()
                 if i in ids:
@@ -419,19 +424,19 @@ def choose_window(B, net, mode, t_end, show, around=None):
     return max(0, t0 - pad), t0 + span + pad
 
 
-def write_gtkw(path, dump, sigs, win, markers, title, quiet=(), width=1400, sigw=260):
+def write_gtkw(path, dump, sigs, win, markers, title, quiet=(), width=1400, sigw=260, unit_ps=1000, extra=()):
     """A save file GTKWave opens alone, on [win]: zoom from GTKWave's 200 px per time unit at zoom 0
     (time unit = the dump's 1 ns)."""
-    start_ns, end_ns = win[0] / 1000, win[1] / 1000
+    start_ns, end_ns = win[0] / unit_ps, win[1] / unit_ps  # in the dump's time unit
     wave_px = width - sigw - 40
     units_per_px = max((end_ns - start_ns) / wave_px, 1e-9)
     zoom = -math.log2(units_per_px / 0.005)
     zoom = math.floor(zoom * 1000) / 1000  # never narrower than asked
     named = ["-1"] * 26
     inside = [t for t, _ in markers if win[0] <= t <= win[1]]
-    primary = int(inside[0] / 1000) if inside else -1
+    primary = int(inside[0] / unit_ps) if inside else -1
     for i, (t, _) in enumerate(markers[:26]):
-        named[i] = str(int(t / 1000))
+        named[i] = str(int(t / unit_ps))
     lines = [f"[*] {title}",
              f"[*] Made by waveforms/tbwaves.py; open alone: gtkwave {os.path.basename(path)}",
              f"[*] Not listed (no change in this window): {' '.join(quiet) or 'none'}",
@@ -446,6 +451,7 @@ def write_gtkw(path, dump, sigs, win, markers, title, quiet=(), width=1400, sigw
              "[sst_expanded] 0"]
     for i, (t, label) in enumerate(markers[:26]):
         lines.append(f"[markername] {chr(65 + i)}{label}")
+    lines += list(extra)
     for s in sigs:
         if isinstance(s, str):
             lines += ["@200", s]
@@ -458,9 +464,73 @@ def write_gtkw(path, dump, sigs, win, markers, title, quiet=(), width=1400, sigw
         f.write("\n".join(lines) + "\n")
 
 
+def from_template(a):
+    """A save file of waveforms/ post-processed for one dump: it names the dump and the filter by
+    absolute path (so it opens alone) and opens on the dump's first activity."""
+    body = open(a.template).read().splitlines()
+    scopes = set()
+    with open(a.dump) as f:
+        for line in f:
+            if line.startswith("$scope"):
+                scopes.add(line.split()[2])
+            if line.startswith("$enddefinitions"):
+                break
+    keep, names = [], []
+    for line in body:
+        if line.startswith(("[dumpfile]", "[savefile]", "[timestart]", "[size]", "[pos]", "*")):
+            continue
+        if line.startswith("^") and " " in line:
+            n, path = line.split(" ", 1)
+            line = f"{n} {os.path.join(a.root, path) if not os.path.isabs(path) else path}"
+        elif line and line[0] not in "[*@#^-":
+            sc = line.split(".")[0]
+            if sc not in scopes and len(scopes) == 1:
+                line = next(iter(scopes)) + line[len(sc):]
+            names.append(re.sub(r"\[\d+:\d+\]$", "", line))
+        keep.append(line)
+    ch = read_vcd(a.dump, lambda n: n in names)
+    # The SMIs' wrap markers come every 65.5 ms whatever happens: they are not activity.
+    wraps = {t for c in ch.values() for t, v in c
+             if (isinstance(v, str) and v.startswith("WRAP_")) or (isinstance(v, int) and v & 0xFF00 == 0xAA00 and v <= 0xFFFF)}
+    moves = {n: [t for t, _ in c if t > 0 and t not in wraps] for n, c in ch.items()}
+    t_end = max([m[-1] for m in moves.values() if m] + [1])
+    if a.window == "all":
+        win = (0, t_end)
+    elif ":" in a.window:
+        x, y = a.window.split(":")
+        win = (int(float(x) * 1e9), int(float(y) * 1e9))
+    else:
+        firsts = [m[0] for m in moves.values() if m]
+        t0 = min(firsts) if firsts else 0
+        spans = [m[min(40, len(m) - 1)] - t0 for m in moves.values() if m]
+        span = max(max(spans) if spans else 0, 1000)
+        win = (max(0, t0 - span // 20), t0 + span + span // 20)
+    quiet = [n for n in names if not any(win[0] < t <= win[1] for t in moves.get(n, []))]
+    sigs = []
+    flags = None
+    for line in keep:  # back to (name, flags) pairs and comment groups for write_gtkw
+        if line.startswith("@"):
+            flags = line[1:]
+        elif line.startswith("-"):
+            sigs.append(line)
+        elif line and line[0] not in "[*#^":
+            if re.sub(r"\[\d+:\d+\]$", "", line) not in quiet:
+                sigs.append((line, flags or "22"))
+    extra = [l for l in keep if l.startswith(("^", "[sst", "[signals_width]"))]
+    with open(a.dump) as f:
+        ts = re.search(r"\$timescale\s*(\d+)\s*(\w+)", f.read(4096))
+    unit_ps = int(ts.group(1)) * {"s": 10**12, "ms": 10**9, "us": 10**6, "ns": 10**3, "ps": 1}[ts.group(2)]
+    write_gtkw(a.out + ".gtkw", a.dump, sigs, win, [], f"{os.path.basename(a.template)} for {os.path.abspath(a.dump)}",
+               quiet, unit_ps=unit_ps, extra=[l for l in extra if l.startswith("^")])
+    print(f"tbwaves: wrote {a.out}.gtkw from {a.template} (opens on {win[0] / 1e9:.6f}..{win[1] / 1e9:.6f} ms)")
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--trace", required=True, help="decoded monitor trace (testbed-out/monitor.trace.txt)")
+    ap.add_argument("--trace", help="decoded monitor trace (testbed-out/monitor.trace.txt)")
+    ap.add_argument("--template", help="instead: post-process this save file (waveforms/*.gtkw) for --dump")
+    ap.add_argument("--dump", help="with --template: the VCD/FST it is for")
     ap.add_argument("--centrenet", help="Centrenet VCD (trace.centrenet_vcd)")
     ap.add_argument("--monitor", help="monitor VCD (trace.monitor_vcd): SMI/MMI fill, lost events")
     ap.add_argument("--boards", help="boards to show, by name (default: those with events)")
@@ -473,6 +543,12 @@ def main(argv=None):
     ap.add_argument("--out", required=True, help="output prefix: OUT.vcd (or OUT.fst) and OUT.gtkw")
     ap.add_argument("--root", default=ROOT, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.template:
+        if not a.dump:
+            ap.error("--template needs --dump")
+        return from_template(a)
+    if not a.trace:
+        ap.error("--trace (or --template) is required")
     tables = load_tables(a.root)
     conv, events, syscalls, boards, net_types = tables
     trace = read_trace(a.trace)

@@ -1,15 +1,18 @@
 # Opens a save file in the real GTKWave on a virtual X server and runs check_gtkw.tcl: every
 # signal it lists resolves and changes inside the window it opens on.
 #   cmake -DGTKW=file.gtkw -DRESULT=out.txt [-DMAKE="cmd|arg|..."] -P check_gtkw.cmake
-# MAKE (optional, '|'-separated) runs first: the command that writes the save file.
-if(MAKE)
-  string(REPLACE "|" ";" make "${MAKE}")
-  execute_process(COMMAND ${make} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  message("${out}${err}")
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "making ${GTKW} failed (${rc})")
+# MAKE0, MAKE (optional, '|'-separated) run first, in that order: the commands that write the
+# dump and the save file.
+foreach(m MAKE0 MAKE)
+  if(${m})
+    string(REPLACE "|" ";" make "${${m}}")
+    execute_process(COMMAND ${make} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    message("${out}${err}")
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "making ${GTKW} failed (${rc})")
+    endif()
   endif()
-endif()
+endforeach()
 find_program(XVFB_RUN xvfb-run)
 find_program(GTKWAVE gtkwave)
 if(NOT XVFB_RUN OR NOT GTKWAVE)
