@@ -1,8 +1,9 @@
 // testbed-board: one Testbed processor board running an image.
 //   testbed-board [--config sim/configs/board.toml] [--filestore STORE.fs] [options] IMAGE.elf
 // Exit status: 0 when the guest writes 1 to SIMCTL EXIT; the guest's code (2..255, else 1)
-// for another value; 3 when the CPU halts; 4 when --max-cycles pass without EXIT; 2 for a bad
-// image, configuration or option (with a message saying what and where).
+// for another value; 3 when the CPU halts; 4 when --max-cycles pass without EXIT; 5 when gdb
+// killed it (--gdb); 2 for a bad image, configuration or option (with a message saying what and
+// where).
 #include "board.h"
 #include "board_options.h"
 #include "bus_vcd.h"
@@ -22,6 +23,7 @@ int sc_main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::fputs(BoardOptions::usage().c_str(), stdout);
+      std::fputs("\n  --gdb PORT[,nowait]  the GDB remote stub on 127.0.0.1:PORT (waits for gdb unless nowait)\n", stdout);
       return 0;
     }
   // --gdb PORT[,nowait]: the GDB remote stub on 127.0.0.1:PORT (sim/gdb); the run waits for a
@@ -92,6 +94,10 @@ int sc_main(int argc, char** argv) {
   else sc_core::sc_start();
   std::fflush(stdout);
   const BoardResult& r = board->result();
+  if (gdb_server && gdb_server->killed() && !board->cpu().done()) {
+    std::fprintf(stderr, "testbed-board: killed from gdb at %s\n", sc_core::sc_time_stamp().to_string().c_str());
+    return 5;
+  }
   if (!board->cpu().done()) {
     std::fprintf(stderr, "testbed-board: no SIMCTL EXIT within --max-cycles %llu (%s simulated)\n",
                  (unsigned long long)o.max_cycles, sc_core::sc_time_stamp().to_string().c_str());
