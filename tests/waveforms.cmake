@@ -34,3 +34,9 @@ set_tests_properties(waveforms_check_refuses_an_empty_window PROPERTIES WILL_FAI
 waveforms_check(waveforms_events_gtkw_for_one_run ${_wf_out}/events-air.gtkw
   "${Python3_EXECUTABLE}|${_tbwaves}|--template|${CMAKE_SOURCE_DIR}/waveforms/monitor_events.gtkw|--dump|${_wf_out}/sample.board2.vcd|--out|${_wf_out}/events-air"
   "$<TARGET_FILE:monitor-decode>|${_wf}/sample/monitor.raw|--text|${_wf_out}/sample.trace.txt|--vcd-prefix|${_wf_out}/sample")
+
+# waveforms/monitor.gtkw post-processed for the monitor model's dump of the same run, written as
+# FST (trace.monitor_vcd=...fst, 1100 ms): SMI and MMI fills, monitoring-bus words, no OVERFLOW
+# before the first event word.
+waveforms_check(waveforms_monitor_gtkw_for_one_run ${_wf_out}/monitor.gtkw
+  "${Python3_EXECUTABLE}|${_tbwaves}|--template|${CMAKE_SOURCE_DIR}/waveforms/monitor.gtkw|--dump|${_wf}/sample/monitor.fst|--out|${_wf_out}/monitor")

@@ -468,6 +468,11 @@ def from_template(a):
     """A save file of waveforms/ post-processed for one dump: it names the dump and the filter by
     absolute path (so it opens alone) and opens on the dump's first activity."""
     body = open(a.template).read().splitlines()
+    dump = a.dump
+    if dump.endswith(".fst"):  # read through GTKWave's fst2vcd
+        a.dump = a.out + ".read.vcd"
+        with open(a.dump, "w") as f:
+            subprocess.run(["fst2vcd", dump], check=True, stdout=f)
     scopes = set()
     with open(a.dump) as f:
         for line in f:
@@ -520,7 +525,9 @@ def from_template(a):
     with open(a.dump) as f:
         ts = re.search(r"\$timescale\s*(\d+)\s*(\w+)", f.read(4096))
     unit_ps = int(ts.group(1)) * {"s": 10**12, "ms": 10**9, "us": 10**6, "ns": 10**3, "ps": 1}[ts.group(2)]
-    write_gtkw(a.out + ".gtkw", a.dump, sigs, win, [], f"{os.path.basename(a.template)} for {os.path.abspath(a.dump)}",
+    if a.dump != dump:
+        os.remove(a.dump)
+    write_gtkw(a.out + ".gtkw", dump, sigs, win, [], f"{os.path.basename(a.template)} for {os.path.abspath(dump)}",
                quiet, unit_ps=unit_ps, extra=[l for l in extra if l.startswith("^")])
     print(f"tbwaves: wrote {a.out}.gtkw from {a.template} (opens on {win[0] / 1e9:.6f}..{win[1] / 1e9:.6f} ms)")
     return 0

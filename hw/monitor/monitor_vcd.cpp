@@ -1,5 +1,7 @@
 #include "monitor_vcd.h"
 
+#include <cstdlib>
+#include <iostream>
 #include <stdexcept>
 
 namespace testbed::monitor {
@@ -28,9 +30,14 @@ unsigned MonitorVcd::add(const std::string& name, unsigned width) {
   return unsigned(vars_.size() - 1);
 }
 
+namespace {
+bool ends_with_fst(const std::string& p) { return p.size() > 4 && p.compare(p.size() - 4, 4, ".fst") == 0; }
+}  // namespace
+
 MonitorVcd::MonitorVcd(const std::string& path, const MonitorParams& p, uint64_t clock_period_ps)
-    : f_(std::fopen(path.c_str(), "w")), period_ps_(clock_period_ps) {
-  if (!f_) throw std::runtime_error("monitor VCD: cannot write " + path);
+    : f_(nullptr), path_(path), vcd_path_(ends_with_fst(path) ? path + ".vcd" : path), period_ps_(clock_period_ps) {
+  f_ = std::fopen(vcd_path_.c_str(), "w");
+  if (!f_) throw std::runtime_error("monitor VCD: cannot write " + vcd_path_);
   for (unsigned k = 1; k <= p.n_smi; ++k) {
     std::string s = "smi" + std::to_string(k) + "_";
     smi_level_.push_back(add(s + "level", bits_for(p.smi_depth)));
@@ -62,14 +69,39 @@ MonitorVcd::MonitorVcd(const std::string& path, const MonitorParams& p, uint64_t
   last_time_ = 0;
 }
 
-MonitorVcd::~MonitorVcd() { std::fclose(f_); }
+MonitorVcd::~MonitorVcd() {
+  std::fclose(f_);
+  if (vcd_path_ != path_) {
+    std::string cmd = "vcd2fst '" + vcd_path_ + "' '" + path_ + "' >/dev/null 2>&1";
+    if (std::system(cmd.c_str()) == 0) std::remove(vcd_path_.c_str());
+    else std::cerr << "monitor VCD: vcd2fst (gtkwave) failed: the VCD stays in " << vcd_path_ << "\n";
+  }
+}
+
+void MonitorVcd::report(uint64_t t_ps) {
+  double mb = double(bytes_) / 1e6, s = double(t_ps) * 1e-12;
+  if (t_ps >= next_rate_ps_ && next_rate_ps_) {
+    next_rate_ps_ = next_rate_ps_ < 10'000'000'000'000ull ? next_rate_ps_ * 10 : 0;
+    char b[160];
+    std::snprintf(b, sizeof b, "%.1f MB after %.0f ms simulated: about %.1f MB per simulated second so far", mb, s * 1e3,
+                  mb / s);
+    std::cerr << "monitor VCD: " << path_ << ": " << b << "\n";
+  }
+  if (bytes_ >= next_report_bytes_) {
+    next_report_bytes_ *= 2;
+    std::cerr << "monitor VCD: " << path_ << ": " << uint64_t(mb) << " MB at " << uint64_t(s * 1e3)
+              << " ms simulated" << (vcd_path_ == path_ ? " (a path ending in .fst writes FST)" : "") << "\n";
+  }
+}
 
 void MonitorVcd::change(unsigned var, uint64_t clock, uint64_t value) {
   uint64_t t = clock * period_ps_;
   if (t < last_time_) t = last_time_;  // the engine reports in clock order; never go back
   if (t != last_time_) {
-    std::fprintf(f_, "#%llu\n", (unsigned long long)t);
+    int n = std::fprintf(f_, "#%llu\n", (unsigned long long)t);
+    bytes_ += n > 0 ? unsigned(n) : 0;
     last_time_ = t;
+    if ((next_rate_ps_ && t >= next_rate_ps_) || bytes_ >= next_report_bytes_) report(t);
   }
   const Var& v = vars_[var];
   if (v.width == 1) {
@@ -86,7 +118,8 @@ void MonitorVcd::change(unsigned var, uint64_t clock, uint64_t value) {
   }
   if (!n) buf[n++] = '0';
   buf[n] = 0;
-  std::fprintf(f_, "b%s %s\n", buf, v.id.c_str());
+  int w = std::fprintf(f_, "b%s %s\n", buf, v.id.c_str());
+  bytes_ += w > 0 ? unsigned(w) : 0;
 }
 
 void MonitorVcd::smi_write(unsigned smi, uint64_t clock, uint16_t word, bool) { change(smi_event_[smi - 1], clock, word); }

@@ -3,6 +3,10 @@
 // Signals (scope "monitor"): smi<k>_level, smi<k>_lost, smi<k>_event (each word written, kept or
 // lost), smi<k>_marker; bus_src, bus_ts, bus_data (the monitoring-bus words as they land in the
 // MMI); mmi_level, mmi_stalling, mmi_stall. Open waveforms/monitor.gtkw on the file.
+// A path ending in ".fst" writes GTKWave's compact FST instead (a VCD beside it, converted with
+// vcd2fst when the run ends). The size is reported on stderr after 10 ms, 100 ms, 1 s and 10 s of simulated time
+// (MB per simulated second so far: an estimate before a long run fills the disk) and at every doubling
+// past 64 MB.
 #pragma once
 #include "monitor_params.h"
 #include "monitor_probe.h"
@@ -34,7 +38,11 @@ class MonitorVcd : public MonitorObserver {
   unsigned add(const std::string& name, unsigned width);
   void change(unsigned var, uint64_t clock, uint64_t value);
 
+  void report(uint64_t t_ps);
   std::FILE* f_;
+  std::string path_, vcd_path_;  // vcd_path_ != path_: converted to FST at the end
+  uint64_t bytes_ = 0, next_report_bytes_ = 64ull << 20;
+  uint64_t next_rate_ps_ = 10'000'000'000ull;  // 10 ms, 100 ms, 1 s, 10 s simulated
   uint64_t period_ps_;
   uint64_t last_time_ = ~0ull;
   std::vector<Var> vars_;
