@@ -39,7 +39,7 @@ import subprocess
 import sys
 import tomllib
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 # ---- tables -------------------------------------------------------------------------------------
