@@ -646,6 +646,11 @@ def main(argv=None):
             markers.append((th[0], f"{board_name(boards, k)}_first_thread"))
         elif b and b.first is not None:
             markers.append((b.first, f"{board_name(boards, k)}_first_event"))
+    for v in w.vars:  # the first lost event of each board, in view
+        if v[1] == "lost":
+            lost = [t for t, x in v[4] if x == 1 and win[0] <= t <= win[1]]
+            if lost:
+                markers.append((lost[0], f"{v[0]}_lost_event"))
     fr = [(t, v) for t, v in net.get("net.frame", []) if v and win[0] <= t <= win[1]]
     if fr:
         markers.append((fr[0][0], "frame_" + fr[0][1].split(" #")[0].replace(" ", "_").replace(">", "_to_")))
@@ -656,6 +661,8 @@ def main(argv=None):
     quiet = [s[0] for s in sigs if not isinstance(s, str) and
              not any(win[0] < t <= win[1] for t, _ in changes.get(s[0], []))]
     sigs = [s for s in sigs if isinstance(s, str) or s[0] not in quiet]
+    sigs = [s for i, s in enumerate(sigs)  # no heading over nothing
+            if not isinstance(s, str) or (i + 1 < len(sigs) and not isinstance(sigs[i + 1], str))]
     write_gtkw(a.out + ".gtkw", dump, sigs, win, markers,
                f"Testbed system view of {os.path.abspath(a.trace)}", quiet)
     print(f"tbwaves: wrote {dump} and {a.out}.gtkw (opens on {win[0] / 1e9:.3f}..{win[1] / 1e9:.3f} ms)")
