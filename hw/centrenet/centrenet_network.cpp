@@ -98,6 +98,8 @@ unsigned CentrenetNetwork::hops(BoardAddress a, BoardAddress b) const {
 
 void CentrenetNetwork::trace(sc_trace_file* tf) {
   for (auto& b : buses_) b->trace(tf);
+  for (auto& node : nis_)
+    for (auto& ni : node) sc_core::sc_trace(tf, ni->in_queue, std::string(ni->name()) + ".in_queue");
 }
 
 void CentrenetNetwork::report(std::ostream& os) const {

@@ -31,7 +31,7 @@ BoardAddress header_dest(uint32_t h) {
 NetworkInterface::NetworkInterface(sc_module_name name, BoardAddress self, const NiParams& p, CentrenetBus& bus,
                                    unsigned port, std::function<bool(BoardAddress)> exists)
     : RegisterTarget(name, SC_ZERO_TIME, ni_rules()), target(socket), dma("dma"), irq("irq", false),
-      target_socket(socket), self_(self), p_(p), bus_(bus), port_(port), exists_(std::move(exists)),
+      in_queue("in_queue", 0u), target_socket(socket), self_(self), p_(p), bus_(bus), port_(port), exists_(std::move(exists)),
       buffer_(kBufferBytes, 0) {
   declare_registers();
   bus.attach(port, this, basename());
@@ -74,6 +74,8 @@ unsigned NetworkInterface::output_used() const { return unsigned(bus_.queued(por
 void NetworkInterface::update_irq() { irq_ev_.notify(SC_ZERO_TIME); }
 
 void NetworkInterface::drive_irq() {
+  // Every change of the input queue passes here (update_irq): one writer of the depth too.
+  if (in_queue.read() != unsigned(inq_.size())) in_queue.write(unsigned(inq_.size()));
   bool level = regs::net::CTRL::RXIE::get(ctrl_) && !inq_.empty();
   if (level == irq_level_) return;
   irq_level_ = level;

@@ -109,6 +109,7 @@ class NetworkInterface : public RegisterTarget, public BusController {
   tlm::tlm_target_socket<32>& target;  // the register socket (RegisterTarget::socket)
   tlm_utils::simple_initiator_socket_optional<NetworkInterface> dma;
   sc_core::sc_signal<bool> irq;  // the interrupt line, observable (waveforms, tests)
+  sc_core::sc_signal<unsigned> in_queue;  // frames in the input queue (waveforms: the network's VCD)
   // The interrupt output, as every device has it: called with the new level whenever `irq`
   // changes (a board: [&](bool l) { board.set_irq(testbed::IrqSource::Net, l); }).
   void on_irq(std::function<void(bool)> f) { irq_ = std::move(f); }
