@@ -256,6 +256,10 @@ def net_signals(cn, tables):
     """Centrenet VCD changes -> frame (string), busy, txq_<board>."""
     _, _, _, boards, net_types = tables
     out = {}
+    for n, ch in cn.items():  # the NIs' input queues: <...>.ni_<node>_<slot>.in_queue
+        m = re.search(r"ni_(\d+)_(\d+)\.in_queue$", n)
+        if m:
+            out[f"net.inq_{board_name(boards, int(m.group(1)) * 16 + int(m.group(2)))}"] = ch
     for bus in sorted({n.rsplit(".", 1)[0] for n in cn if n.endswith(".busy")}):
         pre = "net" if bus.endswith("bus0") or bus.count("bus") == 0 else "net_" + bus.split(".")[-1]
         get = lambda s: cn.get(f"{bus}.{s}", [])
@@ -563,7 +567,7 @@ def main(argv=None):
     show = [boards.index(n) if n in boards else int(n.replace("board", "")) for n in a.boards.split(",")] if a.boards else sorted(B)
     net = {}
     if a.centrenet:
-        cn = read_vcd(a.centrenet, lambda n: re.search(r"\.(owner|frame|busy|src|dst|header|bytes|txq_\w+)$", n) is not None)
+        cn = read_vcd(a.centrenet, lambda n: re.search(r"\.(owner|frame|busy|src|dst|header|bytes|txq_\w+|in_queue)$", n) is not None)
         net = net_signals(cn, tables)
     mon = {}
     if a.monitor:
@@ -601,10 +605,11 @@ def main(argv=None):
             w.add(nm, "lost", "bit", 1, [(0, 0)] + pulses)
             sigs.append((f"{nm}.lost", 28))
         if net:
-            q = net.get(f"net.txq_{nm}")
-            if q and any(v for _, v in q):
-                w.add(nm, "ni_out_queue", "int", 8, q)
-                sigs.append((f"{nm}.ni_out_queue[7:0]", 24))
+            for key, sig in (("txq", "ni_out_queue"), ("inq", "ni_in_queue")):
+                q = net.get(f"net.{key}_{nm}")
+                if q and any(v for _, v in q):
+                    w.add(nm, sig, "int", 8, q)
+                    sigs.append((f"{nm}.{sig}[7:0]", 24))
     if net:
         sigs.append("-Centrenet")
         for n in sorted(net):
