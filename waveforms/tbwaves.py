@@ -43,7 +43,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
 # ---- tables -------------------------------------------------------------------------------------
-def load_tables(root=ROOT):
+def load_tables(root=ROOT, net_types_file=None):
     with open(os.path.join(root, "sw/tables/events.toml"), "rb") as f:
         ev = tomllib.load(f)
     with open(os.path.join(root, "sw/tables/tos.toml"), "rb") as f:
@@ -56,7 +56,7 @@ def load_tables(root=ROOT):
     syscalls = {s["number"]: s["name"] for s in tos.get("syscall", [])}
     boards = tos.get("boards", {}).get("names", ["master", "earth", "air", "fire", "water", "space"])
     net_types = {}
-    defs = os.path.join(root, "firmware/tos/kernel/defs.h")
+    defs = net_types_file or os.path.join(root, "firmware/tos/kernel/defs.h")
     if os.path.exists(defs):
         m = re.search(r"enum\s+net_type\s*\{(.*?)\}", open(defs).read(), re.S)
         if m:
@@ -548,6 +548,8 @@ def main(argv=None):
     ap.add_argument("--window", default="auto", help="auto (the first activity), all, or A:B in ms")
     ap.add_argument("--around", help="open on the first Centrenet frame of this type (MSG, RF_DATA, ...) "
                     "or the first event of this name (TRAP7, CREATE, ...)")
+    ap.add_argument("--net-types", help="the C file whose enum net_type names Centrenet messages "
+                    "(default: firmware/tos/kernel/defs.h; a trace recorded with another kernel: its own)")
     ap.add_argument("--smi-depth", type=int, default=1024, help="SMI FIFO entries (monitor.smi_depth): the full mark")
     ap.add_argument("--fst", action="store_true", help="write FST (vcd2fst) instead of VCD")
     ap.add_argument("--max-mb", type=float, default=200, help="refuse to write a dump estimated above this")
@@ -560,7 +562,7 @@ def main(argv=None):
         return from_template(a)
     if not a.trace:
         ap.error("--trace (or --template) is required")
-    tables = load_tables(a.root)
+    tables = load_tables(a.root, a.net_types)
     conv, events, syscalls, boards, net_types = tables
     trace = read_trace(a.trace)
     B = interpret(trace, tables)
