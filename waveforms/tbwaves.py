@@ -501,7 +501,9 @@ def from_template(a):
     # The SMIs' wrap markers come every 65.5 ms whatever happens: they are not activity.
     wraps = {t for c in ch.values() for t, v in c
              if (isinstance(v, str) and v.startswith("WRAP_")) or (isinstance(v, int) and v & 0xFF00 == 0xAA00 and v <= 0xFFFF)}
-    moves = {n: [t for t, _ in c if t > 0 and t not in wraps] for n, c in ch.items()}
+    # Values at the dump's first time stamp are where signals start, not changes.
+    t_min = min((c[0][0] for c in ch.values() if c), default=0)
+    moves = {n: [t for t, _ in c if t > t_min and t not in wraps] for n, c in ch.items()}
     t_end = max([m[-1] for m in moves.values() if m] + [1])
     if a.window == "all":
         win = (0, t_end)
@@ -512,7 +514,8 @@ def from_template(a):
         firsts = [m[0] for m in moves.values() if m]
         t0 = min(firsts) if firsts else 0
         spans = [m[min(40, len(m) - 1)] - t0 for m in moves.values() if m]
-        span = max(max(spans) if spans else 0, 1000)
+        spans.sort()  # the median signal shows ~40 changes: busier ones more, quieter ones fewer
+        span = max(spans[len(spans) // 2] if spans else 0, 1000)
         win = (max(0, t0 - span // 20), t0 + span + span // 20)
     quiet = [n for n in names if not any(win[0] < t <= win[1] for t in moves.get(n, []))]
     sigs = []
@@ -525,6 +528,8 @@ def from_template(a):
         elif line and line[0] not in "[*#^":
             if re.sub(r"\[\d+:\d+\]$", "", line) not in quiet:
                 sigs.append((line, flags or "22"))
+    sigs = [s for i, s in enumerate(sigs)  # no heading over nothing
+            if not isinstance(s, str) or (i + 1 < len(sigs) and not isinstance(sigs[i + 1], str))]
     extra = [l for l in keep if l.startswith(("^", "[sst", "[signals_width]"))]
     with open(a.dump) as f:
         ts = re.search(r"\$timescale\s*(\d+)\s*(\w+)", f.read(4096))
