@@ -52,7 +52,12 @@ def load_tables(root=ROOT, net_types_file=None):
     conv = ev["convention"]
     for e in ev.get("event", []):
         first = e["code"] | (conv["continue_bit"] if e.get("follows", 0) else 0)
-        events[first] = (e["name"], e.get("follows", 0), e.get("class", ""))
+        # What the operand words are, from the table's description: a thread (TID, CTID), a
+        # system call number, a channel; otherwise a number.
+        d = e.get("desc", "")
+        kind = ("tid" if re.search(r"\bC?TID\b", d) else "syscall" if "call number" in d
+                else "channel" if "channel" in d.lower() else "number")
+        events[first] = (e["name"], e.get("follows", 0), kind)
     syscalls = {s["number"]: s["name"] for s in tos.get("syscall", [])}
     boards = tos.get("boards", {}).get("names", ["master", "earth", "air", "fire", "water", "space"])
     net_types = {}
@@ -194,23 +199,20 @@ def interpret(trace, tables, tick_ps_hint=None):
             b.args.append(w & 0x7FFF)
             b.cont -= 1
             if not b.cont:
-                name, _ = b.pending
+                name, kind = b.pending
                 a = b.args
-                if name in ("CREATE", "EXIT", "FAULT"):
-                    txt = f"{name}({tid_name(a[0])})"
-                elif name == "SYSCALL":
-                    txt = f"SYSCALL({syscalls.get(a[0], a[0])})"
-                else:
-                    txt = f"{name}({', '.join(str(x) for x in a)})"
+                fmt = {"tid": tid_name, "syscall": lambda x: syscalls.get(x, str(x)),
+                       "channel": lambda x: f"ch{x}"}.get(kind, str)
+                txt = f"{name}({', '.join(fmt(x) for x in a)})"
                 b.put("event", t, txt)
                 if name == "SYSCALL":
                     b.put("user", t, 0)
                     b.put("phase", t, "service")
             continue
         if w in events:
-            name, follows, _cls = events[w]
+            name, follows, kind = events[w]
             if follows:
-                b.cont, b.pending, b.args = follows, (name, follows), []
+                b.cont, b.pending, b.args = follows, (name, kind), []
                 continue
             b.put("event", t, name)
             if name.startswith("PHASE_"):
