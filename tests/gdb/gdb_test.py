@@ -70,9 +70,15 @@ class Sim:
             return None
 
     def kill(self):
+        """Ends the simulator (if gdb has not) and fails on a sanitizer's report (ASan/UBSan builds)."""
+        self.wait(20)  # a `kill` or the guest's exit: let it finish on its own
         if self.p.poll() is None:
             os.killpg(self.p.pid, signal.SIGKILL)
             self.p.wait()
+        self.err.seek(0)
+        err = self.err.read()
+        if "ERROR: AddressSanitizer" in err or "runtime error:" in err or "ERROR: LeakSanitizer" in err:
+            fail("the simulator reported a sanitizer error", err)
 
 
 def gdb(port, cmds, elf=None, timeout=120):
