@@ -70,3 +70,7 @@ tos_kernel_test(PROGRAM lan_link_works LINE "master lan_link_works" CONSOLE mast
 tos_kernel_test(PROGRAM lan_and_mmi_are_the_masters
   REGEX "lan_get on board 1: ENODEV.*lan_and_mmi_are_the_masters: PASS")
 tos_kernel_test(PROGRAM mon_read_drains_the_mmi LINE "master mon_read_drains_the_mmi" CONSOLE master)
+
+# Across boards (issue #15): remote creation on every other slave and on a random board,
+# remote channels carrying 0 .. 100,000 bytes, remote page copying; in both DMA modes.
+tos_kernel_test(PROGRAM remote_channels_work)

@@ -32,7 +32,7 @@ static void sender(void *arg) {
 }
 
 int main(void) {
-  CHECK(create(2, 4, -1, sender, NULL) != 0, "create %d", tos_errno);
+  CHECK(create(2, 4, HERE, sender, NULL) != 0, "create %d", tos_errno);
   for (int k = 0; k < NLEN; ++k) {
     int len = lengths[k];
     memset(in, 0xEE, sizeof in);

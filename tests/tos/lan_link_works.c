@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
   CHECK(memcmp(got, expect, (size_t)n) == 0, "its contents");
 
   /* round trip, while another thread counts */
-  CHECK(create(2, 2, -1, count, NULL), "create the counter");
+  CHECK(create(2, 2, HERE, count, NULL), "create the counter");
   fill(big, BIG, 1);
   unsigned long c0 = counter;
   CHECK(lan_put("lan-round.bin", big, BIG) == 0, "lan_put of %d bytes", BIG);
@@ -98,7 +98,7 @@ int main(int argc, char **argv) {
   CHECK(n == (int)sizeof expect - 1, "the link works after the time-out: %d", n);
 
   /* two transfers at once: they queue */
-  CHECK(create(3, 2, -1, second_getter, NULL), "create the second getter");
+  CHECK(create(3, 2, HERE, second_getter, NULL), "create the second getter");
   n = lan_get("lan-round.bin", back, BIG);
   transfers_done = 1;
   CHECK(wait() == 0, "children");

@@ -39,11 +39,11 @@ int main(int argc, char **argv) {
   /* threads: main + 63 children = 64; the 65th fails */
   int made = 0;
   for (int i = 1; i < TOS_MAX_THREADS; ++i) {
-    CHECK(create(i, 1, -1, blocker, (void *)i) != 0, "thread %d: %s", i + 1, tos_strerror(tos_errno));
+    CHECK(create(i, 1, HERE, blocker, (void *)i) != 0, "thread %d: %s", i + 1, tos_strerror(tos_errno));
     ++made;
   }
   tos_errno = 0;
-  CHECK(create(99, 1, -1, blocker, (void *)99) == 0, "a 65th thread was created");
+  CHECK(create(99, 1, HERE, blocker, (void *)99) == 0, "a 65th thread was created");
   CHECK(tos_errno == TOS_ENOTHREAD, "65th thread: error %d", tos_errno);
   printf("limits: thread %d refused: %s\n", made + 2, tos_strerror(tos_errno));
   for (int i = 1; i <= made; ++i) CHECK(send_block(i, buf, 1) == 0, "release %d", i);
@@ -53,7 +53,7 @@ int main(int argc, char **argv) {
   CHECK(send_block(TOS_MAX_CHANNELS, buf, 1) == -TOS_EINVAL, "channel 128 accepted");
   CHECK(receive(TOS_MAX_CHANNELS, buf, 1) == -TOS_EINVAL, "channel 128 accepted for receive");
   printf("limits: channel %d refused: %s\n", TOS_MAX_CHANNELS + 1, tos_strerror(TOS_EINVAL));
-  CHECK(create(1, 1, -1, blocker, (void *)(TOS_MAX_CHANNELS - 1)) != 0, "create after the limits");
+  CHECK(create(1, 1, HERE, blocker, (void *)(TOS_MAX_CHANNELS - 1)) != 0, "create after the limits");
   CHECK(send_block(TOS_MAX_CHANNELS - 1, buf, 1) == 0, "channel 127");
   CHECK(wait() == 0, "child on channel 127");
 

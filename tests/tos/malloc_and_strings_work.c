@@ -89,7 +89,7 @@ static void heap(void) {
   CHECK(filled(large, 300 * 1024, 9), "the large block");
   free(large);
   /* two threads at once */
-  CHECK(create(1, 4, -1, worker, (void *)1) && create(2, 4, -1, worker, (void *)2), "create");
+  CHECK(create(1, 4, HERE, worker, (void *)1) && create(2, 4, HERE, worker, (void *)2), "create");
   CHECK(wait() == 0, "a thread failed");
 }
 

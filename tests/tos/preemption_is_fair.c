@@ -15,7 +15,7 @@ static void worker(void *arg) {
 }
 
 int main(void) {
-  for (int i = 0; i < N; ++i) CHECK(create(i + 1, 2, -1, worker, (void *)i) != 0, "create %d", tos_errno);
+  for (int i = 0; i < N; ++i) CHECK(create(i + 1, 2, HERE, worker, (void *)i) != 0, "create %d", tos_errno);
   unsigned long t0 = time_us();
   unsigned long switches0 = tos_info(TOS_INFO_SWITCHES);
   while (time_us() - t0 < 2000000ul) yield();

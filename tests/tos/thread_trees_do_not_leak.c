@@ -9,8 +9,8 @@ static void node(void *arg) {
   int depth = (int)arg;
   __asm__ volatile("addq.l #1,%0" : "+m"(nodes)); /* one instruction: pre-emption cannot split it */
   if (depth > 1) {
-    CHECK(create(depth, 1, -1, node, (void *)(depth - 1)) != 0, "create: %s", tos_strerror(tos_errno));
-    CHECK(create(depth, 1, -1, node, (void *)(depth - 1)) != 0, "create: %s", tos_strerror(tos_errno));
+    CHECK(create(depth, 1, HERE, node, (void *)(depth - 1)) != 0, "create: %s", tos_strerror(tos_errno));
+    CHECK(create(depth, 1, HERE, node, (void *)(depth - 1)) != 0, "create: %s", tos_strerror(tos_errno));
     CHECK(wait() == 0, "a child failed");
   }
   exit(0);
@@ -19,7 +19,7 @@ static void node(void *arg) {
 int main(void) {
   long frames0 = tos_info(TOS_INFO_FREE_FRAMES), tcbs0 = tos_info(TOS_INFO_FREE_TCBS);
   for (int round = 0; round < 4; ++round) {
-    CHECK(create(1, 1, -1, node, (void *)6) != 0, "root: %s", tos_strerror(tos_errno));
+    CHECK(create(1, 1, HERE, node, (void *)6) != 0, "root: %s", tos_strerror(tos_errno));
     CHECK(wait() == 0, "tree %d failed", round);
   }
   printf("trees: %ld threads created and ended\n", nodes);

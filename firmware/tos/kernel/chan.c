@@ -16,16 +16,19 @@ static int32_t transfer(struct tcb *s, struct tcb *r) {
 static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, int sending) {
   EVENT(DGL_COMMS, EV_TRAP7);
   if (chan < 0 || chan >= TOS_MAX_CHANNELS) return -TOS_EINVAL;
-  if (!vm_check(t->proc, buf, len, !sending)) return -TOS_EFAULT;
+  if (!vm_check(t->proc, buf, len, !sending)) return remote_fetch(t, buf, len) ? 0 : -TOS_EFAULT;
   struct ccb *c = &t->proc->chan[chan];
   t->op_chan = chan;
   t->op_buf = buf;
   t->op_len = len;
   struct tcb *w = c->waiter;
   if (!w) { /* first to arrive: block */
-    c->waiter = t;
-    t->state = sending ? T_SEND : T_RECV;
-    EVENT(DGL_COMMS, EV_TRAP70);
+    if (t->proc->guest || t->proc->remote_threads) rchan_request(t, c, sending); /* the partner may be elsewhere */
+    else {
+      c->waiter = t;
+      t->state = sending ? T_SEND : T_RECV;
+    }
+    if (t->state != T_RUNNING) EVENT(DGL_COMMS, EV_TRAP70);
     return 0;
   }
   if ((w->state == T_SEND) == sending) return -TOS_EINVAL; /* two senders (or receivers) on one channel */
@@ -45,6 +48,7 @@ SYSCALL(receive) { return request(t, (int32_t)a1, a2, a3, 0); }
 
 /* A blocked thread is being removed: its channel forgets it. */
 void chan_forget(struct tcb *t) {
+  rchan_forget(t);
   if (t->state != T_SEND && t->state != T_RECV) return;
   struct ccb *c = &t->proc->chan[t->op_chan];
   if (c->waiter == t) c->waiter = NULL;

@@ -40,6 +40,7 @@ struct tcb {
   int32_t user_id;         /* the id the creator passed */
   struct tcb *parent;      /* creator (valid while parent->tid == parent_tid) */
   uint16_t parent_tid;
+  uint8_t parent_board;    /* where the parent is, for a thread created from another board */
   uint16_t stack_pages;
   int32_t children;        /* children still alive */
   int32_t child_code;      /* first non-zero exit code of a child */
@@ -56,8 +57,15 @@ struct tcb {
 #define PROC_NAME_LEN 16
 /* process states: enum tos_pstate (P_*) of <tos/pinfo.h>; P_ZOMBIE: ended, its code not yet collected */
 
+enum { T_TOKEN_NONE, T_TOKEN_FOCUS, T_TOKEN_RTR }; /* a remote side's token kept in a CCB (rchan.c) */
 struct ccb { /* channel control block: one occam channel */
-  struct tcb *waiter; /* the thread blocked on it (a sender or a receiver), or NULL */
+  struct tcb *waiter;  /* the thread blocked on it (a sender or a receiver), or NULL */
+  uint8_t peer;        /* board + 1 where the other side was last heard of (0: not yet) */
+  uint8_t token;       /* T_TOKEN_*: a remote sender waits (focus) / receiver is ready (rtr) */
+  uint8_t token_from;  /* its board */
+  uint8_t rtr_sent;    /* our receiver's rtr is on its way */
+  uint16_t token_tid;
+  uint32_t token_len;
 };
 
 struct proc {
@@ -80,6 +88,12 @@ struct proc {
   uint32_t brk, brk_base;        /* end of the data segment (sbrk moves it), its first value */
   uint32_t env, env_len;         /* its environment block on its first stack (spawn with env 0) */
   struct ofile *fd[TOS_MAX_FDS]; /* open descriptors (file.c) */
+  /* across boards (remote.c): the process everywhere is its home's (board, pid, serial) */
+  uint8_t guest;                 /* 1: the part of another board's process that lives here */
+  uint8_t home_board, home_pid;
+  uint32_t home_serial;
+  uint32_t remote_mask[2];       /* home: thread slots given to threads on other boards */
+  uint16_t remote_threads;
 };
 
 /* ---- entry.S ---- */
@@ -129,9 +143,22 @@ enum net_type { /* what a message is */
   NET_CON_OUT,        /* board -> master: op0 = count, then the characters printed */
   NET_CON_CREDIT,     /* board -> master: op0 more input characters may come */
   NET_HALT,           /* master -> board: halt */
+  NET_DONE,           /* board -> master: op0 1 = boot script over and no process left, 0 = busy again */
   NET_RF_OPEN,        /* a file for this board's filestore: op0 size, op1 permissions, op2.. name */
   NET_RF_DATA,        /* op0 offset, then data */
   NET_RF_DONE,        /* op0 0 or -error: the file is stored (or not) */
+  /* remote.c and rchan.c: a process across boards; ops start with its home (board, pid, serial) */
+  NET_CREATE,         /* home -> board: start a thread (slot, entry, arg, ret, pages, parent TID, id) */
+  NET_CREATED,        /* board -> home: slot | parent TID << 8, the TID or -error */
+  NET_EXITED,         /* board -> home: a thread ended (slot, parent TID, code) */
+  NET_KILL,           /* home -> boards: the process is gone */
+  NET_PAGE_REQ,       /* guest -> home: virtual page, TID */
+  NET_PAGE,           /* home -> guest: the page (1 KB), writable */
+  NET_PAGE_NONE,      /* home -> guest: the home has no such page */
+  NET_FOCUS,          /* the MPCs: channel, TID, length */
+  NET_ADVERT,
+  NET_RTR,
+  NET_MSG,            /* channel, receiver TID, total, offset, then data */
   NET_TYPES = 64
 };
 typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);
@@ -158,6 +185,24 @@ void lan_forget(struct tcb *t);             /* a thread blocked on the link (T_L
 void rfile_init(void);
 void rfile_send_phase(void);
 void rfile_forget(struct tcb *t);
+
+/* ---- remote.c, rchan.c: a process across boards ---- */
+void remote_init(void);
+struct proc *proc_by_gpid(uint32_t hb, uint32_t hp, uint32_t hs);
+int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor, uint32_t entry, uint32_t arg,
+                  uint32_t ret);
+void remote_thread_exit(struct tcb *t, int32_t code);
+void remote_process_gone(struct proc *p);
+int remote_page_fault(struct tcb *t, uint32_t va);
+int remote_prefetch(struct tcb *t);
+int remote_fetch(struct tcb *t, uint32_t va, uint32_t len);
+void remote_fault_report(struct tcb *t, uint32_t va);
+void rchan_init(void);
+void rchan_send_phase(void);
+void rchan_request(struct tcb *t, struct ccb *c, int sending);
+void rchan_adopt(struct proc *p);
+void rchan_forget(struct tcb *t);
+extern uint32_t rchan_stray;
 
 /* ---- lib/format.c (shared with the user library) ---- */
 int tos_vformat(void (*put)(void *, char), void *ctx, const char *fmt, va_list ap);
@@ -226,6 +271,9 @@ int proc_alive(const struct proc *p);
 void proc_kill(struct proc *p, int code);
 void proc_thread_gone(struct proc *p);
 int proc_pwait(struct tcb *t, int pid);
+struct proc *proc_new_guest(uint32_t hb, uint32_t hp, uint32_t hs);
+int proc_reserve_slot(struct proc *p);     /* home: a slot for a thread on another board */
+void proc_release_slot(struct proc *p, int slot);
 
 /* ---- thread.c: TCBs, ready queues, create / exit / wait, scheduling ---- */
 void thread_init(void);
@@ -237,6 +285,11 @@ void unready(struct tcb *t);
 struct tcb *schedule(void);                 /* dequeue the next thread to run, or NULL */
 int thread_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor,
                   uint32_t entry, uint32_t arg, uint32_t ret);
+int thread_create_local(struct tcb *parent, int32_t id, uint32_t n_pages, uint32_t entry, uint32_t arg,
+                        uint32_t ret);
+struct tcb *thread_new_in_slot(struct proc *p, uint32_t slot, uint32_t entry, uint32_t stack_pages, uint32_t arg,
+                               uint32_t ret);
+void child_ended(struct tcb *parent, int32_t code);
 void thread_exit(struct tcb *t, int32_t code);
 int thread_wait(struct tcb *t);              /* 1: blocked, 0: returned at once */
 void finish(struct tcb *t, int32_t result);  /* complete a blocked call, make the thread ready */

@@ -44,11 +44,12 @@ void halt_board(uint32_t code) {
 
 /* halt(all): this board, or (master, all) every board: the others first, by message. */
 static int halting;
+static int done_told = -1; /* what this board last told the master it is (1 done, 0 busy) */
 static void on_halt(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)from;
   (void)ops;
   (void)nops;
-  kprintf("tos: %s: halted by the master\n", board_name);
+  if (done_told != 1) kprintf("tos: %s: halted by the master\n", board_name);
   console_flush();
   halt_board(1);
 }
@@ -65,6 +66,37 @@ SYSCALL(halt) {
   kprintf("tos: %s: halted\n", board_name);
   console_flush();
   halt_board(1);
+}
+
+/* The machine ends when every board is done: its boot script over, no process left. A board
+ * tells the master when it becomes done and when it has work again (a thread created on it
+ * from another board); the master halts the machine once all are done. A process with threads
+ * on other boards keeps its home board busy until they have all ended, so no message that
+ * could start work is in flight then. */
+static uint32_t done_boards;               /* master: bit per board that is done */
+#define ALL_BOARDS ((1u << TOS_BOARD_NAME_COUNT) - 1)
+
+static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
+  (void)nops;
+  if (from >= TOS_BOARD_NAME_COUNT) return;
+  if (ops[0]) done_boards |= 1u << from;
+  else done_boards &= ~(1u << from);
+}
+
+static void tell_done(void) {
+  int done = boot_done() && nprocs == 0;
+  if (board_master && done && done_boards == ALL_BOARDS && !halting) { /* everyone is done */
+    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+      if (b != net_me()) net_queue(b, NET_HALT, NULL, 0, 0, 0, NULL, NULL);
+    halting = 1;
+  }
+  if (done == done_told) return;
+  uint32_t d = (uint32_t)done;
+  if (board_master) on_done(net_me(), &d, 1);
+  else if (!net_queue(0, NET_DONE, &d, 1, 0, 0, NULL, NULL)) return; /* later */
+  if (done)
+    kprintf("tos: %s: all programs done, %u frames free, %u TCBs free\n", board_name, frames_free(), tcbs_free());
+  done_told = done;
 }
 
 /* Nothing to run: wait for an interrupt, unless one has just left work (checked with
@@ -85,6 +117,7 @@ static void send_phase(void) {
   EVENT(DGL_PHASE, EV_PHASE_SEND);
   console_send_phase();
   rfile_send_phase();
+  rchan_send_phase();
   net_send_phase();
 }
 static void receive_phase(void) {
@@ -102,8 +135,11 @@ void kmain(void) {
   lan_init();
   net_init();
   net_register(NET_HALT, on_halt);
+  net_register(NET_DONE, on_done);
   console_net_init();
   rfile_init();
+  remote_init();
+  rchan_init();
   vm_init();
   thread_init();
   timer_init();
@@ -120,17 +156,13 @@ void kmain(void) {
   boot_start();
 
   for (;;) {
+    if (done_told == 1) tell_done(); /* work came from another board: busy again */
     send_phase();
     receive_phase();
     EVENT(DGL_PHASE, EV_PHASE_SCHEDULE);
     struct tcb *t = schedule();
     if (!t) {
-      if (boot_done() && nprocs == 0) {
-        kprintf("tos: %s: all programs done, %u frames free, %u TCBs free\n", board_name,
-                frames_free(), tcbs_free());
-        console_flush();
-        halt_board(1);
-      }
+      tell_done();
       if (halting && net_queue_room() == net_queue_capacity()) {
         kprintf("tos: %s: machine halted\n", board_name);
         console_flush();
@@ -139,6 +171,7 @@ void kmain(void) {
       idle();
       continue;
     }
+    if (t->proc->guest && remote_prefetch(t)) continue; /* its code page is on the way */
     uint32_t vector;
     for (;;) {
       vector = run_user(t);

@@ -70,7 +70,9 @@ static int check_elf(const char *path, const struct tos_fs_entry *e, const struc
 }
 
 static void release_memory(struct proc *p) {
-  for (uint32_t v = 0; v < TOS_STACK_BASE >> TOS_PAGE_SHIFT; ++v) {
+  /* the image, and pages copied into stack windows from another board (threads' own stacks
+   * went with them) */
+  for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {
     uint32_t pa = vm_unmap(p, v);
     if (pa && (v < p->text_lo || v >= p->text_hi)) frame_free(pa);
   }
@@ -151,6 +153,9 @@ int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t
   p->ptable = pt;
   p->pid = pid;
   p->serial = serial;
+  p->home_board = (uint8_t)net_me(); /* its name on every board */
+  p->home_pid = pid;
+  p->home_serial = serial;
   p->parent = parent ? (int8_t)parent->pid : -1;
   p->parent_serial = parent ? parent->serial : 0;
   p->text_node = (int8_t)node;
@@ -201,6 +206,9 @@ void proc_kill(struct proc *p, int code) {
     p->exit_code = code;
     p->exit_set = 1;
   }
+  remote_process_gone(p); /* its threads on other boards go too */
+  p->remote_threads = 0;
+  p->remote_mask[0] = p->remote_mask[1] = 0;
   for (int i = 0; i < TOS_MAX_THREADS; ++i) {
     struct tcb *t = p->slots[i];
     if (!t) continue;
@@ -219,6 +227,50 @@ void proc_kill(struct proc *p, int code) {
 static void reap(struct proc *p) {
   p->state = P_FREE;
   --nprocs;
+}
+
+/* The part of another board's process that lives here: an empty address space (pages come
+ * from the home on demand), the console for 0..2, no exit code to keep. */
+struct proc *proc_new_guest(uint32_t hb, uint32_t hp, uint32_t hs) {
+  struct proc *p = NULL;
+  for (int i = 0; i < TOS_MAX_PROCESSES && !p; ++i)
+    if (procs[i].state == P_FREE) p = &procs[i];
+  if (!p) return NULL;
+  uint32_t *pt = p->ptable, serial = p->serial + 1;
+  uint8_t pid = (uint8_t)(p - procs);
+  memset(p, 0, sizeof *p);
+  p->ptable = pt;
+  p->pid = pid;
+  p->serial = serial;
+  p->parent = -1;
+  p->text_node = -1;
+  p->guest = 1;
+  p->home_board = (uint8_t)hb;
+  p->home_pid = (uint8_t)hp;
+  p->home_serial = hs;
+  memcpy(p->name, "(remote)", 9);
+  vm_clear(p);
+  file_inherit(p, NULL);
+  p->state = P_BACKGROUND;
+  ++nprocs;
+  return p;
+}
+
+int proc_reserve_slot(struct proc *p) {
+  if (p->nthreads + p->remote_threads >= TOS_MAX_THREADS) return -TOS_ENOTHREAD;
+  for (uint32_t s = 0; s < TOS_MAX_THREADS; ++s)
+    if (!p->slots[s] && !(p->remote_mask[s / 32] >> (s % 32) & 1)) {
+      p->remote_mask[s / 32] |= 1u << (s % 32);
+      ++p->remote_threads;
+      return (int)s;
+    }
+  return -TOS_ENOTHREAD;
+}
+
+void proc_release_slot(struct proc *p, int slot) {
+  if (slot < 0 || slot >= TOS_MAX_THREADS || !(p->remote_mask[slot / 32] >> (slot % 32) & 1)) return;
+  p->remote_mask[slot / 32] &= ~(1u << (slot % 32));
+  --p->remote_threads;
 }
 
 /* The last thread has gone: free the address space; the exit code waits for the spawner

@@ -98,21 +98,32 @@ static void free_stack(struct tcb *t) {
   t->stack_pages = 0;
 }
 
+static int slot_taken(const struct proc *p, uint32_t slot) {
+  return p->slots[slot] || (p->remote_mask[slot / 32] >> (slot % 32) & 1);
+}
+
 /* A new TCB in process p, ready to start at `entry` as entry(arg) returning to `ret`. */
 struct tcb *thread_new(struct proc *p, uint32_t entry, uint32_t stack_pages, uint32_t arg, uint32_t ret) {
-  if (p->nthreads >= TOS_MAX_THREADS) return (struct tcb *)-TOS_ENOTHREAD;
+  if (p->nthreads + p->remote_threads >= TOS_MAX_THREADS) return (struct tcb *)-TOS_ENOTHREAD;
+  uint32_t slot = 0;
+  while (slot_taken(p, slot)) ++slot;
+  return thread_new_in_slot(p, slot, entry, stack_pages, arg, ret);
+}
+
+/* The same in a given slot (a thread created from another board: its slot is the home's). */
+struct tcb *thread_new_in_slot(struct proc *p, uint32_t slot, uint32_t entry, uint32_t stack_pages, uint32_t arg,
+                               uint32_t ret) {
+  if (slot >= TOS_MAX_THREADS || p->slots[slot]) return (struct tcb *)-TOS_EINVAL;
   if (!free_tcbs) return (struct tcb *)-TOS_ENOTCB;
   if (stack_pages == 0 || stack_pages > TOS_MAX_STACK_PAGES) return (struct tcb *)-TOS_EINVAL;
   if (stack_pages > frames_free()) return (struct tcb *)-TOS_ENOMEM;
-  uint32_t slot = 0;
-  while (p->slots[slot]) ++slot;
   struct tcb *t = free_tcbs;
   free_tcbs = t->next;
   --nfree_tcbs;
   memset(t, 0, sizeof *t);
   t->proc = p;
   t->slot = (uint8_t)slot;
-  t->tid = (uint16_t)(((board_id & 15u) << 10) | ((uint32_t)p->pid << 6) | slot);
+  t->tid = (uint16_t)(((p->home_board & 15u) << 10) | ((uint32_t)p->home_pid << 6) | slot);
   p->slots[slot] = t;
   ++p->nthreads;
   uint32_t top = window_top(slot);
@@ -150,8 +161,15 @@ void thread_free(struct tcb *t) {
 /* create(): a child of `parent` on this board. */
 int thread_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor,
                   uint32_t entry, uint32_t arg, uint32_t ret) {
-  if (processor >= 0 && (uint32_t)processor != board_id) return -TOS_EREMOTE;
   if (entry < TOS_USER_BASE || entry >= TOS_USER_IMAGE_TOP || (entry & 1)) return -TOS_EINVAL;
+  if (parent->proc->guest) return -TOS_EREMOTE; /* thread slots are the home's to give */
+  if (processor < 0 || (uint32_t)processor != net_me()) /* another board (or one chosen at random) */
+    return remote_create(parent, id, n_pages, processor, entry, arg, ret);
+  return thread_create_local(parent, id, n_pages, entry, arg, ret);
+}
+
+int thread_create_local(struct tcb *parent, int32_t id, uint32_t n_pages, uint32_t entry, uint32_t arg,
+                        uint32_t ret) {
   struct tcb *t = thread_new(parent->proc, entry, n_pages, arg, ret);
   if ((int32_t)t < 0) return (int32_t)t;
   t->user_id = id;
@@ -164,18 +182,23 @@ int thread_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
 }
 
 /* The thread ends: its parent learns, its process may end with it. */
+/* A child of `parent` has ended with `code` (here or on another board). */
+void child_ended(struct tcb *parent, int32_t code) {
+  if (parent->state == T_FREE) return;
+  if (code && !parent->child_code) parent->child_code = code;
+  if (--parent->children == 0 && parent->state == T_WAIT) {
+    int32_t c = parent->child_code;
+    parent->child_code = 0;
+    finish(parent, c);
+  }
+}
+
 void thread_exit(struct tcb *t, int32_t code) {
   struct proc *p = t->proc;
   struct tcb *par = t->parent;
   EVENT2(DGL_PROFILE, EV_EXIT, t->tid);
-  if (par && par->tid == t->parent_tid && par->state != T_FREE) {
-    if (code && !par->child_code) par->child_code = code;
-    if (--par->children == 0 && par->state == T_WAIT) {
-      int32_t c = par->child_code;
-      par->child_code = 0;
-      finish(par, c);
-    }
-  }
+  if (par && par->tid == t->parent_tid) child_ended(par, code);
+  else if (p->guest) remote_thread_exit(t, code); /* the home learns, and the parent there */
   /* orphans: children of this thread no longer report to it */
   for (int i = 0; i < TOS_MAX_THREADS; ++i)
     if (p->slots[i] && p->slots[i]->parent == t) p->slots[i]->parent = NULL;
@@ -184,7 +207,7 @@ void thread_exit(struct tcb *t, int32_t code) {
     p->exit_set = 1;
   }
   thread_free(t);
-  if (p->nthreads == 0) proc_thread_gone(p);
+  if (p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);
 }
 
 int thread_wait(struct tcb *t) {

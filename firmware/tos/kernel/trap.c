@@ -118,7 +118,24 @@ void service(struct tcb *t, uint32_t vector) {
     }
     return;
   }
+  if (vector == 2 && t->proc->guest) { /* a page left at the home: copy it over (Figure 8) */
+    uint16_t st = REG16(TB_MMU_FAULT_STATUS);
+    uint32_t reason = (st & TB_MMU_FAULT_STATUS_REASON) >> TB_MMU_FAULT_STATUS_REASON_SHIFT;
+    if ((st & TB_MMU_FAULT_STATUS_VALID) && reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED &&
+        remote_page_fault(t, REG32(TB_MMU_FAULT_ADDR))) {
+      REG16(TB_MMU_FAULT_STATUS) = 0;
+      return;
+    }
+  }
   user_fault(t, vector);
+}
+
+/* A guest thread's page that the home does not have either: the fault it is. */
+void remote_fault_report(struct tcb *t, uint32_t va) {
+  kprintf("tos: %s: process %u (%s) thread %x: bus error at pc 0x%x address 0x%x (a page no board has): "
+          "process removed\n", board_name, t->proc->pid, t->proc->name, t->tid, frame_pc(t), va);
+  EVENT2(DGL_PROFILE, EV_FAULT, t->tid);
+  proc_kill(t->proc, -(int32_t)(0x100 + 2));
 }
 
 static const char *const reg_names[16] = {"d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7",

@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   for (int i = 0; i < max_msg; ++i) buffer[i] = (char)i;
-  if (!create(2, 8, -1, thread2, NULL)) {
+  if (!create(2, 8, HERE, thread2, NULL)) {
     printf("local: create: %s\n", tos_strerror(tos_errno));
     return 1;
   }

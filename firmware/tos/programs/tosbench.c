@@ -28,7 +28,7 @@ int main(void) {
   unsigned long trap = elapsed_ns(t0, N) - loop;
   printf("tosbench: trap round trip %lu ns\n", trap);
 
-  if (!create(2, 2, -1, partner, NULL)) return 1;
+  if (!create(2, 2, HERE, partner, NULL)) return 1;
   yield(); /* let the partner reach its loop */
   go = 1;
   t0 = time_us();

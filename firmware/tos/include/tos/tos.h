@@ -18,10 +18,11 @@
 #include <stddef.h>
 
 /* ---- threads (occam PAR) ---- */
-/* Start a child running entry(arg) with n_pages of stack on `processor` (this board's number,
- * or negative: chosen by TOS). Returns the child's TID, or 0 if it cannot be created (the
+/* Start a child running entry(arg) with n_pages of stack on `processor` (a board's number:
+ * HERE for this one; negative: a board chosen at random by TOS). Returns the child's TID, or 0 if it cannot be created (the
  * reason: tos_errno). */
 int create(int id, int n_pages, int processor, void (*entry)(void *), void *arg);
+#define HERE ((int)tos_info(TOS_INFO_BOARD)) /* create(..., HERE, ...): on this board */
 int wait(void);               /* wait for all children; 0, or the first non-zero exit code */
 void exit(int code) __attribute__((noreturn));
 int gettid(void);

@@ -1,0 +1,256 @@
+/* Remote channels: occam communication between threads on different boards over Centrenet,
+ * with the report's Message Protocol Components (seed 000 section 3, footnote 1; Figure 6;
+ * Tables 3 and 4):
+ *
+ *   focus   sender's board -> receiver's board: a sender waits on channel c (its length)
+ *   advert  the same, broadcast, when the sender's board does not yet know where the receiver
+ *           is (the first communication on a channel)
+ *   rtr     receiver's board -> sender's board: the receiver is ready (how much it takes)
+ *   msg     sender's board -> receiver's board: the data, in NI-sized pieces straight from the
+ *           sender's pages; the sender is released (COMMS) once the last piece has left, the
+ *           receiver (COMMR) once it has arrived.
+ *
+ * Each board keeps, in its CCB of the channel, the thread blocked there, the board where the
+ * other side was last heard of (peer, board + 1; 0: not yet), and one token that came before its thread did: a remote
+ * sender waiting (focus) or a remote receiver ready (rtr). The sender locates the receiver;
+ * receivers are passive, as in the report. A process's channels are named on every board by the
+ * process's home identity and the channel number. The DMA mode never shows here: net.c hides it. */
+#include "defs.h"
+
+#define NONE 0xFF /* send_token: to every other board */
+
+/* An advert for a process this board has no part of yet: kept until a part is made here. */
+#define ORPHANS 32
+static struct {
+  uint8_t used, from;
+  uint8_t hb, hp;
+  uint32_t hs, chan, tid, len;
+} orphans[ORPHANS];
+
+static void gpid_ops(uint32_t *o, const struct proc *p, uint32_t chan) {
+  o[0] = p->home_board;
+  o[1] = p->home_pid;
+  o[2] = p->home_serial;
+  o[3] = chan;
+}
+
+/* The outgoing msg of a sender whose rtr has come: pieces leave from the send phase. */
+#define OUTQ 8
+static struct out {
+  struct tcb *t; /* the sender, blocked until its last piece has left */
+  uint32_t dest, rtid, total, sent, cap;
+  int queued;    /* every piece is in the network queue: sent_all frees the entry */
+} outq[OUTQ];
+
+static void sent_all(void *ctx) {
+  struct out *o = ctx;
+  struct tcb *t = o->t;
+  o->t = NULL;
+  o->queued = 0;
+  if (!t || t->state != T_SEND) return;
+  EVENT(DGL_COMMS, EV_COMMS);
+  finish(t, 0);
+}
+
+static int start_msg(struct tcb *s, uint32_t dest, uint32_t rtid, uint32_t cap) {
+  for (int i = 0; i < OUTQ; ++i)
+    if (!outq[i].t) {
+      outq[i] = (struct out){s, dest, rtid, s->op_len, 0, cap, 0};
+      return 1;
+    }
+  return 0;
+}
+
+void rchan_send_phase(void) {
+  for (int i = 0; i < OUTQ; ++i) {
+    struct out *o = &outq[i];
+    if (!o->t || o->queued) continue;
+    struct tcb *s = o->t;
+    uint32_t n = o->total < o->cap ? o->total : o->cap; /* the receiver takes at most cap */
+    do {
+      if (net_queue_room() < 2) return;
+      uint32_t va = s->op_buf + o->sent, k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
+      if (k > n - o->sent) k = n - o->sent;
+      uint32_t ops[8];
+      gpid_ops(ops, s->proc, (uint32_t)s->op_chan);
+      ops[4] = o->rtid;
+      ops[5] = n;
+      ops[6] = o->sent;
+      int last = o->sent + k == n;
+      net_queue(o->dest, NET_MSG, ops, 7, k ? vm_phys(s->proc, va, 0) : 0, k, last ? sent_all : NULL,
+                last ? o : NULL);
+      o->sent += k;
+      if (last) {
+        o->queued = 1;
+        break;
+      }
+    } while (o->sent < n);
+  }
+}
+
+static void send_token(uint32_t dest, uint32_t type, const struct proc *p, uint32_t chan, uint32_t tid, uint32_t len) {
+  uint32_t ops[6];
+  gpid_ops(ops, p, chan);
+  ops[4] = tid;
+  ops[5] = len;
+  if (dest == NONE) {
+    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+      if (b != net_me()) while (!net_queue(b, type, ops, 6, 0, 0, NULL, NULL)) net_send_phase();
+  } else {
+    while (!net_queue(dest, type, ops, 6, 0, 0, NULL, NULL)) net_send_phase();
+  }
+}
+
+/* chan.c: no local partner is waiting on channel c; t blocks and its request goes remote. */
+void rchan_request(struct tcb *t, struct ccb *c, int sending) {
+  struct proc *p = t->proc;
+  uint32_t chan = (uint32_t)t->op_chan;
+  c->waiter = t;
+  t->state = sending ? T_SEND : T_RECV;
+  if (sending) {
+    if (c->token == T_TOKEN_RTR) { /* a remote receiver is ready: the data goes now */
+      c->token = T_TOKEN_NONE;
+      if (start_msg(t, c->token_from, c->token_tid, c->token_len)) return;
+    }
+    if (c->peer) send_token(c->peer - 1u, NET_FOCUS, p, chan, t->tid, t->op_len);
+    else send_token(NONE, NET_ADVERT, p, chan, t->tid, t->op_len);
+  } else if (c->token == T_TOKEN_FOCUS) { /* a remote sender waits: tell it we are ready */
+    c->token = T_TOKEN_NONE;
+    c->rtr_sent = 1;
+    send_token(c->token_from, NET_RTR, p, chan, t->tid, t->op_len);
+  }
+}
+
+static struct ccb *ccb_of(const uint32_t *o, struct proc **pp) {
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (!p || o[3] >= TOS_MAX_CHANNELS) return NULL;
+  *pp = p;
+  return &p->chan[o[3]];
+}
+
+/* focus / advert: a remote sender waits on the channel. */
+static void on_focus(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  EVENT(DGL_COMMS, EV_RX_MPC);
+  EVENT(DGL_COMMS, EV_RX_FOCUS);
+  struct proc *p;
+  struct ccb *c = ccb_of(o, &p);
+  if (!c) { /* kept, replacing one for the same channel, else the oldest */
+    static int next;
+    int i = next;
+    for (int k = 0; k < ORPHANS; ++k)
+      if (orphans[k].used && orphans[k].hb == o[0] && orphans[k].hp == o[1] && orphans[k].hs == o[2] &&
+          orphans[k].chan == o[3])
+        i = k;
+    if (i == next) next = (next + 1) % ORPHANS;
+    {
+        orphans[i].used = 1;
+        orphans[i].from = (uint8_t)from;
+        orphans[i].hb = (uint8_t)o[0];
+        orphans[i].hp = (uint8_t)o[1];
+        orphans[i].hs = o[2];
+        orphans[i].chan = o[3];
+        orphans[i].tid = o[4];
+        orphans[i].len = o[5];
+    }
+    return;
+  }
+  c->peer = (uint8_t)(from + 1);
+  struct tcb *w = c->waiter;
+  if (w && w->state == T_RECV && !c->rtr_sent) { /* the receiver waits: rtr at once */
+    c->rtr_sent = 1;
+    send_token(from, NET_RTR, p, o[3], w->tid, w->op_len);
+    return;
+  }
+  c->token = T_TOKEN_FOCUS;
+  c->token_from = (uint8_t)from;
+  c->token_tid = (uint16_t)o[4];
+  c->token_len = o[5];
+}
+
+/* A guest part was made here: adverts that came before it are its now. */
+void rchan_adopt(struct proc *p) {
+  for (int i = 0; i < ORPHANS; ++i) {
+    if (!orphans[i].used || orphans[i].hb != p->home_board || orphans[i].hp != p->home_pid ||
+        orphans[i].hs != p->home_serial)
+      continue;
+    struct ccb *c = &p->chan[orphans[i].chan];
+    c->peer = (uint8_t)(orphans[i].from + 1);
+    c->token = T_TOKEN_FOCUS;
+    c->token_from = orphans[i].from;
+    c->token_tid = (uint16_t)orphans[i].tid;
+    c->token_len = orphans[i].len;
+    orphans[i].used = 0;
+  }
+}
+
+/* rtr: the remote receiver is ready; a waiting sender's data goes (the rtr service). */
+static void on_rtr(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  EVENT(DGL_COMMS, EV_RX_MPC);
+  EVENT(DGL_COMMS, EV_RX_RTR);
+  struct proc *p;
+  struct ccb *c = ccb_of(o, &p);
+  if (!c) return;
+  c->peer = (uint8_t)(from + 1);
+  struct tcb *w = c->waiter;
+  if (w && w->state == T_SEND) {
+    c->waiter = NULL;
+    if (start_msg(w, from, o[4], o[5])) return;
+    c->waiter = w; /* no room to send now: keep the rtr for later */
+  }
+  c->token = T_TOKEN_RTR;
+  c->token_from = (uint8_t)from;
+  c->token_tid = (uint16_t)o[4];
+  c->token_len = o[5];
+}
+
+/* msg: a piece of the data for the receiver blocked here (the msg service). */
+static void on_msg(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  EVENT(DGL_COMMS, EV_RX_MPC);
+  EVENT(DGL_COMMS, EV_RX_MSG);
+  struct proc *p;
+  struct ccb *c = ccb_of(o, &p);
+  if (!c) return;
+  struct tcb *r = c->waiter;
+  if (!r || r->state != T_RECV || r->tid != o[4]) {
+    ++rchan_stray;
+    kprintf("tos: %s: msg for thread %x on channel %u that no receiver waits for: dropped\n", board_name, o[4], o[3]);
+    return;
+  }
+  uint32_t total = o[5], off = o[6], n = net_data_len();
+  if (off + n > r->op_len || off + n > total) {
+    ++rchan_stray;
+    kprintf("tos: %s: corrupt msg on channel %u (offset %u, %u bytes): dropped\n", board_name, o[3], off, n);
+    return;
+  }
+  for (uint32_t k = 0; k < n;) { /* into the receiver's pages, a page piece at a time */
+    uint32_t va = r->op_buf + off + k, m = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
+    if (m > n - k) m = n - k;
+    net_take(k, vm_phys(r->proc, va, 1), m);
+    k += m;
+  }
+  if (off + n == total) {
+    c->waiter = NULL;
+    c->rtr_sent = 0;
+    EVENT(DGL_COMMS, EV_COMMR);
+    finish(r, (int32_t)total);
+  }
+}
+
+uint32_t rchan_stray;
+
+/* A blocked thread leaves (its process is removed): nothing may still point at it. */
+void rchan_forget(struct tcb *t) {
+  for (int i = 0; i < OUTQ; ++i)
+    if (outq[i].t == t) outq[i].t = NULL;
+}
+
+void rchan_init(void) {
+  net_register(NET_FOCUS, on_focus);
+  net_register(NET_ADVERT, on_focus);
+  net_register(NET_RTR, on_rtr);
+  net_register(NET_MSG, on_msg);
+}

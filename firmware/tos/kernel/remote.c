@@ -1,0 +1,230 @@
+/* A process across boards (seed 000 sections 2.2.1, 2.2.2): remote creation, threads ending
+ * elsewhere, and remote page copying.
+ *
+ * A process lives on its home board (where it was spawned); its threads may live on other
+ * boards, where the process has a guest part: a local process slot with its own address space,
+ * named everywhere by the home's (board, pid, serial). A guest starts with no pages at all:
+ * every page a thread touches first is copied from the home on demand (the thread takes a bus
+ * error, the kernel asks the home, blocks the thread, maps the copy when it arrives and the
+ * 68010 reruns the faulted access from its saved format $8 frame: Figure 8). Code pages are
+ * copied freely; data pages are private copies, as occam's rules (shared variables are only
+ * read) allow. Thread slots, and so TIDs and stack windows, are given out by the home only.
+ *
+ * Messages: CREATE (home -> target) and CREATED (target -> home); EXITED (a remote thread
+ * ended: target -> home); PAGE_REQ (guest -> home) and PAGE / PAGE_NONE (home -> guest); KILL
+ * (home -> every board: the process is gone). */
+#include "defs.h"
+
+static uint32_t rand_state;
+
+/* A board for create(..., processor < 0, ...): one of the slaves, the same sequence every run. */
+static uint32_t random_board(void) {
+  rand_state = rand_state * 1103515245u + 12345u;
+  return 1 + (rand_state >> 16) % (TOS_BOARD_NAME_COUNT - 1);
+}
+
+struct proc *proc_by_gpid(uint32_t hb, uint32_t hp, uint32_t hs) {
+  for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
+    struct proc *p = &procs[i];
+    if (proc_alive(p) && p->home_board == hb && p->home_pid == hp && p->home_serial == hs) return p;
+  }
+  return NULL;
+}
+
+static struct proc *guest(uint32_t hb, uint32_t hp, uint32_t hs) {
+  struct proc *p = proc_by_gpid(hb, hp, hs);
+  if (p) return p;
+  p = proc_new_guest(hb, hp, hs);
+  if (p) rchan_adopt(p);
+  return p;
+}
+
+/* ---- creation ---- */
+int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor, uint32_t entry, uint32_t arg,
+                  uint32_t ret) {
+  struct proc *p = parent->proc;
+  uint32_t target = processor < 0 ? random_board() : (uint32_t)processor;
+  if (target == net_me()) return thread_create_local(parent, id, n_pages, entry, arg, ret);
+  if (target >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (n_pages == 0 || n_pages > TOS_MAX_STACK_PAGES) return -TOS_EINVAL;
+  int slot = proc_reserve_slot(p);
+  if (slot < 0) return slot;
+  uint32_t ops[12] = {net_me(), p->pid, p->serial, (uint32_t)slot, entry, arg, ret, n_pages,
+                      parent->tid, (uint32_t)id, 0, 0};
+  if (!net_queue(target, NET_CREATE, ops, 10, 0, 0, NULL, NULL)) {
+    proc_release_slot(p, slot);
+    return -TOS_EAGAIN;
+  }
+  ++parent->children;
+  parent->state = T_REMOTE; /* until CREATED */
+  return 0;
+}
+
+static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  struct proc *p = guest(o[0], o[1], o[2]);
+  int32_t result = -TOS_ENOPROC;
+  if (p) {
+    struct tcb *t = thread_new_in_slot(p, o[3], o[4], o[7], o[5], o[6]);
+    if ((int32_t)t >= 0) {
+      t->user_id = (int32_t)o[9];
+      t->parent = NULL;
+      t->parent_tid = (uint16_t)o[8];
+      t->parent_board = (uint8_t)from;
+      EVENT2(DGL_PROFILE, EV_CREATE, t->tid);
+      ready(t);
+      result = t->tid;
+    } else {
+      result = (int32_t)t;
+      if (p->nthreads == 0) proc_thread_gone(p);
+    }
+  }
+  uint32_t r[5] = {o[0], o[1], o[2], o[3], (uint32_t)result};
+  r[3] |= o[8] << 8; /* slot and the parent's TID */
+  net_queue(from, NET_CREATED, r, 5, 0, 0, NULL, NULL);
+}
+
+static void on_created(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (!p) return;
+  uint32_t slot = o[3] & 0xFF, ptid = o[3] >> 8;
+  int32_t result = (int32_t)o[4];
+  struct tcb *par = p->slots[ptid & (TOS_MAX_THREADS - 1)];
+  if (result < 0) {
+    proc_release_slot(p, (int)slot);
+    if (par && par->tid == ptid) --par->children;
+  }
+  if (par && par->tid == ptid && par->state == T_REMOTE) finish(par, result);
+}
+
+/* ---- a thread on this board that belongs to another board's process ends ---- */
+void remote_thread_exit(struct tcb *t, int32_t code) {
+  struct proc *p = t->proc;
+  uint32_t ops[6] = {p->home_board, p->home_pid, p->home_serial, t->slot, t->parent_tid, (uint32_t)code};
+  while (!net_queue(p->home_board, NET_EXITED, ops, 6, 0, 0, NULL, NULL)) net_send_phase();
+}
+
+static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (!p) return;
+  proc_release_slot(p, (int)o[3]);
+  struct tcb *par = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
+  if (par && par->tid == o[4]) child_ended(par, (int32_t)o[5]);
+  if (p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);
+}
+
+/* The home process is gone: every board removes its guest part. */
+void remote_process_gone(struct proc *p) {
+  if (p->guest || !p->remote_threads) return;
+  uint32_t ops[3] = {p->home_board, p->home_pid, p->home_serial};
+  for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+    if (b != net_me()) while (!net_queue(b, NET_KILL, ops, 3, 0, 0, NULL, NULL)) net_send_phase();
+}
+
+static void on_kill(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (p && p->guest) proc_kill(p, -1);
+}
+
+/* ---- remote page copying (Figure 8) ---- */
+/* A user thread of a guest part took a bus error on an unmapped page: ask the home for it.
+ * 1 if the thread now waits for the page, 0 if this is a real fault. */
+int remote_page_fault(struct tcb *t, uint32_t va) {
+  struct proc *p = t->proc;
+  uint32_t vpage = va >> TOS_PAGE_SHIFT;
+  if (!p->guest || vpage >= TOS_USER_PAGES || p->ptable[vpage]) return 0;
+  EVENT2(DGL_COMMS, EV_PAGE_FAULT, t->tid);
+  uint32_t ops[5] = {p->home_board, p->home_pid, p->home_serial, vpage, t->tid};
+  if (!net_queue(p->home_board, NET_PAGE_REQ, ops, 5, 0, 0, NULL, NULL)) return 0;
+  t->state = T_PAGE;
+  EVENT(DGL_COMMS, EV_PAGE_REQ);
+  return 1;
+}
+
+/* Before a guest thread runs: the 68010 fetches its first instruction words during the RTE
+ * that enters it, so a fault there would be taken in supervisor mode, as the kernel's own. The
+ * pages under its PC are brought over first. 1 if the thread now waits for one. */
+int remote_prefetch(struct tcb *t) {
+  uint32_t pc;
+  memcpy(&pc, &t->frame[2], 4);
+  return remote_page_fault(t, pc) || remote_page_fault(t, pc + 6);
+}
+
+/* A system call of a guest thread names a buffer whose pages are still at the home: fetch the
+ * first missing one and run the call again when it has come (the saved PC goes back over the
+ * TRAP). 1 if the thread now waits; 0 if the buffer is simply bad. */
+int remote_fetch(struct tcb *t, uint32_t va, uint32_t len) {
+  if (!t->proc->guest || len == 0) return 0;
+  for (uint32_t pg = va >> TOS_PAGE_SHIFT; pg <= (va + len - 1) >> TOS_PAGE_SHIFT && pg < TOS_USER_PAGES; ++pg) {
+    if (t->proc->ptable[pg]) continue;
+    if (!remote_page_fault(t, pg << TOS_PAGE_SHIFT)) return 0;
+    uint32_t pc;
+    memcpy(&pc, &t->frame[2], 4);
+    pc -= 2; /* TRAP #n is one word */
+    memcpy(&t->frame[2], &pc, 4);
+    return 1;
+  }
+  return 0;
+}
+
+static void on_page_req(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  EVENT(DGL_COMMS, EV_RX_MPC);
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  uint32_t pa = p ? vm_phys(p, o[3] << TOS_PAGE_SHIFT, 0) : 0;
+  uint32_t writable = p && vm_phys(p, o[3] << TOS_PAGE_SHIFT, 1) ? 1 : 0;
+  uint32_t r[6] = {o[0], o[1], o[2], o[3], o[4], writable};
+  net_queue(from, pa ? NET_PAGE : NET_PAGE_NONE, r, 6, pa, pa ? TOS_PAGE_SIZE : 0, NULL, NULL);
+}
+
+static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  EVENT(DGL_COMMS, EV_RX_MPC);
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (!p) return;
+  struct tcb *t = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
+  if (!t || t->tid != o[4] || t->state != T_PAGE) return;
+  if (!p->ptable[o[3]]) {
+    uint32_t pa = frame_alloc();
+    if (!pa) {
+      kprintf("tos: %s: no frame for a page copied from %s\n", board_name, board_name_of(o[0]));
+      proc_kill(p, -TOS_ENOMEM);
+      return;
+    }
+    net_take(0, pa, TOS_PAGE_SIZE);
+    vm_map(p, o[3], pa, (int)o[5]);
+  }
+  EVENT(DGL_COMMS, EV_PAGE_IN);
+  REG16(TB_MMU_FAULT_STATUS) = 0;
+  ready(t); /* RTE reruns the faulted access */
+}
+
+static void on_page_none(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (!p) return;
+  struct tcb *t = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
+  if (t && t->tid == o[4] && t->state == T_PAGE) {
+    t->state = T_RUNNING;
+    remote_fault_report(t, o[3] << TOS_PAGE_SHIFT);
+  }
+}
+
+void remote_init(void) {
+  rand_state = 0x5EED0000u + net_me();
+  net_register(NET_CREATE, on_create);
+  net_register(NET_CREATED, on_created);
+  net_register(NET_EXITED, on_exited);
+  net_register(NET_KILL, on_kill);
+  net_register(NET_PAGE_REQ, on_page_req);
+  net_register(NET_PAGE, on_page);
+  net_register(NET_PAGE_NONE, on_page_none);
+}
