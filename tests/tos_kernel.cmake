@@ -7,17 +7,25 @@ set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 
 # tos_kernel_test(PROGRAM <name> [FILES <more files>] [REGEX <console regex>] [LINE <rc line>]
 #                 [CONSOLE <board whose console the regex reads, default earth>]
-#                 [UPLOAD <file name> UPLOAD_TEXT <text>])
+#                 [UPLOAD <file name> UPLOAD_TEXT <text>] [NAME <test name>] [SET <key=value>...])
+# NAME: the test's name (default: the program's); SET: machine settings for this run.
 # UPLOAD: the run's output folder (the host file service's upload and download folder) is made
 # afresh holding that file before the run, for lan_get.
 function(tos_kernel_test)
-  cmake_parse_arguments(T "" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT" "FILES" ${ARGN})
+  cmake_parse_arguments(T "" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT;NAME" "FILES;SET" ${ARGN})
+  if(NOT T_NAME)
+    set(T_NAME ${T_PROGRAM})
+  endif()
+  set(sets)
+  foreach(kv ${T_SET})
+    string(APPEND sets "|--set|${kv}")
+  endforeach()
   if(NOT T_CONSOLE)
     set(T_CONSOLE earth)
   endif()
   set(setup)
   if(T_UPLOAD)
-    set(setup -DSETUP_DIR=${_tos_out}/${T_PROGRAM} -DSETUP_FILE=${_tos_out}/${T_PROGRAM}/${T_UPLOAD}
+    set(setup -DSETUP_DIR=${_tos_out}/${T_NAME} -DSETUP_FILE=${_tos_out}/${T_NAME}/${T_UPLOAD}
               "-DSETUP_TEXT=${T_UPLOAD_TEXT}")
   endif()
   set(rc ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/${T_PROGRAM}.rc)
@@ -25,15 +33,17 @@ function(tos_kernel_test)
     set(T_LINE "earth ${T_PROGRAM}")
   endif()
   file(WRITE ${rc} "# boot script of the ${T_PROGRAM} test\n${T_LINE}\n")
-  tos_filestore(NAME tos-${T_PROGRAM} FILES ${T_PROGRAM} ${T_FILES} RC ${rc})
+  if(NOT TARGET filestore-tos-${T_PROGRAM})
+    tos_filestore(NAME tos-${T_PROGRAM} FILES ${T_PROGRAM} ${T_FILES} RC ${rc})
+  endif()
   if(NOT T_REGEX)
     set(T_REGEX "${T_PROGRAM}: PASS")
   endif()
-  add_test(NAME tos_${T_PROGRAM}
+  add_test(NAME tos_${T_NAME}
     COMMAND ${CMAKE_COMMAND}
-      "-DCMD=$<TARGET_FILE:testbed>|--set|board.image=tos.elf|--set|board.filestore=tos-${T_PROGRAM}.fs|--console|${T_CONSOLE}|--out|${_tos_out}/${T_PROGRAM}"
+      "-DCMD=$<TARGET_FILE:testbed>|--set|board.image=tos.elf|--set|board.filestore=tos-${T_PROGRAM}.fs${sets}|--console|${T_CONSOLE}|--out|${_tos_out}/${T_NAME}"
       -DEXPECT_RC=0 "-DEXPECT_REGEX=${T_REGEX}" ${setup} -P ${_check})
-  set_tests_properties(tos_${T_PROGRAM} PROPERTIES LABELS tos)
+  set_tests_properties(tos_${T_NAME} PROPERTIES LABELS tos)
 endfunction()
 
 tos_kernel_test(PROGRAM preemption_is_fair)
@@ -74,3 +84,4 @@ tos_kernel_test(PROGRAM mon_read_drains_the_mmi LINE "master mon_read_drains_the
 # Across boards (issue #15): remote creation on every other slave and on a random board,
 # remote channels carrying 0 .. 100,000 bytes, remote page copying; in both DMA modes.
 tos_kernel_test(PROGRAM remote_channels_work)
+tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywhere SET centrenet.dma=dma-anywhere)
