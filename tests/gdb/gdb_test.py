@@ -210,7 +210,7 @@ def all_stop(name):
 
 class Raw:
     def __init__(self, port):
-        self.s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.s = socket.create_connection(("127.0.0.1", port), timeout=60)  # generous: a loaded CI host
 
     def send(self, b):
         self.s.sendall(b)
