@@ -197,19 +197,21 @@ void console_service(void) {
   }
 }
 
-/* A thread removed while blocked on the console (its process was killed). */
-void console_forget(struct tcb *t) {
-  struct tcb **pp = &writers_head, *prev = NULL;
+/* Take t out of a queue of blocked threads (its process was killed). */
+static void unqueue(struct tcb **first, struct tcb **last, struct tcb *t) {
+  struct tcb **pp = first, *prev = NULL;
   while (*pp) {
     if (*pp == t) {
       *pp = t->next;
-      if (writers_tail == t) writers_tail = prev;
+      if (*last == t) *last = prev;
       return;
     }
     prev = *pp;
     pp = &(*pp)->next;
   }
 }
+
+void console_forget(struct tcb *t) { unqueue(&writers_head, &writers_tail, t); }
 
 /* SYSCALL(write) and SYSCALL(read) are file.c's: descriptors 0, 1, 2 lead here (console_write, console_read). */
 
@@ -298,18 +300,7 @@ static void console_input_service(void) {
   }
 }
 
-void console_forget_reader(struct tcb *t) {
-  struct tcb **pp = &readers_head, *prev = NULL;
-  while (*pp) {
-    if (*pp == t) {
-      *pp = t->next;
-      if (readers_tail == t) readers_tail = prev;
-      return;
-    }
-    prev = *pp;
-    pp = &(*pp)->next;
-  }
-}
+void console_forget_reader(struct tcb *t) { unqueue(&readers_head, &readers_tail, t); }
 
 /* Descriptor 0 only; the file calls take the others. */
 SYSCALL(stty) {

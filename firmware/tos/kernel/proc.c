@@ -27,6 +27,18 @@ struct elf_phdr {
 #define PF_W 2
 #define MAX_PHDRS 8
 
+/* A free process slot made new: cleared, its page table kept, a new serial (a slot's
+ * incarnations are told apart by it). Returns its number. */
+static uint8_t proc_slot_reset(struct proc *p) {
+  uint32_t *pt = p->ptable, serial = p->serial + 1;
+  uint8_t pid = (uint8_t)(p - procs);
+  memset(p, 0, sizeof *p);
+  p->ptable = pt;
+  p->pid = pid;
+  p->serial = serial;
+  return pid;
+}
+
 static int refuse(const char *path, const char *why, uint32_t v) {
   kprintf("tos: %s: %s: not a TOS executable: %s (0x%x)\n", board_name, path, why, v);
   return -TOS_ENOEXEC;
@@ -147,15 +159,10 @@ int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t
   if (!p) return -TOS_ENOPROC;
   int node = fs_map(e); /* EBUSY: the file is open for writing */
   if (node < 0) return node;
-  uint32_t *pt = p->ptable, serial = p->serial + 1;
-  uint8_t pid = (uint8_t)(p - procs);
-  memset(p, 0, sizeof *p);
-  p->ptable = pt;
-  p->pid = pid;
-  p->serial = serial;
+  uint8_t pid = proc_slot_reset(p);
   p->home_board = (uint8_t)net_me(); /* its name on every board */
   p->home_pid = pid;
-  p->home_serial = serial;
+  p->home_serial = p->serial;
   p->parent = parent ? (int8_t)parent->pid : -1;
   p->parent_serial = parent ? parent->serial : 0;
   p->text_node = (int8_t)node;
@@ -236,12 +243,7 @@ struct proc *proc_new_guest(uint32_t hb, uint32_t hp, uint32_t hs) {
   for (int i = 0; i < TOS_MAX_PROCESSES && !p; ++i)
     if (procs[i].state == P_FREE) p = &procs[i];
   if (!p) return NULL;
-  uint32_t *pt = p->ptable, serial = p->serial + 1;
-  uint8_t pid = (uint8_t)(p - procs);
-  memset(p, 0, sizeof *p);
-  p->ptable = pt;
-  p->pid = pid;
-  p->serial = serial;
+  proc_slot_reset(p);
   p->parent = -1;
   p->text_node = -1;
   p->guest = 1;
