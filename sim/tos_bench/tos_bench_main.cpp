@@ -67,10 +67,11 @@ int sc_main(int argc, char** argv) {
 
   try {
     fs::create_directories(out_dir);
-    std::string rc = "# tos-bench\nearth tosbench\nearth dgl +comms\nearth local " + std::to_string(max_msg) + " " +
+    std::string rc = "# tos-bench\nearth tosbench\nearth dgl +comms\nair dgl +comms\nearth local " + std::to_string(max_msg) + " " +
                      std::to_string(step) + " " + std::to_string(reps) + "\n";
     std::vector<filestore::FileData> files;
-    for (const char* prog : {"tosbench", "local", "dgl"}) {
+    rc += "earth remote 2 " + std::to_string(max_msg) + " " + std::to_string(step * 2) + " 1\n";
+    for (const char* prog : {"tosbench", "local", "dgl", "remote"}) {
       std::string path = firmware_dir + "/" + prog + ".elf";
       files.push_back({prog, TOS_FS_PERM_READ | TOS_FS_PERM_WRITE | TOS_FS_PERM_EXEC, filestore::read_file(path), path});
     }
@@ -154,6 +155,57 @@ int sc_main(int argc, char** argv) {
     std::printf("\nleast squares (n in KB): local communication %.3fn + %.3f ms +-%.3f\n", f.slope, f.intercept, f.spread);
     std::printf("seed 000 Table 6:        local communication 1.95n + 1.025 ms +-0.275\n");
     std::printf("events written on earth %zu, lost %llu\n", ev.size(), (unsigned long long)lost);
+
+    // 3. remote latency (section 3.3.2): `remote` on earth sends to its thread on air; per message
+    // from the sender's TRAP7 (earth) to the receiver's COMMR (air): focus or advert, rtr, msg
+    // and both boards' services, over Centrenet. And remote page copies (Figure 8) on air:
+    // PAGE_FAULT to PAGE_IN.
+    std::vector<std::pair<uint64_t, uint16_t>> air;
+    for (auto& r : records)
+      if (r.smi == 2) air.push_back({r.clock, r.word});
+    std::vector<uint64_t> sends, arrivals, faults, pages_in;
+    size_t local_msgs = sizes.size() + 1;  // local's messages and its empty last one come first on earth
+    size_t trap7 = 0;
+    for (size_t i = 0; i < ev.size(); ++i)
+      if (ev[i].second == EV_TRAP7 && (i + 1 >= ev.size() || ev[i + 1].second != EV_TRAP72) &&
+          (i + 1 < ev.size() && ev[i + 1].second == EV_TRAP70)) {
+        if (++trap7 > local_msgs) sends.push_back(ev[i].first);  // the receiver asks first in local
+      }
+    for (size_t i = 0; i < air.size(); ++i) {
+      if (air[i].second == EV_COMMR) arrivals.push_back(air[i].first);
+      if (air[i].second == EV_PAGE_FAULT) faults.push_back(air[i].first);
+      if (air[i].second == EV_PAGE_IN) pages_in.push_back(air[i].first);
+    }
+    std::vector<int> rsizes;
+    for (int len = 1; len <= max_msg; len += step * 2) rsizes.push_back(len);
+    size_t n = std::min({sends.size(), arrivals.size(), rsizes.size()});
+    std::vector<std::pair<double, double>> rpoints;
+    std::printf("\nremote OCM latency (sender's TRAP7 on earth to the receiver's COMMR on air), %zu messages:\n", n);
+    std::printf("   bytes      us\n");
+    for (size_t i = 0; i < n; ++i) {
+      double us = double(arrivals[i] - sends[i]) * us_per_clock;
+      rpoints.push_back({rsizes[i] / 1024.0, us / 1000.0});
+      if (n <= 12 || i % (n / 10) == 0 || i + 1 == n) std::printf("  %6d %10.1f\n", rsizes[i], us);
+    }
+    Fit rf = least_squares(rpoints);
+    std::printf("least squares (n in KB): remote communication %.3fn + %.3f ms +-%.3f\n", rf.slope, rf.intercept,
+                rf.spread);
+    std::printf("seed 000 Table 6:        remote communication 2.77n + 7.35 ms\n");
+    size_t np = std::min(faults.size(), pages_in.size());
+    if (np) {
+      double lo = 1e30, hi = 0, sum = 0;
+      for (size_t i = 0; i < np; ++i) {
+        double ms = double(pages_in[i] - faults[i]) * us_per_clock / 1000.0;
+        lo = std::min(lo, ms), hi = std::max(hi, ms), sum += ms;
+      }
+      std::printf("remote page copy (bus error to page mapped, air from earth), %zu pages: %.3f / %.3f / %.3f ms "
+                  "(min / mean / max)\n", np, lo, sum / double(np), hi);
+      std::printf("seed 000 Table 6:        page copy 16.9 ms +15.3/-3\n");
+    }
+    if (n < rsizes.size()) {
+      std::cerr << "tos-bench: found " << n << " remote messages in the events, expected " << rsizes.size() << "\n";
+      return 1;
+    }
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "tos-bench: " << e.what() << "\n";
