@@ -85,3 +85,11 @@ tos_kernel_test(PROGRAM mon_read_drains_the_mmi LINE "master mon_read_drains_the
 # remote channels carrying 0 .. 100,000 bytes, remote page copying; in both DMA modes.
 tos_kernel_test(PROGRAM remote_channels_work)
 tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywhere SET centrenet.dma=dma-anywhere)
+
+# tos-bench at a reduced size: it must find every message in the events and print its figures
+# (the full size is `build/bin/tos-bench`).
+add_test(NAME tos_bench_prints_its_figures
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:tos-bench>|--out|${_tos_out}/bench|--max-msg|601|--step|100|--reps|2"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=trap round trip.*cycles.*context switch.*cycles.*local communication [0-9.]+n.*remote communication [0-9.]+n.*remote page copy"
+          -P ${_check})
+set_tests_properties(tos_bench_prints_its_figures PROPERTIES LABELS tos)
