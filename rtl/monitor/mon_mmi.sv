@@ -7,6 +7,7 @@
 // each pushing {k, word} into the FIFO; the next slot starts with the second data phase. A silent
 // SMI costs EMPTY_CLOCKS. With < 2 free entries the poller stalls one clock on the same SMI.
 // Register offsets and bits: the generated package testbed_regs_pkg (sw/tables/registers/monitor.toml).
+`include "generated/testbed_regs_pkg.sv"  // relative to rtl/ (-I rtl)
 module mon_mmi
   import testbed_regs_pkg::*;
 #(

@@ -10,6 +10,7 @@
 //                on mb_data (mb_xfer_ev = 0: time stamp, 1: event); otherwise it drives 0, so
 //                the bus is the OR of all slaves.
 // Register offsets and bits: the generated package testbed_regs_pkg (sw/tables/registers/monitor.toml).
+`include "generated/testbed_regs_pkg.sv"  // relative to rtl/ (-I rtl)
 module mon_smi
   import testbed_regs_pkg::*;
 #(

@@ -487,13 +487,16 @@ def sv_package(mm):
            "// The same names and values as <testbed/memory_map.h>: TB_<R>_<REG>_OFF (16-bit offset),",
            "// TB_<R>_<REG> (24-bit address), TB_<R>_<REG>_<F> (mask, register width) and _SHIFT,",
            "// TB_<R>_<REG>_<F>_<V> (value, field width), TB_<R>_<L>_<F> (RAM layouts).",
+           "// A copy is checked in as rtl/generated/testbed_regs_pkg.sv (a test fails when it is stale),",
+           "// so that rtl/ lints on its own; the modules `include it (guarded), in any order of files.",
+           "`ifndef TESTBED_REGS_PKG_SV", "`define TESTBED_REGS_PKG_SV",
            "// verilator lint_off UNUSEDPARAM", "package testbed_regs_pkg;"]
     for name, value, bits, note in all_symbols(mm):
         if bits:
             out.append(f"  localparam logic [{bits - 1}:0] {name} = {bits}'h{value:0{(bits + 3) // 4}X};")
         else:
             out.append(f"  localparam int {name} = {value};")
-    out += ["endpackage", "// verilator lint_on UNUSEDPARAM", ""]
+    out += ["endpackage", "// verilator lint_on UNUSEDPARAM", "`endif", ""]
     return "\n".join(out)
 
 
@@ -658,6 +661,8 @@ def main():
     ap.add_argument("--out", help="build folder for generated headers and filters")
     ap.add_argument("--docs", help="write the Markdown docs into this folder")
     ap.add_argument("--check-docs", help="fail if the Markdown docs in this folder are stale")
+    ap.add_argument("--rtl", help="write the checked-in copy of the SystemVerilog package into this folder")
+    ap.add_argument("--check-rtl", help="fail if the checked-in SystemVerilog package in this folder is stale")
     ap.add_argument("--tables", default=str(HERE), help="folder of the TOML tables (tests)")
     a = ap.parse_args()
     mm, ev = load(pathlib.Path(a.tables))
@@ -674,6 +679,13 @@ def main():
     if a.docs:
         for name, text in docs.items():
             write_if_changed(pathlib.Path(a.docs) / name, text)
+    if a.rtl:
+        write_if_changed(pathlib.Path(a.rtl) / "testbed_regs_pkg.sv", sv_package(mm))
+    if a.check_rtl:
+        p = pathlib.Path(a.check_rtl) / "testbed_regs_pkg.sv"
+        if not p.exists() or p.read_text() != sv_package(mm):
+            sys.exit(f"gen_tables: {p} is stale (run the docs-tables target)")
+        print("rtl package up to date")
     if a.check_docs:
         stale = [n for n, t in docs.items()
                  if not (pathlib.Path(a.check_docs) / n).exists()
