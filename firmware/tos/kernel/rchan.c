@@ -17,7 +17,7 @@
  * process's home identity and the channel number. The DMA mode never shows here: net.c hides it. */
 #include "defs.h"
 
-#define NONE 0xFF /* send_token: to every other board */
+#define NONE TOS_BOARD_NAME_COUNT /* send_token: to every other board (no board has this number) */
 
 /* An advert for a process this board has no part of yet: kept until a part is made here. */
 #define ORPHANS 32
