@@ -282,6 +282,7 @@ void GdbServer::accept_client(size_t i) {
   int fd = ::accept4(clients_[i].listen_fd, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
   if (fd < 0) return;
   Client& c = clients_[i];
+  if (c.fd >= 0) read_client(i);  // the previous gdb may have gone and its close not been read yet
   if (c.fd >= 0) {  // one gdb per board
     const char busy[] = "$E10#a6";
     (void)!::write(fd, busy, sizeof busy - 1);
