@@ -85,6 +85,8 @@ tos_kernel_test(PROGRAM mon_read_drains_the_mmi LINE "master mon_read_drains_the
 # remote channels carrying 0 .. 100,000 bytes, remote page copying; in both DMA modes.
 tos_kernel_test(PROGRAM remote_channels_work)
 tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywhere SET centrenet.dma=dma-anywhere)
+tos_kernel_test(PROGRAM migration_keeps_data)
+tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere)
 
 # tos-bench at a reduced size: it must find every message in the events and print its figures
 # (the full size is `build/bin/tos-bench`).

@@ -317,6 +317,8 @@ package testbed_regs_pkg;
   localparam int TB_MMU_PTE_USER_SHIFT = 2;
   localparam logic [31:0] TB_MMU_PTE_FRAME = 32'h00FFFC00;
   localparam int TB_MMU_PTE_FRAME_SHIFT = 10;
+  localparam logic [31:0] TB_MMU_PTE_SOFT = 32'hFF000000;
+  localparam int TB_MMU_PTE_SOFT_SHIFT = 24;
   localparam logic [23:0] TB_TIMER_BASE = 24'hFF0100;
   localparam logic [23:0] TB_TIMER_SIZE = 24'h000040;
   localparam logic [15:0] TB_TIMER_CTRL_OFF = 16'h0000;

@@ -18,6 +18,7 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   if (chan < 0 || chan >= TOS_MAX_CHANNELS) return -TOS_EINVAL;
   if (!vm_check(t->proc, buf, len, !sending)) return remote_fetch(t, buf, len) ? 0 : -TOS_EFAULT;
   struct ccb *c = &t->proc->chan[chan];
+  (sending ? t->send_mask : t->recv_mask)[chan / 32] |= 1u << (chan % 32); /* its CCBs, should it migrate */
   t->op_chan = chan;
   t->op_buf = buf;
   t->op_len = len;
@@ -33,6 +34,7 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   }
   if ((w->state == T_SEND) == sending) return -TOS_EINVAL; /* two senders (or receivers) on one channel */
   c->waiter = NULL;
+  c->rtr_sent = 0; /* a receiver's rtr that went out is answered here (rchan.c drops it on return) */
   if (sending) {
     int32_t n = transfer(t, w);
     finish(w, n);

@@ -49,7 +49,11 @@ struct tcb {
   uint32_t op_total;
   int32_t op_chan;
   uint32_t cpu_slices;     /* times scheduled */
+  uint32_t send_mask[TOS_MAX_CHANNELS / 32]; /* channels it has sent on (its CCBs travel with it) */
+  uint32_t recv_mask[TOS_MAX_CHANNELS / 32]; /* ... and received on */
+  uint16_t moves;          /* migrations so far (the home keeps the newest location) */
 };
+#define TID_NONE 0xFFFFu   /* parent_tid of a process's first thread */
 #define TCB_REGS_D0 0
 #define TCB_REGS_A0 8
 
@@ -66,6 +70,7 @@ struct ccb { /* channel control block: one occam channel */
   uint8_t rtr_sent;    /* our receiver's rtr is on its way */
   uint16_t token_tid;
   uint32_t token_len;
+  uint8_t fwd_r, fwd_s; /* board + 1 the receiver / sender of this channel migrated to from here */
 };
 
 struct proc {
@@ -94,6 +99,9 @@ struct proc {
   uint32_t home_serial;
   uint32_t remote_mask[2];       /* home: thread slots given to threads on other boards */
   uint16_t remote_threads;
+  uint8_t spread;                /* home: a thread has lived elsewhere (the end is told to every board) */
+  uint8_t where[TOS_MAX_THREADS];          /* home: the board of a thread in remote_mask */
+  uint16_t where_moves[TOS_MAX_THREADS];   /* ... as of its moves-th migration */
 };
 
 /* ---- entry.S ---- */
@@ -159,6 +167,14 @@ enum net_type { /* what a message is */
   NET_ADVERT,
   NET_RTR,
   NET_MSG,            /* channel, receiver TID, total, offset, then data */
+  /* migrate.c: thread migration */
+  NET_THREAD,         /* source -> destination: slot, then the packed thread (struct mig_pack) */
+  NET_MOVED,          /* destination -> home: slot | moves << 8, the thread's new board */
+  NET_MIGRATE_REQ,    /* requester -> home -> the thread's board: home board, pid, slot, TID, destination,
+                         requester board, requester TID, hops */
+  NET_MIGRATED,       /* thread's board -> requester: requester TID, 0 or -error */
+  NET_CHILD,          /* a child ended: parent TID, code, hops (routed through the home) */
+  NET_PAGE_DROP,      /* a migrated thread ended: the owner frees the stack page it kept (virtual page) */
   NET_TYPES = 64
 };
 typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);
@@ -191,18 +207,36 @@ void remote_init(void);
 struct proc *proc_by_gpid(uint32_t hb, uint32_t hp, uint32_t hs);
 int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor, uint32_t entry, uint32_t arg,
                   uint32_t ret);
-void remote_thread_exit(struct tcb *t, int32_t code);
+void remote_thread_exit(struct tcb *t, int32_t code, int parent_told);
 void remote_process_gone(struct proc *p);
 int remote_page_fault(struct tcb *t, uint32_t va);
 int remote_prefetch(struct tcb *t);
 int remote_fetch(struct tcb *t, uint32_t va, uint32_t len);
 void remote_fault_report(struct tcb *t, uint32_t va);
+void remote_child_report(struct proc *p, uint32_t parent_tid, int32_t code, uint32_t hops);
+void remote_drop_pages(struct tcb *t);
+struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs);
+void net_send_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops);
+extern uint32_t remote_lost;
+/* migrate.c: thread migration (seed 000 section 2.2.2, Figure 7) */
+void migrate_init(void);
+int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller);
+extern uint32_t migrations_out, migrations_in;
 void rchan_init(void);
 void rchan_send_phase(void);
 void rchan_request(struct tcb *t, struct ccb *c, int sending);
 void rchan_adopt(struct proc *p);
 void rchan_forget(struct tcb *t);
-extern uint32_t rchan_stray;
+struct mig_chan { /* one channel a migrating thread has used, as it travels */
+  uint8_t chan, role; /* role: 1 it sends on it, 2 it receives */
+  uint8_t peer;       /* board + 1 where the other side was last heard of, 0: not known */
+  uint8_t token, token_from, pad;
+  uint16_t token_tid;
+  uint32_t token_len;
+};
+void rchan_pack(struct tcb *t, uint32_t dest, struct mig_chan *e, uint32_t *n);
+void rchan_unpack(struct tcb *t, const struct mig_chan *e, uint32_t n);
+extern uint32_t rchan_stray, rchan_forwarded;
 
 /* ---- lib/format.c (shared with the user library) ---- */
 int tos_vformat(void (*put)(void *, char), void *ctx, const char *fmt, va_list ap);
@@ -279,6 +313,9 @@ void proc_release_slot(struct proc *p, int slot);
 void thread_init(void);
 struct tcb *thread_new(struct proc *p, uint32_t entry, uint32_t stack_pages, uint32_t arg, uint32_t ret);
 void thread_free(struct tcb *t);
+struct tcb *thread_attach(struct proc *p, uint32_t slot); /* an arriving thread's TCB (no stack) */
+void thread_detach(struct tcb *t);          /* a leaving thread's TCB freed (its pages stay) */
+uint32_t thread_window_top(uint32_t slot);  /* end of the slot's stack window */
 void ready(struct tcb *t);                  /* to the tail of its process's ready queue */
 void ready_front(struct tcb *t);            /* to the head (continues its slice) */
 void unready(struct tcb *t);
@@ -301,6 +338,7 @@ extern volatile int slice_over;
 
 
 void chan_forget(struct tcb *t);
+#define CHAN_USED(mask, c) ((mask)[(c) / 32] >> ((c) % 32) & 1u)
 
 /* ---- trap.c: system calls, faults, interrupts ----
  * A system call's handler: SYSCALL(name) { ... } defines sys_name(t, a1..a6), the arguments

@@ -140,6 +140,7 @@ void kmain(void) {
   rfile_init();
   remote_init();
   rchan_init();
+  migrate_init();
   vm_init();
   thread_init();
   timer_init();

@@ -279,6 +279,7 @@ void proc_release_slot(struct proc *p, int slot) {
  * (a zombie) if it is still alive, else the slot is free at once. pwait-ers get the code. */
 void proc_thread_gone(struct proc *p) {
   if (!proc_alive(p)) return;
+  remote_process_gone(p); /* the parts it had on other boards go too */
   release_memory(p);
   struct proc *par = p->parent >= 0 ? &procs[p->parent] : NULL;
   int collected = 0;
@@ -387,7 +388,16 @@ SYSCALL(pinfo) {
     o->sp = th->usp;
     o->slices = th->cpu_slices;
     o->d0 = th->regs[TCB_REGS_D0];
+    o->board = (uint8_t)net_me();
   }
+  for (uint32_t i = 0; i < TOS_MAX_THREADS && !p->guest; ++i) /* the home knows where its others are */
+    if (p->remote_mask[i / 32] >> (i % 32) & 1) {
+      struct tos_pinfo_thread *o = &info.thread[info.nthreads++];
+      o->tid = (uint16_t)((p->home_board & 15u) << 10 | (uint32_t)p->home_pid << 6 | i);
+      o->state = T_AWAY;
+      o->slot = (uint8_t)i;
+      o->board = p->where[i];
+    }
   (void)t;
   return vm_copyout(t->proc, a2, &info, sizeof info) ? 0 : -TOS_EFAULT;
 }

@@ -14,7 +14,14 @@
  * other side was last heard of (peer, board + 1; 0: not yet), and one token that came before its thread did: a remote
  * sender waiting (focus) or a remote receiver ready (rtr). The sender locates the receiver;
  * receivers are passive, as in the report. A process's channels are named on every board by the
- * process's home identity and the channel number. The DMA mode never shows here: net.c hides it. */
+ * process's home identity and the channel number. The DMA mode never shows here: net.c hides it.
+ *
+ * Migration (migrate.c) moves a thread's share of its channels with it: a token meant for it
+ * (a focus for a receiver, an rtr for a sender) travels in its packed CCB entries, and the
+ * board it left keeps, per channel and role, where it went (fwd_r, fwd_s): a focus or an rtr
+ * arriving for a thread that has left is forwarded after it, carrying the board it came from
+ * (its origin), so the reply goes straight there. A token whose origin is this board is one
+ * of our own come back: both sides are here now and meet in chan.c's local path. */
 #include "defs.h"
 
 #define NONE TOS_BOARD_NAME_COUNT /* send_token: to every other board (no board has this number) */
@@ -88,17 +95,30 @@ void rchan_send_phase(void) {
   }
 }
 
+#define TOKEN_OPS 7 /* home (board, pid, serial), channel, TID, length, origin board */
+
 static void send_token(uint32_t dest, uint32_t type, const struct proc *p, uint32_t chan, uint32_t tid, uint32_t len) {
-  uint32_t ops[6];
+  uint32_t ops[TOKEN_OPS];
   gpid_ops(ops, p, chan);
   ops[4] = tid;
   ops[5] = len;
+  ops[6] = net_me();
   if (dest == NONE) {
     for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
-      if (b != net_me()) while (!net_queue(b, type, ops, 6, 0, 0, NULL, NULL)) net_send_phase();
+      if (b != net_me()) net_send_wait(b, type, ops, TOKEN_OPS);
   } else {
-    while (!net_queue(dest, type, ops, 6, 0, 0, NULL, NULL)) net_send_phase();
+    net_send_wait(dest, type, ops, TOKEN_OPS);
   }
+}
+
+uint32_t rchan_forwarded;
+
+/* A token for a thread that has migrated from here goes after it, unchanged. */
+static int forward(uint32_t fwd, uint32_t type, const uint32_t *o) {
+  if (!fwd) return 0;
+  ++rchan_forwarded;
+  net_send_wait(fwd - 1u, type, o, TOKEN_OPS);
+  return 1;
 }
 
 /* chan.c: no local partner is waiting on channel c; t blocks and its request goes remote. */
@@ -112,10 +132,11 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
       c->token = T_TOKEN_NONE;
       if (start_msg(t, c->token_from, c->token_tid, c->token_len)) return;
     }
-    if (c->peer) send_token(c->peer - 1u, NET_FOCUS, p, chan, t->tid, t->op_len);
+    if (c->peer && c->peer - 1u != net_me()) send_token(c->peer - 1u, NET_FOCUS, p, chan, t->tid, t->op_len);
     else send_token(NONE, NET_ADVERT, p, chan, t->tid, t->op_len);
   } else if (c->token == T_TOKEN_FOCUS) { /* a remote sender waits: tell it we are ready */
     c->token = T_TOKEN_NONE;
+    if (c->token_from == net_me()) return; /* our own: the sender is here and finds us waiting */
     c->rtr_sent = 1;
     send_token(c->token_from, NET_RTR, p, chan, t->tid, t->op_len);
   }
@@ -129,8 +150,10 @@ static struct ccb *ccb_of(const uint32_t *o, struct proc **pp) {
 }
 
 /* focus / advert: a remote sender waits on the channel. */
-static void on_focus(uint32_t from, const uint32_t *o, uint32_t nops) {
+static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
+  (void)net_from;
   (void)nops;
+  uint32_t from = o[6]; /* the sender's board (the message may have been forwarded) */
   EVENT(DGL_COMMS, EV_RX_MPC);
   EVENT(DGL_COMMS, EV_RX_FOCUS);
   struct proc *p;
@@ -155,9 +178,12 @@ static void on_focus(uint32_t from, const uint32_t *o, uint32_t nops) {
     }
     return;
   }
-  c->peer = (uint8_t)(from + 1);
   struct tcb *w = c->waiter;
-  if (w && w->state == T_RECV && !c->rtr_sent) { /* the receiver waits: rtr at once */
+  int waiting = w && w->state == T_RECV;
+  if (!waiting && forward(c->fwd_r, NET_FOCUS, o)) return; /* the receiver has migrated: after it */
+  if (from == net_me()) return; /* our own come back: both sides are here, chan.c pairs them */
+  c->peer = (uint8_t)(from + 1);
+  if (waiting && !c->rtr_sent) { /* the receiver waits: rtr at once */
     c->rtr_sent = 1;
     send_token(from, NET_RTR, p, o[3], w->tid, w->op_len);
     return;
@@ -185,16 +211,21 @@ void rchan_adopt(struct proc *p) {
 }
 
 /* rtr: the remote receiver is ready; a waiting sender's data goes (the rtr service). */
-static void on_rtr(uint32_t from, const uint32_t *o, uint32_t nops) {
+static void on_rtr(uint32_t net_from, const uint32_t *o, uint32_t nops) {
+  (void)net_from;
   (void)nops;
+  uint32_t from = o[6]; /* the receiver's board */
   EVENT(DGL_COMMS, EV_RX_MPC);
   EVENT(DGL_COMMS, EV_RX_RTR);
   struct proc *p;
   struct ccb *c = ccb_of(o, &p);
   if (!c) return;
-  c->peer = (uint8_t)(from + 1);
   struct tcb *w = c->waiter;
-  if (w && w->state == T_SEND) {
+  int waiting = w && w->state == T_SEND;
+  if (!waiting && forward(c->fwd_s, NET_RTR, o)) return; /* the sender has migrated: after it */
+  if (from == net_me()) return; /* our own come back: both sides are here, chan.c pairs them */
+  c->peer = (uint8_t)(from + 1);
+  if (waiting) {
     c->waiter = NULL;
     if (start_msg(w, from, o[4], o[5])) return;
     c->waiter = w; /* no room to send now: keep the rtr for later */
@@ -241,6 +272,60 @@ static void on_msg(uint32_t from, const uint32_t *o, uint32_t nops) {
 }
 
 uint32_t rchan_stray;
+
+/* ---- migration: a thread's share of its channels (MDisconnect / MConnect) ---- */
+/* Is another thread of t's process here using channel c the other way? */
+static int partner_here(const struct tcb *t, uint32_t c, int sending) {
+  for (int i = 0; i < TOS_MAX_THREADS; ++i) {
+    const struct tcb *o = t->proc->slots[i];
+    if (o && o != t && CHAN_USED(sending ? o->recv_mask : o->send_mask, c)) return 1;
+  }
+  return 0;
+}
+
+/* t leaves for board dest: its channel entries into e (n of them), and this board's CCBs
+ * remember where it went. */
+void rchan_pack(struct tcb *t, uint32_t dest, struct mig_chan *e, uint32_t *n) {
+  *n = 0;
+  for (uint32_t ch = 0; ch < TOS_MAX_CHANNELS; ++ch) {
+    int s = CHAN_USED(t->send_mask, ch), r = CHAN_USED(t->recv_mask, ch);
+    if (!s && !r) continue;
+    struct ccb *c = &t->proc->chan[ch];
+    struct mig_chan *m = &e[(*n)++];
+    memset(m, 0, sizeof *m);
+    m->chan = (uint8_t)ch;
+    m->role = (uint8_t)(s | r << 1);
+    m->peer = partner_here(t, ch, s) ? (uint8_t)(net_me() + 1) : c->peer;
+    if ((r && c->token == T_TOKEN_FOCUS) || (s && c->token == T_TOKEN_RTR)) { /* its token goes with it */
+      m->token = c->token;
+      m->token_from = c->token_from;
+      m->token_tid = c->token_tid;
+      m->token_len = c->token_len;
+      c->token = T_TOKEN_NONE;
+    }
+    if (s) c->fwd_s = (uint8_t)(dest + 1);
+    if (r) c->fwd_r = (uint8_t)(dest + 1);
+    c->peer = (uint8_t)(dest + 1); /* for a partner left here */
+  }
+}
+
+/* t has arrived: its channel entries merge into this board's CCBs. */
+void rchan_unpack(struct tcb *t, const struct mig_chan *e, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    const struct mig_chan *m = &e[i];
+    if (m->chan >= TOS_MAX_CHANNELS) continue;
+    struct ccb *c = &t->proc->chan[m->chan];
+    if (m->role & 1) c->fwd_s = 0;
+    if (m->role & 2) c->fwd_r = 0;
+    if (m->peer && m->peer != net_me() + 1) c->peer = m->peer; /* else the partner is here, or left a forward */
+    if (m->token && m->token_from != net_me()) {
+      c->token = m->token;
+      c->token_from = m->token_from;
+      c->token_tid = m->token_tid;
+      c->token_len = m->token_len;
+    }
+  }
+}
 
 /* A blocked thread leaves (its process is removed): nothing may still point at it. */
 void rchan_forget(struct tcb *t) {

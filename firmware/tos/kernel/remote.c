@@ -31,7 +31,15 @@ struct proc *proc_by_gpid(uint32_t hb, uint32_t hp, uint32_t hs) {
   return NULL;
 }
 
-static struct proc *guest(uint32_t hb, uint32_t hp, uint32_t hs) {
+uint32_t remote_lost; /* reports that found no one to deliver to (each also printed) */
+
+/* Queue a message that must go (a thread's end, a page given back): wait for room. */
+void net_send_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops) {
+  while (!net_queue(dest, type, ops, nops, 0, 0, NULL, NULL)) net_send_phase();
+}
+
+/* The part of process (hb, hp, hs) on this board, made if there is none. */
+struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs) {
   struct proc *p = proc_by_gpid(hb, hp, hs);
   if (p) return p;
   p = proc_new_guest(hb, hp, hs);
@@ -56,13 +64,16 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
     return -TOS_EAGAIN;
   }
   ++parent->children;
+  p->where[slot] = (uint8_t)target;
+  p->where_moves[slot] = 0;
+  p->spread = 1;
   parent->state = T_REMOTE; /* until CREATED */
   return 0;
 }
 
 static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  struct proc *p = guest(o[0], o[1], o[2]);
+  struct proc *p = remote_guest(o[0], o[1], o[2]);
   int32_t result = -TOS_ENOPROC;
   if (p) {
     struct tcb *t = thread_new_in_slot(p, o[3], o[4], o[7], o[5], o[6]);
@@ -76,7 +87,6 @@ static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
       result = t->tid;
     } else {
       result = (int32_t)t;
-      if (p->nthreads == 0) proc_thread_gone(p);
     }
   }
   uint32_t r[5] = {o[0], o[1], o[2], o[3], (uint32_t)result};
@@ -100,10 +110,41 @@ static void on_created(uint32_t from, const uint32_t *o, uint32_t nops) {
 }
 
 /* ---- a thread on this board that belongs to another board's process ends ---- */
-void remote_thread_exit(struct tcb *t, int32_t code) {
+void remote_thread_exit(struct tcb *t, int32_t code, int parent_told) {
   struct proc *p = t->proc;
-  uint32_t ops[6] = {p->home_board, p->home_pid, p->home_serial, t->slot, t->parent_tid, (uint32_t)code};
-  while (!net_queue(p->home_board, NET_EXITED, ops, 6, 0, 0, NULL, NULL)) net_send_phase();
+  uint32_t ops[7] = {p->home_board, p->home_pid, p->home_serial, t->slot, t->parent_tid, (uint32_t)code,
+                     (uint32_t)parent_told};
+  net_send_wait(p->home_board, NET_EXITED, ops, 7);
+}
+
+/* A child of thread `ptid` has ended with `code`: tell the parent wherever it is. The home
+ * knows where its threads are (NET_MOVED keeps it told); other boards send the news home. */
+void remote_child_report(struct proc *p, uint32_t ptid, int32_t code, uint32_t hops) {
+  uint32_t slot = ptid & (TOS_MAX_THREADS - 1);
+  struct tcb *par = p->slots[slot];
+  if (par && par->tid == ptid) {
+    child_ended(par, code);
+    return;
+  }
+  uint32_t dest = p->home_board;
+  if (!p->guest) {
+    if (!(p->remote_mask[slot / 32] >> (slot % 32) & 1)) return; /* the parent has ended */
+    dest = p->where[slot];
+  }
+  if (hops > 2 * TOS_BOARD_NAME_COUNT) { /* chasing a parent that keeps moving: give up, loudly */
+    ++remote_lost;
+    kprintf("tos: %s: the end of a child of thread %x could not be delivered: dropped\n", board_name, ptid);
+    return;
+  }
+  uint32_t ops[6] = {p->home_board, p->home_pid, p->home_serial, ptid, (uint32_t)code, hops + 1};
+  net_send_wait(dest, NET_CHILD, ops, 6);
+}
+
+static void on_child(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (p) remote_child_report(p, o[3], (int32_t)o[4], o[5]);
 }
 
 static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
@@ -112,14 +153,14 @@ static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (!p) return;
   proc_release_slot(p, (int)o[3]);
-  struct tcb *par = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
-  if (par && par->tid == o[4]) child_ended(par, (int32_t)o[5]);
+  if (!o[6] && o[4] != TID_NONE) remote_child_report(p, o[4], (int32_t)o[5], 0);
   if (p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);
 }
 
 /* The home process is gone: every board removes its guest part. */
 void remote_process_gone(struct proc *p) {
-  if (p->guest || !p->remote_threads) return;
+  if (p->guest || !p->spread) return;
+  p->spread = 0;
   uint32_t ops[3] = {p->home_board, p->home_pid, p->home_serial};
   for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
     if (b != net_me()) while (!net_queue(b, NET_KILL, ops, 3, 0, 0, NULL, NULL)) net_send_phase();
@@ -133,15 +174,22 @@ static void on_kill(uint32_t from, const uint32_t *o, uint32_t nops) {
 }
 
 /* ---- remote page copying (Figure 8) ---- */
-/* A user thread of a guest part took a bus error on an unmapped page: ask the home for it.
- * 1 if the thread now waits for the page, 0 if this is a real fault. */
+/* Where a page that is not mapped here is: a migrated thread's stack page left behind is
+ * recorded in its entry (SOFT: the board + 1 that keeps it, which gives it up when asked);
+ * any other page of a guest part is copied from the home. */
+#define PTE_OWNER(e) (((e) & TB_MMU_PTE_SOFT) >> TB_MMU_PTE_SOFT_SHIFT)
+
+/* A user thread took a bus error on an unmapped page: ask the board that has it. 1 if the
+ * thread now waits for the page, 0 if this is a real fault. */
 int remote_page_fault(struct tcb *t, uint32_t va) {
   struct proc *p = t->proc;
   uint32_t vpage = va >> TOS_PAGE_SHIFT;
-  if (!p->guest || vpage >= TOS_USER_PAGES || p->ptable[vpage]) return 0;
+  if (vpage >= TOS_USER_PAGES || (p->ptable[vpage] & TB_MMU_PTE_VALID)) return 0;
+  uint32_t owner = PTE_OWNER(p->ptable[vpage]);
+  if (!owner && !p->guest) return 0;
   EVENT2(DGL_COMMS, EV_PAGE_FAULT, t->tid);
-  uint32_t ops[5] = {p->home_board, p->home_pid, p->home_serial, vpage, t->tid};
-  if (!net_queue(p->home_board, NET_PAGE_REQ, ops, 5, 0, 0, NULL, NULL)) return 0;
+  uint32_t ops[6] = {p->home_board, p->home_pid, p->home_serial, vpage, t->tid, owner ? 1u : 0u};
+  if (!net_queue(owner ? owner - 1 : p->home_board, NET_PAGE_REQ, ops, 6, 0, 0, NULL, NULL)) return 0;
   t->state = T_PAGE;
   EVENT(DGL_COMMS, EV_PAGE_REQ);
   return 1;
@@ -160,9 +208,9 @@ int remote_prefetch(struct tcb *t) {
  * first missing one and run the call again when it has come (the saved PC goes back over the
  * TRAP). 1 if the thread now waits; 0 if the buffer is simply bad. */
 int remote_fetch(struct tcb *t, uint32_t va, uint32_t len) {
-  if (!t->proc->guest || len == 0) return 0;
+  if (len == 0) return 0;
   for (uint32_t pg = va >> TOS_PAGE_SHIFT; pg <= (va + len - 1) >> TOS_PAGE_SHIFT && pg < TOS_USER_PAGES; ++pg) {
-    if (t->proc->ptable[pg]) continue;
+    if (t->proc->ptable[pg] & TB_MMU_PTE_VALID) continue;
     if (!remote_page_fault(t, pg << TOS_PAGE_SHIFT)) return 0;
     uint32_t pc;
     memcpy(&pc, &t->frame[2], 4);
@@ -173,6 +221,10 @@ int remote_fetch(struct tcb *t, uint32_t va, uint32_t len) {
   return 0;
 }
 
+static void free_sent_frame(void *pa) { frame_free((uint32_t)pa); }
+
+/* A page is asked for: a copy of a process's page, or (o[5]) a migrated thread's stack page,
+ * which moves: it is unmapped here and its frame freed once it has left. */
 static void on_page_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   EVENT(DGL_COMMS, EV_RX_MPC);
@@ -180,7 +232,36 @@ static void on_page_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   uint32_t pa = p ? vm_phys(p, o[3] << TOS_PAGE_SHIFT, 0) : 0;
   uint32_t writable = p && vm_phys(p, o[3] << TOS_PAGE_SHIFT, 1) ? 1 : 0;
   uint32_t r[6] = {o[0], o[1], o[2], o[3], o[4], writable};
-  net_queue(from, pa ? NET_PAGE : NET_PAGE_NONE, r, 6, pa, pa ? TOS_PAGE_SIZE : 0, NULL, NULL);
+  int move = pa && o[5];
+  if (!net_queue(from, pa ? NET_PAGE : NET_PAGE_NONE, r, 6, pa, pa ? TOS_PAGE_SIZE : 0,
+                 move ? free_sent_frame : NULL, move ? (void *)pa : NULL)) {
+    ++remote_lost; /* the requester's thread would wait for ever: say so */
+    kprintf("tos: %s: no room to answer a page request from %s: dropped\n", board_name, board_name_of(from));
+    return;
+  }
+  if (move) vm_unmap(p, o[3]);
+}
+
+/* A migrated thread has ended: the stack pages it had left here are freed. */
+static void on_page_drop(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  uint32_t pa = p && o[3] < TOS_USER_PAGES ? vm_unmap(p, o[3]) : 0;
+  if (pa) frame_free(pa);
+}
+
+/* Thread t ends: the owners of the stack pages it left behind on its way are told. */
+void remote_drop_pages(struct tcb *t) {
+  struct proc *p = t->proc;
+  uint32_t top = thread_window_top(t->slot) >> TOS_PAGE_SHIFT;
+  for (uint32_t i = 1; i <= t->stack_pages; ++i) {
+    uint32_t owner = PTE_OWNER(p->ptable[top - i]);
+    if ((p->ptable[top - i] & TB_MMU_PTE_VALID) || !owner) continue;
+    p->ptable[top - i] = 0;
+    uint32_t ops[4] = {p->home_board, p->home_pid, p->home_serial, top - i};
+    net_send_wait(owner - 1, NET_PAGE_DROP, ops, 4);
+  }
 }
 
 static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
@@ -191,7 +272,7 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (!p) return;
   struct tcb *t = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
   if (!t || t->tid != o[4] || t->state != T_PAGE) return;
-  if (!p->ptable[o[3]]) {
+  if (!(p->ptable[o[3]] & TB_MMU_PTE_VALID)) {
     uint32_t pa = frame_alloc();
     if (!pa) {
       kprintf("tos: %s: no frame for a page copied from %s\n", board_name, board_name_of(o[0]));
@@ -227,4 +308,6 @@ void remote_init(void) {
   net_register(NET_PAGE_REQ, on_page_req);
   net_register(NET_PAGE, on_page);
   net_register(NET_PAGE_NONE, on_page_none);
+  net_register(NET_PAGE_DROP, on_page_drop);
+  net_register(NET_CHILD, on_child);
 }

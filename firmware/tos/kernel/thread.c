@@ -87,7 +87,8 @@ void finish(struct tcb *t, int32_t result) {
 }
 
 /* ---- TCBs and stacks ---- */
-static uint32_t window_top(uint32_t slot) { return TOS_STACK_BASE + (slot + 1) * TOS_STACK_WINDOW; }
+uint32_t thread_window_top(uint32_t slot) { return TOS_STACK_BASE + (slot + 1) * TOS_STACK_WINDOW; }
+#define window_top thread_window_top
 
 static void free_stack(struct tcb *t) {
   uint32_t top = window_top(t->slot) >> TOS_PAGE_SHIFT;
@@ -117,17 +118,11 @@ struct tcb *thread_new_in_slot(struct proc *p, uint32_t slot, uint32_t entry, ui
   if (!free_tcbs) return (struct tcb *)-TOS_ENOTCB;
   if (stack_pages == 0 || stack_pages > TOS_MAX_STACK_PAGES) return (struct tcb *)-TOS_EINVAL;
   if (stack_pages > frames_free()) return (struct tcb *)-TOS_ENOMEM;
-  struct tcb *t = free_tcbs;
-  free_tcbs = t->next;
-  --nfree_tcbs;
-  memset(t, 0, sizeof *t);
-  t->proc = p;
-  t->slot = (uint8_t)slot;
-  t->tid = (uint16_t)(((p->home_board & 15u) << 10) | ((uint32_t)p->home_pid << 6) | slot);
-  p->slots[slot] = t;
-  ++p->nthreads;
+  struct tcb *t = thread_attach(p, slot);
   uint32_t top = window_top(slot);
   for (uint32_t i = 1; i <= stack_pages; ++i) {
+    uint32_t old = vm_unmap(p, (top >> TOS_PAGE_SHIFT) - i); /* an earlier thread's, not yet given back */
+    if (old) frame_free(old);
     vm_map(p, (top >> TOS_PAGE_SHIFT) - i, frame_alloc(), 1);
     t->stack_pages = (uint16_t)i;
   }
@@ -145,9 +140,29 @@ struct tcb *thread_new_in_slot(struct proc *p, uint32_t slot, uint32_t entry, ui
   return t;
 }
 
+/* A TCB for slot `slot` of p: a new thread's, or one arriving by migration. */
+struct tcb *thread_attach(struct proc *p, uint32_t slot) {
+  struct tcb *t = free_tcbs;
+  free_tcbs = t->next;
+  --nfree_tcbs;
+  memset(t, 0, sizeof *t);
+  t->proc = p;
+  t->slot = (uint8_t)slot;
+  t->tid = (uint16_t)(((p->home_board & 15u) << 10) | ((uint32_t)p->home_pid << 6) | slot);
+  t->parent_tid = TID_NONE;
+  p->slots[slot] = t;
+  ++p->nthreads;
+  return t;
+}
+
 void thread_free(struct tcb *t) {
-  struct proc *p = t->proc;
   free_stack(t);
+  thread_detach(t);
+}
+
+/* The TCB goes back to the free list; the stack pages are the caller's business. */
+void thread_detach(struct tcb *t) {
+  struct proc *p = t->proc;
   p->slots[t->slot] = NULL;
   --p->nthreads;
   if (slice_owner == t) slice_owner = NULL;
@@ -197,8 +212,14 @@ void thread_exit(struct tcb *t, int32_t code) {
   struct proc *p = t->proc;
   struct tcb *par = t->parent;
   EVENT2(DGL_PROFILE, EV_EXIT, t->tid);
-  if (par && par->tid == t->parent_tid) child_ended(par, code);
-  else if (p->guest) remote_thread_exit(t, code); /* the home learns, and the parent there */
+  int told = 0;
+  if (par && par->tid == t->parent_tid) {
+    child_ended(par, code);
+    told = 1;
+  }
+  if (p->guest) remote_thread_exit(t, code, told); /* the home learns, and the parent wherever it is */
+  else if (!told && t->parent_tid != TID_NONE) remote_child_report(p, t->parent_tid, code, 0);
+  remote_drop_pages(t); /* stack pages it left on other boards */
   /* orphans: children of this thread no longer report to it */
   for (int i = 0; i < TOS_MAX_THREADS; ++i)
     if (p->slots[i] && p->slots[i]->parent == t) p->slots[i]->parent = NULL;
@@ -207,7 +228,9 @@ void thread_exit(struct tcb *t, int32_t code) {
     p->exit_set = 1;
   }
   thread_free(t);
-  if (p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);
+  if (!p->guest && p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);
+  /* a guest part stays until its home says the process is gone (NET_KILL): channels may
+   * still be forwarded from it and pages fetched from it */
 }
 
 int thread_wait(struct tcb *t) {

@@ -118,7 +118,7 @@ void service(struct tcb *t, uint32_t vector) {
     }
     return;
   }
-  if (vector == 2 && t->proc->guest) { /* a page left at the home: copy it over (Figure 8) */
+  if (vector == 2) { /* a page left at the home or on another board: fetch it (Figure 8) */
     uint16_t st = REG16(TB_MMU_FAULT_STATUS);
     uint32_t reason = (st & TB_MMU_FAULT_STATUS_REASON) >> TB_MMU_FAULT_STATUS_REASON_SHIFT;
     if ((st & TB_MMU_FAULT_STATUS_VALID) && reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED &&

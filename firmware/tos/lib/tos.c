@@ -50,6 +50,7 @@ void exit(int code) {
   }
 }
 int gettid(void) { return (int)SYS0(SYS_GETTID); }
+int migrate(int tid, int processor) { return (int)check(__tos_syscall(SYS_MIGRATE, tid, processor, 0, 0, 0, 0)); }
 void yield(void) { SYS0(SYS_YIELD); }
 int send_block(int chan, const void *buf, int len) {
   return (int)check(__tos_syscall(SYS_SEND, chan, (long)buf, len, 0, 0, 0));

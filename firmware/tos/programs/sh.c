@@ -160,7 +160,10 @@ static int b_ps(int argc, char **argv) {
            (unsigned long)info.frames);
     for (int i = 0; i < info.nthreads; ++i) {
       struct tos_pinfo_thread *t = &info.thread[i];
-      if (full)
+      const char *where = t->board < TOS_BOARD_NAME_COUNT ? board_names[t->board] : "?";
+      if (t->state == T_AWAY)
+        printf("      thread %04x on %s\n", t->tid, where);
+      else if (full)
         printf("      thread %04x %-8s pc %06lx sp %06lx d0 %08lx scheduled %lu\n", t->tid, tstate_names[t->state],
                (unsigned long)t->pc, (unsigned long)t->sp, (unsigned long)t->d0, (unsigned long)t->slices);
       else
@@ -480,6 +483,29 @@ static int b_download(int argc, char **argv) {
   return r < 0;
 }
 
+/* migrate TID BOARD: move a thread (any board's) to BOARD; only ready threads move. */
+static int b_migrate(int argc, char **argv) {
+  char *end;
+  long tid = argc == 3 ? strtol(argv[1], &end, 16) : -1;
+  int b = argc == 3 ? board_number(argv[2]) : -1;
+  if (argc != 3 || *end || tid < 0) {
+    printf("usage: migrate TID BOARD   (TID in hex, as ps shows it)\n");
+    return 1;
+  }
+  if (b < 0 || b >= TOS_BOARD_NAME_COUNT) {
+    printf("migrate: %s: no such board\n", argv[2]);
+    return 1;
+  }
+  int r = migrate((int)tid, b);
+  if (r == -TOS_ENOTREADY)
+    printf("migrate: thread %04lx is not ready (it is blocked; only threads in the ready queue migrate)\n", tid);
+  else if (r == -TOS_ESRCH)
+    printf("migrate: thread %04lx: no such thread\n", tid);
+  else if (r < 0)
+    printf("migrate: thread %04lx to %s: %s\n", tid, argv[2], tos_strerror(r));
+  return r < 0;
+}
+
 static int b_halt(int argc, char **argv) {
   (void)argv;
   halt(argc > 1 || strcmp(argv[0], "shutdown") == 0);
@@ -496,6 +522,7 @@ static const struct {
 } builtins[] = {
     {"ps", b_ps, "ps [-l]          processes and their threads (-l: thread contexts)"},
     {"kill", b_kill, "kill PID         remove a process"},
+    {"migrate", b_migrate, "migrate TID BOARD move a ready thread to another board"},
     {"fg", b_fg, "fg PID           bring a process to the foreground and wait for it"},
     {"bg", b_bg, "bg PID           let a process run in the background"},
     {"stty", b_stty, "stty [raw|cooked] the console's input mode"},

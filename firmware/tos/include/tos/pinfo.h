@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <testbed/tos.h>
 
-enum tos_tstate { T_FREE, T_READY, T_RUNNING, T_SEND, T_RECV, T_WAIT, T_PWAIT, T_CONSOLE, T_CONSOLE_IN, T_REMOTE, T_LAN, T_PAGE };
-#define TOS_TSTATE_NAMES {"free", "ready", "running", "send", "receive", "wait", "pwait", "write", "read", "remote", "lan", "page"}
+enum tos_tstate { T_FREE, T_READY, T_RUNNING, T_SEND, T_RECV, T_WAIT, T_PWAIT, T_CONSOLE, T_CONSOLE_IN, T_REMOTE, T_LAN, T_PAGE, T_AWAY };
+#define TOS_TSTATE_NAMES {"free", "ready", "running", "send", "receive", "wait", "pwait", "write", "read", "remote", "lan", "page", "away"}
 enum tos_pstate { P_FREE, P_FOREGROUND, P_BACKGROUND, P_SUSPENDED, P_ZOMBIE };
 #define TOS_PSTATE_NAMES {"free", "fg", "bg", "suspended", "ended"}
 
@@ -14,6 +14,8 @@ struct tos_pinfo_thread {
   uint16_t tid;
   uint8_t state;    /* enum tos_tstate */
   uint8_t slot;
+  uint8_t board;    /* where it is (T_AWAY: a thread of this process on another board, its state there unknown) */
+  uint8_t pad[3];
   uint32_t pc;      /* where it resumes */
   uint32_t sp;
   uint32_t slices;  /* times scheduled */

@@ -1,0 +1,262 @@
+/* Thread migration (seed 000 sections 2.2.1, 2.2.2; Figures 3 and 7).
+ *
+ * Only a thread in the ready queue moves (or the caller itself, which is as good as ready: it
+ * continues on the other board with migrate's 0 in d0). The source board unlinks it from its
+ * process's ready queue, packs its TCB, its share of the channels it has used (rchan_pack)
+ * and the entries of its stack pages into one Centrenet message, and frees the TCB
+ * (MDisconnect: MIGRATE .. MIGRATE_SENT). The destination never refuses: it makes the
+ * process's part there if there is none, takes a TCB, records where each stack page is, merges
+ * the channel entries and queues the thread (MConnect: RX_MPC RX_THREAD .. MIGRATE_IN).
+ *
+ * Pages: a stack page that was mapped on the source stays there, and the destination's entry
+ * says so (SOFT: that board + 1); the thread's first touch of it takes a bus error and the page
+ * moves over (remote.c). Code and data pages are copied from the home on demand, as for any
+ * thread of a guest part. When the thread ends, boards still keeping its stack pages free them.
+ *
+ * Where a thread is: its home keeps, per thread slot, the board of a thread living elsewhere
+ * (where[], newest by migration count); a migrate request, a child's end and ps go by it. A
+ * request for a thread on another board travels home and on to the thread's board, which does
+ * the migration and answers the requester (NET_MIGRATE_REQ / NET_MIGRATED). */
+#include "defs.h"
+
+struct mig_pack { /* the Centrenet message's data */
+  uint32_t regs[15], usp;
+  uint16_t frame_len, tid;
+  uint8_t frame[FRAME_MAX + 2];
+  int32_t user_id;
+  uint16_t parent_tid, stack_pages;
+  int32_t children, child_code;
+  uint32_t cpu_slices;
+  uint32_t send_mask[TOS_MAX_CHANNELS / 32], recv_mask[TOS_MAX_CHANNELS / 32];
+  uint16_t moves, nchan;
+  uint8_t page_owner[TOS_MAX_STACK_PAGES]; /* per stack page from the top: board + 1 that has it, 0 none */
+  struct mig_chan chan[TOS_MAX_CHANNELS];
+};
+#define PACK_HEAD ((uint32_t)__builtin_offsetof(struct mig_pack, chan))
+#define PTE_OWNER(e) (((e) & TB_MMU_PTE_SOFT) >> TB_MMU_PTE_SOFT_SHIFT)
+
+/* Packed threads waiting to leave (several migrations may be under way at once). */
+#define OUTBOX 4
+static struct mig_pack outbox[OUTBOX];
+static uint8_t outbox_busy[OUTBOX];
+static struct mig_pack inbox;
+uint32_t migrations_out, migrations_in;
+
+static void sent(void *ctx) { outbox_busy[(struct mig_pack *)ctx - outbox] = 0; }
+
+static struct tcb *find_local(uint32_t hb, uint32_t hp, uint32_t tid) {
+  for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
+    struct proc *p = &procs[i];
+    if (!proc_alive(p) || p->home_board != hb || p->home_pid != hp) continue;
+    struct tcb *t = p->slots[tid & (TOS_MAX_THREADS - 1)];
+    if (t && t->tid == tid) return t;
+  }
+  return NULL;
+}
+
+/* MDisconnect: t leaves for dest. 0, or -error with t untouched. */
+int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
+  if (dest >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (t != caller && t->state != T_READY) return -TOS_ENOTREADY;
+  if (dest == net_me()) return 0;
+  int k = 0;
+  while (k < OUTBOX && outbox_busy[k]) ++k;
+  if (k == OUTBOX || net_queue_room() == 0) return -TOS_EAGAIN; /* the last ones have not left yet */
+  struct mig_pack *m = &outbox[k];
+  struct proc *p = t->proc;
+  EVENT2(DGL_COMMS, EV_MIGRATE, t->tid);
+  if (t->state == T_READY) unready(t);
+  if (t == caller) t->regs[TCB_REGS_D0] = 0; /* migrate's result, read on the other board */
+  memcpy(m->regs, t->regs, sizeof m->regs);
+  m->usp = t->usp;
+  m->frame_len = t->frame_len;
+  m->tid = t->tid;
+  memcpy(m->frame, t->frame, sizeof m->frame);
+  m->user_id = t->user_id;
+  m->parent_tid = t->parent_tid;
+  m->stack_pages = t->stack_pages;
+  m->children = t->children;
+  m->child_code = t->child_code;
+  m->cpu_slices = t->cpu_slices;
+  memcpy(m->send_mask, t->send_mask, sizeof m->send_mask);
+  memcpy(m->recv_mask, t->recv_mask, sizeof m->recv_mask);
+  m->moves = (uint16_t)(t->moves + 1);
+  uint32_t top = thread_window_top(t->slot) >> TOS_PAGE_SHIFT;
+  for (uint32_t i = 0; i < TOS_MAX_STACK_PAGES; ++i) {
+    uint32_t e = i < t->stack_pages ? p->ptable[top - 1 - i] : 0;
+    m->page_owner[i] = (e & TB_MMU_PTE_VALID) ? (uint8_t)(net_me() + 1) : (uint8_t)PTE_OWNER(e);
+    if (!(e & TB_MMU_PTE_VALID) && e) p->ptable[top - 1 - i] = 0; /* the record travels on */
+  }
+  uint32_t n;
+  rchan_pack(t, dest, m->chan, &n);
+  m->nchan = (uint16_t)n;
+  for (int i = 0; i < TOS_MAX_THREADS; ++i) /* its children here report to it through the home now */
+    if (p->slots[i] && p->slots[i]->parent == t) p->slots[i]->parent = NULL;
+  if (!p->guest) { /* the home: its slot is now a thread elsewhere */
+    p->remote_mask[t->slot / 32] |= 1u << (t->slot % 32);
+    ++p->remote_threads;
+    p->where[t->slot] = (uint8_t)dest;
+    p->where_moves[t->slot] = m->moves;
+    p->spread = 1;
+  }
+  uint32_t ops[4] = {p->home_board, p->home_pid, p->home_serial, t->slot};
+  outbox_busy[k] = 1;
+  net_queue(dest, NET_THREAD, ops, 4, (uint32_t)m, PACK_HEAD + n * sizeof m->chan[0], sent, m);
+  thread_detach(t);
+  ++migrations_out;
+  EVENT(DGL_COMMS, EV_MIGRATE_SENT);
+  return 0;
+}
+
+/* MConnect: a thread arrives. */
+static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  EVENT(DGL_COMMS, EV_RX_MPC);
+  EVENT(DGL_COMMS, EV_RX_THREAD);
+  uint32_t len = net_data_len(), slot = o[3];
+  struct mig_pack *m = &inbox;
+  if (len < PACK_HEAD || len > sizeof *m || slot >= TOS_MAX_THREADS || o[0] >= TOS_BOARD_NAME_COUNT) {
+    ++remote_lost;
+    kprintf("tos: %s: a migrating thread from %s is malformed (%u bytes, slot %u): dropped\n", board_name,
+            board_name_of(from), len, slot);
+    return;
+  }
+  net_take(0, (uint32_t)m, len);
+  struct proc *p = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : remote_guest(o[0], o[1], o[2]);
+  if (!p || p->slots[slot] || tcbs_free() == 0 || m->nchan > TOS_MAX_CHANNELS ||
+      PACK_HEAD + m->nchan * sizeof m->chan[0] > len) {
+    /* a destination never refuses; this one cannot hold it (or its process has ended): say so */
+    ++remote_lost;
+    kprintf("tos: %s: thread %x migrating from %s cannot be taken (%s): lost\n", board_name, m->tid,
+            board_name_of(from), !p ? "no process slot" : tcbs_free() == 0 ? "no TCB" : "bad message");
+    return;
+  }
+  struct tcb *t = thread_attach(p, slot);
+  if (!p->guest) proc_release_slot(p, (int)slot); /* home again */
+  memcpy(t->regs, m->regs, sizeof t->regs);
+  t->usp = m->usp;
+  t->frame_len = m->frame_len;
+  memcpy(t->frame, m->frame, sizeof t->frame);
+  t->user_id = m->user_id;
+  t->parent_tid = m->parent_tid;
+  t->stack_pages = m->stack_pages;
+  t->children = m->children;
+  t->child_code = m->child_code;
+  t->cpu_slices = m->cpu_slices;
+  memcpy(t->send_mask, m->send_mask, sizeof t->send_mask);
+  memcpy(t->recv_mask, m->recv_mask, sizeof t->recv_mask);
+  t->moves = m->moves;
+  for (int i = 0; i < TOS_MAX_THREADS; ++i) { /* family here: direct reports again */
+    struct tcb *x = p->slots[i];
+    if (!x || x == t) continue;
+    if (x->tid == t->parent_tid) t->parent = x;
+    if (x->parent_tid == t->tid) x->parent = t;
+  }
+  uint32_t top = thread_window_top(slot) >> TOS_PAGE_SHIFT;
+  for (uint32_t i = 0; i < t->stack_pages && i < TOS_MAX_STACK_PAGES; ++i) {
+    uint32_t owner = m->page_owner[i], v = top - 1 - i;
+    if (owner == net_me() + 1 || !owner) continue; /* left here earlier: still mapped */
+    uint32_t stale = vm_unmap(p, v);
+    if (stale) frame_free(stale);
+    p->ptable[v] = (owner << TB_MMU_PTE_SOFT_SHIFT) & TB_MMU_PTE_SOFT;
+  }
+  rchan_unpack(t, m->chan, m->nchan);
+  ready(t);
+  ++migrations_in;
+  if (p->guest) { /* the home learns where it is */
+    uint32_t r[5] = {o[0], o[1], o[2], slot | (uint32_t)t->moves << 8, net_me()};
+    net_send_wait(p->home_board, NET_MOVED, r, 5);
+  }
+  EVENT2(DGL_COMMS, EV_MIGRATE_IN, t->tid);
+}
+
+static void on_moved(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  uint32_t slot = o[3] & 0xFF, moves = o[3] >> 8;
+  if (!p || p->guest || slot >= TOS_MAX_THREADS || !(p->remote_mask[slot / 32] >> (slot % 32) & 1)) return;
+  if ((int16_t)(moves - p->where_moves[slot]) < 0) return; /* older news */
+  p->where[slot] = (uint8_t)o[4];
+  p->where_moves[slot] = (uint16_t)moves;
+}
+
+/* ---- asking for a migration: here, or on the thread's board ---- */
+enum { RQ_HB, RQ_HP, RQ_TID, RQ_DEST, RQ_FROM, RQ_FROM_TID, RQ_HOPS, RQ_OPS };
+
+static void answer(const uint32_t *o, int32_t result);
+
+/* Do it if the thread is here, else pass the request on (home, then the thread's board). */
+static void route(const uint32_t *o) {
+  struct tcb *t = find_local(o[RQ_HB], o[RQ_HP], o[RQ_TID]);
+  if (t) {
+    answer(o, migrate_out(t, o[RQ_DEST], NULL));
+    return;
+  }
+  uint32_t slot = o[RQ_TID] & (TOS_MAX_THREADS - 1), dest = o[RQ_HB];
+  if (o[RQ_HB] == net_me()) { /* the home: where is it? */
+    struct proc *p = o[RQ_HP] < TOS_MAX_PROCESSES ? &procs[o[RQ_HP]] : NULL;
+    if (!p || !proc_alive(p) || p->guest || !(p->remote_mask[slot / 32] >> (slot % 32) & 1)) {
+      answer(o, -TOS_ESRCH);
+      return;
+    }
+    dest = p->where[slot];
+  }
+  if (o[RQ_HOPS] > 2 * TOS_BOARD_NAME_COUNT || dest == net_me()) { /* it keeps moving: try again later */
+    answer(o, -TOS_EAGAIN);
+    return;
+  }
+  uint32_t r[RQ_OPS];
+  memcpy(r, o, sizeof r);
+  ++r[RQ_HOPS];
+  net_send_wait(dest, NET_MIGRATE_REQ, r, RQ_OPS);
+}
+
+static void finish_requester(uint32_t tid, int32_t result) {
+  struct tcb *t = find_local((tid >> 10) & 15, (tid >> 6) & 15, tid);
+  if (t && t->state == T_REMOTE) finish(t, result);
+}
+
+static void answer(const uint32_t *o, int32_t result) {
+  if (o[RQ_FROM] == net_me()) {
+    finish_requester(o[RQ_FROM_TID], result);
+    return;
+  }
+  uint32_t r[2] = {o[RQ_FROM_TID], (uint32_t)result};
+  net_send_wait(o[RQ_FROM], NET_MIGRATED, r, 2);
+}
+
+static void on_migrate_req(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  EVENT(DGL_COMMS, EV_RX_MPC);
+  route(o);
+}
+
+static void on_migrated(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)from;
+  (void)nops;
+  finish_requester(o[0], (int32_t)o[1]);
+}
+
+/* migrate(tid, processor) */
+SYSCALL(migrate) {
+  uint32_t tid = a1, dest = a2;
+  if (dest >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (tid > 0xFFFF || tid == TID_NONE) return -TOS_ESRCH;
+  uint32_t hb = (tid >> 10) & 15, hp = (tid >> 6) & 15;
+  struct tcb *target = find_local(hb, hp, tid);
+  if (target) return migrate_out(target, dest, t);
+  if (hb >= TOS_BOARD_NAME_COUNT) return -TOS_ESRCH;
+  uint32_t o[RQ_OPS] = {hb, hp, tid, dest, net_me(), t->tid, 0};
+  t->state = T_REMOTE; /* until the answer */
+  route(o);
+  return 0;
+}
+
+void migrate_init(void) {
+  net_register(NET_THREAD, on_thread);
+  net_register(NET_MOVED, on_moved);
+  net_register(NET_MIGRATE_REQ, on_migrate_req);
+  net_register(NET_MIGRATED, on_migrated);
+}
