@@ -131,9 +131,12 @@ void CpuInitiator::run() {
       halt = cpu_.halt_reason();
       break;
     }
-    if (cpu_.stopped() && !new_ipl) {
+    if (cpu_.stopped() && !new_ipl && !cpu_.interrupt_pending()) {
       // STOP: catch the kernel up to the CPU, then sleep until the IPL lines change. The bus
-      // is idle meanwhile, so DMA in that time steals nothing.
+      // is idle meanwhile, so DMA in that time steals nothing. (A level that rose while the
+      // mask was higher, and that STOP's new mask lets in, is taken at once: the lines will
+      // not change again for it. An OS that idles with `splhigh; test; STOP #0x2000` hits
+      // that window whenever its timer expires between the test and the STOP.)
       sync();
       if (ipl_ == applied_ipl_) wait(ipl_changed_);
       if (mem_port_) dma_seen_ = mem_port_->stats(SharedMemoryPort::kDma).held;

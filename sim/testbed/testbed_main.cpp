@@ -209,7 +209,9 @@ int sc_main(int argc, char** argv) {
         std::cout << (r.exit_code == 1 ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
         if (r.exit_code != 1) rc = 1;
       } else {
-        std::cout << "still running";
+        auto& core = b.cpu().core();
+        std::cout << "still running (" << (core.stopped() ? "in STOP" : "executing") << ", pc " << std::hex
+                  << core.regs().pc << std::dec << ")";
         if (spec.stop_time == sc_core::SC_ZERO_TIME) rc = 1;
       }
       std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()

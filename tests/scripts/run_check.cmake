@@ -2,6 +2,8 @@
 #   -DCMD="prog|arg|..." (arguments separated by |) -DEXPECT_RC=<n>|nonzero -DEXPECT_REGEX=<regex over stdout+stderr>
 #   [-DSETUP_DIR=<dir to create fresh>] [-DSETUP_FILE=<path> -DSETUP_TEXT=<text>]
 #   [-DCHECK_FILE=<path> -DCHECK_REGEX=<regex over its contents>] [-DCHECK_FILE2=... -DCHECK_REGEX2=...]
+#   [-DCHECK_BOARDS_FREE=<the run's output folder>: every board's console log ends (TOS) with
+#    "all programs done" and as many frames and TCBs free as it had at boot: nothing leaked]
 if(SETUP_DIR)
   file(REMOVE_RECURSE ${SETUP_DIR})
   file(MAKE_DIRECTORY ${SETUP_DIR})
@@ -33,3 +35,28 @@ foreach(n "" 2)
     endif()
   endif()
 endforeach()
+
+if(CHECK_BOARDS_FREE)
+  file(GLOB logs ${CHECK_BOARDS_FREE}/*.console.log)
+  if(NOT logs)
+    message(FATAL_ERROR "no console logs in ${CHECK_BOARDS_FREE}")
+  endif()
+  foreach(log ${logs})
+    file(READ ${log} text)
+    if(NOT text MATCHES "KB kernel, ([0-9]+) frames free, ([0-9]+) TCBs")
+      message(FATAL_ERROR "${log}: no TOS boot line")
+    endif()
+    set(frames ${CMAKE_MATCH_1})
+    set(tcbs ${CMAKE_MATCH_2})
+    string(REGEX MATCHALL "all programs done, [0-9]+ frames free, [0-9]+ TCBs free" done "${text}")
+    list(LENGTH done n)
+    if(n EQUAL 0)
+      message(FATAL_ERROR "${log}: the board never reported all programs done")
+    endif()
+    list(GET done -1 last)
+    if(NOT last STREQUAL "all programs done, ${frames} frames free, ${tcbs} TCBs free")
+      message(FATAL_ERROR "${log}: leaked: booted with ${frames} frames and ${tcbs} TCBs free, ended with '${last}'")
+    endif()
+  endforeach()
+  message("every board ended with all its frames and TCBs free (and no process, so no CCB, left)")
+endif()

@@ -151,9 +151,9 @@ void kmain(void) {
   REG16(TB_INTC_ENABLE) = TB_INTC_ENABLE_TIMER | TB_INTC_ENABLE_SERIAL0 | TB_INTC_ENABLE_NET |
                           (board_master ? TB_INTC_ENABLE_SERIAL1 : 0); /* the LAN link */
   spl0();
-  kprintf("TOS on %s (board %u, %s): %u KB RAM, %u KB kernel, %u frames free\n", board_name,
+  kprintf("TOS on %s (board %u, %s): %u KB RAM, %u KB kernel, %u frames free, %u TCBs\n", board_name,
           board_id, board_master ? "master" : "slave", ram_bytes >> 10,
-          (uint32_t)__kernel_end >> 10, frames_free());
+          (uint32_t)__kernel_end >> 10, frames_free(), tcbs_free());
   boot_start();
 
   for (;;) {

@@ -130,7 +130,10 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
   if (sending) {
     if (c->token == T_TOKEN_RTR) { /* a remote receiver is ready: the data goes now */
       c->token = T_TOKEN_NONE;
-      if (start_msg(t, c->token_from, c->token_tid, c->token_len)) return;
+      if (start_msg(t, c->token_from, c->token_tid, c->token_len)) {
+        c->waiter = NULL; /* it waits for its pieces to leave, not on the channel */
+        return;
+      }
     }
     if (c->peer && c->peer - 1u != net_me()) send_token(c->peer - 1u, NET_FOCUS, p, chan, t->tid, t->op_len);
     else send_token(NONE, NET_ADVERT, p, chan, t->tid, t->op_len);
