@@ -105,7 +105,7 @@ endforeach()
 # tos-bench at a reduced size: it must find every message in the events and print its figures
 # (the full size is `build/bin/tos-bench`).
 add_test(NAME tos_bench_prints_its_figures
-  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:tos-bench>|--out|${_tos_out}/bench|--max-msg|601|--step|100|--reps|2"
-          -DEXPECT_RC=0 "-DEXPECT_REGEX=trap round trip.*cycles.*context switch.*cycles.*local communication [0-9.]+n.*remote communication [0-9.]+n.*remote page copy"
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:tos-bench>|--out|${_tos_out}/bench|--max-msg|601|--step|100|--reps|2|--migrations|5"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=trap round trip.*cycles.*context switch.*cycles.*local communication [0-9.]+n.*remote communication [0-9.]+n.*remote page copy.*5 moves between slaves.*packing \\(MDisconnect\\) +[0-9.]+.*thread flight +[0-9.]+.*unpacking \\(MConnect\\) +[0-9.]+.*bus error service +[0-9.]+"
           -P ${_check})
 set_tests_properties(tos_bench_prints_its_figures PROPERTIES LABELS tos)

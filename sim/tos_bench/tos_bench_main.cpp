@@ -10,6 +10,7 @@
 // event times are the monitor probe's (the instant each event was written). Then the
 // least-squares line over message size, printed beside seed 000's Table 6. Nothing here is
 // tuned: every time comes from the 68010 model running the kernel's code.
+#include <algorithm>
 #include <CLI/CLI.hpp>
 
 #include <cmath>
@@ -57,12 +58,13 @@ std::string slurp(const fs::path& p) {
 int sc_main(int argc, char** argv) {
   CLI::App app{"TOS's basic costs on the simulated Testbed: trap, context switch, local channel latency"};
   std::string out_dir = "testbed-out/tos-bench", firmware_dir = TESTBED_FIRMWARE_DIR;
-  int max_msg = 5000, step = 50, reps = 10;
+  int max_msg = 5000, step = 50, reps = 10, migrations = 20;
   app.add_option("--out", out_dir, "output folder")->capture_default_str();
   app.add_option("--firmware-dir", firmware_dir, "where tos.elf and the programs are")->capture_default_str();
   app.add_option("--max-msg", max_msg, "largest message (local's MAX_MSG)")->check(CLI::Range(1, 5000))->capture_default_str();
   app.add_option("--step", step, "message size step")->check(CLI::Range(1, 5000))->capture_default_str();
   app.add_option("--reps", reps, "messages of each size")->check(CLI::Range(1, 100))->capture_default_str();
+  app.add_option("--migrations", migrations, "moves of migrate's second thread")->check(CLI::Range(1, 1000))->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -71,7 +73,9 @@ int sc_main(int argc, char** argv) {
                      std::to_string(step) + " " + std::to_string(reps) + "\n";
     std::vector<filestore::FileData> files;
     rc += "earth remote 2 " + std::to_string(max_msg) + " " + std::to_string(step * 2) + " 1\n";
-    for (const char* prog : {"tosbench", "local", "dgl", "remote"}) {
+    // migration (section 3.3.3): Appendix A.3's `migrate`, its second thread touring the slaves
+    rc += "fire dgl +comms\nwater dgl +comms\nspace dgl +comms\nearth migrate " + std::to_string(migrations) + " 20\n";
+    for (const char* prog : {"tosbench", "local", "dgl", "remote", "migrate"}) {
       std::string path = firmware_dir + "/" + prog + ".elf";
       files.push_back({prog, TOS_FS_PERM_READ | TOS_FS_PERM_WRITE | TOS_FS_PERM_EXEC, filestore::read_file(path), path});
     }
@@ -204,6 +208,66 @@ int sc_main(int argc, char** argv) {
     }
     if (n < rsizes.size()) {
       std::cerr << "tos-bench: found " << n << " remote messages in the events, expected " << rsizes.size() << "\n";
+      return 1;
+    }
+
+    // 4. thread migration (section 3.3.3, Figure 7): packing MIGRATE..MIGRATE_SENT on the source,
+    // flight MIGRATE_SENT..RX_THREAD (the next arrival anywhere: migrate's moves are one at a
+    // time), unpacking RX_THREAD..MIGRATE_IN on the destination; and every board's page copies
+    // in that run, split as Figure 8: bus error service PAGE_FAULT..PAGE_REQ, then request and
+    // page flights with the owner's service PAGE_REQ..PAGE_IN.
+    struct Span { uint64_t start, end; };
+    std::vector<Span> packs, unpacks, services, transfers;
+    for (int smi = 1; smi <= 5; ++smi) {
+      std::vector<std::pair<uint64_t, uint16_t>> e;
+      for (auto& r : records)
+        if (r.smi == unsigned(smi)) e.push_back({r.clock, r.word});
+      for (size_t i = 0; i < e.size(); ++i) {
+        auto next = [&](uint16_t code) {
+          for (size_t j = i + 1; j < e.size(); ++j)
+            if (e[j].second == code) return e[j].first;
+          return uint64_t(0);
+        };
+        uint64_t t;
+        if (e[i].second == EV_MIGRATE && (t = next(EV_MIGRATE_SENT))) packs.push_back({e[i].first, t});
+        if (e[i].second == EV_RX_THREAD && (t = next(EV_MIGRATE_IN))) unpacks.push_back({e[i].first, t});
+        if (e[i].second == EV_PAGE_FAULT && (t = next(EV_PAGE_REQ))) services.push_back({e[i].first, t});
+        if (e[i].second == EV_PAGE_REQ && (t = next(EV_PAGE_IN))) transfers.push_back({e[i].first, t});
+      }
+    }
+    auto by_start = [](const Span& a, const Span& b) { return a.start < b.start; };
+    std::sort(packs.begin(), packs.end(), by_start);
+    std::sort(unpacks.begin(), unpacks.end(), by_start);
+    size_t nm = std::min(packs.size(), unpacks.size());
+    auto stats = [&](const char* what, const std::vector<double>& v) {
+      double lo = 1e30, hi = 0, sum = 0;
+      for (double x : v) lo = std::min(lo, x), hi = std::max(hi, x), sum += x;
+      std::printf("  %-34s %8.3f %8.3f %8.3f\n", what, v.empty() ? 0.0 : lo, v.empty() ? 0.0 : sum / double(v.size()),
+                  v.empty() ? 0.0 : hi);
+    };
+    std::vector<double> pack_ms, flight_ms, unpack_ms, total_ms;
+    for (size_t i = 0; i < nm; ++i) {
+      auto ms = [&](uint64_t a, uint64_t b) { return double(b - a) * us_per_clock / 1000.0; };
+      pack_ms.push_back(ms(packs[i].start, packs[i].end));
+      flight_ms.push_back(ms(packs[i].end, unpacks[i].start));
+      unpack_ms.push_back(ms(unpacks[i].start, unpacks[i].end));
+      total_ms.push_back(ms(packs[i].start, unpacks[i].end));
+    }
+    std::printf("\nthread migration (migrate's second thread, %zu moves between slaves), ms:  min     mean      max\n", nm);
+    stats("packing (MDisconnect)", pack_ms);
+    stats("thread flight", flight_ms);
+    stats("unpacking (MConnect)", unpack_ms);
+    stats("migration, all three", total_ms);
+    std::printf("seed 000 Table 6 / Figure 16: migration 8.4 ms +-0.5 (packing about 3.4, flight and unpacking about 2.5 each)\n");
+    std::vector<double> svc_ms, xfer_ms;
+    for (auto& sp : services) svc_ms.push_back(double(sp.end - sp.start) * us_per_clock / 1000.0);
+    for (auto& sp : transfers) xfer_ms.push_back(double(sp.end - sp.start) * us_per_clock / 1000.0);
+    std::printf("remote page copies on every slave (%zu), ms:                          min     mean      max\n", transfers.size());
+    stats("bus error service", svc_ms);
+    stats("request flight + page flight", xfer_ms);
+    std::printf("seed 000 Table 6 / Figure 17: page copy 16.9 ms +15.3/-3\n");
+    if (nm < size_t(migrations)) {
+      std::cerr << "tos-bench: found " << nm << " migrations in the events, expected " << migrations << "\n";
       return 1;
     }
     return 0;
