@@ -226,7 +226,10 @@ static void on_rtr(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   struct tcb *w = c->waiter;
   int waiting = w && w->state == T_SEND;
   if (!waiting && forward(c->fwd_s, NET_RTR, o)) return; /* the sender has migrated: after it */
-  if (from == net_me()) return; /* our own come back: both sides are here, chan.c pairs them */
+  if (from == net_me()) { /* our receiver's, come back: the sender is here, chan.c pairs them */
+    c->rtr_sent = 0;      /* and should the sender leave first, its focus from there is answered */
+    return;
+  }
   c->peer = (uint8_t)(from + 1);
   if (waiting) {
     c->waiter = NULL;
@@ -305,6 +308,12 @@ void rchan_pack(struct tcb *t, uint32_t dest, struct mig_chan *e, uint32_t *n) {
       m->token_tid = c->token_tid;
       m->token_len = c->token_len;
       c->token = T_TOKEN_NONE;
+    }
+    if (r && c->waiter && c->waiter->state == T_SEND) { /* a sender waits here for it: a focus goes along */
+      m->token = T_TOKEN_FOCUS;
+      m->token_from = (uint8_t)net_me();
+      m->token_tid = c->waiter->tid;
+      m->token_len = c->waiter->op_len;
     }
     if (s) c->fwd_s = (uint8_t)(dest + 1);
     if (r) c->fwd_r = (uint8_t)(dest + 1);
