@@ -9,11 +9,12 @@ set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 #                 [CONSOLE <board whose console the regex reads, default earth>]
 #                 [UPLOAD <file name> UPLOAD_TEXT <text>] [NAME <test name>] [SET <key=value>...] [ALL_FREE])
 # NAME: the test's name (default: the program's); SET: machine settings for this run; ALL_FREE:
-# every board must end with as many frames and TCBs free as it booted with.
+# every board must end with as many frames and TCBs free as it booted with; LOG <board> LOG_REGEX
+# <regex>: that board's console log must match too.
 # UPLOAD: the run's output folder (the host file service's upload and download folder) is made
 # afresh holding that file before the run, for lan_get.
 function(tos_kernel_test)
-  cmake_parse_arguments(T "ALL_FREE" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT;NAME" "FILES;SET" ${ARGN})
+  cmake_parse_arguments(T "ALL_FREE" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT;NAME;LOG;LOG_REGEX" "FILES;SET" ${ARGN})
   if(NOT T_NAME)
     set(T_NAME ${T_PROGRAM})
   endif()
@@ -45,6 +46,9 @@ function(tos_kernel_test)
   endif()
   if(T_ALL_FREE)
     list(APPEND setup -DCHECK_BOARDS_FREE=${_tos_out}/${T_NAME})
+  endif()
+  if(T_LOG)
+    list(APPEND setup -DCHECK_FILE=${_tos_out}/${T_NAME}/${T_LOG}.console.log "-DCHECK_REGEX=${T_LOG_REGEX}")
   endif()
   add_test(NAME tos_${T_NAME}
     COMMAND ${CMAKE_COMMAND}
@@ -92,6 +96,8 @@ tos_kernel_test(PROGRAM mon_read_drains_the_mmi LINE "master mon_read_drains_the
 # remote channels carrying 0 .. 100,000 bytes, remote page copying; in both DMA modes.
 tos_kernel_test(PROGRAM remote_channels_work)
 tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywhere SET centrenet.dma=dma-anywhere)
+tos_kernel_test(PROGRAM corrupt_mpcs_are_dropped LOG air
+  LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far\\).*type 20 from earth: channel \\(5000\\): dropped \\(2 so far\\).*type 18 from earth: origin board \\(77\\): dropped \\(3 so far\\).*msg.*dropped.*migrating thread from earth is malformed.*type 63 from earth: unknown type")
 tos_kernel_test(PROGRAM migration_keeps_data ALL_FREE)
 tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 # Several seeds (each run is deterministic), over a thousand migrations each; the full size

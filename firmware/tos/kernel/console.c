@@ -408,11 +408,11 @@ static void on_credit(uint32_t from, const uint32_t *ops, uint32_t nops) {
 }
 
 void console_net_init(void) {
-  net_register(NET_CON_SELECT, on_select);
-  net_register(NET_CON_REQUEST, on_request);
-  net_register(NET_CON_IN, on_in);
-  net_register(NET_CON_OUT, on_out);
-  net_register(NET_CON_CREDIT, on_credit);
+  net_register(NET_CON_SELECT, on_select, 1);
+  net_register(NET_CON_REQUEST, on_request, 1);
+  net_register(NET_CON_IN, on_in, 1);
+  net_register(NET_CON_OUT, on_out, 1);
+  net_register(NET_CON_CREDIT, on_credit, 1);
 }
 
 SYSCALL(console) {

@@ -13,6 +13,7 @@
 #include <testbed/memory_map.h>
 #include <testbed/tos.h>
 #include <tos/fs_format.h>
+#include <tos/net_types.h>
 #include <tos/pinfo.h>
 
 #define NULL ((void *)0)
@@ -144,43 +145,12 @@ extern int console_raw;
 #define NET_TYPE(tag) ((tag) & 0xFF)
 #define NET_NOPS(tag) (((tag) >> 8) & 0xF)
 #define NET_MAX_OPS 13 /* 16 descriptor words: header, operands, one address/length pair */
-enum net_type { /* what a message is */
-  NET_CON_SELECT = 1, /* master -> board: op0 1 = your console is the operator's, 0 = not any more */
-  NET_CON_REQUEST,    /* board -> master: switch the operator's console to op0 */
-  NET_CON_IN,         /* master -> board: op0 = count, then the characters typed, 4 per word */
-  NET_CON_OUT,        /* board -> master: op0 = count, then the characters printed */
-  NET_CON_CREDIT,     /* board -> master: op0 more input characters may come */
-  NET_HALT,           /* master -> board: halt */
-  NET_DONE,           /* board -> master: op0 1 = boot script over and no process left, 0 = busy again */
-  NET_RF_OPEN,        /* a file for this board's filestore: op0 size, op1 permissions, op2.. name */
-  NET_RF_DATA,        /* op0 offset, then data */
-  NET_RF_DONE,        /* op0 0 or -error: the file is stored (or not) */
-  /* remote.c and rchan.c: a process across boards; ops start with its home (board, pid, serial) */
-  NET_CREATE,         /* home -> board: start a thread (slot, entry, arg, ret, pages, parent TID, id) */
-  NET_CREATED,        /* board -> home: slot | parent TID << 8, the TID or -error */
-  NET_EXITED,         /* board -> home: a thread ended (slot, parent TID, code) */
-  NET_KILL,           /* home -> boards: the process is gone */
-  NET_PAGE_REQ,       /* guest -> home: virtual page, TID */
-  NET_PAGE,           /* home -> guest: the page (1 KB), writable */
-  NET_PAGE_NONE,      /* home -> guest: the home has no such page */
-  NET_FOCUS,          /* the MPCs: channel, TID, length */
-  NET_ADVERT,
-  NET_RTR,
-  NET_MSG,            /* channel, receiver TID, total, offset, then data */
-  /* migrate.c: thread migration */
-  NET_THREAD,         /* source -> destination: slot, then the packed thread (struct mig_pack) */
-  NET_MOVED,          /* destination -> home: slot | moves << 8, the thread's new board */
-  NET_MIGRATE_REQ,    /* requester -> home -> the thread's board: home board, pid, slot, TID, destination,
-                         requester board, requester TID, hops */
-  NET_MIGRATED,       /* thread's board -> requester: requester TID, 0 or -error */
-  NET_CHILD,          /* a child ended: parent TID, code, hops (routed through the home) */
-  NET_PAGE_DROP,      /* a migrated thread ended: the owner frees the stack page it kept (virtual page) */
-  NET_TYPES = 64
-};
+/* enum net_type (NET_*): <tos/net_types.h>, shared with tests that forge messages */
 typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);
 void net_init(void);
 uint32_t net_me(void);
-void net_register(uint32_t type, net_handler h);
+void net_register(uint32_t type, net_handler h, uint32_t nops); /* nops: operands it must have */
+void net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v);
 int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
               void (*done)(void *), void *ctx);
 uint32_t net_queue_room(void);
@@ -189,7 +159,7 @@ void net_send_phase(void);
 void net_receive_phase(void);
 uint32_t net_data_len(void);
 void net_take(uint32_t off, uint32_t pa, uint32_t len);
-extern uint32_t net_sent, net_received, net_unknown, net_dropped;
+extern uint32_t net_sent, net_received, net_unknown, net_dropped, net_malformed;
 
 /* ---- lan.c: the master's LAN link (SERIAL1), the host file service; monitor.c: the MMI ---- */
 void lan_init(void);

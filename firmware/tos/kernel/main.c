@@ -134,8 +134,8 @@ void kmain(void) {
   console_init();
   lan_init();
   net_init();
-  net_register(NET_HALT, on_halt);
-  net_register(NET_DONE, on_done);
+  net_register(NET_HALT, on_halt, 0);
+  net_register(NET_DONE, on_done, 1);
   console_net_init();
   rfile_init();
   remote_init();

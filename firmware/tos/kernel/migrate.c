@@ -255,8 +255,8 @@ SYSCALL(migrate) {
 }
 
 void migrate_init(void) {
-  net_register(NET_THREAD, on_thread);
-  net_register(NET_MOVED, on_moved);
-  net_register(NET_MIGRATE_REQ, on_migrate_req);
-  net_register(NET_MIGRATED, on_migrated);
+  net_register(NET_THREAD, on_thread, 4);
+  net_register(NET_MOVED, on_moved, 5);
+  net_register(NET_MIGRATE_REQ, on_migrate_req, 7);
+  net_register(NET_MIGRATED, on_migrated, 2);
 }

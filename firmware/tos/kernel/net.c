@@ -34,6 +34,7 @@ struct txmsg {
 static struct txmsg txq[TXQ];
 static uint32_t tx_head, tx_tail;
 static net_handler handlers[NET_TYPES];
+static uint8_t needs[NET_TYPES]; /* operands a message of the type must have */
 uint32_t net_sent, net_received, net_unknown, net_dropped;
 
 void net_init(void) {
@@ -45,7 +46,19 @@ void net_init(void) {
 }
 
 uint32_t net_me(void) { return my_node * TOS_MAX_SLOTS_PER_NODE + my_slot; }
-void net_register(uint32_t type, net_handler h) { handlers[type] = h; }
+void net_register(uint32_t type, net_handler h, uint32_t nops) {
+  handlers[type] = h;
+  needs[type] = (uint8_t)nops;
+}
+
+/* A message that cannot be what it says (corrupted, or sent by a confused kernel): counted,
+ * reported, dropped; the rest of the traffic goes on. */
+uint32_t net_malformed;
+void net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v) {
+  ++net_malformed;
+  kprintf("tos: %s: malformed message type %u from %s: %s (%u): dropped (%u so far)\n", board_name, type,
+          board_name_of(from), why, v, net_malformed);
+}
 
 /* Queue a message for the send phase; 0 when the queue is full (the caller retries later).
  * `data` must stay put until done(ctx) is called (or until the message has left, if no done). */
@@ -138,14 +151,29 @@ void net_receive_phase(void) {
     uint32_t tag = w[0] & TB_NET_HEADER_TAG, ops[NET_MAX_OPS];
     rx_nops = NET_NOPS(tag);
     for (uint32_t i = 0; i < rx_nops && i < NET_MAX_OPS; ++i) ops[i] = w[1 + i];
-    rx_len = len - 4 - 4 * rx_nops;
+    rx_len = len >= 4 + 4 * rx_nops ? len - 4 - 4 * rx_nops : 0;
     uint32_t from = ((src & TB_NET_IN_SRC_NODE) >> TB_NET_IN_SRC_NODE_SHIFT) * TOS_MAX_SLOTS_PER_NODE +
                     ((src & TB_NET_IN_SRC_SLOT) >> TB_NET_IN_SRC_SLOT_SHIFT);
     ++net_received;
-    net_handler h = NET_TYPE(tag) < NET_TYPES ? handlers[NET_TYPE(tag)] : NULL;
-    if (h) h(from, ops, rx_nops);
-    else ++net_unknown;
+    uint32_t type = NET_TYPE(tag);
+    net_handler h = type < NET_TYPES ? handlers[type] : NULL;
+    if (!h) {
+      ++net_unknown;
+      net_bad(from, type, "unknown type, operands", rx_nops);
+    } else if (rx_nops < needs[type] || rx_nops > NET_MAX_OPS || len < 4 + 4 * rx_nops) {
+      net_bad(from, type, "too few operands", rx_nops);
+    } else {
+      h(from, ops, rx_nops);
+    }
     REG32(TB_NET_RXCMD) = TB_NET_RXCMD_POP;
   }
   REG16(TB_INTC_ENABLE) |= TB_INTC_ENABLE_NET; /* intr() masked it: the queue is empty now */
+}
+
+/* net_inject(processor, type, ops, nops): a raw message, for tests of the receivers' checks. */
+SYSCALL(net_inject) {
+  uint32_t ops[NET_MAX_OPS];
+  if (a1 >= TOS_BOARD_NAME_COUNT || a2 >= NET_TYPES || a4 > NET_MAX_OPS) return -TOS_EINVAL;
+  if (a4 && !vm_copyin(t->proc, ops, a3, a4 * 4)) return -TOS_EFAULT;
+  return net_queue(a1, a2, ops, a4, 0, 0, NULL, NULL) ? 0 : -TOS_EAGAIN;
 }

@@ -145,6 +145,16 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
   }
 }
 
+/* An MPC's names must be possible ones: else it is corrupt (net_bad counts and reports it). */
+static int mpc_ok(uint32_t from, uint32_t type, const uint32_t *o) {
+  if (o[0] >= TOS_BOARD_NAME_COUNT) net_bad(from, type, "home board", o[0]);
+  else if (o[1] >= TOS_MAX_PROCESSES) net_bad(from, type, "process", o[1]);
+  else if (o[3] >= TOS_MAX_CHANNELS) net_bad(from, type, "channel", o[3]);
+  else if (type != NET_MSG && o[6] >= TOS_BOARD_NAME_COUNT) net_bad(from, type, "origin board", o[6]);
+  else return 1;
+  return 0;
+}
+
 static struct ccb *ccb_of(const uint32_t *o, struct proc **pp) {
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (!p || o[3] >= TOS_MAX_CHANNELS) return NULL;
@@ -154,11 +164,11 @@ static struct ccb *ccb_of(const uint32_t *o, struct proc **pp) {
 
 /* focus / advert: a remote sender waits on the channel. */
 static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
-  (void)net_from;
   (void)nops;
   uint32_t from = o[6]; /* the sender's board (the message may have been forwarded) */
   EVENT(DGL_COMMS, EV_RX_MPC);
   EVENT(DGL_COMMS, EV_RX_FOCUS);
+  if (!mpc_ok(net_from, NET_FOCUS, o)) return;
   struct proc *p;
   struct ccb *c = ccb_of(o, &p);
   if (!c) { /* kept, replacing one for the same channel, else the oldest */
@@ -215,14 +225,17 @@ void rchan_adopt(struct proc *p) {
 
 /* rtr: the remote receiver is ready; a waiting sender's data goes (the rtr service). */
 static void on_rtr(uint32_t net_from, const uint32_t *o, uint32_t nops) {
-  (void)net_from;
   (void)nops;
   uint32_t from = o[6]; /* the receiver's board */
   EVENT(DGL_COMMS, EV_RX_MPC);
   EVENT(DGL_COMMS, EV_RX_RTR);
+  if (!mpc_ok(net_from, NET_RTR, o)) return;
   struct proc *p;
   struct ccb *c = ccb_of(o, &p);
-  if (!c) return;
+  if (!c) {
+    net_bad(net_from, NET_RTR, "no part of its process here, process", o[1]);
+    return;
+  }
   struct tcb *w = c->waiter;
   int waiting = w && w->state == T_SEND;
   if (!waiting && forward(c->fwd_s, NET_RTR, o)) return; /* the sender has migrated: after it */
@@ -244,13 +257,16 @@ static void on_rtr(uint32_t net_from, const uint32_t *o, uint32_t nops) {
 
 /* msg: a piece of the data for the receiver blocked here (the msg service). */
 static void on_msg(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
   EVENT(DGL_COMMS, EV_RX_MPC);
   EVENT(DGL_COMMS, EV_RX_MSG);
+  if (!mpc_ok(from, NET_MSG, o)) return;
   struct proc *p;
   struct ccb *c = ccb_of(o, &p);
-  if (!c) return;
+  if (!c) {
+    net_bad(from, NET_MSG, "no part of its process here, process", o[1]);
+    return;
+  }
   struct tcb *r = c->waiter;
   if (!r || r->state != T_RECV || r->tid != o[4]) {
     ++rchan_stray;
@@ -346,8 +362,8 @@ void rchan_forget(struct tcb *t) {
 }
 
 void rchan_init(void) {
-  net_register(NET_FOCUS, on_focus);
-  net_register(NET_ADVERT, on_focus);
-  net_register(NET_RTR, on_rtr);
-  net_register(NET_MSG, on_msg);
+  net_register(NET_FOCUS, on_focus, 7);
+  net_register(NET_ADVERT, on_focus, 7);
+  net_register(NET_RTR, on_rtr, 7);
+  net_register(NET_MSG, on_msg, 7);
 }

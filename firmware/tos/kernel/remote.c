@@ -301,13 +301,13 @@ static void on_page_none(uint32_t from, const uint32_t *o, uint32_t nops) {
 
 void remote_init(void) {
   rand_state = 0x5EED0000u + net_me();
-  net_register(NET_CREATE, on_create);
-  net_register(NET_CREATED, on_created);
-  net_register(NET_EXITED, on_exited);
-  net_register(NET_KILL, on_kill);
-  net_register(NET_PAGE_REQ, on_page_req);
-  net_register(NET_PAGE, on_page);
-  net_register(NET_PAGE_NONE, on_page_none);
-  net_register(NET_PAGE_DROP, on_page_drop);
-  net_register(NET_CHILD, on_child);
+  net_register(NET_CREATE, on_create, 10);
+  net_register(NET_CREATED, on_created, 5);
+  net_register(NET_EXITED, on_exited, 7);
+  net_register(NET_KILL, on_kill, 3);
+  net_register(NET_PAGE_REQ, on_page_req, 6);
+  net_register(NET_PAGE, on_page, 6);
+  net_register(NET_PAGE_NONE, on_page_none, 6);
+  net_register(NET_PAGE_DROP, on_page_drop, 4);
+  net_register(NET_CHILD, on_child, 6);
 }

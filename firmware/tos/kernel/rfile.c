@@ -134,7 +134,7 @@ static void on_data(uint32_t from, const uint32_t *ops, uint32_t nops) {
 
 void rfile_init(void) {
   for (uint32_t i = 0; i < TOS_BOARD_NAME_COUNT; ++i) in[i].node = -1;
-  net_register(NET_RF_OPEN, on_open);
-  net_register(NET_RF_DATA, on_data);
-  net_register(NET_RF_DONE, on_done);
+  net_register(NET_RF_OPEN, on_open, 2);
+  net_register(NET_RF_DATA, on_data, 1);
+  net_register(NET_RF_DONE, on_done, 1);
 }

@@ -26,6 +26,7 @@ int create(int id, int n_pages, int processor, void (*entry)(void *), void *arg)
 int wait(void);               /* wait for all children; 0, or the first non-zero exit code */
 void exit(int code) __attribute__((noreturn));
 int gettid(void);
+int net_inject(int processor, int type, const uint32_t *ops, int nops); /* tests: a raw, maybe corrupt, message */
 int migrate(int tid, int processor); /* move thread tid (a ready one, or the caller) there: 0, or -error */
 void yield(void);
 extern int tos_errno;         /* the last failed call's error (TOS_E*) */

@@ -1,0 +1,39 @@
+/* The kinds of Centrenet message TOS kernels exchange (a message's header tag, bits 7..0):
+ * the kernel's (kernel/net.c and its users) and the tests' that forge corrupt ones with
+ * net_inject(), from one list. Operands are 32-bit words; data follows them. */
+#ifndef TOS_NET_TYPES_H
+#define TOS_NET_TYPES_H
+enum net_type { /* what a message is */
+  NET_CON_SELECT = 1, /* master -> board: op0 1 = your console is the operator's, 0 = not any more */
+  NET_CON_REQUEST,    /* board -> master: switch the operator's console to op0 */
+  NET_CON_IN,         /* master -> board: op0 = count, then the characters typed, 4 per word */
+  NET_CON_OUT,        /* board -> master: op0 = count, then the characters printed */
+  NET_CON_CREDIT,     /* board -> master: op0 more input characters may come */
+  NET_HALT,           /* master -> board: halt */
+  NET_DONE,           /* board -> master: op0 1 = boot script over and no process left, 0 = busy again */
+  NET_RF_OPEN,        /* a file for this board's filestore: op0 size, op1 permissions, op2.. name */
+  NET_RF_DATA,        /* op0 offset, then data */
+  NET_RF_DONE,        /* op0 0 or -error: the file is stored (or not) */
+  /* remote.c and rchan.c: a process across boards; ops start with its home (board, pid, serial) */
+  NET_CREATE,         /* home -> board: start a thread (slot, entry, arg, ret, pages, parent TID, id) */
+  NET_CREATED,        /* board -> home: slot | parent TID << 8, the TID or -error */
+  NET_EXITED,         /* board -> home: a thread ended (slot, parent TID, code) */
+  NET_KILL,           /* home -> boards: the process is gone */
+  NET_PAGE_REQ,       /* guest -> home: virtual page, TID */
+  NET_PAGE,           /* home -> guest: the page (1 KB), writable */
+  NET_PAGE_NONE,      /* home -> guest: the home has no such page */
+  NET_FOCUS,          /* the MPCs: channel, TID, length */
+  NET_ADVERT,
+  NET_RTR,
+  NET_MSG,            /* channel, receiver TID, total, offset, then data */
+  /* migrate.c: thread migration */
+  NET_THREAD,         /* source -> destination: slot, then the packed thread (struct mig_pack) */
+  NET_MOVED,          /* destination -> home: slot | moves << 8, the thread's new board */
+  NET_MIGRATE_REQ,    /* requester -> home -> the thread's board: home board, pid, slot, TID, destination,
+                         requester board, requester TID, hops */
+  NET_MIGRATED,       /* thread's board -> requester: requester TID, 0 or -error */
+  NET_CHILD,          /* a child ended: parent TID, code, hops (routed through the home) */
+  NET_PAGE_DROP,      /* a migrated thread ended: the owner frees the stack page it kept (virtual page) */
+  NET_TYPES = 64
+};
+#endif
