@@ -102,7 +102,8 @@ int run_boards(const Options& o) {
     c.model = o.model;
     c.quantum_us = o.quantum_us;
     for (unsigned i = 0; i < o.run; i++) {
-      c.id = uint16_t(i);
+      c.id = uint16_t(i % 16);  // sixteen boards per Centrenet node
+      c.node = uint16_t(i / 16);
       c.master = i == 0;
       boards.push_back(std::make_unique<Board>(("board" + std::to_string(i)).c_str(), c));
       boards.back()->load_image(image);
