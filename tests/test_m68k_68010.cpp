@@ -245,6 +245,64 @@ TEST(M68010, BusErrorOnPrefetchRollsBackExgBeforeRerun) {
   EXPECT_EQ(cpu.regs().d[1], 1u);
 }
 
+// Runs `setup_code`, then `insn` (one word) at $13FC, whose prefetch of the page at $1400
+// faults when `fault` is set (the handler maps the page and returns, and the
+// instruction is rerun); returns the registers and SR at the STOP behind it.
+struct EdgeResult {
+  uint32_t d[8], a[8];
+  uint16_t sr;
+  int bus_errors;
+};
+EdgeResult run_at_page_edge(std::initializer_list<uint16_t> setup_code, uint16_t insn, bool fault) {
+  PagedBus bus;
+  setup(bus);
+  bus_error_handler_maps_and_returns(bus);
+  bus.code(0x1000, setup_code);
+  bus.code(0x1000 + 2 * (uint32_t)setup_code.size(), {0x4EF9, 0x0000, 0x13FC});  // jmp $13FC.l
+  bus.code(0x13FC, {insn, 0x4E71, 0x4E72, 0x2700});  // insn ; nop ; stop #$2700 (at $1400)
+  bus.absent[0x1400 / 1024] = fault;
+  Cpu cpu(bus, Model::MC68010);
+  run(cpu);
+  EdgeResult r{};
+  EXPECT_TRUE(cpu.stopped());
+  for (int i = 0; i < 8; i++) r.d[i] = cpu.regs().d[i], r.a[i] = cpu.regs().a[i];
+  r.sr = cpu.regs().sr;
+  r.bus_errors = bus.bus_errors;
+  return r;
+}
+
+// The CCR is saved before an instruction only when the instruction reads it and then writes it
+// (README: the undo log); for the others a rerun from the flags the faulted attempt left ends
+// the same. Each instruction here writes its flags before its prefetch faults, and ends with the
+// registers and SR of an unfaulted run.
+TEST(M68010, BusErrorRerunEndsWithTheFlagsOfAnUnfaultedRun) {
+  // moveq #1,d0 ; moveq #2,d1 ; move #$11,ccr (X and C set)
+  const std::initializer_list<uint16_t> pre = {0x7001, 0x7202, 0x44FC, 0x0011};
+  struct Case {
+    const char* what;
+    uint16_t insn;
+  } cases[] = {
+      {"addx.l d1,d0 (reads X: 1 + 2 + 1, X cleared)", 0xD181},
+      {"subx.l d1,d0 (reads X)", 0x9181},
+      {"roxl.l #1,d0 (reads X)", 0xE390},
+      {"negx.l d0 (reads X and Z)", 0x4080},
+      {"abcd d1,d0 (reads X and Z)", 0xC101},
+      {"add.l d1,d0 (writes X from the operands only)", 0xD081},
+      {"cmp.l d1,d0 (keeps X)", 0xB081},
+      {"move.w d1,d0", 0x3001},
+  };
+  for (const Case& k : cases) {
+    EdgeResult plain = run_at_page_edge(pre, k.insn, false);
+    EdgeResult faulted = run_at_page_edge(pre, k.insn, true);
+    EXPECT_EQ(plain.bus_errors, 0) << k.what;
+    EXPECT_EQ(faulted.bus_errors, 1) << k.what;
+    EXPECT_EQ(faulted.sr, plain.sr) << k.what;
+    for (int i = 0; i < 8; i++) EXPECT_EQ(faulted.d[i], plain.d[i]) << k.what << " d" << i;
+    for (int i = 0; i < 8; i++) EXPECT_EQ(faulted.a[i], plain.a[i]) << k.what << " a" << i;
+  }
+  EXPECT_EQ(run_at_page_edge(pre, 0xD181, false).d[0], 4u);  // addx: 1 + 2 + X
+}
+
 TEST(M68010, DoubleBusFaultHaltsWithReason) {
   PagedBus bus;
   setup(bus, 0x50000);  // the supervisor stack is in an absent page

@@ -8,10 +8,12 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <string>
-#include <vector>
 
 namespace testbed {
 
@@ -22,18 +24,33 @@ class Memory : public sc_core::sc_module {
   // `latency` is charged per access on b_transport and advertised in DMI.
   Memory(sc_core::sc_module_name name, uint64_t size, bool read_only = false,
          sc_core::sc_time latency = sc_core::SC_ZERO_TIME)
-      : sc_module(name), socket("socket"), bytes_(size, 0), read_only_(read_only), latency_(latency) {
+      : sc_module(name), socket("socket"), bytes_(map_zeroed(size)), size_(size), read_only_(read_only),
+        latency_(latency) {
     socket.register_b_transport(this, &Memory::b_transport);
     socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
     socket.register_transport_dbg(this, &Memory::transport_dbg);
   }
 
-  uint64_t size() const { return bytes_.size(); }
-  uint8_t* data() { return bytes_.data(); }
+  ~Memory() override { munmap(bytes_, size_ ? size_ : 1); }
+  Memory(const Memory&) = delete;
+  Memory& operator=(const Memory&) = delete;
+
+  uint64_t size() const { return size_; }
+  uint8_t* data() { return bytes_; }
   bool read_only() const { return read_only_; }
 
  private:
-  bool in_range(uint64_t a, unsigned len) const { return a <= bytes_.size() && len <= bytes_.size() - a; }
+  // Anonymous private pages: the OS hands out zero pages on first touch, so a board costs host
+  // memory for what its software touches, not for all of its RAM (a 15 MiB board that boots TOS
+  // touches a few hundred KiB), and nothing is zeroed at construction. The pointer is as good
+  // for DMI as a vector's.
+  static uint8_t* map_zeroed(uint64_t size) {
+    void* p = mmap(nullptr, size ? size : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return static_cast<uint8_t*>(p);
+  }
+  bool in_range(uint64_t a, unsigned len) const { return a <= size_ && len <= size_ - a; }
 
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     uint64_t a = p.get_address();
@@ -59,9 +76,9 @@ class Memory : public sc_core::sc_module {
 
   bool get_direct_mem_ptr(tlm::tlm_generic_payload& p, tlm::tlm_dmi& dmi) {
     (void)p;
-    dmi.set_dmi_ptr(bytes_.data());
+    dmi.set_dmi_ptr(bytes_);
     dmi.set_start_address(0);
-    dmi.set_end_address(bytes_.size() - 1);
+    dmi.set_end_address(size_ - 1);
     dmi.set_read_latency(latency_);
     dmi.set_write_latency(latency_);
     dmi.allow_read();
@@ -71,15 +88,16 @@ class Memory : public sc_core::sc_module {
 
   unsigned transport_dbg(tlm::tlm_generic_payload& p) {
     uint64_t a = p.get_address();
-    if (a >= bytes_.size()) return 0;
-    unsigned len = unsigned(std::min<uint64_t>(p.get_data_length(), bytes_.size() - a));
+    if (a >= size_) return 0;
+    unsigned len = unsigned(std::min<uint64_t>(p.get_data_length(), size_ - a));
     // Debug writes reach ROM too: a debugger or loader may patch it.
     if (p.is_read()) std::memcpy(p.get_data_ptr(), &bytes_[a], len);
     else if (p.is_write()) std::memcpy(&bytes_[a], p.get_data_ptr(), len);
     return len;
   }
 
-  std::vector<uint8_t> bytes_;
+  uint8_t* bytes_;
+  uint64_t size_;
   bool read_only_;
   sc_core::sc_time latency_;
 };

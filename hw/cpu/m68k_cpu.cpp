@@ -45,6 +45,33 @@ bool loopable(uint16_t op) {
       return false;
   }
 }
+
+// The opcodes that read the CCR (or SR) and then may write it before the instruction's last
+// bus cycle, so that a rerun after a bus error must start from the CCR the first attempt started
+// with (Cpu::save_ccr): ADDX, SUBX, NEGX, ABCD, SBCD, NBCD, ROXL, ROXR and ANDI/ORI/EORI to CCR
+// and SR. Instructions that only read flags (Bcc, DBcc, Scc, TRAPV, MOVE from SR/CCR) change
+// none; those that push the SR in an exception (CHK, TRAP, DIVU by zero) write no flag after it.
+// Illegal opcodes that fall in these patterns are harmless: they only save the CCR needlessly.
+bool reads_then_writes_ccr(uint16_t op) {
+  const int line = op >> 12, sz = (op >> 6) & 3;
+  switch (line) {
+    case 0x0:
+      return op == 0x003C || op == 0x007C || op == 0x023C || op == 0x027C || op == 0x0A3C ||
+             op == 0x0A7C;
+    case 0x4:
+      return (op & 0xFF00) == 0x4000 || (op & 0xFFC0) == 0x4800;  // NEGX (and MOVE from SR), NBCD
+    case 0x8: case 0xC:
+      return (op & 0x1F0) == 0x100;  // SBCD, ABCD
+    case 0x9: case 0xD:
+      return sz != 3 && (op & 0x130) == 0x100;  // SUBX, ADDX
+    case 0xE:
+      if (sz == 3) return (op & 0xFEC0) == 0xE4C0;  // ROXL/ROXR <ea>
+      return ((op >> 3) & 3) == 2;                  // ROXL/ROXR Dn
+    default:
+      return false;
+  }
+}
+Handler g_inner_010[65536];
 }  // namespace
 
 bool g_loopable[65536];
@@ -92,8 +119,8 @@ void Exec::take_interrupt(Cpu& c, int level) {
   c.stopped_ = false;
   c.loop_mode_ = false;
   set_supervisor(c, true);
-  c.t_ = false;
-  c.mask_ = level;
+  logged(c, c.t_) = 0;
+  logged(c, c.mask_) = (uint32_t)level;
   // The 68000's sequence, 44(5/3) (M68000 UM Table 8-14; bus order as in the microcode): 6
   // internal clocks, the write of the PC's low word, the acknowledge cycle, 6 internal clocks,
   // then the SR and the PC's high word. The 68010 stacks its format word after the acknowledge
@@ -134,11 +161,11 @@ void Exec::group0(Cpu& c) {
   int vec = c.fault_berr_ ? 2 : 3;
   if (c.model_ == Model::MC68010) {
     // Roll the instruction back to its start so that RTE can rerun it.
+    // The log holds the old values of the registers, USP, S, T and the mask the instruction
+    // changed; the registers are then in the instruction's own mode.
     for (uint32_t i = c.undo_n_; i-- > 0;) *c.undo_log_[i].reg = c.undo_log_[i].old;
     c.undo_n_ = 0;
-    c.r_.usp = c.undo_.usp;
     uint16_t old = c.inst_sr();
-    c.s_ = (old >> 13) & 1;  // registers above are in the instruction's own mode
     c.cur_pages_ = c.pages_[c.s_ ? 1 : 0];
     c.fetch_page_ = Cpu::kNoFetchPage;
     set_sr(c, old);
@@ -227,6 +254,7 @@ template <bool Restartable> M68K_INLINE void Exec::start_instruction(Cpu& c) {
 template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
   const Handler* table = g_table[Restartable ? 1 : 0];
   c.table_ = table;
+  c.inner_table_ = g_inner_010;
   c.restartable_ = Restartable;
   for (;;) {
     try {
@@ -238,7 +266,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
           exception(c, 9, c.pc_ - 4, 6);
           continue;
         }
-        if (c.nmi_pending_ || c.ipl_ > c.mask_) {
+        if (c.nmi_pending_ || c.ipl_ > (int)c.mask_) {
           int level = c.ipl_;
           c.nmi_pending_ = false;
           c.inst_pc_ = c.pc_ - 4;
@@ -292,7 +320,9 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
 Cpu::Cpu(Bus& bus, Model model) : bus_(bus), model_(model) {
   std::call_once(g_table_once, [] {
     Exec::build_table(Model::MC68000, g_table[0]);
-    Exec::build_table(Model::MC68010, g_table[1]);
+    Exec::build_table(Model::MC68010, g_inner_010);
+    for (uint32_t op = 0; op < 65536; op++)
+      g_table[1][op] = reads_then_writes_ccr((uint16_t)op) ? &Exec::save_ccr : g_inner_010[op];
     for (uint32_t op = 0; op < 65536; op++) g_loopable[op] = loopable((uint16_t)op);
   });
   r_.sr = 0x2700;

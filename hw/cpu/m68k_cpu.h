@@ -109,8 +109,10 @@ class Cpu {
   Registers r_{};
   // Live state while running: flags kept unpacked (0/1) for speed.
   uint32_t fx_ = 0, fn_ = 0, fz_ = 0, fv_ = 0, fc_ = 0;
-  bool s_ = true, t_ = false;
-  int mask_ = 7;
+  // S, T and the interrupt mask as 32-bit words (0/1, 0/1, 0-7), so that the 68010 model can
+  // put their old values in the undo log when an instruction changes them (Exec::logged).
+  uint32_t s_ = 1, t_ = 0;
+  uint32_t mask_ = 7;
   uint32_t pc_ = 0;  // prefetch address: the opcode is at pc_ - 4, IRC holds the word at pc_ - 2
   uint16_t ird_ = 0, irc_ = 0;
   uint32_t synced_pc_ = 0;
@@ -118,6 +120,8 @@ class Cpu {
   uint64_t limit_ = 0;  // the run loop's burst ends when cycles_ reaches it (0: at once)
   uint32_t budget_ = 0;  // instructions left in the burst's chain of tail calls
   void (*const* table_)(Cpu&, uint16_t) = nullptr;  // the model's decoder table
+  // 68010: the handlers themselves for the opcodes whose table_ entry first saves the CCR.
+  void (*const* inner_table_)(Cpu&, uint16_t) = nullptr;
   bool restartable_ = false;  // 68010: snapshot registers before each instruction
   uint64_t instructions_ = 0;
   int ipl_ = 0;
@@ -146,45 +150,39 @@ class Cpu {
 
   // Group-0 bookkeeping for the instruction in progress.
   uint32_t inst_pc_ = 0;        // address of the current instruction
-  // 68010: the state at the start of the instruction, for the bus-error rollback. Taken before
-  // every instruction, so it is small: USP and SR (flags unpacked) are copied; data and address
-  // registers are not, instead every write to one goes through Exec::wd()/wa(), which logs the
-  // old value (undo_log_) while an instruction runs on the 68010 model.
-  struct Undo {
-    uint32_t usp;
-    uint32_t fx, fn, fz, fv, fc;
-    bool s, t;
-    int mask;
-  } undo_{};
+  // 68010: what the bus-error rollback needs of the state at the start of the instruction.
+  // Every write to a data or address register goes through Exec::wd()/wa(), and the rare writes
+  // of USP, S, T and the mask through Exec::logged(), which put the old value in undo_log_ on
+  // the 68010 model; the log is replayed backwards on a fault. The flags are not saved before
+  // every instruction: an instruction that does not read the CCR ends with the same flags
+  // whether it starts from those it had or from those a faulted first attempt left (that
+  // attempt wrote, from the same operands, a subset of what the rerun writes), so only the
+  // opcodes that read flags and then write them (ADDX, SUBX, NEGX, ABCD, SBCD, NBCD, ROXL, ROXR,
+  // ANDI/ORI/EORI to CCR and SR: g_reads_ccr) save the CCR first (Exec::save_ccr). Saving
+  // USP, S, T, the mask and the five flags before every instruction cost the 68010 model
+  // about a quarter of its speed against the 68000 model.
   struct UndoEntry {
     uint32_t* reg;
     uint32_t old;
   };
-  static constexpr uint32_t kUndoLog = 48;  // MOVEM loads 16 registers; nothing writes more
+  // MOVEM loads 16 registers; an exception inside an instruction logs S, USP, A7 (twice), T and
+  // the mask; nothing writes more.
+  static constexpr uint32_t kUndoLog = 48;
   UndoEntry undo_log_[kUndoLog]{};
   uint32_t undo_n_ = 0;
-  // Field by field through a register on purpose: a wide (vector or 8-byte) copy reads across
-  // the 4-byte stores the previous instruction has just made, store-to-load forwarding fails
-  // on that, and the 68010 model ran at half the speed of the 68000 one.
-  template <typename T> static T through_register(T v) {
-    asm("" : "+r"(v));
-    return v;
-  }
+  // The CCR at the start of the instruction with kCcrSaved set, or 0 when it was not saved (the
+  // CCR at the fault then stands for it). Next to undo_n_: both are cleared by one store.
+  uint32_t undo_ccr_ = 0;
+  static constexpr uint32_t kCcrSaved = 0x100;
   void snapshot() {
     undo_n_ = 0;
-    undo_.usp = through_register(r_.usp);
-    undo_.fx = through_register(fx_);
-    undo_.fn = through_register(fn_);
-    undo_.fz = through_register(fz_);
-    undo_.fv = through_register(fv_);
-    undo_.fc = through_register(fc_);
-    undo_.s = s_;
-    undo_.t = t_;
-    undo_.mask = mask_;
+    undo_ccr_ = 0;
   }
+  void save_ccr() { undo_ccr_ = kCcrSaved | fx_ << 4 | fn_ << 3 | fz_ << 2 | fv_ << 1 | fc_; }
+  // The SR the instruction started with, once the undo log has been replayed.
   uint16_t inst_sr() const {
-    return (uint16_t)((undo_.t ? 0x8000 : 0) | (undo_.s ? 0x2000 : 0) | undo_.mask << 8 |
-                      undo_.fx << 4 | undo_.fn << 3 | undo_.fz << 2 | undo_.fv << 1 | undo_.fc);
+    uint32_t ccr = (undo_ccr_ & kCcrSaved) ? undo_ccr_ & 0x1F : fx_ << 4 | fn_ << 3 | fz_ << 2 | fv_ << 1 | fc_;
+    return (uint16_t)((t_ ? 0x8000 : 0) | (s_ ? 0x2000 : 0) | mask_ << 8 | ccr);
   }
   // The group-0 fault being raised (address error or bus error).
   uint32_t fault_addr_ = 0;

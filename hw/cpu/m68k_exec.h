@@ -278,8 +278,9 @@ struct Exec {
   }
 
   // ------------------------------------------------------------------ register writes
-  // Every write to a data or address register goes through these: on the 68010 model they log
-  // the old value so that a bus error can roll the instruction back (Cpu::snapshot()).
+  // Every write to a data or address register goes through these, and the rare writes of USP,
+  // S, T and the mask through logged(): on the 68010 model they log the old value so that a bus
+  // error can roll the instruction back (Cpu::snapshot()).
   static M68K_INLINE uint32_t& logged(Cpu& c, uint32_t& r) {
     if (c.restartable_ && M68K_LIKELY(c.undo_n_ < Cpu::kUndoLog)) c.undo_log_[c.undo_n_++] = {&r, r};
     return r;
@@ -300,23 +301,23 @@ struct Exec {
     c.fc_ = v & 1;
   }
   static void set_supervisor(Cpu& c, bool s) {
-    if (s == c.s_) return;
+    if ((uint32_t)s == c.s_) return;
     if (s) {
-      c.r_.usp = c.r_.a[7];
+      logged(c, c.r_.usp) = c.r_.a[7];
       wa(c, 7) = c.r_.ssp;
     } else {
       c.r_.ssp = c.r_.a[7];
       wa(c, 7) = c.r_.usp;
     }
-    c.s_ = s;
+    logged(c, c.s_) = s;
     c.cur_pages_ = c.pages_[s ? 1 : 0];
     c.fetch_page_ = Cpu::kNoFetchPage;
   }
   static void set_sr(Cpu& c, uint16_t v) {
     c.limit_ = 0;  // the mask or T may have changed: back to the run loop's checks
     set_ccr(c, (uint8_t)v);
-    c.t_ = (v >> 15) & 1;
-    c.mask_ = (v >> 8) & 7;
+    logged(c, c.t_) = (v >> 15) & 1;
+    logged(c, c.mask_) = (v >> 8) & 7;
     set_supervisor(c, (v >> 13) & 1);
   }
   static M68K_INLINE bool cond(const Cpu& c, int cc) {
@@ -363,7 +364,7 @@ struct Exec {
   static void exception(Cpu& c, int vec, uint32_t pc_push, int idle_clocks) {
     uint16_t old = sr(c);
     set_supervisor(c, true);
-    c.t_ = false;
+    logged(c, c.t_) = 0;
     c.loop_mode_ = false;
     idle(c, idle_clocks);
     if (c.model_ == Model::MC68010) push16(c, (uint16_t)(vec * 4));
@@ -543,6 +544,12 @@ struct Exec {
   static void take_interrupt(Cpu& c, int level);
   static void group0(Cpu& c);
   static void build_table(Model m, Handler* t);
+  // 68010 table entry of the opcodes that read the CCR before writing it: saves the CCR for a
+  // bus-error rollback (Cpu::save_ccr), then runs the handler.
+  static void save_ccr(Cpu& c, uint16_t op) {
+    c.save_ccr();
+    return c.inner_table_[op](c, op);
+  }
   template <bool Restartable> static void start_instruction(Cpu& c);
   // Every table entry is chain<handler>: the handler (inlined where the compiler likes), then
   // the next instruction is dispatched from here as a tail call, so each handler has its own

@@ -194,7 +194,7 @@ struct MiscOps : Exec {
     prefetch(c);
     if (m10(c)) idle(c, 2);  // Table 9-18: 6(1/0) on the 68010, 4(1/0) on the 68000
     if (op & 8) wa(c, op & 7) = c.r_.usp;
-    else c.r_.usp = c.r_.a[op & 7];
+    else logged(c, c.r_.usp) = c.r_.a[op & 7];
   }
 
   // ------------------------------------------------------------------ control flow
@@ -341,7 +341,7 @@ struct MiscOps : Exec {
       switch (cr) {
         case 0x000: c.r_.sfc = rn & 7; break;
         case 0x001: c.r_.dfc = rn & 7; break;
-        case 0x800: c.r_.usp = rn; break;
+        case 0x800: logged(c, c.r_.usp) = rn; break;
         default: c.r_.vbr = rn; break;
       }
       prefetch(c);

@@ -1,0 +1,211 @@
+// machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] [--quantum-us Q]
+//               [--model 68000|68010]
+//
+// How the simulation scales with the number of busy boards: for each size N (and for one board
+// alone, in the same run, so that the ratio is measured on one host at one time) it runs a
+// machine of N boards, every one running IMAGE (the reference workload, which never stops
+// within the run) in one SystemC kernel with the global quantum Q, for W / N simulated
+// milliseconds (the same work at every size; at least 10 ms) or T if given, and
+// prints, per size: aggregate MIPS, the real-time factor (simulated seconds per host second),
+// host CPU seconds per board per simulated second, the ratio of the aggregate MIPS to the board
+// alone, and the peak resident memory. The boards are generated (board i is "board<i>", 16 MiB
+// of RAM as the workload needs, the default board settings otherwise) and independent: no
+// Centrenet, no monitor, so the figures are those of the CPUs and their synchronisation.
+//
+// Each size runs in a child process (this program with --run N): a SystemC kernel elaborates
+// once per process, and the child's CPU time and peak RSS come from the kernel (wait4), not from
+// a clock inside the run. Figures are of process CPU time: on a shared host read the ratios.
+#include "board.h"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace testbed;
+
+namespace {
+
+struct Options {
+  std::string image;
+  std::vector<unsigned> sizes{2, 6, 16, 64, 256};
+  double board_ms = 20000;  // simulated board-milliseconds per size
+  double sim_ms = 0;        // fixed simulated time per size, or 0: board_ms / N
+  double quantum_us = BoardConfig{}.quantum_us;
+  m68k::Model model = m68k::Model::MC68010;
+  unsigned run = 0;  // child: the number of boards to run
+};
+
+[[noreturn]] void usage(const char* why) {
+  std::fprintf(stderr, "machine-bench: %s\nusage: machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] "
+                       "[--quantum-us Q] [--model 68000|68010]\n", why);
+  std::exit(2);
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; i++) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) usage(("missing value for " + a).c_str());
+      return argv[++i];
+    };
+    if (a == "--sizes") {
+      o.sizes.clear();
+      std::stringstream ss(value());
+      for (std::string n; std::getline(ss, n, ',');) {
+        int v = std::atoi(n.c_str());
+        if (v < 1) usage("--sizes: every size must be a positive number of boards");
+        o.sizes.push_back(unsigned(v));
+      }
+    } else if (a == "--board-ms") {
+      o.board_ms = std::atof(value().c_str());
+      if (!(o.board_ms > 0)) usage("--board-ms must be positive");
+    } else if (a == "--sim-ms") {
+      o.sim_ms = std::atof(value().c_str());
+      if (!(o.sim_ms > 0)) usage("--sim-ms must be positive");
+    } else if (a == "--quantum-us") {
+      o.quantum_us = std::atof(value().c_str());
+      if (!(o.quantum_us > 0)) usage("--quantum-us must be positive");
+    } else if (a == "--model") {
+      std::string m = value();
+      if (m != "68000" && m != "68010") usage("--model is 68000 or 68010");
+      o.model = m == "68000" ? m68k::Model::MC68000 : m68k::Model::MC68010;
+    } else if (a == "--run") {
+      o.run = unsigned(std::atoi(value().c_str()));
+    } else if (!a.empty() && a[0] == '-') {
+      usage(("unknown option " + a).c_str());
+    } else {
+      o.image = a;
+    }
+  }
+  if (o.image.empty()) usage("no image");
+  return o;
+}
+
+// The child: N boards in one kernel; prints "instructions I simulated S" for the parent.
+int run_boards(const Options& o) {
+  std::vector<std::unique_ptr<Board>> boards;
+  try {
+    ElfImage image = load_elf(o.image);
+    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.quantum_us, sc_core::SC_US));
+    BoardConfig c;
+    c.ram_bytes = TB_RAM_MAX_BYTES;
+    c.model = o.model;
+    c.quantum_us = o.quantum_us;
+    for (unsigned i = 0; i < o.run; i++) {
+      c.id = uint16_t(i % 16);  // sixteen boards per Centrenet node
+      c.node = uint16_t(i / 16);
+      c.master = i == 0;
+      boards.push_back(std::make_unique<Board>(("board" + std::to_string(i)).c_str(), c));
+      boards.back()->load_image(image);
+      boards.back()->on_exit([](Board&) {});  // a board that ends early leaves the others running
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "machine-bench: error: %s\n", e.what());
+    return 2;
+  }
+  sc_core::sc_start(sc_core::sc_time(o.sim_ms, sc_core::SC_MS));
+  uint64_t instructions = 0;
+  for (auto& b : boards) {
+    if (b->result().finished || !b->result().halt_reason.empty()) {
+      std::fprintf(stderr, "machine-bench: %s ended before %g ms (%s): use a longer workload\n", b->name(),
+                   o.sim_ms, b->result().halt_reason.c_str());
+      return 1;
+    }
+    instructions += b->cpu().core().instructions();
+  }
+  std::printf("instructions %llu simulated %.9f\n", (unsigned long long)instructions,
+              sc_core::sc_time_stamp().to_seconds());
+  return 0;
+}
+
+struct Figures {
+  unsigned boards = 0;
+  uint64_t instructions = 0;
+  double simulated = 0, cpu = 0, wall = 0;
+  long max_rss_kb = 0;
+};
+
+double sim_ms_for(const Options& o, unsigned n) { return o.sim_ms > 0 ? o.sim_ms : std::max(10.0, o.board_ms / n); }
+
+bool measure(const char* self, const Options& o, unsigned n, Figures& f) {
+  std::string sizes = std::to_string(n);
+  std::vector<std::string> args = {self, o.image, "--run", sizes, "--sim-ms", std::to_string(sim_ms_for(o, n)),
+                                   "--quantum-us", std::to_string(o.quantum_us), "--model",
+                                   o.model == m68k::Model::MC68000 ? "68000" : "68010"};
+  int fds[2];
+  if (pipe(fds) != 0) return false;
+  auto t0 = std::chrono::steady_clock::now();
+  pid_t pid = fork();
+  if (pid < 0) return false;
+  if (pid == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    close(fds[1]);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv("/proc/self/exe", argv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[256];
+  for (ssize_t k; (k = read(fds[0], buf, sizeof buf)) > 0;) out.append(buf, size_t(k));
+  close(fds[0]);
+  int status = 0;
+  struct rusage ru {};
+  if (wait4(pid, &status, 0, &ru) != pid) return false;
+  f.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return false;
+  unsigned long long instr = 0;
+  if (std::sscanf(out.c_str(), "instructions %llu simulated %lf", &instr, &f.simulated) != 2) return false;
+  f.boards = n;
+  f.instructions = instr;
+  f.cpu = double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+  f.max_rss_kb = ru.ru_maxrss;
+  return true;
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  Options o = parse(argc, argv);
+  if (o.run) return run_boards(o);
+  if (o.sim_ms > 0)
+    std::printf("image %s, %s, %g ms simulated per size, quantum %g us\n", o.image.c_str(),
+                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.sim_ms, o.quantum_us);
+  else
+    std::printf("image %s, %s, %g board-ms simulated per size, quantum %g us\n", o.image.c_str(),
+                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.board_ms, o.quantum_us);
+  std::printf("%6s %12s %10s %10s %14s %10s %10s %10s\n", "boards", "instructions", "MIPS", "real-time",
+              "CPU-s/board/s", "vs-alone", "RSS-MiB", "MiB/board");
+  std::vector<unsigned> sizes = o.sizes;
+  sizes.insert(sizes.begin(), 1);  // the board alone, first, in the same run
+  double alone_mips = 0;
+  for (unsigned n : sizes) {
+    Figures f;
+    if (!measure(argv[0], o, n, f)) {
+      std::fprintf(stderr, "machine-bench: the run of %u boards failed\n", n);
+      return 1;
+    }
+    double mips = f.cpu > 0 ? f.instructions / f.cpu / 1e6 : 0;
+    if (n == 1) alone_mips = mips;
+    double rss = f.max_rss_kb / 1024.0;
+    std::printf("%6u %12llu %10.1f %10.3f %14.4f %10.2f %10.1f %10.2f\n", n, (unsigned long long)f.instructions,
+                mips, f.cpu > 0 ? f.simulated / f.cpu : 0, f.cpu / n / f.simulated,
+                alone_mips > 0 ? mips / alone_mips : 0, rss, rss / n);
+  }
+  std::printf("MIPS: instructions per host CPU second, all boards; real-time: simulated s per host CPU s;\n"
+              "vs-alone: MIPS against one board alone in this run; RSS: the run's peak resident memory\n");
+  return 0;
+}
