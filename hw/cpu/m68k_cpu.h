@@ -49,7 +49,7 @@ class Cpu {
   void set_ipl(int level);
   bool stopped() const { return stopped_; }
   // An interrupt the core will take before its next instruction (its lines above its mask).
-  bool interrupt_pending() const { return nmi_pending_ || ipl_ > mask_; }
+  bool interrupt_pending() const { return nmi_pending_ || ipl_ > int(mask_); }
   bool halted() const { return halted_; }
   const char* halt_reason() const { return halt_reason_; }
   uint32_t halt_pc() const { return halt_pc_; }
