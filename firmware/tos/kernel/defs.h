@@ -199,6 +199,7 @@ int remote_fetch(struct tcb *t, uint32_t va, uint32_t len);
 void remote_fault_report(struct tcb *t, uint32_t va);
 void rchan_init(void);
 void rchan_send_phase(void);
+int rchan_pending(void); /* a msg waits for the send phase to queue its pieces */
 void rchan_request(struct tcb *t, struct ccb *c, int sending);
 void rchan_adopt(struct proc *p);
 void rchan_forget(struct tcb *t);
