@@ -36,14 +36,14 @@ def run_one(name, args):
     elif name == "remote":
         log, _ = sim(["local", "remote", "dgl", "logger"], X.rc_remote(size["remote"]))
         X._losses(rep, out, log)
-        X.analyse_remote(rep, X._load(rep, out), size["remote"])
+        X.analyse_remote(rep, X._load(rep, out, [(1, 2)]), size["remote"])
     elif name == "migration":
         log, _ = sim(["remote", "dgl", "logger"], X.rc_remote((1, 100, 1)))
         X.analyse_migration(rep, X._load(rep, out))
     elif name == "busy":
         log, _ = sim(["local", "remote", "busy", "dgl", "logger"], X.rc_busy(size["busy"]))
         X._losses(rep, out, log)
-        X.analyse_busy(rep, X._load(rep, out), size["busy"])
+        X.analyse_busy(rep, X._load(rep, out, [(1, 2)]), size["busy"])
     elif name == "multi-phase":
         log, _ = sim(["multi-phase", "dgl", "logger"], X.rc_multiphase(size["multi-phase"]))
         X._losses(rep, out, log)
@@ -88,7 +88,7 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
     ap.add_argument("--size", choices=["full", "reduced"], default="full")
     ap.add_argument("--out", default="testbed-out/experiments")
     ap.add_argument("--doc", help="also write the combined report here (with its figures beside it)")
-    ap.add_argument("--why", help="markdown explaining the differences, appended to --doc")
+    ap.add_argument("--why", help="markdown explaining the differences, appended to --doc (default: sw/analysis/section3_why.md)")
     ap.add_argument("--bin-dir", default=bin_dir)
     ap.add_argument("--firmware-dir", default=firmware_dir)
     ap.add_argument("--quiet", action="store_true")
@@ -119,8 +119,9 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
             for _n, path, _c in rep.figures:
                 shutil.copy(os.path.join(rep.out_dir, path), figdir)
             body.append(rep.markdown(fig_prefix=os.path.basename(figdir), level=2))
-        if args.why and os.path.exists(args.why):
-            body.append(open(args.why).read())
+        why = args.why or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "section3_why.md")
+        if os.path.exists(why):
+            body.append(open(why).read())
         with open(args.doc, "w") as f:
             f.write("".join(body))
         print("wrote %s" % args.doc)

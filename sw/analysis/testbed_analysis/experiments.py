@@ -31,10 +31,10 @@ LOGGER = "master logger -q 400 -o monitor.raw &\n"
 
 # name -> (programs, rc for (size), what it reproduces)
 SIZES = {
-    "full": {"local": (5000, 50, 10), "remote": (5000, 100, 1), "busy": (5000, 250, 2),
+    "full": {"local": (5000, 50, 10), "remote": (5000, 100, 1), "busy": (5000, 500, 1, 25000),
              "multi-phase": (10, 5000, 1000), "overflow_ms": 5000,
              "overflow_rates": [100, 200, 400, 700, 1000, 1500, 2000, 3000, 4000, 6000, 8000, 12000]},
-    "reduced": {"local": (2100, 50, 2), "remote": (5000, 250, 1), "busy": (2100, 300, 1),
+    "reduced": {"local": (2100, 50, 2), "remote": (5000, 250, 1), "busy": (2100, 300, 1, 12000),
                 "multi-phase": (2, 2000, 100), "overflow_ms": 600,
                 "overflow_rates": [20, 100, 0]},
 }
@@ -91,7 +91,7 @@ def _losses(rep, out_dir, testbed_log):
     total = sum(v["lost"] for v in lost.values())
     written = sum(v["written"] for v in lost.values())
     master = runner.console(out_dir, "master")
-    m = re.search(r"dropped (\d+)", master)
+    m = re.search(r"(\d+) dropped", master)
     dropped = int(m.group(1)) if m else 0
     if total or dropped:
         rep.notes.append("**The monitor lost events in this run: %d of %d at the SMIs (FIFO full)%s.** Figures that "
@@ -101,10 +101,10 @@ def _losses(rep, out_dir, testbed_log):
     return total + dropped
 
 
-def _load(rep, out_dir):
+def _load(rep, out_dir, pairs=()):
     path = os.path.join(out_dir, "monitor.trace.txt")
     tr = read(path)
-    perfetto.export(tr, os.path.join(out_dir, "trace.perfetto.json"), remote_pairs=[(1, 2)])
+    perfetto.export(tr, os.path.join(out_dir, "trace.perfetto.json"), remote_pairs=pairs)
     if tr.wrap_gaps:
         rep.notes.append("The trace's wrap markers skip %d time(s) (an SMI FIFO was full): first on board %d at %.1f ms."
                          % (len(tr.wrap_gaps), tr.wrap_gaps[0][0], tr.wrap_gaps[0][1]))
@@ -126,7 +126,7 @@ def _unmatched_check(rep, reqs, where):
 # ---------------------------------------------------------------- 3.3.1 local
 def rc_local(size):
     mx, step, reps = size
-    return LOGGER + "earth dgl @earth +comms +tick +phase\nearth local %d %d %d\nearth dgl @* -all\n" % (mx, step, reps)
+    return LOGGER + "earth dgl @earth +comms +tick\nearth local %d %d %d\nearth dgl @* -all\n" % (mx, step, reps)
 
 
 def local_messages(reqs, board, n_expected):
@@ -197,8 +197,8 @@ def analyse_local(rep, tr, size, seed=SEED):
 # ---------------------------------------------------------------- 3.3.2 remote (+ 3.3.4 page copy)
 def rc_remote(size):
     mx, step, reps = size
-    return (LOGGER + "earth dgl @earth @air +comms +tick +phase\nearth local %d %d 1\nearth remote 2 %d %d %d\n"
-            "earth dgl @* -all\n" % (mx, step, mx, step, reps))
+    return (LOGGER + "earth dgl @earth @air +comms +tick\nearth local %d %d 1\nearth dgl @earth @air +phase\n"
+            "earth remote 2 %d %d %d\nearth dgl @* -all\n" % (mx, step, mx, step, reps))
 
 
 def analyse_remote(rep, tr, size, seed=SEED):
@@ -311,16 +311,16 @@ def analyse_migration(rep, tr):
 
 # ---------------------------------------------------------------- 3.3.5 busy
 def rc_busy(size):
-    mx, step, reps = size
+    mx, step, reps, ms = size
     return (LOGGER + "earth dgl @earth @air +comms +tick +phase\n"
             "earth local %d %d %d\nearth remote 2 %d %d %d\n"
-            "earth busy 2 60000 0 1 2 &\nearth busy 1 60000 2000 3 &\n"
+            "earth busy 2 %d 0 1 2 &\nearth busy 1 %d 2000 3 &\n"
             "earth local %d %d %d\nearth remote 2 %d %d %d\nearth dgl @* -all\n"
-            % (mx, step, reps, mx, step, reps, mx, step, reps, mx, step, reps))
+            % (mx, step, reps, mx, step, reps, ms, ms, mx, step, reps, mx, step, reps))
 
 
 def analyse_busy(rep, tr, size, seed=SEED):
-    mx, step, reps = size
+    mx, step, reps, _ms = size
     sizes = _sizes(mx, step, reps)
     reqs = fsm.requests(tr)
     snd = [r for r in reqs.all if r.board == 1 and r.kind == "second"]
@@ -345,10 +345,9 @@ def analyse_busy(rep, tr, size, seed=SEED):
              {"title": "sender's total delay", "xlabel": "message length (bytes)", "ylabel": "time (ms)",
               "series": [{"x": x[:len(quiet_r)], "y": g(quiet_r, "sender_delay"), "label": "quiet"},
                          {"x": x[:len(busy_r)], "y": g(busy_r, "sender_delay"), "label": "busy"}]}])
-    rep.notes.append("Background load: two compute-bound threads on each of earth and air (CPU), one thread on fire "
-                     "sending 2000-byte messages to water every 20 ms of computing (Centrenet). The seed's statements are "
+    rep.notes.append("Background load (`busy`, %d ms): two compute-bound threads on each of earth and air (CPU), one thread on fire "
+                     "sending 2000-byte messages to water every 20 ms of computing (Centrenet). The seed's statements are " % _ms + 
                      "qualitative; its column gives 1.0 where it says 'unchanged' and the slice-bound worst cases.")
-    q, b = np.median(ls(quiet_l) / np.maximum(ls(quiet_l), 1e-9)), 0
     rl = float(np.median(ls(busy_l) / ls(quiet_l)))
     rep.row("local send service, busy / quiet (median of per-size ratios)", 1.0, rl, "x", "seed: not affected (kernel not pre-empted)")
     for k, w in (("sndr_service", "remote send request service"), ("msg_service", "msg service"),

@@ -65,7 +65,11 @@ def run_testbed(bin_dir, firmware_dir, name, programs, rc_text, out_dir, stop_ms
     log.close()
     secs = time.time() - t0
     out = open(os.path.join(out_dir, "testbed.log")).read()
-    if p.returncode not in (0,):
+    # 1 with the monitor's report printed: the run ended but the monitor's record is not whole
+    # (events lost or dropped); the experiment says so in its results and goes on.
+    if p.returncode == 1 and "----- end of run at" in out and "monitor: board" in out:
+        return out, secs
+    if p.returncode != 0:
         raise RunError("%s: build/bin/testbed exited %d; the end of %s/testbed.log:\n%s"
                        % (name, p.returncode, out_dir, "\n".join(out.splitlines()[-15:])))
     return out, secs

@@ -172,12 +172,12 @@ def read_text(path):
             raise TraceError("%s: line %d: a field is not a number: %r" % (path, i, ln[:80]))
         if not 1 <= board <= 15 or word > 0xFFFF:
             raise TraceError("%s: line %d: board %d / word 0x%X out of range" % (path, i, board, word))
-        raw.append((ticks, board, word, p[4].startswith("WRAP_"), i))
+        raw.append((ticks, board, word, p[4].startswith("WRAP_"), "line %d" % i))
     try:
         fp = footer.split()
         n_ev, n_mk = int(fp[2]), int(fp[4])
     except (ValueError, IndexError):
-        raise TraceError("%s: line %d: unreadable closing line %r" % (path, len(lines), footer))
+        raise TraceError("%s: truncated after line %d: the closing line %r is cut short" % (path, len(lines), footer))
     have_mk = sum(1 for r in raw if r[3])
     if n_ev + n_mk != len(raw) or n_mk != have_mk:
         raise TraceError("%s: the closing line counts %d events and %d markers but the file has %d and %d: lines are missing"
