@@ -5,7 +5,6 @@ import shutil
 import sys
 import time
 
-from . import experiments as X
 from . import fsm, perfetto, runner
 from .trace import TraceError, read
 
@@ -21,6 +20,7 @@ TITLES = {
 
 
 def run_one(name, args):
+    from . import experiments as X  # matplotlib: only when plotting
     size = X.SIZES[args.size]
     out = os.path.join(args.out, name)
     if os.path.isdir(out):

@@ -16,13 +16,35 @@ def export(trace, path, remote_pairs=()):
     for b in trace.boards():
         name = BOARD_NAMES[b] if b < len(BOARD_NAMES) else "board%d" % b
         ev.append({"ph": "M", "name": "process_name", "pid": b, "args": {"name": "%s (board %d)" % (name, b)}})
-        for tid, tn in ((0, "events"), (1, "requests"), (2, "MPC services")):
+        for tid, tn in ((0, "events"), (1, "requests"), (2, "MPC services"), (3, "threads")):
             ev.append({"ph": "M", "name": "thread_name", "pid": b, "tid": tid, "args": {"name": tn}})
     us = lambda t: round(t * 1000.0, 3)
     for e in trace.events:
         ev.append({"ph": "i", "s": "t", "name": e.name, "pid": e.board, "tid": 0, "ts": us(e.t),
                    **({"args": {"arg": e.arg}} if e.arg >= 0 else {})})
     reqs = fsm.requests(trace)
+    # thread slices: a thread holds its board's CPU from its scheduling ([TID+0x4000] of the
+    # profile class, or its leaving the ready queue, [TID] of the rq class) to the next one or IDLE
+    idle = fsm.C("IDLE")
+    cur = {}
+    for e in trace.events:
+        if e.word in codes and e.word != idle:
+            continue
+        tid = None
+        if e.word == idle:
+            tid = -1
+        elif reqs.tids_known and fsm.is_rq_leave(e.word):
+            tid = e.word
+        elif not reqs.tids_known and (e.word & 0xC000) == 0x4000:
+            tid = e.word & 0x3FFF
+        if tid is None:
+            continue
+        if e.board in cur:
+            t0, who = cur[e.board]
+            if who >= 0 and e.t > t0:
+                ev.append({"ph": "X", "name": "thread %04x" % who, "pid": e.board, "tid": 3, "ts": us(t0),
+                           "dur": us(e.t - t0), "args": {"tid": who}})
+        cur[e.board] = (e.t, tid)
     for r in reqs.all:
         if r.t_served >= 0:
             ev.append({"ph": "X", "name": "request (%s)" % r.kind, "pid": r.board, "tid": 1, "ts": us(r.t_req),
