@@ -114,7 +114,9 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
         if os.path.isdir(figdir):
             shutil.rmtree(figdir)
         os.makedirs(figdir)
-        body = [INTRO, "Run: size `%s`, %.0f s on this host for all experiments.\n\n" % (args.size, time.time() - t_all)]
+        from .experiments import overview
+        body = [INTRO, "Run: size `%s`, %.0f s on this host for all experiments.\n\n" % (args.size, time.time() - t_all),
+                overview(reps)]
         for rep in reps:
             for _n, path, _c in rep.figures:
                 shutil.copy(os.path.join(rep.out_dir, path), figdir)

@@ -24,14 +24,14 @@ def figure(out_dir, name, title, panels, sharex=False):
             elif st == "step":
                 ax.step(s["x"], s["y"], where="post", lw=0.8, label=s.get("label"), color=s.get("color"))
             elif st == "hist":
-                ax.hist(s["x"], bins=s.get("bins", 40), histtype="step", lw=1.2, label=s.get("label"),
+                ax.hist(s["x"], bins=s.get("bins", 40), range=s.get("range"), histtype="step", lw=1.2, label=s.get("label"),
                         linestyle=s.get("linestyle", "-"), color=s.get("color"))
         xlo, xhi = ax.get_xlim()
         for a, b, lab in p.get("lines", []):
             ax.plot([xlo, xhi], [a * xlo + b, a * xhi + b], "--", lw=0.8, label=lab)
         for y, lab in p.get("hlines", []):
             ax.axhline(y, ls="--", lw=0.8, color="gray", label=lab)
-        ax.set_xlim(xlo, xhi)
+        ax.set_xlim(*p.get("xlim", (xlo, xhi)))
         ax.set_title(p.get("title", ""), fontsize=9)
         ax.set_xlabel(p.get("xlabel", ""))
         ax.set_ylabel(p.get("ylabel", ""))

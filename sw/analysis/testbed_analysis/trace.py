@@ -32,7 +32,7 @@ class Event:
     word: int
     name: str
     arg: int = -1   # the following word of a two-word event (CREATE, EXIT, PAGE_FAULT, ...)
-    line: int = 0   # where it was read (text line, or record number)
+    line: object = 0  # where it was read ("line N", or "record N (byte B)")
 
     @property
     def code(self):
