@@ -48,6 +48,20 @@ r = subprocess.run([tool, good], capture_output=True, text=True)
 if r.returncode != 0 or "board 1:" not in r.stdout or "unmatched: 0 requests" not in r.stdout:
     print("FAIL good trace: rc %d\n%s%s" % (r.returncode, r.stdout, r.stderr))
     fails += 1
+# the Perfetto export of the good trace: JSON with a track per board and the requests as slices
+import json
+
+pj = os.path.join(out, "good.json")
+r = subprocess.run([tool, good, "--perfetto", pj], capture_output=True, text=True)
+try:
+    ev = json.load(open(pj))["traceEvents"]
+    names = {e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+    slices = [e for e in ev if e["ph"] == "X" and e["pid"] == 1]
+    if r.returncode != 0 or names != {"earth (board 1)"} or len(slices) < 2:
+        raise ValueError("tracks %s, %d slices" % (names, len(slices)))
+except (OSError, ValueError, KeyError) as e:
+    print("FAIL perfetto export: %s\n%s%s" % (e, r.stdout, r.stderr))
+    fails += 1
 gb = write("good.bin", binary(recs), "wb")
 r = subprocess.run([tool, gb], capture_output=True, text=True)
 if r.returncode != 0:

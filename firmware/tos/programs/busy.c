@@ -1,15 +1,16 @@
 /* busy: background load for seed 000 section 3.3.5 (the effects of a busy environment).
- *   busy [threads [ms [msg_bytes [board...]]]]     defaults 2 10000 0 (this board)
+ *   busy [threads [ms [msg_bytes[/gap_ms] [board...]]]]     defaults 2 10000 0 (this board)
  * `threads` compute-bound threads run on each board named (default: this one) for `ms`
  * milliseconds, competing for its CPU. With msg_bytes > 0 each of them also sends a message of
- * that size to a partner thread on the next slave after its board, after every 20 ms of
- * computing, competing for Centrenet and for the other board's CPU as well. */
+ * that size to a partner thread on the next slave after its board, after every gap_ms
+ * (default 20) of computing, competing for Centrenet and for the other board's CPU as well. */
 #include <tos/tos.h>
 
 #define MAX_THREADS 16
 #define MAX_MSG 5000
 static long ms = 10000;
 static int msg_bytes;
+static unsigned long gap_us = 20000;
 
 static void compute_until(unsigned long t0, unsigned long us) {
   while (time_us() - t0 < us) {
@@ -32,7 +33,7 @@ static void loader(void *arg) {
   memset(buf, 0x5A, sizeof buf);
   unsigned long t0 = time_us(), end = (unsigned long)ms * 1000ul;
   while (time_us() - t0 < end) {
-    compute_until(time_us(), 20000ul);
+    compute_until(time_us(), gap_us);
     if (msg_bytes > 0) send_block(1 + k, buf, msg_bytes);
   }
   if (msg_bytes > 0) send_block(1 + k, buf, 0);
@@ -42,7 +43,11 @@ static void loader(void *arg) {
 int main(int argc, char **argv) {
   int threads = argc > 1 ? atoi(argv[1]) : 2;
   if (argc > 2) ms = atol(argv[2]);
-  if (argc > 3) msg_bytes = atoi(argv[3]);
+  if (argc > 3) {
+    char *end;
+    msg_bytes = (int)strtol(argv[3], &end, 10);
+    if (*end == '/') gap_us = (unsigned long)strtol(end + 1, NULL, 10) * 1000ul;
+  }
   int boards[5], nb = 0;
   for (int i = 4; i < argc && nb < 5; ++i) boards[nb++] = atoi(argv[i]);
   if (!nb) boards[nb++] = HERE;

@@ -1,6 +1,7 @@
 """Figures as PNG and SVG, one or more stacked panels each (the report's figures are stacked
 "upper / middle / lower graph" panels), axes and units as the report's."""
 import os
+import textwrap
 
 import matplotlib
 
@@ -32,13 +33,13 @@ def figure(out_dir, name, title, panels, sharex=False):
         for y, lab in p.get("hlines", []):
             ax.axhline(y, ls="--", lw=0.8, color="gray", label=lab)
         ax.set_xlim(*p.get("xlim", (xlo, xhi)))
-        ax.set_title(p.get("title", ""), fontsize=9)
+        ax.set_title("\n".join(textwrap.wrap(p.get("title", ""), 110)), fontsize=9)
         ax.set_xlabel(p.get("xlabel", ""))
         ax.set_ylabel(p.get("ylabel", ""))
         ax.grid(alpha=0.3)
         if any(s.get("label") for s in p.get("series", [])) or p.get("lines") or p.get("hlines"):
             ax.legend(fontsize=7, loc=p.get("legend", "best"))
-    fig.suptitle(title, fontsize=10)
+    fig.suptitle("\n".join(textwrap.wrap(title, 95)), fontsize=10)
     fig.tight_layout()
     os.makedirs(out_dir, exist_ok=True)
     files = []
