@@ -16,3 +16,8 @@ add_test(NAME analysis_refuses_bad_traces
   COMMAND ${TESTBED_ANALYSIS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/analysis_bad_input.py
           ${CMAKE_BINARY_DIR}/bin/testbed-analyse ${CMAKE_BINARY_DIR}/test-out/analysis-bad-input)
 set_tests_properties(analysis_refuses_bad_traces PROPERTIES LABELS experiments)
+# The checks above can fail: fed data without the shape, each says so.
+add_test(NAME analysis_checks_can_fail
+  COMMAND ${TESTBED_ANALYSIS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/analysis_checks_can_fail.py
+          ${CMAKE_SOURCE_DIR}/sw/analysis ${CMAKE_BINARY_DIR}/test-out/analysis-checks)
+set_tests_properties(analysis_checks_can_fail PROPERTIES LABELS experiments)
