@@ -10,6 +10,7 @@ packages=(
   xvfb xauth imagemagick   # waveforms: GTKWave checked and photographed on a virtual X server
   libtomlplusplus-dev libcli11-dev
   gdb-multiarch            # debugging firmware through the simulator's gdb stub (--gdb PORT)
+  python3-numpy python3-matplotlib  # sw/analysis: section 3 experiments (trace analysis, plots)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -194,6 +194,7 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller);
 extern uint32_t migrations_out, migrations_in;
 void rchan_init(void);
 void rchan_send_phase(void);
+int rchan_pending(void); /* a msg waits for the send phase to queue its pieces */
 void rchan_request(struct tcb *t, struct ccb *c, int sending);
 void rchan_adopt(struct proc *p);
 void rchan_forget(struct tcb *t);

@@ -100,10 +100,13 @@ static void tell_done(void) {
 }
 
 /* Nothing to run: wait for an interrupt, unless one has just left work (checked with
- * interrupts off; STOP turns them on and waits in one instruction). */
+ * interrupts off; STOP turns them on and waits in one instruction), or the receive phase has
+ * just queued messages for Centrenet (an rtr, a msg, a page): the next send phase, not the next
+ * timer interrupt, sends them, as the report's loop did (section 3.2.1). */
 static void idle(void) {
   splhigh();
-  if (kernel_work || (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING)) {
+  if (kernel_work || (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING) || rchan_pending() ||
+      net_queue_room() != net_queue_capacity()) {
     spl0();
     return;
   }

@@ -68,6 +68,12 @@ static int start_msg(struct tcb *s, uint32_t dest, uint32_t rtid, uint32_t cap) 
   return 0;
 }
 
+int rchan_pending(void) {
+  for (int i = 0; i < OUTQ; ++i)
+    if (outq[i].t && !outq[i].queued) return 1;
+  return 0;
+}
+
 void rchan_send_phase(void) {
   for (int i = 0; i < OUTQ; ++i) {
     struct out *o = &outq[i];

@@ -23,7 +23,7 @@
  * Exit code 0; 1 if words were dropped, the stream broke its rules, or a transfer failed. */
 #include <tos/tos.h>
 
-#define RAW_MAX (48u * 1024u)   /* words kept: 192 KB, 24K time stamp + event pairs */
+#define RAW_MAX (96u * 1024u)   /* words kept: 384 KB, 48K time stamp + event pairs */
 #define RESERVE 16u             /* room kept for the events of pairs already begun */
 #define TEXT_MAX (64u * 1024u)  /* the text trace */
 #define NSRC 16                 /* source field: 4 bits */

@@ -1,0 +1,95 @@
+/* overflow (seed 000 Appendix A.5, section 3.3.7): threads emit user events (send_event(0), the
+ * overflow event class) at a set rate until a time limit, or until the monitor loses an event
+ * because its buffers are full ("send event fails: monitoring bus full"), whichever comes first.
+ * The seed's listing takes a compute time between events; we take the rate of send_event calls
+ * and turn it into that compute time with a loop calibrated at start (the calls themselves take
+ * time, so the rate reached is a little lower; the analysis counts what was written).
+ * A lost event is seen as the seed's send_event() failure was: the board's SMI counts what it
+ * could not store (TOS_INFO_EVENTS_LOST), read after each event.
+ *
+ * With slaves > 1 one generator runs on each of that many slaves (this board first), each at
+ * `rate`: the machine's total rate is slaves * rate. Each prints one line; main prints
+ *   overflow: <slaves> slaves x <rate>/s for <ms> ms: sent <n>, lost <k>, <ok|LOST>
+ * The event class must be on (dgl +overflow on every generating board).
+ *   overflow RATE [MS [SLAVES]]     RATE events per second per slave (0: as fast as it can);
+ *                                   defaults 30000 ms (the seed's 30 seconds), 1 slave */
+#include <tos/tos.h>
+
+#define MAX_SLAVES 5
+
+struct job {
+  long rate, ms;
+  long sent, lost, elapsed_ms;
+};
+static struct job jobs[MAX_SLAVES];
+
+static unsigned long loops_per_ms = 1;
+
+static void spin(unsigned long loops) {
+  for (volatile unsigned long i = 0; i < loops; ++i) {
+  }
+}
+
+static void generator(void *arg) {
+  int k = (int)(long)arg;
+  struct job j = jobs[k]; /* this board's copy of the page has rate and ms */
+  long lost0 = tos_info(TOS_INFO_EVENTS_LOST);
+  /* pace with a calibrated loop, not the clock: reading the clock is a system call, and
+   * system calls emit events of their own */
+  unsigned long gap = j.rate > 0 ? loops_per_ms * 1000ul / (unsigned long)j.rate : 0;
+  unsigned long t0 = time_us(), limit = (unsigned long)j.ms * 1000ul;
+  j.sent = 0;
+  j.lost = 0;
+  while (time_us() - t0 < limit) {
+    send_event(0);
+    ++j.sent;
+    long lost = tos_info(TOS_INFO_EVENTS_LOST) - lost0;
+    if (lost > 0) {
+      j.lost = lost;
+      printf("overflow: board %ld: send event fails: monitoring bus full after %ld events\n", tos_info(TOS_INFO_BOARD),
+             j.sent);
+      break;
+    }
+    spin(gap);
+  }
+  j.elapsed_ms = (long)((time_us() - t0) / 1000ul);
+  send_block(1 + k, &j, sizeof j);
+  exit(0);
+}
+
+int main(int argc, char **argv) {
+  long rate = argc > 1 ? atol(argv[1]) : -1, ms = argc > 2 ? atol(argv[2]) : 30000;
+  int slaves = argc > 3 ? atoi(argv[3]) : 1;
+  long me = tos_info(TOS_INFO_BOARD);
+  if (rate < 0 || ms < 1 || slaves < 1 || slaves > MAX_SLAVES || me < 1) {
+    printf("usage (on a slave): overflow RATE [MS [SLAVES 1..%d]]\n", MAX_SLAVES);
+    return 2;
+  }
+  unsigned long c0 = time_us();
+  spin(20000);
+  unsigned long cus = time_us() - c0;
+  loops_per_ms = cus ? 20000ul * 1000ul / cus : 20000ul;
+  for (int k = 0; k < slaves; ++k) {
+    jobs[k].rate = rate;
+    jobs[k].ms = ms;
+  }
+  for (int k = 0; k < slaves; ++k) {
+    int board = (int)((me - 1 + k) % MAX_SLAVES) + 1;
+    if (!create(k + 2, 4, board, generator, (void *)(long)k)) {
+      printf("overflow: create on board %d: %s\n", board, tos_strerror(tos_errno));
+      return 1;
+    }
+  }
+  long sent = 0, lost = 0, elapsed = 0;
+  for (int k = 0; k < slaves; ++k) {
+    struct job j;
+    if (receive(1 + k, &j, sizeof j) != (int)sizeof j) return 1;
+    sent += j.sent;
+    lost += j.lost;
+    if (j.elapsed_ms > elapsed) elapsed = j.elapsed_ms;
+  }
+  wait();
+  printf("overflow: %d slaves x %ld/s for %ld ms: sent %ld, lost %ld, %s\n", slaves, rate, elapsed, sent, lost,
+         lost ? "LOST" : "ok");
+  return 0;
+}

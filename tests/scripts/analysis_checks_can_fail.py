@@ -1,0 +1,68 @@
+"""The shape checks of the section 3 experiments can fail: each one, fed data that lacks the
+shape, says no (and says yes to data that has it)."""
+import os
+import sys
+
+sys.path.insert(0, sys.argv[1])  # sw/analysis
+import numpy as np  # noqa: E402
+
+from testbed_analysis import experiments, fsm, stats  # noqa: E402
+from testbed_analysis.trace import read  # noqa: E402
+
+fails = 0
+
+
+def expect(what, got, want):
+    global fails
+    ok = bool(got) == want
+    print("%s %s: %s" % ("ok  " if ok else "FAIL", what, got))
+    fails += not ok
+
+
+x = np.arange(1, 5001, 50, dtype=float)
+line = 1e-3 * x + 0.25
+_, v, why = stats.page_steps(x, line)
+expect("no steps in a straight line", v, False)
+steps = line + 0.05 * (np.floor((x + 100) / 1024) + np.floor((x + 900) / 1024))
+_, v, why = stats.page_steps(x, steps)
+expect("pairs of steps every 1024 bytes", v, True)
+odd = line + 0.05 * np.floor(x / 700)
+_, v, why = stats.page_steps(x, odd)
+expect("steps every 700 bytes are not page steps", v, False)
+rng = np.random.default_rng(1)
+expect("r^2 > 0.9 of noise", stats.fit(x, rng.normal(size=len(x)))["r2"] > 0.9, False)
+expect("r^2 > 0.9 of a line with steps", stats.fit(x, steps)["r2"] > 0.9, True)
+
+out = sys.argv[2]
+os.makedirs(out, exist_ok=True)
+head = "# testbed monitor trace v1: ticks time_ns board word name (tick = 1000000 ps)\n"
+def trace(lines, name):
+    p = os.path.join(out, name)
+    with open(p, "w") as f:
+        f.write(head + "".join("%d %d %d 0x%04X X\n" % (t, t * 1000, b, w) for t, b, w in lines)
+                + "# events %d markers 0 empty_reads 0 ok\n" % len(lines))
+    return read(p)
+good = trace([(10, 1, 0x07), (12, 1, 0x46), (20, 1, 0x07), (25, 1, 0x48)], "good.txt")
+expect("a whole local communication leaves nothing unmatched", not any(fsm.requests(good).unmatched()), True)
+bad = trace([(10, 1, 0x07), (12, 1, 0x46), (20, 1, 0x07), (30, 1, 0x07), (35, 1, 0x48)], "bad.txt")
+expect("a request with no outcome is unmatched", not any(fsm.requests(bad).unmatched()), False)
+stray = trace([(10, 1, 0x53)], "stray.txt")
+expect("a release with no request is unmatched", not any(fsm.requests(stray).unmatched()), False)
+
+local = {1: 0.3, 1001: 1.3, 2001: 2.4}
+expect("remote slower than local at every size", not experiments.slower_everywhere([1, 1001, 2001], [5, 6, 7], local), True)
+expect("remote not slower at one size", not experiments.slower_everywhere([1, 1001, 2001], [5, 1.2, 7], local), False)
+expect("msg spread wider than a flat flight", experiments.spread([1.8, 2.5, 3.3]) > experiments.spread([1.6, 1.6, 1.61]), True)
+expect("msg spread not wider than a scattered flight", experiments.spread([1.8, 2.0, 2.1]) > experiments.spread([0.6, 1.4, 0.7]), False)
+
+
+def overflow(trials):
+    rep = experiments.Report("overflow", "t", out)
+    experiments.analyse_overflow(rep, trials)
+    return all(c[1] for c in rep.checks)
+T = lambda r, lost: {"slaves": 1, "calls": r, "ms": 1000, "sent": r, "lost": lost, "written": r, "probe_lost": lost,
+                     "window_ms": 1000.0, "rate": float(r)}
+expect("overflow: no loss anywhere has no finite maximum", overflow([T(100, 0), T(200, 0)]), False)
+expect("overflow: loss everywhere has no rate without loss", overflow([T(100, 3), T(200, 5)]), False)
+expect("overflow: no loss below, loss above", overflow([T(100, 0), T(200, 0), T(400, 7)]), True)
+sys.exit(1 if fails else 0)
