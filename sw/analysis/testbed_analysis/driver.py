@@ -38,8 +38,9 @@ def run_one(name, args):
         X._losses(rep, out, log)
         X.analyse_remote(rep, X._load(rep, out, [(1, 2)]), size["remote"])
     elif name == "migration":
-        log, _ = sim(["remote", "dgl", "logger"], X.rc_remote((1, 100, 1)))
-        X.analyse_migration(rep, X._load(rep, out))
+        log, _ = sim(["migrate", "dgl", "logger"], X.rc_migration(size["migration"]))
+        X._losses(rep, out, log)
+        X.analyse_migration(rep, X._load(rep, out), size["migration"])
     elif name == "busy":
         log, _ = sim(["local", "remote", "busy", "dgl", "logger"], X.rc_busy(size["busy"]))
         X._losses(rep, out, log)

@@ -31,10 +31,10 @@ LOGGER = "master logger -q 400 -o monitor.raw &\n"
 
 # name -> (programs, rc for (size), what it reproduces)
 SIZES = {
-    "full": {"local": (5000, 50, 10), "remote": (5000, 100, 1), "busy": (5000, 500, 1, 25000),
+    "full": {"migration": (60, 100), "local": (5000, 50, 10), "remote": (5000, 100, 1), "busy": (5000, 500, 1, 25000),
              "multi-phase": (10, 5000, 1000), "overflow_ms": 5000,
              "overflow_rates": [10, 25, 50, 100, 200, 300, 400, 550, 700, 1000, 0]},
-    "reduced": {"local": (2100, 50, 2), "remote": (5000, 250, 1), "busy": (2100, 300, 1, 12000),
+    "reduced": {"migration": (10, 50), "local": (2100, 50, 2), "remote": (5000, 250, 1), "busy": (2100, 300, 1, 12000),
                 "multi-phase": (2, 2000, 100), "overflow_ms": 600,
                 "overflow_rates": [20, 100, 0]},
 }
@@ -308,14 +308,40 @@ def analyse_pages(rep, tr, what, seed=SEED, figure=True):
 
 
 # ---------------------------------------------------------------- 3.3.3 migration
-def analyse_migration(rep, tr):
-    if fsm.migrations(tr) is None:
-        rep.notes.append("Thread migration (Figure 7, Figures 16 and 26, Table 6's 8.4 ms): TOS has no migration events "
-                         "yet (no MIGRATE_* in sw/tables/events.toml; migration is being added to the kernel "
-                         "separately), so there is nothing to extract. The seed's numbers are listed for when it comes.")
-        for k, w in (("mig_pack", "packing (Figure 16)"), ("mig_flight", "thread flight (Figure 16)"),
-                     ("mig_unpack", "unpacking (Figure 16)"), ("migration", "thread migration (Table 6, Figure 26)")):
-            rep.row(w, SEED[k], None, "ms", "not measured: no migration in TOS yet")
+def rc_migration(size):
+    moves, ms = size
+    return LOGGER + "earth dgl @* +comms +phase\nearth migrate %d %d\nearth dgl @* -all\n" % (moves, ms)
+
+
+def analyse_migration(rep, tr, size, seed=SEED):
+    migs = fsm.migrations(tr)
+    if migs is None:
+        rep.notes.append("Thread migration: the event table has no MIGRATE / MIGRATE_SENT / RX_THREAD / MIGRATE_IN.")
+        return None
+    whole = [m for m in migs if m.t_in is not None]
+    rep.check("every migration found whole in the trace (Figure 7: packing, flight, unpacking)",
+              len(whole) == len(migs) == size[0], "%d of %d moves whole, %d expected" % (len(whole), len(migs), size[0]))
+    if not whole:
+        return None
+    T = {k: np.array([m.times()[k] for m in whole], float) for k in whole[0].times()}
+    i = np.arange(1, len(whole) + 1)
+    rep.fig(16, "fig16_migration", "thread migration: packing (upper), flight (middle), unpacking (lower)",
+            [{"title": t, "xlabel": "migration (in order)", "ylabel": "time (ms)", "series": [{"x": i, "y": T[k]}],
+              "hlines": [(seed[sk], "seed %.1f" % seed[sk])]}
+             for k, t, sk in (("pack", "packing: locate, unlink, pack TCB + CCBs + PTEs, delete (MDisconnect)", "mig_pack"),
+                              ("flight", "thread flight: queued -> the destination starts unpacking", "mig_flight"),
+                              ("unpack", "unpacking: connect channels and pages, ready (MConnect)", "mig_unpack"))])
+    rep.fig(26, "fig26_migration_bounds", "latency of thread migration (packing to ready on the destination)",
+            [{"xlabel": "migration (in order)", "ylabel": "time (ms)", "series": [{"x": i, "y": T["total"]}],
+              "hlines": [(7.9, "seed 7.9"), (seed["migration"], "seed 8.4"), (8.9, "seed 8.9")]}])
+    for k, w in (("pack", "packing (Figure 16)"), ("flight", "thread flight (Figure 16)"), ("unpack", "unpacking (Figure 16)")):
+        rep.row(w, seed["mig_" + k], float(np.mean(T[k])), "ms", "mean; min %.3f, max %.3f" % (T[k].min(), T[k].max()))
+    s = stats.summary(T["total"])
+    rep.row("thread migration (Table 6, Figure 26)", seed["migration"], s["mean"], "ms",
+            "%d moves; min %.3f, max %.3f" % (s["n"], s["min"], s["max"]))
+    rep.results = {"migration": s}
+    analyse_pages(rep, tr, "stack pages a migrated thread left behind, copied when touched", seed, figure=False)
+    return s
 
 
 # ---------------------------------------------------------------- 3.3.5 busy
@@ -525,17 +551,17 @@ def analyse_overflow(rep, trials, seed=SEED):
 INDEX = [
     ("Figure 5", "FSM for local communication", "`fsm.requests`: TRAP7, TRAP70, TRAP72 per board", "3.3.1"),
     ("Figure 6", "FSM for remote communication", "`fsm.remote_ocms`: focus, rtr, msg with their services and flights", "3.3.2"),
-    ("Figure 7", "FSM for thread migration", "not yet: TOS has no migration events", "3.3.3"),
+    ("Figure 7", "FSM for thread migration", "`fsm.migrations`: MIGRATE, MIGRATE_SENT on the source, RX_THREAD, MIGRATE_IN on the destination", "3.3.3"),
     ("Figure 8", "FSM for remote page copying", "`fsm.page_copies`: PAGE_FAULT, PAGE_REQ, served at home, PAGE_IN", "3.3.2"),
     ("Figures 9, 10", "local send / receive service", "plots", "3.3.1"),
     ("Figures 11-15", "remote requests, MPC services, flights, msg queueing, total delays", "plots", "3.3.2"),
-    ("Figure 16", "migration packing, flight, unpacking", "not yet (no migration)", "3.3.3"),
+    ("Figure 16", "migration packing, flight, unpacking", "plots", "3.3.3"),
     ("Figure 17", "page copy phases", "plot (quiet machine)", "3.3.2"),
     ("Figure 18", "multi-phase's threads and channels", "`firmware/tos/programs/multi-phase.c`: 5 x 5 grid, rings per board (local) and per row (remote)", "3.3.6"),
     ("Figures 19-22", "ready queues, sends per 50 ms, service over time, latency distributions", "plots", "3.3.6"),
     ("Figure 23", "event collection pathways", "the model's own: SMI per slave, MMI, the master's logger (3.3.7 measures it)", "3.3.7"),
     ("Figures 24, 25, 27", "Table 6's bounds", "plots with the seed's lines", "3.3.1, 3.3.2"),
-    ("Figure 26", "migration bounds", "not yet (no migration)", "3.3.3"),
+    ("Figure 26", "migration bounds", "plot with the seed's lines", "3.3.3"),
     ("Table 3", "events of remote communication", "`sw/tables/events.toml`: TRAP7, TRAP70, RX_MPC, RX_FOCUS, COMMS, COMMR (+ ours: RX_RTR, RX_MSG)", "-"),
     ("Table 4", "FSM transitions and the formal specification's schemas", "no formal specification in this project: not reproduced", "-"),
     ("Table 5", "multi-phase's eight phases", "`multi-phase` runs them; per-phase rows", "3.3.6"),
@@ -561,7 +587,13 @@ def overview(reps):
                       " **>25%**" if abs(ratio - 1) > 0.25 else "", fig))
     line("local", "local communication (n K sent)", SEED["local_slope"], SEED["local_intercept"], "+-0.275", 24)
     line("remote", "remote communication (n K sent)", SEED["remote_slope"], SEED["remote_intercept"], "+-0.35", 25)
-    out.append("| thread migration | 8.4 | +-0.5 | not measured (no migration in TOS yet) | - | - | 26 |")
+    mg = getattr(by.get("migration"), "results", {}).get("migration")
+    if mg:
+        r = mg["mean"] / SEED["migration"]
+        out.append("| thread migration | 8.4 | +-0.5 | %.3g | +%.3g -%.3g | %.2f%s | 26 |"
+                   % (mg["mean"], mg["max"] - mg["mean"], mg["mean"] - mg["min"], r, " **>25%**" if abs(r - 1) > 0.25 else ""))
+    else:
+        out.append("| thread migration | 8.4 | +-0.5 | not run | - | - | 26 |")
     pg = getattr(by.get("remote"), "page", None)
     if pg:
         r = pg["mean"] / SEED["page_total"]

@@ -317,13 +317,58 @@ def page_copies(trace):
     return out
 
 
+@dataclass
+class Migration:
+    src: int
+    dst: int = None
+    t_start: float = 0.0  # MIGRATE: the source starts packing (MDisconnect)
+    t_sent: float = None  # MIGRATE_SENT: packed, queued for Centrenet, local copy deleted
+    t_rx: float = None    # RX_THREAD: the destination starts unpacking (MConnect)
+    t_in: float = None    # MIGRATE_IN: connected and in the ready queue
+
+    def times(self):
+        d = lambda a, b: (b - a) if a is not None and b is not None else None
+        return {"pack": d(self.t_start, self.t_sent), "flight": d(self.t_sent, self.t_rx),
+                "unpack": d(self.t_rx, self.t_in), "total": d(self.t_start, self.t_in)}
+
+
 def migrations(trace):
-    """Figure 7: TOS's events.toml has no migration events yet: nothing to extract."""
+    """Figure 7: MIGRATE .. MIGRATE_SENT on the source is the packing (arcs 1-2-3, MDisconnect),
+    RX_THREAD .. MIGRATE_IN on the destination the unpacking (arcs 3-4-1, MConnect), and the
+    thread's flight lies between. Arrivals are matched to departures in time order, each to the
+    first departure before it (one thread in flight at a time, as in the migrate program).
+    None if the event table has no migration events."""
     codes, _ = event_table()
     names = {n for (n, _f) in codes.values()}
-    if not ({"MIGRATE_OUT", "MIGRATE_IN", "MIG_PACK", "MIG_UNPACK"} & names):
+    if not {"MIGRATE", "MIGRATE_SENT", "RX_THREAD", "MIGRATE_IN"} <= names:
         return None
-    return []
+    M, MS, RX, MI = C("MIGRATE"), C("MIGRATE_SENT"), C("RX_THREAD"), C("MIGRATE_IN")
+    outs, ins = [], []
+    for b, evs in _by_board(trace).items():
+        packing, unpacking = None, None
+        for e in evs:
+            if e.code == M:
+                packing = Migration(src=b, t_start=e.t)
+                outs.append(packing)
+            elif e.code == MS and packing is not None:
+                packing.t_sent, packing = e.t, None
+            elif e.code == RX:
+                unpacking = [e.t, b, None]
+                ins.append(unpacking)
+            elif e.code == MI and unpacking is not None:
+                unpacking[2], unpacking = e.t, None
+    outs.sort(key=lambda m: m.t_start)
+    ins.sort()
+    used = 0
+    for m in outs:
+        if m.t_sent is None:
+            continue
+        while used < len(ins) and ins[used][0] < m.t_sent:
+            used += 1  # an arrival with no departure before it (the trace began in flight)
+        if used < len(ins):
+            m.t_rx, m.dst, m.t_in = ins[used][0], ins[used][1], ins[used][2]
+            used += 1
+    return outs
 
 
 def ready_queues(trace):
