@@ -32,7 +32,7 @@ tos_session_test(NAME shell_basics
 # that does not exist and a board that does not exist are refused, each with its reason; kill
 # removes the program on every board.
 tos_session_test(NAME migration
-  REGEX "master\\$ migrate 40 air.*master\\$ ps.*thread 0040 on air.*thread 0041 receive.*migrate: thread 0041 is not ready.*migrate: thread 07ff: no such thread.*migrate: mars: no such board.*master\\$ kill 1.*machine halted")
+  REGEX "master\\$ migrate 40 air.*master\\$ ps.*thread 0041 receive.*thread 0040 on air.*migrate: thread 0041 is not ready.*migrate: thread 07ff: no such thread.*migrate: mars: no such board.*master\\$ kill 1.*machine halted")
 
 # Files: redirection into a file and reading it back, cp on one board and to water (then ls and
 # cat there), rm, chmod (a write refused, then allowed), mv, scripts (one good, one with a
