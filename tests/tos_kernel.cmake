@@ -113,6 +113,6 @@ tos_kernel_test(PROGRAM migration_stress NAME migration_stress_seed3_dma_anywher
 # (the full size is `build/bin/tos-bench`).
 add_test(NAME tos_bench_prints_its_figures
   COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:tos-bench>|--out|${_tos_out}/bench|--max-msg|601|--step|100|--reps|2|--migrations|5"
-          -DEXPECT_RC=0 "-DEXPECT_REGEX=trap round trip.*cycles.*context switch.*cycles.*local communication [0-9.]+n.*remote communication [0-9.]+n.*remote page copy.*5 moves between slaves.*packing \\(MDisconnect\\) +[0-9.]+.*thread flight +[0-9.]+.*unpacking \\(MConnect\\) +[0-9.]+.*bus error service +[0-9.]+"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=trap round trip.*cycles.*context switch.*cycles.*local communication [0-9.]+n.*remote communication [0-9.]+n.*remote page copy.*5 moves between slaves.*packing \\(MDisconnect\\) +[0-9.]+.*thread flight +[0-9.]+.*unpacking \\(MConnect\\) +[0-9.]+.*bus error service +[0-9.]+.*request flight \\(to the owner.s service\\) +[0-9.]+.*page flight \\(owner.s service to mapped\\) +[0-9.]+"
           -P ${_check})
 set_tests_properties(tos_bench_prints_its_figures PROPERTIES LABELS tos)
