@@ -25,7 +25,7 @@ Centrenet (scope net): frame (each frame on the bus as a named interval: "earth>
 mmi_fill (scope monitor) with --monitor.
 
 Names come from sw/tables/events.toml and tos.toml (read here, so a new event is named without
-code changes) and Centrenet message types from TOS's enum net_type (firmware/tos/kernel/defs.h).
+code changes) and Centrenet message types from TOS's enum net_type (firmware/tos/include/tos/net_types.h).
 String-valued signals (VCD `string`), so no translate filter is needed and nothing shows as a
 number it is not.
 """
@@ -61,7 +61,7 @@ def load_tables(root=ROOT, net_types_file=None):
     syscalls = {s["number"]: s["name"] for s in tos.get("syscall", [])}
     boards = tos.get("boards", {}).get("names", ["master", "earth", "air", "fire", "water", "space"])
     net_types = {}
-    defs = net_types_file or os.path.join(root, "firmware/tos/kernel/defs.h")
+    defs = net_types_file or os.path.join(root, "firmware/tos/include/tos/net_types.h")
     if os.path.exists(defs):
         m = re.search(r"enum\s+net_type\s*\{(.*?)\}", open(defs).read(), re.S)
         if m:
@@ -556,7 +556,7 @@ def main(argv=None):
     ap.add_argument("--around", help="open on the first Centrenet frame of this type (MSG, RF_DATA, ...) "
                     "or the first event of this name (TRAP7, CREATE, ...)")
     ap.add_argument("--net-types", help="the C file whose enum net_type names Centrenet messages "
-                    "(default: firmware/tos/kernel/defs.h; a trace recorded with another kernel: its own)")
+                    "(default: firmware/tos/include/tos/net_types.h; a trace recorded with another kernel: its own)")
     ap.add_argument("--smi-depth", type=int, default=1024, help="SMI FIFO entries (monitor.smi_depth): the full mark")
     ap.add_argument("--fst", action="store_true", help="write FST (vcd2fst) instead of VCD")
     ap.add_argument("--max-mb", type=float, default=200, help="refuse to write a dump estimated above this")
