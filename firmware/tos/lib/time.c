@@ -87,3 +87,13 @@ size_t strftime(char *s, size_t max, const char *fmt, const struct tm *tm) {
   s[n] = 0;
   return n;
 }
+
+/* Appendix A's compute(approx_N_ms): keep the CPU busy for ms milliseconds of the real-time
+ * clock (a slice may end meanwhile; the time still counts). */
+void compute_ms(unsigned long ms) {
+  unsigned long t0 = time_us();
+  while (time_us() - t0 < ms * 1000ul) {
+    for (volatile int i = 0; i < 100; ++i) {
+    }
+  }
+}

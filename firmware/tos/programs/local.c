@@ -9,14 +9,6 @@
 #define MAX_MSG 5000
 static int max_msg = MAX_MSG, step = MAX_MSG / 100, reps = 10;
 
-static void compute(unsigned long ms) {
-  unsigned long t0 = time_us();
-  while (time_us() - t0 < ms * 1000ul) {
-    for (volatile int i = 0; i < 100; ++i) {
-    }
-  }
-}
-
 static void thread2(void *arg) {
   (void)arg;
   char buffer[MAX_MSG];
@@ -41,9 +33,9 @@ int main(int argc, char **argv) {
   }
   int sent = 0;
   for (int len = 1; len <= max_msg; len += step) {
-    compute(50);
+    compute_ms(50);
     for (int rep = 0; rep < reps; ++rep) {
-      compute(10);
+      compute_ms(10);
       send_block(1, buffer, len);
       ++sent;
     }

@@ -13,14 +13,6 @@
 static char out[MAX_MSG];
 static int loops = 20;
 
-static void compute(unsigned long ms) {
-  unsigned long t0 = time_us();
-  while (time_us() - t0 < ms * 1000ul) {
-    for (volatile int i = 0; i < 100; ++i) {
-    }
-  }
-}
-
 static void thread2(void *arg) {
   (void)arg;
   char buffer[MAX_MSG];
@@ -47,7 +39,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < loops; ++i) {
     for (int k = 0; k < MAX_MSG; ++k) out[k] = (char)(i + 1);
     send_block(1, out, MAX_MSG);
-    compute((unsigned long)ms);
+    compute_ms((unsigned long)ms);
   }
   int rc = wait();
   printf("migrate: %d messages, the receiver migrated after each: %s\n", loops, rc ? "failed" : "ok");

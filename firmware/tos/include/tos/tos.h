@@ -62,6 +62,7 @@ long tos_info(int what);                             /* TOS_INFO_* */
 int dgl_set(int set, int clear);                     /* event classes (DGL_*) on / off */
 void send_event(int code);                           /* a user event (class overflow) */
 unsigned long time_us(void);                         /* real-time clock, microseconds */
+void compute_ms(unsigned long ms);                   /* busy for ms of the clock (Appendix A's compute()) */
 long __tos_syscall(long n, long a, long b, long c, long d, long e, long f);
 
 /* ---- files (descriptors 0, 1, 2: the console) ---- */
