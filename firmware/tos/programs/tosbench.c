@@ -9,7 +9,10 @@
 #define N 4000
 static volatile int go;
 
-static unsigned long elapsed_ns(unsigned long t0, unsigned long n) { return (time_us() - t0) * 1000ul / n; }
+/* 64-bit: thousands of round trips take seconds, and seconds in ns overflow 32 bits */
+static unsigned long elapsed_ns(unsigned long t0, unsigned long n) {
+  return (unsigned long)((unsigned long long)(time_us() - t0) * 1000ull / n);
+}
 
 static void partner(void *arg) {
   (void)arg;
