@@ -98,6 +98,7 @@ tos_kernel_test(PROGRAM remote_channels_work)
 tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywhere SET centrenet.dma=dma-anywhere)
 tos_kernel_test(PROGRAM corrupt_mpcs_are_dropped LOG air
   LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far\\).*type 20 from earth: channel \\(5000\\): dropped \\(2 so far\\).*type 18 from earth: origin board \\(77\\): dropped \\(3 so far\\).*msg.*dropped.*migrating thread from earth is malformed.*type 63 from earth: unknown type")
+tos_kernel_test(PROGRAM candidates_follow_figure_40 ALL_FREE)
 tos_kernel_test(PROGRAM migration_keeps_data ALL_FREE)
 tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 # Several seeds (each run is deterministic), over a thousand migrations each; the full size

@@ -35,6 +35,7 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   if ((w->state == T_SEND) == sending) return -TOS_EINVAL; /* two senders (or receivers) on one channel */
   c->waiter = NULL;
   c->rtr_sent = 0; /* a receiver's rtr that went out is answered here (rchan.c drops it on return) */
+  t->last_link = w->last_link = 0; /* a local communication (Figure 40's last_comm) */
   if (sending) {
     int32_t n = transfer(t, w);
     finish(w, n);

@@ -53,6 +53,7 @@ struct tcb {
   uint32_t send_mask[TOS_MAX_CHANNELS / 32]; /* channels it has sent on (its CCBs travel with it) */
   uint32_t recv_mask[TOS_MAX_CHANNELS / 32]; /* ... and received on */
   uint16_t moves;          /* migrations so far (the home keeps the newest location) */
+  uint8_t last_link;       /* board + 1 its last communication went to or came from; 0: local or none */
 };
 #define TID_NONE 0xFFFFu   /* parent_tid of a process's first thread */
 #define TCB_REGS_D0 0
@@ -192,6 +193,8 @@ extern uint32_t remote_lost;
 void migrate_init(void);
 int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller);
 extern uint32_t migrations_out, migrations_in;
+/* balance.c: a slave's part of load balancing (section 4.2, Figure 40) */
+void balance_init(void);
 void rchan_init(void);
 void rchan_send_phase(void);
 int rchan_pending(void); /* a msg waits for the send phase to queue its pieces */

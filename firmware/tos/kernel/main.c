@@ -144,6 +144,7 @@ void kmain(void) {
   remote_init();
   rchan_init();
   migrate_init();
+  balance_init();
   vm_init();
   thread_init();
   timer_init();

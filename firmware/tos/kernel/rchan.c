@@ -55,6 +55,7 @@ static void sent_all(void *ctx) {
   o->t = NULL;
   o->queued = 0;
   if (!t || t->state != T_SEND) return;
+  t->last_link = (uint8_t)(o->dest + 1);
   EVENT(DGL_COMMS, EV_COMMS);
   finish(t, 0);
 }
@@ -294,6 +295,7 @@ static void on_msg(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (off + n == total) {
     c->waiter = NULL;
     c->rtr_sent = 0;
+    r->last_link = (uint8_t)(from + 1);
     EVENT(DGL_COMMS, EV_COMMR);
     finish(r, (int32_t)total);
   }

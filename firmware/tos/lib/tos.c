@@ -53,6 +53,9 @@ int gettid(void) { return (int)SYS0(SYS_GETTID); }
 int net_inject(int processor, int type, const uint32_t *ops, int nops) {
   return (int)check(__tos_syscall(SYS_NET_INJECT, processor, type, (long)ops, nops, 0, 0));
 }
+int reconfigure(int processor, int kind, int arg) {
+  return (int)check(__tos_syscall(SYS_RECONFIGURE, processor, kind, arg, 0, 0, 0));
+}
 int migrate(int tid, int processor) { return (int)check(__tos_syscall(SYS_MIGRATE, tid, processor, 0, 0, 0, 0)); }
 void yield(void) { SYS0(SYS_YIELD); }
 int send_block(int chan, const void *buf, int len) {

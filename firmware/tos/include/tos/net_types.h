@@ -34,6 +34,8 @@ enum net_type { /* what a message is */
   NET_MIGRATED,       /* thread's board -> requester: requester TID, 0 or -error */
   NET_CHILD,          /* a child ended: parent TID, code, hops (routed through the home) */
   NET_PAGE_DROP,      /* a migrated thread ended: the owner frees the stack page it kept (virtual page) */
+  NET_RECONF,         /* master -> slave: kind, arg, requester TID: choose a thread and migrate it */
+  NET_RECONF_DONE,    /* slave -> requester: requester TID, the TID that moved or -error */
   NET_TYPES = 64
 };
 #endif
