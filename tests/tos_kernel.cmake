@@ -99,6 +99,14 @@ tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywh
 tos_kernel_test(PROGRAM corrupt_mpcs_are_dropped LOG air
   LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far\\).*type 20 from earth: channel \\(5000\\): dropped \\(2 so far\\).*type 18 from earth: origin board \\(77\\): dropped \\(3 so far\\).*msg.*dropped.*migrating thread from earth is malformed.*type 63 from earth: unknown type")
 tos_kernel_test(PROGRAM candidates_follow_figure_40 ALL_FREE)
+# The balancer (section 4.2) spreads 20 compute-bound threads started on earth: RQ-LENGTH from
+# the monitor, compute-overload requests no more often than the migration period, Figure 40 on
+# the slaves; every slave's ready queue comes within 2 of the mean while the work runs.
+tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_spreads_compute_bound_threads
+  LINE "earth dgl @* +rq\nmaster balancer -p 200 -m 200 -t 2 -d 20000 &\nearth synthetic 20 3000" CONSOLE master
+  REGEX "REQ compute overload on board 1 to board [2-5]: moved.*balancer: [0-9]+ requests, [1-9][0-9]* migrations. every slave's ready queue within 2 of the mean from [0-9]+ ms"
+  LOG earth LOG_REGEX "synthetic: 20 compute-bound threads done in [12]?[0-9][0-9][0-9][0-9] ms" ALL_FREE)
+# (60 s of work in all: under 30 s only if it was spread)
 tos_kernel_test(PROGRAM migration_keeps_data ALL_FREE)
 tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 # Several seeds (each run is deterministic), over a thousand migrations each; the full size
