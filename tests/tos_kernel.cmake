@@ -107,6 +107,8 @@ tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_spreads_compu
   REGEX "REQ compute overload on board 1 to board [2-5]: moved.*balancer: [0-9]+ requests, [1-9][0-9]* migrations. every slave's ready queue within 2 of the mean from [0-9]+ ms"
   LOG earth LOG_REGEX "synthetic: 20 compute-bound threads \\(here\\) done in [12]?[0-9][0-9][0-9][0-9] ms" ALL_FREE)
 # (60 s of work in all: under 30 s only if it was spread)
+tos_kernel_test(PROGRAM balancer NAME balancer_refuses_bad_settings CONSOLE master
+  LINE "master balancer -p -5\nmaster balancer -t 0\nmaster balancer -m" REGEX "usage: balancer.*usage: balancer.*usage: balancer")
 tos_kernel_test(PROGRAM migration_keeps_data ALL_FREE)
 tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 # Several seeds (each run is deterministic), over a thousand migrations each; the full size
