@@ -104,11 +104,15 @@ tos_kernel_test(PROGRAM candidates_follow_figure_40 ALL_FREE)
 # the slaves; every slave's ready queue comes within 2 of the mean while the work runs.
 tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_spreads_compute_bound_threads
   LINE "earth dgl @* +rq\nmaster balancer -p 200 -m 200 -t 2 -d 20000 &\nearth synthetic 20 3000" CONSOLE master
-  REGEX "REQ compute overload on board 1 to board [2-5]: moved.*balancer: [0-9]+ requests, [1-9][0-9]* migrations. every slave's ready queue within 2 of the mean from [0-9]+ ms"
+  REGEX "REQ compute overload on board 1 to board [2-5]: moved.*balancer: [0-9]+ requests, [1-9][0-9]* migrations. every slave's load within 2 of the mean from [0-9]+ ms"
   LOG earth LOG_REGEX "synthetic: 20 compute-bound threads \\(here\\) done in [12]?[0-9][0-9][0-9][0-9] ms" ALL_FREE)
 # (60 s of work in all: under 30 s only if it was spread)
+tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_spreads_by_n_threads
+  LINE "earth dgl @* +threads\nmaster balancer -M threads -p 200 -m 200 -t 2 -d 20000 &\nearth synthetic 20 3000" CONSOLE master
+  REGEX "NTH 2[01] 0 0 0 0.*REQ compute overload on board 1 to board [2-5]: moved.*balancer: [0-9]+ requests, [1-9][0-9]* migrations. every slave's load within 2 of the mean from [0-9]+ ms"
+  LOG earth LOG_REGEX "synthetic: 20 compute-bound threads \\(here\\) done in [12]?[0-9][0-9][0-9][0-9] ms" ALL_FREE)
 tos_kernel_test(PROGRAM balancer NAME balancer_refuses_bad_settings CONSOLE master
-  LINE "master balancer -p -5\nmaster balancer -t 0\nmaster balancer -m" REGEX "usage: balancer.*usage: balancer.*usage: balancer")
+  LINE "master balancer -p -5\nmaster balancer -t 0\nmaster balancer -m\nmaster balancer -M cpu" REGEX "usage: balancer.*usage: balancer.*usage: balancer.*usage: balancer")
 tos_kernel_test(PROGRAM migration_keeps_data ALL_FREE)
 tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 # Several seeds (each run is deterministic), over a thousand migrations each; the full size

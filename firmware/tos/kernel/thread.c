@@ -152,6 +152,7 @@ struct tcb *thread_attach(struct proc *p, uint32_t slot) {
   t->parent_tid = TID_NONE;
   p->slots[slot] = t;
   ++p->nthreads;
+  EVENT2(DGL_THREADS, EV_THREAD_IN, t->tid); /* N-THREADS: created or migrated in */
   return t;
 }
 
@@ -163,6 +164,7 @@ void thread_free(struct tcb *t) {
 /* The TCB goes back to the free list; the stack pages are the caller's business. */
 void thread_detach(struct tcb *t) {
   struct proc *p = t->proc;
+  EVENT2(DGL_THREADS, EV_THREAD_OUT, t->tid); /* N-THREADS: ended or migrated away */
   p->slots[t->slot] = NULL;
   --p->nthreads;
   if (slice_owner == t) slice_owner = NULL;

@@ -632,7 +632,7 @@ def balancer_log(text):
     for line in text.splitlines():
         if line.startswith("TIM "):
             t = int(line.split()[1])
-        elif line.startswith("RQL "):
+        elif line.startswith(("RQL ", "NTH ")):
             if t is None:
                 return None
             tim.append(t / 1000.0)
