@@ -103,7 +103,7 @@ tos_kernel_test(PROGRAM candidates_follow_figure_40 ALL_FREE)
 # the monitor, compute-overload requests no more often than the migration period, Figure 40 on
 # the slaves; every slave's ready queue comes within 2 of the mean while the work runs.
 tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_spreads_compute_bound_threads
-  LINE "earth dgl @* +rq\nmaster balancer -p 200 -m 200 -t 2 -d 20000 &\nearth synthetic 20 3000" CONSOLE master
+  LINE "earth dgl @* +rq\nmaster balancer -p 200 -m 200 -t 2 -d 20000 -o balance.log &\nearth synthetic 20 3000" CONSOLE master
   REGEX "REQ compute overload on board 1 to board [2-5]: moved.*balancer: [0-9]+ requests, [1-9][0-9]* migrations. every slave's load within 2 of the mean from [0-9]+ ms"
   LOG earth LOG_REGEX "synthetic: 20 compute-bound threads \\(here\\) done in [12]?[0-9][0-9][0-9][0-9] ms" ALL_FREE)
 # (60 s of work in all: under 30 s only if it was spread)

@@ -11,10 +11,13 @@
  * the most loaded a compute-overload request naming the least loaded; that slave chooses the
  * thread (Figure 40, kernel/balance.c) and migrates it.
  *   balancer [-M rq|threads] [-p sample_ms] [-m migration_ms] [-t threshold] [-d duration_ms]
- *            defaults rq 1000 1000 2 0 (0: until stopped)
+ *            [-o logfile]
+ *            defaults rq 1000 1000 2 0 (0: until stopped), no log file (the log also goes to the
+ *            console; with -o it is written to the master's filestore: `download logfile`)
  * It prints "TIM <ms>" and "RQL|NTH <earth> <air> <fire> <water> <space>" each period, "REQ"
  * for each request and its result, and at the end the number of migrations and when every
  * slave's figure was first within the threshold of the mean with work everywhere. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +31,20 @@ static int have_ts[16];
 static uint16_t pending[16];  /* THREAD_IN / THREAD_OUT waiting for its TID word */
 static uint8_t present[SLAVES + 1][(EV_TID_MASK + 1) / 8]; /* N-THREADS: TIDs on each slave */
 static int by_threads;        /* -M threads: N-THREADS, else RQ-LENGTH */
+
+static FILE *logf; /* -o: Figure 41's log in the filestore too */
+
+static void out(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  if (logf) {
+    va_start(ap, fmt);
+    vfprintf(logf, fmt, ap);
+    va_end(ap);
+  }
+}
 
 static int is_marker(uint16_t v) { return (v & EV_WRAP_MARKER_MASK) == EV_WRAP_MARKER_VALUE; }
 
@@ -71,12 +88,14 @@ static void drain(void) {
 
 int main(int argc, char **argv) {
   long sample = 1000, period = 1000, threshold = 2, duration = 0;
+  const char *log_name = NULL;
   for (int i = 1; i + 1 < argc; i += 2) {
     long v = atol(argv[i + 1]);
     if (!strcmp(argv[i], "-M")) {
       by_threads = !strcmp(argv[i + 1], "threads");
       if (!by_threads && strcmp(argv[i + 1], "rq")) sample = -1; /* an unknown metric */
-    } else if (!strcmp(argv[i], "-p")) sample = v;
+    } else if (!strcmp(argv[i], "-o")) log_name = argv[i + 1];
+    else if (!strcmp(argv[i], "-p")) sample = v;
     else if (!strcmp(argv[i], "-m")) period = v;
     else if (!strcmp(argv[i], "-t")) threshold = v;
     else if (!strcmp(argv[i], "-d")) duration = v;
@@ -84,7 +103,11 @@ int main(int argc, char **argv) {
   }
   if (sample <= 0 || period < 0 || threshold < 1 || duration < 0 || (argc - 1) % 2) {
     printf("usage: balancer [-M rq|threads] [-p sample_ms > 0] [-m migration_ms >= 0] [-t threshold >= 1] "
-           "[-d duration_ms]\n");
+           "[-d duration_ms] [-o logfile]\n");
+    return 2;
+  }
+  if (log_name && !(logf = fopen(log_name, "w"))) {
+    printf("balancer: %s: %s\n", log_name, tos_strerror(tos_errno));
     return 2;
   }
   unsigned long t0 = time_us(), next = sample * 1000ul, last_req = 0;
@@ -103,9 +126,9 @@ int main(int argc, char **argv) {
       if (rq[k] > rq[hi]) hi = k;
       if (rq[k] < rq[lo]) lo = k;
     }
-    printf("TIM %lu\n%s", now / 1000, by_threads ? "NTH" : "RQL");
-    for (int k = 1; k <= SLAVES; ++k) printf(" %ld", rq[k]);
-    printf("\n");
+    out("TIM %lu\n%s", now / 1000, by_threads ? "NTH" : "RQL");
+    for (int k = 1; k <= SLAVES; ++k) out(" %ld", rq[k]);
+    out("\n");
     long sum = 0;
     for (int k = 1; k <= SLAVES; ++k) sum += rq[k];
     int even = sum >= SLAVES;
@@ -118,16 +141,20 @@ int main(int argc, char **argv) {
       req_made = 1;
       last_req = now;
       if (r > 0) ++moved;
-      printf("REQ compute overload on board %d to board %d: %s %x\n", hi, lo, r > 0 ? "moved" : tos_strerror(r),
+      out("REQ compute overload on board %d to board %d: %s %x\n", hi, lo, r > 0 ? "moved" : tos_strerror(r),
              r > 0 ? r : 0);
     }
     if (duration && now >= (unsigned long)duration * 1000ul) break;
   }
   if (balanced_at >= 0)
-    printf("balancer: %d requests, %d migrations; every slave's load within %ld of the mean from %ld ms\n",
+    out("balancer: %d requests, %d migrations; every slave's load within %ld of the mean from %ld ms\n",
            requests, moved, threshold, balanced_at);
   else
-    printf("balancer: %d requests, %d migrations; the slaves' loads were never within %ld of the mean\n", requests,
+    out("balancer: %d requests, %d migrations; the slaves' loads were never within %ld of the mean\n", requests,
            moved, threshold);
+  if (logf && fclose(logf) != 0) {
+    printf("balancer: %s: could not be written\n", log_name);
+    return 1;
+  }
   return 0;
 }
