@@ -111,8 +111,15 @@ tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_spreads_by_n_
   LINE "earth dgl @* +threads\nmaster balancer -M threads -p 200 -m 200 -t 2 -d 20000 &\nearth synthetic 20 3000" CONSOLE master
   REGEX "NTH 2[01] 0 0 0 0.*REQ compute overload on board 1 to board [2-5]: moved.*balancer: [0-9]+ requests, [1-9][0-9]* migrations. every slave's load within 2 of the mean from [0-9]+ ms"
   LOG earth LOG_REGEX "synthetic: 20 compute-bound threads \\(here\\) done in [12]?[0-9][0-9][0-9][0-9] ms" ALL_FREE)
+# Without the balancer the same threads stay where they started: no migration anywhere.
+tos_kernel_test(PROGRAM synthetic NAME balancer_off_no_migrations LINE "earth synthetic 20 300"
+  REGEX "synthetic: 20 compute-bound threads \\(here\\) done.*all programs done, [0-9]+ frames free, [0-9]+ TCBs free. threads migrated in 0, out 0")
 tos_kernel_test(PROGRAM balancer NAME balancer_refuses_bad_settings CONSOLE master
   LINE "master balancer -p -5\nmaster balancer -t 0\nmaster balancer -m\nmaster balancer -M cpu" REGEX "usage: balancer.*usage: balancer.*usage: balancer.*usage: balancer")
+foreach(t candidates_follow_figure_40 balancer_spreads_compute_bound_threads balancer_spreads_by_n_threads
+          balancer_off_no_migrations balancer_refuses_bad_settings)
+  set_property(TEST tos_${t} APPEND PROPERTY LABELS balance)
+endforeach()
 tos_kernel_test(PROGRAM migration_keeps_data ALL_FREE)
 tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 # Several seeds (each run is deterministic), over a thousand migrations each; the full size

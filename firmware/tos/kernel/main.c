@@ -95,7 +95,8 @@ static void tell_done(void) {
   if (board_master) on_done(net_me(), &d, 1);
   else if (!net_queue(0, NET_DONE, &d, 1, 0, 0, NULL, NULL)) return; /* later */
   if (done)
-    kprintf("tos: %s: all programs done, %u frames free, %u TCBs free\n", board_name, frames_free(), tcbs_free());
+    kprintf("tos: %s: all programs done, %u frames free, %u TCBs free; threads migrated in %u, out %u\n", board_name,
+            frames_free(), tcbs_free(), migrations_in, migrations_out);
   done_told = done;
 }
 
