@@ -32,7 +32,11 @@ int sc_main(int argc, char** argv) {
   std::string gdb_spec;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--gdb" && i + 1 < argc) gdb_spec = argv[++i];
+    if (a == "--gdb" && i + 1 >= argc) {
+      std::fprintf(stderr, "testbed-board: error: --gdb needs PORT[,nowait]\n");
+      return 2;
+    }
+    if (a == "--gdb") gdb_spec = argv[++i];
     else if (!a.rfind("--gdb=", 0)) gdb_spec = a.substr(6);
     else args.push_back(a);
   }
@@ -78,7 +82,11 @@ int sc_main(int argc, char** argv) {
     if (o.trace_instructions) board->cpu().set_instruction_trace(stdout);
     if (!gdb_spec.empty()) {
       bool wait = gdb_spec.find(",nowait") == std::string::npos;
-      int port = std::atoi(gdb_spec.c_str());
+      std::string port_text = gdb_spec.substr(0, gdb_spec.find(','));
+      std::string rest = gdb_spec.substr(port_text.size());
+      char* end = nullptr;
+      long port_l = std::strtol(port_text.c_str(), &end, 10);
+      int port = (port_text.empty() || *end || port_l > 65535 || (!rest.empty() && rest != ",nowait")) ? -1 : int(port_l);
       if (port <= 0 || port > 65535) throw OptionError("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
       gdb_server = std::make_unique<gdb::GdbServer>("gdb", std::vector<Board*>{board.get()}, port, wait,
                                                     std::vector<std::string>{o.image});

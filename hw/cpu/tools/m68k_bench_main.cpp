@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "m68k_cpu.h"
+#include "tool_args.h"
 
 namespace {
 
@@ -87,12 +88,27 @@ int main(int argc, char** argv) {
   long long expect_sum = -1, expect_insns = -1;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
-    if (a == "--model" && i + 1 < argc) {
-      model = std::string(argv[++i]) == "68010" ? m68k::Model::MC68010 : m68k::Model::MC68000;
-    } else if (a == "--expect-checksum" && i + 1 < argc) {
-      expect_sum = std::strtoll(argv[++i], nullptr, 0);
-    } else if (a == "--expect-instructions" && i + 1 < argc) {
-      expect_insns = std::strtoll(argv[++i], nullptr, 0);
+    namespace ta = testbed::tool_args;
+    if (a == "-h" || a == "--help") {
+      std::printf("usage: m68k-bench IMAGE [--model 68000|68010] [--expect-checksum X] [--expect-instructions N]\n"
+                  "  runs IMAGE on the bare CPU core and prints MIPS; X and N are 0..0xFFFFFFFF / 0..2^63-1 "
+                  "(decimal or 0x hex)\n");
+      return 0;
+    }
+    if ((a == "--model" || a == "--expect-checksum" || a == "--expect-instructions") && i + 1 >= argc)
+      ta::refuse("m68k-bench", a + " needs a value");
+    if (a == "--model") {
+      std::string m = argv[++i];
+      if (m != "68000" && m != "68010") ta::refuse("m68k-bench", "--model '" + m + "': expected 68000 or 68010");
+      model = m == "68010" ? m68k::Model::MC68010 : m68k::Model::MC68000;
+    } else if (a == "--expect-checksum") {
+      expect_sum = (long long)ta::whole("m68k-bench", "--expect-checksum", argv[++i], 0, 0xFFFFFFFFull, 0);
+    } else if (a == "--expect-instructions") {
+      expect_insns = (long long)ta::whole("m68k-bench", "--expect-instructions", argv[++i], 0, 0x7FFFFFFFFFFFFFFFull, 0);
+    } else if (!a.empty() && a[0] == '-') {
+      ta::refuse("m68k-bench", "unknown option " + a);
+    } else if (!image.empty()) {
+      ta::refuse("m68k-bench", "more than one IMAGE");
     } else {
       image = a;
     }
@@ -104,7 +120,7 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> mem(kRam, 0);
   if (!load_image(image, mem)) {
     std::fprintf(stderr, "m68k-bench: cannot load %s\n", image.c_str());
-    return 1;
+    return 2;
   }
   m68k::Cpu* cpu_ptr = nullptr;
   BenchBus bus(mem, cpu_ptr);
