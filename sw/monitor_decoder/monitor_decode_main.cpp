@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
       else if (in.empty()) in = a;
       else return usage("more than one input stream");
     } catch (const std::exception& e) {
-      return usage(a + ": " + e.what());
+      return usage(e.what());
     }
   }
   if (in.empty()) return usage("no input stream");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 #include <string>
 
 namespace testbed::tool_args {
@@ -21,7 +22,11 @@ inline double number(const std::string& tool, const std::string& what, const std
   errno = 0;
   double d = v.empty() ? 0 : std::strtod(v.c_str(), &end);
   if (v.empty() || !end || *end || errno == ERANGE || !std::isfinite(d) || d < lo || d > hi)
-    refuse(tool, what + " '" + v + "': expected a number from " + std::to_string(lo) + " to " + std::to_string(hi));
+  {
+    std::ostringstream m;
+    m << what << " '" << v << "': expected a number from " << lo << " to " << hi;
+    refuse(tool, m.str());
+  }
   return d;
 }
 
