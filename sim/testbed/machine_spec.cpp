@@ -11,6 +11,7 @@
 #include <iomanip>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "filestore.h"
 
@@ -224,8 +225,12 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   Config run = cfg.section("run");
   double stop_ms = run.get_double("stop_ms", 0.0, 0.0, 1e9);
   if (stop_ms > 0 && stop_ms < 0.001)
-    throw ConfigError(m.source + ": run.stop_ms = " + std::to_string(stop_ms) +
+  {
+    std::ostringstream v;
+    v << stop_ms;
+    throw ConfigError(m.source + ": run.stop_ms = " + v.str() +
                       ": 0 (until every board exits) or at least 0.001 (1 us of simulated time)");
+  }
   m.stop_time = sc_core::sc_time(stop_ms, sc_core::SC_MS);
   m.out_dir = run.get_string("out_dir", "testbed-out");
   m.upload_dir = run.get_string("upload_dir", "");
