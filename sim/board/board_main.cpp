@@ -24,6 +24,9 @@ int sc_main(int argc, char** argv) {
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::fputs(BoardOptions::usage().c_str(), stdout);
       std::fputs("\n  --gdb PORT[,nowait]  the GDB remote stub on 127.0.0.1:PORT (waits for gdb unless nowait)\n", stdout);
+      std::fputs("\nexit status: 0 the guest wrote 1 to SIMCTL EXIT; 2 a bad image, configuration or option; 3 the CPU "
+                 "halted; 4 --max-cycles passed without EXIT; 5 killed from gdb; another guest failure code: that code "
+                 "(2..255, else 1)\n", stdout);
       return 0;
     }
   // --gdb PORT[,nowait]: the GDB remote stub on 127.0.0.1:PORT (sim/gdb); the run waits for a
