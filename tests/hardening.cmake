@@ -110,3 +110,16 @@ foreach(tool testbed-board board-bench machine-bench monitor-bench centrenet-ben
   string(REPLACE "|" ";" args "${args}")
   hardening_check(${tool}_number_refused 2 "${regex}" CMD $<TARGET_FILE:${tool}> ${args})
 endforeach()
+
+# --- Images: m68k-bench reads ELF files through the project's one loader (sw/elf); a crafted
+# segment with more file bytes than memory bytes (it overflowed the bench's own loader) is refused.
+add_test(NAME hardening_craft_bad_elf
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/craft_bad_elf.py
+          ${TESTBED_FIRMWARE_DIR}/bench-workload-r200.elf ${_hd_out}/filesz-over-memsz.elf)
+set_tests_properties(hardening_craft_bad_elf PROPERTIES LABELS hardening FIXTURES_SETUP hardening_bad_elf)
+hardening_check(m68k_bench_crafted_elf_refused 2
+  "m68k-bench: cannot load .*filesz-over-memsz.elf: .*segment 0 .* has more file bytes \\(0x[0-9A-F]+\\) than memory bytes"
+  CMD $<TARGET_FILE:m68k-bench> ${_hd_out}/filesz-over-memsz.elf)
+set_tests_properties(hardening_m68k_bench_crafted_elf_refused PROPERTIES FIXTURES_REQUIRED hardening_bad_elf)
+hardening_check(m68k_bench_missing_image_refused 2 "m68k-bench: cannot load .*no-such.elf: .*cannot open: No such file or directory"
+  CMD $<TARGET_FILE:m68k-bench> ${_hd_out}/no-such.elf)
