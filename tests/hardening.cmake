@@ -123,3 +123,16 @@ hardening_check(m68k_bench_crafted_elf_refused 2
 set_tests_properties(hardening_m68k_bench_crafted_elf_refused PROPERTIES FIXTURES_REQUIRED hardening_bad_elf)
 hardening_check(m68k_bench_missing_image_refused 2 "m68k-bench: cannot load .*no-such.elf: .*cannot open: No such file or directory"
   CMD $<TARGET_FILE:m68k-bench> ${_hd_out}/no-such.elf)
+
+# --- Devices and folders where a file is expected: refused, never read forever (was: bad_alloc).
+hardening_check(testbed_image_is_a_device 2 "testbed: image error: /dev/zero: not a regular file"
+  CMD ${_tb} --out ${_hd_out}/x --set board.image=/dev/zero)
+hardening_check(testbed_filestore_is_a_device 2
+  "configuration error: .*board.filestore: /dev/zero: not a regular file"
+  CMD ${_tb} --out ${_hd_out}/x --set board.filestore=/dev/zero)
+hardening_check(testbed_board_image_is_a_folder 2 "testbed-board: error: ${_hd_out}: not a regular file"
+  CMD $<TARGET_FILE:testbed-board> ${_hd_out})
+hardening_check(tos_mkfs_input_is_a_folder 2 "tos-mkfs: ${_hd_out}: not a regular file"
+  CMD $<TARGET_FILE:tos-mkfs> -o ${_hd_out}/x.fs ${_hd_out})
+hardening_check(tos_mkfs_full_disk_is_reported 2 "tos-mkfs: /dev/full: write error: No space left on device"
+  CMD $<TARGET_FILE:tos-mkfs> -o /dev/full ${TESTBED_FIRMWARE_DIR}/hello.elf)
