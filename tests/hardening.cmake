@@ -136,3 +136,7 @@ hardening_check(tos_mkfs_input_is_a_folder 2 "tos-mkfs: ${_hd_out}: not a regula
   CMD $<TARGET_FILE:tos-mkfs> -o ${_hd_out}/x.fs ${_hd_out})
 hardening_check(tos_mkfs_full_disk_is_reported 2 "tos-mkfs: /dev/full: write error: No space left on device"
   CMD $<TARGET_FILE:tos-mkfs> -o /dev/full ${TESTBED_FIRMWARE_DIR}/hello.elf)
+hardening_check(testbed_board_full_disk_vcd_is_reported 6 "testbed-board: output error: /dev/full: No space left on device"
+  CMD $<TARGET_FILE:testbed-board> --vcd /dev/full --max-cycles 100000 ${TESTBED_FIRMWARE_DIR}/gdb-target.elf)
+hardening_check(testbed_board_full_disk_console_is_reported 6 "testbed-board: output error: /dev/full: No space left on device"
+  CMD $<TARGET_FILE:testbed-board> --console file:/dev/full --max-cycles 1000000 ${TESTBED_FIRMWARE_DIR}/gdb-target.elf)
