@@ -140,3 +140,11 @@ hardening_check(testbed_board_full_disk_vcd_is_reported 6 "testbed-board: output
   CMD $<TARGET_FILE:testbed-board> --vcd /dev/full --max-cycles 100000 ${TESTBED_FIRMWARE_DIR}/gdb-target.elf)
 hardening_check(testbed_board_full_disk_console_is_reported 6 "testbed-board: output error: /dev/full: No space left on device"
   CMD $<TARGET_FILE:testbed-board> --console file:/dev/full --max-cycles 1000000 ${TESTBED_FIRMWARE_DIR}/gdb-target.elf)
+
+# --- Configuration files and images that are not files.
+hardening_check(testbed_config_is_a_folder 2 "testbed: configuration error: ${_hd_out}: not a regular file"
+  CMD ${_tb} ${_hd_out})
+hardening_check(testbed_config_missing 2
+  "testbed: configuration error: ${_hd_out}/no-such.toml: cannot read the configuration: No such file or directory"
+  CMD ${_tb} ${_hd_out}/no-such.toml)
+hardening_check(m68k_dis_image_is_a_folder 2 "m68k-dis: ${_hd_out}: not a regular file" CMD $<TARGET_FILE:m68k-dis> ${_hd_out})

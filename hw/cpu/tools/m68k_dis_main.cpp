@@ -121,7 +121,7 @@ int main(int argc, char** argv) {
     }
   } catch (const testbed::ElfError& e) {
     std::fprintf(stderr, "m68k-dis: %s\n", e.what());
-    return 1;
+    return 2;  // bad input (README: exit status)
   }
   return 0;
 }
