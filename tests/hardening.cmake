@@ -148,3 +148,9 @@ hardening_check(testbed_config_missing 2
   "testbed: configuration error: ${_hd_out}/no-such.toml: cannot read the configuration: No such file or directory"
   CMD ${_tb} ${_hd_out}/no-such.toml)
 hardening_check(m68k_dis_image_is_a_folder 2 "m68k-dis: ${_hd_out}: not a regular file" CMD $<TARGET_FILE:m68k-dis> ${_hd_out})
+
+# --- More SMIs than slaves: the extra SMIs are idle cards on the monitoring bus; the machine
+# runs (was: SystemC's "port not bound" for the SMIs without a board).
+hardening_check(testbed_more_smis_than_slaves_runs 0
+  "monitor:     6         0       0        0.*monitor:     7         0       0        0.*decoded 136 events"
+  CMD ${_tb} --out ${_hd_out}/smis7 --console none --set monitor.smis=7)
