@@ -88,7 +88,7 @@ hardening_check(monitor_decode_tick_refused 2 "monitor-decode: --tick-ns 0: expe
 # --- Every executable in build/bin: --help exits 0 with a usage, a number with trailing
 # garbage exits 2 naming the option and the value.
 foreach(tool testbed testbed-board board-bench machine-bench monitor-bench centrenet-bench m68k-bench m68k-dis
-             m68k-vectors monitor-decode rtl-monitor-bench rtl-monitor-regress tos-bench tos-mkfs)
+             m68k-vectors monitor-decode rtl-monitor-bench rtl-monitor-regress tos-bench tos-mkfs runtime_host_fuzz)
   hardening_check(${tool}_help 0 "[Uu]sage:" CMD $<TARGET_FILE:${tool}> --help)
 endforeach()
 set(_num_testbed-board "--set|cpu.clock_mhz=5x|x.elf" "cpu.clock_mhz: expected a number")
@@ -102,9 +102,10 @@ set(_num_m68k-vectors "d|--show|1x" "m68k-vectors: --show '1x': expected a whole
 set(_num_rtl-monitor-bench "-3" "rtl-monitor-bench: cycles '-3': expected a whole number from 1 to 1000000000000")
 set(_num_rtl-monitor-regress "--clocks|5x" "rtl-monitor-regress: --clocks '5x': expected a whole number from 1 to 1000000000000")
 set(_num_tos-bench "--reps|5x" "--reps: Value 5x not in range 1 to 100")
+set(_num_runtime_host_fuzz "5x" "runtime_host_fuzz: ITERATIONS '5x': expected a whole number from 1 to 10000000000")
 set(_num_tos-mkfs "--size|5x|-o|${_hd_out}/x.fs" "tos-mkfs: Could not convert: --size = 5x")
 foreach(tool testbed-board board-bench machine-bench monitor-bench centrenet-bench m68k-bench m68k-dis m68k-vectors
-             rtl-monitor-bench rtl-monitor-regress tos-bench tos-mkfs)
+             rtl-monitor-bench rtl-monitor-regress tos-bench tos-mkfs runtime_host_fuzz)
   list(GET _num_${tool} 0 args)
   list(GET _num_${tool} 1 regex)
   string(REPLACE "|" ";" args "${args}")
