@@ -4,9 +4,11 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "output_errors.h"
+
 namespace testbed {
 
-BusVcd::BusVcd(const std::string& path, const std::string& board_name) : f_(std::fopen(path.c_str(), "w")) {
+BusVcd::BusVcd(const std::string& path, const std::string& board_name) : f_(std::fopen(path.c_str(), "w")), path_(path) {
   if (!f_) throw std::runtime_error(path + ": cannot create VCD file: " + std::strerror(errno));
   std::fprintf(f_,
                "$comment Testbed board %s: every bus cycle the CPU sends over TLM. testbed and testbed-board "
@@ -19,7 +21,7 @@ BusVcd::BusVcd(const std::string& path, const std::string& board_name) : f_(std:
   std::fprintf(f_, "$upscope $end\n$enddefinitions $end\n#0\n$dumpvars\nb0 a\nb0 d\nb0 f\n1r\n0s\nb0 i\n0b\n$end\n");
 }
 
-BusVcd::~BusVcd() { std::fclose(f_); }
+BusVcd::~BusVcd() { output::close(f_, path_); }  // a failed write is recorded (output_errors.h)
 
 void BusVcd::at(const sc_core::sc_time& t) {
   uint64_t ns = uint64_t(t.to_seconds() * 1e9 + 0.5);

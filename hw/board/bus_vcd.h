@@ -27,6 +27,7 @@ class BusVcd : public BusObserver {
   void vec(const char* id, uint32_t v, int bits);
 
   std::FILE* f_;
+  std::string path_;
   uint64_t last_ns_ = 0;
   bool started_ = false;
   uint64_t cycles_ = 0;

@@ -11,17 +11,20 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "output_errors.h"
+
 namespace testbed {
 
 ConsoleSink::ConsoleSink(const std::string& log_path, std::FILE* terminal, bool selected)
     : terminal_(terminal), selected_(selected) {
   if (log_path.empty()) return;
+  log_path_ = log_path;
   log_ = std::fopen(log_path.c_str(), "w");
   if (!log_) throw std::runtime_error(log_path + ": cannot create console log: " + std::strerror(errno));
 }
 
 ConsoleSink::~ConsoleSink() {
-  if (log_) std::fclose(log_);
+  output::close(log_, log_path_);  // a failed write is recorded (output_errors.h)
   if (terminal_) std::fflush(terminal_);
 }
 

@@ -33,6 +33,7 @@ class ConsoleSink : public SerialEndpoint {
 
  private:
   std::FILE* log_ = nullptr;
+  std::string log_path_;
   std::FILE* terminal_;
   bool selected_;
   uint64_t bytes_ = 0;

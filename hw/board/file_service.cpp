@@ -1,5 +1,7 @@
 #include "file_service.h"
 
+#include "output_errors.h"
+
 #include <sys/stat.h>
 
 #include <cctype>
@@ -86,8 +88,11 @@ void FileService::handle() {
     if (d.size() > kMaxFile) return reply(TooLarge);
     return reply(Ok, d);
   }
-  std::ofstream f(down_ + "/" + name_, std::ios::binary | std::ios::trunc);
+  std::string path = down_ + "/" + name_;
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (f) f.write(reinterpret_cast<const char*>(data_.data()), std::streamsize(data_.size()));
+  if (f.is_open()) f.close();  // the last write (a full disk) fails here
+  if (!f) output::failed(path, "the file the guest sent over the LAN link could not be written");
   reply(f ? Ok : IoError);
 }
 

@@ -12,7 +12,10 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <string>
 #include <vector>
+
+#include "tool_args.h"
 
 #include "centrenet_network.h"
 #include "tlm_payload.h"
@@ -82,11 +85,14 @@ struct Driver : sc_module {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
-  double ms = argc > 1 ? std::atof(argv[1]) : 200.0;
-  if (!(ms > 0)) {
-    std::cerr << "usage: centrenet-bench [simulated-ms > 0]\n";
-    return 2;
+  namespace ta = testbed::tool_args;
+  if (argc > 1 && (std::string(argv[1]) == "-h" || std::string(argv[1]) == "--help")) {
+    std::cout << "usage: centrenet-bench [simulated-ms]\n"
+                 "  sixteen boards on one Centrenet bus sending to each other; simulated-ms 0.001..1e6 (default 200)\n";
+    return 0;
   }
+  if (argc > 2) ta::refuse("centrenet-bench", "at most one argument");
+  double ms = argc > 1 ? ta::number("centrenet-bench", "simulated-ms", argv[1], 0.001, 1e6) : 200.0;
   sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", SC_DO_NOTHING);
   NetworkConfig cfg = NetworkConfig::single_node(16);
   cfg.ni.output_queue_messages = 4;

@@ -13,7 +13,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
+
+#include "tool_args.h"
 
 using namespace sc_core;
 using namespace testbed::monitor;
@@ -73,13 +76,19 @@ struct Master : Initiator {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
-  double ms = argc > 1 ? std::atof(argv[1]) : 100;
-  double read_clocks = argc > 2 ? std::atof(argv[2]) : 10;
-  double quantum_us = argc > 3 ? std::atof(argv[3]) : 10;
-  if (ms <= 0 || read_clocks <= 0 || quantum_us <= 0) {
-    std::fprintf(stderr, "usage: monitor-bench [simulated_ms>0] [master_read_clocks>0] [quantum_us>0]\n");
-    return 2;
-  }
+  namespace ta = testbed::tool_args;
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) {
+      std::printf("usage: monitor-bench [simulated_ms] [master_read_clocks] [quantum_us]\n"
+                  "  the TLM monitor with five busy slaves: events/s and late accesses\n"
+                  "  simulated_ms 0.001..1e6 (default 100), master_read_clocks 1..1e6 (default 10),\n"
+                  "  quantum_us 0.001..1e6 (default 10)\n");
+      return 0;
+    }
+  if (argc > 4) ta::refuse("monitor-bench", "at most three arguments");
+  double ms = argc > 1 ? ta::number("monitor-bench", "simulated_ms", argv[1], 0.001, 1e6) : 100;
+  double read_clocks = argc > 2 ? ta::number("monitor-bench", "master_read_clocks", argv[2], 1, 1e6) : 10;
+  double quantum_us = argc > 3 ? ta::number("monitor-bench", "quantum_us", argv[3], 0.001, 1e6) : 10;
   MonitorConfig cfg;
   Monitor mon("monitor", cfg);
   tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(quantum_us, SC_US));

@@ -1,5 +1,7 @@
 #include "monitor_vcd.h"
 
+#include "output_errors.h"
+
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
@@ -70,8 +72,9 @@ MonitorVcd::MonitorVcd(const std::string& path, const MonitorParams& p, uint64_t
 }
 
 MonitorVcd::~MonitorVcd() {
-  std::fclose(f_);
-  if (vcd_path_ != path_) {
+  // A failed write (full disk) is recorded for the tool to report (output_errors.h).
+  bool written = output::close(f_, vcd_path_);
+  if (written && vcd_path_ != path_) {
     std::string cmd = "vcd2fst '" + vcd_path_ + "' '" + path_ + "' >/dev/null 2>&1";
     if (std::system(cmd.c_str()) == 0) std::remove(vcd_path_.c_str());
     else std::cerr << "monitor VCD: vcd2fst (gtkwave) failed: the VCD stays in " << vcd_path_ << "\n";

@@ -9,9 +9,19 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
+#include "tool_args.h"
 
 int main(int argc, char** argv) {
-  uint64_t cycles = argc > 1 ? std::strtoull(argv[1], nullptr, 0) : 20000000ull;
+  namespace ta = testbed::tool_args;
+  if (argc > 1 && (!std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help"))) {
+    std::printf("usage: rtl-monitor-bench [cycles]\n  RTL clock cycles of the verilated monitor per host second; "
+                "cycles 1..1e12 (default 20000000)\n");
+    return 0;
+  }
+  if (argc > 2) ta::refuse("rtl-monitor-bench", "at most one argument");
+  uint64_t cycles = argc > 1 ? ta::whole("rtl-monitor-bench", "cycles", argv[1], 1, 1000000000000ull, 0) : 20000000ull;
   VerilatedContext ctx;
   Vmonitor_fast m(&ctx);
   m.clk = 0;

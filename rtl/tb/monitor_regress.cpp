@@ -12,6 +12,8 @@
 #include <Vmonitor_top.h>
 #include <verilated_cov.h>
 
+#include "tool_args.h"
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -25,9 +27,15 @@ int main(int argc, char** argv) {
   std::string cov = "monitor_rtl.cov.dat", fst;
   uint64_t clocks = 300000;
   for (int i = 1; i < argc; ++i) {
+    if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) {
+      std::printf("usage: %s [--coverage FILE] [--fst FILE] [--clocks N]\n"
+                  "  the monitor RTL in lockstep with the reference and the TLM engine; N 1..1e12 clocks "
+                  "(default 300000)\n", argv[0]);
+      return 0;
+    }
     if (!std::strcmp(argv[i], "--coverage") && i + 1 < argc) cov = argv[++i];
     else if (!std::strcmp(argv[i], "--fst") && i + 1 < argc) fst = argv[++i];
-    else if (!std::strcmp(argv[i], "--clocks") && i + 1 < argc) clocks = std::strtoull(argv[++i], nullptr, 0);
+    else if (!std::strcmp(argv[i], "--clocks") && i + 1 < argc) clocks = testbed::tool_args::whole("rtl-monitor-regress", "--clocks", argv[++i], 1, 1000000000000ull, 0);
     else {
       std::fprintf(stderr, "usage: %s [--coverage FILE] [--fst FILE] [--clocks N]\n", argv[0]);
       return 2;

@@ -7,10 +7,18 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 using namespace testbed;
 
 int sc_main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
+      std::fputs("board-bench IMAGE [options]: the reference workload on one board, emulated MIPS and the multiple "
+                 "of real time\n", stdout);
+      std::fputs(BoardOptions::usage().c_str(), stdout);
+      return 0;
+    }
   BoardOptions o;
   std::unique_ptr<Board> board;
   try {

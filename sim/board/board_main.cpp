@@ -2,7 +2,7 @@
 //   testbed-board [--config sim/configs/board.toml] [--filestore STORE.fs] [options] IMAGE.elf
 // Exit status: 0 when the guest writes 1 to SIMCTL EXIT; the guest's code (2..255, else 1)
 // for another value; 3 when the CPU halts; 4 when --max-cycles pass without EXIT; 5 when gdb
-// killed it (--gdb); 2 for a bad image, configuration or option (with a message saying what and
+// killed it (--gdb); 6 when an output file could not be written (a full disk); 2 for a bad image, configuration or option (with a message saying what and
 // where).
 #include "board.h"
 #include "board_options.h"
@@ -10,6 +10,7 @@
 #include "console_endpoints.h"
 #include "file_service.h"
 #include "filestore.h"
+#include "output_errors.h"
 #include "rsp_server.h"
 
 #include <cstdio>
@@ -19,11 +20,18 @@
 
 using namespace testbed;
 
+namespace {
+int result(Board& b, const BoardOptions& o, gdb::GdbServer* gdb_server);
+}  // namespace
+
 int sc_main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::fputs(BoardOptions::usage().c_str(), stdout);
       std::fputs("\n  --gdb PORT[,nowait]  the GDB remote stub on 127.0.0.1:PORT (waits for gdb unless nowait)\n", stdout);
+      std::fputs("\nexit status: 0 the guest wrote 1 to SIMCTL EXIT; 2 a bad image, configuration or option; 3 the CPU "
+                 "halted; 4 --max-cycles passed without EXIT; 5 killed from gdb; 6 an output file (--vcd, console file:) "
+                 "could not be written; another guest failure code: that code (2..255, else 1)\n", stdout);
       return 0;
     }
   // --gdb PORT[,nowait]: the GDB remote stub on 127.0.0.1:PORT (sim/gdb); the run waits for a
@@ -32,7 +40,11 @@ int sc_main(int argc, char** argv) {
   std::string gdb_spec;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--gdb" && i + 1 < argc) gdb_spec = argv[++i];
+    if (a == "--gdb" && i + 1 >= argc) {
+      std::fprintf(stderr, "testbed-board: error: --gdb needs PORT[,nowait]\n");
+      return 2;
+    }
+    if (a == "--gdb") gdb_spec = argv[++i];
     else if (!a.rfind("--gdb=", 0)) gdb_spec = a.substr(6);
     else args.push_back(a);
   }
@@ -78,7 +90,11 @@ int sc_main(int argc, char** argv) {
     if (o.trace_instructions) board->cpu().set_instruction_trace(stdout);
     if (!gdb_spec.empty()) {
       bool wait = gdb_spec.find(",nowait") == std::string::npos;
-      int port = std::atoi(gdb_spec.c_str());
+      std::string port_text = gdb_spec.substr(0, gdb_spec.find(','));
+      std::string rest = gdb_spec.substr(port_text.size());
+      char* end = nullptr;
+      long port_l = std::strtol(port_text.c_str(), &end, 10);
+      int port = (port_text.empty() || *end || port_l > 65535 || (!rest.empty() && rest != ",nowait")) ? -1 : int(port_l);
       if (port <= 0 || port > 65535) throw OptionError("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
       gdb_server = std::make_unique<gdb::GdbServer>("gdb", std::vector<Board*>{board.get()}, port, wait,
                                                     std::vector<std::string>{o.image});
@@ -93,6 +109,23 @@ int sc_main(int argc, char** argv) {
   if (o.max_cycles) sc_core::sc_start(period * double(o.max_cycles));
   else sc_core::sc_start();
   std::fflush(stdout);
+  int rc = result(*board, o, gdb_server.get());
+  // The output files are closed with their owners: then every write error is known
+  // (output_errors.h), and reported with exit status 6.
+  gdb_server.reset();
+  board.reset();
+  vcd.reset();
+  console.reset();
+  link.reset();
+  for (auto& f : output::failures()) std::fprintf(stderr, "testbed-board: output error: %s: %s\n", f.path.c_str(), f.why.c_str());
+  return output::failures().empty() ? rc : 6;
+}
+
+namespace {
+
+// The run's exit status (the header's list) from the board's result, with a message on stderr.
+int result(Board& b, const BoardOptions& o, gdb::GdbServer* gdb_server) {
+  Board* board = &b;
   const BoardResult& r = board->result();
   if (gdb_server && gdb_server->killed() && !board->cpu().done()) {
     std::fprintf(stderr, "testbed-board: killed from gdb at %s\n", sc_core::sc_time_stamp().to_string().c_str());
@@ -116,3 +149,5 @@ int sc_main(int argc, char** argv) {
                unsigned(r.exit_code));
   return r.exit_code >= 2 && r.exit_code <= 255 ? int(r.exit_code) : 1;
 }
+
+}  // namespace

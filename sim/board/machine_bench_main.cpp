@@ -16,6 +16,7 @@
 // once per process, and the child's CPU time and peak RSS come from the kernel (wait4), not from
 // a clock inside the run. Figures are of process CPU time: on a shared host read the ratios.
 #include "board.h"
+#include "tool_args.h"
 
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -58,29 +59,30 @@ Options parse(int argc, char** argv) {
       if (i + 1 >= argc) usage(("missing value for " + a).c_str());
       return argv[++i];
     };
+    if (a == "-h" || a == "--help") {
+      std::printf("usage: machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] [--quantum-us Q] "
+                  "[--model 68000|68010]\n  N busy boards in one kernel against one board alone (README, Speed)\n");
+      std::exit(0);
+    }
     if (a == "--sizes") {
       o.sizes.clear();
       std::stringstream ss(value());
       for (std::string n; std::getline(ss, n, ',');) {
-        int v = std::atoi(n.c_str());
-        if (v < 1) usage("--sizes: every size must be a positive number of boards");
+        unsigned v = unsigned(testbed::tool_args::whole("machine-bench", "--sizes", n, 1, 4096));
         o.sizes.push_back(unsigned(v));
       }
     } else if (a == "--board-ms") {
-      o.board_ms = std::atof(value().c_str());
-      if (!(o.board_ms > 0)) usage("--board-ms must be positive");
+      o.board_ms = testbed::tool_args::number("machine-bench", "--board-ms", value(), 0.001, 1e9);
     } else if (a == "--sim-ms") {
-      o.sim_ms = std::atof(value().c_str());
-      if (!(o.sim_ms > 0)) usage("--sim-ms must be positive");
+      o.sim_ms = testbed::tool_args::number("machine-bench", "--sim-ms", value(), 0.001, 1e9);
     } else if (a == "--quantum-us") {
-      o.quantum_us = std::atof(value().c_str());
-      if (!(o.quantum_us > 0)) usage("--quantum-us must be positive");
+      o.quantum_us = testbed::tool_args::number("machine-bench", "--quantum-us", value(), 0.001, 1e9);
     } else if (a == "--model") {
       std::string m = value();
       if (m != "68000" && m != "68010") usage("--model is 68000 or 68010");
       o.model = m == "68000" ? m68k::Model::MC68000 : m68k::Model::MC68010;
     } else if (a == "--run") {
-      o.run = unsigned(std::atoi(value().c_str()));
+      o.run = unsigned(testbed::tool_args::whole("machine-bench", "--run", value(), 0, 4096));
     } else if (!a.empty() && a[0] == '-') {
       usage(("unknown option " + a).c_str());
     } else {

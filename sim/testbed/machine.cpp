@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "filestore.h"
@@ -27,6 +28,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
   }
   net_ = std::make_unique<centrenet::CentrenetNetwork>("centrenet", spec_.net);
 
+  std::set<unsigned> smi_bound;
   for (auto& bs : spec_.boards) {
     BoardConfig c = spec_.board;
     c.id = uint16_t(bs.slot);
@@ -50,6 +52,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     } else if (bs.node == 0 && bs.slot <= spec_.mon.params.n_smi) {
       if (rtl_monitor_) b->attach_monitor(*rtl_monitor_->smi[bs.slot - 1]);
       else b->attach_monitor(monitor_->smi(bs.slot).socket);
+      smi_bound.insert(bs.slot);
     }
     std::string log = (fs::path(spec_.out_dir) / (bs.name + ".console.log")).string();
     if (bs.master) {  // the operator's console: what is typed enters here
@@ -89,6 +92,15 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
       if (++finished_ == boards_.size()) sc_core::sc_stop();
     });
     boards_.push_back(std::move(b));
+  }
+  // An SMI without a slave (monitor.smis above node 0's highest slot) is a card on the
+  // monitoring bus that nobody writes: its socket is bound to an initiator that stays silent.
+  for (unsigned k = 1; k <= spec_.mon.params.n_smi; ++k) {
+    if (smi_bound.count(k)) continue;
+    idle_smi_.push_back(std::make_unique<tlm_utils::simple_initiator_socket<Machine>>(
+        ("idle_smi" + std::to_string(k)).c_str()));
+    if (rtl_monitor_) idle_smi_.back()->bind(*rtl_monitor_->smi[k - 1]);
+    else idle_smi_.back()->bind(monitor_->smi(k).socket);
   }
 }
 

@@ -3,6 +3,7 @@
 // limit, and results() says how each board ended.
 #pragma once
 #include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
 
 #include <map>
 #include <memory>
@@ -54,6 +55,7 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<FileService> link_;
   std::unique_ptr<monitor::RecordingProbe> probe_;
   std::unique_ptr<MonitorLatency> latency_;
+  std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<Machine>>> idle_smi_;  // SMIs without a slave
   size_t finished_ = 0;
 };
 

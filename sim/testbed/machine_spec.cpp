@@ -1,8 +1,17 @@
 #include "machine_spec.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <iomanip>
+#include <map>
 #include <set>
+#include <sstream>
 
 #include "filestore.h"
 
@@ -42,6 +51,55 @@ std::string resolve_filestore(const std::string& value, const std::string& firmw
   }
   checked.insert({path, ram_bytes});
   return path;
+}
+
+// An output file the run will write (`setting` names it in messages): refused now, before
+// anything is built, unless its folder exists and the file can be opened for writing. A file
+// the check creates is removed again.
+void check_output_file(const std::string& source, const std::string& setting, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::string head = source + ": " + setting + " = \"" + path + "\": ";
+  fs::path p(path);
+  fs::path dir = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw ConfigError(head + "the folder " + dir.string() + " does not exist");
+  if (fs::is_directory(p, ec)) throw ConfigError(head + "is a folder, not a file");
+  bool existed = fs::exists(p, ec);
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f) throw ConfigError(head + "cannot be written: " + std::strerror(errno));
+  std::fclose(f);
+  if (!existed) fs::remove(p, ec);
+}
+
+// The output folder: it exists and is writable, or the nearest folder above it that exists is
+// writable (the run creates the rest).
+void check_output_dir(const std::string& source, const std::string& setting, const std::string& path) {
+  namespace fs = std::filesystem;
+  std::string head = source + ": " + setting + " = \"" + path + "\": ";
+  if (path.empty()) throw ConfigError(head + "an empty folder name");
+  std::error_code ec;
+  fs::path p = fs::absolute(fs::path(path), ec);
+  while (!fs::exists(p, ec)) {
+    if (!p.has_parent_path() || p.parent_path() == p) break;
+    p = p.parent_path();
+  }
+  if (!fs::is_directory(p, ec))
+    throw ConfigError(head + p.string() + " is not a folder, so the output folder cannot be made");
+  // Try it: a file (or, where the run must create folders, a folder) made and removed again.
+  std::string probe = (p / ".testbed-write-check-XXXXXX").string();
+  bool ok;
+  if (p == fs::absolute(fs::path(path), ec)) {
+    int fd = ::mkstemp(probe.data());
+    ok = fd >= 0;
+    if (ok) {
+      ::close(fd);
+      ::unlink(probe.c_str());
+    }
+  } else {
+    ok = ::mkdtemp(probe.data()) != nullptr;
+    if (ok) ::rmdir(probe.c_str());
+  }
+  if (!ok) throw ConfigError(head + "cannot write in " + p.string() + ": " + std::strerror(errno));
 }
 
 }  // namespace
@@ -114,6 +172,18 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
       if (b.node == n) top = std::max(top, b.slot + 1);
     m.net.nodes[n].boards = top;
   }
+  // Every slot below a node's highest is a board: the bus has a network interface per slot up
+  // to the highest, and an interface without its board cannot be built.
+  {
+    std::map<unsigned, std::set<unsigned>> used;
+    for (auto& b : m.boards) used[b.node].insert(b.slot);
+    for (auto& [node, taken] : used)
+      for (unsigned s = 0; s < m.net.nodes[node].boards; ++s)
+        if (!taken.count(s))
+          throw ConfigError(m.source + ": node " + std::to_string(node) + " has boards up to slot " +
+                            std::to_string(m.net.nodes[node].boards - 1) + " but none in slot " +
+                            std::to_string(s) + ": slots must be numbered without gaps (0, 1, 2, ...)");
+  }
   m.net.read(cfg);  // the one reader of the Centrenet settings (hw/centrenet)
   try {
     m.net.validate();
@@ -127,7 +197,14 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   unsigned slaves = 0;
   for (auto& b : m.boards)
     if (b.node == 0 && !b.master) slaves = std::max(slaves, b.slot);
+  if (slaves == 0)
+    throw ConfigError(m.source + ": node 0 has no slave board (only the master): the monitor needs at least "
+                      "one slave in slot 1 (add a [[boards]] entry with slot = 1)");
   m.mon.read(cfg, m.board.clock_hz, std::max(1u, std::min(slaves, 15u)));  // the one reader (hw/monitor)
+  if (p.n_smi < slaves)
+    throw ConfigError(m.source + ": monitor.smis = " + std::to_string(p.n_smi) + " but node 0 has slaves up to slot " +
+                      std::to_string(slaves) + ": every slave of node 0 writes its events to its own SMI (slot k to "
+                      "SMI k), so monitor.smis must be at least " + std::to_string(slaves));
   m.probe = mc.get_bool("probe", true);
   m.rtl_monitor = mc.get_choice("model", "tlm", {"tlm", "rtl"}) == "rtl";
 
@@ -146,7 +223,15 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   }
 
   Config run = cfg.section("run");
-  m.stop_time = sc_core::sc_time(run.get_double("stop_ms", 0.0, 0.0, 1e9), sc_core::SC_MS);
+  double stop_ms = run.get_double("stop_ms", 0.0, 0.0, 1e9);
+  if (stop_ms > 0 && stop_ms < 0.001)
+  {
+    std::ostringstream v;
+    v << stop_ms;
+    throw ConfigError(m.source + ": run.stop_ms = " + v.str() +
+                      ": 0 (until every board exits) or at least 0.001 (1 us of simulated time)");
+  }
+  m.stop_time = sc_core::sc_time(stop_ms, sc_core::SC_MS);
   m.out_dir = run.get_string("out_dir", "testbed-out");
   m.upload_dir = run.get_string("upload_dir", "");
   m.console = run.get_string("console", "master");
@@ -167,6 +252,22 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   if (m.rtl_monitor && !m.mon.vcd_path.empty())
     throw ConfigError(m.source + ": trace.monitor_vcd traces the TLM monitor; with monitor.model = \"rtl\" "
                       "use the RTL testbench's FST (rtl/README.md)");
+
+  // Every output is checked now: a path that cannot be written stops the run before it starts,
+  // not after it has simulated (or, for SystemC's trace files, with a crash).
+  check_output_dir(m.source, "run.out_dir", m.out_dir);
+  if (!m.mon.vcd_path.empty()) {
+    check_output_file(m.source, "trace.monitor_vcd", m.mon.vcd_path);
+    if (m.mon.vcd_path.size() > 4 && m.mon.vcd_path.compare(m.mon.vcd_path.size() - 4, 4, ".fst") == 0)
+      check_output_file(m.source, "trace.monitor_vcd", m.mon.vcd_path + ".vcd");
+  }
+  if (!m.net.vcd_file.empty()) {
+    std::string base = m.net.vcd_file;  // SystemC writes BASE.vcd
+    if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+    check_output_file(m.source, "trace.centrenet_vcd", base + ".vcd");
+  }
+  if (!m.board_vcd.empty())
+    for (auto& b : m.boards) check_output_file(m.source, "trace.boards_vcd", m.board_vcd + "." + b.name + ".vcd");
 
   auto unused = cfg.unused_keys();
   if (!unused.empty()) {

@@ -4,12 +4,19 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <cstdlib>
+#include <iomanip>
+#include <sstream>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "filestore.h"
+#include "output_errors.h"
 #include "machine.h"
 #include "rsp_server.h"
 #include "monitor_decoder.h"
@@ -72,13 +79,24 @@ int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
     opt.n_smi = params.n_smi;
     opt.tick_ps = uint64_t(spec.mon.clock_period.to_seconds() * 1e12 + 0.5) * params.tick_div;
     res = md::decode_bytes(bytes, opt);
-    std::ofstream txt(fs::path(spec.out_dir) / "monitor.trace.txt");
+    // Each result file is checked when closed: a failed write is recorded (output_errors.h).
+    auto check = [](std::ofstream& o, const fs::path& path) {
+      if (o.is_open()) o.close();
+      if (!o) output::failed(path.string(), std::string("could not be written: ") + std::strerror(errno ? errno : EIO));
+    };
+    fs::path txt_path = fs::path(spec.out_dir) / "monitor.trace.txt";
+    std::ofstream txt(txt_path);
     md::write_text(txt, res, opt);
-    std::ofstream bin(fs::path(spec.out_dir) / "monitor.trace.bin", std::ios::binary);
+    check(txt, txt_path);
+    fs::path bin_path = fs::path(spec.out_dir) / "monitor.trace.bin";
+    std::ofstream bin(bin_path, std::ios::binary);
     md::write_binary(bin, res, opt);
+    check(bin, bin_path);
     for (unsigned b = 1; b <= params.n_smi; ++b) {
-      std::ofstream vcd(fs::path(spec.out_dir) / ("events." + std::to_string(b) + ".vcd"));
+      fs::path vcd_path = fs::path(spec.out_dir) / ("events." + std::to_string(b) + ".vcd");
+      std::ofstream vcd(vcd_path);
       md::write_vcd(vcd, res, b, opt);
+      check(vcd, vcd_path);
     }
     for (auto& e : res.events)
       if (!e.marker && e.board <= params.n_smi) ++decoded[e.board];
@@ -140,7 +158,15 @@ int sc_main(int argc, char** argv) {
   app.add_option("--firmware-dir", firmware_dir, "where image names are looked up")->capture_default_str();
   app.add_option("--out", out_dir, "output folder (console logs, monitor trace, VCDs)");
   app.add_option("--console", console, "board whose console is the terminal (or none)");
-  app.add_option("--stop-ms", stop_ms, "simulated time limit in ms (0: until every board exits)");
+  app.add_option("--stop-ms", stop_ms, "simulated time limit in ms (0: until every board exits; else 0.001..1e9)")
+      ->check(CLI::Validator(
+          [](std::string& v) -> std::string {
+            double d = 0;
+            if (!CLI::detail::lexical_cast(v, d) || !std::isfinite(d) || d < 0 || d > 1e9 || (d > 0 && d < 0.001))
+              return "'" + v + "': expected 0 (until every board exits) or a number of ms from 0.001 to 1e9";
+            return "";
+          },
+          "MS"));
   std::string input;
   bool interactive = false;
   app.add_option("--input", input, "a file typed at the operator's console (the master's shell)");
@@ -155,14 +181,24 @@ int sc_main(int argc, char** argv) {
   app.add_option("--gdb", gdb_spec,
                  "GDB remote stub: board i on 127.0.0.1:PORT+i (PORT[,nowait]; waits for a gdb to attach "
                  "unless nowait); README 'Debugging with gdb'");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a bad option or value: 2 (bad input), as every tool
+  }
 
   try {
     Config cfg = Config::from_file(config_path);
     for (auto& s : sets) cfg.apply_override(s);
     if (!out_dir.empty()) cfg.apply_override("run.out_dir=\"" + out_dir + "\"");
     if (!console.empty()) cfg.apply_override("run.console=\"" + console + "\"");
-    if (stop_ms >= 0) cfg.apply_override("run.stop_ms=" + std::to_string(stop_ms));
+    if (stop_ms >= 0) {
+      std::ostringstream v;
+      v << std::setprecision(17) << stop_ms;
+      std::string text = v.str();
+      if (text.find_first_of(".e") == std::string::npos) text += ".0";  // a TOML float
+      cfg.apply_override("run.stop_ms=" + text);
+    }
     if (!input.empty()) cfg.apply_override("run.input=\"" + input + "\"");
     if (console_tcp > 0) cfg.apply_override("run.console_tcp=" + std::to_string(console_tcp));
     if (interactive) {
@@ -171,11 +207,17 @@ int sc_main(int argc, char** argv) {
     }
     MachineSpec spec = MachineSpec::from_config(cfg, firmware_dir);
     spec.print(std::cout);
-    Machine machine("testbed", spec);
+    auto machine_owner = std::make_unique<Machine>("testbed", spec);
+    Machine& machine = *machine_owner;
     std::unique_ptr<gdb::GdbServer> gdb_server;
     if (!gdb_spec.empty()) {
-      int port = std::atoi(gdb_spec.c_str());
-      bool wait = gdb_spec.find(",nowait") == std::string::npos;
+      std::string port_text = gdb_spec.substr(0, gdb_spec.find(','));
+      std::string rest = gdb_spec.size() > port_text.size() ? gdb_spec.substr(port_text.size()) : "";
+      char* end = nullptr;
+      long port_l = std::strtol(port_text.c_str(), &end, 10);
+      int port = (port_text.empty() || *end || port_l > 65535) ? -1 : int(port_l);
+      bool wait = rest != ",nowait";
+      if (!rest.empty() && rest != ",nowait") port = -1;
       if (port <= 0 || port + int(machine.board_count()) - 1 > 65535)
         throw std::runtime_error("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
       std::vector<Board*> boards;
@@ -225,7 +267,22 @@ int sc_main(int argc, char** argv) {
     std::cout << std::fixed << std::setprecision(3) << "host: " << host_seconds << " s for "
               << sc_core::sc_time_stamp().to_seconds()
               << " s simulated\n";
+    // The machine's own files (console logs, trace dumps) are closed with it: then every write
+    // error of the run is known (output_errors.h).
+    machine_owner.reset();
     std::cout << "results in " << spec.out_dir << "/\n";
+    std::cout.flush();
+    for (auto& f : output::failures())
+      std::cerr << "testbed: output error: " << f.path << ": " << f.why << "\n";
+    if (!output::failures().empty()) {
+      std::cerr << "testbed: " << output::failures().size()
+                << " output file(s) could not be written; the rest of the results are in " << spec.out_dir << "/\n";
+      return 3;
+    }
+    if (!std::cout) {
+      std::cerr << "testbed: writing the run's summary to standard output failed\n";
+      return 3;
+    }
     return rc;
   } catch (const ConfigError& e) {
     std::cerr << "testbed: configuration error: " << e.what() << "\n";

@@ -65,7 +65,11 @@ int sc_main(int argc, char** argv) {
   app.add_option("--step", step, "message size step")->check(CLI::Range(1, 5000))->capture_default_str();
   app.add_option("--reps", reps, "messages of each size")->check(CLI::Range(1, 100))->capture_default_str();
   app.add_option("--migrations", migrations, "moves of migrate's second thread")->check(CLI::Range(1, 1000))->capture_default_str();
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a bad option or value: 2 (bad input)
+  }
 
   try {
     fs::create_directories(out_dir);

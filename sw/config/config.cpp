@@ -1,6 +1,10 @@
 #include "config.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <sstream>
 
@@ -9,6 +13,10 @@ namespace testbed {
 Config Config::from_file(const std::string& path) {
   auto root = std::make_shared<Root>();
   root->name = path;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw ConfigError(path + ": cannot read the configuration: " + std::strerror(errno));
+  if (!S_ISREG(st.st_mode)) throw ConfigError(path + ": not a regular file (a folder or a device is not a configuration)");
   try {
     root->table = toml::parse_file(path);
   } catch (const toml::parse_error& e) {

@@ -1,6 +1,7 @@
 #include "elf_loader.h"
 
 #include <elf.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
@@ -46,6 +47,9 @@ uint32_t ElfImage::symbol(const std::string& name) const {
 }
 
 ElfImage load_elf(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+    throw ElfError(path + ": not a regular file (a folder or a device is not an image)");
   std::ifstream f(path, std::ios::binary);
   if (!f) throw ElfError(path + ": cannot open image: " + std::strerror(errno));
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());

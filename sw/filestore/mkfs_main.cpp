@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -39,8 +40,12 @@ bool split_assignment(const std::string& arg, std::string& name, std::string& va
 // leaves the image's timestamp (and everything built from it) alone.
 void write_if_changed(const std::string& path, const std::vector<uint8_t>& bytes) {
   {
+    // Only an existing regular file of the same size is compared (a device such as /dev/full
+    // would read forever).
+    std::error_code ec;
+    bool same_size = std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == bytes.size();
     std::ifstream old(path, std::ios::binary);
-    if (old) {
+    if (same_size && old) {
       std::vector<uint8_t> cur((std::istreambuf_iterator<char>(old)), std::istreambuf_iterator<char>());
       if (cur == bytes) return;
     }
@@ -49,7 +54,7 @@ void write_if_changed(const std::string& path, const std::vector<uint8_t>& bytes
   if (!f) throw fst::FilestoreError(path + ": cannot create: " + std::strerror(errno));
   f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
   f.close();
-  if (!f) throw fst::FilestoreError(path + ": write error");
+  if (!f) throw fst::FilestoreError(path + ": write error: " + std::strerror(errno ? errno : EIO));
 }
 
 int build(const std::string& out, uint32_t size_kb, const std::vector<std::string>& perms,

@@ -222,7 +222,24 @@ static void integers(void) {
 }
 
 int main(int argc, char **argv) {
-  long n = argc > 1 ? atol(argv[1]) : 1000000;
+  long n = 1000000;
+  if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+    printf("usage: runtime_host_fuzz [ITERATIONS]\n  the m68k runtime's soft-float and integer helpers against "
+           "the host's, ITERATIONS 1..10000000000 (default 1000000)\n");
+    return 0;
+  }
+  if (argc > 2) {
+    fprintf(stderr, "runtime_host_fuzz: at most one argument (runtime_host_fuzz --help)\n");
+    return 2;
+  }
+  if (argc > 1) {
+    char *end = NULL;
+    n = strtol(argv[1], &end, 10);
+    if (!argv[1][0] || *end || n < 1 || n > 10000000000L) {
+      fprintf(stderr, "runtime_host_fuzz: ITERATIONS '%s': expected a whole number from 1 to 10000000000\n", argv[1]);
+      return 2;
+    }
+  }
   for (long i = 0; i < n; ++i) {
     floats();
     integers();

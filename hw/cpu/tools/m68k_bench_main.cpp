@@ -3,6 +3,7 @@
 // Runs the reference CPU workload (../shared/bench/workload) on the core with 16 MiB of flat
 // RAM until it writes 1 to 0x00FFFFF4, then prints instructions, emulated clocks, host time,
 // the checksum at 0x00FFFFF0 and, last, "MIPS <value>".
+#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <cstdint>
@@ -13,7 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "elf_loader.h"
 #include "m68k_cpu.h"
+#include "tool_args.h"
 
 namespace {
 
@@ -21,30 +24,34 @@ constexpr uint32_t kRam = 1u << 24;
 constexpr uint32_t kDonePage = 0xFFFC00;  // left off the fast path so the Bus sees the stores
 
 uint32_t be32(const uint8_t* p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3]; }
-uint16_t be16(const uint8_t* p) { return (uint16_t)(p[0] << 8 | p[1]); }
 
-// A static big-endian ELF32 (PT_LOAD segments at their physical addresses), or a flat binary
-// loaded at 0.
-bool load_image(const std::string& path, std::vector<uint8_t>& mem) {
+// An ELF image through the project's one loader (sw/elf: validated headers and segments, every
+// segment inside the 16 MiB flat memory), or a flat binary loaded at 0. Errors name the file.
+bool load_image(const std::string& path, std::vector<uint8_t>& mem, std::string& error) {
   std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
+  if (!f) {
+    error = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
   std::vector<uint8_t> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (d.size() >= 52 && std::memcmp(d.data(), "\x7f" "ELF", 4) == 0) {
-    uint32_t phoff = be32(&d[28]);
-    uint16_t phentsize = be16(&d[42]), phnum = be16(&d[44]);
-    for (uint16_t i = 0; i < phnum; i++) {
-      size_t ph = phoff + (size_t)i * phentsize;
-      if (ph + 32 > d.size()) return false;
-      if (be32(&d[ph]) != 1) continue;  // PT_LOAD
-      uint32_t off = be32(&d[ph + 4]), paddr = be32(&d[ph + 12]);
-      uint32_t filesz = be32(&d[ph + 16]), memsz = be32(&d[ph + 20]);
-      if ((uint64_t)off + filesz > d.size() || (uint64_t)paddr + memsz > kRam) return false;
-      std::memcpy(&mem[paddr], &d[off], filesz);
-      std::memset(&mem[paddr + filesz], 0, memsz - filesz);
+  if (d.size() >= 4 && std::memcmp(d.data(), "\x7f" "ELF", 4) == 0) {
+    try {
+      testbed::ElfImage image = testbed::parse_elf(d, path);
+      testbed::check_image_fits(image, {{0, kRam, "the bench's 16 MiB flat memory"}});
+      for (const auto& seg : image.segments) {
+        std::memcpy(&mem[seg.paddr], seg.data.data(), seg.data.size());
+        std::memset(&mem[seg.paddr + seg.data.size()], 0, seg.memsz - seg.data.size());
+      }
+    } catch (const std::exception& e) {
+      error = e.what();
+      return false;
     }
     return true;
   }
-  if (d.size() > kRam) return false;
+  if (d.size() > kRam) {
+    error = path + ": a flat binary larger than the 16 MiB memory";
+    return false;
+  }
   std::memcpy(mem.data(), d.data(), d.size());
   return true;
 }
@@ -87,12 +94,27 @@ int main(int argc, char** argv) {
   long long expect_sum = -1, expect_insns = -1;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
-    if (a == "--model" && i + 1 < argc) {
-      model = std::string(argv[++i]) == "68010" ? m68k::Model::MC68010 : m68k::Model::MC68000;
-    } else if (a == "--expect-checksum" && i + 1 < argc) {
-      expect_sum = std::strtoll(argv[++i], nullptr, 0);
-    } else if (a == "--expect-instructions" && i + 1 < argc) {
-      expect_insns = std::strtoll(argv[++i], nullptr, 0);
+    namespace ta = testbed::tool_args;
+    if (a == "-h" || a == "--help") {
+      std::printf("usage: m68k-bench IMAGE [--model 68000|68010] [--expect-checksum X] [--expect-instructions N]\n"
+                  "  runs IMAGE on the bare CPU core and prints MIPS; X and N are 0..0xFFFFFFFF / 0..2^63-1 "
+                  "(decimal or 0x hex)\n");
+      return 0;
+    }
+    if ((a == "--model" || a == "--expect-checksum" || a == "--expect-instructions") && i + 1 >= argc)
+      ta::refuse("m68k-bench", a + " needs a value");
+    if (a == "--model") {
+      std::string m = argv[++i];
+      if (m != "68000" && m != "68010") ta::refuse("m68k-bench", "--model '" + m + "': expected 68000 or 68010");
+      model = m == "68010" ? m68k::Model::MC68010 : m68k::Model::MC68000;
+    } else if (a == "--expect-checksum") {
+      expect_sum = (long long)ta::whole("m68k-bench", "--expect-checksum", argv[++i], 0, 0xFFFFFFFFull, 0);
+    } else if (a == "--expect-instructions") {
+      expect_insns = (long long)ta::whole("m68k-bench", "--expect-instructions", argv[++i], 0, 0x7FFFFFFFFFFFFFFFull, 0);
+    } else if (!a.empty() && a[0] == '-') {
+      ta::refuse("m68k-bench", "unknown option " + a);
+    } else if (!image.empty()) {
+      ta::refuse("m68k-bench", "more than one IMAGE");
     } else {
       image = a;
     }
@@ -102,9 +124,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<uint8_t> mem(kRam, 0);
-  if (!load_image(image, mem)) {
-    std::fprintf(stderr, "m68k-bench: cannot load %s\n", image.c_str());
-    return 1;
+  std::string load_error;
+  if (!load_image(image, mem, load_error)) {
+    std::fprintf(stderr, "m68k-bench: cannot load %s: %s\n", image.c_str(), load_error.c_str());
+    return 2;
   }
   m68k::Cpu* cpu_ptr = nullptr;
   BenchBus bus(mem, cpu_ptr);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tool_args.h"
 #include "elf_loader.h"
 #include "m68k_disasm.h"
 
@@ -60,10 +61,17 @@ int main(int argc, char** argv) {
   int i = 1;
   for (; i < argc; ++i) {
     std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::printf("usage: m68k-dis [--68000] image.elf\n"
+                  "       m68k-dis [--68000] [--vma ADDR] --binary file.bin\n"
+                  "       m68k-dis [--68000] [--vma ADDR] --hex WORD...\n"
+                  "  disassembles 68010 (or --68000) code; ADDR 0..0xFFFFFFFF (decimal or 0x hex)\n");
+      return 0;
+    }
     if (a == "--68000") {
       cpu = m68k::DisasmCpu::MC68000;
     } else if (a == "--vma" && i + 1 < argc) {
-      vma = static_cast<uint32_t>(std::strtoul(argv[++i], nullptr, 0));
+      vma = static_cast<uint32_t>(testbed::tool_args::whole("m68k-dis", "--vma", argv[++i], 0, 0xFFFFFFFFull, 0));
     } else {
       break;
     }
@@ -90,7 +98,7 @@ int main(int argc, char** argv) {
     std::ifstream f(argv[i + 1], std::ios::binary);
     if (!f) {
       std::fprintf(stderr, "m68k-dis: cannot open %s\n", argv[i + 1]);
-      return 1;
+      return 2;
     }
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), {});
     dump(vma, bytes, cpu, {});
@@ -113,7 +121,7 @@ int main(int argc, char** argv) {
     }
   } catch (const testbed::ElfError& e) {
     std::fprintf(stderr, "m68k-dis: %s\n", e.what());
-    return 1;
+    return 2;  // bad input (README: exit status)
   }
   return 0;
 }

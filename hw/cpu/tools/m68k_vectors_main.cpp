@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "m68k_cpu.h"
+#include "tool_args.h"
 
 namespace {
 
@@ -195,10 +196,20 @@ int main(int argc, char** argv) {
   int show = 0;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      std::printf("usage: m68k-vectors DIR [--known FILE] [--write-known FILE] [--show N] [--only FILE]\n"
+                  "  runs the CPU reference vectors (*.json.bin) in DIR; --show N prints the first N failures "
+                  "(0..1000000)\n");
+      return 0;
+    }
+    if ((a == "--known" || a == "--write-known" || a == "--show" || a == "--only") && i + 1 >= argc)
+      testbed::tool_args::refuse("m68k-vectors", a + " needs a value");
     if (a == "--known" && i + 1 < argc) known_path = argv[++i];
     else if (a == "--write-known" && i + 1 < argc) write_known = argv[++i];
-    else if (a == "--show" && i + 1 < argc) show = std::atoi(argv[++i]);
+    else if (a == "--show" && i + 1 < argc) show = int(testbed::tool_args::whole("m68k-vectors", "--show", argv[++i], 0, 1000000));
     else if (a == "--only" && i + 1 < argc) only = argv[++i];
+    else if (!a.empty() && a[0] == '-') testbed::tool_args::refuse("m68k-vectors", "unknown option " + a);
+    else if (!dir.empty()) testbed::tool_args::refuse("m68k-vectors", "more than one DIR");
     else dir = a;
   }
   if (dir.empty()) {
