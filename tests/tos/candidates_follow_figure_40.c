@@ -47,14 +47,6 @@ static void requester(void *arg) {
   exit(0);
 }
 
-static int board_of(int tid) { /* ps's view on the home */
-  static struct tos_pinfo info;
-  if (pinfo(tid >> 6 & 15, &info) < 0) return -1;
-  for (int i = 0; i < info.nthreads; ++i)
-    if (info.thread[i].tid == tid) return info.thread[i].board;
-  return -1;
-}
-
 int main(void) {
   int me = (int)tos_info(TOS_INFO_BOARD);
   CHECK(me == 1, "run this on earth");
@@ -68,8 +60,8 @@ int main(void) {
   CHECK(r[0] == d, "link overload earth-air moved %lx, not the talker %x", r[0], d);
   CHECK(r[1] == b, "compute overload moved %lx, not %x (the parent %x must never move)", r[1], b, a);
   CHECK(r[2] == -TOS_ESRCH, "a third request found %lx (only the parent is left ready)", r[2]);
-  CHECK(board_of(d) == 2 && board_of(b) == 3, "ps: talker on %d, plain on %d", board_of(d), board_of(b));
-  CHECK(board_of(a) == 1, "the parent left earth");
+  CHECK(tos_board_of(d) == 2 && tos_board_of(b) == 3, "ps: talker on %d, plain on %d", tos_board_of(d), tos_board_of(b));
+  CHECK(tos_board_of(a) == 1, "the parent left earth");
   long v = 1;
   CHECK(send_block(9, &v, sizeof v) == 0, "release the child");
   CHECK(wait() == 0, "a thread failed");

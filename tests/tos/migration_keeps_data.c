@@ -54,14 +54,6 @@ static void blocked(void *arg) { /* waits on a channel until main sends */
   exit(v == 42 ? 0 : 8);
 }
 
-static int board_of(int tid) { /* from ps's view of this process */
-  static struct tos_pinfo info;
-  if (pinfo(tid >> 6 & 15, &info) < 0) return -1;
-  for (int i = 0; i < info.nthreads; ++i)
-    if (info.thread[i].tid == tid) return info.thread[i].board;
-  return -1;
-}
-
 int main(void) {
   int me = (int)tos_info(TOS_INFO_BOARD);
   long frames0 = tos_info(TOS_INFO_FREE_FRAMES), tcbs0 = tos_info(TOS_INFO_FREE_TCBS);
@@ -86,7 +78,7 @@ int main(void) {
   CHECK(w != 0, "create worker: %s", tos_strerror(tos_errno));
   int to1 = me % 5 + 1, to2 = (me + 1) % 5 + 1;
   CHECK(migrate(w, to1) == 0, "worker to board %d: %s", to1, tos_strerror(tos_errno));
-  CHECK(board_of(w) == to1, "ps shows the worker on board %d, not %d", board_of(w), to1);
+  CHECK(tos_board_of(w) == to1, "ps shows the worker on board %d, not %d", tos_board_of(w), to1);
   CHECK(migrate(w, to2) == 0, "worker on from board %d to %d: %s", to1, to2, tos_strerror(tos_errno));
   long where = -1;
   CHECK(receive(5, &where, sizeof where) == sizeof where, "the worker's report");

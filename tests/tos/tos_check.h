@@ -16,4 +16,13 @@
   } while (0)
 
 static inline void tos_pass(const char *name) { printf("%s: PASS\n", name); }
+
+/* Where thread `tid` is, as ps sees it on its home board (this one): a board number, or -1. */
+static inline int tos_board_of(int tid) {
+  static struct tos_pinfo info;
+  if (pinfo(tid >> 6 & 15, &info) < 0) return -1;
+  for (int i = 0; i < info.nthreads; ++i)
+    if (info.thread[i].tid == tid) return info.thread[i].board;
+  return -1;
+}
 #endif
