@@ -55,7 +55,7 @@ struct tcb {
   uint16_t moves;          /* migrations so far (the home keeps the newest location) */
   uint8_t last_link;       /* board + 1 its last communication went to or came from; 0: local or none */
 };
-#define TID_NONE 0xFFFFu   /* parent_tid of a process's first thread */
+#define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
 #define TCB_REGS_A0 8
 

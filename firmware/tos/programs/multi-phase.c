@@ -18,7 +18,7 @@
  * Thread 1 (main, on the board that runs the program) is the barrier, as in the seed: before
  * each phase it sends a "go" to every worker and after it receives a "done" from each, then
  * computes for pause_ms (1000 in the seed) so that phases are separated in the trace. At each
- * phase's start and at the end it emits a user event (class overflow, when on): 0x0100 + phase
+ * phase's start and at the end it emits a user event (class overflow, when on): EV_USER_PHASE_MARK + phase
  * (1..8), and 0x01FF when all is done, so the analysis can tell the phases apart. Compute
  * is CPU work (a loop calibrated at start), not wall time, so that sharing a board's CPU makes
  * a thread slower as it would on the Testbed.
@@ -33,7 +33,7 @@
 #define CH_DONE (CH_GO + WORKERS) /* + worker: worker -> main */
 #define CH_LOCAL (CH_DONE + WORKERS)  /* + worker: worker -> next on its board */
 #define CH_REMOTE (CH_LOCAL + WORKERS) /* + worker: worker -> next in its row */
-#define PHASE_MARK 0x0100 /* user event at a phase's start: + phase number */
+#define PHASE_MARK EV_USER_PHASE_MARK /* user event at a phase's start: + phase number (events.toml) */
 
 static unsigned long loops_per_ms = 1;
 static int iterations = 10, max_msg = MAX_MSG, pause_ms = 1000;

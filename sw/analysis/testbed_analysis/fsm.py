@@ -390,6 +390,8 @@ def ready_queues(trace):
     return out
 
 
-def user_marks(trace, base=0x0100):
-    """multi-phase's phase marks: user events 0x0100 + phase (1..8), 0x01FF at the end."""
+def user_marks(trace, base=None):
+    """multi-phase's phase marks: user events user_phase_mark (events.toml) + phase (1..8), + 0xFF at the end."""
+    if base is None:
+        base = event_table()[1]["user_phase_mark"]
     return [(e.t, e.word - base) for e in trace.events if base < e.word <= base + 0xFF]
