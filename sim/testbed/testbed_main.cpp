@@ -269,6 +269,7 @@ int sc_main(int argc, char** argv) {
               << " s simulated\n";
     // The machine's own files (console logs, trace dumps) are closed with it: then every write
     // error of the run is known (output_errors.h).
+    gdb_server.reset();  // it names the boards: it goes before them
     machine_owner.reset();
     std::cout << "results in " << spec.out_dir << "/\n";
     std::cout.flush();
