@@ -150,6 +150,7 @@ extern int console_raw;
 typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);
 void net_init(void);
 uint32_t net_me(void);
+void net_link_sample(void); /* REM-COMM, from the timer tick */
 void net_register(uint32_t type, net_handler h, uint32_t nops); /* nops: operands it must have */
 void net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v);
 int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,

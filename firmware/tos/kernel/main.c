@@ -179,6 +179,7 @@ void kmain(void) {
     }
     if (t->proc->guest && remote_prefetch(t)) continue; /* its code page is on the way */
     uint32_t vector;
+    EVENT(DGL_CPU, EV_USER_ON);
     for (;;) {
       vector = run_user(t);
       if (vector < 24 || vector > 31) break;
@@ -186,6 +187,7 @@ void kmain(void) {
       spl0();
       if (slice_over) break;
     }
+    EVENT(DGL_CPU, EV_USER_OFF);
     EVENT(DGL_PHASE, EV_PHASE_SERVICE);
     service(t, vector);
   }

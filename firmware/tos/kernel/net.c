@@ -36,6 +36,10 @@ static uint32_t tx_head, tx_tail;
 static net_handler handlers[NET_TYPES];
 static uint8_t needs[NET_TYPES]; /* operands a message of the type must have */
 uint32_t net_sent, net_received, net_unknown, net_dropped;
+/* REM-COMM (seed 000 section 4.1): messages sent to each slave since the last link sample.
+ * The Testbed's boards are the first TOS_BOARD_NAME_COUNT processors; LINK_COUNT's word has
+ * room for 16 board numbers. */
+static uint16_t link_sent[TOS_BOARD_NAME_COUNT];
 
 void net_init(void) {
   uint32_t a = REG32(TB_NET_MYADDR);
@@ -116,6 +120,7 @@ void net_send_phase(void) {
     struct txmsg *m = &txq[tx_tail];
     if (!launch(m)) return; /* output queue full: later */
     ++net_sent;
+    if (m->dest < TOS_BOARD_NAME_COUNT && link_sent[m->dest] < EV_LINK_COUNT_MASK) ++link_sent[m->dest];
     tx_tail = (tx_tail + 1) % TXQ;
     if (m->done) {
       if (m->len && anywhere) /* the gather must have read RAM before the owner reuses it */
@@ -123,6 +128,34 @@ void net_send_phase(void) {
         }
       m->done(m->ctx);
     }
+  }
+}
+
+/* From the timer tick: every link sample period, with class links on, one LINK_COUNT per other
+ * slave (zeros too: the master sees every sample, and the cost is fixed, four events a
+ * second on the Testbed), then the counts start again. Sampled, not event driven: the report
+ * found this the one metric cheap enough to collect all the time. */
+void net_link_sample(void) {
+  static uint32_t last;
+  static int on;
+  if (!(dgl & DGL_LINKS)) {
+    on = 0;
+    return;
+  }
+  uint32_t now_us = uptime_us();
+  if (!on) { /* counts from before the class was switched on are not this sample's */
+    on = 1;
+    last = now_us;
+    memset(link_sent, 0, sizeof link_sent);
+    return;
+  }
+  if (now_us - last < TOS_LINK_SAMPLE_US) return;
+  last += TOS_LINK_SAMPLE_US;
+  if (now_us - last >= TOS_LINK_SAMPLE_US) last = now_us; /* a long stall: no burst of catch-up samples */
+  for (uint32_t b = 1; b < TOS_BOARD_NAME_COUNT; ++b) {
+    if (b == net_me()) continue;
+    EVENT2(DGL_LINKS, EV_LINK_COUNT, (uint16_t)((b << EV_LINK_BOARD_SHIFT) | link_sent[b]));
+    link_sent[b] = 0;
   }
 }
 
