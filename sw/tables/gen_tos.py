@@ -79,7 +79,7 @@ def c_header(tos):
            "#ifndef TESTBED_TOS_H", "#define TESTBED_TOS_H", "",
            "/* Limits (seed 000 section 2.1.2). */"]
     for k, v in tos["limits"].items():
-        out.append(f"#define TOS_MAX_{k.upper()} {v}" if not k.endswith("_us") else f"#define TOS_{k.upper()} {v}")
+        out.append(f"#define TOS_MAX_{k.upper()} {v}" if not k.endswith(("_us", "_ticks")) else f"#define TOS_{k.upper()} {v}")
     out += ["", "/* Physical and virtual layout. */"]
     for k, v in tos["layout"].items():
         out.append(f"#define TOS_{k.upper()} 0x{v:06X}")

@@ -10,7 +10,12 @@
  * rejecting threads with children (the formal specification does not let parents migrate) and
  * threads not in a ready queue. last_comm(t) is the TCB's last_link, kept by the channel code.
  * The request comes from any board's program (the balancer on the master) as NET_RECONF; the
- * answer (the TID that moved, or -ESRCH) goes back as NET_RECONF_DONE. */
+ * answer goes back at once as NET_RECONF_DONE: the TID that moved, or 0 when no thread fits now.
+ * Then, as section 4.2.2 has it, the request waits: it is satisfied the next time a thread that
+ * fits is in the ready queue (communication-bound threads are mostly blocked), and discarded
+ * after TOS_RECONF_WAIT_TICKS slices' time (the report counts timer interrupts; ours restart
+ * with every scheduling, so a busy board may see none for a long time: the clock instead). One request waits at a time; a newer one
+ * replaces it (the master's view is newer too). The counts are in the board's done line. */
 #include "defs.h"
 
 static struct tcb *candidate(uint32_t kind, uint32_t other) {
@@ -28,15 +33,55 @@ static struct tcb *candidate(uint32_t kind, uint32_t other) {
   return fallback;
 }
 
+static struct {
+  int on;
+  uint32_t kind, other, since; /* since: uptime_us when it came */
+} waiting;
+uint32_t reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded;
+
+static int valid(uint32_t kind, uint32_t other) {
+  return (kind == TOS_RECONF_COMPUTE || kind == TOS_RECONF_LINK) && other < TOS_BOARD_NAME_COUNT && other != net_me();
+}
+
 /* Choose and migrate: the TID that moved, or -error. */
 static int32_t shed(uint32_t kind, uint32_t other) {
-  if ((kind != TOS_RECONF_COMPUTE && kind != TOS_RECONF_LINK) || other >= TOS_BOARD_NAME_COUNT || other == net_me())
-    return -TOS_EINVAL;
+  if (!valid(kind, other)) return -TOS_EINVAL;
   struct tcb *t = candidate(kind, other);
   if (!t) return -TOS_ESRCH;
   uint32_t tid = t->tid;
   int32_t r = migrate_out(t, other, NULL);
   return r < 0 ? r : (int32_t)tid;
+}
+
+/* A request from the balancer: now, or it waits. */
+static int32_t request(uint32_t kind, uint32_t other) {
+  if (!valid(kind, other)) return -TOS_EINVAL;
+  ++reconf_asked;
+  int32_t r = shed(kind, other);
+  if (r > 0) {
+    ++reconf_moved;
+    waiting.on = 0;
+    return r;
+  }
+  if (r != -TOS_ESRCH) return r;
+  if (waiting.on) ++reconf_discarded; /* replaced */
+  waiting.on = 1;
+  waiting.kind = kind;
+  waiting.other = other;
+  waiting.since = uptime_us();
+  return 0;
+}
+
+/* From the main loop: a waiting request is tried while it lasts. */
+void balance_poll(void) {
+  if (!waiting.on) return;
+  if (uptime_us() - waiting.since > TOS_RECONF_WAIT_TICKS * TOS_SLICE_US) {
+    waiting.on = 0;
+    ++reconf_discarded;
+  } else if (shed(waiting.kind, waiting.other) > 0) {
+    waiting.on = 0;
+    ++reconf_moved_later;
+  }
 }
 
 static struct tcb *requester(uint32_t tid) {
@@ -51,7 +96,7 @@ static struct tcb *requester(uint32_t tid) {
 static void on_reconf(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   EVENT(DGL_COMMS, EV_RX_MPC);
-  uint32_t r[2] = {o[2], (uint32_t)shed(o[0], o[1])};
+  uint32_t r[2] = {o[2], (uint32_t)request(o[0], o[1])};
   net_send_wait(from, NET_RECONF_DONE, r, 2);
 }
 
@@ -65,7 +110,7 @@ static void on_reconf_done(uint32_t from, const uint32_t *o, uint32_t nops) {
 /* reconfigure(processor, kind, arg) */
 SYSCALL(reconfigure) {
   if (a1 >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
-  if (a1 == net_me()) return shed(a2, a3);
+  if (a1 == net_me()) return request(a2, a3);
   uint32_t ops[3] = {a2, a3, t->tid};
   t->state = T_REMOTE; /* until the answer */
   net_send_wait(a1, NET_RECONF, ops, 3);

@@ -150,7 +150,7 @@ extern int console_raw;
 typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);
 void net_init(void);
 uint32_t net_me(void);
-void net_link_sample(void); /* REM-COMM, from the timer tick */
+void net_link_sample(void); /* REM-COMM, from the main loop */
 void net_register(uint32_t type, net_handler h, uint32_t nops); /* nops: operands it must have */
 void net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v);
 int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
@@ -196,6 +196,8 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller);
 extern uint32_t migrations_out, migrations_in;
 /* balance.c: a slave's part of load balancing (section 4.2, Figure 40) */
 void balance_init(void);
+void balance_poll(void); /* a waiting reconfiguration request, from the main loop */
+extern uint32_t reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded;
 void rchan_init(void);
 void rchan_send_phase(void);
 int rchan_pending(void); /* a msg waits for the send phase to queue its pieces */

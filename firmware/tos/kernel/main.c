@@ -94,9 +94,13 @@ static void tell_done(void) {
   uint32_t d = (uint32_t)done;
   if (board_master) on_done(net_me(), &d, 1);
   else if (!net_queue(0, NET_DONE, &d, 1, 0, 0, NULL, NULL)) return; /* later */
-  if (done)
+  if (done) {
     kprintf("tos: %s: all programs done, %u frames free, %u TCBs free; threads migrated in %u, out %u\n", board_name,
             frames_free(), tcbs_free(), migrations_in, migrations_out);
+    if (reconf_asked)
+      kprintf("tos: %s: reconfiguration requests %u: moved a thread at once %u, later %u; none fitted %u\n",
+              board_name, reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded);
+  }
   done_told = done;
 }
 
@@ -119,6 +123,7 @@ static void idle(void) {
  * messages that arrived are served; the console and the boot script move on. */
 static void send_phase(void) {
   EVENT(DGL_PHASE, EV_PHASE_SEND);
+  net_link_sample();
   console_send_phase();
   rfile_send_phase();
   rchan_send_phase();
@@ -165,6 +170,7 @@ void kmain(void) {
     if (done_told == 1) tell_done(); /* work came from another board: busy again */
     send_phase();
     receive_phase();
+    balance_poll();
     EVENT(DGL_PHASE, EV_PHASE_SCHEDULE);
     struct tcb *t = schedule();
     if (!t) {

@@ -31,7 +31,6 @@ void timer_intr(void) {
   ++ticks;
   slice_over = 1;
   EVENT(DGL_TICK, EV_TICK);
-  net_link_sample();
 }
 
 uint32_t uptime_us(void) {

@@ -1,42 +1,93 @@
-/* synthetic (seed 000 section 4.3, the compute-bound part): N compute-bound threads, each
- * computing for ms milliseconds of processor time in steps of about 10 ms; prints the elapsed
- * time. Placement (Table 9's columns): `here` starts them all on this board (sequential; a
- * balancer may spread them), `random` on boards TOS chooses at random.
- *   synthetic [threads [ms [here|random]]]    defaults 20 5000 here */
+/* synthetic (seed 000 section 4.3.1 and Appendix A.6): the load balancer's synthetic programs.
+ *   synthetic compute N [ms [here|random]]       N compute-bound threads (A.6's thread3), each
+ *                                                computing for ms of its own processor time
+ *   synthetic comm N [messages [here|random]]    N communication-bound pairs (thread1 sends,
+ *                                                thread2 receives on the pair's channel)
+ *   synthetic mixed N [rounds [here|random]]     N mixed pairs (thread4 / thread5: about 10 ms
+ *                                                of computing, then a message, each round)
+ * defaults: compute 20 3000, comm 20 500, mixed 20 100, here. The report's threads loop
+ * forever and its runs stop after a minute; Table 9 compares times for a fixed amount of work,
+ * so ours do a fixed amount and the program prints how long it took:
+ *   "synthetic: N compute-bound threads (here) done in T ms"
+ * Placement (Table 9's columns): `here` starts every thread on this board (sequential; a
+ * balancer may spread them), `random` on boards TOS chooses at random. Messages are MSG bytes
+ * (the report's MAX_MSG is not given; 1000 bytes is the middle of section 3's range). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tos/tos.h>
 
-static long work_ms = 5000;
+#define MSG 1000
+#define STEP_ITERATIONS 1400 /* about 10 ms of the 10 MHz 68010 (7 us an iteration) */
 
-static void worker(void *arg) {
+static long amount;
+
+/* 10 ms of this thread's own computing: the clock runs on while others have the CPU, so count
+ * iterations calibrated once, not wall time. */
+static void compute_10ms(void) {
+  for (volatile long i = 0; i < STEP_ITERATIONS; ++i) {
+  }
+}
+
+static void computing(void *arg) { /* thread3 */
   (void)arg;
-  for (long done = 0; done < work_ms; done += 10) {
-    /* 10 ms of this thread's own computing: the clock runs on while others have the CPU, so
-     * count iterations calibrated once, not wall time */
-    for (volatile long i = 0; i < 1400; ++i) { /* about 10 ms on the 10 MHz 68010 (7 us an iteration) */
-    }
+  for (long done = 0; done < amount; done += 10) compute_10ms();
+  exit(0);
+}
+
+/* A pair's ends: arg is the channel; the sender's TID is even, its receiver the next. */
+static void sender(void *arg) { /* thread1; thread4 computes first */
+  static const char buf[MSG];
+  int mixed = (int)arg >= 64, chan = (int)arg & 63;
+  for (long i = 0; i < amount; ++i) {
+    if (mixed) compute_10ms();
+    if (send_block(chan, buf, MSG) < 0) exit(1);
   }
   exit(0);
 }
 
+static void receiver(void *arg) { /* thread2; thread5 computes first */
+  char buf[MSG];
+  int mixed = (int)arg >= 64, chan = (int)arg & 63;
+  for (long i = 0; i < amount; ++i) {
+    if (mixed) compute_10ms();
+    if (receive(chan, buf, MSG) != MSG) exit(1);
+  }
+  exit(0);
+}
+
+static int start(int id, int pages, int where, void (*entry)(void *), int arg) {
+  if (create(id, pages, where, entry, (void *)arg)) return 1;
+  printf("synthetic: create: %s\n", tos_strerror(tos_errno));
+  return 0;
+}
+
 int main(int argc, char **argv) {
-  int n = argc > 1 ? atoi(argv[1]) : 20;
-  if (argc > 2) work_ms = atol(argv[2]);
-  const char *place = argc > 3 ? argv[3] : "here";
+  const char *kind = argc > 1 ? argv[1] : "compute";
+  int compute = !strcmp(kind, "compute"), comm = !strcmp(kind, "comm"), mixed = !strcmp(kind, "mixed");
+  int n = argc > 2 ? atoi(argv[2]) : 20;
+  amount = argc > 3 ? atol(argv[3]) : compute ? 3000 : comm ? 500 : 100;
+  const char *place = argc > 4 ? argv[4] : "here";
   int random = !strcmp(place, "random");
-  if (n < 1 || n > 60 || work_ms < 10 || (!random && strcmp(place, "here"))) {
-    printf("usage: synthetic [threads 1..60 [ms >= 10 [here|random]]]\n");
+  if (!(compute || comm || mixed) || n < 1 || n > (compute ? 60 : 30) || amount < (compute ? 10 : 1) ||
+      (!random && strcmp(place, "here")) || argc > 5) {
+    printf("usage: synthetic compute|comm|mixed [threads 1..60 | pairs 1..30 [ms >= 10 | messages >= 1 "
+           "[here|random]]]\n");
     return 2;
   }
+  int where = random ? -1 : HERE, ok = 1;
   unsigned long t0 = time_us();
-  for (int i = 0; i < n; ++i)
-    if (!create(i, 2, random ? -1 : HERE, worker, NULL)) {
-      printf("synthetic: create: %s\n", tos_strerror(tos_errno));
-      return 1;
-    }
+  for (int i = 0; i < n && ok; ++i) {
+    if (compute)
+      ok = start(i, 2, where, computing, 0);
+    else /* each pair on its own channel; a receiver's buffer lives on its stack */
+      ok = start(2 * i, 1, where, sender, i | (mixed ? 64 : 0)) &&
+           start(2 * i + 1, 2, where, receiver, i | (mixed ? 64 : 0));
+  }
+  if (!ok) return 1;
   int rc = wait();
-  printf("synthetic: %d compute-bound threads (%s) done in %lu ms\n", n, place, (time_us() - t0) / 1000);
+  printf("synthetic: %d %s (%s) done in %lu ms\n", n,
+         compute ? "compute-bound threads" : comm ? "communication-bound pairs" : "mixed pairs", place,
+         (time_us() - t0) / 1000);
   return rc;
 }
