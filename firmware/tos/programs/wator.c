@@ -40,7 +40,7 @@
 #define CH_REPORT (CH_UP_EMIG + STRIPS)    /* + t: its counts, to main */
 
 enum { EMPTY, FISH, SHARK };
-#define MOVED 0x80 /* in kind: already updated this step */
+#define MOVED (1 << 7) /* in kind: already updated this step (kinds fit below it) */
 
 struct cell {
   uint8_t kind, age, hunger, col; /* col: an emigrant's column */
