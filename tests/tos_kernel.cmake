@@ -142,6 +142,29 @@ foreach(t candidates_follow_figure_40 balancer_spreads_compute_bound_threads bal
           balancer_quietens_links balancer_refuses_bad_settings)
   set_property(TEST tos_${t} APPEND PROPERTY LABELS balance)
 endforeach()
+# The case studies of section 4.3.2 and 4.3.3. adder: every sum checked, 255 + 1 (the longest
+# carry propagation) crossing all eight cells, whatever the placement of the 15 element threads.
+foreach(place spread here random)
+  tos_kernel_test(PROGRAM adder NAME adder_sums_correct_${place} LINE "earth adder 24 ${place}" ALL_FREE
+    REGEX "adder: 255 \\+ 1 is 256, delays: muller 8 merge 3.*adder: longest delay 255 \\+ 1: muller 8 merge 3\nadder: 24 additions \\(${place}\\) correct in [0-9]+ ms")
+endforeach()
+# wator: the same populations on one board, over the seed's regions and at random (the numbers
+# are the program's own output for these arguments, deterministic by construction).
+tos_kernel_test(PROGRAM wator NAME wator_same_result_any_placement ALL_FREE
+  LINE "earth wator -n 40 -k 10 30 regions\nearth wator -n 40 -k 10 30 here\nearth wator -n 40 -k 10 30 random"
+  REGEX "step 30 fish 546 sharks 118 \\(fish by region 52 341 134 19\\)\nwator: 30 steps \\(regions\\) in [0-9]+ ms; fish 546 sharks 118.*wator: 30 steps \\(here\\) in [0-9]+ ms; fish 546 sharks 118.*wator: 30 steps \\(random\\) in [0-9]+ ms; fish 546 sharks 118")
+# ... and the same when the balancer moves strips off earth while they run (their state is on
+# their stacks).
+tos_kernel_test(PROGRAM wator FILES balancer dgl NAME wator_same_result_balanced ALL_FREE
+  LINE "earth dgl @* +rq\nmaster balancer -p 1000 -m 1000 -d 20000 &\nearth wator -n 40 -k 10 30 here"
+  REGEX "wator: 30 steps \\(here\\) in [0-9]+ ms; fish 546 sharks 118.*threads migrated in 0, out [1-9]")
+tos_kernel_test(PROGRAM adder FILES wator NAME adder_wator_refuse_bad_arguments
+  LINE "earth adder 0\nearth adder 4 there\nearth wator -n 10\nearth wator 5 everywhere"
+  REGEX "usage: adder.*usage: adder.*usage: wator.*usage: wator")
+foreach(t adder_sums_correct_spread adder_sums_correct_here adder_sums_correct_random wator_same_result_any_placement
+          wator_same_result_balanced adder_wator_refuse_bad_arguments)
+  set_property(TEST tos_${t} APPEND PROPERTY LABELS balance)
+endforeach()
 tos_kernel_test(PROGRAM migration_keeps_data ALL_FREE)
 tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 # Several seeds (each run is deterministic), over a thousand migrations each; the full size

@@ -1,0 +1,221 @@
+/* wator (seed 000 section 4.3.3; Fox et al., Solving Problems on Concurrent Processors, section
+ * 17): fish and sharks on an N x N toroidal ocean (100 x 100 in the seed), with seasons.
+ *
+ * The ocean is cut into 20 strips of whole rows, one thread each; strips 0-4 are region 1,
+ * 5-9 region 2, 10-14 region 3, 15-19 region 4 (the seed's placement `regions`: region 1 on
+ * water, 2 on air, 3 on space, 4 on fire; earth has none). Five strips a region let a balancer
+ * move part of a region. Each step a strip thread
+ *   1. exchanges boundary rows with the strips above and below (ghost rows: what it sees there),
+ *   2. updates its own animals in row order, each once: a fish moves to a random empty
+ *      neighbour (N, E, S, W) and, old enough, leaves a young fish behind; a shark eats a
+ *      random neighbouring fish, else moves like a fish, breeds likewise and starves after
+ *      STARVE steps without food. A move into a ghost row makes the animal an emigrant,
+ *   3. exchanges emigrants with its neighbours and resolves conflicts: an immigrant takes its
+ *      cell if it is empty (a shark also if it holds a fish: eaten), else it is lost,
+ *   4. reports its counts to main, which prints them.
+ * Seasons: the breeding age of fish follows a triangle wave of period SEASON steps, a quarter
+ * period apart from region to region, so the regions' populations (and the threads' work,
+ * which goes with the animals) boom and bust at different times and the load moves.
+ *
+ * Every random choice is a hash of the seed, the step and the cell's coordinates, and every
+ * thread receives in a fixed order, so the populations depend on the arguments only, never on
+ * placement or timing. A strip lives on its thread's stack (it may migrate).
+ *   wator [-n N] [-k K] [steps [regions|random|here]] [seed]
+ * N: the ocean's side, 20..100 (default 100); K: print every K steps (default 10); steps
+ * default 100; placement default here; seed default 1. */
+#include <tos/tos.h>
+
+#define STRIPS 20
+#define REGIONS 4
+#define MAXN 100
+#define MAXR (MAXN / STRIPS) /* rows of a strip, at most */
+#define SEASON 40
+#define SHARK_BREED 8
+#define STARVE 4
+
+#define CH_DOWN_ROW 0                      /* + t: strip t's bottom row, to t + 1 */
+#define CH_UP_ROW (CH_DOWN_ROW + STRIPS)   /* + t: its top row, to t - 1 */
+#define CH_DOWN_EMIG (CH_UP_ROW + STRIPS)  /* + t: its emigrants, to t + 1 */
+#define CH_UP_EMIG (CH_DOWN_EMIG + STRIPS) /* + t: to t - 1 */
+#define CH_REPORT (CH_UP_EMIG + STRIPS)    /* + t: its counts, to main */
+
+enum { EMPTY, FISH, SHARK };
+#define MOVED (1 << 7) /* in kind: already updated this step (kinds fit below it) */
+
+struct cell {
+  uint8_t kind, age, hunger, col; /* col: an emigrant's column */
+};
+struct emigrants {
+  int16_t n, pad;
+  struct cell c[MAXN];
+};
+struct report {
+  int16_t fish, sharks;
+};
+
+static int n = MAXN, steps = 100, every = 10;
+static unsigned long seed = 1;
+
+static uint32_t hash(unsigned step, unsigned row, unsigned col, unsigned salt) {
+  uint32_t h = (uint32_t)seed ^ ((uint32_t)step << 19) ^ ((uint32_t)row << 11) ^ ((uint32_t)col << 3) ^ salt;
+  for (int i = 0; i < 2; ++i) { /* shifts and adds: the 68010 has no 32-bit multiply */
+    h += h << 10;
+    h ^= h >> 6;
+    h += h << 3;
+    h ^= h >> 11;
+    h += h << 15;
+  }
+  return h;
+}
+
+/* Milliseconds since `*since`, summed step by step: time_us() wraps after 71 minutes. */
+static unsigned long elapsed_ms(unsigned long *since, unsigned long *rest_us) {
+  unsigned long now = time_us(), us = now - *since + *rest_us;
+  *since = now;
+  *rest_us = us % 1000;
+  return us / 1000;
+}
+
+static int fish_breed(int region, int step) { /* 2 (warm) .. 10 (cold) */
+  int p = (step + region * SEASON / REGIONS) % SEASON;
+  int tri = p < SEASON / 2 ? p : SEASON - p;
+  return 2 + tri * 8 / (SEASON / 2);
+}
+
+/* Exchange around the ring of strips: even strips send first, so no rendezvous waits on
+ * another (STRIPS is even). */
+static void swap(int t, int out, const void *sbuf, int slen, int in, void *rbuf, int rlen) {
+  int bad = 0;
+  if ((t & 1) == 0) bad |= send_block(out, sbuf, slen) < 0;
+  bad |= receive(in, rbuf, rlen) < 0;
+  if (t & 1) bad |= send_block(out, sbuf, slen) < 0;
+  if (bad) exit(1);
+}
+
+static void strip(void *arg) {
+  int t = (int)(long)arg, region = t / (STRIPS / REGIONS);
+  int r0 = t * n / STRIPS, rows = (t + 1) * n / STRIPS - r0;
+  int up = (t + STRIPS - 1) % STRIPS, down = (t + 1) % STRIPS, rowlen = n * (int)sizeof(struct cell);
+  struct cell g[MAXR + 2][MAXN]; /* rows 0 and rows + 1: the neighbours' boundary rows */
+  struct emigrants out[2], in[2]; /* [0] up, [1] down */
+  for (int r = 1; r <= rows; ++r)
+    for (int c = 0; c < n; ++c) {
+      unsigned h = hash(0, (unsigned)(r0 + r - 1), (unsigned)c, 1) & 1023;
+      struct cell *x = &g[r][c];
+      x->kind = h < 250 ? FISH : h < 300 ? SHARK : EMPTY;
+      x->age = (uint8_t)(h % 7);
+      x->hunger = 0;
+    }
+  for (int step = 1; step <= steps; ++step) {
+    swap(t, CH_DOWN_ROW + t, g[rows], rowlen, CH_DOWN_ROW + up, g[0], rowlen);
+    swap(t, CH_UP_ROW + t, g[1], rowlen, CH_UP_ROW + down, g[rows + 1], rowlen);
+    out[0].n = out[1].n = 0;
+    int breed = fish_breed(region, step);
+    for (int r = 1; r <= rows; ++r)
+      for (int c = 0; c < n; ++c) {
+        struct cell *x = &g[r][c];
+        if (x->kind == EMPTY || (x->kind & MOVED)) continue;
+        int shark = x->kind == SHARK;
+        struct cell *nb[4] = {&g[r - 1][c], &g[r][(c + 1) % n], &g[r + 1][c], &g[r][(c + n - 1) % n]};
+        struct cell *cand[4];
+        int k = 0, eat = 0;
+        if (shark)
+          for (int i = 0; i < 4; ++i)
+            if ((nb[i]->kind & ~MOVED) == FISH) cand[k++] = nb[i];
+        if (k)
+          eat = 1;
+        else
+          for (int i = 0; i < 4; ++i)
+            if (nb[i]->kind == EMPTY) cand[k++] = nb[i];
+        if (x->age < 255) ++x->age;
+        if (shark && !eat && ++x->hunger >= STARVE) {
+          x->kind = EMPTY;
+          continue;
+        }
+        if (eat) x->hunger = 0;
+        if (!k) continue;
+        uint32_t h = hash((unsigned)step, (unsigned)(r0 + r - 1), (unsigned)c, 2);
+        struct cell *to = cand[(uint16_t)(h >> 8) % (uint16_t)k];
+        struct cell born = {(uint8_t)(shark ? SHARK | MOVED : FISH | MOVED), 0, 0, 0};
+        int breeds = x->age >= (shark ? SHARK_BREED : breed);
+        if (breeds) x->age = 0;
+        *to = *x;
+        to->kind |= MOVED;
+        if (to < g[1] || to >= g[rows + 1]) { /* a ghost cell: an emigrant */
+          struct emigrants *e = &out[to >= g[rows + 1]];
+          e->c[e->n] = *to;
+          e->c[e->n++].col = (uint8_t)(to < g[1] ? to - g[0] : to - g[rows + 1]);
+        }
+        *x = breeds ? born : (struct cell){EMPTY, 0, 0, 0}; /* a newborn waits for the next step */
+      }
+    int len = (int)sizeof(struct emigrants);
+    swap(t, CH_DOWN_EMIG + t, &out[1], 4 + out[1].n * 4, CH_DOWN_EMIG + up, &in[0], len);
+    swap(t, CH_UP_EMIG + t, &out[0], 4 + out[0].n * 4, CH_UP_EMIG + down, &in[1], len);
+    for (int side = 0; side < 2; ++side) /* from above into row 1, from below into row `rows` */
+      for (int i = 0; i < in[side].n; ++i) {
+        struct cell im = in[side].c[i], *x = &g[side ? rows : 1][im.col];
+        int was = x->kind & ~MOVED, kind = im.kind & ~MOVED;
+        if (was == EMPTY || (kind == SHARK && was == FISH)) *x = im;
+      }
+    struct report rep = {0, 0};
+    for (int r = 1; r <= rows; ++r)
+      for (int c = 0; c < n; ++c) {
+        int kind = g[r][c].kind &= (uint8_t)~MOVED;
+        rep.fish += kind == FISH;
+        rep.sharks += kind == SHARK;
+      }
+    if (send_block(CH_REPORT + t, &rep, sizeof rep) < 0) exit(1);
+  }
+  exit(0);
+}
+
+int main(int argc, char **argv) {
+  int a = 1;
+  for (; a + 1 < argc && argv[a][0] == '-'; a += 2)
+    if (!strcmp(argv[a], "-n"))
+      n = atoi(argv[a + 1]);
+    else if (!strcmp(argv[a], "-k"))
+      every = atoi(argv[a + 1]);
+    else
+      break;
+  if (a < argc) steps = atoi(argv[a++]);
+  const char *place = a < argc ? argv[a++] : "here";
+  if (a < argc) seed = strtoul(argv[a++], NULL, 10);
+  int random = !strcmp(place, "random"), regions = !strcmp(place, "regions");
+  if (a < argc || n < STRIPS || n > MAXN || every < 1 || steps < 1 || (!random && !regions && strcmp(place, "here"))) {
+    printf("usage: wator [-n 20..100] [-k every] [steps [regions|random|here]] [seed]\n");
+    return 2;
+  }
+  static const int region_board[REGIONS] = {4, 2, 5, 3}; /* water, air, space, fire */
+  unsigned long t0 = time_us(), rest = 0, ms = 0;
+  for (int t = 0; t < STRIPS; ++t) {
+    int board = random ? -1 : regions ? region_board[t / (STRIPS / REGIONS)] : HERE;
+    if (!create(t + 2, 8, board, strip, (void *)(long)t)) {
+      printf("wator: create strip %d: %s\n", t, tos_strerror(tos_errno));
+      return 1;
+    }
+  }
+  long fish = 0, sharks = 0;
+  for (int step = 1; step <= steps; ++step) {
+    long rf[REGIONS] = {0};
+    fish = sharks = 0;
+    for (int t = 0; t < STRIPS; ++t) {
+      struct report rep;
+      if (receive(CH_REPORT + t, &rep, sizeof rep) != (int)sizeof rep) {
+        printf("wator: strip %d failed\n", t);
+        return 1;
+      }
+      fish += rep.fish;
+      sharks += rep.sharks;
+      rf[t / (STRIPS / REGIONS)] += rep.fish;
+    }
+    ms += elapsed_ms(&t0, &rest);
+    if (step % every == 0)
+      printf("wator: step %d fish %ld sharks %ld (fish by region %ld %ld %ld %ld)\n", step, fish, sharks, rf[0], rf[1],
+             rf[2], rf[3]);
+  }
+  int rc = wait();
+  ms += elapsed_ms(&t0, &rest);
+  printf("wator: %d steps (%s) in %lu ms; fish %ld sharks %ld\n", steps, place, ms, fish, sharks);
+  return rc ? 1 : 0;
+}
