@@ -11,12 +11,16 @@ foreach(e local remote migration busy multi-phase overflow)
     COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment ${e} --size reduced --quiet --out ${_exp_out})
   set_tests_properties(experiment_${e}_reduced PROPERTIES LABELS experiments TIMEOUT 300)
 endforeach()
-# Section 4 (begun): sequential, random and balanced runs of synthetic; the checks fail if
-# balancing is not faster than sequential, the balancer's log does not parse, a request came
-# sooner than the migration period, or the ready queues never came within 2 of the mean.
-add_test(NAME experiment_balance-synthetic_reduced
-  COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment balance-synthetic --size reduced --quiet --out ${_exp_out})
-set_tests_properties(experiment_balance-synthetic_reduced PROPERTIES LABELS "experiments;balance" TIMEOUT 300)
+# Section 4.3: sequential, random and balanced runs of the synthetic programs, adder and wator
+# (reduced sizes); the checks fail if a run does not finish or gets a wrong result, balancing is
+# not faster than sequential for compute-bound threads, the balancer's log does not parse, a
+# request came sooner than the migration period, a parent moved, or the compute-bound ready
+# queues never came within 2 of the mean.
+foreach(e balance-synthetic balance-adder balance-wator)
+  add_test(NAME experiment_${e}_reduced
+    COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment ${e} --size reduced --quiet --out ${_exp_out})
+  set_tests_properties(experiment_${e}_reduced PROPERTIES LABELS "experiments;balance" TIMEOUT 600)
+endforeach()
 # Bad input: a truncated or foreign trace is refused with what is wrong and where, non-zero exit.
 add_test(NAME analysis_refuses_bad_traces
   COMMAND ${TESTBED_ANALYSIS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/analysis_bad_input.py

@@ -54,6 +54,7 @@ struct tcb {
   uint32_t recv_mask[TOS_MAX_CHANNELS / 32]; /* ... and received on */
   uint16_t moves;          /* migrations so far (the home keeps the newest location) */
   uint8_t last_link;       /* board + 1 its last communication went to or came from; 0: local or none */
+  uint8_t rq_counted;      /* in the rqlen class's ready queue: ready or running (thread.c) */
 };
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
@@ -294,6 +295,7 @@ struct tcb *thread_attach(struct proc *p, uint32_t slot); /* an arriving thread'
 void thread_detach(struct tcb *t);          /* a leaving thread's TCB freed (its pages stay) */
 uint32_t thread_window_top(uint32_t slot);  /* end of the slot's stack window */
 void ready(struct tcb *t);                  /* to the tail of its process's ready queue */
+void rq_blocked(struct tcb *t);            /* it blocked: the rq class sees it leave */
 void ready_front(struct tcb *t);            /* to the head (continues its slice) */
 void unready(struct tcb *t);
 struct tcb *schedule(void);                 /* dequeue the next thread to run, or NULL */

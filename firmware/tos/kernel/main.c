@@ -183,7 +183,10 @@ void kmain(void) {
       idle();
       continue;
     }
-    if (t->proc->guest && remote_prefetch(t)) continue; /* its code page is on the way */
+    if (t->proc->guest && remote_prefetch(t)) { /* its code page is on the way */
+      rq_blocked(t);
+      continue;
+    }
     uint32_t vector;
     EVENT(DGL_CPU, EV_USER_ON);
     for (;;) {
@@ -196,5 +199,6 @@ void kmain(void) {
     EVENT(DGL_CPU, EV_USER_OFF);
     EVENT(DGL_PHASE, EV_PHASE_SERVICE);
     service(t, vector);
+    if (t->state != T_FREE) rq_blocked(t);
   }
 }

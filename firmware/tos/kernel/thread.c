@@ -27,6 +27,22 @@ void thread_init(void) {
 uint32_t tcbs_free(void) { return nfree_tcbs; }
 
 /* ---- ready queues ---- */
+/* Two views of the ready queue. The rq class (Table 2) shows ours as it is: the running thread
+ * is unlinked from it, and section 3's analysis reads [TID] as "TID runs now". The rqlen class
+ * is section 4.1's RQ-LENGTH: the report's queue, which a thread joins when it becomes ready
+ * and leaves when it blocks, ends or migrates ("they do not leave the queue when they are
+ * scheduled on the CPU"), one word without a TID each way; a flag per TCB follows it. */
+static void rq_join(struct tcb *t) {
+  if (t->rq_counted) return;
+  t->rq_counted = 1;
+  EVENT(DGL_RQLEN, EV_RQ_GROW);
+}
+void rq_blocked(struct tcb *t) {
+  if (!t->rq_counted || t->state == T_READY || t->state == T_RUNNING) return;
+  t->rq_counted = 0;
+  EVENT(DGL_RQLEN, EV_RQ_SHRINK);
+}
+
 void ready(struct tcb *t) {
   struct proc *p = t->proc;
   t->state = T_READY;
@@ -35,6 +51,7 @@ void ready(struct tcb *t) {
   if (p->rq_tail) p->rq_tail->next = t; else p->rq_head = t;
   p->rq_tail = t;
   EVENT(DGL_RQ, EV_RQ_JOIN_BIT | t->tid);
+  rq_join(t);
 }
 
 void ready_front(struct tcb *t) {
@@ -45,6 +62,7 @@ void ready_front(struct tcb *t) {
   if (p->rq_head) p->rq_head->prev = t; else p->rq_tail = t;
   p->rq_head = t;
   EVENT(DGL_RQ, EV_RQ_JOIN_BIT | t->tid);
+  rq_join(t);
 }
 
 void unready(struct tcb *t) {
@@ -165,6 +183,8 @@ void thread_free(struct tcb *t) {
 void thread_detach(struct tcb *t) {
   struct proc *p = t->proc;
   EVENT2(DGL_THREADS, EV_THREAD_OUT, t->tid); /* N-THREADS: ended or migrated away */
+  if (t->rq_counted) EVENT(DGL_RQLEN, EV_RQ_SHRINK);
+  t->rq_counted = 0;
   p->slots[t->slot] = NULL;
   --p->nthreads;
   if (slice_owner == t) slice_owner = NULL;

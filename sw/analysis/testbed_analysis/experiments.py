@@ -31,10 +31,10 @@ LOGGER = "master logger -q 400 -o monitor.raw &\n"
 
 # name -> (programs, rc for (size), what it reproduces)
 SIZES = {
-    "full": {"balance-synthetic": (20, 3000, 1000), "migration": (60, 100), "local": (5000, 50, 10), "remote": (5000, 100, 1), "busy": (5000, 500, 1, 25000),
+    "full": {"migration": (60, 100), "local": (5000, 50, 10), "remote": (5000, 100, 1), "busy": (5000, 500, 1, 25000),
              "multi-phase": (10, 5000, 1000), "overflow_ms": 5000,
              "overflow_rates": [10, 25, 50, 100, 200, 300, 400, 550, 700, 1000, 0]},
-    "reduced": {"balance-synthetic": (20, 1500, 200), "migration": (10, 50), "local": (2100, 50, 2), "remote": (5000, 250, 1), "busy": (2100, 300, 1, 12000),
+    "reduced": {"migration": (10, 50), "local": (2100, 50, 2), "remote": (5000, 250, 1), "busy": (2100, 300, 1, 12000),
                 "multi-phase": (2, 2000, 100), "overflow_ms": 600,
                 "overflow_rates": [20, 100, 0]},
 }
@@ -607,73 +607,3 @@ def overview(reps):
     out.append("\nChecks of this run: %d of %d pass%s.\n" % (sum(1 for _n, c in checks if c[1]), len(checks),
                "" if all(c[1] for _n, c in checks) else " (**failures listed in their sections**)"))
     return "\n".join(out) + "\n"
-
-
-# ---------------------------------------------------------------- 4.3 load balancing: synthetic (Table 9)
-SEED4 = {"seq": 54.0, "random": 15.0, "balanced": 21.0}
-
-
-def rc_synthetic(size, placement, balance):
-    n, ms, period = size
-    rc = ""
-    if balance:
-        rc += ("earth dgl @* +rq\nmaster balancer -p %d -m %d -t 2 -d %d &\n" % (period, period, n * ms))
-    return rc + "earth synthetic %d %d %s\n" % (n, ms, placement)
-
-
-def synthetic_result(out_dir):
-    m = re.search(r"synthetic: (\d+) compute-bound threads \((\w+)\) done in (\d+) ms", runner.console(out_dir, "earth"))
-    return int(m.group(3)) / 1000.0 if m else None
-
-
-def balancer_log(text):
-    """Figure 41's log: TIM <ms> then RQL <per slave>; REQ lines; the summary. None if it does not parse."""
-    tim, rql, reqs, t = [], [], [], None
-    for line in text.splitlines():
-        if line.startswith("TIM "):
-            t = int(line.split()[1])
-        elif line.startswith(("RQL ", "NTH ")):
-            if t is None:
-                return None
-            tim.append(t / 1000.0)
-            rql.append([int(v) for v in line.split()[1:]])
-        elif line.startswith("REQ "):
-            reqs.append((t, "moved" in line))
-    m = re.search(r"balancer: (\d+) requests, (\d+) migrations. (.*)", text)
-    if not m or not rql or any(len(r) != len(rql[0]) for r in rql):
-        return None
-    return {"t": np.array(tim), "rql": np.array(rql), "reqs": reqs, "moved": int(m.group(2)),
-            "even": "within" in m.group(3) and "never" not in m.group(3), "summary": m.group(0)}
-
-
-def analyse_synthetic(rep, runs, size, seed=SEED4):
-    n, ms, period = size
-    rep.notes.append("`synthetic %d %d`: %d compute-bound threads of %.1f s of 68010 time each (the seed gives "
-                     "20 of each kind; its run times are Table 9's). Sequential: all on earth, no balancer. Random: "
-                     "created on boards TOS picks at random. Balanced: all on earth, the master's `balancer` (RQ-LENGTH "
-                     "from the monitor, sample and migration period %d ms, threshold 2) asks earth to shed load and "
-                     "earth chooses by Figure 40." % (n, ms, n, ms / 1000.0, period))
-    for k, w in (("seq", "sequential"), ("random", "random placement"), ("balanced", "balanced")):
-        rep.row("Table 9, compute-bound: %s run time" % w, seed[k] if size[1] >= 3000 else None, runs.get(k), "s")
-    ok = all(runs.get(k) for k in ("seq", "random", "balanced"))
-    rep.check("every run finished", ok, ", ".join("%s %s s" % (k, runs.get(k)) for k in ("seq", "random", "balanced")))
-    if ok:
-        rep.check("balancing makes the run faster than sequential", runs["balanced"] < runs["seq"],
-                  "%.1f s against %.1f s" % (runs["balanced"], runs["seq"]))
-    log = balancer_log(runs.get("log", ""))
-    rep.check("the balancer's log parses (TIM / RQL / REQ lines, summary)", log is not None, "master's console")
-    if log is None:
-        return
-    times = [t for t, _ in log["reqs"]]
-    gaps = np.diff(times) if len(times) > 1 else np.array([period])
-    rep.check("no request more often than the migration period", len(gaps) == 0 or gaps.min() >= period,
-              "%d requests, smallest gap %d ms (period %d ms)" % (len(times), int(gaps.min()) if len(gaps) else 0, period))
-    if period <= 500:  # the reduced size: requests often enough to spread the threads while they run
-        rep.check("the slaves' ready queues came within 2 of the mean", log["even"], log["summary"])
-    else:
-        rep.notes.append("Spread: %s (with one request per %d ms the spread takes as many periods as threads "
-                         "move, while the threads moved first finish on their new boards)." % (log["summary"], period))
-    rep.row("migrations issued by the balancer", None, log["moved"], "")
-    rep.fig(42, "fig42_ready_queues", "ready-queue length per slave (RQ-LENGTH, the balancer's view), balanced run",
-            [{"xlabel": "time (s)", "ylabel": "threads in the ready queue",
-              "series": [{"x": log["t"], "y": log["rql"][:, k], "label": SLAVE_NAMES[k]} for k in range(log["rql"].shape[1])]}])

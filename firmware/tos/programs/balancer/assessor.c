@@ -1,11 +1,12 @@
 /* The load assessor (seed 000 section 4.2, Figure 39): the master sees the slaves only through
  * the monitor. Each MMI entry is half of an SMI's pair (time stamp, then event); the assessor
  * follows each SMI's stream and keeps the load figures:
- *   RQ-LENGTH  class rq:      [TID+0x4000] a thread joins a ready queue, [TID] one leaves;
+ *   RQ-LENGTH  class rqlen:   [RQ_GROW] a thread becomes ready, [RQ_SHRINK] a ready or running
+ *                             one blocks, ends or leaves (the report's queue, running included);
  *   N-THREADS  class threads: [THREAD_IN+0x8000][TID], [THREAD_OUT+0x8000][TID];
  *   REM-COMM   class links:   [LINK_COUNT+0x8000][(board << 12) | count], sampled by the slaves.
- * rq's codes are fixed length without bit 15, so no other fixed-length class (profile, cpu)
- * may be on with it; the variable-length events (bit 15) mix with anything. */
+ * Other fixed-length classes may be on too, but not rq or profile, whose [TID] words can take
+ * any value; the variable-length events (bit 15) mix with anything. */
 #include "balancer.h"
 
 #define POLL 128
@@ -89,7 +90,8 @@ static void take(uint32_t w) {
     pending[k] = v;
     return;
   }
-  if (!by_threads) figure[k] += (v & EV_RQ_JOIN_BIT) ? 1 : -1;
+  if (!by_threads && v == EV_RQ_GROW) ++figure[k];
+  if (!by_threads && v == EV_RQ_SHRINK && figure[k] > 0) --figure[k]; /* one from before the class was on */
 }
 
 void assessor_drain(void) {

@@ -1,8 +1,11 @@
 /* balancer: the Testbed's load balancer, master side (seed 000 section 4.2, Figures 39-41).
  *   balancer [-P testbed|random|none] [-M rq|threads] [-p sample_ms] [-m migration_ms]
- *            [-t threshold] [-l link_msgs_per_s] [-s seed] [-d duration_ms] [-o logfile]
- * defaults: testbed rq 1000 1000 2 50 1 0 (0: until stopped), no log file. On the slaves switch
- * on what the assessor reads: `dgl @* +rq +links` (or +threads for -M threads).
+ *            [-t threshold] [-l link_msgs_per_s] [-s seed] [-d duration_ms] [-q samples]
+ *            [-o logfile]
+ * defaults: testbed rq 1000 1000 2 50 1 0 (0: until stopped) 0, no log file. -q: stop after
+ * that many samples in a row with no load anywhere (no thread counted, no link used), once
+ * there has been some: the experiments end with the program they balance. On the slaves switch
+ * on what the assessor reads: `dgl @* +rqlen +links` (or +threads for -M threads).
  * Each sample period it takes the assessor's summary and writes Figure 41's lines:
  *   TIM: <ms>
  *   LNK: <ten links 1-2 1-3 .. 4-5> (av n)
@@ -44,7 +47,7 @@ static int usage(const char *why, const char *what) {
   printf("usage: balancer [-P");
   for (int i = 0; i < NPOLICIES; ++i) printf("%s%s", i ? "|" : " ", policies[i]->name);
   printf("] [-M rq|threads] [-p sample_ms > 0] [-m migration_ms >= sample_ms] [-t threshold >= 1] "
-         "[-l link_msgs_per_s >= 1] [-s seed] [-d duration_ms >= 0] [-o logfile]\n");
+         "[-l link_msgs_per_s >= 1] [-s seed] [-d duration_ms >= 0] [-q idle_samples >= 0] [-o logfile]\n");
   return 2;
 }
 
@@ -83,6 +86,7 @@ int main(int argc, char **argv) {
   const struct policy *policy = &policy_testbed;
   const char *log_name = NULL;
   int by_threads = 0;
+  long quiet_samples = 0, quiet = 0, seen_load = 0;
   for (int i = 1; i < argc; i += 2) {
     const char *opt = argv[i], *arg = i + 1 < argc ? argv[i + 1] : NULL;
     long v = 0;
@@ -97,7 +101,7 @@ int main(int argc, char **argv) {
       if (!by_threads && strcmp(arg, "rq")) return usage("unknown metric", arg);
     } else if (!strcmp(opt, "-o")) {
       log_name = arg;
-    } else if (strlen(opt) != 2 || !strchr("pmtlsd", opt[1]) || opt[0] != '-') {
+    } else if (strlen(opt) != 2 || !strchr("pmtlsdq", opt[1]) || opt[0] != '-') {
       return usage("unknown option", opt);
     } else if (!number(arg, &v)) {
       return usage("not a whole number", arg);
@@ -108,6 +112,7 @@ int main(int argc, char **argv) {
       case 't': s.threshold = v; break;
       case 'l': s.link_per_s = v; break;
       case 's': s.seed = (unsigned long)v; break;
+      case 'q': quiet_samples = v; break;
       default: s.duration_ms = v; break;
       }
     }
@@ -118,6 +123,7 @@ int main(int argc, char **argv) {
   if (s.threshold < 1 || s.threshold > TOS_MAX_THREADS) return usage("the threshold must be 1..64 threads", NULL);
   if (s.link_per_s < 1) return usage("the link threshold must be at least 1 message a second", NULL);
   if (s.duration_ms < 0) return usage("the duration must not be negative", NULL);
+  if (quiet_samples < 0) return usage("the idle samples must not be negative", NULL);
   if (log_name && !(logf = fopen(log_name, "w"))) {
     printf("balancer: %s: %s\n", log_name, tos_strerror(tos_errno));
     return 2;
@@ -175,6 +181,12 @@ int main(int argc, char **argv) {
       }
     }
     if (s.duration_ms && now >= (unsigned long)s.duration_ms * 1000ul) break;
+    long load = 0;
+    for (int k = 1; k <= SLAVES; ++k) load += l.cpu[k];
+    for (int i = 0; i < LINKS; ++i) load += l.lnk[i];
+    seen_load |= load > 0;
+    quiet = load ? 0 : quiet + 1;
+    if (quiet_samples && seen_load && quiet >= quiet_samples) break;
   }
   if (balanced_at >= 0)
     out("balancer: %d requests, %d migrations; every slave's load within %ld of the mean from %ld ms\n", requests,

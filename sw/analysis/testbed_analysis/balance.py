@@ -1,0 +1,230 @@
+"""Seed 000 section 4.3: the load balancer's case studies on the simulated Testbed (Table 9,
+Figures 42-58). Each application does a fixed amount of work and runs three ways: all its
+threads on earth with no balancer (sequential), placed at random by TOS, and all on earth
+(wator: on the seed's regions) with the master's `balancer` moving work. The balancer's log
+(Figure 41's TIM / LNK / RQL lines, its requests and the slaves' answers) gives the figures."""
+import os
+import re
+
+import numpy as np
+
+from . import runner
+
+SLAVE_NAMES = ["earth", "air", "fire", "water", "space"]
+LINK_NAMES = ["%d-%d" % (a, b) for a in range(1, 6) for b in range(a + 1, 6)]
+
+# Table 9 (seconds): sequential, random, balancing. The report gives no mixed row, and wator
+# has no sequential run ("wator excepted").
+SEED9 = {"compute": (54.0, 15.0, 21.0), "comm": (72.0, 41.0, 35.0), "mixed": (None, None, None),
+         "adder": (93.0, 183.0, 126.0), "wator": (None, 900.0, 550.0)}
+TITLE9 = {"compute": "20 compute-bound threads", "comm": "20 communication-bound pairs", "mixed": "20 mixed pairs",
+          "adder": "`adder` simulation", "wator": "`wator` simulation"}
+
+# What each case does, by size: the synthetic kinds' (count, amount), adder's additions,
+# wator's (ocean side, steps); sample = migration period (ms) as the seed's one second, and
+# wator's ten seconds ("the load balancing sampling period is increased to 10 seconds").
+SIZES = {
+    "full": {"compute": (20, 3000), "comm": (20, 500), "mixed": (20, 100), "period": 1000,
+             "adder": 1024, "wator": (100, 100), "wator_period": 10000},
+    "reduced": {"compute": (20, 3000), "comm": (10, 150), "mixed": (10, 30), "period": 200,
+                "adder": 48, "wator": (40, 30), "wator_period": 2000},
+}
+BALANCER = "master balancer -P %s -p %d -m %d -t 2 -q 3 %s&\n"
+
+
+def _balancer(policy, period, classes="+rqlen +links"):
+    return "earth dgl @* %s\n" % classes + BALANCER % (policy, period, period, "")
+
+
+def rc_case(case, size, how):
+    """The boot script of one run: how = seq | random | balanced | none (wator's regions, logged)."""
+    s, period = SIZES[size], SIZES[size]["period"]
+    if case in ("compute", "comm", "mixed"):
+        n, amount = s[case]
+        place = "random" if how == "random" else "here"
+        pre = _balancer("testbed", period) if how == "balanced" else ""
+        return pre + "earth synthetic %s %d %d %s\n" % (case, n, amount, place)
+    if case == "adder":
+        place = "random" if how == "random" else "here"
+        pre = _balancer("testbed", period) if how == "balanced" else ""
+        return pre + "earth adder %d %s\n" % (s["adder"], place)
+    side, steps = s["wator"]
+    wp = s["wator_period"]
+    place = "random" if how == "random" else "regions"
+    pre = ""
+    if how in ("balanced", "none"):
+        pre = "earth dgl @* +rqlen +links\n" + BALANCER % ("testbed" if how == "balanced" else "none", wp, wp, "")
+    return pre + "earth wator -n %d -k 1 %d %s\n" % (side, steps, place)
+
+
+PROGRAMS = {"compute": ["synthetic"], "comm": ["synthetic"], "mixed": ["synthetic"], "adder": ["adder"], "wator": ["wator"]}
+
+
+def run_time(text, case):
+    """Seconds the program says it took, or None."""
+    pats = {"adder": r"adder: \d+ additions \(\w+\) correct in (\d+) ms", "wator": r"wator: \d+ steps \(\w+\) in (\d+) ms"}
+    m = re.search(pats.get(case, r"synthetic: \d+ [\w -]+ \(\w+\) done in (\d+) ms"), text)
+    return int(m.group(1)) / 1000.0 if m else None
+
+
+def parse_log(text):
+    """Figure 41's log from the master's console; None if it does not parse."""
+    t, tim, lnk, rql, reqs, moves, arrivals = None, [], [], [], [], [], []
+    for line in text.splitlines():
+        if line.startswith("TIM: "):
+            t = int(line.split()[1])
+        elif line.startswith(("LNK: ", "RQL: ", "NTH: ")):
+            m = re.match(r"(\w+): ([\d ]+) \(av -?\d+\)$", line)
+            if not m or t is None:
+                return None
+            vals = [int(v) for v in m.group(2).split()]
+            if m.group(1) == "LNK":
+                lnk.append(vals)
+            else:
+                rql.append(vals)
+                tim.append(t / 1000.0)
+        elif line.startswith("move work from "):
+            m = re.match(r"move work from (\d+) to (\d+) to (relieve processor \d+|quieten link (\d+)/\d+-\d+) \(mig #(\d+)\)", line)
+            if not m:
+                return None
+            reqs.append({"t": t, "from": int(m.group(1)), "to": int(m.group(2)), "link": m.group(4) is not None,
+                         "n": int(m.group(5))})
+        elif line.startswith("mig #"):
+            m = re.match(r"mig #(\d+): 0x([0-9a-f]+) leaves (\d+) for (\d+)", line)
+            if m:
+                moves.append({"t": t, "n": int(m.group(1)), "tid": int(m.group(2), 16), "from": int(m.group(3)),
+                              "to": int(m.group(4))})
+            m = re.match(r"mig #(\d+): 0x([0-9a-f]+) arrives at (\d+), time (\d+)", line)
+            if m:
+                arrivals.append(int(m.group(4)))
+    summ = re.search(r"balancer: (\d+) requests, (\d+) migrations. (.*)", text)
+    if not summ or not rql or len(lnk) != len(rql) or any(len(r) != len(rql[0]) for r in rql):
+        return None
+    return {"t": np.array(tim), "rql": np.array(rql), "lnk": np.array(lnk), "reqs": reqs, "moves": moves,
+            "requests": int(summ.group(1)), "moved": int(summ.group(2)), "summary": summ.group(0),
+            "even": "within" in summ.group(3) and "never" not in summ.group(3)}
+
+
+def run_case(case, size, sim, out):
+    """Simulate the case's runs; returns {how: {"time", "log"}}."""
+    hows = ("none", "random", "balanced") if case == "wator" else ("seq", "random", "balanced")
+    runs = {}
+    for how in hows:
+        d = os.path.join(out, case + "-" + how)
+        progs = PROGRAMS[case] + (["balancer", "dgl"] if how in ("balanced", "none") else [])
+        sim(progs, rc_case(case, size, how), d)
+        earth = runner.console(d, "earth")
+        runs[how] = {"time": run_time(earth, case), "log": runner.console(d, "master"), "earth": earth}
+    return runs
+
+
+FIGS = {  # case: (ready queues, links, migrations) figure numbers of the balanced run
+    "compute": (42, 43, 44), "comm": (45, 46, 47), "mixed": (48, None, None), "adder": (50, 51, 52), "wator": (56, 57, 58)}
+
+
+def _rql_fig(rep, num, name, what, log):
+    rep.fig(num, name, "length of the ready queue on each slave, %s" % what,
+            [{"xlabel": "program time (s)", "ylabel": "threads in the ready queue", "series": [
+                {"x": log["t"], "y": log["rql"][:, k], "label": SLAVE_NAMES[k], "style": "step"}
+                for k in range(log["rql"].shape[1])]}])
+
+
+def _lnk_fig(rep, num, name, what, log):
+    rep.fig(num, name, "communications on each link per sample, %s" % what,
+            [{"xlabel": "program time (s)", "ylabel": "messages per sample", "series": [
+                {"x": log["t"], "y": log["lnk"][:, i], "label": LINK_NAMES[i], "style": "step"}
+                for i in range(log["lnk"].shape[1])]}])
+
+
+def _mig_fig(rep, num, name, what, log, period_s):
+    series = []
+    for m in log["moves"]:
+        t = m["t"] / 1000.0
+        series.append({"x": [t, t + 0.6 * period_s], "y": [m["from"], m["to"]], "style": "line", "color": "C0"})
+    rep.fig(num, name, "thread migrations, %s (a line from the source slave to the destination, later to the right)" % what,
+            [{"xlabel": "program time (s)", "ylabel": "slave (1 earth .. 5 space)", "series": series}])
+
+
+def analyse_case(rep, case, runs, size):
+    s = SIZES[size]
+    period = s["wator_period"] if case == "wator" else s["period"]
+    seed = SEED9[case]
+    hows = ("none", "random", "balanced") if case == "wator" else ("seq", "random", "balanced")
+    labels = {"seq": "sequential", "none": "regions, no balancing", "random": "random placement", "balanced": "balanced"}
+    full = size == "full"
+    for i, how in enumerate(hows):
+        sd = seed[i] if full else None
+        if case == "wator" and how == "none":
+            sd = None
+        rep.row("Table 9, %s: %s" % (TITLE9[case], labels[how]), sd, runs[how]["time"], "s")
+    ok = all(runs[h]["time"] for h in hows)
+    rep.check("%s: every run finished" % case, ok, ", ".join("%s %s s" % (h, runs[h]["time"]) for h in hows))
+    for h in hows:
+        if "WRONG" in runs[h]["earth"]:
+            rep.check("%s %s: the program's result is right" % (case, h), False, "its console says WRONG")
+    if case == "compute" and ok:
+        rep.check("balancing makes the compute-bound run faster than sequential", runs["balanced"]["time"] < runs["seq"]["time"],
+                  "%.1f s against %.1f s" % (runs["balanced"]["time"], runs["seq"]["time"]))
+    log = parse_log(runs["balanced"]["log"])
+    rep.check("%s: the balancer's log parses (TIM / LNK / RQL lines, requests, summary)" % case, log is not None,
+              "master's console of the balanced run")
+    if log is None:
+        return None
+    times = [r["t"] for r in log["reqs"]]
+    gaps = np.diff(times) if len(times) > 1 else np.array([])
+    rep.check("%s: no request more often than the migration period" % case, len(gaps) == 0 or gaps.min() >= period,
+              "%d requests, smallest gap %s ms (period %d ms)" % (len(times), int(gaps.min()) if len(gaps) else "-", period))
+    parents = [m for m in log["moves"] if m["tid"] & 63 == 0]  # slot 0: the program's main thread, a parent
+    rep.check("%s: no thread with children moved" % case, not parents,
+              "%d migrations, none of a program's main thread" % len(log["moves"]) if not parents else "moved %s" % parents)
+    links = sum(1 for r in log["reqs"] if r["link"])
+    rep.row("%s: requests (link overloads among them)" % case, None, "%d (%d)" % (log["requests"], links), "")
+    rep.row("%s: threads moved at once by the slaves" % case, None, log["moved"], "")
+    if case == "compute" and not full:
+        rep.check("compute: the slaves' ready queues came within 2 of the mean", log["even"], log["summary"])
+    rq, lk, mg = FIGS[case]
+    what = {"compute": "20 compute-bound threads", "comm": "communication-bound pairs", "mixed": "mixed pairs",
+            "adder": "adder", "wator": "wator with load balancing"}[case]
+    _rql_fig(rep, rq, "fig%d_ready_queues" % rq, what, log)
+    if lk:
+        _lnk_fig(rep, lk, "fig%d_links" % lk, what, log)
+    if mg:
+        _mig_fig(rep, mg, "fig%d_migrations" % mg, what, log, period / 1000.0)
+    if case == "wator":
+        base = parse_log(runs["none"]["log"])
+        rep.check("wator: the unbalanced run's log parses", base is not None, "policy none")
+        if base is not None:
+            _rql_fig(rep, 54, "fig54_ready_queues_unbalanced", "wator without load balancing", base)
+            _lnk_fig(rep, 55, "fig55_links_unbalanced", "wator without load balancing", base)
+        fish = [(int(a), [int(v) for v in b.split()]) for a, b in
+                re.findall(r"wator: step (\d+) fish \d+ sharks \d+ \(fish by region ([\d ]+)\)", runs["none"]["earth"])]
+        if fish:
+            steps = [f[0] for f in fish]
+            regions = np.array([f[1] for f in fish])
+            rep.fig(53, "fig53_fish", "fish in each region during the wator simulation",
+                    [{"xlabel": "simulation step", "ylabel": "fish", "series": [
+                        {"x": steps, "y": regions[:, r], "label": "region %d" % (r + 1), "style": "line"}
+                        for r in range(regions.shape[1])]}])
+    return log
+
+
+CASES = ["compute", "comm", "mixed", "adder", "wator"]
+
+
+def table9(results, size):
+    """Table 9 as markdown, seed beside simulated."""
+    out = ["| application | seed: sequential / random / balancing (s) | simulated: sequential / random / balancing (s) |",
+           "|---|---|---|"]
+    f = lambda v: "%.1f" % v if isinstance(v, (int, float)) else "-"
+    for case in CASES:
+        if case not in results:
+            continue
+        runs = results[case]
+        sim = [runs.get("seq", {}).get("time"), runs["random"]["time"], runs["balanced"]["time"]]
+        seed = SEED9[case]
+        base = sim[0] if sim[0] else sim[1]
+        pct = lambda v: " (%d%%)" % round(100 * v / base) if isinstance(v, (int, float)) and base else ""
+        out.append("| %s | %s | %s |" % (TITLE9[case], " / ".join(f(v) for v in seed),
+                                        " / ".join(f(v) + pct(v) for v in sim)))
+    note = ("" if size == "full" else "\nReduced size: the runs are shorter than the report's, so only the shape compares.\n")
+    return "\n".join(out) + "\n" + note
