@@ -9,7 +9,7 @@ from . import fsm, perfetto, runner
 from .trace import TraceError, read
 
 NAMES = ["local", "remote", "migration", "busy", "multi-phase", "overflow"]
-NAMES4 = ["balance-synthetic"]  # section 4 (not part of `all`, which is section 3)
+NAMES4 = ["balance-synthetic", "metrics"]  # section 4 (not part of `all`, which is section 3)
 TITLES = {
     "local": "3.3.1 Latency of local communication (Figures 9, 10, 24; Table 6)",
     "remote": "3.3.2 Latency of remote communication (Figures 11-15, 25; Table 6) and 3.3.4 remote page copy (Figures 17, 27)",
@@ -17,6 +17,7 @@ TITLES = {
     "busy": "3.3.5 The effects of a busy environment",
     "multi-phase": "3.3.6 Typical communication latencies (multi-phase: Table 5, Figures 19-22)",
     "overflow": "3.3.7 Event rates (overflow)",
+    "metrics": "4.1 Load metrics case study: N-THREADS, RQ-LENGTH, CPU-TIME, REM-COMM (Figures 33-38, Table 8)",
     "balance-synthetic": "4.3 Load balancing the synthetic program: compute-bound threads (Table 9, Figure 42)",
 }
 
@@ -60,6 +61,9 @@ def run_one(name, args):
             if bal:
                 runs["log"] = runner.console(d, "master")
         X.analyse_synthetic(rep, runs, size["balance-synthetic"])
+    elif name == "metrics":
+        from . import metrics
+        metrics.run(rep, sim, out, metrics.SIZES[args.size])
     elif name == "overflow":
         trials = []
         for n in (1, 2, 5):
@@ -119,7 +123,7 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
     ap.add_argument("--firmware-dir", default=firmware_dir)
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
-    names = NAMES if args.name == "all" else [args.name]
+    names = NAMES if args.name == "all" else args.name.split(",")  # a,b: several (docs-section4)
     if any(n not in NAMES + NAMES4 for n in names):
         ap.error("unknown experiment %r (one of %s, or all)" % (args.name, ", ".join(NAMES + NAMES4)))
     reps, failed, t_all = [], False, time.time()
