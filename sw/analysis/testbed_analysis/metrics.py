@@ -291,7 +291,7 @@ def analyse(rep, runs, size):
         rep.row("%s: multi-phase run time with the class on - baseline" % m, None, cost, "s",
                 "%.3f s against %.3f s (%+.1f%%)" % (secs, t_base, 100 * cost / t_base))
         t_end = b[-1]
-        x0 = b[0]
+        x0 = t0  # time since monitoring began, as the seed's figures
         if cls == "threads":
             nt = n_threads(tr)
             ok, neg, total = threads_consistent(nt, b[0])
@@ -348,7 +348,7 @@ def analyse(rep, runs, size):
     rep.notes.append("**Table 8, measured** (baseline run time %.2f s with no metric class on):\n\n%s" % (t_base, rep.table8))
 
 
-def table8_markdown(rep, level=2):
-    """Table 8's section for docs/results/section4.md: the experiment's whole report (Table 8,
-    its checks and Figures 33-38); empty when the experiment did not get as far as Table 8."""
-    return rep.markdown(level=level) if getattr(rep, "table8", None) else ""
+def table8_markdown(rep, fig_prefix=None, level=2):
+    """The Table 8 section for docs/results/section4.md (driver --doc4): the experiment's report,
+    Table 8 first, with its checks and Figures 33-38 (their paths under fig_prefix)."""
+    return rep.markdown(fig_prefix=fig_prefix, level=level)
