@@ -300,8 +300,8 @@ def analyse(rep, runs, size):
             rel[m] = ("no test (the seed: phases not visible)", None)
             rep.fig(33, "fig33_n_threads", "N-THREADS: threads on each slave during multi-phase",
                     [{"title": NAMES[s], "xlabel": "time (s)", "ylabel": "threads",
-                      "series": [{"x": [(t - x0) / 1000 for t, _ in nt[s] + [(t_end, nt[s][-1][1])]],
-                                  "y": [v for _, v in nt[s] + [(t_end, nt[s][-1][1])]],
+                      "series": [{"x": [(t - x0) / 1000 for t, _ in nt[s] + [(max(t_end, nt[s][-1][0]), nt[s][-1][1])]],
+                                  "y": [v for _, v in nt[s] + [(max(t_end, nt[s][-1][0]), nt[s][-1][1])]],
                                   "style": "step"}]} for s in SLAVES], sharex=True)
         elif cls == "rq":
             rq = fsm.ready_queues(tr)
