@@ -21,6 +21,12 @@ foreach(e balance-synthetic balance-adder balance-wator)
     COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment ${e} --size reduced --quiet --out ${_exp_out})
   set_tests_properties(experiment_${e}_reduced PROPERTIES LABELS "experiments;balance" TIMEOUT 600)
 endforeach()
+# Section 4.1's load metrics: multi-phase with no metric class on, then with each of threads, rq,
+# cpu, links on; fails if a run lacks its phase marks or a metric does not show the phases
+# (RQ-LENGTH and CPU-TIME higher in compute phases 1-4, REM-COMM higher in remote phases).
+add_test(NAME experiment_metrics_reduced
+  COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment metrics --size reduced --quiet --out ${_exp_out})
+set_tests_properties(experiment_metrics_reduced PROPERTIES LABELS "experiments;balance" TIMEOUT 300)
 # Bad input: a truncated or foreign trace is refused with what is wrong and where, non-zero exit.
 add_test(NAME analysis_refuses_bad_traces
   COMMAND ${TESTBED_ANALYSIS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/analysis_bad_input.py

@@ -65,4 +65,24 @@ T = lambda r, lost: {"slaves": 1, "calls": r, "ms": 1000, "sent": r, "lost": los
 expect("overflow: no loss anywhere has no finite maximum", overflow([T(100, 0), T(200, 0)]), False)
 expect("overflow: loss everywhere has no rate without loss", overflow([T(100, 3), T(200, 5)]), False)
 expect("overflow: no loss below, loss above", overflow([T(100, 0), T(200, 0), T(400, 7)]), True)
+# Section 4.1's load metrics (metrics.py): each relevance check says no to a metric that does not
+# show multi-phase's phases. Phases 1..8 of 1 s each: bounds 0, 1000, ..., 8000 ms.
+from testbed_analysis import metrics  # noqa: E402
+B = [1000.0 * k for k in range(9)]
+slaves = metrics.SLAVES
+hi_first = {b: [(0.0, 3), (4000.0, 1)] for b in slaves}
+expect("RQ-LENGTH: queues longer in phases 1-4", metrics.rq_relevant(hi_first, B)[0], True)
+expect("RQ-LENGTH: flat queues do not show the phases", metrics.rq_relevant({b: [(0.0, 2)] for b in slaves}, B)[0], False)
+expect("RQ-LENGTH: queues longer in 5-8 do not", metrics.rq_relevant({b: [(0.0, 1), (4000.0, 3)] for b in slaves}, B)[0], False)
+busy = {b: [(t, t + 15.0) for t in np.arange(0, 4000, 20.0)] + [(t, t + 2.0) for t in np.arange(4000, 8000, 20.0)] for b in slaves}
+expect("CPU-TIME: busier in phases 1-4", metrics.cpu_relevant(busy, B)[0], True)
+even = {b: [(t, t + 10.0) for t in np.arange(0, 8000, 20.0)] for b in slaves}
+expect("CPU-TIME: the same % everywhere does not show the phases", metrics.cpu_relevant(even, B)[0], False)
+S = lambda per_phase: [(1000.0 * (k + 1), 1, 2, per_phase[k]) for k in range(8)]
+expect("REM-COMM: more messages in phases 3, 4, 7, 8", metrics.links_relevant(S([1, 1, 9, 9, 1, 1, 9, 9]), B, 1000.0)[0], True)
+expect("REM-COMM: as many in local phases does not", metrics.links_relevant(S([5] * 8), B, 1000.0)[0], False)
+expect("REM-COMM: more in local phases does not", metrics.links_relevant(S([9, 9, 1, 1, 9, 9, 1, 1]), B, 1000.0)[0], False)
+expect("N-THREADS: 26 threads at phase 1", metrics.threads_consistent({1: [(0, 6), (9, 0)], 2: [(0, 20), (9, 0)]}, 5)[0], True)
+expect("N-THREADS: a thread missing at phase 1 is caught", metrics.threads_consistent({1: [(0, 5), (9, 0)], 2: [(0, 20)]}, 5)[0], False)
+expect("N-THREADS: a count below 0 is caught", metrics.threads_consistent({1: [(0, 6), (3, -1), (4, 6)], 2: [(0, 20)]}, 5)[0], False)
 sys.exit(1 if fails else 0)
