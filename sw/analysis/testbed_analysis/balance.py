@@ -228,3 +228,25 @@ def table9(results, size):
                                         " / ".join(f(v) + pct(v) for v in sim)))
     note = ("" if size == "full" else "\nReduced size: the runs are shorter than the report's, so only the shape compares.\n")
     return "\n".join(out) + "\n" + note
+
+
+def migration_bound(section3_md, slice_ms, wait_slices):
+    """Section 4.2.2's lower bound on the migration period, from our own section 3 numbers (the
+    generated docs/results/section3.md): a request's flight (a focus's, the same small message)
+    plus a slice on each side for the send and receive phases, the thread's migration plus a
+    slice, and the slices a request may wait for a candidate. Markdown, or None."""
+    try:
+        text = open(section3_md).read()
+    except OSError:
+        return None
+    f = re.search(r"\| focus flight \(Figure 13\) \| [^|]+\| ([\d.]+) ms", text)
+    m = re.search(r"\| thread migration \(Table 6, Figure 26\) \| [^|]+\| ([\d.]+) ms", text)
+    if not f or not m:
+        return None
+    flight, mig = float(f.group(1)), float(m.group(1))
+    request, move, wait = flight + 2 * slice_ms, mig + slice_ms, wait_slices * slice_ms
+    return ("The migration period's lower bound (section 4.2.2), from our section 3 numbers (docs/results/section3.md: "
+            "focus flight %.2f ms, thread migration %.2f ms), the %d ms slice and a request's wait of %d slices "
+            "(tos.toml reconf_wait_ticks): request %.1f + migration %.1f + waiting %d = **%.1f ms** (the seed: 41.5 + 28.4 + "
+            "500 = 569.9 ms). The case studies' periods (1 s; wator 10 s) are above it.\n"
+            % (flight, mig, slice_ms, wait_slices, request, move, wait, request + move + wait))
