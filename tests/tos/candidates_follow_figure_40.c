@@ -19,25 +19,27 @@ static void child(void *arg) {
 static void parent(void *arg) {
   (void)arg;
   if (!create(10, 2, HERE, child, NULL)) exit(20);
-  spin(1500);
+  spin(3000);
   exit(wait());
 }
 static void plain(void *arg) {
   (void)arg;
-  spin(1500);
+  spin(3000);
   exit(0);
 }
 static void talker(void *arg) {
   (void)arg;
   long v = 7;
   if (send_block(5, &v, sizeof v) != 0) exit(21);
-  spin(1500);
+  spin(3000);
   exit(0);
 }
 static void listener(void *arg) {
   (void)arg;
   long v;
-  exit(receive(5, &v, sizeof v) == sizeof v && v == 7 ? 0 : 22);
+  int ok = receive(5, &v, sizeof v) == sizeof v && v == 7;
+  send_block(6, &v, sizeof v); /* tell main the talker has talked */
+  exit(ok ? 0 : 22);
 }
 static void requester(void *arg) {
   int earth = (int)arg;
@@ -52,10 +54,14 @@ static void requester(void *arg) {
 int main(void) {
   int me = (int)tos_info(TOS_INFO_BOARD);
   CHECK(me == 1, "run this on earth");
-  int a = create(1, 2, HERE, parent, NULL), b = create(2, 2, HERE, plain, NULL);
+  /* D talks to air first, while earth is quiet (the listener says when), then the others start */
   int l = create(3, 2, 2, listener, NULL), d = create(4, 2, HERE, talker, NULL);
-  CHECK(a && b && l && d, "create: %s", tos_strerror(tos_errno));
-  spin(200); /* D has talked to air; everyone computes */
+  CHECK(l && d, "create: %s", tos_strerror(tos_errno));
+  long told;
+  CHECK(receive(6, &told, sizeof told) == sizeof told, "the listener's word");
+  int a = create(1, 2, HERE, parent, NULL), b = create(2, 2, HERE, plain, NULL);
+  CHECK(a && b, "create: %s", tos_strerror(tos_errno));
+  spin(100); /* everyone computes */
   CHECK(create(5, 2, 2, requester, (void *)me), "create the requester on air: %s", tos_strerror(tos_errno));
   long r[3];
   CHECK(receive(7, r, sizeof r) == sizeof r, "the requester's answers");

@@ -78,6 +78,13 @@ struct tcb *schedule(void) {
   if (t && t->state == T_READY && !slice_over && t->proc->rq_head == t) {
     unready(t); /* the same thread goes on with the rest of its slice */
   } else {
+    /* A thread that was given the rest of its slice back (a system call done at once) and whose
+     * slice then ended goes to the back: at the head it would start a new slice at once, and
+     * threads that make many calls would keep the CPU from the others for seconds. */
+    if (t && t->state == T_READY && t->proc->rq_head == t && t->next) {
+      unready(t);
+      ready(t);
+    }
     t = NULL;
     for (int i = 1; i <= TOS_MAX_PROCESSES && !t; ++i) {
       struct proc *p = &procs[(turn + i) % TOS_MAX_PROCESSES];

@@ -114,10 +114,7 @@ void service(struct tcb *t, uint32_t vector) {
     int32_t result = syscall(t);
     if (t->state == T_RUNNING) { /* done at once: the thread keeps the rest of its slice */
       t->regs[TCB_REGS_D0] = (uint32_t)result;
-      /* unless the slice ended meanwhile: at the head of the queue it would be scheduled again
-       * at once, and threads that make many calls would keep the CPU from the others */
-      if (slice_over) ready(t);
-      else ready_front(t);
+      ready_front(t); /* (schedule() sends it to the back if the slice has ended meanwhile) */
     }
     return;
   }
