@@ -5,7 +5,9 @@
  *     from its end with the longer ready queue (on a tie, the end that sent more over it) to the
  *     other end, which makes a pair talking over that link local.
  *   - Else a compute overload: the longest and the shortest ready queue differ by more than the
- *     threshold; work moves from the longest to the shortest. */
+ *     threshold; work moves from the longest to the shortest, taking the equally short ones in
+ *     turn (Figure 44: "different destinations being selected in turn"), so that a slave whose
+ *     new threads block, and so still shows an empty queue, does not receive every thread. */
 #include "balancer.h"
 
 static int decide(const struct load *l, const struct settings *s, struct request *r) {
@@ -25,12 +27,21 @@ static int decide(const struct load *l, const struct settings *s, struct request
     r->link = hot;
     return 1;
   }
+  static int last_to;
   int hi = 1, lo = 1;
   for (int k = 2; k <= SLAVES; ++k) {
     if (l->cpu[k] > l->cpu[hi]) hi = k;
     if (l->cpu[k] < l->cpu[lo]) lo = k;
   }
   if (l->cpu[hi] - l->cpu[lo] <= s->threshold) return 0;
+  for (int i = 1; i <= SLAVES; ++i) { /* the first equally short one after the last chosen */
+    int k = (last_to + i - 1) % SLAVES + 1;
+    if (l->cpu[k] == l->cpu[lo] && k != hi) {
+      lo = k;
+      break;
+    }
+  }
+  last_to = lo;
   r->kind = TOS_RECONF_COMPUTE;
   r->from = hi;
   r->to = lo;
