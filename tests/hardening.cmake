@@ -17,6 +17,14 @@ endfunction()
 
 set(_tb $<TARGET_FILE:testbed>)
 
+# --- A machine larger than the host's memory is refused before it is built, with the estimate
+# (TESTBED_HOST_MEMORY_MB stands in for a small host).
+hardening_check(testbed_machine_too_large_for_host 2
+  "testbed: the machine .6 boards, 24 MiB of board RAM in all. needs up to 36 MiB on the host, more than its 8 MiB: refused"
+  CMD ${CMAKE_COMMAND} -E env TESTBED_HOST_MEMORY_MB=8 ${_tb} --out ${_hd_out}/x)
+hardening_check(testbed_host_memory_override_checked 2 "TESTBED_HOST_MEMORY_MB='8x': not a whole number"
+  CMD ${CMAKE_COMMAND} -E env TESTBED_HOST_MEMORY_MB=8x ${_tb} --out ${_hd_out}/x)
+
 # --- Output files: checked before the machine is built (was: SIGFPE, no message, results lost).
 hardening_check(testbed_centrenet_vcd_in_missing_folder 2
   "configuration error: .*trace.centrenet_vcd = ./nonexistent-dir/c.vcd.: the folder /nonexistent-dir does not exist"

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <unistd.h>
 
 #include "filestore.h"
 #include "output_errors.h"
@@ -24,6 +25,32 @@
 namespace {
 
 using namespace testbed;
+
+// A machine the host cannot hold is refused before it is built, with the estimate. Board RAM is
+// allocated as the guests touch it, so the worst case is every board's RAM in full, plus the
+// model of each board (machine-bench: 256 idle boards take about 311 MiB, some 1.2 MiB each).
+// TESTBED_HOST_MEMORY_MB stands in for the host's memory (tests of this refusal).
+void check_fits_host(const MachineSpec& spec) {
+  constexpr uint64_t kModelPerBoard = 2ull << 20;
+  uint64_t need = 0, ram = 0;
+  for (const auto& b : spec.boards) {
+    need += b.ram_bytes + kModelPerBoard;
+    ram += b.ram_bytes;
+  }
+  uint64_t host = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  if (const char* e = std::getenv("TESTBED_HOST_MEMORY_MB")) {
+    char* end = nullptr;
+    unsigned long long mb = std::strtoull(e, &end, 10);
+    if (!*e || *end) throw std::runtime_error(std::string("TESTBED_HOST_MEMORY_MB='") + e + "': not a whole number");
+    host = uint64_t(mb) << 20;
+  }
+  if (need <= host) return;
+  std::ostringstream m;
+  m << "the machine (" << spec.boards.size() << " boards, " << (ram >> 20) << " MiB of board RAM in all) needs up to "
+    << (need >> 20) << " MiB on the host, more than its " << (host >> 20)
+    << " MiB: refused (fewer boards or less RAM per board)";
+  throw std::runtime_error(m.str());
+}
 
 // The phases of the local-communication FSM (seed 000 Figure 5) in the decoded trace, per board.
 void report_local_comms(std::ostream& os, const testbed::monitor_decoder::Result& res, unsigned n_smi,
@@ -206,6 +233,7 @@ int sc_main(int argc, char** argv) {
       if (console.empty()) cfg.apply_override("run.console=\"master\"");
     }
     MachineSpec spec = MachineSpec::from_config(cfg, firmware_dir);
+    check_fits_host(spec);
     spec.print(std::cout);
     auto machine_owner = std::make_unique<Machine>("testbed", spec);
     Machine& machine = *machine_owner;
