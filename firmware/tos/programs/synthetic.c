@@ -35,7 +35,7 @@ static void computing(void *arg) { /* thread3 */
   exit(0);
 }
 
-/* A pair's ends: arg is the channel; the sender's TID is even, its receiver the next. */
+/* A pair's ends: arg is the pair's channel, plus 64 for a mixed pair (thread4 / thread5). */
 static void sender(void *arg) { /* thread1; thread4 computes first */
   static const char buf[MSG];
   int mixed = (int)arg >= 64, chan = (int)arg & 63;

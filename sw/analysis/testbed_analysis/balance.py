@@ -9,8 +9,7 @@ import re
 import numpy as np
 
 from . import runner
-
-SLAVE_NAMES = ["earth", "air", "fire", "water", "space"]
+from .experiments import SLAVE_NAMES
 LINK_NAMES = ["%d-%d" % (a, b) for a in range(1, 6) for b in range(a + 1, 6)]
 
 # Table 9 (seconds): sequential, random, balancing. The report gives no mixed row, and wator

@@ -266,6 +266,13 @@ def _dropped(d):
     return int(m.group(1)) if m else 0
 
 
+def _per_slave_steps(steps, x0, ylabel):
+    """One panel per slave: its (t ms, value) steps from x0, in seconds (Figures 33, 34)."""
+    return [{"title": NAMES[s], "xlabel": "time (s)", "ylabel": ylabel,
+             "series": [{"x": [(t - x0) / 1000 for t, _ in steps[s]], "y": [v for _, v in steps[s]], "style": "step"}]}
+            for s in SLAVES]
+
+
 def analyse(rep, runs, size):
     it, mx, pause = size
     period = _tos_limits()["link_sample_us"] / 1000.0
@@ -312,10 +319,8 @@ def analyse(rep, runs, size):
                       ok, "%d threads at phase 1; slaves below 0: %s" % (total, neg or "none"))
             rel[m] = ("no test (the seed: phases not visible)", None)
             rep.fig(33, "fig33_n_threads", "N-THREADS: threads on each slave during multi-phase",
-                    [{"title": NAMES[s], "xlabel": "time (s)", "ylabel": "threads",
-                      "series": [{"x": [(t - x0) / 1000 for t, _ in nt[s] + [(max(t_end, nt[s][-1][0]), nt[s][-1][1])]],
-                                  "y": [v for _, v in nt[s] + [(max(t_end, nt[s][-1][0]), nt[s][-1][1])]],
-                                  "style": "step"}]} for s in SLAVES], sharex=True)
+                    _per_slave_steps({s: nt[s] + [(max(t_end, nt[s][-1][0]), nt[s][-1][1])] for s in SLAVES}, x0,
+                                     "threads"), sharex=True)
         elif cls == "rqlen":
             rq = rq_lengths(tr)
             ok, hi, lo = rq_relevant(rq, b)
@@ -323,9 +328,7 @@ def analyse(rep, runs, size):
                       "%.2f against %.2f threads (mean over the slaves)" % (hi, lo))
             rel[m] = ("%s: queue %.2f in 1-4, %.2f in 5-8" % ("yes" if ok else "no", hi, lo), ok)
             rep.fig(34, "fig34_rq_length", "RQ-LENGTH: ready-queue length of each slave during multi-phase",
-                    [{"title": NAMES[s], "xlabel": "time (s)", "ylabel": "queue length",
-                      "series": [{"x": [(t - x0) / 1000 for t, _ in rq.get(s, [])], "y": [v for _, v in rq.get(s, [])],
-                                  "style": "step"}]} for s in SLAVES], sharex=True)
+                    _per_slave_steps({s: rq.get(s, []) for s in SLAVES}, x0, "queue length"), sharex=True)
         elif cls == "cpu":
             iv = user_intervals(tr)
             ok, hi, lo = cpu_relevant(iv, b)
