@@ -7,14 +7,18 @@ set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 
 # tos_kernel_test(PROGRAM <name> [FILES <more files>] [REGEX <console regex>] [LINE <rc line>]
 #                 [CONSOLE <board whose console the regex reads, default earth>]
-#                 [UPLOAD <file name> UPLOAD_TEXT <text>] [NAME <test name>] [SET <key=value>...] [ALL_FREE])
+#                 [UPLOAD <file name> UPLOAD_TEXT <text>] [NAME <test name>] [SET <key=value>...] [ALL_FREE]
+#                 [RC <expected exit status, default 0>] [LABELS <more labels>])
 # NAME: the test's name (default: the program's); SET: machine settings for this run; ALL_FREE:
 # every board must end with as many frames and TCBs free as it booted with; LOG <board> LOG_REGEX
 # <regex>: that board's console log must match too.
 # UPLOAD: the run's output folder (the host file service's upload and download folder) is made
 # afresh holding that file before the run, for lan_get.
 function(tos_kernel_test)
-  cmake_parse_arguments(T "ALL_FREE" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT;NAME;LOG;LOG_REGEX" "FILES;SET" ${ARGN})
+  cmake_parse_arguments(T "ALL_FREE" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT;NAME;LOG;LOG_REGEX;RC" "FILES;SET;LABELS" ${ARGN})
+  if(NOT T_RC)
+    set(T_RC 0)
+  endif()
   if(NOT T_NAME)
     set(T_NAME ${T_PROGRAM})
   endif()
@@ -53,11 +57,17 @@ function(tos_kernel_test)
   add_test(NAME tos_${T_NAME}
     COMMAND ${CMAKE_COMMAND}
       "-DCMD=$<TARGET_FILE:testbed>|--set|board.image=tos.elf|--set|board.filestore=tos-${fs}.fs${sets}|--console|${T_CONSOLE}|--out|${_tos_out}/${T_NAME}"
-      -DEXPECT_RC=0 "-DEXPECT_REGEX=${T_REGEX}" ${setup} -P ${_check})
-  set_tests_properties(tos_${T_NAME} PROPERTIES LABELS tos)
+      -DEXPECT_RC=${T_RC} "-DEXPECT_REGEX=${T_REGEX}" ${setup} -P ${_check})
+  set_tests_properties(tos_${T_NAME} PROPERTIES LABELS "tos;${T_LABELS}")
 endfunction()
 
 tos_kernel_test(PROGRAM preemption_is_fair)
+
+# A circular wait (two threads each receiving from the other first) leaves every board idling on
+# its timer: the run is stopped by the no-progress detection (run.no_progress_ms, here 2 s)
+# with its message and every board's state, exit status 1, well before the 120 s limit.
+tos_kernel_test(PROGRAM deadlock_is_reported RC 1 LABELS hardening SET run.no_progress_ms=2000 run.stop_ms=120000.0
+  REGEX "both threads now wait for each other.*testbed: no progress since [0-9.]+ m?s: for 2 s of simulated time no board ran a user thread.*deadlocked.*board earth +still running \\(in STOP, interrupt mask 0, no interrupt pending\\)")
 tos_kernel_test(PROGRAM channels_follow_occam)
 tos_kernel_test(PROGRAM limits_are_enforced)
 tos_kernel_test(PROGRAM thread_trees_do_not_leak)

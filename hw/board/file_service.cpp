@@ -35,6 +35,7 @@ bool FileService::valid_name(const std::string& n) {
 }
 
 void FileService::transmit(uint8_t b, const sc_core::sc_time&) {
+  ++bytes_;
   if (state_ != State::Sync && state_ != State::Check) sum_ = uint8_t(sum_ + b);
   switch (state_) {
     case State::Sync:
@@ -117,6 +118,7 @@ bool FileService::receive(uint8_t& byte) {
   if (out_.empty()) return false;
   byte = out_.front();
   out_.pop_front();
+  ++bytes_;
   return true;
 }
 

@@ -35,6 +35,7 @@ class FileService : public SerialEndpoint {
   bool has_input() const override { return true; }
 
   uint64_t requests() const { return requests_; }
+  uint64_t bytes() const { return bytes_; }  // both ways
   static bool valid_name(const std::string& n);
 
  private:
@@ -51,7 +52,7 @@ class FileService : public SerialEndpoint {
   bool too_large_ = false;
   std::vector<uint8_t> data_;
   std::deque<uint8_t> out_;
-  uint64_t requests_ = 0;
+  uint64_t requests_ = 0, bytes_ = 0;
 };
 
 }  // namespace testbed

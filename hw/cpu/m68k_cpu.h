@@ -55,6 +55,9 @@ class Cpu {
   uint32_t halt_pc() const { return halt_pc_; }
   uint32_t halt_address() const { return halt_address_; }
   uint64_t instructions() const { return instructions_; }
+  // Exceptions taken in user mode (each one a return to the supervisor): how a simulator sees
+  // that an operating system's threads still run (testbed's no-progress detection).
+  uint64_t user_exits() const { return user_exits_; }
 
   Registers& regs() { return r_; }
   void set_tracer(std::function<void(uint32_t pc, uint64_t cycle)> t) {
@@ -124,6 +127,7 @@ class Cpu {
   void (*const* inner_table_)(Cpu&, uint16_t) = nullptr;
   bool restartable_ = false;  // 68010: snapshot registers before each instruction
   uint64_t instructions_ = 0;
+  uint64_t user_exits_ = 0;
   int ipl_ = 0;
   bool nmi_pending_ = false;
   bool yield_ = false, stopped_ = false, halted_ = false;

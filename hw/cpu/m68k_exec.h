@@ -303,6 +303,7 @@ struct Exec {
   static void set_supervisor(Cpu& c, bool s) {
     if ((uint32_t)s == c.s_) return;
     if (s) {
+      ++c.user_exits_;
       logged(c, c.r_.usp) = c.r_.a[7];
       wa(c, 7) = c.r_.ssp;
     } else {

@@ -14,6 +14,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
   namespace fs = std::filesystem;
   fs::create_directories(spec_.out_dir);
   tlm::tlm_global_quantum::instance().set(spec_.quantum);
+  SC_THREAD(watch_progress);
 
   if (spec_.rtl_monitor) {
     rtl_monitor_ = std::make_unique<tbrtl::MonitorPins>("monitor_rtl", spec_.mon.clock_period);
@@ -105,6 +106,58 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
 }
 
 Machine::~Machine() = default;
+
+uint64_t Machine::progress() {
+  uint64_t n = finished_ + (link_ ? link_->bytes() : 0);
+  for (size_t i = 0; i < boards_.size(); ++i) {
+    auto& core = boards_[i]->cpu().core();
+    n += core.user_exits() + consoles_[i]->bytes() + (core.halted() ? 1 : 0);
+  }
+  for (auto a : net_->boards()) {
+    const auto& st = net_->ni(a).stats();
+    n += st.messages_sent + st.messages_received;
+  }
+  return n;
+}
+
+// Sampled every spec.no_progress of simulated time: two equal samples in a row end the run.
+// The samples only read counters, so the run's traces are those of a run without the watch.
+void Machine::watch_progress() {
+  if (spec_.interactive || spec_.console_tcp || spec_.no_progress == sc_core::SC_ZERO_TIME) watch_ = false;
+  if (!watch_) return;  // (disable_progress_watch() is called before the run starts)
+  uint64_t last = progress();
+  for (;;) {
+    sc_core::wait(spec_.no_progress);
+    if (!watch_) return;
+    uint64_t now = progress();
+    if (now != last) {
+      last = now;
+      last_progress_ = sc_core::sc_time_stamp();
+      continue;
+    }
+    stalled_ = true;
+    sc_core::sc_stop();
+    return;
+  }
+}
+
+std::string Machine::board_state(size_t i) {
+  Board& b = *boards_[i];
+  auto& core = b.cpu().core();
+  std::ostringstream s;
+  if (core.halted()) {
+    s << "halted: " << core.halt_reason();
+  } else if (core.stopped()) {
+    unsigned mask = (core.regs().sr >> 8) & 7;
+    s << "in STOP, interrupt mask " << mask
+      << (mask == 7 ? " (only a level-7 interrupt can wake it)" : "")
+      << (core.interrupt_pending() ? ", an interrupt pending" : ", no interrupt pending");
+  } else {
+    s << "executing at pc 0x" << std::hex << core.regs().pc << std::dec
+      << ((core.regs().sr & 0x2000) ? " (supervisor)" : " (user)");
+  }
+  return s.str();
+}
 
 void Machine::run() {
   if (spec_.stop_time == sc_core::SC_ZERO_TIME) sc_core::sc_start();

@@ -29,6 +29,7 @@ namespace testbed {
 
 class Machine : public sc_core::sc_module {
  public:
+  SC_HAS_PROCESS(Machine);
   Machine(sc_core::sc_module_name name, const MachineSpec& spec);
   ~Machine() override;
 
@@ -44,6 +45,16 @@ class Machine : public sc_core::sc_module {
   uint64_t console_bytes(size_t i) const { return consoles_[i]->bytes(); }
   const std::string& console_first_line(size_t i) const { return consoles_[i]->first_line(); }
 
+  // No-progress detection (spec.no_progress): the run was stopped because for that long no
+  // board ran user code, wrote to its console, used Centrenet or the LAN link, or finished.
+  // A person or a debugger may unblock the machine at any time: then it is never applied.
+  void disable_progress_watch() { watch_ = false; }
+  bool stalled() const { return stalled_; }
+  sc_core::sc_time last_progress() const { return last_progress_; }
+  // Why a board that has not finished is not moving, for the report: "in STOP, interrupt mask
+  // 2, nothing pending" or "executing at pc ... (supervisor)".
+  std::string board_state(size_t i);
+
  private:
   MachineSpec spec_;
   std::unique_ptr<monitor::Monitor> monitor_;
@@ -57,6 +68,11 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<MonitorLatency> latency_;
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<Machine>>> idle_smi_;  // SMIs without a slave
   size_t finished_ = 0;
+
+  uint64_t progress();  // a count that any progress increases
+  void watch_progress();
+  bool watch_ = true, stalled_ = false;
+  sc_core::sc_time last_progress_;
 };
 
 }  // namespace testbed

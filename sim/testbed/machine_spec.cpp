@@ -232,6 +232,7 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
                       ": 0 (until every board exits) or at least 0.001 (1 us of simulated time)");
   }
   m.stop_time = sc_core::sc_time(stop_ms, sc_core::SC_MS);
+  m.no_progress = sc_core::sc_time(double(run.get_int("no_progress_ms", 10000, 0, 1000000000)), sc_core::SC_MS);
   m.out_dir = run.get_string("out_dir", "testbed-out");
   m.upload_dir = run.get_string("upload_dir", "");
   m.console = run.get_string("console", "master");

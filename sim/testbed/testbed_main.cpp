@@ -255,6 +255,7 @@ int sc_main(int argc, char** argv) {
         images.push_back(i < spec.boards.size() ? spec.boards[i].image : "");
       }
       gdb_server = std::make_unique<gdb::GdbServer>("gdb", boards, port, wait, images);
+      machine.disable_progress_watch();  // a debugger holds boards as long as it likes
       std::cerr << "testbed: gdb stub on 127.0.0.1:" << port << "+i";
       for (size_t i = 0; i < machine.board_count(); ++i)
         std::cerr << (i ? ", " : " (") << machine.board(i).basename() << " " << port + int(i);
@@ -268,6 +269,16 @@ int sc_main(int argc, char** argv) {
     std::cout << "----- end of run at " << sc_core::sc_time_stamp() << " -----\n";
 
     int rc = 0;
+    if (machine.stalled()) {
+      std::ostringstream m;
+      m << "testbed: no progress since " << machine.last_progress() << ": for " << spec.no_progress
+        << " of simulated time no board ran a user thread, wrote to its console, used Centrenet or the LAN link, "
+           "or finished. The machine is deadlocked or waits for what cannot come; stopped at "
+        << sc_core::sc_time_stamp() << " (run.no_progress_ms). Each board's state is below.\n";
+      std::cout << m.str();
+      std::cerr << m.str();
+      rc = 1;
+    }
     for (size_t i = 0; i < machine.board_count(); ++i) {
       Board& b = machine.board(i);
       const BoardResult& r = b.result();
@@ -279,9 +290,7 @@ int sc_main(int argc, char** argv) {
         std::cout << (r.exit_code == 1 ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
         if (r.exit_code != 1) rc = 1;
       } else {
-        auto& core = b.cpu().core();
-        std::cout << "still running (" << (core.stopped() ? "in STOP" : "executing") << ", pc " << std::hex
-                  << core.regs().pc << std::dec << ")";
+        std::cout << "still running (" << machine.board_state(i) << ")";
         if (spec.stop_time == sc_core::SC_ZERO_TIME) rc = 1;
       }
       std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()
