@@ -16,13 +16,3 @@ foreach(t test_m68k_68010 test_m68k_68010_timing)
   testbed_gtest(${t} SOURCES ${t}.cpp LIBS m68k_core LABELS cpu)
 endforeach()
 
-# The core, its tests and the vectors again under ASan and UBSan, in their own small build
-# (tests/sanitize). Skipped in a sanitized tree, which checks everything anyway.
-if(NOT TESTBED_SANITIZE)
-  add_test(NAME cpu_core_under_sanitizers
-    COMMAND ${CMAKE_CTEST_COMMAND}
-            --build-and-test ${CMAKE_CURRENT_SOURCE_DIR}/sanitize ${CMAKE_CURRENT_BINARY_DIR}/sanitize
-            --build-generator Ninja --build-options -DTESTBED_SHARED_DIR=${TESTBED_SHARED_DIR}
-            --test-command ${CMAKE_CTEST_COMMAND} --output-on-failure)
-  set_tests_properties(cpu_core_under_sanitizers PROPERTIES LABELS cpu TIMEOUT 1200)
-endif()
