@@ -53,6 +53,15 @@ hardening_check(monitor_decode_full_disk_is_reported 2
   CMD $<TARGET_FILE:monitor-decode> --text /dev/full ${_hd_out}/empty.raw
   DEFS -DSETUP_FILE=${_hd_out}/empty.raw -DSETUP_TEXT=)
 
+# --- Faults during a run: a guest that halts (the slaves of firmware/fault-target double-fault)
+# is named when it happens, with why (on stderr, after the summary in the output checked); a board that can never go on (the master, in STOP with
+# every interrupt masked) stops the run by the no-progress detection, with each board's state;
+# exit status 1, and the consoles' logs are kept.
+hardening_check(testbed_guest_halts_and_master_waits_forever 1
+  "testbed: no progress since [0-9.]+ ms: for 100 ms.*board master +still running \\(in STOP, interrupt mask 7 \\(only a level-7 interrupt can wake it\\), no interrupt pending\\).*board earth +HALTED at [0-9.]+ ms: double bus fault.*testbed: board earth halted at [0-9.]+ ms: double bus fault at PC=0x[0-9A-F]+ address=0x002FFF; the other boards go on"
+  CMD ${_tb} --out ${_hd_out}/fault --console none --set board.image=fault-target.elf --set run.no_progress_ms=100
+  DEFS -DCHECK_FILE=${_hd_out}/fault/earth.console.log "-DCHECK_REGEX=this slave double-faults")
+
 # --- Configurations the checks accepted but that could not run (was: a hang, or SystemC's
 # "port not bound"): refused before elaboration with a plain message.
 hardening_check(testbed_fewer_smis_than_slaves 2

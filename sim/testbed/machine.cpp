@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <iostream>
 #include <set>
 #include <sstream>
 
@@ -89,7 +91,12 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
       filestore::add_segment(image, store, bs.filestore);
     }
     b->load_image(image);
-    b->on_exit([this](Board&) {
+    b->on_exit([this](Board& x) {
+      // Said when it happens: the other boards may run on for a long time.
+      if (!x.result().halt_reason.empty())
+        std::cerr << "testbed: board " << x.basename() << " halted at " << std::fixed << std::setprecision(3)
+                  << sc_core::sc_time_stamp().to_seconds() * 1e3 << std::defaultfloat << " ms: "
+                  << x.result().halt_reason << "; the other boards go on" << std::endl;
       if (++finished_ == boards_.size()) sc_core::sc_stop();
     });
     boards_.push_back(std::move(b));

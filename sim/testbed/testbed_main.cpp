@@ -276,7 +276,8 @@ int sc_main(int argc, char** argv) {
            "or finished. The machine is deadlocked or waits for what cannot come; stopped at "
         << sc_core::sc_time_stamp() << " (run.no_progress_ms). Each board's state is below.\n";
       std::cout << m.str();
-      std::cerr << m.str();
+      std::cerr << "testbed: stopped at " << sc_core::sc_time_stamp() << ": no progress for " << spec.no_progress
+                << " (run.no_progress_ms); each board's state is in the summary\n";
       rc = 1;
     }
     for (size_t i = 0; i < machine.board_count(); ++i) {
@@ -284,7 +285,8 @@ int sc_main(int argc, char** argv) {
       const BoardResult& r = b.result();
       std::cout << "board " << std::left << std::setw(8) << b.basename() << std::right;
       if (!r.halt_reason.empty()) {
-        std::cout << "HALTED: " << b.cpu().core().halt_reason() << " (pc " << std::hex << b.cpu().core().halt_pc() << " address " << b.cpu().core().halt_address() << std::dec << ")";
+        std::cout << "HALTED at " << std::fixed << std::setprecision(3) << r.time.to_seconds() * 1e3
+                  << std::defaultfloat << " ms: " << r.halt_reason;
         rc = 1;
       } else if (r.finished) {
         std::cout << (r.exit_code == 1 ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
