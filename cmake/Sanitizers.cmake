@@ -3,3 +3,14 @@ if(TESTBED_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
 endif()
+
+# -DTESTBED_LIBFUZZER=ON (clang; scripts/fuzz.sh): everything instrumented for libFuzzer's
+# coverage and under ASan + UBSan; the fuzz targets (tests/fuzz.cmake) link libFuzzer itself.
+if(TESTBED_LIBFUZZER)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "TESTBED_LIBFUZZER needs clang (CXX=clang++): libFuzzer is part of clang")
+  endif()
+  add_compile_options(-fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+                      -fno-sanitize-recover=undefined)
+  add_link_options(-fsanitize=address,undefined)
+endif()

@@ -46,7 +46,7 @@ double CentrenetBus::utilisation() const {
   return now > 0 ? stats_.busy_time.to_seconds() / now : 0.0;
 }
 
-void CentrenetBus::trace(sc_trace_file* tf) {
+void CentrenetBus::add_to_trace(sc_trace_file* tf) {
   tracing_ = true;
   std::string n = name();
   sc_core::sc_trace(tf, sig_owner_, n + ".owner");

@@ -74,7 +74,7 @@ class CentrenetBus : public sc_core::sc_module {
   // source and destination processor (node * 16 + slot; -1 broadcast), its first payload word
   // (the NI's header word: destination and TOS's tag) and its bytes; per port the frames waiting
   // in the controller's output queue (txq_<label>). waveforms/tbwaves.py names them.
-  void trace(sc_core::sc_trace_file* tf);
+  void add_to_trace(sc_core::sc_trace_file* tf);
 
  private:
   struct Port {

@@ -40,7 +40,7 @@ CentrenetNetwork::CentrenetNetwork(sc_module_name name, const NetworkConfig& cfg
     std::string base = cfg_.vcd_file;
     if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
     vcd_ = sc_create_vcd_trace_file(base.c_str());
-    trace(vcd_);
+    add_to_trace(vcd_);
   }
 }
 
@@ -96,8 +96,8 @@ unsigned CentrenetNetwork::hops(BoardAddress a, BoardAddress b) const {
   return h;
 }
 
-void CentrenetNetwork::trace(sc_trace_file* tf) {
-  for (auto& b : buses_) b->trace(tf);
+void CentrenetNetwork::add_to_trace(sc_trace_file* tf) {
+  for (auto& b : buses_) b->add_to_trace(tf);
   for (auto& node : nis_)
     for (auto& ni : node) sc_core::sc_trace(tf, ni->in_queue, std::string(ni->name()) + ".in_queue");
 }

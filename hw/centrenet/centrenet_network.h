@@ -37,7 +37,7 @@ class CentrenetNetwork : public sc_core::sc_module {
   unsigned hops(BoardAddress a, BoardAddress b) const;                // fibre links crossed
 
   // Add every bus's owner/frame/busy signals to a trace file (also done for cfg.vcd_file).
-  void trace(sc_core::sc_trace_file* tf);
+  void add_to_trace(sc_core::sc_trace_file* tf);
   // Statistics: per bus, per port (board or link), per link direction, per interface.
   void report(std::ostream& os) const;
 
