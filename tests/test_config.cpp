@@ -42,6 +42,15 @@ TEST(Config, WrongTypeAndBadChoiceAreErrors) {
             std::string::npos);
 }
 
+// A float where an integer belongs is refused, whatever its size (1e21 was cast unchecked by
+// toml++: undefined behaviour, found by the fuzz harness).
+TEST(Config, FloatForIntegerIsRefusedWhateverItsSize) {
+  auto c = Config::from_string("small = 3.0\nhuge = 68068000000000000E21\n", "m.toml");
+  EXPECT_NE(error_of([&] { c.get_int("small", 0, 0, 10); }).find("m.toml:1: small: expected an integer"),
+            std::string::npos) << error_of([&] { c.get_int("small", 0, 0, 10); });
+  EXPECT_NE(error_of([&] { c.get_int("huge", 0, 0, 10); }).find("expected an integer"), std::string::npos);
+}
+
 TEST(Config, SyntaxErrorNamesPosition) {
   auto e = error_of([] { Config::from_string("[cpu\nx=1\n", "bad.toml"); });
   EXPECT_NE(e.find("bad.toml:1"), std::string::npos) << e;

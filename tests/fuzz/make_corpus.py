@@ -77,6 +77,8 @@ small = {
     "two-boards.toml": '[board]\nimage = "x.elf"\n[[boards]]\nname = "m"\nslot = 0\n[[boards]]\nname = "s"\nslot = 1\n',
     "bad-types.toml": '[cpu]\nclock_mhz = "ten"\n[monitor]\nsmis = -1\n',
     "empty.toml": "",
+    # found by libFuzzer: toml++ cast this float to an integer unchecked (undefined behaviour)
+    "float-for-integer.toml": "\n[[boards]]\nnode=68068000000000000E21",
 }
 for n, t in small.items():
     with open(os.path.join(root, "config", n), "w") as f:
