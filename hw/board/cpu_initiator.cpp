@@ -11,6 +11,7 @@ using sc_core::sc_time;
 
 CpuInitiator::CpuInitiator(sc_core::sc_module_name name, sc_time clock_period, m68k::Model model)
     : sc_module(name), socket("socket"), cpu_(*this, model), period_(clock_period),
+      period_ps_(clock_period.value()),
       ext_(new BusCycleExtension) {
   if (clock_period <= sc_core::SC_ZERO_TIME)
     throw std::invalid_argument(std::string(this->name()) + ": the CPU clock period must be positive");
@@ -51,19 +52,22 @@ void CpuInitiator::set_memory_port(const SharedMemoryPort* port) {
 
 // The core clock at which the CPU's local time reaches kernel time `t` (>= now), rounded up.
 uint64_t CpuInitiator::cycle_at(const sc_time& t) const {
-  sc_time now = sc_core::sc_time_stamp();
-  if (t <= now) return sync_cycle_;
-  if (t == sc_core::sc_max_time()) return UINT64_MAX;
-  uint64_t ps = (t - now).value(), per = period_.value();
-  return sync_cycle_ + (ps + per - 1) / per;
+  uint64_t now = sc_core::sc_time_stamp().value(), at = t.value();
+  if (at <= now) return sync_cycle_;
+  static const uint64_t never = sc_core::sc_max_time().value();
+  if (at == never) return UINT64_MAX;
+  return sync_cycle_ + (at - now + period_ps_ - 1) / period_ps_;
 }
 
-// Quantum boundary and lead limit: fixed from one synchronisation to the next.
+// Quantum boundary and lead limit: fixed from one synchronisation to the next. The boundary is
+// tlm_global_quantum::compute_local_quantum()'s (the next multiple of the global quantum), in
+// integers.
 void CpuInitiator::after_sync() {
-  sc_time q = tlm::tlm_global_quantum::instance().compute_local_quantum();
+  uint64_t q = tlm::tlm_global_quantum::instance().get().value();
+  uint64_t local = q ? q - sc_core::sc_time_stamp().value() % q : 0;
   // At least one clock, so a zero quantum still progresses.
-  quantum_end_ = sync_cycle_ + std::max<uint64_t>(1, q.value() / period_.value());
-  lead_end_ = sync_cycle_ + std::max<uint64_t>(1, max_lead_.value() / period_.value());
+  quantum_end_ = sync_cycle_ + std::max<uint64_t>(1, local / period_ps_);
+  lead_end_ = sync_cycle_ + std::max<uint64_t>(1, max_lead_.value() / period_ps_);
   limits_dirty_ = true;
 }
 

@@ -115,11 +115,13 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   m68k::BusResponse transport(const m68k::BusAccess& a, uint8_t* buf, unsigned len, uint32_t& wait);
   void try_dmi(uint32_t address, uint8_t fc);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
-  sc_core::sc_time lead(uint64_t cycle) const { return period_ * double(cycle - sync_cycle_); }
+  // Integer arithmetic: this runs at every synchronisation of every board.
+  sc_core::sc_time lead(uint64_t cycle) const { return sc_core::sc_time::from_value(period_ps_ * (cycle - sync_cycle_)); }
   bool apply_ipl();  // hands a changed IPL to the core; true if it changed
 
   m68k::Cpu cpu_;
   sc_core::sc_time period_;
+  uint64_t period_ps_;  // period_ in kernel time units
   uint64_t sync_cycle_ = 0;  // core cycles() when the kernel time was last caught up
   sc_core::sc_time sync_time_;  // ... and that kernel time
   // Chunk limits in core clocks, valid until the kernel or a device may have changed

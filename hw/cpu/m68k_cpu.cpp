@@ -13,7 +13,6 @@ namespace {
 Handler g_table[2][65536];
 // Small, so that even a build without tail calls (sanitisers, -O0) stays within a SystemC
 // thread stack (512 frames of ~150 bytes against 320 KB); 64 measurably cost ~4 %.
-constexpr uint32_t kChainBudget = 512;
 std::once_flag g_table_once;
 // The one-word instructions a 68010 DBcc can run in loop mode (M68000 UM Appendix A): MOVE,
 // the standard arithmetic/logic group, ADDX/SUBX/ABCD/SBCD/CMPM, the single-operand group and
@@ -289,17 +288,19 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
           const uint16_t op = c.ird_;
           c.limit_ = 0;  // one instruction, no chaining
           table[op](c, op);
+          count_burst(c);
           c.trace_pending_ = trace;
           continue;
         }
         c.limit_ = target;
-        c.budget_ = kChainBudget;
         start_instruction<Restartable>(c);
         const uint16_t op = c.ird_;
         table[op](c, op);
+        count_burst(c);
       }
       return;
     } catch (const Group0&) {
+      count_burst(c);  // the instructions before the fault, then the faulted one
       c.instructions_++;
       try {
         group0(c);
@@ -311,6 +312,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
       c.in_group0_ = false;
       if (c.halted_) return;
     } catch (const HaltSignal&) {
+      count_burst(c);
       return;
     }
   }
@@ -352,8 +354,7 @@ void Cpu::unmap_fast(Space space, uint32_t base, uint32_t size) {
 }
 
 void Cpu::unmap_all_fast() {
-  for (auto& sp : pages_)
-    for (auto& p : sp) p = Page{};
+  for (int i = 0; i < 2 * kPages; i++) page_store_[i] = Page{};
   fetch_page_ = kNoFetchPage;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <memory>
 
 #include "m68k_bus.h"
 
@@ -54,7 +55,7 @@ class Cpu {
   const char* halt_reason() const { return halt_reason_; }
   uint32_t halt_pc() const { return halt_pc_; }
   uint32_t halt_address() const { return halt_address_; }
-  uint64_t instructions() const { return instructions_; }
+  uint64_t instructions() const { return instructions_ + (kChainBudget - budget_); }
   // Exceptions taken in user mode (each one a return to the supervisor): how a simulator sees
   // that an operating system's threads still run (testbed's no-progress detection).
   uint64_t user_exits() const { return user_exits_; }
@@ -121,7 +122,11 @@ class Cpu {
   uint32_t synced_pc_ = 0;
   uint64_t cycles_ = 0;
   uint64_t limit_ = 0;  // the run loop's burst ends when cycles_ reaches it (0: at once)
-  uint32_t budget_ = 0;  // instructions left in the burst's chain of tail calls
+  // Instructions left in the burst's chain of tail calls; kChainBudget outside a burst. The
+  // instructions a burst ran (kChainBudget - budget_) are added to instructions_ when it ends,
+  // which keeps a memory increment out of every instruction.
+  static constexpr uint32_t kChainBudget = 512;
+  uint32_t budget_ = kChainBudget;
   void (*const* table_)(Cpu&, uint16_t) = nullptr;  // the model's decoder table
   // 68010: the handlers themselves for the opcodes whose table_ entry first saves the CCR.
   void (*const* inner_table_)(Cpu&, uint16_t) = nullptr;
@@ -143,7 +148,10 @@ class Cpu {
   std::function<void(uint32_t, uint64_t)> tracer_;
   std::function<bool(uint32_t, bool)> break_check_;
   bool break_hit_ = false;
-  Page pages_[2][kPages]{};
+  // The two tables (user, supervisor) live outside the object, so that the core's and its
+  // initiator's hot fields share a few cache lines and pages (several boards run in turn).
+  std::unique_ptr<Page[]> page_store_{new Page[2 * kPages]{}};
+  Page* const pages_[2] = {page_store_.get(), page_store_.get() + kPages};
   Page* cur_pages_ = pages_[1];  // pages_[s_]: the hot path's table
   // The fetch window: the code page of the last instruction fetch (32-bit address >> 10; any
   // change of the S bit or of the page table closes it).

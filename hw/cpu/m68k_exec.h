@@ -558,10 +558,10 @@ struct Exec {
   // once per burst. The burst ends when cycles_ reaches limit_ (see run_loop) or after
   // budget_ instructions, which bounds the stack should the tail call not be optimised
   // (unoptimised builds).
+  // Instructions are counted by the budget (Cpu::instructions()), not one by one here.
   template <Handler H> static M68K_INLINE void chain(Cpu& c, uint16_t op) {
     H(c, op);
-    c.instructions_++;
-    if (M68K_LIKELY(c.cycles_ < c.limit_) && M68K_LIKELY(--c.budget_ != 0)) {
+    if (M68K_LIKELY(--c.budget_ != 0) && M68K_LIKELY(c.cycles_ < c.limit_)) {
       c.inst_pc_ = c.pc_ - 4;
       c.pc_adj_ = 0;
       c.post_undo_ = -1;
@@ -571,6 +571,11 @@ struct Exec {
     }
   }
   template <bool Restartable> static void run_loop(Cpu& c, uint64_t target);
+  // Adds the instructions of the burst that just ended and re-arms the budget.
+  static M68K_INLINE void count_burst(Cpu& c) {
+    c.instructions_ += Cpu::kChainBudget - c.budget_;
+    c.budget_ = Cpu::kChainBudget;
+  }
 };
 
 // The decoders of the instruction families, one per group of opcode lines; each returns the
