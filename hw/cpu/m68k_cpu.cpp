@@ -254,7 +254,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
   const Handler* table = g_table[Restartable ? 1 : 0];
   c.table_ = table;
   c.inner_table_ = g_inner_010;
-  c.restartable_ = Restartable;
+  c.undo_cap_ = Restartable ? Cpu::kUndoLog : 0;
   for (;;) {
     try {
       while (c.cycles_ < target && !c.yield_) {

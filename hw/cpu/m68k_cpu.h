@@ -130,7 +130,9 @@ class Cpu {
   void (*const* table_)(Cpu&, uint16_t) = nullptr;  // the model's decoder table
   // 68010: the handlers themselves for the opcodes whose table_ entry first saves the CCR.
   void (*const* inner_table_)(Cpu&, uint16_t) = nullptr;
-  bool restartable_ = false;  // 68010: snapshot registers before each instruction
+  // How many entries the undo log may take: Cpu::kUndoLog on the 68010, 0 on the 68000 (which
+  // does not roll back), so that logged() asks one question.
+  uint32_t undo_cap_ = 0;
   uint64_t instructions_ = 0;
   uint64_t user_exits_ = 0;
   int ipl_ = 0;

@@ -151,23 +151,25 @@ struct Exec {
     v = __builtin_bswap16(v);
     std::memcpy(h, &v, 2);
   }
+  // Each access loads the entry's host bias once, before adding to cycles_: a uint64_t store that
+  // the compiler must otherwise assume may change the entry, and so load it again.
   // Physical accesses with an explicit function code (vectors, MOVES, reset); `addr` already
   // checked for alignment.
   static M68K_INLINE uint16_t rd16(Cpu& c, uint32_t addr, uint8_t fc, bool instr = false) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-    if (M68K_LIKELY(p.read != 0)) {
+    if (const uintptr_t b = p.read; M68K_LIKELY(b != 0)) {
       c.cycles_ += p.clocks;
-      return be16(host(p.read, a));
+      return be16(host(b, a));
     }
     return slow_read(c, a, fc, false, instr);
   }
   static M68K_INLINE void wr16(Cpu& c, uint32_t addr, uint8_t fc, uint16_t v) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-    if (M68K_LIKELY(p.write != 0)) {
+    if (const uintptr_t b = p.write; M68K_LIKELY(b != 0)) {
       c.cycles_ += p.clocks;
-      put_be16(host(p.write, a), v);
+      put_be16(host(b, a), v);
       return;
     }
     slow_write(c, a, fc, false, v);
@@ -179,27 +181,27 @@ struct Exec {
   template <int K> static M68K_INLINE uint16_t crd16(Cpu& c, uint32_t addr) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
-    if (M68K_LIKELY(p.read != 0)) {
+    if (const uintptr_t b = p.read; M68K_LIKELY(b != 0)) {
       c.cycles_ += p.clocks;
-      return be16(host(p.read, a));
+      return be16(host(b, a));
     }
     return slow_read(c, a, cur_fc<K>(c), false, K == 2);
   }
   template <int K> static M68K_INLINE uint8_t crd8(Cpu& c, uint32_t addr) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
-    if (M68K_LIKELY(p.read != 0)) {
+    if (const uintptr_t b = p.read; M68K_LIKELY(b != 0)) {
       c.cycles_ += p.clocks;
-      return *host(p.read, a);
+      return *host(b, a);
     }
     return (uint8_t)slow_read(c, a, cur_fc<K>(c), true, false);
   }
   static M68K_INLINE void cwr16(Cpu& c, uint32_t addr, uint16_t v) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
-    if (M68K_LIKELY(p.write != 0)) {
+    if (const uintptr_t b = p.write; M68K_LIKELY(b != 0)) {
       c.cycles_ += p.clocks;
-      put_be16(host(p.write, a), v);
+      put_be16(host(b, a), v);
       return;
     }
     slow_write(c, a, dfc(c), false, v);
@@ -207,9 +209,9 @@ struct Exec {
   static M68K_INLINE void cwr8(Cpu& c, uint32_t addr, uint8_t v) {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
-    if (M68K_LIKELY(p.write != 0)) {
+    if (const uintptr_t b = p.write; M68K_LIKELY(b != 0)) {
       c.cycles_ += p.clocks;
-      *host(p.write, a) = v;
+      *host(b, a) = v;
       return;
     }
     // The 68000 drives the byte on both halves of the data bus.
@@ -253,9 +255,9 @@ struct Exec {
     if (S == 1) {
       uint32_t a = addr & 0xFFFFFF;
       const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-      if (p.read != 0) {
+      if (const uintptr_t b = p.read; b != 0) {
         c.cycles_ += p.clocks;
-        return *host(p.read, a);
+        return *host(b, a);
       }
       return (uint8_t)slow_read(c, a, fc, true, false);
     }
@@ -268,9 +270,9 @@ struct Exec {
     if (S == 1) {
       uint32_t a = addr & 0xFFFFFF;
       const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
-      if (p.write != 0) {
+      if (const uintptr_t b = p.write; b != 0) {
         c.cycles_ += p.clocks;
-        *host(p.write, a) = (uint8_t)v;
+        *host(b, a) = (uint8_t)v;
         return;
       }
       return slow_write(c, a, fc, true, (uint16_t)((v & 0xFF) * 0x101));
@@ -334,7 +336,7 @@ struct Exec {
   // S, T and the mask through logged(): on the 68010 model they log the old value so that a bus
   // error can roll the instruction back (Cpu::snapshot()).
   static M68K_INLINE uint32_t& logged(Cpu& c, uint32_t& r) {
-    if (c.restartable_ && M68K_LIKELY(c.undo_n_ < Cpu::kUndoLog)) c.undo_log_[c.undo_n_++] = {&r, r};
+    if (M68K_LIKELY(c.undo_n_ < c.undo_cap_)) c.undo_log_[c.undo_n_++] = {&r, r};
     return r;
   }
   static M68K_INLINE uint32_t& wd(Cpu& c, int reg) { return logged(c, c.r_.d[reg]); }
@@ -617,7 +619,7 @@ struct Exec {
       c.inst_pc_ = c.pc_ - 4;
       c.pc_adj_ = 0;
       c.post_undo_ = -1;
-      if (c.restartable_) c.snapshot();
+      c.snapshot();  // one store, cheaper than asking the model (the 68000 never logs)
       const uint16_t next = c.ird_;
       return c.table_[next](c, next);
     }
