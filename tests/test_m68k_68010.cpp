@@ -364,13 +364,14 @@ TEST(M68010, TraceTakesVector9AfterEachInstructionWithPcOfTheNext) {
 class RemapBus : public PagedBus {
  public:
   Cpu* cpu = nullptr;
+  uint32_t remapped = 0x1000;  // the page the switch maps to page_b
   std::vector<uint8_t> page_a = std::vector<uint8_t>(1024, 0);
   std::vector<uint8_t> page_b = std::vector<uint8_t>(1024, 0);
   BusResponse write(const BusAccess& a, uint16_t d, uint32_t& w) override {
     if (a.address == 0xF00000) {  // the "switch" register
       for (auto s : {m68k::Space::User, m68k::Space::Supervisor}) {
-        cpu->unmap_fast(s, 0x1000, 1024);
-        cpu->map_fast(s, 0x1000, 1024, page_b.data(), true);
+        cpu->unmap_fast(s, remapped, 1024);
+        cpu->map_fast(s, remapped, 1024, page_b.data(), true);
       }
       return BusResponse::Ok;
     }
@@ -402,6 +403,35 @@ TEST(M68010, FetchWindowFollowsAPageRemappedFromABusCallback) {
     run(cpu);
     ASSERT_TRUE(cpu.stopped());
     EXPECT_EQ(cpu.regs().d[0], 2u) << (m == Model::MC68010 ? "68010" : "68000");
+  }
+}
+
+// The same for the read and write windows (the data page of the last fast read and write).
+TEST(M68010, ReadAndWriteWindowsFollowAPageRemappedFromABusCallback) {
+  for (Model m : {Model::MC68000, Model::MC68010}) {
+    RemapBus bus;
+    setup(bus);
+    bus.remapped = 0x2000;
+    // $1000: move.w $2000.l,d1 ; move.w d1,$2002.l ; move.w #1,$F00000.l (remaps $2000) ;
+    //        move.w $2000.l,d2 ; move.w d2,$2004.l ; stop #$2700
+    bus.code(0x1000, {0x3239, 0x0000, 0x2000, 0x33C1, 0x0000, 0x2002, 0x33FC, 0x0001, 0x00F0, 0x0000,
+                      0x3439, 0x0000, 0x2000, 0x33C2, 0x0000, 0x2004, 0x4E72, 0x2700});
+    put_code(bus.page_a, 0, {0x1111});
+    put_code(bus.page_b, 0, {0x2222});
+    Cpu cpu(bus, m);
+    bus.cpu = &cpu;
+    for (auto s : {m68k::Space::User, m68k::Space::Supervisor}) {
+      cpu.map_fast(s, 0x1000, 1024, bus.mem.data() + 0x1000, true);
+      cpu.map_fast(s, 0x2000, 1024, bus.page_a.data(), true);
+    }
+    run(cpu);
+    const char* model = m == Model::MC68010 ? "68010" : "68000";
+    ASSERT_TRUE(cpu.stopped()) << model;
+    EXPECT_EQ(cpu.regs().d[1], 0x1111u) << model;
+    EXPECT_EQ(cpu.regs().d[2], 0x2222u) << model << ": read through the old mapping";
+    EXPECT_EQ(bus.page_a[2] << 8 | bus.page_a[3], 0x1111) << model;
+    EXPECT_EQ(bus.page_b[4] << 8 | bus.page_b[5], 0x2222) << model << ": written through the old mapping";
+    EXPECT_EQ(bus.page_a[4] << 8 | bus.page_a[5], 0) << model;
   }
 }
 

@@ -167,6 +167,8 @@ void Exec::group0(Cpu& c) {
     uint16_t old = c.inst_sr();
     c.cur_pages_ = c.pages_[c.s_ ? 1 : 0];
     c.fetch_page_ = Cpu::kNoFetchPage;
+    c.read_page_ = Cpu::kNoFetchPage;
+    c.write_page_ = Cpu::kNoFetchPage;
     set_sr(c, old);
     set_supervisor(c, true);
     c.t_ = false;
@@ -344,6 +346,8 @@ void Cpu::map_fast(Space space, uint32_t base, uint32_t size, uint8_t* host, boo
     p.clocks = 4 + wait_states;
   }
   fetch_page_ = kNoFetchPage;
+  read_page_ = kNoFetchPage;
+  write_page_ = kNoFetchPage;
 }
 
 void Cpu::unmap_fast(Space space, uint32_t base, uint32_t size) {
@@ -351,11 +355,15 @@ void Cpu::unmap_fast(Space space, uint32_t base, uint32_t size) {
     pages_[(int)space][((base + off) & 0xFFFFFF) >> 10] = Page{};
   }
   fetch_page_ = kNoFetchPage;
+  read_page_ = kNoFetchPage;
+  write_page_ = kNoFetchPage;
 }
 
 void Cpu::unmap_all_fast() {
   for (int i = 0; i < 2 * kPages; i++) page_store_[i] = Page{};
   fetch_page_ = kNoFetchPage;
+  read_page_ = kNoFetchPage;
+  write_page_ = kNoFetchPage;
 }
 
 uint16_t Cpu::pack_sr() const {
@@ -369,6 +377,8 @@ void Cpu::unpack_sr(uint16_t sr) {
   s_ = (sr >> 13) & 1;
   cur_pages_ = pages_[s_ ? 1 : 0];
   fetch_page_ = kNoFetchPage;
+  read_page_ = kNoFetchPage;
+  write_page_ = kNoFetchPage;
 }
 
 void Cpu::sync_in() {

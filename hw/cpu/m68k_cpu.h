@@ -161,6 +161,15 @@ class Cpu {
   uint32_t fetch_page_ = kNoFetchPage;
   uintptr_t fetch_bias_ = 0;
   uint64_t fetch_clocks_ = 0;
+  // The read and write windows: the same for the data page of the last fast read (write) in the
+  // current space (closed together with the fetch window). Its bias is loaded without waiting for the
+  // address, which takes a table load off the path from address to data.
+  uint32_t read_page_ = kNoFetchPage;
+  uintptr_t read_bias_ = 0;
+  uint64_t read_clocks_ = 0;
+  uint32_t write_page_ = kNoFetchPage;  // and for writes
+  uintptr_t write_bias_ = 0;
+  uint64_t write_clocks_ = 0;
 
   // Group-0 bookkeeping for the instruction in progress.
   uint32_t inst_pc_ = 0;        // address of the current instruction

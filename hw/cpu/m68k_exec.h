@@ -180,8 +180,17 @@ struct Exec {
   template <int K> static uint8_t cur_fc(const Cpu& c) { return K == 0 ? dfc(c) : pfc(c); }
   template <int K> static M68K_INLINE uint16_t crd16(Cpu& c, uint32_t addr) {
     uint32_t a = addr & 0xFFFFFF;
+    if (K != 2 && M68K_LIKELY((a >> 10) == c.read_page_)) {
+      c.cycles_ += c.read_clocks_;
+      return be16(host(c.read_bias_, a));
+    }
     const Cpu::Page& p = c.cur_pages_[a >> 10];
     if (const uintptr_t b = p.read; M68K_LIKELY(b != 0)) {
+      if (K != 2) {
+        c.read_page_ = a >> 10;
+        c.read_bias_ = b;
+        c.read_clocks_ = p.clocks;
+      }
       c.cycles_ += p.clocks;
       return be16(host(b, a));
     }
@@ -189,8 +198,15 @@ struct Exec {
   }
   template <int K> static M68K_INLINE uint8_t crd8(Cpu& c, uint32_t addr) {
     uint32_t a = addr & 0xFFFFFF;
+    if (M68K_LIKELY((a >> 10) == c.read_page_)) {
+      c.cycles_ += c.read_clocks_;
+      return *host(c.read_bias_, a);
+    }
     const Cpu::Page& p = c.cur_pages_[a >> 10];
     if (const uintptr_t b = p.read; M68K_LIKELY(b != 0)) {
+      c.read_page_ = a >> 10;
+      c.read_bias_ = b;
+      c.read_clocks_ = p.clocks;
       c.cycles_ += p.clocks;
       return *host(b, a);
     }
@@ -198,8 +214,16 @@ struct Exec {
   }
   static M68K_INLINE void cwr16(Cpu& c, uint32_t addr, uint16_t v) {
     uint32_t a = addr & 0xFFFFFF;
+    if (M68K_LIKELY((a >> 10) == c.write_page_)) {
+      c.cycles_ += c.write_clocks_;
+      put_be16(host(c.write_bias_, a), v);
+      return;
+    }
     const Cpu::Page& p = c.cur_pages_[a >> 10];
     if (const uintptr_t b = p.write; M68K_LIKELY(b != 0)) {
+      c.write_page_ = a >> 10;
+      c.write_bias_ = b;
+      c.write_clocks_ = p.clocks;
       c.cycles_ += p.clocks;
       put_be16(host(b, a), v);
       return;
@@ -208,8 +232,16 @@ struct Exec {
   }
   static M68K_INLINE void cwr8(Cpu& c, uint32_t addr, uint8_t v) {
     uint32_t a = addr & 0xFFFFFF;
+    if (M68K_LIKELY((a >> 10) == c.write_page_)) {
+      c.cycles_ += c.write_clocks_;
+      *host(c.write_bias_, a) = v;
+      return;
+    }
     const Cpu::Page& p = c.cur_pages_[a >> 10];
     if (const uintptr_t b = p.write; M68K_LIKELY(b != 0)) {
+      c.write_page_ = a >> 10;
+      c.write_bias_ = b;
+      c.write_clocks_ = p.clocks;
       c.cycles_ += p.clocks;
       *host(b, a) = v;
       return;
@@ -367,6 +399,8 @@ struct Exec {
     logged(c, c.s_) = s;
     c.cur_pages_ = c.pages_[s ? 1 : 0];
     c.fetch_page_ = Cpu::kNoFetchPage;
+    c.read_page_ = Cpu::kNoFetchPage;
+    c.write_page_ = Cpu::kNoFetchPage;
   }
   static void set_sr(Cpu& c, uint16_t v) {
     c.limit_ = 0;  // the mask or T may have changed: back to the run loop's checks
