@@ -358,6 +358,16 @@ struct Exec {
       fault(c, target, pfc(c), false, true, false);
     }
     c.pc_ = target;
+    // A branch to another code page opens the fetch window here rather than in fetch_miss()
+    // (a call through the slow path): calls and returns between pages are frequent.
+    if (M68K_UNLIKELY((target >> 10) != c.fetch_page_)) {
+      const Cpu::Page& p = c.cur_pages_[(target & 0xFFFFFF) >> 10];
+      if (const uintptr_t b = p.read; b != 0 && !c.loop_mode_) {
+        c.fetch_page_ = target >> 10;
+        c.fetch_bias_ = b - (target & 0xFF000000u);  // the high byte is not on the bus
+        c.fetch_clocks_ = p.clocks;
+      }
+    }
     c.ird_ = fetch16(c, target);
     c.irc_ = fetch16(c, target + 2);
     c.pc_ = target + 4;
