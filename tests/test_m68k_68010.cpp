@@ -290,6 +290,19 @@ TEST(M68010, BusErrorRerunEndsWithTheFlagsOfAnUnfaultedRun) {
       {"add.l d1,d0 (writes X from the operands only)", 0xD081},
       {"cmp.l d1,d0 (keeps X)", 0xB081},
       {"move.w d1,d0", 0x3001},
+      // Handlers whose register write ends them, after their prefetch (Exec::wd_last): it must
+      // stay after the prefetch, since it is not in the undo log.
+      {"adda.l d1,a0", 0xD1C1},
+      {"addq.l #1,d0", 0x5280},
+      {"addq.w #1,a0", 0x5248},
+      {"moveq #5,d0", 0x7005},
+      {"movea.w d1,a0", 0x3041},
+      {"st d0", 0x50C0},
+      {"move sr,d0", 0x40C0},
+      {"not.l d0", 0x4680},
+      {"lsl.l #1,d0", 0xE388},
+      {"nbcd d0 (reads X and Z)", 0x4800},
+      {"lea (a1),a0", 0x41D1},
   };
   for (const Case& k : cases) {
     EdgeResult plain = run_at_page_edge(pre, k.insn, false);

@@ -383,6 +383,10 @@ struct Exec {
   }
   static M68K_INLINE uint32_t& wd(Cpu& c, int reg) { return logged(c, c.r_.d[reg]); }
   static M68K_INLINE uint32_t& wa(Cpu& c, int reg) { return logged(c, c.r_.a[reg]); }
+  // The instruction's last register write, after its last bus cycle (the prefetch): nothing can
+  // fault after it, so it needs no undo entry. Only for a write that ends the handler.
+  static M68K_INLINE uint32_t& wd_last(Cpu& c, int reg) { return c.r_.d[reg]; }
+  static M68K_INLINE uint32_t& wa_last(Cpu& c, int reg) { return c.r_.a[reg]; }
 
   // ------------------------------------------------------------------ status register
   static uint16_t sr(const Cpu& c) { return c.pack_sr(); }
@@ -555,6 +559,10 @@ struct Exec {
   template <int S> static inline void set_d(Cpu& c, int reg, uint32_t v) {
     if (S == 4) wd(c, reg) = v;
     else wd(c, reg) = (c.r_.d[reg] & ~sz_mask(S)) | (v & sz_mask(S));
+  }
+  template <int S> static M68K_INLINE void set_d_last(Cpu& c, int reg, uint32_t v) {
+    if (S == 4) wd_last(c, reg) = v;
+    else wd_last(c, reg) = (c.r_.d[reg] & ~sz_mask(S)) | (v & sz_mask(S));
   }
 
   // ------------------------------------------------------------------ arithmetic

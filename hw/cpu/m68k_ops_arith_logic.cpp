@@ -14,7 +14,7 @@ struct ArithLogicOps : Exec {
     uint32_t r = alu<S, K>(c, s, c.r_.d[dn]);
     prefetch(c);
     if (S == 4) idle(c, (mode == 0 || mode == 1 || (mode == 7 && reg == 4)) ? 4 : 2);
-    set_d<S>(c, dn, r);
+    set_d_last<S>(c, dn, r);
   }
   template <int S, int K, int M> static M68K_INLINE void alu_to_ea(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
@@ -24,7 +24,7 @@ struct ArithLogicOps : Exec {
       uint32_t r = alu<S, K>(c, c.r_.d[dn], c.r_.d[reg]);
       prefetch(c);
       if (S == 4) idle(c, 4);
-      set_d<S>(c, reg, r);
+      set_d_last<S>(c, reg, r);
       return;
     }
     uint32_t a = ea_addr<S>(c, mode, reg);
@@ -59,7 +59,7 @@ struct ArithLogicOps : Exec {
     prefetch(c);
     if (S == 2 || mode == 0 || mode == 1 || (mode == 7 && reg == 4)) idle(c, 4);
     else idle(c, 2);
-    wa(c, an) = Sub ? c.r_.a[an] - s : c.r_.a[an] + s;
+    wa_last(c, an) = Sub ? c.r_.a[an] - s : c.r_.a[an] + s;
   }
   // ADDX/SUBX Dy,Dx and -(Ay),-(Ax)
   template <int S, bool Sub> static M68K_INLINE void addx(Cpu& c, uint16_t op) {
@@ -88,7 +88,7 @@ struct ArithLogicOps : Exec {
     if (r) c.fz_ = 0;
     prefetch(c);
     if (S == 4) idle(c, 4);
-    set_d<S>(c, rx, r);
+    set_d_last<S>(c, rx, r);
   }
   static uint32_t read_long_down(Cpu& c, int reg) {
     uint32_t a = c.r_.a[reg] - 4;
@@ -246,7 +246,7 @@ struct ArithLogicOps : Exec {
     uint32_t r = Sub ? sbcd_op(c, c.r_.d[ry], c.r_.d[rx]) : abcd_op(c, c.r_.d[ry], c.r_.d[rx]);
     prefetch(c);
     idle(c, 2);
-    set_d<1>(c, rx, r);
+    set_d_last<1>(c, rx, r);
   }
 };
 

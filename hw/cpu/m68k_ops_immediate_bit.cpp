@@ -23,7 +23,7 @@ struct ImmediateBitOps : Exec {
       uint32_t r = alu<S, K>(c, s, c.r_.d[reg]);
       prefetch(c);
       if (S == 4) idle(c, m10(c) ? 2 : 4);
-      set_d<S>(c, reg, r);
+      set_d_last<S>(c, reg, r);
       return;
     }
     uint32_t a = ea_addr<S>(c, mode, reg);

@@ -27,7 +27,7 @@ struct MiscOps : Exec {
       uint32_t r = unary_op<S, K>(c, c.r_.d[reg]);
       prefetch(c);
       if (S == 4) idle(c, 2);
-      set_d<S>(c, reg, r);
+      set_d_last<S>(c, reg, r);
       return;
     }
     uint32_t a = ea_addr<S>(c, mode, reg);
@@ -74,7 +74,7 @@ struct MiscOps : Exec {
     uint32_t a = ea_addr<4>(c, mode, reg);
     if (mode == 6 || (mode == 7 && reg == 3)) idle(c, 2);
     prefetch(c);
-    wa(c, (op >> 9) & 7) = a;
+    wa_last(c, (op >> 9) & 7) = a;
   }
   static M68K_INLINE void pea(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
@@ -168,7 +168,7 @@ struct MiscOps : Exec {
     if (mode == 0) {
       prefetch(c);
       if (!m10(c)) idle(c, 2);  // Table 9-18: 4(1/0) on the 68010, 6(1/0) on the 68000
-      set_d<2>(c, reg, FromSr ? sr(c) : ccr(c));
+      set_d_last<2>(c, reg, FromSr ? sr(c) : ccr(c));
       return;
     }
     uint32_t a = ea_addr<2>(c, mode, reg);
@@ -315,7 +315,7 @@ struct MiscOps : Exec {
       uint32_t r = sbcd_op(c, c.r_.d[reg], 0);
       prefetch(c);
       idle(c, 2);
-      set_d<1>(c, reg, r);
+      set_d_last<1>(c, reg, r);
       return;
     }
     uint32_t a = ea_addr<1>(c, mode, reg);

@@ -32,12 +32,12 @@ struct MoveOps : Exec {
     if (dm == 0) {
       logic_flags<S>(c, v);
       prefetch(c);
-      set_d<S>(c, dr, v);
+      set_d_last<S>(c, dr, v);
       return;
     }
     if (dm == 1) {  // MOVEA
       prefetch(c);
-      wa(c, dr) = (uint32_t)sext<S>(v);
+      wa_last(c, dr) = (uint32_t)sext<S>(v);
       return;
     }
     uint32_t a;
@@ -108,7 +108,7 @@ struct MoveOps : Exec {
     uint32_t v = (uint32_t)(int8_t)op;
     logic_flags<4>(c, v);
     prefetch(c);
-    wd(c, (op >> 9) & 7) = v;
+    wd_last(c, (op >> 9) & 7) = v;
   }
 };
 

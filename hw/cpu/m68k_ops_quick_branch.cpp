@@ -13,7 +13,7 @@ struct QuickBranchOps : Exec {
     if (mode == 1) {
       prefetch(c);
       idle(c, 4);
-      wa(c, reg) = Sub ? c.r_.a[reg] - q : c.r_.a[reg] + q;
+      wa_last(c, reg) = Sub ? c.r_.a[reg] - q : c.r_.a[reg] + q;
       return;
     }
     if (mode == 0) {
@@ -21,7 +21,7 @@ struct QuickBranchOps : Exec {
       c.fz_ = r == 0;
       prefetch(c);
       if (S == 4) idle(c, 4);
-      set_d<S>(c, reg, r);
+      set_d_last<S>(c, reg, r);
       return;
     }
     uint32_t a = ea_addr<S>(c, mode, reg);
@@ -109,7 +109,7 @@ struct QuickBranchOps : Exec {
     if (mode == 0) {
       prefetch(c);
       if (t && !m10(c)) idle(c, 2);  // Table 9-9: 4(1/0) either way on the 68010
-      set_d<1>(c, reg, t ? 0xFF : 0);
+      set_d_last<1>(c, reg, t ? 0xFF : 0);
       return;
     }
     uint32_t a = ea_addr<1>(c, mode, reg);

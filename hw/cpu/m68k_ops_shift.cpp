@@ -88,7 +88,7 @@ struct ShiftOps : Exec {
     uint32_t r = shift<S, K, Left>(c, c.r_.d[dn], n);
     prefetch(c);
     idle(c, (S == 4 ? 4 : 2) + 2 * (int)n);
-    set_d<S>(c, dn, r);
+    set_d_last<S>(c, dn, r);
   }
   template <int K, bool Left> static M68K_INLINE void shift_mem(Cpu& c, uint16_t op) {
     uint32_t a = ea_addr<2>(c, (op >> 3) & 7, op & 7);
