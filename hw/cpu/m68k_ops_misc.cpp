@@ -96,7 +96,7 @@ struct MiscOps : Exec {
   }
   static M68K_INLINE void ext_w(Cpu& c, uint16_t op) {
     uint32_t& d = wd(c, op & 7);
-    d = (d & 0xFFFF0000) | (uint16_t)(int8_t)d;
+    d = merge<2>(d, (uint16_t)(int8_t)d);
     logic_flags<2>(c, d);
     prefetch(c);
   }

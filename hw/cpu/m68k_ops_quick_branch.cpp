@@ -82,12 +82,12 @@ struct QuickBranchOps : Exec {
       const int16_t disp = (int16_t)c.irc_;
       uint32_t target = c.pc_ - 2 + (uint32_t)disp;
       if (target & 1) jump(c, target, c.pc_);  // faults before the counter is written
-      d = (d & 0xFFFF0000) | cnt;
+      d = merge<2>(d, cnt);
       jump(c, target);
       if (disp == -4 && !c.loop_mode_ && m10(c) && !c.t_ && g_loopable[c.ird_]) enter_loop(c, target, disp);
       return;
     }
-    d = (d & 0xFFFF0000) | cnt;
+    d = merge<2>(d, cnt);
     c.loop_mode_ = false;
     if (m10(c)) idle(c, 2);
     fetch16(c, c.pc_ - 2);  // the microcode's discarded refetch of the displacement word
