@@ -11,7 +11,7 @@ using sc_core::sc_time;
 
 CpuInitiator::CpuInitiator(sc_core::sc_module_name name, sc_time clock_period, m68k::Model model)
     : sc_module(name), socket("socket"), cpu_(*this, model), period_(clock_period),
-      period_ps_(clock_period.value()),
+      period_ps_(clock_period.value()), lead_clocks_(std::max<uint64_t>(1, max_lead_.value() / period_ps_)),
       ext_(new BusCycleExtension) {
   if (clock_period <= sc_core::SC_ZERO_TIME)
     throw std::invalid_argument(std::string(this->name()) + ": the CPU clock period must be positive");
@@ -64,10 +64,14 @@ uint64_t CpuInitiator::cycle_at(const sc_time& t) const {
 // integers.
 void CpuInitiator::after_sync() {
   uint64_t q = tlm::tlm_global_quantum::instance().get().value();
-  uint64_t local = q ? q - sc_core::sc_time_stamp().value() % q : 0;
+  uint64_t now = sc_core::sc_time_stamp().value();
+  if (q != boundary_quantum_ || now >= next_boundary_) {
+    boundary_quantum_ = q;
+    next_boundary_ = q ? now - now % q + q : now;
+  }
   // At least one clock, so a zero quantum still progresses.
-  quantum_end_ = sync_cycle_ + std::max<uint64_t>(1, local / period_ps_);
-  lead_end_ = sync_cycle_ + std::max<uint64_t>(1, max_lead_.value() / period_ps_);
+  quantum_end_ = sync_cycle_ + std::max<uint64_t>(1, (next_boundary_ - now) / period_ps_);
+  lead_end_ = sync_cycle_ + lead_clocks_;
   limits_dirty_ = true;
 }
 

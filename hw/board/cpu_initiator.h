@@ -62,7 +62,10 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // How far the CPU may run ahead of the kernel when no other process is waiting to run
   // (default 1 ms). Bounds the overrun past an sc_start(duration) end, which SystemC does not
   // expose as pending activity.
-  void set_max_lead(sc_core::sc_time t) { max_lead_ = t; }
+  void set_max_lead(sc_core::sc_time t) {
+    max_lead_ = t;
+    lead_clocks_ = std::max<uint64_t>(1, t.value() / period_ps_);
+  }
   // The RESET instruction: devices reset themselves.
   void set_reset_devices(std::function<void()> f) { reset_devices_ = std::move(f); }
 
@@ -130,6 +133,10 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   uint64_t quantum_end_ = 0, lead_end_ = 0, activity_end_ = 0, horizon_end_ = 0, chunk_end_ = 0;
   bool limits_dirty_ = true;
   sc_core::sc_time max_lead_{1, sc_core::SC_MS};
+  uint64_t lead_clocks_;  // max_lead_ in clocks (at least one)
+  // The next global-quantum boundary after the last synchronisation, and the quantum it was
+  // computed for: kernel time only grows, so it is recomputed (a division) only once passed.
+  uint64_t next_boundary_ = 0, boundary_quantum_ = 0;
   const SharedMemoryPort* mem_port_ = nullptr;
   sc_core::sc_time dma_seen_, dma_stall_;
   uint64_t syncs_ = 0, chunks_ = 0;
