@@ -375,10 +375,14 @@ void Cpu::unpack_sr(uint16_t sr) {
   t_ = (sr >> 15) & 1;
   mask_ = (sr >> 8) & 7;
   s_ = (sr >> 13) & 1;
-  cur_pages_ = pages_[s_ ? 1 : 0];
-  fetch_page_ = kNoFetchPage;
-  read_page_ = kNoFetchPage;
-  write_page_ = kNoFetchPage;
+  // The windows stay open unless the space changes: run_until() comes here every time, and a
+  // board that runs ten instructions per quantum would otherwise miss all three each time.
+  if (cur_pages_ != pages_[s_ ? 1 : 0]) {
+    cur_pages_ = pages_[s_ ? 1 : 0];
+    fetch_page_ = kNoFetchPage;
+    read_page_ = kNoFetchPage;
+    write_page_ = kNoFetchPage;
+  }
 }
 
 void Cpu::sync_in() {
