@@ -54,10 +54,11 @@ struct BoardConfig {
   uint32_t link_baud = 38400;
   bool fast_path = true;
   double quantum_us = 10.0;     // TLM global quantum: how far a board may run ahead of the others
+  bool exact = false;           // speculation and rollback: results independent of the quantum
   // Throws std::invalid_argument naming the parameter when a value is out of range.
   void validate() const;
   // The machine file's settings for every board (board_settings.cpp): [cpu] model, clock_mhz,
-  // quantum_us, fast_path; [board] ram_kb, ram_wait_states, rom_wait_states, io_wait_states,
+  // quantum_us, fast_path, exact; [board] ram_kb, ram_wait_states, rom_wait_states, io_wait_states,
   // mmu_walk_clocks, timer_tick_hz, console_baud, link_baud. A missing key keeps the value it
   // has; a bad one throws ConfigError naming file, line, key and the allowed range.
   void read(const Config& cfg);

@@ -5,6 +5,9 @@
 
 #include <testbed/memory_map.h>
 
+#include <cstring>
+#include <stdexcept>
+
 namespace testbed {
 
 using sc_core::sc_time;
@@ -26,6 +29,7 @@ void CpuInitiator::set_ipl(int level) {
   ipl_ = level;
   ipl_changed_.notify(sc_core::SC_ZERO_TIME);
   if (in_run_) cpu_.request_yield();  // the loop hands it to the core after this instruction
+  if (spec_) request_rollback();
 }
 
 bool CpuInitiator::apply_ipl() {
@@ -131,7 +135,9 @@ void CpuInitiator::run() {
   cpu_.reset();
   in_run_ = false;
   std::string halt;
-  while (!finish_requested_) {
+  spec_ = exact_ && !debug_ && !trace_ && !observer_;
+  if (spec_) run_exact(halt);
+  while (!spec_ && !finish_requested_) {
     if (debug_) debug_boundary();
     if (finish_requested_) break;
     bool new_ipl = apply_ipl();
@@ -167,7 +173,12 @@ void CpuInitiator::run() {
     if (at_horizon) wait(sc_core::SC_ZERO_TIME);
     settle();
   }
-  wait(lead(cpu_.cycles()));
+  if (spec_) {
+    sc_time local = local_time(), now = sc_core::sc_time_stamp();
+    if (local > now) wait(local - now);
+  } else {
+    wait(lead(cpu_.cycles()));
+  }
   sync_cycle_ = cpu_.cycles();
   sync_time_ = sc_core::sc_time_stamp();
   done_flag_ = true;
@@ -195,6 +206,7 @@ void CpuInitiator::debug_boundary() {
 
 m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf, unsigned len, uint32_t& wait) {
   ++slow_accesses_;
+  if (spec_) catch_up(a.cycle);
   uint32_t address = a.address & ((1u << TB_ADDRESS_BITS) - 1);
   tlm::tlm_generic_payload& p = payload_;
   set_access(p, a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, buf, len);
@@ -263,6 +275,7 @@ m68k::BusResponse CpuInitiator::read(const m68k::BusAccess& a, uint16_t& data, u
 }
 
 m68k::BusResponse CpuInitiator::write(const m68k::BusAccess& a, uint16_t data, uint32_t& wait) {
+  if (spec_ && journal_write(a, data, wait)) return m68k::BusResponse::Ok;
   uint8_t buf[2];
   unsigned len = a.byte ? 1 : 2;
   if (a.byte) buf[0] = uint8_t(data);
@@ -294,8 +307,13 @@ void CpuInitiator::try_dmi(uint32_t address, uint8_t fc) {
     ++dmi_grants_;
     return;
   }
+  bool writable = dmi.is_write_allowed();
+  if (spec_ && writable) {  // journaled: the first write of an epoch goes through journal_write
+    writable = false;
+    for (uint64_t pg = first; pg < end; pg += TB_PAGE_SIZE) protected_[int(space)][pg / TB_PAGE_SIZE] = 1;
+  }
   cpu_.map_fast(space, uint32_t(first), uint32_t(end - first),
-                dmi.get_dmi_ptr() + (first - dmi.get_start_address()), dmi.is_write_allowed(), ws);
+                dmi.get_dmi_ptr() + (first - dmi.get_start_address()), writable, ws);
   ++dmi_grants_;
 }
 
@@ -309,12 +327,257 @@ void CpuInitiator::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 
   cpu_.unmap_fast(m68k::Space::Supervisor, uint32_t(first), size);
 }
 
-int CpuInitiator::interrupt_acknowledge(int level, uint64_t, uint32_t&) {
+int CpuInitiator::interrupt_acknowledge(int level, uint64_t cycle, uint32_t&) {
+  if (spec_) catch_up(cycle);
   return iack_ ? iack_(level) : m68k::Bus::kSpurious;
 }
 
-void CpuInitiator::reset_devices(uint64_t) {
+void CpuInitiator::reset_devices(uint64_t cycle) {
+  if (spec_) catch_up(cycle);
   if (reset_devices_) reset_devices_();
+}
+
+// ---- exact mode (speculation and rollback) ---------------------------------------------------
+
+void CpuInitiator::run_exact(std::string& halt) {
+  for (auto& p : protected_) p.assign(size_t(1) << (TB_ADDRESS_BITS - 10), 0);
+  protect_all();
+  need_ckpt_ = true;
+  while (!finish_requested_) {
+    if (rollback_to_ != kNone) rollback();
+    if (rollback_to_ != kNone) continue;  // rolled back again during the rerun
+    if (dma_pending_) {
+      // The CPU is at the first boundary at or after now: let the DMA master move its bytes
+      // and claim the port (after_dma_claim stalls the CPU) before the next instruction.
+      dma_pending_ = false;
+      replayed_.notify();
+      wait(sc_core::SC_ZERO_TIME);
+      need_ckpt_ = true;
+      continue;
+    }
+    // The IPL is an input of the run from here: the checkpoint must hold it.
+    bool new_ipl = apply_ipl();
+    if (need_ckpt_ || new_ipl) checkpoint();
+    if (cpu_.halted()) {
+      if (!sync_exact()) continue;  // a halt in the CPU's future is not yet certain
+      halt = cpu_.halt_reason();
+      break;
+    }
+    if (cpu_.stopped() && !new_ipl && !cpu_.interrupt_pending()) {
+      if (!sync_exact()) continue;
+      stop_waiting_ = true;
+      if (ipl_ == applied_ipl_) wait(ipl_changed_);
+      stop_waiting_ = false;
+      if (mem_port_) dma_seen_ = mem_port_->stats(SharedMemoryPort::kDma).held;
+      rebase_to_now();
+      uint64_t c = cycle_of(sc_core::sc_time_stamp());  // woken at the next clock edge
+      if (cpu_.cycles() < c) cpu_.stall(c - cpu_.cycles());
+      need_ckpt_ = true;
+      continue;
+    }
+    if (limits_dirty_) update_limits();
+    uint64_t now = cpu_.cycles();
+    if (now < chunk_end_) {
+      ++chunks_;
+      try {
+        in_run_ = true;
+        cpu_.run_until(chunk_end_);
+        in_run_ = false;
+      } catch (const Rollback&) {
+        in_run_ = false;
+        committed_in_run_ = false;
+        continue;
+      }
+      last_target_ = chunk_end_;
+      last_run_reached_ = !committed_in_run_ && cpu_.cycles() >= chunk_end_;
+      if (committed_in_run_) {
+        committed_in_run_ = false;
+        need_ckpt_ = true;
+      }
+      continue;
+    }
+    bool at_horizon = horizon_end_ <= now;
+    if (!sync_exact()) continue;
+    need_ckpt_ = true;
+    if (at_horizon) wait(sc_core::SC_ZERO_TIME);
+    settle();
+  }
+  // From here on nothing is rolled back; a DMA master waiting for the CPU goes on.
+  exact_over_ = true;
+  if (dma_pending_) {
+    dma_pending_ = false;
+    replayed_.notify();
+  }
+}
+
+void CpuInitiator::protect_all() {
+  for (int sp = 0; sp < 2; ++sp)
+    for (uint32_t pg = 0; pg < protected_[sp].size(); ++pg)
+      if (cpu_.protect_writes(m68k::Space(sp), pg * TB_PAGE_SIZE)) protected_[sp][pg] = 1;
+}
+
+// A commit: nothing can reach the CPU before its present boundary any more. The epoch's
+// journal is dropped and the pages it let through are protected again.
+void CpuInitiator::checkpoint() {
+  need_ckpt_ = false;
+  ++commits_;
+  cpu_.save(ckpt_);
+  for (auto& w : writable_)
+    if (cpu_.protect_writes(w.first, w.second)) protected_[int(w.first)][w.second / TB_PAGE_SIZE] = 1;
+  writable_.clear();
+  journal_n_ = 0;
+}
+
+// The first write of an epoch to a protected RAM page: keep the page as it was, let writes to
+// it through the fast path until the next commit, and do this one (with the page's timing).
+bool CpuInitiator::journal_write(const m68k::BusAccess& a, uint16_t data, uint32_t& wait) {
+  m68k::Space sp = m68k::fc_is_supervisor(a.fc) ? m68k::Space::Supervisor : m68k::Space::User;
+  uint32_t address = a.address & ((1u << TB_ADDRESS_BITS) - 1);
+  uint32_t page = address / TB_PAGE_SIZE;
+  if (!protected_[int(sp)][page]) return false;
+  uint8_t* host = cpu_.fast_host(sp, address);
+  protected_[int(sp)][page] = 0;
+  if (!host) return false;
+  bool have = false;
+  for (size_t i = 0; i < journal_n_ && !have; ++i) have = journal_[i].host == host;
+  if (!have) {
+    if (journal_n_ == journal_.size()) journal_.emplace_back();
+    journal_[journal_n_].host = host;
+    std::memcpy(journal_[journal_n_].old, host, TB_PAGE_SIZE);
+    ++journal_n_;
+    ++journaled_pages_;
+  }
+  cpu_.allow_writes(sp, address);
+  writable_.emplace_back(sp, page * TB_PAGE_SIZE);
+  unsigned off = address % TB_PAGE_SIZE;
+  if (a.byte) {
+    host[off] = uint8_t(data);
+  } else {
+    host[off] = uint8_t(data >> 8);
+    host[off + 1] = uint8_t(data);
+  }
+  wait = cpu_.fast_wait_states(sp, address);
+  return true;
+}
+
+uint64_t CpuInitiator::cycle_of(const sc_time& t) const {
+  uint64_t from = sync_time_.value(), at = t.value();
+  if (at <= from) return sync_cycle_;
+  return sync_cycle_ + (at - from + period_ps_ - 1) / period_ps_;
+}
+
+// Moves the reference point (sync_cycle_, sync_time_) to the last clock edge at or before now.
+// In exact mode the core's clock grid never moves: a clock is always the same kernel time, so
+// an event between two edges has the same effect in every run (it is seen at the next edge);
+// time the CPU spends in STOP or stalled is counted in clocks.
+void CpuInitiator::rebase_to_now() {
+  uint64_t now = sc_core::sc_time_stamp().value();
+  uint64_t k = (now - sync_time_.value()) / period_ps_;
+  sync_cycle_ += k;
+  sync_time_ = sc_time::from_value(sync_time_.value() + k * period_ps_);
+  after_sync();
+}
+
+// Something happens now (an IPL change, a DMA access): if the CPU has run past now, it must be
+// taken back to the first instruction boundary at or after now.
+void CpuInitiator::request_rollback() {
+  if (!spec_ || exact_over_ || stop_waiting_ || committed_in_run_) return;
+  uint64_t c = cycle_of(sc_core::sc_time_stamp());
+  if (c >= cpu_.cycles()) return;  // not past now
+  // At the end of a run that reached its target, the present boundary is the first at or
+  // after any time from that target on.
+  if (!in_run_ && last_run_reached_ && c >= last_target_) return;
+  if (c < rollback_to_) rollback_to_ = c;
+  wake_.notify(sc_core::SC_ZERO_TIME);
+}
+
+void CpuInitiator::rollback() {
+  rebase_to_now();
+  uint64_t target = rollback_to_;
+  rollback_to_ = kNone;
+  for (size_t i = journal_n_; i-- > 0;) std::memcpy(journal_[i].host, journal_[i].old, TB_PAGE_SIZE);
+  cpu_.restore(ckpt_);
+  ++rollbacks_;
+  committed_in_run_ = false;
+  last_run_reached_ = false;
+  if (cpu_.cycles() < target) {
+    try {
+      in_run_ = true;
+      cpu_.run_until(target);
+      in_run_ = false;
+    } catch (const Rollback&) {
+      in_run_ = false;
+      committed_in_run_ = false;
+      return;  // rollback_to_ is set again
+    }
+    last_target_ = target;
+    last_run_reached_ = !committed_in_run_ && cpu_.cycles() >= target;
+    committed_in_run_ = false;
+  }
+  need_ckpt_ = true;
+  limits_dirty_ = true;
+}
+
+// Waits for the kernel to reach the CPU's local time; false if a rollback was requested
+// meanwhile (the loop then carries it out).
+bool CpuInitiator::sync_exact() {
+  for (;;) {
+    uint64_t local = sync_time_.value() + period_ps_ * (cpu_.cycles() - sync_cycle_);
+    uint64_t now = sc_core::sc_time_stamp().value();
+    if (local <= now) break;
+    ++syncs_;
+    wait(sc_time::from_value(local - now), wake_);
+    if (rollback_to_ != kNone || dma_pending_) return false;
+    rebase_to_now();
+  }
+  rebase_to_now();
+  return true;
+}
+
+// Inside run_until, before a bus cycle at `cycle` that leaves the fast path: the device must see
+// it at its time. The first such cycle of a run commits the instruction; a rollback requested
+// before that abandons the run.
+void CpuInitiator::catch_up(uint64_t cycle) {
+  if (cycle < sync_cycle_)
+    throw std::logic_error(std::string(name()) + ": exact mode: a rerun reached a device access in the past "
+                           "(the rerun diverged from the first run)");
+  for (;;) {
+    uint64_t local = sync_time_.value() + period_ps_ * (cycle - sync_cycle_);
+    uint64_t now = sc_core::sc_time_stamp().value();
+    if (local <= now) break;
+    ++syncs_;
+    if (committed_in_run_) {
+      wait(sc_time::from_value(local - now));
+    } else {
+      wait(sc_time::from_value(local - now), wake_);
+      if (rollback_to_ != kNone) throw Rollback{};
+    }
+    rebase_to_now();
+  }
+  if (!committed_in_run_) {
+    committed_in_run_ = true;
+    cpu_.request_yield();  // a checkpoint at the end of this instruction
+  }
+}
+
+void CpuInitiator::before_dma() {
+  if (!spec_ || exact_over_ || stop_waiting_) return;
+  if (committed_in_run_) return;  // takes effect at the end of the running instruction
+  request_rollback();
+  dma_pending_ = true;
+  wake_.notify(sc_core::SC_ZERO_TIME);
+  while (dma_pending_) wait(replayed_);
+}
+
+void CpuInitiator::after_dma_claim() {
+  if (!spec_ || !mem_port_) return;
+  sc_time held = mem_port_->stats(SharedMemoryPort::kDma).held;
+  if (held <= dma_seen_) return;
+  sc_time stolen = held - dma_seen_;
+  dma_seen_ = held;
+  if (stop_waiting_ || exact_over_) return;  // the bus is idle in STOP
+  dma_stall_ += stolen;
+  cpu_.stall((stolen.value() + period_ps_ - 1) / period_ps_);
 }
 
 unsigned CpuInitiator::debug_access(bool write, uint32_t address, uint8_t* data, unsigned len, uint8_t fc) {

@@ -24,9 +24,13 @@
 
 #include "memory_port.h"  // hw/bus: the CPU/DMA timeline of the board's RAM port
 
+#include <testbed/memory_map.h>
+
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace testbed {
 
@@ -66,6 +70,34 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
     max_lead_ = t;
     lead_clocks_ = std::max<uint64_t>(1, t.value() / period_ps_);
   }
+  // Exact mode: the CPU runs ahead speculatively and is rolled back when something reaches it
+  // in its past, so that what it does no longer depends on the quantum (the quantum is then
+  // only how far it may run ahead). Set before the simulation starts. Off while a debugger,
+  // a tracer or a bus observer is attached (they would see the instructions that are undone).
+  //   - Its state is checkpointed at every commit (a synchronisation that finds nothing in the
+  //     CPU's past); the RAM pages it writes after a checkpoint are journaled first (they are
+  //     mapped read-only, and the first write of each copies the page).
+  //   - A bus cycle that leaves the fast path (a device access), an interrupt acknowledge or a
+  //     RESET waits for the kernel to reach its time: devices see every access at its time.
+  //   - An IPL change (set_ipl) or a DMA access to the board's RAM (before_dma) at a time the
+  //     CPU has run past rolls it back: RAM from the journal, the core from the checkpoint,
+  //     then the core reruns to the first instruction boundary at or after that time.
+  // The rule that makes the result independent of the quantum: an IPL change or a DMA access
+  // at time t takes effect at the first instruction boundary at or after t (the end of the
+  // instruction, if that instruction has accessed a device since t).
+  void set_exact(bool on) { exact_ = on; }
+  bool exact() const { return spec_; }
+  // A DMA master on the board is about to access RAM at the current kernel time, having held
+  // the RAM port for `held` in all so far: in exact mode, rolls the CPU back if it ran past
+  // now (the caller must be a thread: it waits for the rerun) and stalls it for the DMA's share
+  // of the port. Outside exact mode nothing happens (the CPU pays the stall at its next sync).
+  void before_dma();
+  // The DMA master has claimed the RAM port (SharedMemoryPort's observer): in exact mode the
+  // CPU stalls for the claim's duration now, unless it is in STOP (its bus is idle).
+  void after_dma_claim();
+  uint64_t rollbacks() const { return rollbacks_; }
+  uint64_t commits() const { return commits_; }
+  uint64_t journaled_pages() const { return journaled_pages_; }
   // The RESET instruction: devices reset themselves.
   void set_reset_devices(std::function<void()> f) { reset_devices_ = std::move(f); }
 
@@ -121,6 +153,40 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // Integer arithmetic: this runs at every synchronisation of every board.
   sc_core::sc_time lead(uint64_t cycle) const { return sc_core::sc_time::from_value(period_ps_ * (cycle - sync_cycle_)); }
   bool apply_ipl();  // hands a changed IPL to the core; true if it changed
+  // Exact mode.
+  struct Rollback {};          // thrown through the core to abandon a speculative run
+  void run_exact(std::string& halt);
+  void protect_all();
+  bool sync_exact();           // false: rolled back while waiting
+  void checkpoint();
+  void rollback();
+  void request_rollback();     // something happens now: take the CPU back to now if it is past it
+  void catch_up(uint64_t cycle);  // waits for the kernel to reach `cycle`; throws Rollback
+  void rebase_to_now();        // keeps the clock-to-time mapping across a wait of any length
+  uint64_t cycle_of(const sc_core::sc_time& t) const;  // the core clock of kernel time t (rounded up)
+  bool journal_write(const m68k::BusAccess& a, uint16_t data, uint32_t& wait);
+  void charge_dma();
+  bool exact_ = false, spec_ = false;
+  m68k::Cpu::State ckpt_{};
+  bool need_ckpt_ = true;
+  bool stop_waiting_ = false;
+  bool exact_over_ = false;         // the CPU's run ended: nothing is rolled back any more       // in STOP, waiting for the IPL lines
+  bool dma_pending_ = false;        // a DMA master waits for the CPU to reach now
+  bool committed_in_run_ = false;   // a device access committed the running instruction
+  bool last_run_reached_ = false;   // the last run_until ended at its target ...
+  uint64_t last_target_ = 0;        // ... this one
+  static constexpr uint64_t kNone = UINT64_MAX;
+  uint64_t rollback_to_ = kNone;    // a requested rollback: to the first boundary >= this clock
+  sc_core::sc_event wake_, replayed_;
+  struct JournalPage {
+    uint8_t* host;
+    uint8_t old[TB_PAGE_SIZE];
+  };
+  std::vector<JournalPage> journal_;
+  size_t journal_n_ = 0;
+  std::vector<std::pair<m68k::Space, uint32_t>> writable_;  // pages let through this epoch
+  std::vector<uint8_t> protected_[2];  // per page: mapped writable by DMI, protected by us
+  uint64_t rollbacks_ = 0, commits_ = 0, journaled_pages_ = 0;
 
   m68k::Cpu cpu_;
   sc_core::sc_time period_;

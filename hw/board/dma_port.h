@@ -22,6 +22,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstring>
+#include <functional>
 
 namespace testbed {
 
@@ -37,6 +38,9 @@ class DmaPort : public sc_core::sc_module {
   }
 
   SharedMemoryPort& memory_port() { return port_; }
+  // Called before every DMA access to RAM, from the DMA master's thread (the CPU in exact mode
+  // rolls back to now if it ran past it: CpuInitiator::before_dma).
+  void set_before_access(std::function<void()> f) { before_ = std::move(f); }
   uint64_t bytes_read() const { return bytes_read_; }
   uint64_t bytes_written() const { return bytes_written_; }
 
@@ -49,6 +53,7 @@ class DmaPort : public sc_core::sc_module {
     if (p.get_byte_enable_ptr()) return p.set_response_status(tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE);
     if (p.get_streaming_width() < len) return p.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     if (!in_ram(a, len)) return p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    if (before_) before_();
     // Same bytes the CPU's DMI pointers see: DMA writes are visible to the CPU at once.
     if (p.is_read()) {
       std::memcpy(p.get_data_ptr(), ram_.data() + a, len);
@@ -71,6 +76,7 @@ class DmaPort : public sc_core::sc_module {
 
   Memory& ram_;
   SharedMemoryPort port_;
+  std::function<void()> before_;
   uint64_t bytes_read_ = 0, bytes_written_ = 0;
 };
 

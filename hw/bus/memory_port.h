@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 
 namespace testbed {
 
@@ -29,14 +30,18 @@ class SharedMemoryPort {
     s.held += duration;
     s.waited += start - earliest;
     free_at_ = start + duration;
+    if (observer_) observer_(who);
     return start;
   }
+  // Called after every claim (the board's CPU in exact mode takes its stall then).
+  void set_claim_observer(std::function<void(Holder)> f) { observer_ = std::move(f); }
   sc_core::sc_time free_at() const { return free_at_; }
   const Stats& stats(Holder who) const { return stats_[who]; }
 
  private:
   sc_core::sc_time free_at_;
   std::array<Stats, 2> stats_{};
+  std::function<void(Holder)> observer_;
 };
 
 }  // namespace testbed

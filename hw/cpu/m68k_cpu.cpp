@@ -366,6 +366,87 @@ void Cpu::unmap_all_fast() {
   write_page_ = kNoFetchPage;
 }
 
+void Cpu::save(State& s) const {
+  s.r = r_;
+  s.pc = pc_;
+  s.synced_pc = synced_pc_;
+  s.ird = ird_;
+  s.irc = irc_;
+  s.cycles = cycles_;
+  s.instructions = instructions_;
+  s.user_exits = user_exits_;
+  s.budget = budget_;
+  s.ipl = ipl_;
+  s.nmi_pending = nmi_pending_;
+  s.stopped = stopped_;
+  s.halted = halted_;
+  s.trace_pending = trace_pending_;
+  s.loop_mode = loop_mode_;
+  s.loop_pc = loop_pc_;
+  std::memcpy(s.loop_words, loop_words_, sizeof loop_words_);
+  s.halt_reason = halt_reason_;
+  s.halt_pc = halt_pc_;
+  s.halt_address = halt_address_;
+}
+
+void Cpu::restore(const State& s) {
+  r_ = s.r;
+  pc_ = s.pc;
+  synced_pc_ = s.synced_pc;
+  ird_ = s.ird;
+  irc_ = s.irc;
+  cycles_ = s.cycles;
+  instructions_ = s.instructions;
+  user_exits_ = s.user_exits;
+  budget_ = s.budget;
+  ipl_ = s.ipl;
+  nmi_pending_ = s.nmi_pending;
+  stopped_ = s.stopped;
+  halted_ = s.halted;
+  trace_pending_ = s.trace_pending;
+  loop_mode_ = s.loop_mode;
+  loop_pc_ = s.loop_pc;
+  std::memcpy(loop_words_, s.loop_words, sizeof loop_words_);
+  halt_reason_ = s.halt_reason;
+  halt_pc_ = s.halt_pc;
+  halt_address_ = s.halt_address;
+  // What an abandoned instruction may have left behind.
+  yield_ = false;
+  limit_ = 0;
+  in_group0_ = false;
+  undo_n_ = 0;
+  undo_ccr_ = 0;
+  unpack_sr(r_.sr);
+  cur_pages_ = pages_[s_ ? 1 : 0];
+  fetch_page_ = kNoFetchPage;
+  read_page_ = kNoFetchPage;
+  write_page_ = kNoFetchPage;
+}
+
+bool Cpu::protect_writes(Space space, uint32_t address) {
+  Page& p = pages_[(int)space][(address & 0xFFFFFF) >> 10];
+  if (!p.write) return false;
+  p.write = 0;
+  write_page_ = kNoFetchPage;
+  return true;
+}
+
+void Cpu::allow_writes(Space space, uint32_t address) {
+  Page& p = pages_[(int)space][(address & 0xFFFFFF) >> 10];
+  p.write = p.read;
+  write_page_ = kNoFetchPage;
+}
+
+uint8_t* Cpu::fast_host(Space space, uint32_t address) const {
+  uint32_t page = (address & 0xFFFFFF) >> 10;
+  const Page& p = pages_[(int)space][page];
+  return p.read ? reinterpret_cast<uint8_t*>(p.read + ((uintptr_t)page << 10)) : nullptr;
+}
+
+uint32_t Cpu::fast_wait_states(Space space, uint32_t address) const {
+  return uint32_t(pages_[(int)space][(address & 0xFFFFFF) >> 10].clocks - 4);
+}
+
 uint16_t Cpu::pack_sr() const {
   return (uint16_t)((t_ ? 0x8000 : 0) | (s_ ? 0x2000 : 0) | mask_ << 8 | Exec::ccr(*this));
 }

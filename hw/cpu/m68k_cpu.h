@@ -84,6 +84,40 @@ class Cpu {
   }
   bool break_hit() const { return break_hit_; }
 
+  // Speculation (a platform that runs the core ahead of the rest of the machine and takes it
+  // back when something turns out to have happened in its past; CONTRACT.md). All of it is
+  // used between run_until() calls, at an instruction boundary.
+  //   State: everything that decides what the core does next, except memory and the fast page
+  //   tables. restore() then run_until() repeats what the core did after save() exactly, given
+  //   the same memory and the same Bus answers.
+  struct State {
+    Registers r;
+    uint32_t pc, synced_pc;
+    uint16_t ird, irc;
+    uint64_t cycles, instructions, user_exits;
+    uint32_t budget;
+    int ipl;
+    bool nmi_pending, stopped, halted, trace_pending, loop_mode;
+    uint32_t loop_pc;
+    uint16_t loop_words[3];
+    const char* halt_reason;
+    uint32_t halt_pc, halt_address;
+  };
+  void save(State& s) const;
+  void restore(const State& s);
+  // A run_until() that a Bus callback left by throwing leaves the core mid-instruction; only
+  // restore() makes it usable again.
+  //   Write protection of fast pages (a journal of the pages the core writes): protect_writes()
+  //   sends writes to a mapped page to Bus::write (true if it was writable); allow_writes()
+  //   lets them through the fast path again. fast_host() is the host address of the mapped
+  //   page's first byte (nullptr if unmapped); fast_wait_states() its wait states.
+  bool protect_writes(Space space, uint32_t address);
+  void allow_writes(Space space, uint32_t address);
+  uint8_t* fast_host(Space space, uint32_t address) const;
+  uint32_t fast_wait_states(Space space, uint32_t address) const;
+  // Clocks in which the core makes no progress (its bus taken by DMA): added to cycles().
+  void stall(uint64_t clocks) { cycles_ += clocks; }
+
  private:
   // The execution engine (m68k_exec.h) and the instruction families derived from it
   // (m68k_ops_*.cpp).
