@@ -29,7 +29,26 @@ void CpuInitiator::set_ipl(int level) {
   ipl_ = level;
   ipl_changed_.notify(sc_core::SC_ZERO_TIME);
   if (in_run_) cpu_.request_yield();  // the loop hands it to the core after this instruction
-  if (spec_) request_rollback();
+  if (spec_ && !exact_over_) {
+    // The lines' history since the CPU last saw them: after a rollback to an earlier change,
+    // each later one must be seen at its own time again.
+    uint64_t c = cycle_of(sc_core::sc_time_stamp());
+    if (!ipl_log_.empty() && ipl_log_.back().first == c) ipl_log_.back().second = level;
+    else ipl_log_.emplace_back(c, level);
+    request_rollback();
+  }
+}
+
+// Exact mode: the level the lines had at the CPU's present boundary, from the log.
+bool CpuInitiator::apply_ipl_exact() {
+  size_t n = 0;
+  int level = applied_ipl_;
+  while (n < ipl_log_.size() && ipl_log_[n].first <= cpu_.cycles()) level = ipl_log_[n++].second;
+  ipl_log_.erase(ipl_log_.begin(), ipl_log_.begin() + long(n));
+  if (level == applied_ipl_) return false;
+  applied_ipl_ = level;
+  cpu_.set_ipl(level);
+  return true;
 }
 
 bool CpuInitiator::apply_ipl() {
@@ -356,7 +375,7 @@ void CpuInitiator::run_exact(std::string& halt) {
       continue;
     }
     // The IPL is an input of the run from here: the checkpoint must hold it.
-    bool new_ipl = apply_ipl();
+    bool new_ipl = apply_ipl_exact();
     if (need_ckpt_ || new_ipl) checkpoint();
     if (cpu_.halted()) {
       if (!sync_exact()) continue;  // a halt in the CPU's future is not yet certain
@@ -366,7 +385,7 @@ void CpuInitiator::run_exact(std::string& halt) {
     if (cpu_.stopped() && !new_ipl && !cpu_.interrupt_pending()) {
       if (!sync_exact()) continue;
       stop_waiting_ = true;
-      if (ipl_ == applied_ipl_) wait(ipl_changed_);
+      if (ipl_log_.empty()) wait(ipl_changed_);
       stop_waiting_ = false;
       if (mem_port_) dma_seen_ = mem_port_->stats(SharedMemoryPort::kDma).held;
       rebase_to_now();
@@ -377,6 +396,11 @@ void CpuInitiator::run_exact(std::string& halt) {
     }
     if (limits_dirty_) update_limits();
     uint64_t now = cpu_.cycles();
+    // A later change of the lines, known already (after a rollback): the run stops there.
+    if (!ipl_log_.empty() && ipl_log_.front().first < chunk_end_) {
+      chunk_end_ = std::max(now + 1, ipl_log_.front().first);
+      limits_dirty_ = true;
+    }
     if (now < chunk_end_) {
       ++chunks_;
       try {
@@ -483,7 +507,9 @@ void CpuInitiator::rebase_to_now() {
 void CpuInitiator::request_rollback() {
   if (!spec_ || exact_over_ || stop_waiting_ || committed_in_run_) return;
   uint64_t c = cycle_of(sc_core::sc_time_stamp());
-  if (c >= cpu_.cycles()) return;  // not past now
+  // Not past now. (Inside an instruction that has not yet committed, "now" may be its first
+  // clock: the change then comes before it, and only a rerun can tell.)
+  if (c > cpu_.cycles() || (c == cpu_.cycles() && !in_run_)) return;
   // At the end of a run that reached its target, the present boundary is the first at or
   // after any time from that target on.
   if (!in_run_ && last_run_reached_ && c >= last_target_) return;
@@ -555,6 +581,12 @@ void CpuInitiator::catch_up(uint64_t cycle) {
     rebase_to_now();
   }
   if (!committed_in_run_) {
+    // What other processes do at this very time (a timer expiring, an NI raising its
+    // interrupt) comes before the access, whichever of them the kernel happens to run first.
+    for (int i = 0; i < 2 && sc_core::sc_pending_activity_at_current_time(); ++i) {
+      wait(sc_core::SC_ZERO_TIME);
+      if (rollback_to_ != kNone) throw Rollback{};
+    }
     committed_in_run_ = true;
     cpu_.request_yield();  // a checkpoint at the end of this instruction
   }

@@ -156,6 +156,8 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // Exact mode.
   struct Rollback {};          // thrown through the core to abandon a speculative run
   void run_exact(std::string& halt);
+  bool apply_ipl_exact();
+  std::vector<std::pair<uint64_t, int>> ipl_log_;  // (clock, level) the CPU has not yet seen
   void protect_all();
   bool sync_exact();           // false: rolled back while waiting
   void checkpoint();

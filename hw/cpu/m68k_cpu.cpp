@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <type_traits>
 
 namespace m68k {
@@ -322,6 +323,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
 
 // ---------------------------------------------------------------------- Cpu
 Cpu::Cpu(Bus& bus, Model model) : bus_(bus), model_(model) {
+  if (!page_store_) throw std::bad_alloc();
   std::call_once(g_table_once, [] {
     Exec::build_table(Model::MC68000, g_table[0]);
     Exec::build_table(Model::MC68010, g_inner_010);

@@ -7,6 +7,7 @@
 // The two-word prefetch queue (IRD/IRC) is modelled as on the real part.
 #pragma once
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -186,7 +187,12 @@ class Cpu {
   bool break_hit_ = false;
   // The two tables (user, supervisor) live outside the object, so that the core's and its
   // initiator's hot fields share a few cache lines and pages (several boards run in turn).
-  std::unique_ptr<Page[]> page_store_{new Page[2 * kPages]{}};
+  // calloc: a block this large comes from the OS as zero pages, so a board pays host memory
+  // only for the parts of its tables it uses (1 MB each, 256 boards in a tree).
+  struct FreePages {
+    void operator()(Page* p) const { std::free(p); }
+  };
+  std::unique_ptr<Page[], FreePages> page_store_{static_cast<Page*>(std::calloc(2 * kPages, sizeof(Page)))};
   Page* const pages_[2] = {page_store_.get(), page_store_.get() + kPages};
   Page* cur_pages_ = pages_[1];  // pages_[s_]: the hot path's table
   // The fetch window: the code page of the last instruction fetch (32-bit address >> 10; any

@@ -1,5 +1,5 @@
 // machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] [--quantum-us Q]
-//               [--model 68000|68010]
+//               [--exact 0|1] [--model 68000|68010]
 //
 // How the simulation scales with the number of busy boards: for each size N (and for one board
 // alone, in the same run, so that the ratio is measured on one host at one time) it runs a
@@ -41,13 +41,14 @@ struct Options {
   double board_ms = 20000;  // simulated board-milliseconds per size
   double sim_ms = 0;        // fixed simulated time per size, or 0: board_ms / N
   double quantum_us = BoardConfig{}.quantum_us;
+  bool exact = BoardConfig{}.exact;
   m68k::Model model = m68k::Model::MC68010;
   unsigned run = 0;  // child: the number of boards to run
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr, "machine-bench: %s\nusage: machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] "
-                       "[--quantum-us Q] [--model 68000|68010]\n", why);
+                       "[--quantum-us Q] [--exact 0|1] [--model 68000|68010]\n", why);
   std::exit(2);
 }
 
@@ -61,7 +62,7 @@ Options parse(int argc, char** argv) {
     };
     if (a == "-h" || a == "--help") {
       std::printf("usage: machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] [--quantum-us Q] "
-                  "[--model 68000|68010]\n  N busy boards in one kernel against one board alone (README, Speed)\n");
+                  "[--exact 0|1] [--model 68000|68010]\n  N busy boards in one kernel against one board alone (README, Speed)\n");
       std::exit(0);
     }
     if (a == "--sizes") {
@@ -77,6 +78,8 @@ Options parse(int argc, char** argv) {
       o.sim_ms = testbed::tool_args::number("machine-bench", "--sim-ms", value(), 0.001, 1e9);
     } else if (a == "--quantum-us") {
       o.quantum_us = testbed::tool_args::number("machine-bench", "--quantum-us", value(), 0.001, 1e9);
+    } else if (a == "--exact") {
+      o.exact = testbed::tool_args::whole("machine-bench", "--exact", value(), 0, 1) == 1;
     } else if (a == "--model") {
       std::string m = value();
       if (m != "68000" && m != "68010") usage("--model is 68000 or 68010");
@@ -103,6 +106,7 @@ int run_boards(const Options& o) {
     c.ram_bytes = TB_RAM_MAX_BYTES;
     c.model = o.model;
     c.quantum_us = o.quantum_us;
+    c.exact = o.exact;
     for (unsigned i = 0; i < o.run; i++) {
       c.id = uint16_t(i % 16);  // sixteen boards per Centrenet node
       c.node = uint16_t(i / 16);
@@ -142,7 +146,7 @@ double sim_ms_for(const Options& o, unsigned n) { return o.sim_ms > 0 ? o.sim_ms
 bool measure(const char* self, const Options& o, unsigned n, Figures& f) {
   std::string sizes = std::to_string(n);
   std::vector<std::string> args = {self, o.image, "--run", sizes, "--sim-ms", std::to_string(sim_ms_for(o, n)),
-                                   "--quantum-us", std::to_string(o.quantum_us), "--model",
+                                   "--quantum-us", std::to_string(o.quantum_us), "--exact", o.exact ? "1" : "0", "--model",
                                    o.model == m68k::Model::MC68000 ? "68000" : "68010"};
   int fds[2];
   if (pipe(fds) != 0) return false;
@@ -184,11 +188,11 @@ int sc_main(int argc, char** argv) {
   Options o = parse(argc, argv);
   if (o.run) return run_boards(o);
   if (o.sim_ms > 0)
-    std::printf("image %s, %s, %g ms simulated per size, quantum %g us\n", o.image.c_str(),
-                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.sim_ms, o.quantum_us);
+    std::printf("image %s, %s, %g ms simulated per size, quantum %g us%s\n", o.image.c_str(),
+                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.sim_ms, o.quantum_us, o.exact ? ", exact" : "");
   else
-    std::printf("image %s, %s, %g board-ms simulated per size, quantum %g us\n", o.image.c_str(),
-                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.board_ms, o.quantum_us);
+    std::printf("image %s, %s, %g board-ms simulated per size, quantum %g us%s\n", o.image.c_str(),
+                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.board_ms, o.quantum_us, o.exact ? ", exact" : "");
   std::printf("%6s %12s %10s %10s %14s %10s %10s %10s\n", "boards", "instructions", "MIPS", "real-time",
               "CPU-s/board/s", "vs-alone", "RSS-MiB", "MiB/board");
   std::vector<unsigned> sizes = o.sizes;
