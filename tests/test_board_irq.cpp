@@ -1,9 +1,10 @@
 // Interrupts from outside the board (the Centrenet NI, the monitor) arrive from other processes,
-// here through an sc_signal and a method forwarding it to Board::set_irq. The CPU
-// cannot see them while it runs ahead, so the bound is: taken at the first instruction after
-// the CPU's next synchronisation, which is at most one quantum after the line changed -- and
-// when the line changes at the very time the CPU synchronises, in the same time step (the CPU
-// lets processes woken at that time run first) rather than a quantum later.
+// here through an sc_signal and a method forwarding it to Board::set_irq. Not exact
+// (cpu.exact = false), the CPU cannot see them while it runs ahead, so the bound is: taken at
+// the first instruction after the CPU's next synchronisation, which is at most one quantum
+// after the line changed -- and when the line changes at the very time the CPU synchronises, in
+// the same time step (the CPU lets processes woken at that time run first) rather than a
+// quantum later. Exact (the default), the CPU rolls back and takes each one at its time.
 #include <testbed/memory_map.h>
 
 #include "board.h"
@@ -63,7 +64,7 @@ struct Bench : sc_core::sc_module {
   sc_time sync_time;      // a synchronisation of all the CPUs, read from their local time
   bool same_phase = true;
   Harness h{"h"};
-  Bench() : sc_module("bench") {
+  explicit Bench(bool exact) : sc_module("bench") {
     tlm::tlm_global_quantum::instance().set(kQuantum);
     const std::pair<const char*, long> offsets[] = {
         {"just before", -100}, {"at", 0}, {"just after", 100}, {"mid-quantum after", 50000}};
@@ -75,6 +76,7 @@ struct Bench : sc_core::sc_module {
       cfg.id = uint16_t(1 + cases.size());
       cfg.master = false;
       cfg.ram_bytes = 16 * 1024;
+      cfg.exact = exact;
       std::string n = "b" + std::to_string(cases.size());
       c.board = std::make_unique<Board>(n.c_str(), cfg);
       c.fwd = std::make_unique<Forwarder>((n + "_irq").c_str(), *c.board);
@@ -99,13 +101,14 @@ struct Bench : sc_core::sc_module {
     }
   }
 };
-Bench& bench() {
-  static Bench b;
+// One machine per process (ctest runs each test in its own).
+Bench& bench(bool exact) {
+  static Bench b(exact);
   return b;
 }
 
 TEST(BoardIrq, ExternalInterruptIsTakenAtTheCpusNextSynchronisationAtTheLatest) {
-  Bench& b = bench();
+  Bench& b = bench(false);
   b.h.run([&] { wait(sc_time(1, sc_core::SC_MS)); });
   ASSERT_TRUE(b.same_phase) << "the boards run the same code and should synchronise together";
   ASSERT_GT(b.sync_time, sc_time(500, SC_US));
@@ -124,6 +127,24 @@ TEST(BoardIrq, ExternalInterruptIsTakenAtTheCpusNextSynchronisationAtTheLatest) 
       EXPECT_LE(c.taken, b.sync_time + kQuantum + handler) << c.name;
       EXPECT_LE(latency, kQuantum + handler) << c.name;
     }
+  }
+}
+
+// Exact: whenever the line rises -- before, at, just after or long after a synchronisation --
+// the CPU takes the interrupt within the time it takes to process it and run the handler's
+// store, as if it had never run ahead.
+TEST(BoardIrq, ExactModeTakesExternalInterruptsAtTheirOwnTime) {
+  Bench& b = bench(true);
+  b.h.run([&] { wait(sc_time(1, sc_core::SC_MS)); });
+  const sc_time handler(12, SC_US);
+  for (const Case& c : b.cases) {
+    ASSERT_TRUE(c.board->simctl().exited()) << c.name << ": the interrupt was never taken";
+    EXPECT_GE(c.taken, c.raise) << c.name;
+    EXPECT_LE(c.taken - c.raise, handler) << "line rising " << c.name << " the synchronisation";
+    // After the synchronisation the CPU has run on: it must have been taken back. (Before or
+    // at it, the boundary it waits at is the first after the change: no rollback needed.)
+    if (c.offset_ns > 0) EXPECT_GT(c.board->cpu().rollbacks(), 0u) << c.name << ": the CPU ran ahead";
+    else EXPECT_EQ(c.board->cpu().rollbacks(), 0u) << c.name;
   }
 }
 

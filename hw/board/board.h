@@ -53,8 +53,11 @@ struct BoardConfig {
   uint32_t console_baud = 9600;
   uint32_t link_baud = 38400;
   bool fast_path = true;
-  double quantum_us = 10.0;     // TLM global quantum: how far a board may run ahead of the others
-  bool exact = false;           // speculation and rollback: results independent of the quantum
+  // TLM global quantum: how far a board may run ahead of the others. Exact (the default), the
+  // boards' results do not depend on it: it only trades host time (fewer synchronisations)
+  // against the work a rollback throws away. Not exact, it is also the timing error.
+  double quantum_us = 1000.0;
+  bool exact = true;            // speculation and rollback (CpuInitiator::set_exact)
   // Throws std::invalid_argument naming the parameter when a value is out of range.
   void validate() const;
   // The machine file's settings for every board (board_settings.cpp): [cpu] model, clock_mhz,

@@ -48,7 +48,23 @@ bool CpuInitiator::apply_ipl_exact() {
   if (level == applied_ipl_) return false;
   applied_ipl_ = level;
   cpu_.set_ipl(level);
+  if (observer_) records_.push_back(Record{Record::kIpl, {}, local_time(), level, {}});
   return true;
+}
+
+void CpuInitiator::flush_records(const sc_time& until) {
+  for (const Record& x : records_) {
+    if (x.time > until) break;
+    if (x.kind == Record::kBus) observer_->bus_cycle(x.bus);
+    else if (x.kind == Record::kIpl) observer_->ipl(x.time, x.level);
+    else std::fputs(x.text.c_str(), trace_);
+  }
+  records_.clear();
+}
+
+// A run that ends while a CPU is ahead: what it did up to the end is certain now.
+void CpuInitiator::end_of_simulation() {
+  if (spec_ && !records_.empty()) flush_records(sc_core::sc_time_stamp());
 }
 
 bool CpuInitiator::apply_ipl() {
@@ -154,7 +170,7 @@ void CpuInitiator::run() {
   cpu_.reset();
   in_run_ = false;
   std::string halt;
-  spec_ = exact_ && !debug_ && !trace_ && !observer_;
+  spec_ = exact_ && !debug_;
   if (spec_) run_exact(halt);
   while (!spec_ && !finish_requested_) {
     if (debug_) debug_boundary();
@@ -277,7 +293,8 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
     r.write = a.write;
     r.byte = len == 1;
     r.bus_error = !ok;
-    observer_->bus_cycle(r);
+    if (spec_) records_.push_back(Record{Record::kBus, r, r.start, 0, {}});
+    else observer_->bus_cycle(r);
   }
   if (!ok) return m68k::BusResponse::BusError;
   if (debug_) debug_->access(a, len);
@@ -428,6 +445,7 @@ void CpuInitiator::run_exact(std::string& halt) {
   }
   // From here on nothing is rolled back; a DMA master waiting for the CPU goes on.
   exact_over_ = true;
+  if (!records_.empty()) flush_records(sc_core::sc_max_time());
   if (dma_pending_) {
     dma_pending_ = false;
     replayed_.notify();
@@ -446,6 +464,7 @@ void CpuInitiator::checkpoint() {
   need_ckpt_ = false;
   ++commits_;
   cpu_.save(ckpt_);
+  if (!records_.empty()) flush_records(sc_core::sc_max_time());
   for (auto& w : writable_)
     if (cpu_.protect_writes(w.first, w.second)) protected_[int(w.first)][w.second / TB_PAGE_SIZE] = 1;
   writable_.clear();
@@ -523,6 +542,7 @@ void CpuInitiator::rollback() {
   rollback_to_ = kNone;
   for (size_t i = journal_n_; i-- > 0;) std::memcpy(journal_[i].host, journal_[i].old, TB_PAGE_SIZE);
   cpu_.restore(ckpt_);
+  records_.clear();  // what the observer and the tracer would have been told is undone
   ++rollbacks_;
   committed_in_run_ = false;
   last_run_reached_ = false;
@@ -635,7 +655,10 @@ void CpuInitiator::set_instruction_trace(std::FILE* out) {
       debug_access(false, a, b, 2, fc);
       return uint16_t(b[0] << 8 | b[1]);
     }, text, cpu_.model() == m68k::Model::MC68000 ? m68k::DisasmCpu::MC68000 : m68k::DisasmCpu::MC68010);
-    std::fprintf(trace_, "%12llu %06X  %s\n", (unsigned long long)cycle, unsigned(pc), text.c_str());
+    char line[160];
+    std::snprintf(line, sizeof line, "%12llu %06X  %s\n", (unsigned long long)cycle, unsigned(pc), text.c_str());
+    if (spec_) records_.push_back(Record{Record::kTrace, {}, sync_time_ + lead(cycle), 0, line});
+    else std::fputs(line, trace_);
   });
 }
 

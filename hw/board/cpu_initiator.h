@@ -72,8 +72,9 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   }
   // Exact mode: the CPU runs ahead speculatively and is rolled back when something reaches it
   // in its past, so that what it does no longer depends on the quantum (the quantum is then
-  // only how far it may run ahead). Set before the simulation starts. Off while a debugger,
-  // a tracer or a bus observer is attached (they would see the instructions that are undone).
+  // only how far it may run ahead). Set before the simulation starts. Off while a debugger is
+  // attached (it would stop at instructions a rollback undoes); the bus observer and the
+  // instruction trace are told only what is committed.
   //   - Its state is checkpointed at every commit (a synchronisation that finds nothing in the
   //     CPU's past); the RAM pages it writes after a checkpoint are journaled first (they are
   //     mapped read-only, and the first write of each copies the page).
@@ -189,6 +190,18 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   std::vector<std::pair<m68k::Space, uint32_t>> writable_;  // pages let through this epoch
   std::vector<uint8_t> protected_[2];  // per page: mapped writable by DMI, protected by us
   uint64_t rollbacks_ = 0, commits_ = 0, journaled_pages_ = 0;
+  // What the observer and the instruction tracer are told waits for the commit (in order); a
+  // rollback drops it.
+  struct Record {
+    enum Kind { kBus, kIpl, kTrace } kind;
+    BusCycleRecord bus;
+    sc_core::sc_time time;
+    int level;
+    std::string text;
+  };
+  std::vector<Record> records_;
+  void flush_records(const sc_core::sc_time& until);
+  void end_of_simulation() override;
 
   m68k::Cpu cpu_;
   sc_core::sc_time period_;

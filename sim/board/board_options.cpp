@@ -94,7 +94,7 @@ void BoardOptions::load_config(const Config& cfg) {
     std::string list;
     for (auto& k : unused) list += (list.empty() ? "" : ", ") + k;
     throw OptionError(cfg.source_name() + ": unknown setting(s): " + list +
-                      " (known: cpu.{clock_mhz,quantum_us,model,fast_path}, board.{id,master,node,ram_kb,"
+                      " (known: cpu.{clock_mhz,quantum_us,model,fast_path,exact}, board.{id,master,node,ram_kb,"
                       "timer_tick_hz,console_baud,link_baud,io_wait_states,ram_wait_states,rom_wait_states,"
                       "mmu_walk_clocks,filestore}, run.{image,max_cycles,console,link}, trace.{vcd,instructions})");
   }

@@ -1,5 +1,7 @@
 #include "rsp_server.h"
 
+#include <tlm>
+
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -100,6 +102,14 @@ GdbServer::GdbServer(sc_core::sc_module_name name, const std::vector<Board*>& bo
   if (base_port <= 0 || base_port + int(boards.size()) - 1 > 65535)
     throw std::runtime_error("gdb: port " + std::to_string(base_port) + " out of range");
   clients_.resize(boards.size());
+  // A debugger stops boards at instructions a rollback could undo: exact mode is off under it
+  // (CpuInitiator), and the quantum is then the timing error, so it is kept fine.
+  const sc_core::sc_time fine(10, sc_core::SC_US);
+  if (tlm::tlm_global_quantum::instance().get() > fine) {
+    std::fprintf(stderr, "gdb: exact mode is off while a debugger is attached; quantum %s -> 10 us\n",
+                 tlm::tlm_global_quantum::instance().get().to_string().c_str());
+    tlm::tlm_global_quantum::instance().set(fine);
+  }
   for (size_t i = 0; i < boards.size(); ++i) {
     targets_.push_back(std::make_unique<GdbTarget>(*this, *boards[i], int(i)));
     if (i < images.size()) targets_.back()->set_image(images[i]);

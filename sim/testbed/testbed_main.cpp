@@ -296,7 +296,10 @@ int sc_main(int argc, char** argv) {
         if (spec.stop_time == sc_core::SC_ZERO_TIME) rc = 1;
       }
       std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()
-                << " cycles, console " << machine.console_bytes(i) << " bytes\n";
+                << " cycles, console " << machine.console_bytes(i) << " bytes";
+      if (b.cpu().exact())
+        std::cout << ", exact: " << b.cpu().commits() << " commits, " << b.cpu().rollbacks() << " rollbacks";
+      std::cout << "\n";
       if (!machine.console_first_line(i).empty())
         std::cout << "      " << std::left << std::setw(8) << "" << std::right << "console: "
                   << machine.console_first_line(i) << "\n";
