@@ -100,6 +100,6 @@ board_run_test(board_bench_runs_reference_workload
 # machine-bench at a tiny size: it runs the workload on two boards and on one alone and prints
 # every figure (a benchmark, not a timing check: the figures are not judged).
 board_run_test(machine_bench_prints_its_figures
-  EXPECT_RC 0 EXPECT_REGEX "boards +instructions +MIPS +real-time +CPU-s/board/s +vs-alone +RSS-MiB.*\n +1 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +1.00 +[0-9.]+ +[0-9.]+\n +2 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+\n"
+  EXPECT_RC 0 EXPECT_REGEX "boards +instructions +MIPS +real-time +CPU-s/board/s +vs-alone +setup-s +RSS-MiB.*\n +1 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +1.00 +[0-9.]+ +[0-9.]+ +[0-9.]+\n +2 +[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+\n"
   COMMAND $<TARGET_FILE:machine-bench> ${_fw}/bench-workload-r4000.elf --sizes 2 --sim-ms 2)
 add_dependencies(testbed-board firmware)
