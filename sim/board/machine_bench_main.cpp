@@ -40,7 +40,7 @@ namespace {
 struct Options {
   std::string image;
   std::vector<unsigned> sizes{2, 6, 16, 64, 256};
-  double board_ms = 20000;  // simulated board-milliseconds per size
+  double board_ms = 300000;  // simulated board-milliseconds per size (about a host second at each size)
   double sim_ms = 0;        // fixed simulated time per size, or 0: board_ms / N
   double quantum_us = BoardConfig{}.quantum_us;
   bool exact = BoardConfig{}.exact;
