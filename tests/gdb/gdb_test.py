@@ -316,7 +316,8 @@ def bad_input(name):
 def tos_threads(name):
     """TOS threads as gdb threads: earth stops in a program with five threads; `info threads`
     lists them from the kernel's TCBs (process, state, id), `thread N` shows a saved context and
-    memory reads use that thread's process's address space."""
+    memory reads use that thread's process's address space. The server says that exact mode is
+    off under it and the default 1 ms quantum is kept at 10 us."""
     port = free_port(name, 6)
     prog = os.path.join(A.firmware, "gdb_five_threads.elf")
     sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "5000",
@@ -337,6 +338,8 @@ def tos_threads(name):
         expect(out, r"\[Switching to thread 3 ", "thread 3 selected")
         want = struct.unpack(">2I", elf_symbol_bytes(prog, "worker", 8))
         expect(out, r"<worker>:\s+0x%08x\s+0x%08x" % want, "the program's code read in its address space")
+        expect(sim.text(), r"^gdb: exact mode is off while a debugger is attached; quantum 1 ms -> 10 us$",
+               "the server says that exact mode is off and the default quantum is kept at 10 us")
     finally:
         sim.kill()
 
