@@ -420,21 +420,7 @@ void CpuInitiator::run_exact(std::string& halt) {
     }
     if (now < chunk_end_) {
       ++chunks_;
-      try {
-        in_run_ = true;
-        cpu_.run_until(chunk_end_);
-        in_run_ = false;
-      } catch (const Rollback&) {
-        in_run_ = false;
-        committed_in_run_ = false;
-        continue;
-      }
-      last_target_ = chunk_end_;
-      last_run_reached_ = !committed_in_run_ && cpu_.cycles() >= chunk_end_;
-      if (committed_in_run_) {
-        committed_in_run_ = false;
-        need_ckpt_ = true;
-      }
+      run_ahead(chunk_end_);
       continue;
     }
     bool at_horizon = horizon_end_ <= now;
@@ -546,29 +532,37 @@ void CpuInitiator::rollback() {
   ++rollbacks_;
   committed_in_run_ = false;
   last_run_reached_ = false;
-  if (cpu_.cycles() < target) {
-    try {
-      in_run_ = true;
-      cpu_.run_until(target);
-      in_run_ = false;
-    } catch (const Rollback&) {
-      in_run_ = false;
-      committed_in_run_ = false;
-      return;  // rollback_to_ is set again
-    }
-    last_target_ = target;
-    last_run_reached_ = !committed_in_run_ && cpu_.cycles() >= target;
-    committed_in_run_ = false;
-  }
+  if (cpu_.cycles() < target && !run_ahead(target)) return;  // rollback_to_ is set again
   need_ckpt_ = true;
   limits_dirty_ = true;
+}
+
+// The core runs speculatively to `target`. A device access that committed the running
+// instruction asks for a checkpoint at its end.
+bool CpuInitiator::run_ahead(uint64_t target) {
+  try {
+    in_run_ = true;
+    cpu_.run_until(target);
+    in_run_ = false;
+  } catch (const Rollback&) {
+    in_run_ = false;
+    committed_in_run_ = false;
+    return false;
+  }
+  last_target_ = target;
+  last_run_reached_ = !committed_in_run_ && cpu_.cycles() >= target;
+  if (committed_in_run_) {
+    committed_in_run_ = false;
+    need_ckpt_ = true;
+  }
+  return true;
 }
 
 // Waits for the kernel to reach the CPU's local time; false if a rollback was requested
 // meanwhile (the loop then carries it out).
 bool CpuInitiator::sync_exact() {
   for (;;) {
-    uint64_t local = sync_time_.value() + period_ps_ * (cpu_.cycles() - sync_cycle_);
+    uint64_t local = (sync_time_ + lead(cpu_.cycles())).value();
     uint64_t now = sc_core::sc_time_stamp().value();
     if (local <= now) break;
     ++syncs_;
@@ -588,7 +582,7 @@ void CpuInitiator::catch_up(uint64_t cycle) {
     throw std::logic_error(std::string(name()) + ": exact mode: a rerun reached a device access in the past "
                            "(the rerun diverged from the first run)");
   for (;;) {
-    uint64_t local = sync_time_.value() + period_ps_ * (cycle - sync_cycle_);
+    uint64_t local = (sync_time_ + lead(cycle)).value();
     uint64_t now = sc_core::sc_time_stamp().value();
     if (local <= now) break;
     ++syncs_;

@@ -88,10 +88,9 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // instruction, if that instruction has accessed a device since t).
   void set_exact(bool on) { exact_ = on; }
   bool exact() const { return spec_; }
-  // A DMA master on the board is about to access RAM at the current kernel time, having held
-  // the RAM port for `held` in all so far: in exact mode, rolls the CPU back if it ran past
-  // now (the caller must be a thread: it waits for the rerun) and stalls it for the DMA's share
-  // of the port. Outside exact mode nothing happens (the CPU pays the stall at its next sync).
+  // A DMA master on the board is about to access RAM at the current kernel time: in exact
+  // mode, rolls the CPU back if it ran past now (the caller must be a thread: it waits for the
+  // rerun). Outside exact mode nothing happens (the CPU pays the stall at its next sync).
   void before_dma();
   // The DMA master has claimed the RAM port (SharedMemoryPort's observer): in exact mode the
   // CPU stalls for the claim's duration now, unless it is in STOP (its bus is idle).
@@ -163,17 +162,17 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   bool sync_exact();           // false: rolled back while waiting
   void checkpoint();
   void rollback();
+  bool run_ahead(uint64_t target);  // run_until(target); false if a rollback abandoned it
   void request_rollback();     // something happens now: take the CPU back to now if it is past it
   void catch_up(uint64_t cycle);  // waits for the kernel to reach `cycle`; throws Rollback
   void rebase_to_now();        // keeps the clock-to-time mapping across a wait of any length
   uint64_t cycle_of(const sc_core::sc_time& t) const;  // the core clock of kernel time t (rounded up)
   bool journal_write(const m68k::BusAccess& a, uint16_t data, uint32_t& wait);
-  void charge_dma();
   bool exact_ = false, spec_ = false;
   m68k::Cpu::State ckpt_{};
   bool need_ckpt_ = true;
-  bool stop_waiting_ = false;
-  bool exact_over_ = false;         // the CPU's run ended: nothing is rolled back any more       // in STOP, waiting for the IPL lines
+  bool stop_waiting_ = false;       // in STOP, waiting for the IPL lines
+  bool exact_over_ = false;         // the CPU's run ended: nothing is rolled back any more
   bool dma_pending_ = false;        // a DMA master waits for the CPU to reach now
   bool committed_in_run_ = false;   // a device access committed the running instruction
   bool last_run_reached_ = false;   // the last run_until ended at its target ...
