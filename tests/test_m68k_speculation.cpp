@@ -68,6 +68,17 @@ void load_program(JournalBus& b) {
                   0x60EC});                // bra.s loop
 }
 
+// The bus, the core on it and the program in RAM, all of it mapped fast (not yet reset).
+struct Machine {
+  JournalBus b;
+  Cpu c{b, Model::MC68010};
+  explicit Machine(uint32_t wait_states = 0) {
+    b.cpu = &c;
+    load_program(b);
+    c.map_fast(Space::Supervisor, 0, kMemSize, b.mem.data(), true, wait_states);
+  }
+};
+
 struct Outcome {
   Cpu::State state;
   std::vector<uint8_t> mem;
@@ -95,11 +106,9 @@ void protect_all(Cpu& c) {
 }
 
 TEST(M68kSpeculation, RestoreRepeatsTheRunExactly) {
-  JournalBus b;
-  Cpu c(b, Model::MC68010);
-  b.cpu = &c;
-  load_program(b);
-  c.map_fast(Space::Supervisor, 0, kMemSize, b.mem.data(), true);
+  Machine m;
+  JournalBus& b = m.b;
+  Cpu& c = m.c;
   c.reset();
   c.run_until(5000);
   protect_all(c);
@@ -123,22 +132,16 @@ TEST(M68kSpeculation, RestoreRepeatsTheRunExactly) {
 }
 
 TEST(M68kSpeculation, ARunLeftByAnExceptionIsUsableAfterRestore) {
-  JournalBus straight;
-  Cpu c1(straight, Model::MC68010);
-  straight.cpu = &c1;
-  load_program(straight);
-  c1.map_fast(Space::Supervisor, 0, kMemSize, straight.mem.data(), true);
-  c1.reset();
-  c1.run_until(3000);
-  protect_all(c1);
-  c1.run_until(40000);
-  Outcome want = outcome(c1, straight);
+  Machine straight;
+  straight.c.reset();
+  straight.c.run_until(3000);
+  protect_all(straight.c);
+  straight.c.run_until(40000);
+  Outcome want = outcome(straight.c, straight.b);
 
-  JournalBus b;
-  Cpu c(b, Model::MC68010);
-  b.cpu = &c;
-  load_program(b);
-  c.map_fast(Space::Supervisor, 0, kMemSize, b.mem.data(), true);
+  Machine m;
+  JournalBus& b = m.b;
+  Cpu& c = m.c;
   c.reset();
   c.run_until(3000);
   protect_all(c);
@@ -156,11 +159,9 @@ TEST(M68kSpeculation, ARunLeftByAnExceptionIsUsableAfterRestore) {
 }
 
 TEST(M68kSpeculation, ProtectedPagesSendWritesToTheBus) {
-  JournalBus b;
-  Cpu c(b, Model::MC68010);
-  b.cpu = &c;
-  load_program(b);
-  c.map_fast(Space::Supervisor, 0, kMemSize, b.mem.data(), true, 2);
+  Machine m(2);
+  JournalBus& b = m.b;
+  Cpu& c = m.c;
   EXPECT_TRUE(c.protect_writes(Space::Supervisor, 0x4000));
   EXPECT_FALSE(c.protect_writes(Space::Supervisor, 0x4000));  // already protected
   EXPECT_EQ(c.fast_host(Space::Supervisor, 0x4123), b.mem.data() + 0x4000);
