@@ -77,7 +77,8 @@ tos_kernel_test(PROGRAM faults_are_isolated
 
 # Bad executables: each refused with a message naming what is wrong; the board goes on.
 set(_bad ${CMAKE_CURRENT_BINARY_DIR}/tos-bad)
-set(_bad_files ${_bad}/bad-truncated.elf ${_bad}/bad-x86.elf ${_bad}/bad-large.elf ${_bad}/bad-address.elf)
+set(_bad_files ${_bad}/bad-truncated.elf ${_bad}/bad-x86.elf ${_bad}/bad-large.elf ${_bad}/bad-address.elf
+               ${_bad}/odd-order.elf ${_bad}/bad-overlap.elf)
 add_custom_command(OUTPUT ${_bad_files}
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/tos/make_bad_executables.py
           ${TESTBED_FIRMWARE_DIR}/hello.elf ${_bad}
@@ -85,6 +86,24 @@ add_custom_command(OUTPUT ${_bad_files}
   COMMENT "Making bad executables for the TOS tests")
 tos_kernel_test(PROGRAM bad_executables_are_refused FILES ${_bad_files} hello
   REGEX "bad-truncated: not a TOS executable: bad program headers.*bad-x86: not a TOS executable: not an m68k executable.*bad-large: not a TOS executable: image larger than 512 KB.*bad-address: not a TOS executable: linked outside the user image area.*hello from board 1.*bad_executables_are_refused: PASS")
+
+# Memory safety (issue #30, label security): each proves a pattern that let a user program take
+# the machine is closed (firmware/tos/README.md, "What the kernel guarantees").
+# A user buffer checked when a call blocked but freed before it completed: EFAULT, never a copy
+# through physical page 0 (local and remote channels, console, rput).
+tos_kernel_test(PROGRAM buffers_checked_when_used LABELS security SET run.no_progress_ms=5000
+  REGEX "local channel, receive buffer freed.*local channel, send buffer freed.*remote channel, send buffer freed.*console write, buffer freed.*rput, buffer freed.*buffers_checked_when_used: PASS")
+# create() at anything but mapped code is refused; a thread whose PC lost its page faults as itself.
+tos_kernel_test(PROGRAM entries_must_be_mapped_code LABELS security
+  REGEX "create refused every entry.*bus error at pc 0x[0-9a-f]+ address 0x[0-9a-f]+ \\(unmapped page\\): process removed.*entries_must_be_mapped_code: PASS")
+# A guard page below every stack, 32-page stacks included.
+tos_kernel_test(PROGRAM stack_overflow_hits_guard LABELS security
+  REGEX "\\(stack overflow\\): process removed.*\\(stack overflow\\): process removed.*stack_overflow_hits_guard: PASS")
+# The loader never frees a filestore block (crafted executables from make_bad_executables.py).
+tos_kernel_test(PROGRAM loader_frees_only_frames FILES ${_bad_files} hello LABELS security
+  REGEX "bad-overlap: not a TOS executable: segments share a page.*loader_frees_only_frames: PASS")
+# A receiver made on another board after its sender blocked here finds it.
+tos_kernel_test(PROGRAM late_receiver_finds_sender LABELS security SET run.no_progress_ms=3000)
 
 # Files and the C library (firmware/tos/README.md).
 tos_kernel_test(PROGRAM stdio_reads_writes_files)

@@ -44,8 +44,8 @@ def validate(tos, ev):
         fail("layout: the image overlaps the stack windows")
     if lay["stack_base"] + lim["threads"] * lay["stack_window"] != lay["user_top"]:
         fail("layout: user_top must be stack_base + threads * stack_window")
-    if lim["stack_pages"] * page != lay["stack_window"]:
-        fail("layout: stack_window must be limits.stack_pages pages")
+    if (lim["stack_pages"] + 1) * page != lay["stack_window"]:
+        fail("layout: stack_window must be limits.stack_pages pages and a guard page")
     if lay["kernel_stack_top"] > lay["fs_base"]:
         fail("layout: the kernel stack must lie below the filestore")
     for group, key in (("syscall", "number"), ("error", "value"), ("info", "value"), ("event_class", "bit"),

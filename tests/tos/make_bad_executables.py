@@ -40,11 +40,33 @@ def wrong_address(b):  # linked at 4 MB instead of the user image area
     each_load(b, move)
 
 
+def with_phdrs(extra_before, extra_after):
+    """The good program with a new program header table (appended to the file): extra_before,
+    the good one's own segments, extra_after. Each extra is (flags, offset, vaddr, filesz, memsz)."""
+    b = bytearray(good)
+    while len(b) % 4:
+        b.append(0)
+    own = [bytes(good[phoff + 32 * i:phoff + 32 * i + 32]) for i in range(phnum)]
+    def ph(flags, offset, vaddr, filesz, memsz):
+        return struct.pack(">8I", 1, offset, vaddr, vaddr, filesz, memsz, flags, 0x400)
+    table = [ph(*e) for e in extra_before] + own + [ph(*e) for e in extra_after]
+    struct.pack_into(">I", b, 28, len(b))
+    struct.pack_into(">H", b, 44, len(table))
+    return bytes(b + b"".join(table))
+
+
+R, RW = 4, 6
 bad = {
     "bad-truncated": good[:60],                                   # corrupt: cut short
     "bad-x86": patched(lambda b: struct.pack_into(">H", b, 18, 62)),  # e_machine x86-64
     "bad-large": patched(too_large),
     "bad-address": patched(wrong_address),
+    # For loader_frees_only_frames: a valid program whose read-only segments are listed
+    # out of order (an extra read-only page of its code, mapped high, first) ...
+    "odd-order": with_phdrs([(R, 0x400, 0x70000, 0x400, 0x400)], []),
+    # ... and one refused half-way through mapping a read-only segment: its second page is one a
+    # data segment listed before it has taken (the first, a filestore block, is mapped by then).
+    "bad-overlap": with_phdrs([], [(RW, 0, 0x60400, 0, 0x400), (R, 0, 0x60000, 0x800, 0x800)]),
 }
 for name, data in bad.items():
     (out / f"{name}.elf").write_bytes(data)

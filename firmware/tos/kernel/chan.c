@@ -6,9 +6,12 @@
  * by its threads: a channel is named by its number. */
 #include "defs.h"
 
+/* The copy, checked page piece by page piece as it goes: the buffers were checked when each
+ * side called, but the side that blocked may have lost a page since (sbrk(-n), another thread's
+ * exit). Then the communication is abandoned and both sides get EFAULT. */
 static int32_t transfer(struct tcb *s, struct tcb *r) {
   uint32_t n = s->op_len < r->op_len ? s->op_len : r->op_len;
-  vm_copy(r->proc, r->op_buf, s->proc, s->op_buf, n);
+  if (!vm_copy(r->proc, r->op_buf, s->proc, s->op_buf, n)) return -TOS_EFAULT;
   EVENT(DGL_COMMS, EV_TRAP72);
   return (int32_t)n;
 }
@@ -22,6 +25,7 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   t->op_chan = chan;
   t->op_buf = buf;
   t->op_len = len;
+  t->op_fault = 0;
   struct tcb *w = c->waiter;
   if (!w) { /* first to arrive: block */
     if (t->proc->guest || t->proc->remote_threads) rchan_request(t, c, sending); /* the partner may be elsewhere */
@@ -39,10 +43,10 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   if (sending) {
     int32_t n = transfer(t, w);
     finish(w, n);
-    return 0;
+    return n < 0 ? n : 0;
   }
   int32_t n = transfer(w, t);
-  finish(w, 0);
+  finish(w, n < 0 ? n : 0);
   return n;
 }
 

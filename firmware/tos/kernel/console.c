@@ -165,7 +165,11 @@ static int feed(struct tcb *t) {
   while (t->op_len) {
     uint32_t n = t->op_len < sizeof chunk ? t->op_len : sizeof chunk;
     if (room() < 2 * n) return 0; /* room for "\r\n" expansion */
-    vm_copyin(t->proc, chunk, t->op_buf, n);
+    if (!vm_copyin(t->proc, chunk, t->op_buf, n)) { /* the page went while the thread waited */
+      t->op_total = (uint32_t)-TOS_EFAULT;
+      t->op_len = 0;
+      return 1;
+    }
     console_put(chunk, (int)n);
     t->op_buf += n;
     t->op_len -= n;
@@ -179,7 +183,7 @@ int32_t console_write(struct tcb *t, uint32_t buf, uint32_t len) {
   t->op_buf = buf;
   t->op_len = len;
   t->op_total = len;
-  if (!writers_head && feed(t)) return (int32_t)len; /* all taken: the thread goes on */
+  if (!writers_head && feed(t)) return (int32_t)t->op_total; /* all taken: the thread goes on */
   t->state = T_CONSOLE;
   t->next = NULL;
   if (writers_tail) writers_tail->next = t; else writers_head = t;
@@ -269,8 +273,7 @@ static int deliver(struct tcb *t) {
     if (!line_len) line_ready = 0;
   }
   if (!n) return 0;
-  vm_copyout(t->proc, t->op_buf, buf, n);
-  t->op_total = n;
+  t->op_total = vm_copyout(t->proc, t->op_buf, buf, n) ? n : (uint32_t)-TOS_EFAULT; /* its page may be gone */
   return 1;
 }
 

@@ -55,6 +55,7 @@ struct tcb {
   uint16_t moves;          /* migrations so far (the home keeps the newest location) */
   uint8_t last_link;       /* board + 1 its last communication went to or came from; 0: local or none */
   uint8_t rq_counted;      /* in the rqlen class's ready queue: ready or running (thread.c) */
+  uint8_t op_fault;        /* a remote msg found the receive buffer's page gone: EFAULT at its end */
 };
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
@@ -204,6 +205,7 @@ void rchan_send_phase(void);
 int rchan_pending(void); /* a msg waits for the send phase to queue its pieces */
 void rchan_request(struct tcb *t, struct ccb *c, int sending);
 void rchan_adopt(struct proc *p);
+void rchan_spread(struct proc *p, uint32_t dest, const struct tcb *mover);
 void rchan_forget(struct tcb *t);
 struct mig_chan { /* one channel a migrating thread has used, as it travels */
   uint8_t chan, role; /* role: 1 it sends on it, 2 it receives */
@@ -229,7 +231,8 @@ uint32_t strlen(const char *s);
 /* ---- mem.c: 1 KB page frames ---- */
 void mem_init(uint32_t lo, uint32_t hi);
 uint32_t frame_alloc(void);                 /* zeroed frame's physical address, 0 if none */
-void frame_free(uint32_t pa);
+void frame_free(uint32_t pa);               /* halts the board on a frame not the pool's or free already */
+int frame_owned(uint32_t pa);               /* a frame of the pool (not the kernel's, not a filestore block) */
 uint32_t frames_free(void);
 uint32_t frames_total(void);
 
@@ -238,12 +241,17 @@ void vm_init(void);
 void vm_clear(struct proc *p);
 int vm_map(struct proc *p, uint32_t vpage, uint32_t pa, int writable);
 uint32_t vm_unmap(struct proc *p, uint32_t vpage);   /* the frame it mapped, or 0 */
-uint32_t vm_phys(struct proc *p, uint32_t va, int write); /* 0 if not accessible */
-int vm_check(struct proc *p, uint32_t va, uint32_t len, int write);
-void vm_copy(struct proc *dp, uint32_t dva, struct proc *sp, uint32_t sva, uint32_t n);
-int vm_copyin(struct proc *p, void *dst, uint32_t va, uint32_t n);
-int vm_copyout(struct proc *p, uint32_t va, const void *src, uint32_t n);
-int vm_copyinstr(struct proc *p, char *dst, uint32_t va, uint32_t max);
+/* User memory: every access goes through vm_user_pa at the moment of the access, and every
+ * caller must handle the page being gone (0): these results cannot be ignored. */
+#define MUST_CHECK __attribute__((warn_unused_result))
+int vm_user_pa(struct proc *p, uint32_t va, int write, uint32_t *pa) MUST_CHECK; /* 1: *pa */
+int vm_mapped(struct proc *p, uint32_t va, int write) MUST_CHECK;
+int vm_check(struct proc *p, uint32_t va, uint32_t len, int write) MUST_CHECK;
+int vm_copy(struct proc *dp, uint32_t dva, struct proc *sp, uint32_t sva, uint32_t n) MUST_CHECK;
+int vm_copyin(struct proc *p, void *dst, uint32_t va, uint32_t n) MUST_CHECK;
+int vm_copyout(struct proc *p, uint32_t va, const void *src, uint32_t n) MUST_CHECK;
+int vm_copyinstr(struct proc *p, char *dst, uint32_t va, uint32_t max) MUST_CHECK;
+int vm_entry_ok(struct proc *p, uint32_t entry) MUST_CHECK; /* mapped read-only user code */
 void vm_activate(struct proc *p);
 
 /* ---- fs.c: the filestore (formatted empty at boot when none was loaded) ----

@@ -56,6 +56,7 @@ run_user:
 4:  move.w  -(%a1),-(%sp)
     dbra    %d0,4b
     movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
+    st      entering                /* a fault from here on is the thread's (see kfault) */
     rte
 
     .globl exception
@@ -63,6 +64,7 @@ exception:
     btst    #5,(%sp)                /* S bit of the stacked SR */
     bne     from_kernel
     /* From a user thread: save its context in the TCB. */
+    sf      entering
     move.l  %a0,-(%sp)
     move.l  current,%a0
     movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
@@ -105,7 +107,18 @@ from_kernel:
     move.l  (%sp)+,%d0
     rte
 kfault:
-    move.l  (%sp)+,%d0
+    /* The RTE into a thread faulted (its PC or first instruction words on a page that is not
+     * mapped: gone since it last ran, say): the 68010 takes that in supervisor mode, but it is
+     * the thread's fault. Its registers and frame are still in its TCB, untouched: run_user()
+     * returns the vector, as for a fault in user mode, and the thread's process is dealt with. */
+    tst.b   entering
+    beq.s   8f
+    sf      entering
+    and.l   #0xFF,%d0
+    move.l  kernel_sp,%sp
+    movem.l (%sp)+,%d2-%d7/%a2-%a6
+    rts
+8:  move.l  (%sp)+,%d0
     movem.l %d0-%d7/%a0-%a7,-(%sp)
     move.l  %sp,-(%sp)
     jsr     kernel_fault
@@ -137,3 +150,4 @@ splx:
     .even
 current:    .long 0
 kernel_sp:  .long 0
+entering:   .byte 0                 /* between run_user's RTE and the thread's first instruction */

@@ -64,8 +64,8 @@ static struct ofile *get(struct tcb *t, uint32_t fd) { return fd < TOS_MAX_FDS ?
 /* A file name from user space: -TOS_EFAULT if unmapped, -TOS_EINVAL if longer than a name. */
 static int get_name(struct tcb *t, uint32_t va, char *name) {
   for (uint32_t i = 0; i < TOS_FS_NAME_LEN; ++i) {
-    uint32_t pa = vm_phys(t->proc, va + i, 0);
-    if (!pa) return -TOS_EFAULT;
+    uint32_t pa;
+    if (!vm_user_pa(t->proc, va + i, 0, &pa)) return -TOS_EFAULT;
     if ((name[i] = *(const char *)pa) == 0) return 0;
   }
   return -TOS_EINVAL;
@@ -132,7 +132,7 @@ SYSCALL(read) {
   uint32_t size = fs_entry(f->node)->size;
   uint32_t n = f->off >= size ? 0 : size - f->off;
   if (n > a3) n = a3;
-  vm_copyout(t->proc, a2, fs_bytes(f->node) + f->off, n);
+  if (!vm_copyout(t->proc, a2, fs_bytes(f->node) + f->off, n)) return -TOS_EFAULT;
   f->off += n;
   return (int32_t)n;
 }
@@ -149,7 +149,7 @@ SYSCALL(write) {
     int rc = fs_resize(f->node, end);
     if (rc) return rc;
   }
-  vm_copyin(t->proc, fs_bytes(f->node) + off, a2, a3);
+  if (!vm_copyin(t->proc, fs_bytes(f->node) + off, a2, a3)) return -TOS_EFAULT; /* (checked above: cannot fail) */
   f->off = end;
   return (int32_t)a3;
 }

@@ -105,7 +105,7 @@ static int valid_name(const char *n) {
 /* Copy the caller's file name (user address `va`, LAN_NAME_MAX characters at most): 0, or -error. */
 static int32_t copy_name(struct tcb *t, uint32_t va, char *name) {
   if (!vm_copyinstr(t->proc, name, va, LAN_NAME_MAX + 1))
-    return vm_phys(t->proc, va, 0) ? -TOS_EINVAL : -TOS_EFAULT; /* too long, or not mapped */
+    return vm_mapped(t->proc, va, 0) ? -TOS_EINVAL : -TOS_EFAULT; /* too long, or not mapped */
   return valid_name(name) ? 0 : -TOS_EINVAL;
 }
 
@@ -173,7 +173,11 @@ static int pump_tx(void) {
       if ((x.flags & TOS_LAN_STALL) && x.t) break; /* the test of the time-out: the data waits */
       if (x.chunk_pos == x.chunk_len) {
         uint32_t n = x.len - x.pos < sizeof x.chunk ? x.len - x.pos : sizeof x.chunk;
-        if (!x.t || !vm_copyin(x.t->proc, x.chunk, x.buf + x.pos, n)) memset(x.chunk, 0, n);
+        if (x.t && !vm_copyin(x.t->proc, x.chunk, x.buf + x.pos, n)) { /* its page went while it waited */
+          finish(x.t, -TOS_EFAULT);
+          x.t = NULL; /* the rest goes as a caller that has gone: a spoilt checksum, the host stores nothing */
+        }
+        if (!x.t) memset(x.chunk, 0, n);
         x.chunk_len = n;
         x.chunk_pos = 0;
       }
@@ -194,7 +198,10 @@ static int pump_tx(void) {
 
 /* Received file bytes on to the caller. */
 static void flush_chunk(void) {
-  if (x.chunk_len && x.t) vm_copyout(x.t->proc, x.buf + x.pos, x.chunk, x.chunk_len);
+  if (x.chunk_len && x.t && !vm_copyout(x.t->proc, x.buf + x.pos, x.chunk, x.chunk_len)) {
+    finish(x.t, -TOS_EFAULT); /* its page went while it waited: the rest is read and dropped */
+    x.t = NULL;
+  }
   x.pos += x.chunk_len;
   x.chunk_len = 0;
 }

@@ -1,22 +1,43 @@
 /* Physical page frames (1 KB, the MMU's page): every frame from the end of the filestore to
  * the top of RAM, on a free list threaded through the frames themselves. The kernel's own
- * memory (vectors, code, data, page tables, stack) lies below the filestore. */
+ * memory (vectors, code, data, page tables, stack) lies below the filestore.
+ *
+ * A bitmap says which frames of the pool are free, so that a frame given back that is not the
+ * pool's (a filestore block, a kernel address) or is free already halts the board with a message
+ * instead of corrupting the free list: the free count can never pass the total. */
 #include "defs.h"
 
-static uint32_t free_list, nfree, ntotal;
+static uint32_t free_list, nfree, ntotal, pool_lo, pool_hi;
+static uint8_t free_map[(TB_RAM_MAX_BYTES >> TOS_PAGE_SHIFT) / 8];
+
+#define BIT(pa) (((pa) - pool_lo) >> TOS_PAGE_SHIFT)
+static int is_free(uint32_t pa) { return free_map[BIT(pa) / 8] >> (BIT(pa) % 8) & 1; }
+static void mark(uint32_t pa, int f) {
+  if (f) free_map[BIT(pa) / 8] |= (uint8_t)(1u << (BIT(pa) % 8));
+  else free_map[BIT(pa) / 8] &= (uint8_t)~(1u << (BIT(pa) % 8));
+}
 
 void mem_init(uint32_t lo, uint32_t hi) {
   lo = (lo + TOS_PAGE_SIZE - 1) & ~(uint32_t)(TOS_PAGE_SIZE - 1);
   hi &= ~(uint32_t)(TOS_PAGE_SIZE - 1);
+  if (hi > TB_RAM_MAX_BYTES) hi = TB_RAM_MAX_BYTES;
+  pool_lo = lo;
+  pool_hi = hi > lo ? hi : lo;
   free_list = 0;
   nfree = ntotal = 0;
-  for (uint32_t pa = hi; pa > lo;) { /* lowest frames first out */
+  memset(free_map, 0, sizeof free_map);
+  for (uint32_t pa = pool_hi; pa > lo;) { /* lowest frames first out */
     pa -= TOS_PAGE_SIZE;
     REG32(pa) = free_list;
     free_list = pa;
+    mark(pa, 1);
     ++nfree;
   }
   ntotal = nfree;
+}
+
+int frame_owned(uint32_t pa) {
+  return pa >= pool_lo && pa < pool_hi && !(pa & (TOS_PAGE_SIZE - 1));
 }
 
 uint32_t frame_alloc(void) {
@@ -24,14 +45,23 @@ uint32_t frame_alloc(void) {
   if (!pa) return 0;
   free_list = REG32(pa);
   --nfree;
+  mark(pa, 0);
   uint32_t *w = (uint32_t *)pa;
   for (int i = 0; i < TOS_PAGE_SIZE / 4; ++i) w[i] = 0;
   return pa;
 }
 
 void frame_free(uint32_t pa) {
+  if (!frame_owned(pa) || is_free(pa)) {
+    kprintf("\ntos: %s: KERNEL BUG: frame 0x%x given back %s (pool 0x%x..0x%x, %u of %u free): halted\n",
+            board_name, pa, frame_owned(pa) ? "twice" : "that is not a page frame", pool_lo, pool_hi, nfree,
+            ntotal);
+    console_flush();
+    halt_board(0x2FF);
+  }
   REG32(pa) = free_list;
   free_list = pa;
+  mark(pa, 1);
   ++nfree;
 }
 

@@ -26,7 +26,7 @@ SYSCALL(mon_read) {
       if (w & MMI_EMPTY) break;
       chunk[k++] = w;
     }
-    vm_copyout(t->proc, a1 + n * 4, chunk, k * 4);
+    if (!vm_copyout(t->proc, a1 + n * 4, chunk, k * 4)) return -TOS_EFAULT; /* (checked above: cannot fail) */
     n += k;
     if (k < sizeof chunk / sizeof chunk[0]) break; /* the FIFO ran dry (or max reached) */
   }

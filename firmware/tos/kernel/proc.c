@@ -81,12 +81,22 @@ static int check_elf(const char *path, const struct tos_fs_entry *e, const struc
   return 0;
 }
 
+/* Which of a process's pages are its own: a frame of the pool (data, bss, heap, stacks, pages
+ * copied from another board) is; a code page is a filestore block, shared by every invocation
+ * and never the process's to free, whatever order the segments were listed in or however far
+ * the loading got. The pool (mem.c) and the filestore are disjoint, so the frame says it. */
+static int owns(struct proc *p, uint32_t v) {
+  uint32_t e = p->ptable[v];
+  return (e & TB_MMU_PTE_VALID) && frame_owned(e & TB_MMU_PTE_FRAME);
+}
+
 static void release_memory(struct proc *p) {
   /* the image, and pages copied into stack windows from another board (threads' own stacks
    * went with them) */
   for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {
+    int own = owns(p, v);
     uint32_t pa = vm_unmap(p, v);
-    if (pa && (v < p->text_lo || v >= p->text_hi)) frame_free(pa);
+    if (pa && own) frame_free(pa);
   }
   fs_unmap(p->text_node);
   p->text_node = -1;
@@ -107,15 +117,15 @@ static int load(struct proc *p, const char *path, const struct tos_fs_entry *e, 
     if (!(s->flags & PF_W)) { /* code: the filestore's own blocks, read-only, shared */
       uint32_t pa = (uint32_t)f + (s->offset & ~(uint32_t)(TOS_PAGE_SIZE - 1));
       for (uint32_t v = v0; v <= v1; ++v, pa += TOS_PAGE_SIZE) {
-        if (vm_phys(p, v << TOS_PAGE_SHIFT, 0)) return refuse(path, "segments share a page at", v << TOS_PAGE_SHIFT);
+        if (vm_mapped(p, v << TOS_PAGE_SHIFT, 0)) return refuse(path, "segments share a page at", v << TOS_PAGE_SHIFT);
         vm_map(p, v, pa, 0);
       }
-      if (!p->text_hi) p->text_lo = v0;
-      p->text_hi = v1 + 1;
+      if (!p->text_hi || v0 < p->text_lo) p->text_lo = v0; /* segments in any order */
+      if (v1 + 1 > p->text_hi) p->text_hi = v1 + 1;
       continue;
     }
     for (uint32_t v = v0; v <= v1; ++v) { /* data + bss: private frames */
-      if (vm_phys(p, v << TOS_PAGE_SHIFT, 0)) return refuse(path, "segments share a page at", v << TOS_PAGE_SHIFT);
+      if (vm_mapped(p, v << TOS_PAGE_SHIFT, 0)) return refuse(path, "segments share a page at", v << TOS_PAGE_SHIFT);
       uint32_t pa = frame_alloc();
       if (!pa) {
         kprintf("tos: %s: %s: out of memory\n", board_name, path);
@@ -123,7 +133,7 @@ static int load(struct proc *p, const char *path, const struct tos_fs_entry *e, 
       }
       vm_map(p, v, pa, 1);
     }
-    vm_copyout(p, s->vaddr, f + s->offset, s->filesz);
+    if (!vm_copyout(p, s->vaddr, f + s->offset, s->filesz)) return refuse(path, "data segment not mapped at", s->vaddr);
   }
   return 0;
 }
@@ -187,19 +197,23 @@ int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t
   /* the environment and the command line on the stack: entry(cmdline, env), returning to 0
    * (crt0 never returns) */
   uint32_t envp = (t->usp + 8 - env_len) & ~3u;
-  vm_copyout(p, envp, env, env_len);
   p->env = envp;
   p->env_len = env_len;
   uint32_t len = strlen(args) + 1;
   if (len > TOS_MAX_ARGS_BYTES) len = TOS_MAX_ARGS_BYTES;
   uint32_t str = (envp - len) & ~3u;
-  vm_copyout(p, str, args, len - 1);
-  vm_copyout(p, str + len - 1, "", 1);
   uint32_t zero = 0;
   t->usp = str - 12;
-  vm_copyout(p, t->usp, &zero, 4);
-  vm_copyout(p, t->usp + 4, &str, 4);
-  vm_copyout(p, t->usp + 8, &envp, 4);
+  /* (the first stack's top pages were mapped just now: these cannot fail) */
+  if (!vm_copyout(p, envp, env, env_len) || !vm_copyout(p, str, args, len - 1) ||
+      !vm_copyout(p, str + len - 1, "", 1) || !vm_copyout(p, t->usp, &zero, 4) ||
+      !vm_copyout(p, t->usp + 4, &str, 4) || !vm_copyout(p, t->usp + 8, &envp, 4)) {
+    thread_free(t);
+    release_memory(p);
+    p->state = P_FREE;
+    --nprocs;
+    return -TOS_ENOMEM;
+  }
   file_inherit(p, parent);
   ready(t);
   if (out) *out = p;
@@ -328,11 +342,19 @@ SYSCALL(spawn) {
   uint32_t n = 0; /* "NAME=value\0...\0\0": up to the first empty string */
   do {
     if (n == sizeof env) return -TOS_EINVAL;
-    uint32_t pa = vm_phys(t->proc, a3 + n, 0);
-    if (!pa) return -TOS_EFAULT;
+    uint32_t pa;
+    if (!vm_user_pa(t->proc, a3 + n, 0, &pa)) return -TOS_EFAULT;
     env[n++] = *(const char *)pa;
   } while (env[n - 1] || (n > 1 && env[n - 2]));
   return proc_spawn_env(path, args, env, n, t->proc, NULL);
+}
+
+/* A heap page goes: its frame back to the pool if it is one of ours (a page of a guest part or
+ * one given to another board may not be mapped here). */
+static void free_page(struct proc *p, uint32_t v) {
+  int own = owns(p, v);
+  uint32_t pa = vm_unmap(p, v);
+  if (own) frame_free(pa);
 }
 
 /* sbrk(increment): move the end of the data segment; pages after the image are mapped from
@@ -346,12 +368,12 @@ SYSCALL(sbrk) {
   for (uint32_t v = v0; v < v1; ++v) {
     uint32_t pa = frame_alloc();
     if (!pa) {
-      while (v-- > v0) frame_free(vm_unmap(p, v));
+      while (v-- > v0) free_page(p, v);
       return -TOS_ENOMEM;
     }
     vm_map(p, v, pa, 1);
   }
-  for (uint32_t v = v1; v < v0; ++v) frame_free(vm_unmap(p, v));
+  for (uint32_t v = v1; v < v0; ++v) free_page(p, v);
   p->brk = brk;
   return (int32_t)old;
 }
@@ -376,7 +398,7 @@ SYSCALL(pinfo) {
   info.parent = p->parent;
   info.exit_code = p->exit_code;
   for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
-    if (p->ptable[v] && (v < p->text_lo || v >= p->text_hi)) ++info.frames;
+    if (owns(p, v)) ++info.frames;
   for (int i = 0; i < TOS_MAX_THREADS; ++i) {
     struct tcb *th = p->slots[i];
     if (!th) continue;

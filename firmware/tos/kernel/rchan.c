@@ -69,6 +69,21 @@ static int start_msg(struct tcb *s, uint32_t dest, uint32_t rtid, uint32_t cap) 
   return 0;
 }
 
+/* The sender's buffer lost a page while it waited (sbrk(-n), another thread's exit): the msg is
+ * abandoned. The receiver is told by a last msg piece that carries no data and an eighth
+ * operand (MSG_ABANDONED): it gets EFAULT; so does the sender. */
+#define MSG_ABANDONED 1u
+static void abandon(struct out *o, uint32_t *ops) {
+  struct tcb *s = o->t;
+  ops[7] = MSG_ABANDONED;
+  net_queue(o->dest, NET_MSG, ops, 8, 0, 0, NULL, NULL); /* room for 2 was checked by the caller */
+  o->t = NULL;
+  o->queued = 0;
+  kprintf("tos: %s: process %u (%s) thread %x: send buffer 0x%x lost a page before its msg left: EFAULT\n",
+          board_name, s->proc->pid, s->proc->name, s->tid, s->op_buf);
+  finish(s, -TOS_EFAULT);
+}
+
 int rchan_pending(void) {
   for (int i = 0; i < OUTQ; ++i)
     if (outq[i].t && !outq[i].queued) return 1;
@@ -85,14 +100,18 @@ void rchan_send_phase(void) {
       if (net_queue_room() < 2) return;
       uint32_t va = s->op_buf + o->sent, k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
       if (k > n - o->sent) k = n - o->sent;
-      uint32_t ops[8];
+      uint32_t ops[8] = {0};
       gpid_ops(ops, s->proc, (uint32_t)s->op_chan);
       ops[4] = o->rtid;
       ops[5] = n;
       ops[6] = o->sent;
+      uint32_t pa = 0;
+      if (k && !vm_user_pa(s->proc, va, 0, &pa)) { /* a page went while the sender waited */
+        abandon(o, ops);
+        break;
+      }
       int last = o->sent + k == n;
-      net_queue(o->dest, NET_MSG, ops, 7, k ? vm_phys(s->proc, va, 0) : 0, k, last ? sent_all : NULL,
-                last ? o : NULL);
+      net_queue(o->dest, NET_MSG, ops, 7, pa, k, last ? sent_all : NULL, last ? o : NULL);
       o->sent += k;
       if (last) {
         o->queued = 1;
@@ -149,6 +168,20 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
     if (c->token_from == net_me()) return; /* our own: the sender is here and finds us waiting */
     c->rtr_sent = 1;
     send_token(c->token_from, NET_RTR, p, chan, t->tid, t->op_len);
+  }
+}
+
+/* The home's process now has a thread on board dest (created there, or `mover` migrating there).
+ * A sender that blocked here while the process had no thread elsewhere took chan.c's local path
+ * and told no board; receivers are passive, so a receiver on dest would wait for ever. dest is
+ * told of every sender waiting here (a focus each; one for a channel `mover` has received on
+ * travels with it already): kept as an orphan there until the part of the process is made. */
+void rchan_spread(struct proc *p, uint32_t dest, const struct tcb *mover) {
+  if (p->guest) return;
+  for (uint32_t ch = 0; ch < TOS_MAX_CHANNELS; ++ch) {
+    struct tcb *w = p->chan[ch].waiter;
+    if (!w || w->state != T_SEND || w == mover || (mover && CHAN_USED(mover->recv_mask, ch))) continue;
+    send_token(dest, NET_FOCUS, p, ch, w->tid, w->op_len);
   }
 }
 
@@ -281,15 +314,23 @@ static void on_msg(uint32_t from, const uint32_t *o, uint32_t nops) {
     return;
   }
   uint32_t total = o[5], off = o[6], n = net_data_len();
+  if (nops > 7 && o[7] == MSG_ABANDONED) { /* the sender's buffer lost a page on the way */
+    c->waiter = NULL;
+    c->rtr_sent = 0;
+    r->op_fault = 0;
+    finish(r, -TOS_EFAULT);
+    return;
+  }
   if (off + n > r->op_len || off + n > total) {
     ++rchan_stray;
     kprintf("tos: %s: corrupt msg on channel %u (offset %u, %u bytes): dropped\n", board_name, o[3], off, n);
     return;
   }
-  for (uint32_t k = 0; k < n;) { /* into the receiver's pages, a page piece at a time */
-    uint32_t va = r->op_buf + off + k, m = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
+  for (uint32_t k = 0; k < n && !r->op_fault;) { /* into the receiver's pages, a page piece at a time */
+    uint32_t va = r->op_buf + off + k, m = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1)), pa;
     if (m > n - k) m = n - k;
-    net_take(k, vm_phys(r->proc, va, 1), m);
+    if (!vm_user_pa(r->proc, va, 1, &pa)) r->op_fault = 1; /* its page went while it waited: the rest is dropped */
+    else net_take(k, pa, m);
     k += m;
   }
   if (off + n == total) {
@@ -297,7 +338,8 @@ static void on_msg(uint32_t from, const uint32_t *o, uint32_t nops) {
     c->rtr_sent = 0;
     r->last_link = (uint8_t)(from + 1);
     EVENT(DGL_COMMS, EV_COMMR);
-    finish(r, (int32_t)total);
+    finish(r, r->op_fault ? -TOS_EFAULT : (int32_t)total);
+    r->op_fault = 0;
   }
 }
 
@@ -373,5 +415,5 @@ void rchan_init(void) {
   net_register(NET_FOCUS, on_focus, 7);
   net_register(NET_ADVERT, on_focus, 7);
   net_register(NET_RTR, on_rtr, 7);
-  net_register(NET_MSG, on_msg, 7);
+  net_register(NET_MSG, on_msg, 7); /* (8 for an abandoned msg) */
 }

@@ -63,6 +63,7 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
     proc_release_slot(p, slot);
     return -TOS_EAGAIN;
   }
+  rchan_spread(p, target, NULL);
   ++parent->children;
   p->where[slot] = (uint8_t)target;
   p->where_moves[slot] = 0;
@@ -229,8 +230,9 @@ static void on_page_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   EVENT(DGL_COMMS, EV_RX_MPC);
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
-  uint32_t pa = p ? vm_phys(p, o[3] << TOS_PAGE_SHIFT, 0) : 0;
-  uint32_t writable = p && vm_phys(p, o[3] << TOS_PAGE_SHIFT, 1) ? 1 : 0;
+  uint32_t pa = 0;
+  if (!p || !vm_user_pa(p, o[3] << TOS_PAGE_SHIFT, 0, &pa)) pa = 0;
+  uint32_t writable = p && vm_mapped(p, o[3] << TOS_PAGE_SHIFT, 1) ? 1 : 0;
   uint32_t r[6] = {o[0], o[1], o[2], o[3], o[4], writable};
   int move = pa && o[5];
   if (!net_queue(from, pa ? NET_PAGE : NET_PAGE_NONE, r, 6, pa, pa ? TOS_PAGE_SIZE : 0,

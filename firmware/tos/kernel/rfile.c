@@ -29,6 +29,15 @@ static void unpack_name(const uint32_t *ops, char *n) {
   n[TOS_FS_NAME_LEN - 1] = 0;
 }
 
+/* The transfer stops half-way (the buffer lost a page, the thread was removed): the other board
+ * is told by an RF_DATA with a second operand and no data, and removes what it has written. */
+#define RF_ABANDONED 1u
+static void abandon(void) {
+  uint32_t ops[2] = {sent, RF_ABANDONED};
+  if (opened && sent < total) net_send_wait(to, NET_RF_DATA, ops, 2);
+  sender = NULL;
+}
+
 /* Send phase: the next pieces of the file, as the network queue has room. */
 void rfile_send_phase(void) {
   if (!sender) return;
@@ -41,7 +50,14 @@ void rfile_send_phase(void) {
   while (sent < total && net_queue_room() > 1) {
     uint32_t va = base + sent, n = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
     if (n > total - sent) n = total - sent;
-    net_queue(to, NET_RF_DATA, &sent, 1, vm_phys(sender->proc, va, 0), n, NULL, NULL);
+    uint32_t pa;
+    if (!vm_user_pa(sender->proc, va, 0, &pa)) { /* a page went while the thread waited */
+      struct tcb *t = sender;
+      abandon();
+      finish(t, -TOS_EFAULT);
+      return;
+    }
+    net_queue(to, NET_RF_DATA, &sent, 1, pa, n, NULL, NULL);
     sent += n;
   }
 }
@@ -56,7 +72,7 @@ static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
 
 /* A thread removed while its file was on the way: the rest is not sent. */
 void rfile_forget(struct tcb *t) {
-  if (sender == t) sender = NULL;
+  if (sender == t) abandon();
 }
 
 SYSCALL(rput) {
@@ -119,8 +135,14 @@ static void on_open(uint32_t from, const uint32_t *ops, uint32_t nops) {
 }
 
 static void on_data(uint32_t from, const uint32_t *ops, uint32_t nops) {
-  (void)nops;
   if (from >= TOS_BOARD_NAME_COUNT || in[from].error || in[from].node < 0) return;
+  if (nops > 1 && ops[1] == RF_ABANDONED) { /* the sender's buffer lost a page, or it was removed */
+    kprintf("tos: %s: file %s from %s abandoned by its sender after %u of %u bytes: removed\n", board_name,
+            fs_entry(in[from].node)->name, board_name_of(from), in[from].got, in[from].size);
+    fs_remove(in[from].node);
+    in[from].node = -1;
+    return;
+  }
   uint32_t n = net_data_len(), off = ops[0];
   if (off + n > in[from].size) return;
   net_take(0, (uint32_t)fs_bytes(in[from].node) + off, n);

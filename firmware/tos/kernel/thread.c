@@ -112,6 +112,9 @@ void finish(struct tcb *t, int32_t result) {
 }
 
 /* ---- TCBs and stacks ---- */
+/* A slot's stack window is one page more than the largest stack: its lowest page is never
+ * mapped, so that a stack that overflows, whatever its size, faults there (trap.c reports a
+ * stack overflow) instead of running into the window below, another thread's stack. */
 uint32_t thread_window_top(uint32_t slot) { return TOS_STACK_BASE + (slot + 1) * TOS_STACK_WINDOW; }
 #define window_top thread_window_top
 
@@ -151,10 +154,13 @@ struct tcb *thread_new_in_slot(struct proc *p, uint32_t slot, uint32_t entry, ui
     vm_map(p, (top >> TOS_PAGE_SHIFT) - i, frame_alloc(), 1);
     t->stack_pages = (uint16_t)i;
   }
-  /* entry(arg) with return address ret: the C calling convention's frame */
+  /* entry(arg) with return address ret: the C calling convention's frame (on the pages just
+   * mapped: cannot fail) */
   uint32_t sp = top - 8;
-  vm_copyout(p, sp, &ret, 4);
-  vm_copyout(p, sp + 4, &arg, 4);
+  if (!vm_copyout(p, sp, &ret, 4) || !vm_copyout(p, sp + 4, &arg, 4)) {
+    thread_free(t);
+    return (struct tcb *)-TOS_ENOMEM;
+  }
   t->usp = sp;
   /* a format $0 frame: SR (user mode, interrupts on), PC, format/vector 0 */
   t->frame_len = 8;
@@ -205,8 +211,8 @@ void thread_detach(struct tcb *t) {
 /* create(): a child of `parent` on this board. */
 int thread_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor,
                   uint32_t entry, uint32_t arg, uint32_t ret) {
-  if (entry < TOS_USER_BASE || entry >= TOS_USER_IMAGE_TOP || (entry & 1)) return -TOS_EINVAL;
   if (parent->proc->guest) return -TOS_EREMOTE; /* thread slots are the home's to give */
+  if (!vm_entry_ok(parent->proc, entry)) return -TOS_EINVAL; /* the home has every code page */
   if (processor < 0 || (uint32_t)processor != net_me()) /* another board (or one chosen at random) */
     return remote_create(parent, id, n_pages, processor, entry, arg, ret);
   return thread_create_local(parent, id, n_pages, entry, arg, ret);

@@ -43,6 +43,15 @@ static uint32_t frame_pc(const struct tcb *t) {
   return pc;
 }
 
+/* An access below the thread's stack, in its window (down to the guard page at the window's
+ * foot), or at most a page below its stack pointer into a window below: the stack has
+ * overflowed. */
+static int stack_overflow(const struct tcb *t, uint32_t addr) {
+  uint32_t top = thread_window_top(t->slot), lo = top - t->stack_pages * TOS_PAGE_SIZE;
+  if (addr < lo && addr >= top - TOS_STACK_WINDOW) return 1;
+  return addr < t->usp && t->usp - addr <= TOS_PAGE_SIZE && t->usp <= top && addr >= TOS_STACK_BASE;
+}
+
 /* A user thread faulted: report it in one line and remove its process. */
 static void user_fault(struct tcb *t, uint32_t vector) {
   uint32_t addr = 0;
@@ -56,6 +65,7 @@ static void user_fault(struct tcb *t, uint32_t vector) {
       why = reason == TB_MMU_FAULT_STATUS_REASON_READ_ONLY ? " (write to a read-only page)"
             : reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED ? " (unmapped page)"
                                                              : " (not a user page)";
+      if (reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED && stack_overflow(t, addr)) why = " (stack overflow)";
       REG16(TB_MMU_FAULT_STATUS) = 0;
     }
   }

@@ -40,44 +40,59 @@ uint32_t vm_unmap(struct proc *p, uint32_t vpage) {
   return (e & TB_MMU_PTE_VALID) ? (e & PTE_FRAME) : 0;
 }
 
-uint32_t vm_phys(struct proc *p, uint32_t va, int write) {
+/* The one way from a user address to a physical one: 1 and *pa when the page is mapped for the
+ * user (and writable if asked) now, 0 otherwise. Every kernel access to user memory goes through
+ * it at the moment of the access: a page checked when a call began may be gone by the time a
+ * partner arrives or a transfer completes (sbrk(-n), another thread's exit, the process killed). */
+int vm_user_pa(struct proc *p, uint32_t va, int write, uint32_t *pa) {
   uint32_t vpage = va >> TOS_PAGE_SHIFT;
   if (vpage >= TOS_USER_PAGES) return 0;
   uint32_t e = p->ptable[vpage];
-  if (!(e & TB_MMU_PTE_VALID) || (write && !(e & TB_MMU_PTE_WRITABLE))) return 0;
-  return (e & PTE_FRAME) | (va & (TOS_PAGE_SIZE - 1));
+  if (!(e & TB_MMU_PTE_VALID) || !(e & TB_MMU_PTE_USER) || (write && !(e & TB_MMU_PTE_WRITABLE))) return 0;
+  *pa = (e & PTE_FRAME) | (va & (TOS_PAGE_SIZE - 1));
+  return 1;
 }
 
-/* Is every byte of [va, va+len) mapped for the user (and writable if asked)? */
+int vm_mapped(struct proc *p, uint32_t va, int write) {
+  uint32_t pa;
+  return vm_user_pa(p, va, write, &pa);
+}
+
+/* Is every byte of [va, va+len) mapped for the user (and writable if asked)? An early answer
+ * for EFAULT; the copies below check again as they go. */
 int vm_check(struct proc *p, uint32_t va, uint32_t len, int write) {
   if (len == 0) return 1;
   if (va + len < va || va + len > TOS_USER_TOP) return 0;
   for (uint32_t pg = va >> TOS_PAGE_SHIFT; pg <= (va + len - 1) >> TOS_PAGE_SHIFT; ++pg)
-    if (!vm_phys(p, pg << TOS_PAGE_SHIFT, write)) return 0;
+    if (!vm_mapped(p, pg << TOS_PAGE_SHIFT, write)) return 0;
   return 1;
 }
 
-/* Copy between two user spaces (both checked by the caller), a page piece at a time. */
-void vm_copy(struct proc *dp, uint32_t dva, struct proc *sp, uint32_t sva, uint32_t n) {
+/* Copy between two user spaces, a page piece at a time, each piece translated as it is copied:
+ * 0 when a page of either side is gone (the copy stops there; what went before stays). */
+int vm_copy(struct proc *dp, uint32_t dva, struct proc *sp, uint32_t sva, uint32_t n) {
   while (n) {
     uint32_t dn = TOS_PAGE_SIZE - (dva & (TOS_PAGE_SIZE - 1));
     uint32_t sn = TOS_PAGE_SIZE - (sva & (TOS_PAGE_SIZE - 1));
-    uint32_t k = n < dn ? n : dn;
+    uint32_t k = n < dn ? n : dn, dpa, spa;
     if (sn < k) k = sn;
-    memcpy((void *)vm_phys(dp, dva, 1), (const void *)vm_phys(sp, sva, 0), k);
+    if (!vm_user_pa(dp, dva, 1, &dpa) || !vm_user_pa(sp, sva, 0, &spa)) return 0;
+    memcpy((void *)dpa, (const void *)spa, k);
     dva += k;
     sva += k;
     n -= k;
   }
+  return 1;
 }
 
 int vm_copyin(struct proc *p, void *dst, uint32_t va, uint32_t n) {
-  if (!vm_check(p, va, n, 0)) return 0;
+  if (va + n < va || va + n > TOS_USER_TOP) return 0;
   uint8_t *d = dst;
   while (n) {
-    uint32_t k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
+    uint32_t k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1)), pa;
     if (k > n) k = n;
-    memcpy(d, (const void *)vm_phys(p, va, 0), k);
+    if (!vm_user_pa(p, va, 0, &pa)) return 0;
+    memcpy(d, (const void *)pa, k);
     d += k;
     va += k;
     n -= k;
@@ -86,12 +101,13 @@ int vm_copyin(struct proc *p, void *dst, uint32_t va, uint32_t n) {
 }
 
 int vm_copyout(struct proc *p, uint32_t va, const void *src, uint32_t n) {
-  if (!vm_check(p, va, n, 1)) return 0;
+  if (!vm_check(p, va, n, 1)) return 0; /* all or nothing: a result is never half written */
   const uint8_t *s = src;
   while (n) {
-    uint32_t k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
+    uint32_t k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1)), pa;
     if (k > n) k = n;
-    memcpy((void *)vm_phys(p, va, 1), s, k);
+    if (!vm_user_pa(p, va, 1, &pa)) return 0;
+    memcpy((void *)pa, s, k);
     s += k;
     va += k;
     n -= k;
@@ -102,10 +118,23 @@ int vm_copyout(struct proc *p, uint32_t va, const void *src, uint32_t n) {
 /* A NUL-terminated string of at most max-1 characters; 0 if unmapped or too long. */
 int vm_copyinstr(struct proc *p, char *dst, uint32_t va, uint32_t max) {
   for (uint32_t i = 0; i < max; ++i) {
-    uint32_t pa = vm_phys(p, va + i, 0);
-    if (!pa) return 0;
+    uint32_t pa;
+    if (!vm_user_pa(p, va + i, 0, &pa)) return 0;
     dst[i] = *(const char *)pa;
     if (!dst[i]) return 1;
   }
   return 0;
+}
+
+/* Where a user may start a thread: an even address of its read-only code (the image's
+ * filestore pages), mapped here now, with the first instruction words (the 68010 fetches two
+ * during the RTE that enters it) on such pages too. Anything else would fault in that RTE. */
+int vm_entry_ok(struct proc *p, uint32_t entry) {
+  if ((entry & 1) || entry < TOS_USER_BASE || entry + 4 > TOS_USER_IMAGE_TOP) return 0;
+  for (uint32_t a = entry; a <= entry + 2; a += 2) {
+    uint32_t v = a >> TOS_PAGE_SHIFT;
+    uint32_t e = p->ptable[v];
+    if (!(e & TB_MMU_PTE_VALID) || !(e & TB_MMU_PTE_USER) || (e & TB_MMU_PTE_WRITABLE)) return 0;
+  }
+  return 1;
 }
