@@ -31,6 +31,7 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
     if (t->proc->guest || t->proc->remote_threads) rchan_request(t, c, sending); /* the partner may be elsewhere */
     else {
       c->waiter = t;
+      c->quiet = (uint8_t)sending; /* should the process spread, rchan_spread tells the others */
       t->state = sending ? T_SEND : T_RECV;
     }
     if (t->state != T_RUNNING) EVENT(DGL_COMMS, EV_TRAP70);

@@ -75,6 +75,7 @@ struct ccb { /* channel control block: one occam channel */
   uint16_t token_tid;
   uint32_t token_len;
   uint8_t fwd_r, fwd_s; /* board + 1 the receiver / sender of this channel migrated to from here */
+  uint8_t quiet;        /* the waiter is a sender that blocked while the process lived here only: no board knows */
 };
 
 struct proc {
@@ -205,7 +206,7 @@ void rchan_send_phase(void);
 int rchan_pending(void); /* a msg waits for the send phase to queue its pieces */
 void rchan_request(struct tcb *t, struct ccb *c, int sending);
 void rchan_adopt(struct proc *p);
-void rchan_spread(struct proc *p, uint32_t dest, const struct tcb *mover);
+void rchan_spread(struct proc *p, const struct tcb *mover);
 void rchan_forget(struct tcb *t);
 struct mig_chan { /* one channel a migrating thread has used, as it travels */
   uint8_t chan, role; /* role: 1 it sends on it, 2 it receives */

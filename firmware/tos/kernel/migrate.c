@@ -102,7 +102,7 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
   uint32_t ops[4] = {p->home_board, p->home_pid, p->home_serial, t->slot};
   outbox_busy[k] = 1;
   net_queue(dest, NET_THREAD, ops, 4, (uint32_t)m, PACK_HEAD + n * sizeof m->chan[0], sent, m);
-  rchan_spread(p, dest, t); /* (after: the room checked above was for the thread) */
+  rchan_spread(p, t); /* (after: the room checked above was for the thread) */
   thread_detach(t);
   ++migrations_out;
   EVENT(DGL_COMMS, EV_MIGRATE_SENT);

@@ -152,6 +152,7 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
   struct proc *p = t->proc;
   uint32_t chan = (uint32_t)t->op_chan;
   c->waiter = t;
+  c->quiet = 0;
   t->state = sending ? T_SEND : T_RECV;
   if (sending) {
     if (c->token == T_TOKEN_RTR) { /* a remote receiver is ready: the data goes now */
@@ -171,17 +172,22 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
   }
 }
 
-/* The home's process now has a thread on board dest (created there, or `mover` migrating there).
- * A sender that blocked here while the process had no thread elsewhere took chan.c's local path
- * and told no board; receivers are passive, so a receiver on dest would wait for ever. dest is
- * told of every sender waiting here (a focus each; one for a channel `mover` has received on
- * travels with it already): kept as an orphan there until the part of the process is made. */
-void rchan_spread(struct proc *p, uint32_t dest, const struct tcb *mover) {
+/* The home's process now has a thread on another board (created there, or `mover` migrating
+ * there). A sender that blocked here while the process had no thread elsewhere took chan.c's
+ * local path and told no board; receivers are passive, so a receiver there would wait for ever.
+ * Each such sender is now announced as it would have been had the process been spread when it
+ * blocked (a focus to the channel's known peer, else an advert to every board: kept as an orphan
+ * where the process has no part yet). A channel `mover` has received on is skipped: its focus
+ * travels with it (rchan_pack). */
+void rchan_spread(struct proc *p, const struct tcb *mover) {
   if (p->guest) return;
   for (uint32_t ch = 0; ch < TOS_MAX_CHANNELS; ++ch) {
-    struct tcb *w = p->chan[ch].waiter;
-    if (!w || w->state != T_SEND || w == mover || (mover && CHAN_USED(mover->recv_mask, ch))) continue;
-    send_token(dest, NET_FOCUS, p, ch, w->tid, w->op_len);
+    struct ccb *c = &p->chan[ch];
+    struct tcb *w = c->waiter;
+    if (!c->quiet || !w || w->state != T_SEND || (mover && CHAN_USED(mover->recv_mask, ch))) continue;
+    c->quiet = 0;
+    if (c->peer && c->peer - 1u != net_me()) send_token(c->peer - 1u, NET_FOCUS, p, ch, w->tid, w->op_len);
+    else send_token(NONE, NET_ADVERT, p, ch, w->tid, w->op_len);
   }
 }
 

@@ -63,7 +63,7 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
     proc_release_slot(p, slot);
     return -TOS_EAGAIN;
   }
-  rchan_spread(p, target, NULL);
+  rchan_spread(p, NULL);
   ++parent->children;
   p->where[slot] = (uint8_t)target;
   p->where_moves[slot] = 0;
