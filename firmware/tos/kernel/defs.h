@@ -159,6 +159,7 @@ void net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v);
 int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
               void (*done)(void *), void *ctx);
 uint32_t net_queue_room(void);
+int net_frame_queued(uint32_t pa);
 uint32_t net_queue_capacity(void);
 void net_send_phase(void);
 void net_receive_phase(void);
@@ -234,6 +235,8 @@ void mem_init(uint32_t lo, uint32_t hi);
 uint32_t frame_alloc(void);                 /* zeroed frame's physical address, 0 if none */
 void frame_free(uint32_t pa);               /* halts the board on a frame not the pool's or free already */
 int frame_owned(uint32_t pa);               /* a frame of the pool (not the kernel's, not a filestore block) */
+uint32_t frames_held(void);                 /* freed while a queued message's data: held until it has left */
+void frames_release_held(void);             /* net.c, after a launch */
 uint32_t frames_free(void);
 uint32_t frames_total(void);
 

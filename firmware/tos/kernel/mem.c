@@ -51,18 +51,50 @@ uint32_t frame_alloc(void) {
   return pa;
 }
 
+/* A frame freed while a message in the network queue still has its data there (a user page
+ * piece of a remote msg, an rput, a page copy: its process freed the page, or ended, before the
+ * piece left) is held until the message has gone: no other process's data can leave in it. */
+#define HELD_MAX 32 /* the network queue's length: one frame per message at most */
+static uint32_t held[HELD_MAX], nheld;
+
+static int is_held(uint32_t pa) {
+  for (uint32_t i = 0; i < nheld; ++i)
+    if (held[i] == pa) return 1;
+  return 0;
+}
+
+uint32_t frames_held(void) { return nheld; }
+
+static void put_free(uint32_t pa) {
+  REG32(pa) = free_list;
+  free_list = pa;
+  mark(pa, 1);
+  ++nfree;
+}
+
+void frames_release_held(void) {
+  for (uint32_t i = 0; i < nheld;)
+    if (!net_frame_queued(held[i])) {
+      put_free(held[i]);
+      held[i] = held[--nheld];
+    } else {
+      ++i;
+    }
+}
+
 void frame_free(uint32_t pa) {
-  if (!frame_owned(pa) || is_free(pa)) {
+  if (!frame_owned(pa) || is_free(pa) || is_held(pa)) {
     kprintf("\ntos: %s: KERNEL BUG: frame 0x%x given back %s (pool 0x%x..0x%x, %u of %u free): halted\n",
             board_name, pa, frame_owned(pa) ? "twice" : "that is not a page frame", pool_lo, pool_hi, nfree,
             ntotal);
     console_flush();
     halt_board(0x2FF);
   }
-  REG32(pa) = free_list;
-  free_list = pa;
-  mark(pa, 1);
-  ++nfree;
+  if (nheld < HELD_MAX && net_frame_queued(pa)) {
+    held[nheld++] = pa;
+    return;
+  }
+  put_free(pa);
 }
 
 uint32_t frames_free(void) { return nfree; }

@@ -82,6 +82,14 @@ int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, 
   return 1;
 }
 
+/* Is frame pa the data of a message still waiting in the queue? (A user page piece is translated
+ * when queued and read when launched: mem.c keeps such a frame until it has left.) */
+int net_frame_queued(uint32_t pa) {
+  for (uint32_t i = tx_tail; i != tx_head; i = (i + 1) % TXQ)
+    if (txq[i].len && (txq[i].data & ~(uint32_t)(TOS_PAGE_SIZE - 1)) == pa) return 1;
+  return 0;
+}
+
 uint32_t net_queue_room(void) { return TXQ - 1 - (tx_head + TXQ - tx_tail) % TXQ; }
 uint32_t net_queue_capacity(void) { return TXQ - 1; }
 
@@ -122,12 +130,11 @@ void net_send_phase(void) {
     ++net_sent;
     if (m->dest < TOS_BOARD_NAME_COUNT && link_sent[m->dest] < EV_LINK_COUNT_MASK) ++link_sent[m->dest];
     tx_tail = (tx_tail + 1) % TXQ;
-    if (m->done) {
-      if (m->len && anywhere) /* the gather must have read RAM before the owner reuses it */
-        while (REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY) {
-        }
-      m->done(m->ctx);
-    }
+    if (m->len && anywhere && (m->done || frames_held())) /* the gather must have read RAM before */
+      while (REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY) { /* the owner reuses it */
+      }
+    if (m->done) m->done(m->ctx);
+    if (m->len) frames_release_held();
   }
 }
 

@@ -86,7 +86,7 @@ int vm_copy(struct proc *dp, uint32_t dva, struct proc *sp, uint32_t sva, uint32
 }
 
 int vm_copyin(struct proc *p, void *dst, uint32_t va, uint32_t n) {
-  if (va + n < va || va + n > TOS_USER_TOP) return 0;
+  if (n && (va + n < va || va + n > TOS_USER_TOP)) return 0;
   uint8_t *d = dst;
   while (n) {
     uint32_t k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1)), pa;
