@@ -91,19 +91,19 @@ tos_kernel_test(PROGRAM bad_executables_are_refused FILES ${_bad_files} hello
 # the machine is closed (firmware/tos/README.md, "What the kernel guarantees").
 # A user buffer checked when a call blocked but freed before it completed: EFAULT, never a copy
 # through physical page 0 (local and remote channels, console, rput).
-tos_kernel_test(PROGRAM buffers_checked_when_used LABELS security SET run.no_progress_ms=5000
+tos_kernel_test(PROGRAM buffers_checked_when_used LABELS security ALL_FREE SET run.no_progress_ms=5000
   REGEX "local channel, receive buffer freed.*local channel, send buffer freed.*remote channel, send buffer freed.*console write, buffer freed.*rput, buffer freed.*buffers_checked_when_used: PASS")
 # create() at anything but mapped code is refused; a thread whose PC lost its page faults as itself.
-tos_kernel_test(PROGRAM entries_must_be_mapped_code LABELS security
+tos_kernel_test(PROGRAM entries_must_be_mapped_code LABELS security ALL_FREE
   REGEX "create refused every entry.*bus error at pc 0x[0-9a-f]+ address 0x[0-9a-f]+ \\(unmapped page\\): process removed.*entries_must_be_mapped_code: PASS")
 # A guard page below every stack, 32-page stacks included.
-tos_kernel_test(PROGRAM stack_overflow_hits_guard LABELS security
+tos_kernel_test(PROGRAM stack_overflow_hits_guard LABELS security ALL_FREE
   REGEX "\\(stack overflow\\): process removed.*\\(stack overflow\\): process removed.*stack_overflow_hits_guard: PASS")
 # The loader never frees a filestore block (crafted executables from make_bad_executables.py).
-tos_kernel_test(PROGRAM loader_frees_only_frames FILES ${_bad_files} hello LABELS security
+tos_kernel_test(PROGRAM loader_frees_only_frames FILES ${_bad_files} hello LABELS security ALL_FREE
   REGEX "bad-overlap: not a TOS executable: segments share a page.*loader_frees_only_frames: PASS")
 # A receiver made on another board after its sender blocked here finds it.
-tos_kernel_test(PROGRAM late_receiver_finds_sender LABELS security SET run.no_progress_ms=3000)
+tos_kernel_test(PROGRAM late_receiver_finds_sender LABELS security ALL_FREE SET run.no_progress_ms=3000)
 
 # Files and the C library (firmware/tos/README.md).
 tos_kernel_test(PROGRAM stdio_reads_writes_files)
