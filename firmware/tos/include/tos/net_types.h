@@ -12,7 +12,7 @@ enum net_type { /* what a message is */
   NET_HALT,           /* master -> board: halt */
   NET_DONE,           /* board -> master: op0 1 = boot script over and no process left, 0 = busy again */
   NET_RF_OPEN,        /* a file for this board's filestore: op0 size, op1 permissions, op2.. name */
-  NET_RF_DATA,        /* op0 offset, then data */
+  NET_RF_DATA,        /* op0 offset, then data; op1 = 1, no data: the sender abandoned the file */
   NET_RF_DONE,        /* op0 0 or -error: the file is stored (or not) */
   /* remote.c and rchan.c: a process across boards; ops start with its home (board, pid, serial) */
   NET_CREATE,         /* home -> board: start a thread (slot, entry, arg, ret, pages, parent TID, id) */
@@ -25,7 +25,7 @@ enum net_type { /* what a message is */
   NET_FOCUS,          /* the MPCs: channel, TID, length */
   NET_ADVERT,
   NET_RTR,
-  NET_MSG,            /* channel, receiver TID, total, offset, then data */
+  NET_MSG,            /* channel, receiver TID, total, offset, then data; op7 = 1, no data: abandoned */
   /* migrate.c: thread migration */
   NET_THREAD,         /* source -> destination: slot, then the packed thread (struct mig_pack) */
   NET_MOVED,          /* destination -> home: slot | moves << 8, the thread's new board */
