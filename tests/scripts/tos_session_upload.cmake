@@ -3,7 +3,9 @@
 # corrupt executable, runs the session (the LAN link at 460,800 baud, so that the large file is
 # refused in seconds: it still crosses the link whole), checks the console against REGEX, and requires the
 # downloaded copy of the program to be byte-identical to what was uploaded.
+# ERR_REGEX: the simulator's stderr (the link's progress lines).
 #   -DTESTBED=<exe> -DOUT=<dir> -DFILESTORE=<name> -DSCRIPT=<session> -DHELLO=<hello.elf> -DREGEX=<regex>
+#   [-DERR_REGEX=<regex>]
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
 file(COPY_FILE ${HELLO} ${OUT}/myprog)
@@ -19,6 +21,9 @@ if(NOT rc EQUAL 0)
 endif()
 if(NOT "${out}" MATCHES "${REGEX}")
   message(FATAL_ERROR "output does not match '${REGEX}'")
+endif()
+if(DEFINED ERR_REGEX AND NOT "${err}" MATCHES "${ERR_REGEX}")
+  message(FATAL_ERROR "stderr does not match '${ERR_REGEX}'")
 endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${HELLO} ${OUT}/back RESULT_VARIABLE same)
 if(NOT same EQUAL 0)
