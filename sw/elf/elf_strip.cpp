@@ -53,7 +53,7 @@ std::vector<uint8_t> strip_debug(const std::vector<uint8_t>& in) {
     if (s.name >= names.size) return "";
     size_t start = names.offset + s.name, end = names.offset + names.size;
     const uint8_t* z = static_cast<const uint8_t*>(std::memchr(in.data() + start, 0, end - start));
-    return z ? std::string(reinterpret_cast<const char*>(in.data() + start), z) : "";
+    return z ? std::string(reinterpret_cast<const char*>(in.data() + start), size_t(z - (in.data() + start))) : "";
   };
 
   // New index of every section (0: dropped, apart from the null section 0 itself).
