@@ -87,6 +87,9 @@ def boot(d, elf, tag):
                   env=sdk_env(), ok=False)
     if rc != 0:
         fail("testbed exited %d booting %s" % (rc, elf), out)
+    if not re.search(r"^machine: .* from %s/share/testbed/configs/testbed.toml$" % re.escape(A.prefix), out, re.M) \
+            or not re.search(r"image %s/share/testbed/firmware/tos.elf" % re.escape(A.prefix), out):
+        fail("the installed testbed did not take its machine and TOS from the prefix", out)
     return [l for l in out.splitlines() if l.startswith("stats:")], out
 
 
