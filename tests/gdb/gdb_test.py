@@ -395,6 +395,8 @@ def main():
     ap.add_argument("--gdb", default="gdb-multiarch")
     ap.add_argument("--sdk", help="the installed SDK's prefix (sdk_backtrace)")
     A = ap.parse_args()
+    if A.sdk:
+        A.sdk = os.path.abspath(A.sdk)
     fn = globals().get(A.scenario)
     if not callable(fn):
         fail("unknown scenario " + A.scenario)
