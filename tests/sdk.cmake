@@ -39,5 +39,6 @@ foreach(tool ${TESTBED_TOOLS})
 endforeach()
 add_test(NAME sdk_every_tool_answers_version_without_a_banner
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/sdk/versions_test.py ${PROJECT_VERSION}
-          ${_tool_paths} ${CMAKE_BINARY_DIR}/bin/testbed-experiment ${CMAKE_BINARY_DIR}/bin/testbed-analyse)
+          ${_tool_paths} $<TARGET_FILE:runtime_host_fuzz> ${CMAKE_BINARY_DIR}/bin/testbed-experiment
+          ${CMAKE_BINARY_DIR}/bin/testbed-analyse)
 set_tests_properties(sdk_every_tool_answers_version_without_a_banner PROPERTIES LABELS sdk TIMEOUT 120)
