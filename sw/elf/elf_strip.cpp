@@ -49,6 +49,7 @@ std::vector<uint8_t> strip_debug(const std::vector<uint8_t>& in) {
     if (s.type != SHT_NOBITS && uint64_t(s.offset) + s.size > n) return in;
   }
   const Section& names = sec[shstrndx];
+  if (names.type == SHT_NOBITS) return in;  // a name table without bytes: not a file to rewrite
   auto name_of = [&](const Section& s) -> std::string {
     if (s.name >= names.size) return "";
     size_t start = names.offset + s.name, end = names.offset + names.size;
