@@ -67,7 +67,7 @@ execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=include
 ")
 include(CMakePackageConfigHelpers)
 write_basic_package_version_file(${_sdk}/TOSConfigVersion.cmake VERSION ${TOS_SDK_VERSION}
-                                 COMPATIBILITY SameMajorVersion)
+                                 COMPATIBILITY SameMajorVersion ARCH_INDEPENDENT)
 install(FILES ${_sdk}/TOSConfig.cmake ${_sdk}/TOSConfigVersion.cmake ${_sdk}/tos-sdk.cmake
               ${CMAKE_CURRENT_LIST_DIR}/tos_add_program.cmake
               ${CMAKE_CURRENT_LIST_DIR}/../../cmake/m68k-toolchain.cmake
