@@ -25,6 +25,8 @@ file(GLOB _runtime_sources CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/firmware/lib/ru
 add_executable(runtime_host_fuzz runtime_check/host_fuzz.c ${_runtime_sources})
 target_include_directories(runtime_host_fuzz PRIVATE ${CMAKE_SOURCE_DIR}/firmware/lib/runtime)
 target_link_libraries(runtime_host_fuzz PRIVATE testbed_warnings)
+target_include_directories(runtime_host_fuzz PRIVATE ${CMAKE_BINARY_DIR}/sw/output/version)  # --version
+add_dependencies(runtime_host_fuzz version_info)
 set_target_properties(runtime_host_fuzz PROPERTIES C_STANDARD 11)
 add_test(NAME runtime_agrees_with_host_fpu COMMAND runtime_host_fuzz 500000)
 set_tests_properties(runtime_agrees_with_host_fpu PROPERTIES LABELS "tos;foundation"

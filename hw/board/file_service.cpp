@@ -5,9 +5,13 @@
 #include <sys/stat.h>
 
 #include <cctype>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <stdexcept>
 
@@ -34,7 +38,26 @@ bool FileService::valid_name(const std::string& n) {
   return true;
 }
 
-void FileService::transmit(uint8_t b, const sc_core::sc_time&) {
+void FileService::progress(const char* what, uint64_t done, uint64_t total, const sc_core::sc_time& now) {
+  Transfer& x = what[0] == 'u' ? get_ : put_;
+  double after = (now - x.start).to_seconds();
+  bool end = done >= total;
+  if (end ? !x.shown : (after < 1.0 || (x.shown && (now - x.last_line).to_seconds() < 1.0))) return;
+  // A terminal in raw mode (--interactive) does not return the carriage on '\n'.
+  const char* eol = isatty(2) ? "\r\n" : "\n";
+  char line[200];
+  if (end)
+    std::snprintf(line, sizeof line, "lan: %s %s: %.0f KB in %.1f s%s", what, x.name.c_str(), double(total) / 1024,
+                  after, eol);
+  else
+    std::snprintf(line, sizeof line, "lan: %s %s: %.0f of %.0f KB (%.0f%%) after %.0f s%s", what, x.name.c_str(),
+                  double(done) / 1024, double(total) / 1024, 100.0 * double(done) / double(total), after, eol);
+  std::cerr << line << std::flush;
+  x.shown = true;
+  x.last_line = now;
+}
+
+void FileService::transmit(uint8_t b, const sc_core::sc_time& t) {
   ++bytes_;
   if (state_ != State::Sync && state_ != State::Check) sum_ = uint8_t(sum_ + b);
   switch (state_) {
@@ -63,10 +86,12 @@ void FileService::transmit(uint8_t b, const sc_core::sc_time&) {
       if (++len_bytes_ == 4) {
         too_large_ = len_ > kMaxFile;
         state_ = len_ ? State::Data : State::Check;
+        put_ = Transfer{name_, t, t, len_, 0, false};
       }
       return;
     case State::Data:
       if (!too_large_) data_.push_back(b);
+      if (op_ == 'P') progress("download", ++put_.done, put_.total, t);
       if (--len_ == 0) state_ = State::Check;
       return;
     case State::Check:
@@ -87,7 +112,9 @@ void FileService::handle() {
     if (!f) return reply(NoSuchFile);
     std::vector<uint8_t> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     if (d.size() > kMaxFile) return reply(TooLarge);
-    return reply(Ok, d);
+    reply(Ok, d);
+    get_ = Transfer{name_, sc_core::sc_time_stamp(), sc_core::sc_time_stamp(), out_.size(), 0, false};
+    return;
   }
   std::string path = down_ + "/" + name_;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -119,6 +146,10 @@ bool FileService::receive(uint8_t& byte) {
   byte = out_.front();
   out_.pop_front();
   ++bytes_;
+  if (get_.total) {
+    progress("upload", ++get_.done, get_.total, sc_core::sc_time_stamp());
+    if (get_.done >= get_.total) get_ = Transfer{};
+  }
   return true;
 }
 

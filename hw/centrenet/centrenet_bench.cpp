@@ -19,6 +19,7 @@
 
 #include "centrenet_network.h"
 #include "tlm_payload.h"
+#include "version.h"
 
 using namespace sc_core;
 using namespace testbed::centrenet;
@@ -85,6 +86,7 @@ struct Driver : sc_module {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "centrenet-bench")) return 0;
   namespace ta = testbed::tool_args;
   if (argc > 1 && (std::string(argv[1]) == "-h" || std::string(argv[1]) == "--help")) {
     std::cout << "usage: centrenet-bench [simulated-ms]\n"

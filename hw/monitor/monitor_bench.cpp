@@ -17,6 +17,7 @@
 #include <string>
 
 #include "tool_args.h"
+#include "version.h"
 
 using namespace sc_core;
 using namespace testbed::monitor;
@@ -76,6 +77,7 @@ struct Master : Initiator {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "monitor-bench")) return 0;
   namespace ta = testbed::tool_args;
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "-h") || !std::strcmp(argv[i], "--help")) {

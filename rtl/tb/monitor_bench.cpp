@@ -12,8 +12,10 @@
 #include <cstring>
 
 #include "tool_args.h"
+#include "version.h"
 
 int main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "rtl-monitor-bench")) return 0;
   namespace ta = testbed::tool_args;
   if (argc > 1 && (!std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "--help"))) {
     std::printf("usage: rtl-monitor-bench [cycles]\n  RTL clock cycles of the verilated monitor per host second; "

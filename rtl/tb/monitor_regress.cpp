@@ -19,11 +19,13 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include "version.h"
 
 using namespace tbrtl;
 
 
 int main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "rtl-monitor-regress")) return 0;
   std::string cov = "monitor_rtl.cov.dat", fst;
   uint64_t clocks = 300000;
   for (int i = 1; i < argc; ++i) {

@@ -8,10 +8,12 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include "version.h"
 
 using namespace testbed;
 
 int sc_main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "board-bench")) return 0;
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::fputs("board-bench IMAGE [options]: the reference workload on one board, emulated MIPS and the multiple "

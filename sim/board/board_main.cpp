@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include "version.h"
 
 using namespace testbed;
 
@@ -25,6 +26,7 @@ int result(Board& b, const BoardOptions& o, gdb::GdbServer* gdb_server);
 }  // namespace
 
 int sc_main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "testbed-board")) return 0;
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::fputs(BoardOptions::usage().c_str(), stdout);

@@ -32,6 +32,7 @@
 #include <sstream>
 #include <string>
 #include <vector>
+#include "version.h"
 
 using namespace testbed;
 
@@ -200,6 +201,7 @@ bool measure(const char* self, const Options& o, unsigned n, Figures& f) {
 }  // namespace
 
 int sc_main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "machine-bench")) return 0;
   Options o = parse(argc, argv);
   if (o.run) return run_boards(o);
   if (o.sim_ms > 0)

@@ -21,6 +21,8 @@
 #include "machine.h"
 #include "rsp_server.h"
 #include "monitor_decoder.h"
+#include "install_paths.h"
+#include "version.h"
 
 namespace {
 
@@ -175,9 +177,10 @@ int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
 
 int sc_main(int argc, char** argv) {
   CLI::App app{"The Edinburgh Testbed multicomputer: boards, Centrenet and the hybrid monitor"};
-  std::string config_path = TESTBED_DEFAULT_CONFIG;
+  app.set_version_flag("--version", testbed::version_line("testbed"), "print the version and git commit, then exit");
+  std::string config_path = testbed::installed_or(TESTBED_DEFAULT_CONFIG, "configs/testbed.toml");
   std::vector<std::string> sets;
-  std::string firmware_dir = TESTBED_FIRMWARE_DIR;
+  std::string firmware_dir = testbed::installed_or(TESTBED_FIRMWARE_DIR, "firmware");
   std::string out_dir, console;
   double stop_ms = -1;
   app.add_option("config", config_path, "machine configuration (TOML)")->capture_default_str();

@@ -24,8 +24,10 @@
 
 #include <testbed/events.h>
 
+#include "elf_strip.h"
 #include "filestore.h"
 #include "machine.h"
+#include "version.h"
 
 namespace {
 using namespace testbed;
@@ -57,6 +59,7 @@ std::string slurp(const fs::path& p) {
 
 int sc_main(int argc, char** argv) {
   CLI::App app{"TOS's basic costs on the simulated Testbed: trap, context switch, local channel latency"};
+  app.set_version_flag("--version", testbed::version_line("tos-bench"), "print the version and git commit, then exit");
   std::string out_dir = "testbed-out/tos-bench", firmware_dir = TESTBED_FIRMWARE_DIR;
   int max_msg = 5000, step = 50, reps = 10, migrations = 20;
   app.add_option("--out", out_dir, "output folder")->capture_default_str();
@@ -81,7 +84,8 @@ int sc_main(int argc, char** argv) {
     rc += "fire dgl +comms\nwater dgl +comms\nspace dgl +comms\nearth migrate " + std::to_string(migrations) + " 20\n";
     for (const char* prog : {"tosbench", "local", "dgl", "remote", "migrate"}) {
       std::string path = firmware_dir + "/" + prog + ".elf";
-      files.push_back({prog, TOS_FS_PERM_READ | TOS_FS_PERM_WRITE | TOS_FS_PERM_EXEC, filestore::read_file(path), path});
+      files.push_back({prog, TOS_FS_PERM_READ | TOS_FS_PERM_WRITE | TOS_FS_PERM_EXEC,
+                       strip_debug(filestore::read_file(path)), path});  // as tos-mkfs stores it
     }
     files.push_back({"rc", TOS_FS_PERM_READ | TOS_FS_PERM_WRITE, std::vector<uint8_t>(rc.begin(), rc.end()), "rc"});
     auto image = filestore::build_image(files);

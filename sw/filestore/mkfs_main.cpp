@@ -7,7 +7,8 @@
 //
 // A FILE is stored under its basename without a trailing ".elf"; NAME=FILE names it (an
 // argument is NAME=FILE when it has a '=' with no '/' before it). ELF files get rwx, others
-// rw-, unless --perm says otherwise. Exit status 0, or 2 with one line naming the file and
+// rw-, unless --perm says otherwise. An ELF file is stored without its .debug* sections (gdb
+// reads them from the file on the host; sw/elf/elf_strip.h). Exit status 0, or 2 with one line naming the file and
 // the problem.
 #include <CLI/CLI.hpp>
 
@@ -21,7 +22,9 @@
 #include <map>
 #include <set>
 
+#include "elf_strip.h"
 #include "filestore.h"
+#include "version.h"
 
 namespace fst = testbed::filestore;
 
@@ -67,6 +70,8 @@ int build(const std::string& out, uint32_t size_kb, const std::vector<std::strin
     f.data = fst::read_file(path);
     f.name = name;
     f.perm = fst::default_perm(f.data);
+    // Programs are built with -g for gdb on the host; the board gets them without DWARF.
+    if (f.perm & TOS_FS_PERM_EXEC) f.data = testbed::strip_debug(f.data);
     f.origin = path;
     files.push_back(std::move(f));
   }
@@ -121,8 +126,10 @@ int main(int argc, char** argv) {
       "  tos-mkfs -o OUT.fs [--size KB] [--perm NAME=rwx]... FILE... [NAME=FILE]...\n"
       "  tos-mkfs --list IMAGE\n"
       "  tos-mkfs --check IMAGE [--ram-kb N]\n"
-      "A FILE is stored as its basename without .elf; ELF files get rwx, others rw-.",
+      "A FILE is stored as its basename without .elf; ELF files get rwx, others rw-.\n"
+      "ELF files are stored without their .debug* sections (gdb reads those from the file on the host).",
       "tos-mkfs"};
+  app.set_version_flag("--version", testbed::version_line("tos-mkfs"), "print the version and git commit, then exit");
   app.footer("Exit status: 0 ok, 2 bad input (one line naming the file and the problem).");
   std::string out, list_path, check_path;
   uint32_t size_kb = fst::kDefaultSizeKb;
@@ -144,6 +151,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::cerr << "tos-mkfs: " << e.what() << " (tos-mkfs --help)\n";

@@ -13,6 +13,7 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include "version.h"
 
 using namespace testbed::monitor_decoder;
 
@@ -42,6 +43,7 @@ static void finish(std::ofstream& o, const std::string& path) {
 }
 
 int main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "monitor-decode")) return 0;
   Options opt;
   std::string in, text = "-", binary, vcd;
   for (int i = 1; i < argc; ++i) {

@@ -4,7 +4,7 @@ run `gdb-multiarch -batch` (or a raw RSP client) against it and check what gdb p
 firmware prints and that the simulator survives. Every step is bounded in time; the simulator is
 killed at the end whatever happens.
 
-usage: gdb_test.py SCENARIO --bin DIR --firmware DIR [--gdb gdb-multiarch]
+usage: gdb_test.py SCENARIO --bin DIR --firmware DIR [--gdb gdb-multiarch] [--sdk PREFIX]
 """
 import argparse, os, re, shutil, signal, socket, struct, subprocess, sys, tempfile, time, zlib
 
@@ -344,6 +344,48 @@ def tos_threads(name):
         sim.kill()
 
 
+def sdk_backtrace(name):
+    """A program built outside the tree with the installed SDK (tests/sdk/program, `tos-cc`, -g by
+    default) and booted with the installed testbed: gdb stops in it and shows source lines,
+    arguments and locals, and `bt` goes down to main with no frame unknown."""
+    if not A.sdk:
+        fail("sdk_backtrace needs --sdk PREFIX (the installed SDK)")
+    d = tempfile.mkdtemp(prefix="gdb-sdk-")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sdk", "program")
+    for f in os.listdir(src):
+        shutil.copy(os.path.join(src, f), d)
+    env = dict(os.environ, PATH=os.path.join(A.sdk, "bin") + os.pathsep + os.environ.get("PATH", ""))
+    for argv in (["tos-cc", "-o", "stats.elf", "stats.c", "stats_util.c"],
+                 ["tos-mkfs", "-o", "stats.fs", "stats.elf", "rc=rc"]):
+        if argv[0] == "tos-mkfs":
+            with open(os.path.join(d, "rc"), "w") as f:
+                f.write("earth stats\n")
+        r = subprocess.run(argv, cwd=d, env=env, capture_output=True, text=True, timeout=120)
+        if r.returncode:
+            fail(" ".join(argv) + " failed", r.stdout + r.stderr)
+    elf = os.path.join(d, "stats.elf")
+    port = free_port(name, 6)
+    sim = Sim([os.path.join(A.sdk, "bin", "testbed"), "--gdb", str(port), "--stop-ms", "5000",
+               "--set", "board.filestore=" + os.path.join(d, "stats.fs"), "--console", "earth",
+               "--out", os.path.join(d, "out")], port)
+    try:
+        out = gdb(port + 1, ["monitor space user", "break stats_util.c:14", "continue", "bt", "info args",
+                             "info locals", "list sum_of_cubes", "delete", "detach"], elf, timeout=240)
+        expect(out, r"Breakpoint 1, sum_of_cubes \(n=1000\) at stats_util.c:14", "stopped at the line, with the argument")
+        bt = re.findall(r"^#\d+ .*$", out, re.M)
+        if len(bt) != 2 or not re.match(r"#0\s+sum_of_cubes \(n=1000\) at stats_util.c:14", bt[0]) \
+                or not re.match(r"#1\s+0x[0-9a-f]+ in main \(\) at stats.c:\d+", bt[1]):
+            fail("bt is not sum_of_cubes then main, each with its file and line", out, sim.text())
+        expect(out, r"^n = 1000$", "info args")
+        # at the first pass: the loop counter and the sum (cube itself lives only in registers
+        # at -O2, and gdb says <optimized out>)
+        expect(out, r"^i = 1$", "info locals: the loop counter, with its value")
+        expect(out, r"^s = 0$", "info locals: the sum, with its value")
+        expect(out, r"^\d+\s+unsigned long long sum_of_cubes\(unsigned n\) \{", "list shows the source")
+    finally:
+        sim.kill()
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
@@ -351,7 +393,10 @@ def main():
     ap.add_argument("--bin", required=True)
     ap.add_argument("--firmware", required=True)
     ap.add_argument("--gdb", default="gdb-multiarch")
+    ap.add_argument("--sdk", help="the installed SDK's prefix (sdk_backtrace)")
     A = ap.parse_args()
+    if A.sdk:
+        A.sdk = os.path.abspath(A.sdk)
     fn = globals().get(A.scenario)
     if not callable(fn):
         fail("unknown scenario " + A.scenario)

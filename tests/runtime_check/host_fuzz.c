@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime.h"
+#include "testbed_version_info.h" /* --version: cmake/version.cmake */
 
 static uint64_t state = 88172645463325252ull;
 static uint64_t rnd(void) { /* xorshift64: the same operands on every run */
@@ -223,6 +224,10 @@ static void integers(void) {
 
 int main(int argc, char **argv) {
   long n = 1000000;
+  if (argc > 1 && !strcmp(argv[1], "--version")) {
+    printf("runtime_host_fuzz " TESTBED_VERSION " (git " TESTBED_GIT_COMMIT ")\n");
+    return 0;
+  }
   if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
     printf("usage: runtime_host_fuzz [ITERATIONS]\n  the m68k runtime's soft-float and integer helpers against "
            "the host's, ITERATIONS 1..10000000000 (default 1000000)\n");

@@ -17,6 +17,7 @@
 #include "elf_loader.h"
 #include "m68k_cpu.h"
 #include "tool_args.h"
+#include "version.h"
 
 namespace {
 
@@ -89,6 +90,7 @@ class BenchBus : public m68k::Bus {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "m68k-bench")) return 0;
   std::string image;
   m68k::Model model = m68k::Model::MC68000;
   long long expect_sum = -1, expect_insns = -1;

@@ -16,6 +16,7 @@
 #include "tool_args.h"
 #include "elf_loader.h"
 #include "m68k_disasm.h"
+#include "version.h"
 
 namespace {
 
@@ -56,6 +57,7 @@ void dump(uint32_t base, const std::vector<uint8_t>& bytes, m68k::DisasmCpu cpu,
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "m68k-dis")) return 0;
   m68k::DisasmCpu cpu = m68k::DisasmCpu::MC68010;
   uint32_t vma = 0;
   int i = 1;

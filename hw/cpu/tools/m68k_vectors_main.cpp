@@ -18,6 +18,7 @@
 
 #include "m68k_cpu.h"
 #include "tool_args.h"
+#include "version.h"
 
 namespace {
 
@@ -192,6 +193,7 @@ std::string run_one(m68k::Cpu& cpu, std::vector<uint8_t>& mem, const Test& t) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (testbed::version_requested(argc, argv, "m68k-vectors")) return 0;
   std::string dir, known_path, write_known, only;
   int show = 0;
   for (int i = 1; i < argc; i++) {

@@ -19,8 +19,10 @@
 
 /* ---- threads (occam PAR) ---- */
 /* Start a child running entry(arg) with n_pages of stack on `processor` (a board's number:
- * HERE for this one; negative: a board chosen at random by TOS). Returns the child's TID, or 0 if it cannot be created (the
- * reason: tos_errno). */
+ * HERE for this one; negative: a board chosen at random by TOS). `id` is your own number for
+ * the child (the report's occam process number): kept with the thread, never interpreted.
+ * Returns the child's TID, or 0 if it cannot be created (the reason: tos_errno; the system
+ * call itself returns -error, docs/tos_abi.md). */
 int create(int id, int n_pages, int processor, void (*entry)(void *), void *arg);
 #define HERE ((int)tos_info(TOS_INFO_BOARD)) /* create(..., HERE, ...): on this board */
 int wait(void);               /* wait for all children; 0, or the first non-zero exit code */

@@ -1,0 +1,44 @@
+# The TOS SDK (label sdk; README "A session on the Testbed"): `cmake --install` to a fresh
+# prefix (a fixture the other tests use), then the program of tests/sdk/program built outside
+# the tree with that prefix alone, twice (tos-cc; find_package(TOS) + tos_add_program), booted
+# with the installed tos-mkfs and testbed, its output compared with the host's (tests/sdk/sdk_test.py).
+set(_sdk_prefix ${CMAKE_BINARY_DIR}/test-out/sdk/prefix)
+set(_sdk_test ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/sdk/sdk_test.py)
+add_test(NAME sdk_installs_to_a_fresh_prefix
+  COMMAND ${_sdk_test} install --build ${CMAKE_BINARY_DIR} --prefix ${_sdk_prefix})
+set_tests_properties(sdk_installs_to_a_fresh_prefix PROPERTIES LABELS sdk FIXTURES_SETUP tos_sdk TIMEOUT 120)
+foreach(t
+    # built with tos-cc and with find_package(TOS), -g, booted: the host's first line
+    "program_outside_the_tree_builds_both_ways_and_boots:builds_and_boots"
+    # printf("%llu %f %e %g") of computed values: the host's digits (needs the C library's
+    # full printf: issue #31, newlib)
+    "program_prints_64_bit_and_double_values_as_the_host:prints_numbers_as_the_host"
+    "tos_cc_refuses_68020_code_and_compiles_with_c:refuses_68020_code")
+  string(REPLACE ":" ";" t "${t}")
+  list(GET t 0 name)
+  list(GET t 1 scenario)
+  add_test(NAME sdk_${name} COMMAND ${_sdk_test} ${scenario} --prefix ${_sdk_prefix})
+  set_tests_properties(sdk_${name} PROPERTIES LABELS sdk FIXTURES_REQUIRED tos_sdk TIMEOUT 600)
+endforeach()
+
+# gdb on a program built with the installed SDK: lines, arguments, locals, bt down to main.
+if(TESTBED_GDB_MULTIARCH)
+  add_test(NAME gdb_sdk_program_backtrace_reaches_main
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py sdk_backtrace
+            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH}
+            --sdk ${_sdk_prefix})
+  set_tests_properties(gdb_sdk_program_backtrace_reaches_main PROPERTIES
+    LABELS "gdb;sdk" FIXTURES_REQUIRED tos_sdk TIMEOUT 300)
+endif()
+
+# Every tool of build/bin answers --version with the project's version and the git commit, and
+# neither --version nor --help prints SystemC's banner.
+set(_tool_paths)
+foreach(tool ${TESTBED_TOOLS})
+  list(APPEND _tool_paths $<TARGET_FILE:${tool}>)
+endforeach()
+add_test(NAME sdk_every_tool_answers_version_without_a_banner
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/sdk/versions_test.py ${PROJECT_VERSION}
+          ${_tool_paths} $<TARGET_FILE:runtime_host_fuzz> ${CMAKE_BINARY_DIR}/bin/testbed-experiment
+          ${CMAKE_BINARY_DIR}/bin/testbed-analyse)
+set_tests_properties(sdk_every_tool_answers_version_without_a_banner PROPERTIES LABELS sdk TIMEOUT 120)

@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""The TOS SDK (ctest -L sdk): `cmake --install` to a prefix, then a program built outside the
+tree with that prefix alone -- with tos-cc and with find_package(TOS) + tos_add_program -- put
+in a filestore with the installed tos-mkfs and booted with the installed testbed; what the
+board prints is compared with what the same C program prints on the host.
+
+usage: sdk_test.py install   --build DIR --prefix DIR
+       sdk_test.py SCENARIO  --prefix DIR [--build DIR]      (SCENARIO: below)
+"""
+import argparse, os, re, shutil, subprocess, sys, tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROGRAM = os.path.join(HERE, "program")
+A = None
+
+
+def fail(msg, *outputs):
+    print("FAIL:", msg)
+    for o in outputs:
+        print("----\n" + (o if isinstance(o, str) else repr(o)))
+    sys.exit(1)
+
+
+def run(argv, cwd, timeout=600, env=None, ok=True):
+    """argv's exit status and output (stdout+stderr); a nonzero status fails unless ok=False."""
+    try:
+        r = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env,
+                           stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        fail("timed out: %s" % " ".join(argv))
+    out = r.stdout + r.stderr
+    if ok and r.returncode != 0:
+        fail("exit status %d: %s" % (r.returncode, " ".join(argv)), out)
+    return r.returncode, out
+
+
+def sdk_env():
+    """The environment of someone who installed the SDK: its bin/ first on PATH, no build tree."""
+    env = dict(os.environ)
+    env["PATH"] = os.path.join(A.prefix, "bin") + os.pathsep + env.get("PATH", "")
+    return env
+
+
+def scratch(name):
+    """A fresh folder outside the clone with the program's sources."""
+    d = tempfile.mkdtemp(prefix="tos-sdk-%s-" % name)
+    for f in os.listdir(PROGRAM):
+        shutil.copy(os.path.join(PROGRAM, f), d)
+    return d
+
+
+def elf_sections(path):
+    _, out = run(["m68k-linux-gnu-objdump", "-h", path], os.path.dirname(path))
+    return set(re.findall(r"^\s*\d+\s+(\.\S+)", out, re.M))
+
+
+def build_with_tos_cc(d):
+    run(["tos-cc", "-o", "stats.elf", "stats.c", "stats_util.c", "-Wall", "-Wextra", "-Werror", "-lm"], d,
+        env=sdk_env())
+    return os.path.join(d, "stats.elf")
+
+
+def build_with_cmake(d):
+    run(["cmake", "-S", ".", "-B", "build", "-G", "Ninja", "-DCMAKE_PREFIX_PATH=" + A.prefix], d, env=sdk_env())
+    run(["cmake", "--build", "build"], d, env=sdk_env())
+    return os.path.join(d, "build", "stats.elf")
+
+
+def host_output(d):
+    run(["cc", "-O2", "-o", "stats-host", "stats.c", "stats_util.c"], d)
+    return run([os.path.join(d, "stats-host")], d)[1].splitlines()
+
+
+def boot(d, elf, tag):
+    """Boots TOS on the default machine with `earth stats` as the boot script; earth's lines."""
+    with open(os.path.join(d, "rc"), "w") as f:
+        f.write("earth stats\n")
+    fs = "%s.fs" % tag
+    run(["tos-mkfs", "-o", fs, "stats=" + elf, "rc=rc"], d, env=sdk_env())
+    # stored without DWARF: the ELF on the host keeps it for gdb
+    _, listing = run(["tos-mkfs", "--list", fs], d, env=sdk_env())
+    m = re.search(r"^stats\s+(\d+)\s", listing, re.M)
+    if not m or int(m.group(1)) >= os.path.getsize(elf):
+        fail("tos-mkfs stored the program with its debug sections", listing)
+    out_dir = os.path.join(d, "out-" + tag)
+    rc, out = run(["testbed", "--set", "board.filestore=" + fs, "--console", "earth", "--out", out_dir], d,
+                  env=sdk_env(), ok=False)
+    if rc != 0:
+        fail("testbed exited %d booting %s" % (rc, elf), out)
+    if not re.search(r"^machine: .* from %s/share/testbed/configs/testbed.toml$" % re.escape(A.prefix), out, re.M) \
+            or not re.search(r"image %s/share/testbed/firmware/tos.elf" % re.escape(A.prefix), out):
+        fail("the installed testbed did not take its machine and TOS from the prefix", out)
+    return [l for l in out.splitlines() if l.startswith("stats:")], out
+
+
+# ---------------------------------------------------------------------------------- scenarios
+
+def install():
+    """cmake --install to a fresh prefix, and what a firmware developer needs is there."""
+    if os.path.exists(A.prefix):
+        shutil.rmtree(A.prefix)
+    run(["cmake", "--install", A.build, "--prefix", A.prefix], "/")
+    need = ["bin/tos-cc", "bin/tos-mkfs", "bin/testbed", "bin/testbed-board", "lib/cmake/TOS/TOSConfig.cmake",
+            "lib/cmake/TOS/tos_add_program.cmake", "lib/cmake/TOS/m68k-toolchain.cmake", "m68k-tos/lib/user.ld",
+            "m68k-tos/lib/tos_user_layout.ld", "m68k-tos/include/stdio.h", "m68k-tos/include/tos/tos.h",
+            "m68k-tos/include/testbed/tos.h", "libexec/tos/check_68010.py", "share/testbed/firmware/tos.elf",
+            "share/testbed/configs/testbed.toml", "share/doc/testbed/README.md", "share/doc/testbed/tos_abi.md"]
+    missing = [p for p in need if not os.path.exists(os.path.join(A.prefix, p))]
+    if missing:
+        fail("not installed: " + ", ".join(missing))
+
+
+def builds_and_boots():
+    """Built twice outside the tree (tos-cc, find_package(TOS)), both with debug info, both boot
+    and print the host's first line; the two images print the same."""
+    d = scratch("boot")
+    host = host_output(d)
+    results = []
+    for tag, build in (("tos-cc", build_with_tos_cc), ("cmake", build_with_cmake)):
+        elf = build(d)
+        if ".debug_info" not in elf_sections(elf) or ".debug_line" not in elf_sections(elf):
+            fail("%s built %s without debug info" % (tag, elf))
+        lines, out = boot(d, elf, tag)
+        if len(lines) != 2:
+            fail("%s: the program's two lines are not on earth's console" % tag, out)
+        if lines[0] != host[0]:
+            fail("%s: the board printed %r, the host %r" % (tag, lines[0], host[0]), out)
+        results.append(lines)
+    if results[0] != results[1]:
+        fail("the tos-cc and the CMake builds print differently", repr(results))
+    print("\n".join(results[0]))
+
+
+def prints_numbers_as_the_host():
+    """printf("%llu %f %e %g") of computed 64-bit and double values: the host's digits exactly."""
+    d = scratch("printf")
+    host = host_output(d)
+    lines, out = boot(d, build_with_tos_cc(d), "printf")
+    if len(lines) != 2 or lines[1] != host[1]:
+        fail("the board printed %r, the host %r" % (lines[1:] or None, host[1]), out)
+    print(lines[1])
+
+
+def refuses_68020_code():
+    """tos-cc runs the 68010 check after the link: a 68020 instruction fails it and no image is left."""
+    d = scratch("check")
+    with open(os.path.join(d, "wide.c"), "w") as f:
+        # EXTB.L D0 as raw bytes: the assembler refuses the mnemonic with -m68010, a library
+        # built for the 68020 would not
+        f.write("int main(void) { __asm__ volatile(\".short 0x49c0\"); return 0; }\n")
+    rc, out = run(["tos-cc", "-o", "wide.elf", "wide.c"], d, env=sdk_env(), ok=False)
+    if rc == 0 or os.path.exists(os.path.join(d, "wide.elf")):
+        fail("tos-cc accepted a program with a 68020 instruction", out)
+    if not re.search(r"main", out) or not re.search(r"extb", out, re.I):
+        fail("the refusal does not name the function and the instruction", out)
+    rc, out = run(["tos-cc", "-c", "stats.c"], d, env=sdk_env(), ok=False)
+    if rc != 0 or not os.path.exists(os.path.join(d, "stats.o")):
+        fail("tos-cc -c did not compile", out)
+
+
+def main():
+    global A
+    ap = argparse.ArgumentParser()
+    ap.add_argument("scenario")
+    ap.add_argument("--prefix", required=True)
+    ap.add_argument("--build")
+    A = ap.parse_args()
+    A.prefix = os.path.abspath(A.prefix)
+    fn = {"install": install, "builds_and_boots": builds_and_boots,
+          "prints_numbers_as_the_host": prints_numbers_as_the_host, "refuses_68020_code": refuses_68020_code}.get(A.scenario)
+    if not fn:
+        fail("unknown scenario " + A.scenario)
+    fn()
+    print("PASS", A.scenario)
+
+
+if __name__ == "__main__":
+    main()
