@@ -4,9 +4,13 @@
  * Every vector but reset points at `exception`. The 68010's frame carries its vector number,
  * so one entry serves them all:
  *  - from user mode: the thread's registers, USP and exception frame are saved in its TCB
- *    (`current`), the frame is popped, and run_user() returns to the main loop with the
- *    vector number. The thread goes on later by run_user(), which pushes the saved frame back
- *    and RTEs (a $8 bus-error frame too: the 68010 reruns the faulted cycle).
+ *    (`current`). A system call (TRAP #0) is served at once, on the kernel stack where it
+ *    stands (trap_fast, trap.c): when it completed and nothing waits for the main loop, the
+ *    thread goes straight back (its registers reloaded, RTE), and a yield goes straight to
+ *    the thread the scheduler chose; otherwise, and for every other exception, the frame is
+ *    popped and run_user() returns to the main loop with the vector number. The thread goes on
+ *    later by run_user(), which pushes the saved frame back and RTEs (a $8 bus-error frame
+ *    too: the 68010 reruns the faulted cycle).
  *  - from supervisor mode: an interrupt is handled in place (intr) and RTEs; anything else is
  *    a kernel fault (kernel_fault: register dump, the board halts). */
 #include <testbed/tos.h>
@@ -46,6 +50,7 @@ run_user:
     move.l  %sp,kernel_sp
     move.l  48(%sp),%a0
     move.l  %a0,current
+resume:                             /* a0: the thread to enter; the stack as run_user left it */
     move.w  #0x2700,%sr             /* no interrupt between the frame and the RTE */
     move.l  T_USP(%a0),%a1
     move.l  %a1,%usp
@@ -69,6 +74,33 @@ exception:
     move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
     move.l  %usp,%a1
     move.l  %a1,T_USP(%a0)
+    cmp.w   #(32+TOS_SYSCALL_TRAP)*4,6(%sp) /* format $0, the system call's vector */
+    bne.s   to_loop
+    /* A system call: the frame into the TCB as well (a call may move the PC back, migrate
+     * packs it), then served here. trap_fast returns the thread to enter, or 0: the loop. */
+    move.w  #8,T_FLEN(%a0)
+    move.l  (%sp),T_FRAME(%a0)
+    move.l  4(%sp),T_FRAME+4(%a0)
+    move.l  %a0,-(%sp)
+    jsr     trap_fast               /* interrupts off when it returns a thread */
+    addq.l  #4,%sp
+    tst.l   %d0
+    beq.s   call_to_loop
+    move.l  %d0,%a0
+    cmp.l   current,%a0
+    bne.s   8f
+    move.l  T_FRAME(%a0),(%sp)      /* the same thread goes on: its frame as the call left it */
+    move.l  T_FRAME+4(%a0),4(%sp)
+    movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
+    rte
+8:  addq.l  #8,%sp                  /* another thread (a yield): its frame, its registers */
+    move.l  %a0,current
+    bra     resume
+call_to_loop:                       /* served: the loop goes on (its vector: the call's) */
+    addq.l  #8,%sp
+    moveq   #32+TOS_SYSCALL_TRAP,%d0
+    bra.s   9f
+to_loop:
     move.w  6(%sp),%d1              /* format/vector word */
     moveq   #8,%d0                  /* format $0: 4 words */
     btst    #15,%d1
@@ -83,7 +115,7 @@ exception:
     and.l   #0x0FFF,%d1
     lsr.l   #2,%d1
     move.l  %d1,%d0                 /* run_user's result: the vector */
-    move.l  kernel_sp,%sp
+9:  move.l  kernel_sp,%sp
     movem.l (%sp)+,%d2-%d7/%a2-%a6
     rts                             /* SR keeps the exception's IPL: the loop lowers it */
 

@@ -79,11 +79,13 @@ int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, 
   m->done = done;
   m->ctx = ctx;
   tx_head = (tx_head + 1) % TXQ;
+  kernel_work = 1; /* for the send phase: a trapping thread does not go straight on (loop_wanted) */
   return 1;
 }
 
 uint32_t net_queue_room(void) { return TXQ - 1 - (tx_head + TXQ - tx_tail) % TXQ; }
 uint32_t net_queue_capacity(void) { return TXQ - 1; }
+int net_tx_pending(void) { return tx_head != tx_tail; }
 
 static int launch(const struct txmsg *m) {
   while (REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY) {

@@ -6,6 +6,8 @@
  *   local [max_msg [step [reps]]]    defaults 5000 50 10 */
 #include <tos/tos.h>
 
+#include "compute.h"
+
 #define MAX_MSG 5000
 static int max_msg = MAX_MSG, step = MAX_MSG / 100, reps = 10;
 
@@ -26,6 +28,7 @@ int main(int argc, char **argv) {
     printf("usage: local [max_msg 1..%d [step [reps]]]\n", MAX_MSG);
     return 2;
   }
+  compute_calibrate(); /* alone: before the other thread exists */
   for (int i = 0; i < max_msg; ++i) buffer[i] = (char)i;
   if (!create(2, 8, HERE, thread2, NULL)) {
     printf("local: create: %s\n", tos_strerror(tos_errno));
@@ -33,9 +36,9 @@ int main(int argc, char **argv) {
   }
   int sent = 0;
   for (int len = 1; len <= max_msg; len += step) {
-    compute_ms(50);
+    compute(50);
     for (int rep = 0; rep < reps; ++rep) {
-      compute_ms(10);
+      compute(10);
       send_block(1, buffer, len);
       ++sent;
     }

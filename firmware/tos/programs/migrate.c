@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <tos/tos.h>
 
+#include "compute.h"
+
 #define MAX_MSG 5000
 static char out[MAX_MSG];
 static int loops = 20;
@@ -32,6 +34,7 @@ int main(int argc, char **argv) {
     printf("usage: migrate [loops [compute_ms]]\n");
     return 2;
   }
+  compute_calibrate(); /* alone: before the other thread exists */
   if (!create(2, 8, HERE, thread2, NULL)) {
     printf("migrate: create: %s\n", tos_strerror(tos_errno));
     return 1;
@@ -39,7 +42,7 @@ int main(int argc, char **argv) {
   for (int i = 0; i < loops; ++i) {
     for (int k = 0; k < MAX_MSG; ++k) out[k] = (char)(i + 1);
     send_block(1, out, MAX_MSG);
-    compute_ms((unsigned long)ms);
+    compute((unsigned long)ms);
   }
   int rc = wait();
   printf("migrate: %d messages, the receiver migrated after each: %s\n", loops, rc ? "failed" : "ok");
