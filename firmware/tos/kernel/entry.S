@@ -55,7 +55,13 @@ resume:                             /* a0: the thread to enter; the stack as run
     move.l  T_USP(%a0),%a1
     move.l  %a1,%usp
     move.w  T_FLEN(%a0),%d0         /* push the saved frame back, last word first */
-    lea     T_FRAME(%a0,%d0.w),%a1
+    cmp.w   #8,%d0
+    bne.s   3f
+    move.l  T_FRAME+4(%a0),-(%sp)   /* format $0 (a trap, an interrupt): two long words */
+    move.l  T_FRAME(%a0),-(%sp)
+    movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
+    rte
+3:  lea     T_FRAME(%a0,%d0.w),%a1
     lsr.w   #1,%d0
     subq.w  #1,%d0
 4:  move.w  -(%a1),-(%sp)

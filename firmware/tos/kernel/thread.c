@@ -71,7 +71,7 @@ void ready_front(struct tcb *t) {
   rq_join(t);
 }
 
-void unready(struct tcb *t) {
+static inline void rq_unlink(struct tcb *t) {
   struct proc *p = t->proc;
   if (t->prev) t->prev->next = t->next; else p->rq_head = t->next;
   if (t->next) t->next->prev = t->prev; else p->rq_tail = t->prev;
@@ -79,6 +79,7 @@ void unready(struct tcb *t) {
   if (!p->rq_head) rq_procs &= ~(1u << p->pid);
   EVENT(DGL_RQ, t->tid);
 }
+void unready(struct tcb *t) { rq_unlink(t); }
 
 static int lowest_bit(uint32_t x) { /* x: 16 bits, not 0 */
   int n = 0;
@@ -110,12 +111,12 @@ struct tcb *schedule(void) {
     while (r && !t) {
       struct proc *p = &procs[(first + (uint32_t)lowest_bit(r)) & (TOS_MAX_PROCESSES - 1)];
       r &= r - 1;
-      if (!proc_alive(p) || p->state == P_SUSPENDED || !p->rq_head) continue;
+      if ((p->state != P_FOREGROUND && p->state != P_BACKGROUND) || !p->rq_head) continue; /* ended or suspended */
       turn = p->pid;
       t = p->rq_head;
     }
     if (!t) return NULL;
-    unready(t);
+    rq_unlink(t);
     slice_owner = t;
     slice_over = 0;
     ++switches;

@@ -128,9 +128,9 @@ struct tcb *trap_fast(struct tcb *t) {
       splx_inline(sr);
       return NULL;
     }
-    EVENT(DGL_PHASE, EV_PHASE_SCHEDULE);
+    if (dgl) EVENT(DGL_PHASE, EV_PHASE_SCHEDULE);
   }
-  EVENT(DGL_CPU, EV_USER_ON);
+  if (dgl) EVENT(DGL_CPU, EV_USER_ON);
   return t;
 }
 
