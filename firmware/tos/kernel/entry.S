@@ -76,36 +76,58 @@ exception:
     /* From a user thread: save its context in the TCB. */
     move.l  %a0,-(%sp)
     move.l  current,%a0
-    movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
-    move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
+    cmp.w   #(32+TOS_SYSCALL_TRAP)*4,4+6(%sp) /* format $0, the system call's vector */
+    bne     save_all
+    /* A system call. Into the TCB: the registers a call reads (d0-d3, a0-a2: its number and
+     * arguments), the USP and the frame (a call may move the PC back; migrate packs it). d4-d7
+     * and a3-a6 are callee-saved in C, so they are still the thread's when trap_fast returns:
+     * they go into the TCB only when the thread does not go straight back. migrate packs the
+     * whole context during the call: it gets everything saved now. */
+    cmp.l   #SYS_MIGRATE,%d0
+    beq.s   1f
+    movem.l %d0-%d3,T_REGS(%a0)     /* (MOVEM stores its list contiguously: two of them) */
+    movem.l %a1-%a2,T_REGS+36(%a0)
+    bra.s   2f
+1:  movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
+2:  move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
     move.l  %usp,%a1
     move.l  %a1,T_USP(%a0)
-    cmp.w   #(32+TOS_SYSCALL_TRAP)*4,6(%sp) /* format $0, the system call's vector */
-    bne.s   to_loop
-    /* A system call: the frame into the TCB as well (a call may move the PC back, migrate
-     * packs it), then served here. trap_fast returns the thread to enter, or 0: the loop. */
     move.w  #8,T_FLEN(%a0)
     move.l  (%sp),T_FRAME(%a0)
     move.l  4(%sp),T_FRAME+4(%a0)
     move.l  %a0,-(%sp)
-    jsr     trap_fast               /* interrupts off when it returns a thread */
+    jsr     trap_fast               /* the thread to enter (interrupts off), or 0: the loop */
     addq.l  #4,%sp
+    move.l  current,%a1
     tst.l   %d0
     beq.s   call_to_loop
     move.l  %d0,%a0
-    cmp.l   current,%a0
+    cmp.l   %a1,%a0
     bne.s   8f
-    move.l  T_FRAME(%a0),(%sp)      /* the same thread goes on: its frame as the call left it */
-    move.l  T_FRAME+4(%a0),4(%sp)
-    movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
+    /* The same thread goes on: the registers C may have used come back from the TCB (d0: the
+     * result), the rest never left; its frame is the one on the stack (a call that changed its
+     * own thread's frame has blocked it: remote_fetch). */
+    move.l  T_REGS(%a0),%d0
+    move.l  T_REGS+4(%a0),%d1
+    move.l  T_REGS+36(%a0),%a1
+    move.l  T_REGS+32(%a0),%a0
     rte
-8:  addq.l  #8,%sp                  /* another thread (a yield): its frame, its registers */
+8:  movem.l %d4-%d7,T_REGS+16(%a1)  /* another thread (a yield): the rest of this one's */
+    movem.l %a3-%a6,T_REGS+44(%a1)
+    addq.l  #8,%sp
     move.l  %a0,current
     bra     resume
 call_to_loop:                       /* served: the loop goes on (its vector: the call's) */
+    movem.l %d4-%d7,T_REGS+16(%a1)
+    movem.l %a3-%a6,T_REGS+44(%a1)
     addq.l  #8,%sp
     moveq   #32+TOS_SYSCALL_TRAP,%d0
     bra.s   9f
+save_all:                           /* a fault or an interrupt */
+    movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
+    move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
+    move.l  %usp,%a1
+    move.l  %a1,T_USP(%a0)
 to_loop:
     move.w  6(%sp),%d1              /* format/vector word */
     moveq   #8,%d0                  /* format $0: 4 words */

@@ -133,8 +133,8 @@ void net_send_phase(void) {
   }
 }
 
-/* From the main loop (not the timer interrupt: scheduling restarts the slice timer, so a board
- * whose threads block often may see no timer interrupt for seconds): every link sample period, with class links on, one LINK_COUNT per other
+/* From the main loop's send phase (it runs at least once a slice: the timer runs free), not
+ * from the timer interrupt: every link sample period, with class links on, one LINK_COUNT per other
  * slave (zeros too: the master sees every sample, and the cost is fixed, four events a
  * second on the Testbed), then the counts start again. Sampled, not event driven: the report
  * found this the one metric cheap enough to collect all the time. */

@@ -231,7 +231,7 @@ def analyse_remote(rep, tr, size, seed=SEED):
     rep.fig(11, "fig11_remote_requests", "service of send (upper) and receive (lower) requests over a remote channel",
             [P("sndr_service", "send request (TRAP7 -> TRAP70, focus queued)"), P("rcvr_service", "receive request (TRAP7 -> TRAP70)")])
     rep.fig(12, "fig12_mpc_services", "service of an incoming rtr (upper), msg (middle), focus (lower)",
-            [P("rtr_service_packing", "rtr: served in the receive phase + msg packed into Centrenet in the send phase"),
+            [P("rtr_service_packing", "rtr: served in the receive phase, the msg packed, the sender released"),
              P("msg_service", "msg: every piece copied in, receiver released"),
              P("focus_service", "focus: rtr returned")])
     rep.fig(13, "fig13_mpc_flights", "flight time of msg (upper), rtr (centre), focus (lower)",
@@ -240,7 +240,10 @@ def analyse_remote(rep, tr, size, seed=SEED):
             [P("msg_queued", "rtr served -> send phase hands the msg to Centrenet"), P("pure_flight", "send phase -> msg served")])
     rep.fig(15, "fig15_total_delays", "total delay of the receiver (upper) and the sender (lower)",
             [P("receiver_delay", "sender's request -> receiver released (COMMR)"), P("sender_delay", "sender's request -> sender released (COMMS)")])
-    f = stats.fit(x / 1000.0, T["sender_delay"])
+    # Table 6 and the flight checks leave out the channel's first message: it goes by advert
+    # (the report ignores adverts, Figure 12) and waits for the receiver's first page copies,
+    # served by earth's loop between the sender's slices; Table 6's figures are best cases.
+    f = stats.fit(x[1:] / 1000.0, T["sender_delay"][1:])
     rep.fig(25, "fig25_remote_bounds", "latency of a single remote send between the least-squares line's bounds",
             [{"xlabel": L, "ylabel": "time (ms)", "series": [{"x": x, "y": T["sender_delay"], "label": "simulated"}],
               "lines": [(f["slope"] / 1000, f["intercept"] + f["above"], "ours: upper bound"),
@@ -252,8 +255,7 @@ def analyse_remote(rep, tr, size, seed=SEED):
     rep.row("send request service, remote (Figure 11)", seed["remote_sndr_service"], float(np.nanmedian(T["sndr_service"])), "ms", "median")
     rep.row("receive request service, remote (Figure 11)", seed["remote_rcvr_service"], float(np.nanmedian(T["rcvr_service"])), "ms", "median")
     rep.row("rtr service at 1 K (Figure 12)", seed["rtr_service_1k"], at("rtr_service_packing", 1.0), "ms",
-            "line at 1000 bytes; TOS packs the msg in the send phase after the rtr's service: both counted")
-    rep.row("rtr service proper (receive phase only)", None, float(np.nanmedian(T["rtr_service"])), "ms", "median")
+            "line at 1000 bytes; the msg packed (copied into piece buffers) and the sender released in it")
     rep.row("msg service at 1 K (Figure 12)", seed["msg_service_1k"], at("msg_service", 1.0), "ms", "line at 1000 bytes")
     rep.row("focus service (Figure 12)", None, float(np.nanmedian(T["focus_service"])), "ms", "seed: constant, value not given")
     rep.row("focus flight (Figure 13)", seed["focus_flight"], float(np.nanmedian(T["focus_flight"])), "ms", "median")
@@ -261,7 +263,7 @@ def analyse_remote(rep, tr, size, seed=SEED):
     rep.row("msg queued before its send phase, max (Figure 14)", seed["msg_queued_max"], float(np.nanmax(T["msg_queued"])), "ms",
             "seed: up to a 20 ms slice")
     rep.row("pure msg flight at 1 K (Figure 14)", seed["pure_flight_1k"], at("pure_flight", 1.0), "ms", "line at 1000 bytes")
-    rep.row("remote communication, slope (Table 6)", seed["remote_slope"], f["slope"], "ms/K", "sender's delay")
+    rep.row("remote communication, slope (Table 6)", seed["remote_slope"], f["slope"], "ms/K", "sender's delay, the first (advert) message left out")
     rep.row("remote communication, intercept (Table 6)", seed["remote_intercept"], f["intercept"], "ms")
     rep.row("remote communication, bounds (Table 6, +-)", seed["remote_bounds"], (f["above"] + f["below"]) / 2, "ms",
             "ours: +%.3f / -%.3f" % (f["above"], f["below"]))
@@ -273,8 +275,8 @@ def analyse_remote(rep, tr, size, seed=SEED):
     rep.check("remote latency exceeds local at every size", len(lmap) >= 2 and not worse,
               "%d sizes compared%s" % (len([s for s in x if s in lmap]),
                                        "" if not worse else "; not at %d bytes (%.3f vs %.3f ms)" % (worse[0][0], worse[0][1], lmap[worse[0][0]])))
-    rg = lambda k: spread(T[k])
-    rep.check("msg flights spread wider than focus and rtr flights (Figure 13)",
+    rg = lambda k: spread(T[k][1:])
+    rep.check("msg flights spread wider than focus and rtr flights (Figure 13, the first message's advert left out)",
               rg("msg_flight") > rg("focus_flight") and rg("msg_flight") > rg("rtr_flight"),
               "ranges: msg %.3f ms, focus %.3f ms, rtr %.3f ms" % (rg("msg_flight"), rg("focus_flight"), rg("rtr_flight")))
     rep.page = analyse_pages(rep, tr, "quiet machine: the receiver's pages copied from earth to air", seed)
