@@ -135,9 +135,12 @@ static void receive_phase(void) {
   console_service();
   lan_service();
   boot_service();
-  /* work the send phase could not finish (the controller's output full, no piece buffer)
-   * keeps the loop going: a trap goes round it (loop_wanted), the board does not sleep */
-  if (net_tx_pending() || rchan_pending() || console_send_pending()) kernel_work = 1;
+  /* work the send phase could not finish (the controller's output full, no piece buffer), or a
+   * message that came after this phase's look (its interrupt's kernel_work cleared above by
+   * the console), keeps the loop going: a trap goes round it (loop_wanted) */
+  if (net_tx_pending() || rchan_pending() || console_send_pending() ||
+      (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING))
+    kernel_work = 1;
 }
 
 void kmain(void) {
