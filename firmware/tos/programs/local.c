@@ -28,12 +28,13 @@ int main(int argc, char **argv) {
     printf("usage: local [max_msg 1..%d [step [reps]]]\n", MAX_MSG);
     return 2;
   }
-  compute_calibrate(); /* alone: before the other thread exists */
   for (int i = 0; i < max_msg; ++i) buffer[i] = (char)i;
   if (!create(2, 8, HERE, thread2, NULL)) {
     printf("local: create: %s\n", tos_strerror(tos_errno));
     return 1;
   }
+  yield();            /* the receiver runs to its receive and blocks there */
+  compute_calibrate(); /* then the CPU is this thread's alone */
   int sent = 0;
   for (int len = 1; len <= max_msg; len += step) {
     compute(50);

@@ -34,11 +34,12 @@ int main(int argc, char **argv) {
     printf("usage: migrate [loops [compute_ms]]\n");
     return 2;
   }
-  compute_calibrate(); /* alone: before the other thread exists */
   if (!create(2, 8, HERE, thread2, NULL)) {
     printf("migrate: create: %s\n", tos_strerror(tos_errno));
     return 1;
   }
+  yield();            /* the receiver runs to its receive and blocks there */
+  compute_calibrate(); /* then the CPU is this thread's alone */
   for (int i = 0; i < loops; ++i) {
     for (int k = 0; k < MAX_MSG; ++k) out[k] = (char)(i + 1);
     send_block(1, out, MAX_MSG);

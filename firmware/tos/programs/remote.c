@@ -29,11 +29,11 @@ int main(int argc, char **argv) {
     printf("usage: remote [board (not this one) [max_msg 1..%d [step [reps]]]]\n", MAX_MSG);
     return 2;
   }
-  compute_calibrate(); /* alone: before the other thread exists */
   if (!create(2, 4, board, thread2, NULL)) {
     printf("remote: create on board %d: %s\n", board, tos_strerror(tos_errno));
     return 1;
   }
+  compute_calibrate(); /* then the CPU is this thread's alone */
   int sent = 0;
   for (int len = 1; len <= max_msg; len += step) {
     compute(50);

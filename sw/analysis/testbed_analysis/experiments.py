@@ -398,7 +398,7 @@ def analyse_busy(rep, tr, size, seed=SEED):
     fq, fb = [r.total for r in first[:len(sizes)]], [r.total for r in first[n:n + len(sizes)]]
     if fq and fb:
         rep.row("local: the first partner's total delay (receiver: request to release), busy mean", "increases",
-                float(np.mean(fb)), "ms", "quiet %.3f, busy max %.3f; the sender computes 10 ms (wall clock) between messages"
+                float(np.mean(fb)), "ms", "quiet %.3f, busy max %.3f; the sender computes 10 ms of CPU work (a calibrated loop) between messages: longer when it shares the CPU"
                 % (np.mean(fq), np.max(fb)))
     worst = float(np.max(g(busy_r, "sender_delay")))
     rep.row("worst remote communication when busy (3.3.5: can exceed three 20 ms slices)", 60.0, worst, "ms")
