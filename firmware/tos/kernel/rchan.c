@@ -6,11 +6,9 @@
  *   advert  the same, broadcast, when the sender's board does not yet know where the receiver
  *           is (the first communication on a channel)
  *   rtr     receiver's board -> sender's board: the receiver is ready (how much it takes)
- *   msg     sender's board -> receiver's board: the data, in page-sized pieces copied out of
- *           the sender's pages into kernel buffers when the rtr is served ("package up a msg
- *           (this involves copying the message data)", section 3.3.2); the sender is released
- *           (COMMS) once its msg is queued, and the pieces leave in the next send phase (the
- *           report's Figure 14 delay); the receiver (COMMR) is released once it has arrived.
+ *   msg     sender's board -> receiver's board: the data, in NI-sized pieces straight from the
+ *           sender's pages; the sender is released (COMMS) once the last piece has left, the
+ *           receiver (COMMR) once it has arrived.
  *
  * Each board keeps, in its CCB of the channel, the thread blocked there, the board where the
  * other side was last heard of (peer, board + 1; 0: not yet), and one token that came before its thread did: a remote
@@ -43,71 +41,65 @@ static void gpid_ops(uint32_t *o, const struct proc *p, uint32_t chan) {
   o[3] = chan;
 }
 
-/* The outgoing msg of a sender whose rtr has come: packaged at once into piece buffers while
- * there are buffers and room in the network queue, else in later send phases. */
+/* The outgoing msg of a sender whose rtr has come: pieces leave from the send phase. */
 #define OUTQ 8
 static struct out {
-  struct tcb *t; /* the sender, blocked until its msg is all packaged and queued */
+  struct tcb *t; /* the sender, blocked until its last piece has left */
   uint32_t dest, rtid, total, sent, cap;
+  int queued;    /* every piece is in the network queue: sent_all frees the entry */
 } outq[OUTQ];
-static uint32_t outq_used; /* entries with a sender: rchan_pending() without a search */
 
-#define PIECES 32 /* a msg's pieces waiting for the send phase (the network queue holds 31) */
-static uint8_t piece_buf[PIECES][TOS_PAGE_SIZE];
-static uint8_t piece_busy[PIECES];
-static void piece_sent(void *ctx) { piece_busy[(uint8_t(*)[TOS_PAGE_SIZE])ctx - piece_buf] = 0; }
+static void sent_all(void *ctx) {
+  struct out *o = ctx;
+  struct tcb *t = o->t;
+  o->t = NULL;
+  o->queued = 0;
+  if (!t || t->state != T_SEND) return;
+  t->last_link = (uint8_t)(o->dest + 1);
+  EVENT(DGL_COMMS, EV_COMMS);
+  finish(t, 0);
+}
 
-static struct out *start_msg(struct tcb *s, uint32_t dest, uint32_t rtid, uint32_t cap) {
+static int start_msg(struct tcb *s, uint32_t dest, uint32_t rtid, uint32_t cap) {
   for (int i = 0; i < OUTQ; ++i)
     if (!outq[i].t) {
-      outq[i] = (struct out){s, dest, rtid, s->op_len, 0, cap};
-      ++outq_used;
-      kernel_work = 1; /* its pieces: for the send phase (loop_wanted) */
-      return &outq[i];
+      outq[i] = (struct out){s, dest, rtid, s->op_len, 0, cap, 0};
+      return 1;
     }
-  return NULL;
+  return 0;
 }
 
-/* Copy what fits of o's msg into piece buffers and queue the pieces; once the last is queued
- * the sender goes on (COMMS): its buffer is its own again. */
-static void package(struct out *o) {
-  struct tcb *s = o->t;
-  uint32_t n = o->total < o->cap ? o->total : o->cap; /* the receiver takes at most cap */
-  do {
-    int b = 0;
-    while (b < PIECES && piece_busy[b]) ++b;
-    if (b == PIECES || net_queue_room() < 2) return;
-    uint32_t va = s->op_buf + o->sent, k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
-    if (k > n - o->sent) k = n - o->sent;
-    uint32_t pa = k ? vm_phys(s->proc, va, 0) : 0;
-    if (k && !pa) { /* the buffer was checked when the call was made: the kernel lost its page */
-      kprintf("tos: %s: msg on channel %u: sender's page at 0x%x gone: zeros sent\n", board_name, s->op_chan, va);
-      memset(piece_buf[b], 0, k);
-    } else if (k) {
-      memcpy(piece_buf[b], (const void *)pa, k);
-    }
-    uint32_t ops[8];
-    gpid_ops(ops, s->proc, (uint32_t)s->op_chan);
-    ops[4] = o->rtid;
-    ops[5] = n;
-    ops[6] = o->sent;
-    piece_busy[b] = 1;
-    net_queue(o->dest, NET_MSG, ops, 7, (uint32_t)piece_buf[b], k, piece_sent, piece_buf[b]);
-    o->sent += k;
-  } while (o->sent < n);
-  o->t = NULL;
-  --outq_used;
-  if (s->state != T_SEND) return;
-  s->last_link = (uint8_t)(o->dest + 1);
-  EVENT(DGL_COMMS, EV_COMMS);
-  finish(s, 0);
+int rchan_pending(void) {
+  for (int i = 0; i < OUTQ; ++i)
+    if (outq[i].t && !outq[i].queued) return 1;
+  return 0;
 }
-
-int rchan_pending(void) { return outq_used != 0; }
 
 void rchan_send_phase(void) {
-  for (int i = 0; i < OUTQ; ++i)
-    if (outq[i].t) package(&outq[i]);
+  for (int i = 0; i < OUTQ; ++i) {
+    struct out *o = &outq[i];
+    if (!o->t || o->queued) continue;
+    struct tcb *s = o->t;
+    uint32_t n = o->total < o->cap ? o->total : o->cap; /* the receiver takes at most cap */
+    do {
+      if (net_queue_room() < 2) return;
+      uint32_t va = s->op_buf + o->sent, k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
+      if (k > n - o->sent) k = n - o->sent;
+      uint32_t ops[8];
+      gpid_ops(ops, s->proc, (uint32_t)s->op_chan);
+      ops[4] = o->rtid;
+      ops[5] = n;
+      ops[6] = o->sent;
+      int last = o->sent + k == n;
+      net_queue(o->dest, NET_MSG, ops, 7, k ? vm_phys(s->proc, va, 0) : 0, k, last ? sent_all : NULL,
+                last ? o : NULL);
+      o->sent += k;
+      if (last) {
+        o->queued = 1;
+        break;
+      }
+    } while (o->sent < n);
+  }
 }
 
 #define TOKEN_OPS 7 /* home (board, pid, serial), channel, TID, length, origin board */
@@ -146,7 +138,7 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
     if (c->token == T_TOKEN_RTR) { /* a remote receiver is ready: the data goes now */
       c->token = T_TOKEN_NONE;
       if (start_msg(t, c->token_from, c->token_tid, c->token_len)) {
-        c->waiter = NULL; /* it waits for its msg to be packaged (send phase), not on the channel */
+        c->waiter = NULL; /* it waits for its pieces to leave, not on the channel */
         return;
       }
     }
@@ -261,11 +253,7 @@ static void on_rtr(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   c->peer = (uint8_t)(from + 1);
   if (waiting) {
     c->waiter = NULL;
-    struct out *m = start_msg(w, from, o[4], o[5]);
-    if (m) { /* the rtr service: package the msg, release the sender */
-      package(m);
-      return;
-    }
+    if (start_msg(w, from, o[4], o[5])) return;
     c->waiter = w; /* no room to send now: keep the rtr for later */
   }
   c->token = T_TOKEN_RTR;
@@ -378,10 +366,7 @@ void rchan_unpack(struct tcb *t, const struct mig_chan *e, uint32_t n) {
 /* A blocked thread leaves (its process is removed): nothing may still point at it. */
 void rchan_forget(struct tcb *t) {
   for (int i = 0; i < OUTQ; ++i)
-    if (outq[i].t == t) {
-      outq[i].t = NULL;
-      --outq_used;
-    }
+    if (outq[i].t == t) outq[i].t = NULL;
 }
 
 void rchan_init(void) {
