@@ -2,7 +2,9 @@
 //
 // Boots TOS (tos.elf) on the default machine with a filestore of two programs run on earth:
 //   tosbench  - a null system call's round trip and a yield to another thread (the context
-//               switch), timed by the board's real-time clock over thousands of repetitions;
+//               switch), timed by the board's real-time clock over thousands of repetitions,
+//               each with an inline TRAP #0 (the kernel's part) and through the C library;
+//               --budget-trap-cycles / --budget-yield-cycles make it a regression guard (exit 3);
 //   local     - seed 000 Appendix A.1 with the comms event class on: messages of 1..5000 bytes.
 // Local latency comes from the events earth's SMI time-stamped, as on the Testbed (section
 // 3.3.1): for each message, the receiver is already blocked (TRAP7 ... TRAP70) when the sender
@@ -62,12 +64,19 @@ int sc_main(int argc, char** argv) {
   app.set_version_flag("--version", testbed::version_line("tos-bench"), "print the version and git commit, then exit");
   std::string out_dir = "testbed-out/tos-bench", firmware_dir = TESTBED_FIRMWARE_DIR;
   int max_msg = 5000, step = 50, reps = 10, migrations = 20;
+  double budget_trap = 0, budget_yield = 0;  // cycles; 0: not checked
   app.add_option("--out", out_dir, "output folder")->capture_default_str();
   app.add_option("--firmware-dir", firmware_dir, "where tos.elf and the programs are")->capture_default_str();
   app.add_option("--max-msg", max_msg, "largest message (local's MAX_MSG)")->check(CLI::Range(1, 5000))->capture_default_str();
   app.add_option("--step", step, "message size step")->check(CLI::Range(1, 5000))->capture_default_str();
   app.add_option("--reps", reps, "messages of each size")->check(CLI::Range(1, 100))->capture_default_str();
   app.add_option("--migrations", migrations, "moves of migrate's second thread")->check(CLI::Range(1, 1000))->capture_default_str();
+  app.add_option("--budget-trap-cycles", budget_trap,
+                 "fail (exit 3) when the trap round trip takes more 68010 cycles than this (a regression guard)")
+      ->check(CLI::Range(1.0, 1e9));
+  app.add_option("--budget-yield-cycles", budget_yield,
+                 "fail (exit 3) when a yield to another thread takes more 68010 cycles than this")
+      ->check(CLI::Range(1.0, 1e9));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -108,20 +117,42 @@ int sc_main(int argc, char** argv) {
     std::string console = slurp(fs::path(out_dir) / "earth.console.log");
 
     // 1. trap and switch, from tosbench's console lines
-    std::smatch m;
-    long trap_ns = -1, yield_ns = -1;
-    if (std::regex_search(console, m, std::regex("trap round trip (\\d+) ns"))) trap_ns = std::stol(m[1]);
-    if (std::regex_search(console, m, std::regex("yield to another thread (\\d+) ns"))) yield_ns = std::stol(m[1]);
-    if (trap_ns < 0 || yield_ns < 0) {
+    auto figure = [&](const char* what) {
+      std::smatch m;
+      if (std::regex_search(console, m, std::regex(std::string(what) + " (\\d+) ns"))) return std::stol(m[1]);
+      return -1L;
+    };
+    long trap_ns = figure("trap round trip"), lib_ns = figure("gettid\\(\\) through the library"),
+         yield_ns = figure("yield to another thread"), lib_yield_ns = figure("yield\\(\\) through the library");
+    if (trap_ns < 0 || yield_ns < 0 || lib_ns < 0 || lib_yield_ns < 0) {
       std::cerr << "tos-bench: tosbench printed no figures; earth's console:\n" << console;
       return 1;
     }
     auto cycles = [&](double ns) { return ns * 1e-9 * clock_hz; };
     std::printf("tos-bench: 68010 at %.0f MHz, TOS time slice %d ms\n", clock_hz / 1e6, TOS_SLICE_US / 1000);
-    std::printf("trap round trip (null system call, same thread goes on): %8.1f us = %6.0f cycles\n", trap_ns / 1e3,
-                cycles(double(trap_ns)));
-    std::printf("context switch (yield: trap, schedule, another thread runs): %5.1f us = %6.0f cycles\n",
+    std::printf("trap round trip (null system call, TRAP #0 alone, same thread goes on): %7.1f us = %6.0f cycles\n",
+                trap_ns / 1e3, cycles(double(trap_ns)));
+    std::printf("  the same through the C library's gettid():                            %7.1f us = %6.0f cycles\n",
+                lib_ns / 1e3, cycles(double(lib_ns)));
+    std::printf("context switch (yield: trap, scheduler's choice, another thread runs):  %7.1f us = %6.0f cycles\n",
                 yield_ns / 1e3, cycles(double(yield_ns)));
+    std::printf("  the same through the C library's yield():                             %7.1f us = %6.0f cycles\n",
+                lib_yield_ns / 1e3, cycles(double(lib_yield_ns)));
+    std::printf("  the switch itself (the yield less a trap round trip):                 %7.1f us = %6.0f cycles\n",
+                (yield_ns - trap_ns) / 1e3, cycles(double(yield_ns - trap_ns)));
+    std::printf("seed 000 section 2.1.2: a context switch took \"as much as fifty times as long as a Transputer\n"
+                "  context switch\": tens of microseconds (at the report's 1.2 MIPS)\n");
+    int over_budget = 0;
+    if (budget_trap > 0 && cycles(double(trap_ns)) > budget_trap) {
+      std::fprintf(stderr, "tos-bench: trap round trip %.0f cycles exceeds its budget of %.0f\n", cycles(double(trap_ns)),
+                   budget_trap);
+      over_budget = 1;
+    }
+    if (budget_yield > 0 && cycles(double(yield_ns)) > budget_yield) {
+      std::fprintf(stderr, "tos-bench: yield to another thread %.0f cycles exceeds its budget of %.0f\n",
+                   cycles(double(yield_ns)), budget_yield);
+      over_budget = 1;
+    }
 
     // 2. local latency, from earth's events (SMI 1) as written
     const double us_per_clock = spec.mon.clock_period.to_seconds() * 1e6;
@@ -304,7 +335,7 @@ int sc_main(int argc, char** argv) {
       std::cerr << "tos-bench: found " << nm << " migrations in the events, expected " << migrations << "\n";
       return 1;
     }
-    return 0;
+    return over_budget ? 3 : 0;
   } catch (const std::exception& e) {
     std::cerr << "tos-bench: " << e.what() << "\n";
     return 2;

@@ -47,8 +47,10 @@ static uint32_t fwd_room(void) { return FWD_RING - 1 - ((fwd_head - fwd_tail) & 
 static void fwd_put(char c) {
   fwd[fwd_head] = c;
   fwd_head = (fwd_head + 1) & (FWD_RING - 1);
+  kernel_work = 1; /* for the send phase (loop_wanted) */
 }
 static void console_forward_input(char c) { fwd_put(c); }
+int console_send_pending(void) { return fwd_head != fwd_tail; }
 
 #define SERIAL_DATA TB_SERIAL0_DATA
 #define SERIAL_STATUS TB_SERIAL0_STATUS

@@ -112,6 +112,12 @@ struct proc {
 /* ---- entry.S ---- */
 uint32_t run_user(struct tcb *t);     /* returns the vector that ended the run */
 void cpu_idle(void);                  /* STOP until an interrupt */
+static inline uint16_t splhigh_inline(void) { /* splhigh without the call, for the trap's fast path */
+  uint16_t sr;
+  __asm__ volatile("move.w %%sr,%0\n\tmove.w #0x2700,%%sr" : "=d"(sr) : : "memory");
+  return sr;
+}
+static inline void splx_inline(uint16_t sr) { __asm__ volatile("move.w %0,%%sr" : : "d"(sr) : "memory"); }
 void spl0(void);                      /* interrupts on (kernel level) */
 uint16_t splhigh(void);               /* interrupts off; returns the old SR */
 void splx(uint16_t sr);
@@ -141,6 +147,7 @@ void console_forget_reader(struct tcb *t);
 int console_input(char c);
 void console_net_init(void);
 void console_send_phase(void);
+int console_send_pending(void);              /* output waits for the send phase (to the master) */
 extern int console_raw;
 
 /* ---- net.c: the Centrenet network interface ---- */
@@ -161,6 +168,7 @@ int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, 
 uint32_t net_queue_room(void);
 int net_frame_queued(uint32_t pa);
 uint32_t net_queue_capacity(void);
+int net_tx_pending(void);                    /* messages wait for the send phase */
 void net_send_phase(void);
 void net_receive_phase(void);
 uint32_t net_data_len(void);
@@ -311,6 +319,8 @@ void rq_blocked(struct tcb *t);            /* it blocked: the rq class sees it l
 void ready_front(struct tcb *t);            /* to the head (continues its slice) */
 void unready(struct tcb *t);
 struct tcb *schedule(void);                 /* dequeue the next thread to run, or NULL */
+struct tcb *schedule_yield(void);           /* the same for a trap's fast path (NULL: the loop must run) */
+void thread_yield(struct tcb *t);           /* to the back of its queue, its slice given up */
 int thread_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor,
                   uint32_t entry, uint32_t arg, uint32_t ret);
 int thread_create_local(struct tcb *parent, int32_t id, uint32_t n_pages, uint32_t entry, uint32_t arg,
@@ -331,24 +341,41 @@ extern volatile int slice_over;
 void chan_forget(struct tcb *t);
 #define CHAN_USED(mask, c) ((mask)[(c) / 32] >> ((c) % 32) & 1u)
 
+/* Does the main loop have anything to do before a trapping thread goes on (trap.c's fast
+ * path)? Its slice has ended; an interrupt left work (console or LAN input, a Centrenet message
+ * waiting: intr() masks it and says so); the service queued something for the send phase
+ * (net_queue, a msg's start and console output for the master set kernel_work; the receive
+ * phase sets it again while anything is left over); the machine is halting. Otherwise the
+ * send and receive phases would find nothing to do. */
+extern int halting;
+static inline int loop_wanted(void) { return slice_over | kernel_work | halting; }
+
 /* ---- trap.c: system calls, faults, interrupts ----
- * A system call's handler: SYSCALL(name) { ... } defines sys_name(t, a1..a6), the arguments
- * from d1 d2 d3 a0 a1 a2; it returns the result, or blocks t and returns anything. */
-typedef int32_t syscall_fn(struct tcb *t, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5,
-                           uint32_t a6);
+ * A system call's handler: SYSCALL(name) { ... } defines sys_name(t): a body with t and the
+ * arguments a1..a6 (d1 d2 d3 a0 a1 a2 as saved in the TCB), inlined into a function of t alone
+ * so that a call reads only the arguments it uses (the trap's fast path pushes nothing); it
+ * returns the result, or blocks t and returns anything. */
+typedef int32_t syscall_fn(struct tcb *t);
 #define SYSCALL(name)                                                                             \
-  int32_t sys_##name(struct tcb *t __attribute__((unused)), uint32_t a1 __attribute__((unused)),   \
-                     uint32_t a2 __attribute__((unused)), uint32_t a3 __attribute__((unused)),    \
-                     uint32_t a4 __attribute__((unused)), uint32_t a5 __attribute__((unused)),    \
-                     uint32_t a6 __attribute__((unused)))
+  static inline __attribute__((always_inline)) int32_t sys_##name##_body(                        \
+      struct tcb *t, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6); \
+  int32_t sys_##name(struct tcb *t) {                                                             \
+    const uint32_t *r_ = t->regs;                                                                 \
+    return sys_##name##_body(t, r_[1], r_[2], r_[3], r_[8], r_[9], r_[10]);                       \
+  }                                                                                               \
+  static inline __attribute__((always_inline)) int32_t sys_##name##_body(                        \
+      struct tcb *t __attribute__((unused)), uint32_t a1 __attribute__((unused)),                 \
+      uint32_t a2 __attribute__((unused)), uint32_t a3 __attribute__((unused)),                   \
+      uint32_t a4 __attribute__((unused)), uint32_t a5 __attribute__((unused)),                   \
+      uint32_t a6 __attribute__((unused)))
 void service(struct tcb *t, uint32_t vector);
+struct tcb *trap_fast(struct tcb *t);      /* entry.S: a system call at its trap; the thread to enter or NULL */
 void intr(uint32_t vector);                 /* a device interrupt (any mode) */
 void kernel_fault(uint32_t *regs);          /* d0-d7/a0-a7 then the frame */
 
 /* ---- timer.c ---- */
 void timer_init(void);
 void timer_intr(void);
-void slice_start(void);
 uint32_t uptime_us(void);
 
 /* ---- event.c: instrumentation (section 2.2.3) ---- */

@@ -4,9 +4,13 @@
  * Every vector but reset points at `exception`. The 68010's frame carries its vector number,
  * so one entry serves them all:
  *  - from user mode: the thread's registers, USP and exception frame are saved in its TCB
- *    (`current`), the frame is popped, and run_user() returns to the main loop with the
- *    vector number. The thread goes on later by run_user(), which pushes the saved frame back
- *    and RTEs (a $8 bus-error frame too: the 68010 reruns the faulted cycle).
+ *    (`current`). A system call (TRAP #0) is served at once, on the kernel stack where it
+ *    stands (trap_fast, trap.c): when it completed and nothing waits for the main loop, the
+ *    thread goes straight back (its registers reloaded, RTE), and a yield goes straight to
+ *    the thread the scheduler chose; otherwise, and for every other exception, the frame is
+ *    popped and run_user() returns to the main loop with the vector number. The thread goes on
+ *    later by run_user(), which pushes the saved frame back and RTEs (a $8 bus-error frame
+ *    too: the 68010 reruns the faulted cycle).
  *  - from supervisor mode: an interrupt is handled in place (intr) and RTEs; anything else is
  *    a kernel fault (kernel_fault: register dump, the board halts). */
 #include <testbed/tos.h>
@@ -46,11 +50,18 @@ run_user:
     move.l  %sp,kernel_sp
     move.l  48(%sp),%a0
     move.l  %a0,current
+resume:                             /* a0: the thread to enter; the stack as run_user left it */
     move.w  #0x2700,%sr             /* no interrupt between the frame and the RTE */
     move.l  T_USP(%a0),%a1
     move.l  %a1,%usp
     move.w  T_FLEN(%a0),%d0         /* push the saved frame back, last word first */
-    lea     T_FRAME(%a0,%d0.w),%a1
+    cmp.w   #8,%d0
+    bne.s   3f
+    move.l  T_FRAME+4(%a0),-(%sp)   /* format $0 (a trap, an interrupt): two long words */
+    move.l  T_FRAME(%a0),-(%sp)
+    movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
+    rte
+3:  lea     T_FRAME(%a0,%d0.w),%a1
     lsr.w   #1,%d0
     subq.w  #1,%d0
 4:  move.w  -(%a1),-(%sp)
@@ -67,10 +78,59 @@ exception:
     sf      entering
     move.l  %a0,-(%sp)
     move.l  current,%a0
+    cmp.w   #(32+TOS_SYSCALL_TRAP)*4,4+6(%sp) /* format $0, the system call's vector */
+    bne     save_all
+    /* A system call. Into the TCB: the registers a call reads (d0-d3, a0-a2: its number and
+     * arguments), the USP and the frame (a call may move the PC back; migrate packs it). d4-d7
+     * and a3-a6 are callee-saved in C, so they are still the thread's when trap_fast returns:
+     * they go into the TCB only when the thread does not go straight back. migrate packs the
+     * whole context during the call: it gets everything saved now. */
+    cmp.l   #SYS_MIGRATE,%d0
+    beq.s   1f
+    movem.l %d0-%d3,T_REGS(%a0)     /* (MOVEM stores its list contiguously: two of them) */
+    movem.l %a1-%a2,T_REGS+36(%a0)
+    bra.s   2f
+1:  movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
+2:  move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
+    move.l  %usp,%a1
+    move.l  %a1,T_USP(%a0)
+    move.w  #8,T_FLEN(%a0)
+    move.l  (%sp),T_FRAME(%a0)
+    move.l  4(%sp),T_FRAME+4(%a0)
+    move.l  %a0,-(%sp)
+    jsr     trap_fast               /* the thread to enter (interrupts off), or 0: the loop */
+    addq.l  #4,%sp
+    move.l  current,%a1
+    tst.l   %d0
+    beq.s   call_to_loop
+    move.l  %d0,%a0
+    cmp.l   %a1,%a0
+    bne.s   8f
+    /* The same thread goes on: the registers C may have used come back from the TCB (d0: the
+     * result), the rest never left; its frame is the one on the stack (a call that changed its
+     * own thread's frame has blocked it: remote_fetch). */
+    move.l  T_REGS(%a0),%d0
+    move.l  T_REGS+4(%a0),%d1
+    move.l  T_REGS+36(%a0),%a1
+    move.l  T_REGS+32(%a0),%a0
+    rte
+8:  movem.l %d4-%d7,T_REGS+16(%a1)  /* another thread (a yield): the rest of this one's */
+    movem.l %a3-%a6,T_REGS+44(%a1)
+    addq.l  #8,%sp
+    move.l  %a0,current
+    bra     resume
+call_to_loop:                       /* served: the loop goes on (its vector: the call's) */
+    movem.l %d4-%d7,T_REGS+16(%a1)
+    movem.l %a3-%a6,T_REGS+44(%a1)
+    addq.l  #8,%sp
+    moveq   #32+TOS_SYSCALL_TRAP,%d0
+    bra.s   9f
+save_all:                           /* a fault or an interrupt */
     movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
     move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
     move.l  %usp,%a1
     move.l  %a1,T_USP(%a0)
+to_loop:
     move.w  6(%sp),%d1              /* format/vector word */
     moveq   #8,%d0                  /* format $0: 4 words */
     btst    #15,%d1
@@ -85,7 +145,7 @@ exception:
     and.l   #0x0FFF,%d1
     lsr.l   #2,%d1
     move.l  %d1,%d0                 /* run_user's result: the vector */
-    move.l  kernel_sp,%sp
+9:  move.l  kernel_sp,%sp
     movem.l (%sp)+,%d2-%d7/%a2-%a6
     rts                             /* SR keeps the exception's IPL: the loop lowers it */
 

@@ -43,7 +43,7 @@ void halt_board(uint32_t code) {
 }
 
 /* halt(all): this board, or (master, all) every board: the others first, by message. */
-static int halting;
+int halting;
 static int done_told = -1; /* what this board last told the master it is (1 done, 0 busy) */
 static void on_halt(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)from;
@@ -135,6 +135,12 @@ static void receive_phase(void) {
   console_service();
   lan_service();
   boot_service();
+  /* work the send phase could not finish (the controller's output full, no piece buffer), or a
+   * message that came after this phase's look (its interrupt's kernel_work cleared above by
+   * the console), keeps the loop going: a trap goes round it (loop_wanted) */
+  if (net_tx_pending() || rchan_pending() || console_send_pending() ||
+      (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING))
+    kernel_work = 1;
 }
 
 void kmain(void) {
@@ -191,13 +197,16 @@ void kmain(void) {
     EVENT(DGL_CPU, EV_USER_ON);
     for (;;) {
       vector = run_user(t);
+      t = current; /* a yield may have handed the CPU to another thread (trap_fast) */
       if (vector < 24 || vector > 31) break;
       intr(vector); /* a device interrupt while the thread ran: back to it, unless its slice is over */
       spl0();
       if (slice_over) break;
     }
-    EVENT(DGL_CPU, EV_USER_OFF);
-    EVENT(DGL_PHASE, EV_PHASE_SERVICE);
+    if (vector != 32 + TOS_SYSCALL_TRAP) { /* a system call's service phase began at its trap */
+      EVENT(DGL_CPU, EV_USER_OFF);
+      EVENT(DGL_PHASE, EV_PHASE_SERVICE);
+    }
     service(t, vector);
     if (t->state != T_FREE) rq_blocked(t);
   }

@@ -79,6 +79,7 @@ int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, 
   m->done = done;
   m->ctx = ctx;
   tx_head = (tx_head + 1) % TXQ;
+  kernel_work = 1; /* for the send phase: a trapping thread does not go straight on (loop_wanted) */
   return 1;
 }
 
@@ -92,6 +93,7 @@ int net_frame_queued(uint32_t pa) {
 
 uint32_t net_queue_room(void) { return TXQ - 1 - (tx_head + TXQ - tx_tail) % TXQ; }
 uint32_t net_queue_capacity(void) { return TXQ - 1; }
+int net_tx_pending(void) { return tx_head != tx_tail; }
 
 static int launch(const struct txmsg *m) {
   while (REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY) {
@@ -138,8 +140,8 @@ void net_send_phase(void) {
   }
 }
 
-/* From the main loop (not the timer interrupt: scheduling restarts the slice timer, so a board
- * whose threads block often may see no timer interrupt for seconds): every link sample period, with class links on, one LINK_COUNT per other
+/* From the main loop's send phase (it runs at least once a slice: the timer runs free), not
+ * from the timer interrupt: every link sample period, with class links on, one LINK_COUNT per other
  * slave (zeros too: the master sees every sample, and the cost is fixed, four events a
  * second on the Testbed), then the counts start again. Sampled, not event driven: the report
  * found this the one metric cheap enough to collect all the time. */

@@ -13,6 +13,10 @@ static uint32_t nfree_tcbs;
 uint32_t switches;
 static int turn = TOS_MAX_PROCESSES - 1; /* the process that ran last */
 static struct tcb *slice_owner;
+/* Bit pid set while process pid's ready queue is not empty: the scheduler finds the next
+ * process with work without visiting every process (a yield is a choice of TCB). */
+static uint32_t rq_procs;
+_Static_assert(TOS_MAX_PROCESSES <= 16, "rq_procs and the scheduler's rotation assume 16 processes at most");
 
 void thread_init(void) {
   free_tcbs = NULL;
@@ -50,6 +54,7 @@ void ready(struct tcb *t) {
   t->prev = p->rq_tail;
   if (p->rq_tail) p->rq_tail->next = t; else p->rq_head = t;
   p->rq_tail = t;
+  rq_procs |= 1u << p->pid;
   EVENT(DGL_RQ, EV_RQ_JOIN_BIT | t->tid);
   rq_join(t);
 }
@@ -61,18 +66,32 @@ void ready_front(struct tcb *t) {
   t->next = p->rq_head;
   if (p->rq_head) p->rq_head->prev = t; else p->rq_tail = t;
   p->rq_head = t;
+  rq_procs |= 1u << p->pid;
   EVENT(DGL_RQ, EV_RQ_JOIN_BIT | t->tid);
   rq_join(t);
 }
 
-void unready(struct tcb *t) {
+static inline void rq_unlink(struct tcb *t) {
   struct proc *p = t->proc;
   if (t->prev) t->prev->next = t->next; else p->rq_head = t->next;
   if (t->next) t->next->prev = t->prev; else p->rq_tail = t->prev;
   t->next = t->prev = NULL;
+  if (!p->rq_head) rq_procs &= ~(1u << p->pid);
   EVENT(DGL_RQ, t->tid);
 }
+void unready(struct tcb *t) { rq_unlink(t); }
 
+static int lowest_bit(uint32_t x) { /* x: 16 bits, not 0 */
+  int n = 0;
+  if (!(x & 0xFFu)) n += 8, x >>= 8;
+  if (!(x & 0xFu)) n += 4, x >>= 4;
+  if (!(x & 0x3u)) n += 2, x >>= 2;
+  if (!(x & 0x1u)) n += 1;
+  return n;
+}
+
+/* The slice: the board timer runs free (timer.c) and every tick ends the slice of whatever
+ * runs, so a thread scheduled after a tick has until the next one. */
 struct tcb *schedule(void) {
   struct tcb *t = slice_owner;
   if (t && t->state == T_READY && !slice_over && t->proc->rq_head == t) {
@@ -86,16 +105,20 @@ struct tcb *schedule(void) {
       ready(t);
     }
     t = NULL;
-    for (int i = 1; i <= TOS_MAX_PROCESSES && !t; ++i) {
-      struct proc *p = &procs[(turn + i) % TOS_MAX_PROCESSES];
-      if (!proc_alive(p) || p->state == P_SUSPENDED || !p->rq_head) continue;
+    /* the processes with ready threads, rotated so that bit 0 is the one after the last turn */
+    uint32_t first = (uint32_t)(turn + 1) & (TOS_MAX_PROCESSES - 1);
+    uint32_t r = ((rq_procs >> first) | (rq_procs << (TOS_MAX_PROCESSES - first))) & ((1u << TOS_MAX_PROCESSES) - 1);
+    while (r && !t) {
+      struct proc *p = &procs[(first + (uint32_t)lowest_bit(r)) & (TOS_MAX_PROCESSES - 1)];
+      r &= r - 1;
+      if ((p->state != P_FOREGROUND && p->state != P_BACKGROUND) || !p->rq_head) continue; /* ended or suspended */
       turn = p->pid;
       t = p->rq_head;
     }
     if (!t) return NULL;
-    unready(t);
+    rq_unlink(t);
     slice_owner = t;
-    slice_start();
+    slice_over = 0;
     ++switches;
     ++t->cpu_slices;
     EVENT(DGL_PROFILE, EV_SCHEDULE_BIT | t->tid);
@@ -103,6 +126,22 @@ struct tcb *schedule(void) {
   t->state = T_RUNNING;
   vm_activate(t->proc);
   return t;
+}
+
+/* A yield's next thread, chosen in its trap (trap.c): the scheduler's choice, unless that
+ * thread is a guest whose code page must come first (the main loop waits for it). */
+struct tcb *schedule_yield(void) {
+  struct tcb *t = schedule();
+  if (t && t->proc->guest && remote_prefetch(t)) {
+    rq_blocked(t);
+    return NULL;
+  }
+  return t;
+}
+
+void thread_yield(struct tcb *t) {
+  if (slice_owner == t) slice_owner = NULL; /* its slice is given up: another thread's turn */
+  ready(t);
 }
 
 /* Complete a blocked call with `result` in d0 and queue the thread. */
@@ -286,8 +325,7 @@ SYSCALL(exit) {
 SYSCALL(create) { return thread_create(t, (int32_t)a1, a2, (int32_t)a3, a4, a5, a6); }
 SYSCALL(wait) { return thread_wait(t); }
 SYSCALL(yield) {
-  slice_over = 1; /* give up the rest of the slice */
-  ready(t);
+  thread_yield(t);
   return 0;
 }
 SYSCALL(gettid) { return t->tid; }

@@ -15,8 +15,10 @@ void intr(uint32_t vector) {
   if (pending & TB_INTC_PENDING_TIMER) timer_intr();
   if (pending & TB_INTC_PENDING_SERIAL0) console_intr();
   if (pending & TB_INTC_PENDING_SERIAL1) lan_intr();
-  if (pending & TB_INTC_PENDING_NET) /* level while messages wait: off until the receive phase */
+  if (pending & TB_INTC_PENDING_NET) { /* level while messages wait: off until the receive phase */
     REG16(TB_INTC_ENABLE) &= (uint16_t)~TB_INTC_ENABLE_NET;
+    kernel_work = 1; /* the next trap goes round the loop (loop_wanted) */
+  }
   splx(sr);
 }
 
@@ -77,7 +79,7 @@ static void user_fault(struct tcb *t, uint32_t vector) {
 
 /* System calls: one handler per call, sys_<name>, defined by the module that owns it; the
  * table is built from tos.toml's list (a call without a handler does not link). */
-#define X(name, number, nargs) SYSCALL(name);
+#define X(name, number, nargs) syscall_fn sys_##name;
 TOS_SYSCALL_LIST(X)
 #undef X
 static syscall_fn *const table[TOS_SYSCALL_COUNT] = {
@@ -104,16 +106,46 @@ SYSCALL(time) {
   return (int32_t)uptime_us();
 }
 
-/* d0 the number; d1 d2 d3 a0 a1 a2 the arguments. The result goes back in d0, unless the
- * thread blocked (then finish() delivers it later). */
-static int32_t syscall(struct tcb *t) {
-  uint32_t *r = t->regs;
-  uint32_t n = r[0];
+/* A system call, served where it was taken (entry.S), on the kernel stack: the report's
+ * service phase. d0 holds the number; d1 d2 d3 a0 a1 a2 the arguments (SYSCALL reads them from
+ * the TCB). TRAP7 marks the transition from user to system mode for a request to communicate
+ * (Figure 5's vertex 2), so it is written here, before anything else is done. A call done at
+ * once leaves its result in d0; then, unless the main loop has something to do (loop_wanted),
+ * the thread goes straight back to its slice, and a yield straight to the scheduler's next
+ * choice: no queue is polled for nothing. The thread to enter is returned with interrupts off
+ * (its RTE turns them on), or NULL, with the level as it was: the main loop takes over. */
+static void trap_events(uint32_t n) { /* some class is on */
+  if (n == SYS_SEND || n == SYS_RECEIVE) EVENT(DGL_COMMS, EV_TRAP7);
+  EVENT(DGL_CPU, EV_USER_OFF);
+  EVENT(DGL_PHASE, EV_PHASE_SERVICE);
   EVENT2(DGL_PROFILE, EV_SYSCALL, n);
-  if (n >= TOS_SYSCALL_COUNT || !table[n]) return -TOS_ENOSYS;
-  return table[n](t, r[1], r[2], r[3], r[8], r[9], r[10]);
 }
 
+struct tcb *trap_fast(struct tcb *t) {
+  uint32_t n = t->regs[TCB_REGS_D0];
+  if (dgl) trap_events(n);
+  syscall_fn *f = n < TOS_SYSCALL_COUNT ? table[n] : NULL;
+  int32_t result = f ? f(t) : -TOS_ENOSYS;
+  int running = t->state == T_RUNNING;
+  if (running) t->regs[TCB_REGS_D0] = (uint32_t)result;
+  uint16_t sr = splhigh_inline();
+  if (loop_wanted()) {
+    splx_inline(sr);
+    return NULL;
+  }
+  if (!running) {
+    if (t->state != T_READY || !(t = schedule_yield())) { /* blocked: the loop; or nothing ready */
+      splx_inline(sr);
+      return NULL;
+    }
+    if (dgl) EVENT(DGL_PHASE, EV_PHASE_SCHEDULE);
+  }
+  if (dgl) EVENT(DGL_CPU, EV_USER_ON);
+  return t;
+}
+
+/* The service phase, for what run_user() brought back to the main loop. A system call has
+ * been served already (trap_fast). */
 void service(struct tcb *t, uint32_t vector) {
   if (vector >= 24 && vector <= 31) { /* its slice ended */
     EVENT(DGL_PROFILE, EV_PREEMPT);
@@ -121,11 +153,7 @@ void service(struct tcb *t, uint32_t vector) {
     return;
   }
   if (vector == 32 + TOS_SYSCALL_TRAP) {
-    int32_t result = syscall(t);
-    if (t->state == T_RUNNING) { /* done at once: the thread keeps the rest of its slice */
-      t->regs[TCB_REGS_D0] = (uint32_t)result;
-      ready_front(t); /* (schedule() sends it to the back if the slice has ended meanwhile) */
-    }
+    if (t->state == T_RUNNING) ready_front(t); /* done at once: the thread keeps the rest of its slice */
     return;
   }
   if (vector == 2) { /* a page left at the home or on another board: fetch it (Figure 8) */

@@ -6,6 +6,8 @@
  *   local [max_msg [step [reps]]]    defaults 5000 50 10 */
 #include <tos/tos.h>
 
+#include "compute.h"
+
 #define MAX_MSG 5000
 static int max_msg = MAX_MSG, step = MAX_MSG / 100, reps = 10;
 
@@ -31,11 +33,13 @@ int main(int argc, char **argv) {
     printf("local: create: %s\n", tos_strerror(tos_errno));
     return 1;
   }
+  yield();            /* the receiver runs to its receive and blocks there */
+  compute_calibrate(); /* then the CPU is this thread's alone */
   int sent = 0;
   for (int len = 1; len <= max_msg; len += step) {
-    compute_ms(50);
+    compute(50);
     for (int rep = 0; rep < reps; ++rep) {
-      compute_ms(10);
+      compute(10);
       send_block(1, buffer, len);
       ++sent;
     }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <tos/tos.h>
 
+#include "compute.h"
+
 #define MAX_MSG 5000
 static char out[MAX_MSG], in[MAX_MSG];
 
@@ -31,11 +33,12 @@ int main(int argc, char **argv) {
     printf("remote: create on board %d: %s\n", board, tos_strerror(tos_errno));
     return 1;
   }
+  compute_calibrate(); /* then the CPU is this thread's alone */
   int sent = 0;
   for (int len = 1; len <= max_msg; len += step) {
-    compute_ms(50);
+    compute(50);
     for (int rep = 0; rep < reps; ++rep) {
-      compute_ms(10);
+      compute(10);
       send_block(1, out, len);
       ++sent;
     }

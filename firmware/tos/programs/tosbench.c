@@ -1,13 +1,26 @@
 /* tosbench: TOS's basic costs measured from inside, on the simulated real-time clock (the
  * host's build/bin/tos-bench turns them into 68010 cycles):
- *  - trap round trip: a system call that does nothing (gettid), user -> kernel main loop ->
- *    user, less the loop around it;
- *  - thread switch: two threads of one process handing the CPU to each other with yield(),
- *    less a trap round trip. Each figure is the mean over many repetitions, printed in ns. */
+ *  - trap round trip: a system call that does nothing (gettid) made with an inline TRAP #0,
+ *    user -> kernel -> user, less the loop around it: the kernel's part alone;
+ *  - the same through the C library's gettid() (its wrapper loads seven argument registers);
+ *  - yield to another thread: two threads of one process handing the CPU to each other with
+ *    an inline TRAP #0 (yield), per hand-over; and the same through the library's yield();
+ *  - thread switch: the yield less a trap round trip (what choosing and entering another
+ *    thread adds). Each figure is the mean over many repetitions, printed in ns. */
 #include <tos/tos.h>
 
 #define N 4000
+#define STR_(x) #x
+#define STR(x) STR_(x)
 static volatile int go;
+
+/* TRAP #0 with the call's number in d0 and no arguments: the kernel restores every other
+ * register from the thread's TCB, so only d0 changes. */
+static inline long trap0(long n) {
+  register long d0 __asm__("d0") = n;
+  __asm__ volatile("trap #" STR(TOS_SYSCALL_TRAP) : "+d"(d0) : : "memory");
+  return d0;
+}
 
 /* 64-bit: thousands of round trips take seconds, and seconds in ns overflow 32 bits */
 static unsigned long elapsed_ns(unsigned long t0, unsigned long n) {
@@ -16,7 +29,9 @@ static unsigned long elapsed_ns(unsigned long t0, unsigned long n) {
 
 static void partner(void *arg) {
   (void)arg;
-  while (!go) yield();
+  while (go < 1) yield();
+  for (int i = 0; i < N; ++i) trap0(SYS_YIELD);
+  while (go < 2) yield();
   for (int i = 0; i < N; ++i) yield();
   exit(0);
 }
@@ -27,18 +42,27 @@ int main(void) {
   }
   unsigned long loop = elapsed_ns(t0, N);
   t0 = time_us();
-  for (volatile int i = 0; i < N; ++i) gettid();
+  for (volatile int i = 0; i < N; ++i) trap0(SYS_GETTID);
   unsigned long trap = elapsed_ns(t0, N) - loop;
+  t0 = time_us();
+  for (volatile int i = 0; i < N; ++i) gettid();
+  unsigned long lib_call = elapsed_ns(t0, N) - loop;
   printf("tosbench: trap round trip %lu ns\n", trap);
+  printf("tosbench: gettid() through the library %lu ns\n", lib_call);
 
   if (!create(2, 2, HERE, partner, NULL)) return 1;
   yield(); /* let the partner reach its loop */
   go = 1;
   t0 = time_us();
-  for (int i = 0; i < N; ++i) yield();
+  for (int i = 0; i < N; ++i) trap0(SYS_YIELD);
   unsigned long per_yield = elapsed_ns(t0, 2ul * N); /* both threads yield N times */
+  go = 2;
+  t0 = time_us();
+  for (int i = 0; i < N; ++i) yield();
+  unsigned long per_lib_yield = elapsed_ns(t0, 2ul * N);
   wait();
   printf("tosbench: yield to another thread %lu ns\n", per_yield);
+  printf("tosbench: yield() through the library %lu ns\n", per_lib_yield);
   printf("tosbench: thread switch %lu ns\n", per_yield - trap);
   return 0;
 }

@@ -150,7 +150,13 @@ def _by_board(trace):
 
 
 def _next_after(evs, i):
-    return evs[i + 1].t if i + 1 < len(evs) else None
+    """The end of the service that event i began: the board's next event, a timer interrupt
+    inside the service not counted (the timer runs free, so it may interrupt any service)."""
+    tick = C("TICK")
+    for e in evs[i + 1:]:
+        if e.word != tick:
+            return e.t
+    return None
 
 
 @dataclass
@@ -173,6 +179,14 @@ class RemoteOCM:
     pieces: int = 0
     t_commr: float = None
 
+    def _packing(self):
+        """Packing the msg after the rtr's service: TOS packs it in the rtr's service and releases
+        the sender there (COMMS ends the service, section 3.3.2), so 0; a kernel that packed it
+        in the send phase released the sender after the submit."""
+        if self.submit is None or self.t_comms <= self.submit:
+            return 0.0 if self.rtr_end is not None and self.t_comms <= self.rtr_end else None
+        return self.t_comms - self.submit
+
     def times(self):
         """The report's times of interest (ms); None where the trace does not show them."""
         d = lambda a, b: (b - a) if a is not None and b is not None else None
@@ -184,9 +198,9 @@ class RemoteOCM:
             "rtr_flight": d(self.focus_end, self.rtr_arrive),
             "rtr_service": d(self.rtr_arrive, self.rtr_end),
             "msg_queued": d(self.rtr_end, self.submit),
-            "msg_packing": d(self.submit, self.t_comms),
-            "rtr_service_packing": (d(self.rtr_arrive, self.rtr_end) + d(self.submit, self.t_comms))
-            if None not in (self.rtr_arrive, self.rtr_end, self.submit) else None,
+            "msg_packing": self._packing(),
+            "rtr_service_packing": (d(self.rtr_arrive, self.rtr_end) + self._packing())
+            if None not in (self.rtr_arrive, self.rtr_end) and self._packing() is not None else None,
             "msg_flight": d(self.rtr_end, self.msg_arrive),
             "pure_flight": d(self.submit, self.msg_arrive),
             "msg_service": self.msg_service,
@@ -226,8 +240,8 @@ def remote_ocms(trace, reqs, sender, receiver):
         if j < len(S) and S[j].word == RX_RTR:
             o.rtr_arrive = S[j - 1].t if S[j - 1].word == RX_MPC else S[j].t
             o.rtr_end = _next_after(S, j)
-            k = j + 1
-            while k < len(S) and S[k].word != PHASE_SEND and S[k].t <= q.t_release:
+            k = j + 1  # the send phase that hands the msg to Centrenet: the next one on this board
+            while k < len(S) and S[k].word != PHASE_SEND and S[k].word != RX_RTR:
                 k += 1
             if k < len(S) and S[k].word == PHASE_SEND:
                 o.submit = S[k].t
