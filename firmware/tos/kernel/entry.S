@@ -60,6 +60,7 @@ resume:                             /* a0: the thread to enter; the stack as run
     move.l  T_FRAME+4(%a0),-(%sp)   /* format $0 (a trap, an interrupt): two long words */
     move.l  T_FRAME(%a0),-(%sp)
     movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
+    st      entering                /* a fault from here on is the thread's (see kfault) */
     rte
 3:  lea     T_FRAME(%a0,%d0.w),%a1
     lsr.w   #1,%d0
@@ -113,6 +114,7 @@ exception:
     move.l  T_REGS+4(%a0),%d1
     move.l  T_REGS+36(%a0),%a1
     move.l  T_REGS+32(%a0),%a0
+    st      entering                /* (its code page may have gone during the call) */
     rte
 8:  movem.l %d4-%d7,T_REGS+16(%a1)  /* another thread (a yield): the rest of this one's */
     movem.l %a3-%a6,T_REGS+44(%a1)
