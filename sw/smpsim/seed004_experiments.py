@@ -26,8 +26,8 @@ class Failure(Exception):
 
 
 class Ctx:
-    def __init__(self, smpsim, out, size, quiet):
-        self.smpsim, self.out, self.size, self.quiet = smpsim, out, size, quiet
+    def __init__(self, smpsim, out, size, quiet, reuse=False):
+        self.smpsim, self.out, self.size, self.quiet, self.reuse = smpsim, out, size, quiet, reuse
         self.full = size == "full"
         self.cache = {}
 
@@ -38,12 +38,17 @@ class Ctx:
             return self.cache[key]
         os.makedirs(self.out, exist_ok=True)
         path = os.path.join(self.out, name + ".cfg")
-        with open(path, "w") as f:
-            f.write(cfg)
         tsv = os.path.join(self.out, name + ".tsv")
-        r = subprocess.run([self.smpsim, path, "-o", tsv, *extra], capture_output=True, text=True)
-        if r.returncode != 0:
-            raise Failure(f"smpsim {path} exited {r.returncode}: {r.stderr.strip()}")
+        outputs = [tsv] + [extra[i + 1] for i, a in enumerate(extra) if a == "--trace-out"]
+        # --reuse: the same configuration already simulated by this very smpsim binary.
+        fresh = self.reuse and all(os.path.exists(o) and os.path.getmtime(o) > os.path.getmtime(self.smpsim)
+                                   for o in outputs + [path]) and open(path).read() == cfg
+        if not fresh:
+            with open(path, "w") as f:
+                f.write(cfg)
+            r = subprocess.run([self.smpsim, path, "-o", tsv, *extra], capture_output=True, text=True)
+            if r.returncode != 0:
+                raise Failure(f"smpsim {path} exited {r.returncode}: {r.stderr.strip()}")
         rows = {}
         with open(tsv) as f:
             head = f.readline().rstrip("\n").split("\t")
@@ -113,6 +118,8 @@ def plot(ctx, res, stem, curves, xlabel, ylabel="SSR (%)", title="", kind="line"
         ax.stackplot(xs, a, b, c, labels=["running", "ready", "blocked"], step="post",
                      colors=["tab:green", "tab:red", "tab:blue"])
     else:
+        if len(curves) > 10:
+            ax.set_prop_cycle(color=plt.cm.tab20.colors)
         for lab, (xs, ys) in curves.items():
             ax.plot(xs, ys, label=lab, lw=1.1)
     for v in vlines:
@@ -512,7 +519,7 @@ def fig7_1(ctx):
 def fig7_2(ctx):
     res = new("fig7_2")
     counts = [2000, 5000, 10000] if ctx.full else [2000, 5000]
-    nos = "0-200" if ctx.full else "0-200:8"
+    nos = "0-200" if ctx.full else "21-200:4"  # reduced: threads 32, 36, ... (multiples of 32 included)
     cfg = ""
     for mu in ("1%", "10%"):
         for b in counts:
@@ -535,7 +542,7 @@ def fig7_2(ctx):
     peaks = {}
     for m in (16, 32):
         lifts = []
-        for t in range(m * 2, 212, m):
+        for t in range(max(2 * m, 48), 212, m):
             if t not in fine:
                 continue
             nb = sorted(fine[u] for u in range(t - 8, t + 9) if u != t and u in fine)
@@ -543,8 +550,10 @@ def fig7_2(ctx):
                 lifts.append(fine[t] - nb[len(nb) // 2])
         peaks[m] = mean(lifts)
     res["values"]["peak lift (points above neighbours' median)"] = {m: round(v, 1) for m, v in peaks.items()}
+    check(res, "mu=1%: peaks at multiples of the processor count (64, 96, ...: > 10 points above the median "
+          "of the loads within 8)", peaks[32] > 10, f"{peaks[32]:+.1f} points on average")
     res["notes"].append(f"peaks: loads at multiples of 32 lie {peaks[32]:+.1f} points above their neighbours' "
-                        f"median, multiples of 16 {peaks[16]:+.1f}")
+                        f"median, multiples of 16 {peaks[16]:+.1f} (the seed, with Linux's scheduler: every 16)")
     return res
 
 
@@ -580,6 +589,10 @@ def fig7_spin(ctx):
               for mu in ("1%", "10%") for y in ("CS", "block")}, "threads", ylabel="speedup (%)", ylim=None,
              title=f"speedup of 2CS+ (elapsed time), wake-up {w}")
     res["values"]["table"] = table
+    res["values"]["elapsed at the lightest and heaviest load"] = {
+        f"{w} mu={mu} {s}": (rows[f"{w} mu={mu} {s}"][0]["elapsed"], rows[f"{w} mu={mu} {s}"][-1]["elapsed"])
+        for w in ("preempt", "head", "tail") for mu in ("1%", "10%") for s in spins}
+    res["values"]["load range (threads)"] = (rows["tail mu=1% CS"][0]["threads"], rows["tail mu=1% CS"][-1]["threads"])
     for mu in ("1%", "10%"):
         ssr, spd = table[("preempt", mu)]
         check(res, f"preempt, mu={mu}: 2CS+ SSR above CS by > 20 points", ssr["2CS+"] > ssr["CS"] + 20,
@@ -603,13 +616,15 @@ def main(smpsim, argv=None):
     ap.add_argument("--out", default="smpsim-out")
     ap.add_argument("--doc", help="write the results document (docs/results/seed004.md)")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--reuse", action="store_true",
+                    help="reuse OUT's tables of identical configurations made by the same smpsim (regenerate the doc)")
     a = ap.parse_args(argv)
     names = list(EXPERIMENTS) if a.names == "all" else a.names.split(",")
     bad = [n for n in names if n not in EXPERIMENTS]
     if bad:
         print(f"smpsim-experiment: unknown experiment(s) {bad}; known: {', '.join(EXPERIMENTS)}", file=sys.stderr)
         return 2
-    ctx = Ctx(smpsim, os.path.abspath(a.out), a.size, a.quiet)
+    ctx = Ctx(smpsim, os.path.abspath(a.out), a.size, a.quiet, a.reuse)
     results, failed = [], 0
     t0 = time.time()
     for n in names:
@@ -630,4 +645,8 @@ def main(smpsim, argv=None):
         write_doc(a.doc, results, ctx, time.time() - t0)
     print(f"smpsim-experiment: {sum(len(r['checks']) for r in results) - failed} of "
           f"{sum(len(r['checks']) for r in results)} checks pass ({a.size}, {time.time() - t0:.0f} s)")
+    if a.doc:
+        # A failed check of the full run is a result (reported in the document), not an error.
+        print(f"smpsim-experiment: {a.doc} written; {failed} failed check(s) reported in it")
+        return 0
     return 1 if failed else 0
