@@ -101,7 +101,9 @@ def write_doc(path, results, ctx, seconds):
       "configuration files and the shape checks are `sw/smpsim/seed004_experiments.py`. The seed's numbers "
       "appear only in the comparison columns of this page.")
     w("")
-    w(f"Run: size `{ctx.size}`, {seconds:.0f} s on this host. Checks of this run: {n_pass} of {n_checks} pass.")
+    how = (f"the simulator's tables reused from an earlier run of the same binary (`--reuse`), {seconds:.0f} s for "
+           f"the plots" if ctx.reuse else f"{seconds:.0f} s on this host")
+    w(f"Run: size `{ctx.size}`, {how}. Checks of this run: {n_pass} of {n_checks} pass.")
     w("")
     w("The Testbed half of issue 34 (TOS barriers, the same experiments on the simulated boards) is not "
       "on this page yet.")

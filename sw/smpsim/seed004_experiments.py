@@ -59,6 +59,8 @@ class Ctx:
                     d[k] = int(d[k])
                 d["ssr"] = float(d["ssr"])
                 rows.setdefault(d["label"], []).append(d)
+        for v in rows.values():  # curve lines sharing a label make one curve
+            v.sort(key=lambda r: r["x"])
         self.cache[key] = rows
         return rows
 
@@ -525,6 +527,9 @@ def fig7_2(ctx):
         for b in counts:
             cfg += nst_curve([mu], barriers=b, rand_ord=1, sigma=SIGMA, spin="CS", wakeup="preempt", nosync=nos,
                              labels=[f"mu={mu} {b} barriers"])
+            if not ctx.full:  # the intermediate load, 33-35 threads, at every step
+                cfg += nst_curve([mu], barriers=b, rand_ord=1, sigma=SIGMA, spin="CS", wakeup="preempt",
+                                 nosync="22-24", labels=[f"mu={mu} {b} barriers"])
     rows = ctx.run("fig7_2", cfg)
     plot(ctx, res, "fig7_2", {k: series(v, "threads") for k, v in rows.items()}, "threads",
          vlines=[32 * k for k in range(1, 7)], title="Figure 7.2: preempt wake-up, spin CS, long runs")
