@@ -88,8 +88,9 @@ int main(int argc, char** argv) {
       char ssr[32];
       if (r.spins) std::snprintf(ssr, sizeof ssr, "%.4f", r.ssr());
       else std::snprintf(ssr, sizeof ssr, "nan");
+      const int64_t spin = curve.jobs.front().spin;
       os << curve.label << "\t" << pt.x << "\t" << r.threads << "\t" << r.sync_threads << "\t"
-         << curve.jobs.front().spin << "\t" << ssr << "\t" << r.spins << "\t" << r.successes << "\t" << r.blocks
+         << (spin >= smpsim::kSpinForever ? std::string("inf") : std::to_string(spin)) << "\t" << ssr << "\t" << r.spins << "\t" << r.successes << "\t" << r.blocks
          << "\t" << r.switches << "\t" << r.elapsed << "\t" << (r.completed ? 1 : 0) << "\n";
       all_done &= r.completed;
     }
