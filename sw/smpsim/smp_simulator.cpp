@@ -1,0 +1,547 @@
+// The engine of seed 004's SMP simulator. One pending event per processor (the earlier of the
+// end of its current activity and the end of its quantum); an event is identified by the
+// processor's generation counter, so rescheduling a processor simply outdates its old event.
+#include "smp_simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <deque>
+#include <queue>
+
+namespace smpsim {
+
+namespace {
+
+constexpr int64_t kForever = INT64_MAX / 4;
+
+// xoshiro256** seeded by splitmix64: the same bits on every host and library (std's
+// distributions are not specified bit for bit).
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) {
+    for (auto& w : s_) {
+      seed += 0x9E3779B97F4A7C15ull;
+      uint64_t z = seed;
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      w = z ^ (z >> 31);
+    }
+  }
+  uint64_t next() {
+    const uint64_t r = rotl(s_[1] * 5, 7) * 9, t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return r;
+  }
+  double uniform() { return double(next() >> 11) * 0x1.0p-53; }  // [0,1)
+  uint64_t below(uint64_t n) {                                   // uniform in [0,n), no bias
+    uint64_t limit = UINT64_MAX - UINT64_MAX % n, v;
+    do v = next();
+    while (v >= limit);
+    return v % n;
+  }
+  double normal() {  // Box-Muller
+    double u1 = 1.0 - uniform(), u2 = uniform();
+    return std::sqrt(-2.0 * std::log(u1)) * std::cos(6.283185307179586 * u2);
+  }
+
+ private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t s_[4];
+};
+
+enum class TState { Ready, Reserved, SwitchIn, Running, SwitchOut, Blocked, Finished };
+enum class Phase { Compute, Spin };
+enum class CState { Idle, In, Run, Out };
+enum class OutWhy { Preempt, PreemptByWake, Block, Exit };
+
+struct Thread {
+  int job = -1;  // -1: non-synchronizing
+  TState state = TState::Ready;
+  Phase phase = Phase::Compute;
+  int64_t remaining = 0;   // compute cycles left in the current interval
+  int64_t spin_left = 0;   // spin budget left (running time)
+  int64_t wait_gen = 0;    // the barrier generation it arrived at
+  int64_t passed = 0;      // barriers passed
+  int cpu = -1, prev_cpu = -1;
+};
+
+struct Job {
+  JobSpec spec;
+  std::vector<int> threads;
+  int64_t gen = 0, arrived = 0, done = 0;
+  std::vector<int> blocked;  // in blocking order
+  int64_t finish = -1;
+};
+
+struct Cpu {
+  CState state = CState::Idle;
+  int thread = -1;
+  uint64_t gen = 0;
+  int64_t seg_start = 0, quantum_end = 0, act_end = 0;
+  bool pending_success = false;
+  OutWhy why = OutWhy::Preempt;
+  int reserved = -1;
+};
+
+struct Event {
+  int64_t time;
+  int cpu;
+  uint64_t gen;
+  bool operator>(const Event& o) const {
+    if (time != o.time) return time > o.time;
+    if (cpu != o.cpu) return cpu > o.cpu;
+    return gen > o.gen;
+  }
+};
+
+class Machine {
+ public:
+  explicit Machine(const RunSpec& s) : s_(s), rng_(s.seed), cpus_(size_t(s.p)) {
+    for (auto& js : s.jobs) {
+      Job j;
+      j.spec = js;
+      for (int64_t i = 0; i < js.size; ++i) {
+        j.threads.push_back(int(threads_.size()));
+        Thread t;
+        t.job = int(jobs_.size());
+        threads_.push_back(t);
+      }
+      jobs_.push_back(std::move(j));
+    }
+    for (int64_t i = 0; i < s.nosync; ++i) {
+      Thread t;
+      t.remaining = kForever;
+      threads_.push_back(t);
+    }
+    // Startup order <job-id, thread-id> (chapter 3, footnote 1), shuffled if rand_ord (3.3).
+    std::vector<int> order(threads_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+    if (s.rand_ord)
+      for (size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[rng_.below(i)]);
+    // Intervals are drawn after the shuffle so that rand_ord does not change them.
+    for (auto& t : threads_)
+      if (t.job >= 0) t.remaining = draw(jobs_[size_t(t.job)]);
+    ready_.assign(order.begin(), order.end());
+    res_.threads = int64_t(threads_.size());
+    res_.sync_threads = int64_t(threads_.size()) - s.nosync;
+    threads_left_ = res_.sync_threads;
+    if (s.trace_job >= 0 && size_t(s.trace_job) < jobs_.size()) trace_ = s.trace_job;
+  }
+
+  RunResult run() {
+    record_trace();
+    dispatch_idle();
+    while (threads_left_ > 0 && !events_.empty()) {
+      Event e = events_.top();
+      events_.pop();
+      Cpu& c = cpus_[size_t(e.cpu)];
+      if (e.gen != c.gen) continue;  // outdated
+      if (e.time > s_.max_cycles) break;
+      now_ = e.time;
+      switch (c.state) {
+        case CState::In: start_running(e.cpu); break;
+        case CState::Out: finish_switch_out(e.cpu); break;
+        case CState::Run: running_event(e.cpu); break;
+        case CState::Idle: break;
+      }
+      record_trace();
+    }
+    res_.completed = threads_left_ == 0;
+    for (auto& j : jobs_) {
+      res_.job_elapsed.push_back(j.finish);
+      res_.elapsed = std::max(res_.elapsed, j.finish);
+    }
+    if (!res_.completed) res_.elapsed = now_;
+    return std::move(res_);
+  }
+
+ private:
+  int64_t draw(const Job& j) {
+    double x = j.spec.mu;
+    if (j.spec.sigma > 0) x += j.spec.sigma * rng_.normal();
+    return std::max<int64_t>(0, std::llround(x)) + s_.reach;
+  }
+
+  void schedule(int c) {
+    Cpu& cpu = cpus_[size_t(c)];
+    ++cpu.gen;
+    int64_t t;
+    switch (cpu.state) {
+      case CState::Run: t = std::min(cpu.act_end, cpu.quantum_end); break;
+      case CState::In: t = now_ + s_.in; break;
+      case CState::Out: t = now_ + s_.out; break;
+      default: return;
+    }
+    events_.push({t, c, cpu.gen});
+  }
+
+  void set_state(Thread& t, TState st) {
+    t.state = st;
+    if (st == TState::Finished) {
+      --threads_left_;
+      Job& j = jobs_[size_t(t.job)];
+      j.finish = std::max(j.finish, now_);
+    }
+  }
+
+  void dispatch(int c, int tid) {
+    Cpu& cpu = cpus_[size_t(c)];
+    Thread& t = threads_[size_t(tid)];
+    cpu.state = CState::In;
+    cpu.thread = tid;
+    t.cpu = c;
+    t.prev_cpu = c;
+    set_state(t, TState::SwitchIn);
+    ++res_.switches;
+    schedule(c);
+  }
+
+  void dispatch_idle() {
+    for (size_t c = 0; c < cpus_.size() && !ready_.empty(); ++c) {
+      if (cpus_[c].state != CState::Idle || cpus_[c].reserved >= 0) continue;
+      int tid = ready_.front();
+      ready_.pop_front();
+      dispatch(int(c), tid);
+    }
+  }
+
+  void start_running(int c) {
+    Cpu& cpu = cpus_[size_t(c)];
+    Thread& t = threads_[size_t(cpu.thread)];
+    cpu.state = CState::Run;
+    set_state(t, TState::Running);
+    cpu.seg_start = now_;
+    cpu.quantum_end = now_ + s_.q;
+    cpu.pending_success = false;
+    if (t.phase == Phase::Compute) {
+      cpu.act_end = now_ + t.remaining;
+    } else if (jobs_[size_t(t.job)].gen > t.wait_gen) {
+      // Preempted while spinning; the barrier completed meanwhile: its first poll succeeds.
+      cpu.pending_success = true;
+      cpu.act_end = now_ + 1;
+    } else {
+      cpu.act_end = now_ + t.spin_left;
+    }
+    schedule(c);
+  }
+
+  // Keeps what is left of the running activity when the thread leaves the processor.
+  void save_progress(int c) {
+    Cpu& cpu = cpus_[size_t(c)];
+    Thread& t = threads_[size_t(cpu.thread)];
+    if (t.phase == Phase::Compute) t.remaining = cpu.act_end - now_;
+    else if (!cpu.pending_success) t.spin_left = cpu.act_end - now_;
+  }
+
+  void switch_out(int c, OutWhy why) {
+    Cpu& cpu = cpus_[size_t(c)];
+    cpu.state = CState::Out;
+    cpu.why = why;
+    set_state(threads_[size_t(cpu.thread)], TState::SwitchOut);
+    // The general-purpose scheduler of chapter 7 decides the next thread when the processor is
+    // given up (schedule() cannot be interrupted: the "wait4cs" state of 7.2), so a thread whose
+    // barrier completes during its own switch-out cannot take its processor back.
+    if (s_.wakeup == Wakeup::Preempt && cpu.reserved < 0 && !ready_.empty()) {
+      cpu.reserved = ready_.front();
+      ready_.pop_front();
+      set_state(threads_[size_t(cpu.reserved)], TState::Reserved);
+    }
+    schedule(c);
+  }
+
+  void running_event(int c) {
+    Cpu& cpu = cpus_[size_t(c)];
+    int tid = cpu.thread;
+    Thread& t = threads_[size_t(tid)];
+    if (now_ >= cpu.act_end) {
+      if (t.phase == Phase::Compute) arrive(c, tid);
+      else if (cpu.pending_success) spin_success(c, tid);
+      else spin_fail(c);
+    }
+    if (cpu.state == CState::Run && cpu.thread == tid && now_ >= cpu.quantum_end) {
+      if (ready_.empty()) {
+        cpu.quantum_end = now_ + s_.q;  // nobody waits: a new quantum, no switch
+      } else {
+        save_progress(c);
+        switch_out(c, OutWhy::Preempt);
+        return;
+      }
+    }
+    if (cpu.state == CState::Run) schedule(c);
+  }
+
+  void begin_compute(int c, Thread& t) {
+    Cpu& cpu = cpus_[size_t(c)];
+    t.phase = Phase::Compute;
+    t.remaining = draw(jobs_[size_t(t.job)]);
+    cpu.act_end = now_ + t.remaining;
+    cpu.seg_start = now_;
+    cpu.pending_success = false;
+  }
+
+  // The thread passed a barrier on processor c: computes on, or exits after the last barrier.
+  void pass(int c, int tid) {
+    Thread& t = threads_[size_t(tid)];
+    ++t.passed;
+    if (t.passed == jobs_[size_t(t.job)].spec.barriers) {
+      switch_out(c, OutWhy::Exit);
+      set_state(t, TState::Finished);
+      return;
+    }
+    begin_compute(c, t);
+  }
+
+  void arrive(int c, int tid) {
+    Thread& t = threads_[size_t(tid)];
+    Job& j = jobs_[size_t(t.job)];
+    t.wait_gen = j.gen;
+    if (++j.arrived == j.spec.size) {
+      complete_barrier(t.job, c, tid);
+      pass(c, tid);
+      return;
+    }
+    if (j.spec.spin == 0) {  // always block
+      ++res_.blocks;
+      switch_out(c, OutWhy::Block);
+      return;
+    }
+    ++res_.spins;
+    Cpu& cpu = cpus_[size_t(c)];
+    t.phase = Phase::Spin;
+    t.spin_left = j.spec.spin;
+    cpu.seg_start = now_;
+    cpu.act_end = j.spec.spin >= kSpinForever ? kForever : now_ + j.spec.spin;
+    cpu.pending_success = false;
+  }
+
+  void spin_success(int c, int tid) {
+    ++res_.successes;
+    pass(c, tid);
+  }
+
+  void spin_fail(int c) {
+    ++res_.blocks;
+    switch_out(c, OutWhy::Block);
+  }
+
+  void complete_barrier(int jid, int completer_cpu, int completer) {
+    Job& j = jobs_[size_t(jid)];
+    ++j.gen;
+    j.arrived = 0;
+    const bool last = ++j.done == j.spec.barriers;
+    for (int tid : j.threads) {
+      if (tid == completer) continue;
+      Thread& t = threads_[size_t(tid)];
+      if (t.state != TState::Running || t.phase != Phase::Spin) continue;
+      Cpu& cpu = cpus_[size_t(t.cpu)];
+      if (cpu.pending_success) continue;
+      // Spinners poll once a cycle from the cycle after they began: a poll at this very cycle
+      // sees the completion only if its processor's event comes later in the serial order.
+      int64_t ts = t.cpu > completer_cpu ? now_ : now_ + 1;
+      ts = std::max(ts, cpu.seg_start + 1);
+      if (ts <= cpu.act_end) {
+        cpu.pending_success = true;
+        cpu.act_end = ts;
+        schedule(t.cpu);
+      }
+    }
+    std::vector<int> released;
+    released.swap(j.blocked);
+    for (int tid : released) {
+      Thread& t = threads_[size_t(tid)];
+      ++t.passed;
+      if (last || t.passed == j.spec.barriers) {
+        set_state(t, TState::Finished);
+        continue;
+      }
+      t.phase = Phase::Compute;
+      t.remaining = draw(j);
+      set_state(t, TState::Ready);
+    }
+    std::vector<int> to_place;
+    for (int tid : released)
+      if (threads_[size_t(tid)].state == TState::Ready) to_place.push_back(tid);
+    place(to_place);
+  }
+
+  // Wake-up placement of released threads.
+  void place(const std::vector<int>& tids) {
+    if (tids.empty()) return;
+    switch (s_.wakeup) {
+      case Wakeup::Tail:
+        for (int tid : tids) ready_.push_back(tid);
+        break;
+      case Wakeup::Head:
+        ready_.insert(ready_.begin(), tids.begin(), tids.end());
+        break;
+      case Wakeup::Preempt: {
+        // Runs at once: an idle processor, else the processor of a thread of another job
+        // (its previous one if possible, else the one that has run longest in its quantum);
+        // the preempted thread waits at the head of the queue. Without a victim: the head.
+        int idle = 0;
+        for (auto& cpu : cpus_) idle += cpu.state == CState::Idle && cpu.reserved < 0;
+        std::vector<int> head;
+        for (int tid : tids) {
+          if (idle > 0) {
+            --idle;
+            head.push_back(tid);
+            continue;
+          }
+          int v = victim(tid);
+          if (v < 0) {
+            head.push_back(tid);
+            continue;
+          }
+          Cpu& cpu = cpus_[size_t(v)];
+          cpu.reserved = tid;
+          set_state(threads_[size_t(tid)], TState::Reserved);
+          save_progress(v);
+          switch_out(v, OutWhy::PreemptByWake);
+        }
+        ready_.insert(ready_.begin(), head.begin(), head.end());
+        break;
+      }
+    }
+    dispatch_idle();
+  }
+
+  int victim(int tid) {
+    const Thread& t = threads_[size_t(tid)];
+    auto eligible = [&](int c) {
+      const Cpu& cpu = cpus_[size_t(c)];
+      return cpu.state == CState::Run && cpu.reserved < 0 && threads_[size_t(cpu.thread)].job != t.job;
+    };
+    if (t.prev_cpu >= 0 && eligible(t.prev_cpu)) return t.prev_cpu;
+    int best = -1;
+    for (int c = 0; c < int(cpus_.size()); ++c)
+      if (eligible(c) && (best < 0 || cpus_[size_t(c)].quantum_end < cpus_[size_t(best)].quantum_end)) best = c;
+    return best;
+  }
+
+  void finish_switch_out(int c) {
+    Cpu& cpu = cpus_[size_t(c)];
+    int tid = cpu.thread;
+    Thread& t = threads_[size_t(tid)];
+    cpu.thread = -1;
+    cpu.state = CState::Idle;
+    ++cpu.gen;
+    t.cpu = -1;
+    switch (cpu.why) {
+      case OutWhy::Preempt:
+        set_state(t, TState::Ready);
+        ready_.push_back(tid);
+        break;
+      case OutWhy::PreemptByWake:
+        set_state(t, TState::Ready);
+        ready_.push_front(tid);
+        break;
+      case OutWhy::Exit:
+        break;
+      case OutWhy::Block: {
+        Job& j = jobs_[size_t(t.job)];
+        if (j.gen > t.wait_gen) {
+          // The barrier completed while the processor was being given up: no blocking, the
+          // thread is ready at once (4.3.4).
+          ++t.passed;
+          if (t.passed == j.spec.barriers) {
+            set_state(t, TState::Finished);
+          } else {
+            t.phase = Phase::Compute;
+            t.remaining = draw(j);
+            set_state(t, TState::Ready);
+            // Tail and head: queued (its own processor is free, so at the head it takes it back);
+            // preempt: runs at once, on an idle processor or by preempting another job's thread.
+            if (s_.wakeup == Wakeup::Tail) ready_.push_back(tid);
+            else if (s_.wakeup == Wakeup::Head) ready_.push_front(tid);
+            else place({tid});
+          }
+        } else {
+          set_state(t, TState::Blocked);
+          j.blocked.push_back(tid);
+        }
+        break;
+      }
+    }
+    if (cpu.reserved >= 0) {
+      int r = cpu.reserved;
+      cpu.reserved = -1;
+      dispatch(c, r);
+    }
+    dispatch_idle();
+  }
+
+  void record_trace() {
+    if (trace_ < 0 || now_ > s_.trace_until) return;
+    TracePoint p{now_, 0, 0, 0};
+    for (int tid : jobs_[size_t(trace_)].threads) {
+      switch (threads_[size_t(tid)].state) {
+        case TState::Ready:
+        case TState::Reserved: ++p.ready; break;
+        case TState::SwitchIn:
+        case TState::Running:
+        case TState::SwitchOut: ++p.running; break;
+        case TState::Blocked: ++p.blocked; break;
+        case TState::Finished: break;
+      }
+    }
+    auto& tr = res_.trace;
+    if (!tr.empty() && tr.back().ready == p.ready && tr.back().running == p.running && tr.back().blocked == p.blocked)
+      return;
+    if (!tr.empty() && tr.back().time == p.time) tr.back() = p;
+    else tr.push_back(p);
+  }
+
+  const RunSpec& s_;
+  Rng rng_;
+  std::vector<Cpu> cpus_;
+  std::vector<Thread> threads_;
+  std::vector<Job> jobs_;
+  std::deque<int> ready_;
+  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  int64_t now_ = 0;
+  int64_t threads_left_ = 0;
+  int trace_ = -1;
+  RunResult res_;
+};
+
+}  // namespace
+
+RunResult simulate(const RunSpec& spec) { return Machine(spec).run(); }
+
+std::vector<CurvePoint> expand_curve(const CurveSpec& curve) {
+  std::vector<CurvePoint> out;
+  std::string xp = curve.x_param();
+  std::vector<int64_t> xs = xp == "nosync" ? curve.nosync.values() : std::vector<int64_t>{};
+  int ranged_job = -1;
+  if (xp == "instance_num") {
+    for (size_t i = 0; i < curve.jobs.size(); ++i)
+      if (curve.jobs[i].instances.ranged()) ranged_job = int(i);
+    xs = curve.jobs[size_t(ranged_job)].instances.values();
+  }
+  if (xs.empty()) xs.push_back(curve.nosync.lo);
+  for (int64_t x : xs) {
+    RunSpec r;
+    r.p = curve.p;
+    r.q = curve.q;
+    r.in = curve.in;
+    r.out = curve.out;
+    r.nosync = xp == "nosync" ? x : curve.nosync.lo;
+    r.rand_ord = curve.rand_ord;
+    r.wakeup = curve.wakeup;
+    r.seed = curve.seed;
+    r.reach = curve.reach;
+    for (size_t i = 0; i < curve.jobs.size(); ++i) {
+      int64_t n = int(i) == ranged_job ? x : curve.jobs[i].instances.lo;
+      for (int64_t k = 0; k < n; ++k) r.jobs.push_back(curve.jobs[i]);
+    }
+    out.push_back({x, std::move(r)});
+  }
+  return out;
+}
+
+}  // namespace smpsim

@@ -1,0 +1,69 @@
+"""Seed 004's shape checks (sw/smpsim/seed004_experiments.py) can fail: every experiment is fed
+curves without the seed's shape (SSR 50% at every load, 100% at every load, noise) instead of
+simulator output, and must report at least one FAIL for one of them."""
+
+import os
+import random
+import re
+import sys
+import tempfile
+
+sys.path.insert(0, sys.argv[1])
+import seed004_experiments as ex  # noqa: E402
+
+ex.plot = lambda *a, **k: None  # the checks are under test, not the figures
+
+
+def rng(s):
+    a, _, b = s.partition("-")
+    b, _, c = b.partition(":")
+    return range(int(a), int(b or a) + 1, int(c or 1))
+
+
+class FakeCtx(ex.Ctx):
+    def __init__(self, out, shape):
+        super().__init__("/nonexistent/smpsim", out, "reduced", True)
+        self.shape = shape
+
+    def run(self, name, cfg, extra=()):
+        os.makedirs(self.out, exist_ok=True)
+        rows, cur = {}, None
+        for line in cfg.splitlines():
+            if re.search(r"(^| )p=", line):
+                cur = {"label": re.search(r'label="([^"]*)"', line).group(1),
+                       "nosync": re.search(r"nosync=(\S+)", line).group(1)}
+            elif "sync=" in line:
+                size = int(re.search(r"(^| )sync=(\d+)", line).group(2))
+                inst = re.search(r"instance_num=(\S+)", line)
+                xs = rng(inst.group(1)) if inst else rng(cur["nosync"])
+                out = []
+                for x in xs:
+                    threads = size * x if inst else size + x
+                    ssr = {"flat50": 50.0, "flat100": 100.0}.get(self.shape)
+                    if ssr is None:
+                        ssr = random.Random(f"{cur['label']}{x}").uniform(0, 100)
+                    out.append({"label": cur["label"], "x": x, "threads": threads, "sync_threads": size, "spin": 6,
+                                "ssr": ssr, "spins": 100, "successes": int(ssr), "blocks": 0, "switches": 0,
+                                "elapsed": 1000 + x, "completed": 1})
+                rows[cur["label"]] = out
+        if "--trace-out" in extra:
+            with open(extra[list(extra).index("--trace-out") + 1], "w") as f:
+                f.write("time\tready\trunning\tblocked\n0\t10\t0\t0\n10\t0\t5\t5\n20\t10\t0\t0\n30\t0\t10\t0\n")
+        return rows
+
+
+failed_somewhere = {}
+with tempfile.TemporaryDirectory() as d:
+    for shape in ("flat50", "flat100", "noise"):
+        ctx = FakeCtx(os.path.join(d, shape), shape)
+        for name, fn in ex.EXPERIMENTS.items():
+            res = fn(ctx)
+            fails = [c for c, ok, _ in res["checks"] if not ok]
+            failed_somewhere.setdefault(name, []).extend(f"{shape}: {c}" for c in fails)
+bad = [n for n, f in failed_somewhere.items() if not f]
+for n, f in failed_somewhere.items():
+    print(f"{n}: {len(f)} failing checks on shapeless curves" + (f" (e.g. {f[0]})" if f else ""))
+if bad:
+    print(f"FAIL: these experiments pass on curves without the seed's shape: {bad}")
+    sys.exit(1)
+print("seed004_checks_can_fail: PASS")
