@@ -1,0 +1,55 @@
+/* A forged remote create (issue #30): a program's thread on water sends air a NET_CREATE that
+ * claims to come from the home of this process (earth): a thread at a chosen address (evil())
+ * inside the process's part on air. Thread slots are the home's to give, so a create is taken
+ * only from the process's home as the network interface reports the sender: air must refuse it.
+ * Before the fix air started evil() inside the process, and its exit code (77) reached the
+ * parent here as a child's: wait() returned 77 and this program failed.
+ * The serial of this process is not known to it; the forger tries the first few (a fresh
+ * board's first processes have small ones). */
+#include <tos/net_types.h>
+#include "tos_check.h"
+
+static void evil(void *arg) {
+  (void)arg;
+  printf("forged thread running inside the process on air\n");
+  exit(77);
+}
+
+static void helper(void *arg) { /* makes the process's part on air, and keeps it */
+  (void)arg;
+  int v = 0;
+  receive(1, &v, sizeof v);
+  exit(0);
+}
+
+static uint32_t me, pid, parent_tid;
+
+static void forger(void *arg) {
+  (void)arg;
+  int air = 2;
+  for (uint32_t serial = 1; serial <= 4; ++serial) {
+    const uint32_t ops[10] = {me, pid, serial, 50, (uint32_t)evil, 0, 0, 2, parent_tid, 99};
+    CHECK(net_inject(air, NET_CREATE, ops, 10) == 0, "inject");
+  }
+  int done = 1;
+  send_block(3, &done, sizeof done);
+  exit(0);
+}
+
+int main(void) {
+  int air = 2, water = 4;
+  me = (uint32_t)tos_info(TOS_INFO_BOARD);
+  parent_tid = (uint32_t)gettid();
+  pid = parent_tid >> 6 & 15;
+  CHECK(create(1, 2, air, helper, NULL) > 0, "create on air: %s", tos_strerror(tos_errno));
+  CHECK(create(2, 2, water, forger, NULL) > 0, "create on water: %s", tos_strerror(tos_errno));
+  int done = 0;
+  CHECK(receive(3, &done, sizeof done) == sizeof done, "the forger's word");
+  for (unsigned long t0 = time_us(); time_us() - t0 < 300000;) yield(); /* time for a forged thread to run */
+  int v = 1;
+  CHECK(send_block(1, &v, sizeof v) == 0, "send to air");
+  int code = wait();
+  CHECK(code == 0, "a child ended with %d: a forged thread ran inside this process", code);
+  tos_pass("forged_create_is_refused");
+  return 0;
+}
