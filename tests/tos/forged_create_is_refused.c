@@ -2,8 +2,9 @@
  * claims to come from the home of this process (earth): a thread at a chosen address (evil())
  * inside the process's part on air. Thread slots are the home's to give, so a create is taken
  * only from the process's home as the network interface reports the sender: air must refuse it.
- * Before the fix air started evil() inside the process, and its exit code (77) reached the
- * parent here as a child's: wait() returned 77 and this program failed.
+ * Before the fix air made the thread inside the process (slot 50): the helper there, looking
+ * at every process on air with pinfo, found it, and this program failed (had it run to its
+ * end, its exit code 77 would have reached the parent here as a child's).
  * The serial of this process is not known to it; the forger tries the first few (a fresh
  * board's first processes have small ones). */
 #include <tos/net_types.h>
@@ -15,10 +16,19 @@ static void evil(void *arg) {
   exit(77);
 }
 
-static void helper(void *arg) { /* makes the process's part on air, and keeps it */
+#define SLOT 50
+static struct tos_pinfo info;
+
+static void helper(void *arg) { /* makes the process's part on air, keeps it, and looks into it */
   (void)arg;
-  int v = 0;
+  int v = 0, forged = 0;
   receive(1, &v, sizeof v);
+  for (unsigned long t0 = time_us(); time_us() - t0 < 500000;) yield(); /* air's own time for a forgery */
+  int wanted = (gettid() & ~63) | SLOT;
+  for (int pid = 0; pid < TOS_MAX_PROCESSES; ++pid)
+    if (pinfo(pid, &info) >= 0)
+      for (int i = 0; i < info.nthreads; ++i) forged += info.thread[i].tid == wanted;
+  send_block(2, &forged, sizeof forged);
   exit(0);
 }
 
@@ -28,7 +38,7 @@ static void forger(void *arg) {
   (void)arg;
   int air = 2;
   for (uint32_t serial = 1; serial <= 4; ++serial) {
-    const uint32_t ops[10] = {me, pid, serial, 50, (uint32_t)evil, 0, 0, 2, parent_tid, 99};
+    const uint32_t ops[10] = {me, pid, serial, SLOT, (uint32_t)evil, 0, 0, 2, parent_tid, 99};
     CHECK(net_inject(air, NET_CREATE, ops, 10) == 0, "inject");
   }
   int done = 1;
@@ -48,6 +58,9 @@ int main(void) {
   for (unsigned long t0 = time_us(); time_us() - t0 < 300000;) yield(); /* time for a forged thread to run */
   int v = 1;
   CHECK(send_block(1, &v, sizeof v) == 0, "send to air");
+  int forged = -1;
+  CHECK(receive(2, &forged, sizeof forged) == sizeof forged, "the helper's word");
+  CHECK(forged == 0, "a forged thread (slot %d) is inside this process on air", SLOT);
   int code = wait();
   CHECK(code == 0, "a child ended with %d: a forged thread ran inside this process", code);
   tos_pass("forged_create_is_refused");

@@ -40,7 +40,9 @@ static volatile int stop;
 static volatile uint32_t heap; /* the churn thread's last break: unmapped and mapped under the calls */
 static int me_board, my_pid;
 
-static const char *const names[] = {"fz0", "fz1", "fz2", "fz3", "sysfuzz", "", "no/such", "fz0fz0fz0fz0fz0fz0fz0fz0fz0fz0"};
+/* file names: its own, and bad ones (not "sysfuzz": renaming the program away is any user's right
+ * on TOS's ownerless filestore, and would end the fuzzing) */
+static const char *const names[] = {"fz0", "fz1", "fz2", "fz3", "", "no/such", "fz0fz0fz0fz0fz0fz0fz0fz0fz0fz0"};
 
 static uint32_t addr(void) {
   static const uint32_t fixed[] = {0, 1, 2, 8, 0x400, TOS_FS_BASE, TOS_FS_BASE + 1024, TB_NET_BASE, TB_TIMER_BASE,
@@ -206,7 +208,10 @@ static int driver(uint32_t seed, int rounds, int calls) {
   for (int r = 0; r < rounds; ++r) {
     snprintf(args, sizeof args, "sysfuzz worker %lu %d", (unsigned long)(seed * 1000u + (uint32_t)r), calls);
     int pid = spawn("sysfuzz", args);
-    CHECK(pid >= 0, "spawn a worker: %s", tos_strerror(tos_errno));
+    if (pid < 0) {
+      printf("sysfuzz: board %d: cannot spawn a worker: %s\n", board, tos_strerror(tos_errno));
+      break;
+    }
     int code = pwait(pid);
     if (code == calls) { ++done; calls_done += (unsigned long)calls; }
     else if (code == -1) ++stuck;  /* killed by its watchdog (or it killed itself: kill is fuzzed too) */

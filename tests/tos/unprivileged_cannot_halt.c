@@ -8,11 +8,6 @@
 
 #define NAME "unprivileged_cannot_halt"
 
-static void spin(void *arg) {
-  (void)arg;
-  for (;;) yield();
-}
-
 static int child(int parent_pid, int parent_tid) {
   CHECK(__tos_syscall(SYS_HALT, 0, 0, 0, 0, 0, 0) == -TOS_EPERM, "halt of this board was not refused");
   CHECK(__tos_syscall(SYS_HALT, 1, 0, 0, 0, 0, 0) == -TOS_EPERM, "halt of the machine was not refused");
@@ -23,10 +18,10 @@ static int child(int parent_pid, int parent_tid) {
   int g = spawn(NAME, NAME " sleeper");
   CHECK(g >= 0, "spawn: %s", tos_strerror(tos_errno));
   CHECK(kill(g) == 0, "kill of its own child: %s", tos_strerror(tos_errno));
-  int tid = create(1, 2, (int)tos_info(TOS_INFO_BOARD), spin, NULL);
-  CHECK(tid > 0, "create");
-  CHECK(migrate(tid, 3) == 0, "migrate of its own thread: %s", tos_strerror(tos_errno));
-  exit(0); /* the spinning thread ends with the process */
+  int board = (int)tos_info(TOS_INFO_BOARD);
+  CHECK(migrate(gettid(), 3) == 0, "migrate of its own thread: %s", tos_strerror(tos_errno));
+  CHECK(tos_info(TOS_INFO_BOARD) == 3, "not on fire after its migration");
+  CHECK(migrate(gettid(), board) == 0, "migrate back: %s", tos_strerror(tos_errno));
   return 0;
 }
 
