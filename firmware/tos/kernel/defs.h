@@ -104,6 +104,7 @@ struct proc {
   uint8_t guest;                 /* 1: the part of another board's process that lives here */
   uint8_t home_board, home_pid;
   uint32_t home_serial;
+  uint8_t home_privileged;       /* guest: its home process is privileged (proc_privileged), as its home said */
   uint32_t remote_mask[2];       /* home: thread slots given to threads on other boards */
   uint16_t remote_threads;
   uint8_t spread;                /* home: a thread has lived elsewhere (the end is told to every board) */

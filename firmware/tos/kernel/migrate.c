@@ -99,9 +99,9 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
     p->where_moves[t->slot] = m->moves;
     p->spread = 1;
   }
-  uint32_t ops[4] = {p->home_board, p->home_pid, p->home_serial, t->slot};
+  uint32_t ops[5] = {p->home_board, p->home_pid, p->home_serial, t->slot, (uint32_t)proc_privileged(p)};
   outbox_busy[k] = 1;
-  net_queue(dest, NET_THREAD, ops, 4, (uint32_t)m, PACK_HEAD + n * sizeof m->chan[0], sent, m);
+  net_queue(dest, NET_THREAD, ops, 5, (uint32_t)m, PACK_HEAD + n * sizeof m->chan[0], sent, m);
   thread_detach(t);
   ++migrations_out;
   EVENT(DGL_COMMS, EV_MIGRATE_SENT);
@@ -157,6 +157,7 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
             board_name_of(from), !p ? "no process slot" : tcbs_free() == 0 ? "no TCB" : "bad message");
     return;
   }
+  if (p->guest && nops > 4) p->home_privileged = o[4] == 1; /* as the process's part it came from says */
   struct tcb *t = thread_attach(p, slot);
   if (!p->guest) proc_release_slot(p, (int)slot); /* home again */
   memcpy(t->regs, m->regs, sizeof t->regs);

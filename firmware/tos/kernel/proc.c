@@ -369,7 +369,7 @@ SYSCALL(pwait) {
  * thread; every other process may kill, suspend (pstate) or wait for (pwait) only itself and its
  * descendants, migrate only its own threads, and neither halt, switch the operator's console nor
  * ask for a reconfiguration. */
-int proc_privileged(const struct proc *p) { return !p->guest && p->parent < 0; }
+int proc_privileged(const struct proc *p) { return p->guest ? p->home_privileged : p->parent < 0; }
 
 /* Is q p itself or one of its descendants (parent links, each checked by serial)? */
 static int descends(const struct proc *q, const struct proc *p) {

@@ -81,8 +81,8 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
   int slot = proc_reserve_slot(p);
   if (slot < 0) return slot;
   uint32_t ops[12] = {net_me(), p->pid, p->serial, (uint32_t)slot, entry, arg, ret, n_pages,
-                      parent->tid, (uint32_t)id, 0, 0};
-  if (!net_queue(target, NET_CREATE, ops, 10, 0, 0, NULL, NULL)) {
+                      parent->tid, (uint32_t)id, (uint32_t)proc_privileged(p), 0};
+  if (!net_queue(target, NET_CREATE, ops, 11, 0, 0, NULL, NULL)) {
     proc_release_slot(p, slot);
     return -TOS_EAGAIN;
   }
@@ -107,6 +107,7 @@ static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (o[7] == 0 || o[7] > TOS_MAX_STACK_PAGES) return (void)net_bad(from, NET_CREATE, "stack pages", o[7]);
   if (!tid_of(o[8], o[0], o[1])) return (void)net_bad(from, NET_CREATE, "parent TID", o[8]);
   struct proc *p = remote_guest(o[0], o[1], o[2]);
+  if (p) p->home_privileged = nops > 10 && o[10] == 1; /* the home's word: its privileges go with it */
   int32_t result = -TOS_ENOPROC;
   if (p) {
     struct tcb *t = thread_new_in_slot(p, o[3], o[4], o[7], o[5], o[6]);
