@@ -5,12 +5,14 @@
 # testbed exited 0 (no board halted on a kernel fault, no host crash), no FAIL or KERNEL FAULT
 # anywhere, every witness says its results stayed intact, every board ended with all its frames
 # and TCBs free. Prints the figures (rounds, calls, boards, minutes).
-#   scripts/sysfuzz.sh [SEED [ROUNDS [CALLS]]]     defaults 1 40 300; BUILD=build
+#   scripts/sysfuzz.sh [SEED [ROUNDS [CALLS [WILD]]]]     defaults 1 40 300 1; BUILD=build
+# WILD 0: create() only at real functions (see tests/tos/sysfuzz.c).
 set -eu
 BUILD=${BUILD:-build}
 SEED=${1:-1}
 ROUNDS=${2:-40}
 CALLS=${3:-300}
+WILD=${4:-1}
 out=$BUILD/test-out/sysfuzz-long-$SEED
 rm -rf "$out"
 mkdir -p "$out"
@@ -20,7 +22,7 @@ rc=$out/rc.txt
   n=0
   for b in earth air water fire; do
     n=$((n + 1))
-    echo "$b sysfuzz driver $((SEED * 10 + n)) $ROUNDS $CALLS &"
+    echo "$b sysfuzz driver $((SEED * 10 + n)) $ROUNDS $CALLS $WILD &"
   done
 } >"$rc"
 "$BUILD/bin/tos-mkfs" -o "$out/sysfuzz.fs" "$BUILD/firmware/sysfuzz.elf" "rc=$rc" >/dev/null

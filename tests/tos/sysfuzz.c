@@ -1,7 +1,11 @@
 /* The system-call fuzzer (issue #30; tests/fuzz/README.md "sysfuzz"). One program, four roles:
  *
- *   sysfuzz driver SEED ROUNDS CALLS   on one board: ROUNDS workers one after another (seeds
- *                                      SEED*1000+r), each pwaited; prints the board's tally
+ *   sysfuzz driver SEED ROUNDS CALLS [WILD]
+ *                                      on one board: ROUNDS workers one after another (seeds
+ *                                      SEED*1000+r), each pwaited; prints the board's tally.
+ *                                      WILD 0: create() only at real functions (a wild entry in
+ *                                      the image area but unmapped faults the kernel at its RTE
+ *                                      until create() checks entries: issue #30, sec-kernel)
  *   sysfuzz worker SEED CALLS          CALLS random system calls with random arguments, while a
  *                                      churn thread moves the break up and down (sbrk: pages
  *                                      unmapped under the calls) and starts threads that end at
@@ -39,6 +43,7 @@ static unsigned char buf[2048];
 static volatile int stop;
 static volatile uint32_t heap; /* the churn thread's last break: unmapped and mapped under the calls */
 static int me_board, my_pid;
+static int wild = 1; /* create() at wild entries too (0: only at a real function) */
 
 /* file names: its own, and bad ones (not "sysfuzz": renaming the program away is any user's right
  * on TOS's ownerless filestore, and would end the fuzzing) */
@@ -135,7 +140,7 @@ static int32_t one_call(uint32_t *forged) {
       if (a[0] == (uint32_t)my_pid) a[1] = 0;
       break;
     case SYS_CREATE: /* a real entry mostly: a wild one faults its process, which ends the round */
-      a[3] = rnd() % 32 ? (uint32_t)quick : addr();
+      a[3] = rnd() % 32 || !wild ? (uint32_t)quick : addr();
       a[2] = rnd() % 2 ? (uint32_t)me_board : (rnd() % 2 ? (uint32_t)-1 : word());
       a[1] = rnd() % 2 ? 1 + rnd() % 4 : word();
       break;
@@ -185,12 +190,13 @@ static void starter(void *arg) {
   exit(0);
 }
 
-static int worker(uint32_t seed, int calls) {
+static int worker(uint32_t seed, int calls, int wild_entries) {
   rng = seed;
+  wild = wild_entries;
   me_board = (int)tos_info(TOS_INFO_BOARD);
   my_pid = gettid() >> 6 & 15;
   for (unsigned i = 0; i < sizeof buf; ++i) buf[i] = (unsigned char)rnd();
-  deadline = time_us() + 4000000; /* 4 s of the board's clock: a round that takes longer is stuck */
+  deadline = time_us() + 2000000 + 40000ul * (unsigned)calls; /* far more than a round takes: it is stuck */
   if (create(10, 1, me_board, starter, NULL) <= 0) return 0;
   uint32_t forged = 0;
   int made = 0;
@@ -200,13 +206,14 @@ static int worker(uint32_t seed, int calls) {
   return made;
 }
 
-static int driver(uint32_t seed, int rounds, int calls) {
+static int driver(uint32_t seed, int rounds, int calls, int wild_entries) {
   int board = (int)tos_info(TOS_INFO_BOARD);
   unsigned long calls_done = 0, t0 = time_us();
   int faulted = 0, stuck = 0, done = 0;
   char args[48];
   for (int r = 0; r < rounds; ++r) {
-    snprintf(args, sizeof args, "sysfuzz worker %lu %d", (unsigned long)(seed * 1000u + (uint32_t)r), calls);
+    snprintf(args, sizeof args, "sysfuzz worker %lu %d %d", (unsigned long)(seed * 1000u + (uint32_t)r), calls,
+             wild_entries);
     int pid = spawn("sysfuzz", args);
     if (pid < 0) {
       printf("sysfuzz: board %d: cannot spawn a worker: %s\n", board, tos_strerror(tos_errno));
@@ -273,9 +280,9 @@ static int witness(int rounds) {
 
 int main(int argc, char **argv) {
   if (argc >= 5 && strcmp(argv[1], "driver") == 0)
-    return driver((uint32_t)atoi(argv[2]), atoi(argv[3]), atoi(argv[4]));
+    return driver((uint32_t)atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 1);
   if (argc >= 4 && strcmp(argv[1], "worker") == 0) {
-    int made = worker((uint32_t)strtoul(argv[2], NULL, 10), atoi(argv[3]));
+    int made = worker((uint32_t)strtoul(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 1);
     exit(made); /* the churn and watchdog threads have seen stop and end too */
   }
   if (argc >= 3 && strcmp(argv[1], "witness") == 0) return witness(atoi(argv[2]));
