@@ -10,12 +10,21 @@ set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 #                 [UPLOAD <file name> UPLOAD_TEXT <text>] [NAME <test name>] [SET <key=value>...] [ALL_FREE]
 #                 [RC <expected exit status, default 0>] [LABELS <more labels>])
 # NAME: the test's name (default: the program's); SET: machine settings for this run; ALL_FREE:
-# every board must end with as many frames and TCBs free as it booted with; LOG <board> LOG_REGEX
+# every board must end with as many frames and TCBs free as it booted with (FORBID <regex>: and
+# no board's console may match it); LOG <board> LOG_REGEX
 # <regex>: that board's console log must match too.
 # UPLOAD: the run's output folder (the host file service's upload and download folder) is made
-# afresh holding that file before the run, for lan_get.
+# afresh holding that file before the run, for lan_get. IMAGE: the kernel (default tos.elf; the
+# tests that forge kernel messages boot tos-test.elf, which has net_inject). INPUT: a file typed
+# at the operator's console, each line after the prompt PROMPT.
 function(tos_kernel_test)
-  cmake_parse_arguments(T "ALL_FREE" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT;NAME;LOG;LOG_REGEX;RC" "FILES;SET;LABELS" ${ARGN})
+  cmake_parse_arguments(T "ALL_FREE" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT;NAME;LOG;LOG_REGEX;RC;IMAGE;INPUT;PROMPT;FORBID" "FILES;SET;LABELS" ${ARGN})
+  if(NOT T_IMAGE)
+    set(T_IMAGE tos.elf)
+  endif()
+  if(T_INPUT)
+    string(APPEND T_INPUT_ARGS "|--input|${T_INPUT}|--set|run.input_prompt=${T_PROMPT}")
+  endif()
   if(NOT T_RC)
     set(T_RC 0)
   endif()
@@ -51,12 +60,15 @@ function(tos_kernel_test)
   if(T_ALL_FREE)
     list(APPEND setup -DCHECK_BOARDS_FREE=${_tos_out}/${T_NAME})
   endif()
+  if(T_FORBID) # with ALL_FREE: no board's console log may match it
+    list(APPEND setup "-DFORBID_REGEX=${T_FORBID}")
+  endif()
   if(T_LOG)
     list(APPEND setup -DCHECK_FILE=${_tos_out}/${T_NAME}/${T_LOG}.console.log "-DCHECK_REGEX=${T_LOG_REGEX}")
   endif()
   add_test(NAME tos_${T_NAME}
     COMMAND ${CMAKE_COMMAND}
-      "-DCMD=$<TARGET_FILE:testbed>|--set|board.image=tos.elf|--set|board.filestore=tos-${fs}.fs${sets}|--console|${T_CONSOLE}|--out|${_tos_out}/${T_NAME}"
+      "-DCMD=$<TARGET_FILE:testbed>|--set|board.image=${T_IMAGE}|--set|board.filestore=tos-${fs}.fs${sets}${T_INPUT_ARGS}|--console|${T_CONSOLE}|--out|${_tos_out}/${T_NAME}"
       -DEXPECT_RC=${T_RC} "-DEXPECT_REGEX=${T_REGEX}" ${setup} -P ${_check})
   set_tests_properties(tos_${T_NAME} PROPERTIES LABELS "tos;${T_LABELS}")
 endfunction()
@@ -125,8 +137,8 @@ tos_kernel_test(PROGRAM mon_read_drains_the_mmi LINE "master mon_read_drains_the
 # remote channels carrying 0 .. 100,000 bytes, remote page copying; in both DMA modes.
 tos_kernel_test(PROGRAM remote_channels_work)
 tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywhere SET centrenet.dma=dma-anywhere)
-tos_kernel_test(PROGRAM corrupt_mpcs_are_dropped LOG air
-  LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far\\).*type 20 from earth: channel \\(5000\\): dropped \\(2 so far\\).*type 18 from earth: origin board \\(77\\): dropped \\(3 so far\\).*msg.*dropped.*migrating thread from earth is malformed.*type 63 from earth: unknown type")
+tos_kernel_test(PROGRAM corrupt_mpcs_are_dropped LOG air IMAGE tos-test.elf
+  LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far.*type 20 from earth: channel \\(5000\\): dropped \\(2 so far.*type 18 from earth: origin board \\(77\\): dropped \\(3 so far.*msg.*dropped.*migrating thread from earth is malformed.*type 63 from earth: unknown type")
 tos_kernel_test(PROGRAM busy_callers_share_the_cpu)
 tos_kernel_test(PROGRAM candidates_follow_figure_40 ALL_FREE
   REGEX "candidates_follow_figure_40: PASS.*reconfiguration requests 3: moved a thread at once 2, later 0. none fitted 1")

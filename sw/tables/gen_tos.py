@@ -118,8 +118,12 @@ def c_header(tos):
         regs = ", ".join(f"{a}={r}" for a, r in zip(s["args"], ARG_REGS)) or "no arguments"
         out.append(f"#define SYS_{s['name'].upper()} {s['number']} /* {regs}; returns {s['ret']} */")
     out += ["#define TOS_SYSCALL_COUNT " + str(max(s["number"] for s in tos["syscall"]) + 1), "",
-            "/* X-macro: X(name, number, argument count) */", "#define TOS_SYSCALL_LIST(X) \\"]
-    out += [f"  X({s['name']}, {s['number']}, {len(s['args'])}) \\" for s in tos["syscall"]]
+            "/* X-macro: X(name, number, argument count): the calls of every kernel */",
+            "#define TOS_SYSCALL_LIST(X) \\"]
+    out += [f"  X({s['name']}, {s['number']}, {len(s['args'])}) \\" for s in tos["syscall"] if not s.get("test_only")]
+    out += ["", "/* ... and the calls only the test kernel (tos-test.elf, TOS_TEST_CALLS) has: ENOSYS in tos.elf */",
+            "#define TOS_TEST_SYSCALL_LIST(X) \\"]
+    out += [f"  X({s['name']}, {s['number']}, {len(s['args'])}) \\" for s in tos["syscall"] if s.get("test_only")]
     out += ["", "/* X-macro: X(NAME, value, \"description\") */", "#define TOS_ERROR_LIST(X) \\"]
     out += [f"  X({e['name']}, {e['value']}, \"{e['desc']}\") \\" for e in tos["error"]]
     if tos.get("struct"):
@@ -152,7 +156,8 @@ def docs(tos, ev):
            "| call | d0 | arguments | returns | what it does |", "|---|---|---|---|---|"]
     for s in tos["syscall"]:
         args = ", ".join(f"`{a}` ({r})" for a, r in zip(s["args"], ARG_REGS)) or "-"
-        out.append(f"| `{s['name']}` | {s['number']} | {args} | {s['ret']} | {s['desc']} |")
+        name = f"`{s['name']}` (test kernel only)" if s.get("test_only") else f"`{s['name']}`"
+        out.append(f"| {name} | {s['number']} | {args} | {s['ret']} | {s['desc']} |")
     out += ["", "## Error codes", "", "| name | value | meaning |", "|---|---|---|"]
     out += [f"| `TOS_{e['name']}` | {e['value']} | {e['desc']} |" for e in tos["error"]]
     out += ["", "## `open` flags", "", "| name | value | meaning |", "|---|---|---|"]

@@ -4,6 +4,7 @@
 #   [-DCHECK_FILE=<path> -DCHECK_REGEX=<regex over its contents>] [-DCHECK_FILE2=... -DCHECK_REGEX2=...]
 #   [-DCHECK_BOARDS_FREE=<the run's output folder>: every board's console log ends (TOS) with
 #    "all programs done" and as many frames and TCBs free as it had at boot: nothing leaked]
+#   [-DFORBID_REGEX=<regex> with CHECK_BOARDS_FREE: no board's console log may match it]
 if(SETUP_DIR)
   file(REMOVE_RECURSE ${SETUP_DIR})
   file(MAKE_DIRECTORY ${SETUP_DIR})
@@ -52,6 +53,9 @@ if(CHECK_BOARDS_FREE)
     list(LENGTH done n)
     if(n EQUAL 0)
       message(FATAL_ERROR "${log}: the board never reported all programs done")
+    endif()
+    if(FORBID_REGEX AND text MATCHES "${FORBID_REGEX}")
+      message(FATAL_ERROR "${log}: matches '${FORBID_REGEX}': '${CMAKE_MATCH_0}'")
     endif()
     list(GET done -1 last)
     if(NOT last STREQUAL "all programs done, ${frames} frames free, ${tcbs} TCBs free")

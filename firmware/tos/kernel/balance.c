@@ -84,11 +84,14 @@ void balance_poll(void) {
   }
 }
 
-static struct tcb *requester(uint32_t tid) {
+/* The thread that asked board `from` and waits for its answer. */
+static struct tcb *requester(uint32_t tid, uint32_t from) {
   for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
     struct proc *p = &procs[i];
-    struct tcb *t = proc_alive(p) ? p->slots[tid & (TOS_MAX_THREADS - 1)] : NULL;
-    if (t && t->tid == tid && t->state == T_REMOTE) return t;
+    struct tcb *t = proc_alive(p) && tid <= 0xFFFF ? p->slots[tid & (TOS_MAX_THREADS - 1)] : NULL;
+    if (t && t->tid == tid && t->state == T_REMOTE && t->answer_type == NET_RECONF_DONE &&
+        t->answer_from == from + 1)
+      return t;
   }
   return NULL;
 }
@@ -96,23 +99,29 @@ static struct tcb *requester(uint32_t tid) {
 static void on_reconf(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   EVENT(DGL_COMMS, EV_RX_MPC);
+  /* any board's kernel may ask (its reconfigure() checked the asker is privileged); the
+   * operands are request()'s to check, the TID only goes back */
+  if (o[2] > 0xFFFF) return (void)net_bad(from, NET_RECONF, "requester TID", o[2]);
   uint32_t r[2] = {o[2], (uint32_t)request(o[0], o[1])};
   net_send_wait(from, NET_RECONF_DONE, r, 2);
 }
 
 static void on_reconf_done(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
-  struct tcb *t = requester(o[0]);
-  if (t) finish(t, (int32_t)o[1]);
+  struct tcb *t = requester(o[0], from);
+  if (!t) return (void)net_bad(from, NET_RECONF_DONE, "an answer no thread here asked the sender for, thread", o[0]);
+  finish(t, (int32_t)o[1]);
 }
 
 /* reconfigure(processor, kind, arg) */
 SYSCALL(reconfigure) {
+  if (!proc_privileged(t->proc)) return -TOS_EPERM; /* it moves other programs' threads: the balancer's */
   if (a1 >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
   if (a1 == net_me()) return request(a2, a3);
   uint32_t ops[3] = {a2, a3, t->tid};
   t->state = T_REMOTE; /* until the answer */
+  t->answer_type = NET_RECONF_DONE;
+  t->answer_from = (uint8_t)(a1 + 1);
   net_send_wait(a1, NET_RECONF, ops, 3);
   return 0;
 }

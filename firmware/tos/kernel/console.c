@@ -371,9 +371,17 @@ static void select_board(int target) {
   kprintf("[console: %s]\n", target == CONSOLE_LOCAL ? board_name : board_name_of((uint32_t)target));
 }
 
+/* Who may ask what (the sender is the network interface's source board): only the master
+ * selects a board's console and types into it (the operator's keys); only the board the operator
+ * switched to prints on the master's console, grants it credit or asks it to switch elsewhere
+ * (the `console` command of the shell the operator is typing to). Anything else is forged. */
 static void on_select(uint32_t from, const uint32_t *ops, uint32_t nops) {
-  (void)from;
   (void)nops;
+  if (from != NET_MASTER || board_master || ops[0] > 1) {
+    net_bad(from, NET_CON_SELECT, from != NET_MASTER || board_master ? "a console switch not from the master, sender"
+                                                                     : "selection", from != NET_MASTER ? from : ops[0]);
+    return;
+  }
   selected = ops[0] != 0;
   if (selected) {
     uint32_t c = in_room(); /* the credit the master starts from */
@@ -384,13 +392,25 @@ static void on_select(uint32_t from, const uint32_t *ops, uint32_t nops) {
 }
 
 static void on_request(uint32_t from, const uint32_t *ops, uint32_t nops) {
-  (void)from;
   (void)nops;
-  if (board_master) select_board((int)ops[0]);
+  if (!board_master || (int)from != console_target) {
+    net_bad(from, NET_CON_REQUEST, "a console switch asked by a board the operator is not using, sender", from);
+    return;
+  }
+  if (ops[0] >= TOS_BOARD_NAME_COUNT) {
+    net_bad(from, NET_CON_REQUEST, "board", ops[0]);
+    return;
+  }
+  select_board((int)ops[0]);
 }
 
 static void on_in(uint32_t from, const uint32_t *ops, uint32_t nops) {
-  (void)from;
+  if (from != NET_MASTER || board_master || !selected) { /* typing comes from the operator's keyboard only */
+    net_bad(from, NET_CON_IN, board_master   ? "console input sent to the master's own console, sender"
+                              : !selected ? "console input for a console the operator has not selected, sender"
+                                          : "console input not from the master, sender", from);
+    return;
+  }
   char c[CHARS_PER_MSG];
   uint32_t n = unpack(ops, nops, c);
   for (uint32_t i = 0; i < n; ++i)
@@ -399,6 +419,10 @@ static void on_in(uint32_t from, const uint32_t *ops, uint32_t nops) {
 
 static void on_out(uint32_t from, const uint32_t *ops, uint32_t nops) {
   char c[CHARS_PER_MSG];
+  if (!board_master) {
+    net_bad(from, NET_CON_OUT, "console output sent to a board that is not the master, sender", from);
+    return;
+  }
   uint32_t n = unpack(ops, nops, c);
   if ((int)from != console_target) return; /* a board that is no longer selected */
   for (uint32_t i = 0; i < n; ++i) {
@@ -409,7 +433,15 @@ static void on_out(uint32_t from, const uint32_t *ops, uint32_t nops) {
 
 static void on_credit(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)nops;
-  if ((int)from == console_target) credit += ops[0];
+  if (!board_master) {
+    net_bad(from, NET_CON_CREDIT, "console credit sent to a board that is not the master, sender", from);
+    return;
+  }
+  if (ops[0] > 4 * IN_RING) { /* far more than the selected board's input ring can have taken */
+    net_bad(from, NET_CON_CREDIT, "credit", ops[0]);
+    return;
+  }
+  if ((int)from == console_target) credit += ops[0]; /* else: a board no longer selected (not forged) */
 }
 
 void console_net_init(void) {
@@ -421,7 +453,7 @@ void console_net_init(void) {
 }
 
 SYSCALL(console) {
-  (void)t;
+  if (!proc_privileged(t->proc)) return -TOS_EPERM; /* the operator's console: the shells' to switch */
   if (board_master) {
     select_board((int)a1);
     return 0;

@@ -56,6 +56,10 @@ struct tcb {
   uint8_t last_link;       /* board + 1 its last communication went to or came from; 0: local or none */
   uint8_t rq_counted;      /* in the rqlen class's ready queue: ready or running (thread.c) */
   uint8_t op_fault;        /* a remote msg found the receive buffer's page gone: EFAULT at its end */
+  uint8_t page_from;       /* T_PAGE: board + 1 asked for page_vpage (remote.c); its answer only is taken */
+  uint16_t page_vpage;
+  uint8_t answer_from;     /* T_REMOTE: board + 1 whose answer it waits for, 0 any (a routed migrate request) */
+  uint8_t answer_type;     /* ... and the answer's message type */
 };
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
@@ -102,6 +106,7 @@ struct proc {
   uint8_t guest;                 /* 1: the part of another board's process that lives here */
   uint8_t home_board, home_pid;
   uint32_t home_serial;
+  uint8_t home_privileged;       /* guest: its home process is privileged (proc_privileged), as its home said */
   uint32_t remote_mask[2];       /* home: thread slots given to threads on other boards */
   uint16_t remote_threads;
   uint8_t spread;                /* home: a thread has lived elsewhere (the end is told to every board) */
@@ -162,7 +167,8 @@ void net_init(void);
 uint32_t net_me(void);
 void net_link_sample(void); /* REM-COMM, from the main loop */
 void net_register(uint32_t type, net_handler h, uint32_t nops); /* nops: operands it must have */
-void net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v);
+int net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v); /* refused: counted, said once per kind; 0 */
+void net_refused_report(void);
 int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
               void (*done)(void *), void *ctx);
 uint32_t net_queue_room(void);
@@ -173,7 +179,8 @@ void net_send_phase(void);
 void net_receive_phase(void);
 uint32_t net_data_len(void);
 void net_take(uint32_t off, uint32_t pa, uint32_t len);
-extern uint32_t net_sent, net_received, net_unknown, net_dropped, net_malformed;
+extern uint32_t net_sent, net_received, net_unknown, net_dropped, net_malformed, net_refused_total;
+#define NET_MASTER 0 /* the master's processor number (board 0: the LAN link and the MMI are its) */
 
 /* ---- lan.c: the master's LAN link (SERIAL1), the host file service; monitor.c: the MMI ---- */
 void lan_init(void);
@@ -300,6 +307,7 @@ int proc_spawn(const char *path, const char *args, struct proc *parent, struct p
 int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t env_len, struct proc *parent,
                    struct proc **out);  /* env: a block in kernel memory, env_len bytes with its end */
 int proc_alive(const struct proc *p);
+int proc_privileged(const struct proc *p); /* started by the boot script: may halt, kill any, migrate any */
 void proc_kill(struct proc *p, int code);
 void proc_thread_gone(struct proc *p);
 int proc_pwait(struct tcb *t, int pid);

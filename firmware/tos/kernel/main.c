@@ -46,16 +46,20 @@ void halt_board(uint32_t code) {
 int halting;
 static int done_told = -1; /* what this board last told the master it is (1 done, 0 busy) */
 static void on_halt(uint32_t from, const uint32_t *ops, uint32_t nops) {
-  (void)from;
   (void)ops;
   (void)nops;
+  /* only the master halts other boards (its operator's shutdown, or every board done) */
+  if (from != NET_MASTER || board_master) {
+    net_bad(from, NET_HALT, "a halt not from the master, sender", from);
+    return;
+  }
   if (done_told != 1) kprintf("tos: %s: halted by the master\n", board_name);
   console_flush();
   halt_board(1);
 }
 
 SYSCALL(halt) {
-  (void)t;
+  if (!proc_privileged(t->proc)) return -TOS_EPERM; /* not one program's to end everyone's */
   if (a1 && board_master) {
     uint32_t me = net_me();
     for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
@@ -79,6 +83,14 @@ static uint32_t done_boards;               /* master: bit per board that is done
 static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)nops;
   if (from >= TOS_BOARD_NAME_COUNT) return;
+  if (!board_master) {
+    net_bad(from, NET_DONE, "a done report to a board that is not the master, sender", from);
+    return;
+  }
+  if (ops[0] > 1) {
+    net_bad(from, NET_DONE, "done state", ops[0]);
+    return;
+  }
   if (ops[0]) done_boards |= 1u << from;
   else done_boards &= ~(1u << from);
 }
@@ -100,6 +112,7 @@ static void tell_done(void) {
     if (reconf_asked)
       kprintf("tos: %s: reconfiguration requests %u: moved a thread at once %u, later %u; none fitted %u\n",
               board_name, reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded);
+    net_refused_report();
   }
   done_told = done;
 }

@@ -99,14 +99,27 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
     p->where_moves[t->slot] = m->moves;
     p->spread = 1;
   }
-  uint32_t ops[4] = {p->home_board, p->home_pid, p->home_serial, t->slot};
+  uint32_t ops[5] = {p->home_board, p->home_pid, p->home_serial, t->slot, (uint32_t)proc_privileged(p)};
   outbox_busy[k] = 1;
-  net_queue(dest, NET_THREAD, ops, 4, (uint32_t)m, PACK_HEAD + n * sizeof m->chan[0], sent, m);
+  net_queue(dest, NET_THREAD, ops, 5, (uint32_t)m, PACK_HEAD + n * sizeof m->chan[0], sent, m);
   rchan_spread(p, t); /* (after: the room checked above was for the thread) */
   thread_detach(t);
   ++migrations_out;
   EVENT(DGL_COMMS, EV_MIGRATE_SENT);
   return 0;
+}
+
+/* A packed thread from the network is run with RTE of its saved frame: it must be a user
+ * thread's frame (user mode, interrupts on, no trace; a $0 frame, or a $8 bus-error frame whose
+ * rerun cycle is a user one), else the RTE would enter supervisor mode at the sender's choice.
+ * NULL if it is one, else what is wrong. */
+static const char *frame_wrong(const struct mig_pack *m) {
+  uint16_t sr = (uint16_t)(m->frame[0] << 8 | m->frame[1]), fv = (uint16_t)(m->frame[6] << 8 | m->frame[7]);
+  uint16_t ssw = (uint16_t)(m->frame[8] << 8 | m->frame[9]);
+  if (sr & 0xFF00) return "status register";
+  if (fv >> 12 == 0 && m->frame_len == 8) return NULL;
+  if (fv >> 12 == 8 && m->frame_len == FRAME_MAX && ((ssw & 7) == 1 || (ssw & 7) == 2)) return NULL;
+  return "exception frame";
 }
 
 /* MConnect: a thread arrives. */
@@ -122,7 +135,20 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
             board_name_of(from), len, slot);
     return;
   }
+  if (o[1] >= TOS_MAX_PROCESSES) return (void)net_bad(from, NET_THREAD, "process", o[1]);
+  if (o[0] == net_me()) { /* coming home: from the board the home knows it is on */
+    struct proc *h = proc_by_gpid(o[0], o[1], o[2]);
+    if (h && (h->guest || !(h->remote_mask[slot / 32] >> (slot % 32) & 1) || h->where[slot] != from))
+      return (void)net_bad(from, NET_THREAD, "a thread coming home from a board it is not on, slot", slot);
+  }
   net_take(0, (uint32_t)m, len);
+  const char *wrong = frame_wrong(m);
+  if (wrong) return (void)net_bad(from, NET_THREAD, wrong, m->frame_len);
+  if (m->tid != (((o[0] & 15) << 10) | (o[1] << 6) | slot)) return (void)net_bad(from, NET_THREAD, "TID", m->tid);
+  if (m->stack_pages == 0 || m->stack_pages > TOS_MAX_STACK_PAGES || m->children < 0)
+    return (void)net_bad(from, NET_THREAD, "stack pages", m->stack_pages);
+  for (uint32_t i = 0; i < TOS_MAX_STACK_PAGES; ++i)
+    if (m->page_owner[i] > TOS_BOARD_NAME_COUNT) return (void)net_bad(from, NET_THREAD, "page owner", m->page_owner[i]);
   struct proc *p = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : remote_guest(o[0], o[1], o[2]);
   if (!p || p->slots[slot] || tcbs_free() == 0 || m->nchan > TOS_MAX_CHANNELS ||
       PACK_HEAD + m->nchan * sizeof m->chan[0] > len) {
@@ -132,6 +158,7 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
             board_name_of(from), !p ? "no process slot" : tcbs_free() == 0 ? "no TCB" : "bad message");
     return;
   }
+  if (p->guest && nops > 4) p->home_privileged = o[4] == 1; /* as the process's part it came from says */
   struct tcb *t = thread_attach(p, slot);
   if (!p->guest) proc_release_slot(p, (int)slot); /* home again */
   memcpy(t->regs, m->regs, sizeof t->regs);
@@ -172,11 +199,13 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
 }
 
 static void on_moved(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   uint32_t slot = o[3] & 0xFF, moves = o[3] >> 8;
-  if (!p || p->guest || slot >= TOS_MAX_THREADS || !(p->remote_mask[slot / 32] >> (slot % 32) & 1)) return;
+  if (!p) return;
+  /* a board says where a thread is: itself only, for a thread of the home's that is away */
+  if (o[4] != from || p->guest || slot >= TOS_MAX_THREADS || !(p->remote_mask[slot / 32] >> (slot % 32) & 1))
+    return (void)net_bad(from, NET_MOVED, "a thread's arrival told by a board not its new one, slot", slot);
   if ((int16_t)(moves - p->where_moves[slot]) < 0) return; /* older news */
   p->where[slot] = (uint8_t)o[4];
   p->where_moves[slot] = (uint16_t)moves;
@@ -213,9 +242,11 @@ static void route(const uint32_t *o) {
   net_send_wait(dest, NET_MIGRATE_REQ, r, RQ_OPS);
 }
 
-static void finish_requester(uint32_t tid, int32_t result) {
+static int finish_requester(uint32_t tid, int32_t result) {
   struct tcb *t = find_local((tid >> 10) & 15, (tid >> 6) & 15, tid);
-  if (t && t->state == T_REMOTE) finish(t, result);
+  if (!t || t->state != T_REMOTE || t->answer_type != NET_MIGRATED) return 0;
+  finish(t, result);
+  return 1;
 }
 
 static void answer(const uint32_t *o, int32_t result) {
@@ -228,16 +259,24 @@ static void answer(const uint32_t *o, int32_t result) {
 }
 
 static void on_migrate_req(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
   EVENT(DGL_COMMS, EV_RX_MPC);
+  /* the requester's board asks first (it checked the requester may, migrate()); after that the
+   * request travels home and from the home to the thread's board */
+  if (o[RQ_HB] >= TOS_BOARD_NAME_COUNT || o[RQ_HP] >= TOS_MAX_PROCESSES || o[RQ_TID] > 0xFFFF ||
+      o[RQ_DEST] >= TOS_BOARD_NAME_COUNT || o[RQ_FROM] >= TOS_BOARD_NAME_COUNT || o[RQ_FROM_TID] > 0xFFFF ||
+      o[RQ_HOPS] == 0)
+    return (void)net_bad(from, NET_MIGRATE_REQ, "operand out of range, thread", o[RQ_TID]);
+  if (o[RQ_HOPS] == 1 ? from != o[RQ_FROM] : (o[RQ_HB] != net_me() && from != o[RQ_HB]))
+    return (void)net_bad(from, NET_MIGRATE_REQ, "a migration asked on a route it cannot have taken, requester board",
+                         o[RQ_FROM]);
   route(o);
 }
 
 static void on_migrated(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
-  finish_requester(o[0], (int32_t)o[1]);
+  if ((int32_t)o[1] > 0 || (int32_t)o[1] < -1000 || !finish_requester(o[0], (int32_t)o[1]))
+    net_bad(from, NET_MIGRATED, "an answer to a migration no thread here waits for, thread", o[0]);
 }
 
 /* migrate(tid, processor) */
@@ -246,11 +285,15 @@ SYSCALL(migrate) {
   if (dest >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
   if (tid > 0xFFFF || tid == TID_NONE) return -TOS_ESRCH;
   uint32_t hb = (tid >> 10) & 15, hp = (tid >> 6) & 15;
+  if (!proc_privileged(t->proc) && (hb != t->proc->home_board || hp != t->proc->home_pid))
+    return -TOS_EPERM; /* another process's thread: the operator's (or the balancer's) to move */
   struct tcb *target = find_local(hb, hp, tid);
   if (target) return migrate_out(target, dest, t);
   if (hb >= TOS_BOARD_NAME_COUNT) return -TOS_ESRCH;
   uint32_t o[RQ_OPS] = {hb, hp, tid, dest, net_me(), t->tid, 0};
   t->state = T_REMOTE; /* until the answer */
+  t->answer_type = NET_MIGRATED;
+  t->answer_from = 0; /* from whichever board the thread turns out to be on */
   route(o);
   return 0;
 }

@@ -55,13 +55,44 @@ void net_register(uint32_t type, net_handler h, uint32_t nops) {
   needs[type] = (uint8_t)nops;
 }
 
-/* A message that cannot be what it says (corrupted, or sent by a confused kernel): counted,
- * reported, dropped; the rest of the traffic goes on. */
-uint32_t net_malformed;
-void net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v) {
+/* A message refused: it cannot be what it says (corrupted, or sent by a confused kernel), or
+ * its real sender (the network interface's source board, never a field of the payload) may not
+ * ask it, or an operand is out of range. Counted per message type; said on the console once per
+ * kind (type and reason), so that a flood of forgeries cannot flood the console; the totals are
+ * in the board's end-of-run line and info(TOS_INFO_NET_REFUSED). The rest of the traffic goes on.
+ * Returns 0, for `return net_bad(...)` in a handler's checks. */
+uint32_t net_malformed, net_refused_total;
+static uint16_t refused[NET_TYPES + 1]; /* the last: types past NET_TYPES */
+#define KINDS_SAID 48
+static struct {
+  uint8_t type;
+  const char *why;
+} said[KINDS_SAID];
+static uint32_t nsaid;
+int net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v) {
   ++net_malformed;
-  kprintf("tos: %s: malformed message type %u from %s: %s (%u): dropped (%u so far)\n", board_name, type,
-          board_name_of(from), why, v, net_malformed);
+  ++net_refused_total;
+  uint32_t k = type < NET_TYPES ? type : NET_TYPES;
+  if (refused[k] != 0xFFFF) ++refused[k];
+  for (uint32_t i = 0; i < nsaid; ++i)
+    if (said[i].type == k && said[i].why == why) return 0; /* said already: counted only */
+  if (nsaid < KINDS_SAID) {
+    said[nsaid].type = (uint8_t)k;
+    said[nsaid].why = why;
+    ++nsaid;
+  }
+  kprintf("tos: %s: refused message type %u from %s: %s (%u): dropped (%u so far; more of this kind are only "
+          "counted)\n", board_name, type, board_name_of(from), why, v, net_refused_total);
+  return 0;
+}
+
+/* The end of a run: how many of each type were refused (nothing when none was). */
+void net_refused_report(void) {
+  if (!net_refused_total) return;
+  kprintf("tos: %s: kernel messages refused: %u (by type:", board_name, net_refused_total);
+  for (uint32_t k = 0; k <= NET_TYPES; ++k)
+    if (refused[k]) kprintf(" %u:%u", k, refused[k]);
+  kprintf(")\n");
 }
 
 /* Queue a message for the send phase; 0 when the queue is full (the caller retries later).
@@ -205,6 +236,10 @@ void net_receive_phase(void) {
       net_bad(from, type, "unknown type, operands", rx_nops);
     } else if (rx_nops < needs[type] || rx_nops > NET_MAX_OPS || len < 4 + 4 * rx_nops) {
       net_bad(from, type, "too few operands", rx_nops);
+    } else if (from >= TOS_BOARD_NAME_COUNT || from == net_me()) {
+      /* kernels talk only to other boards' kernels: a message from this board is forged */
+      net_bad(from, type, from == net_me() ? "sent by this board itself, to" : "from a processor that is no board",
+              from);
     } else {
       h(from, ops, rx_nops);
     }
@@ -213,10 +248,13 @@ void net_receive_phase(void) {
   REG16(TB_INTC_ENABLE) |= TB_INTC_ENABLE_NET; /* intr() masked it: the queue is empty now */
 }
 
-/* net_inject(processor, type, ops, nops): a raw message, for tests of the receivers' checks. */
+#ifdef TOS_TEST_CALLS
+/* net_inject(processor, type, ops, nops): a raw message, for tests of the receivers' checks.
+ * The test kernel's only (trap.c): a program of tos.elf cannot speak for its kernel. */
 SYSCALL(net_inject) {
   uint32_t ops[NET_MAX_OPS];
   if (a1 >= TOS_BOARD_NAME_COUNT || a2 >= NET_TYPES || a4 > NET_MAX_OPS) return -TOS_EINVAL;
   if (a4 && !vm_copyin(t->proc, ops, a3, a4 * 4)) return -TOS_EFAULT;
   return net_queue(a1, a2, ops, a4, 0, 0, NULL, NULL) ? 0 : -TOS_EAGAIN;
 }
+#endif

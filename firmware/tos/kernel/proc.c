@@ -377,12 +377,37 @@ SYSCALL(sbrk) {
   p->brk = brk;
   return (int32_t)old;
 }
+static int descends(const struct proc *q, const struct proc *p);
 SYSCALL(pwait) {
+  if ((int32_t)a1 >= 0 && a1 < TOS_MAX_PROCESSES && procs[a1].state != P_FREE && !proc_privileged(t->proc) &&
+      !descends(&procs[a1], t->proc))
+    return -TOS_EPERM; /* another's exit code is its parent's to collect */
   proc_pwait(t, (int32_t)a1);
   return (int32_t)t->regs[TCB_REGS_D0];
 }
+/* Privileges (firmware/tos/README.md "Privileges"): a process the boot script started (the
+ * operator's shells, the machine's configured programs: the kernel is their parent) may halt its
+ * board (the master's: the machine), kill any process of its board and migrate or move any
+ * thread; every other process may kill, suspend (pstate) or wait for (pwait) only itself and its
+ * descendants, migrate only its own threads, and neither halt, switch the operator's console nor
+ * ask for a reconfiguration. */
+int proc_privileged(const struct proc *p) { return p->guest ? p->home_privileged : p->parent < 0; }
+
+/* Is q p itself or one of its descendants (parent links, each checked by serial)? */
+static int descends(const struct proc *q, const struct proc *p) {
+  for (int hops = 0; hops <= TOS_MAX_PROCESSES && q->state != P_FREE; ++hops) { /* a zombie child too */
+    if (q == p) return 1;
+    if (q->parent < 0) return 0;
+    const struct proc *up = &procs[q->parent];
+    if (up->serial != q->parent_serial) return 0; /* its parent has ended: an orphan */
+    q = up;
+  }
+  return 0;
+}
+
 SYSCALL(kill) {
   if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;
+  if (!proc_privileged(t->proc) && !descends(&procs[a1], t->proc)) return -TOS_EPERM;
   proc_kill(&procs[a1], -1);
   return 0;
 }
@@ -427,8 +452,8 @@ SYSCALL(pinfo) {
 SYSCALL(pstate) {
   if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;
   struct proc *p = &procs[a1];
+  if (a2 != 0 && !proc_privileged(t->proc) && !descends(p, t->proc)) return -TOS_EPERM;
   if (a2 == P_FOREGROUND || a2 == P_BACKGROUND || a2 == P_SUSPENDED) p->state = (uint8_t)a2;
   else if (a2 != 0) return -TOS_EINVAL;
-  (void)t;
   return p->state;
 }

@@ -204,6 +204,7 @@ static int mpc_ok(uint32_t from, uint32_t type, const uint32_t *o) {
 static struct ccb *ccb_of(const uint32_t *o, struct proc **pp) {
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (!p || o[3] >= TOS_MAX_CHANNELS) return NULL;
+  if (!p->guest && !p->spread) return NULL; /* no thread of it was ever elsewhere: no board talks for it */
   *pp = p;
   return &p->chan[o[3]];
 }

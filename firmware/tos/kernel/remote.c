@@ -47,6 +47,29 @@ struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs) {
   return p;
 }
 
+/* ---- who may ask what (the sender: the network interface's source board) ----
+ * A process's own requests come from where its threads are: its home (creation, the end of the
+ * process) or the board the home knows one of its threads is on (a page, a thread's end, the
+ * thread's arrival). Every operand is checked against the limits before it is used. */
+static int in_mask(const struct proc *p, uint32_t slot) { return p->remote_mask[slot / 32] >> (slot % 32) & 1; }
+
+/* The home: is the thread of `slot` on board `b`, as far as the home knows? */
+static int home_thread_on(const struct proc *p, uint32_t slot, uint32_t b) {
+  return slot < TOS_MAX_THREADS && in_mask(p, slot) && p->where[slot] == b;
+}
+
+/* A TID of process (hb, hp): its board and pid fields say so. */
+static int tid_of(uint32_t tid, uint32_t hb, uint32_t hp) {
+  return tid <= 0xFFFF && (tid >> 10 & 15) == (hb & 15) && (tid >> 6 & 15) == hp;
+}
+
+/* The thread slot whose stack window holds virtual page vpage, or TOS_MAX_THREADS if none. */
+static uint32_t stack_slot(uint32_t vpage) {
+  uint32_t va = vpage << TOS_PAGE_SHIFT;
+  if (vpage >= TOS_USER_PAGES || va < TOS_STACK_BASE) return TOS_MAX_THREADS;
+  return (va - TOS_STACK_BASE) / TOS_STACK_WINDOW;
+}
+
 /* ---- creation ---- */
 int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor, uint32_t entry, uint32_t arg,
                   uint32_t ret) {
@@ -58,8 +81,8 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
   int slot = proc_reserve_slot(p);
   if (slot < 0) return slot;
   uint32_t ops[12] = {net_me(), p->pid, p->serial, (uint32_t)slot, entry, arg, ret, n_pages,
-                      parent->tid, (uint32_t)id, 0, 0};
-  if (!net_queue(target, NET_CREATE, ops, 10, 0, 0, NULL, NULL)) {
+                      parent->tid, (uint32_t)id, (uint32_t)proc_privileged(p), 0};
+  if (!net_queue(target, NET_CREATE, ops, 11, 0, 0, NULL, NULL)) {
     proc_release_slot(p, slot);
     return -TOS_EAGAIN;
   }
@@ -69,12 +92,23 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
   p->where_moves[slot] = 0;
   p->spread = 1;
   parent->state = T_REMOTE; /* until CREATED */
+  parent->answer_type = NET_CREATED;
+  parent->answer_from = (uint8_t)(target + 1);
   return 0;
 }
 
 static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
+  /* thread slots are the home's to give: a create comes from the process's home only */
+  if (from != o[0]) return (void)net_bad(from, NET_CREATE, "a thread created in a process not homed on the sender, home", o[0]);
+  if (o[1] >= TOS_MAX_PROCESSES) return (void)net_bad(from, NET_CREATE, "process", o[1]);
+  if (o[3] >= TOS_MAX_THREADS) return (void)net_bad(from, NET_CREATE, "thread slot", o[3]);
+  if (o[4] < TOS_USER_BASE || o[4] >= TOS_USER_IMAGE_TOP || (o[4] & 1))
+    return (void)net_bad(from, NET_CREATE, "entry", o[4]);
+  if (o[7] == 0 || o[7] > TOS_MAX_STACK_PAGES) return (void)net_bad(from, NET_CREATE, "stack pages", o[7]);
+  if (!tid_of(o[8], o[0], o[1])) return (void)net_bad(from, NET_CREATE, "parent TID", o[8]);
   struct proc *p = remote_guest(o[0], o[1], o[2]);
+  if (p) p->home_privileged = nops > 10 && o[10] == 1; /* the home's word: its privileges go with it */
   int32_t result = -TOS_ENOPROC;
   if (p) {
     struct tcb *t = thread_new_in_slot(p, o[3], o[4], o[7], o[5], o[6]);
@@ -96,18 +130,20 @@ static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
 }
 
 static void on_created(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
-  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
-  if (!p) return;
+  struct proc *p = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : NULL;
+  if (!p || p->guest) return (void)net_bad(from, NET_CREATED, "an answer to a create this board did not ask, process", o[1]);
   uint32_t slot = o[3] & 0xFF, ptid = o[3] >> 8;
+  if (!home_thread_on(p, slot, from))
+    return (void)net_bad(from, NET_CREATED, "an answer from a board not asked to create in slot", slot);
+  if (!tid_of(ptid, o[0], o[1])) return (void)net_bad(from, NET_CREATED, "parent TID", ptid);
   int32_t result = (int32_t)o[4];
   struct tcb *par = p->slots[ptid & (TOS_MAX_THREADS - 1)];
   if (result < 0) {
     proc_release_slot(p, (int)slot);
     if (par && par->tid == ptid) --par->children;
   }
-  if (par && par->tid == ptid && par->state == T_REMOTE) finish(par, result);
+  if (par && par->tid == ptid && par->state == T_REMOTE && par->answer_type == NET_CREATED) finish(par, result);
 }
 
 /* ---- a thread on this board that belongs to another board's process ends ---- */
@@ -142,17 +178,24 @@ void remote_child_report(struct proc *p, uint32_t ptid, int32_t code, uint32_t h
 }
 
 static void on_child(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
-  (void)nops;
-  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
-  if (p) remote_child_report(p, o[3], (int32_t)o[4], o[5]);
-}
-
-static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (!p) return;
+  /* the news goes home, and from the home on to the parent's board */
+  if (p->guest ? from != p->home_board : !p->spread)
+    return (void)net_bad(from, NET_CHILD, "a child's end from a board with no part of its process, process", o[1]);
+  if (!tid_of(o[3], o[0], o[1])) return (void)net_bad(from, NET_CHILD, "parent TID", o[3]);
+  remote_child_report(p, o[3], (int32_t)o[4], o[5]);
+}
+
+static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (!p) return;
+  if (p->guest || !home_thread_on(p, o[3], from))
+    return (void)net_bad(from, NET_EXITED, "the end of a thread that is not on the sender, slot", o[3]);
+  if (o[4] != TID_NONE && !tid_of(o[4], o[0], o[1])) return (void)net_bad(from, NET_EXITED, "parent TID", o[4]);
+  if (o[6] > 1) return (void)net_bad(from, NET_EXITED, "parent told", o[6]);
   proc_release_slot(p, (int)o[3]);
   if (!o[6] && o[4] != TID_NONE) remote_child_report(p, o[4], (int32_t)o[5], 0);
   if (p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);
@@ -168,8 +211,9 @@ void remote_process_gone(struct proc *p) {
 }
 
 static void on_kill(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
+  /* only the home says its process is gone */
+  if (from != o[0]) return (void)net_bad(from, NET_KILL, "a process ended by a board that is not its home, home", o[0]);
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (p && p->guest) proc_kill(p, -1);
 }
@@ -190,8 +234,11 @@ int remote_page_fault(struct tcb *t, uint32_t va) {
   if (!owner && !p->guest) return 0;
   EVENT2(DGL_COMMS, EV_PAGE_FAULT, t->tid);
   uint32_t ops[6] = {p->home_board, p->home_pid, p->home_serial, vpage, t->tid, owner ? 1u : 0u};
-  if (!net_queue(owner ? owner - 1 : p->home_board, NET_PAGE_REQ, ops, 6, 0, 0, NULL, NULL)) return 0;
+  uint32_t asked = owner ? owner - 1 : p->home_board;
+  if (!net_queue(asked, NET_PAGE_REQ, ops, 6, 0, 0, NULL, NULL)) return 0;
   t->state = T_PAGE;
+  t->page_from = (uint8_t)(asked + 1); /* only that board's answer, for that page, is taken */
+  t->page_vpage = (uint16_t)vpage;
   EVENT(DGL_COMMS, EV_PAGE_REQ);
   return 1;
 }
@@ -229,7 +276,20 @@ static void free_sent_frame(void *pa) { frame_free((uint32_t)pa); }
 static void on_page_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   EVENT(DGL_COMMS, EV_RX_MPC);
+  if (o[3] >= TOS_USER_PAGES) return (void)net_bad(from, NET_PAGE_REQ, "virtual page", o[3]);
+  if (o[5] > 1) return (void)net_bad(from, NET_PAGE_REQ, "move", o[5]);
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (p) {
+    /* a copy comes from the home, for a thread the home knows is on the sender; a stack page
+     * moves only to its own thread, which has left this board */
+    uint32_t slot = o[4] & (TOS_MAX_THREADS - 1);
+    if (!tid_of(o[4], o[0], o[1])) return (void)net_bad(from, NET_PAGE_REQ, "TID", o[4]);
+    if (!o[5] && (p->guest || !home_thread_on(p, slot, from)))
+      return (void)net_bad(from, NET_PAGE_REQ, "a page asked for by a board with no thread of its process, thread",
+                           o[4]);
+    if (o[5] && (stack_slot(o[3]) != slot || p->slots[slot] || (!p->guest && !home_thread_on(p, slot, from))))
+      return (void)net_bad(from, NET_PAGE_REQ, "a stack page asked for by a board its thread is not on, page", o[3]);
+  }
   uint32_t pa = 0;
   if (!p || !vm_user_pa(p, o[3] << TOS_PAGE_SHIFT, 0, &pa)) pa = 0;
   uint32_t writable = p && vm_mapped(p, o[3] << TOS_PAGE_SHIFT, 1) ? 1 : 0;
@@ -246,9 +306,13 @@ static void on_page_req(uint32_t from, const uint32_t *o, uint32_t nops) {
 
 /* A migrated thread has ended: the stack pages it had left here are freed. */
 static void on_page_drop(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  uint32_t slot = stack_slot(o[3]);
+  /* only the stack page a thread that has left kept here, dropped by the board it is on */
+  if (p && (slot == TOS_MAX_THREADS || p->slots[slot] || (!p->guest && !home_thread_on(p, slot, from))))
+    return (void)net_bad(from, NET_PAGE_DROP, "a page that is no stack page left here by a thread on the sender, page",
+                         o[3]);
   uint32_t pa = p && o[3] < TOS_USER_PAGES ? vm_unmap(p, o[3]) : 0;
   if (pa) frame_free(pa);
 }
@@ -266,14 +330,28 @@ void remote_drop_pages(struct tcb *t) {
   }
 }
 
+/* A page, or word that there is none, for a thread of ours waiting for it: from the board it
+ * asked, for the page it asked (else forged). */
+static struct tcb *page_waiter(uint32_t from, uint32_t type, const uint32_t *o) {
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (!p) return NULL;
+  struct tcb *t = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
+  if (!t || t->tid != o[4] || t->state != T_PAGE || t->page_from != from + 1 || t->page_vpage != o[3] ||
+      o[3] >= TOS_USER_PAGES || o[5] > 1) {
+    net_bad(from, type, "a page no thread here asked the sender for, page", o[3]);
+    return NULL;
+  }
+  return t;
+}
+
 static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
   EVENT(DGL_COMMS, EV_RX_MPC);
-  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
-  if (!p) return;
-  struct tcb *t = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
-  if (!t || t->tid != o[4] || t->state != T_PAGE) return;
+  struct tcb *t = page_waiter(from, NET_PAGE, o);
+  if (!t) return;
+  struct proc *p = t->proc;
+  if (net_data_len() < TOS_PAGE_SIZE) return (void)net_bad(from, NET_PAGE, "page bytes", net_data_len());
+  t->page_from = 0;
   if (!(p->ptable[o[3]] & TB_MMU_PTE_VALID)) {
     uint32_t pa = frame_alloc();
     if (!pa) {
@@ -290,12 +368,10 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
 }
 
 static void on_page_none(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)from;
   (void)nops;
-  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
-  if (!p) return;
-  struct tcb *t = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
-  if (t && t->tid == o[4] && t->state == T_PAGE) {
+  struct tcb *t = page_waiter(from, NET_PAGE_NONE, o);
+  if (t) {
+    t->page_from = 0;
     t->state = T_RUNNING;
     remote_fault_report(t, o[3] << TOS_PAGE_SHIFT);
   }

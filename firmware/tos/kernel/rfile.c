@@ -64,7 +64,8 @@ void rfile_send_phase(void) {
 
 static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)nops;
-  if (!sender || from != to) return;
+  if (!sender || from != to)
+    return (void)net_bad(from, NET_RF_DONE, "a file stored that this board did not send there, sender", from);
   struct tcb *t = sender;
   sender = NULL;
   finish(t, (int32_t)ops[0]);
@@ -99,6 +100,7 @@ static struct {
   int node;      /* the file being written, or -1 */
   int32_t error; /* answered already: ignore the rest */
   uint32_t size, got, perm;
+  char name[TOS_FS_NAME_LEN]; /* to find it again: a program here may remove or shrink it meanwhile */
 } in[TOS_BOARD_NAME_COUNT];
 
 static void reply(uint32_t dest, int32_t status) {
@@ -108,8 +110,15 @@ static void reply(uint32_t dest, int32_t status) {
 
 static void on_open(uint32_t from, const uint32_t *ops, uint32_t nops) {
   char n[TOS_FS_NAME_LEN];
-  if (from >= TOS_BOARD_NAME_COUNT || nops < 2 + NAME_WORDS) return;
+  if (from >= TOS_BOARD_NAME_COUNT) return;
+  /* any board may store a file here (cp FILE BOARD:NAME is every user's), within the limits */
+  if (nops < 2 + NAME_WORDS) return (void)net_bad(from, NET_RF_OPEN, "operands", nops);
   unpack_name(ops + 2, n);
+  if (!fs_name_ok(n)) return (void)net_bad(from, NET_RF_OPEN, "file name", 0);
+  if (ops[0] > TOS_MAX_FS_FILE_BYTES) return (void)net_bad(from, NET_RF_OPEN, "size", ops[0]);
+  if (ops[1] & ~(uint32_t)(TOS_FS_PERM_READ | TOS_FS_PERM_WRITE | TOS_FS_PERM_EXEC))
+    return (void)net_bad(from, NET_RF_OPEN, "permissions", ops[1]);
+  memcpy(in[from].name, n, sizeof n);
   in[from].size = ops[0];
   in[from].perm = ops[1];
   in[from].got = 0;
@@ -135,7 +144,9 @@ static void on_open(uint32_t from, const uint32_t *ops, uint32_t nops) {
 }
 
 static void on_data(uint32_t from, const uint32_t *ops, uint32_t nops) {
-  if (from >= TOS_BOARD_NAME_COUNT || in[from].error || in[from].node < 0) return;
+  if (from >= TOS_BOARD_NAME_COUNT) return;
+  if (in[from].error) return; /* answered already: the rest of the transfer is ignored */
+  if (in[from].node < 0) return (void)net_bad(from, NET_RF_DATA, "data for no file the sender opened, offset", ops[0]);
   if (nops > 1 && ops[1] == RF_ABANDONED) { /* the sender's buffer lost a page, or it was removed */
     kprintf("tos: %s: file %s from %s abandoned by its sender after %u of %u bytes: removed\n", board_name,
             fs_entry(in[from].node)->name, board_name_of(from), in[from].got, in[from].size);
@@ -144,7 +155,14 @@ static void on_data(uint32_t from, const uint32_t *ops, uint32_t nops) {
     return;
   }
   uint32_t n = net_data_len(), off = ops[0];
-  if (off + n > in[from].size) return;
+  if (off > in[from].size || n > in[from].size - off || n > TOS_PAGE_SIZE)
+    return (void)net_bad(from, NET_RF_DATA, "offset", off);
+  if (fs_node(in[from].name) != in[from].node || off + n > fs_entry(in[from].node)->size) {
+    in[from].error = -TOS_ENOENT; /* removed or shrunk here while it came: the transfer fails */
+    in[from].node = -1;
+    reply(from, -TOS_ENOENT);
+    return;
+  }
   net_take(0, (uint32_t)fs_bytes(in[from].node) + off, n);
   in[from].got += n;
   if (in[from].got == in[from].size) {

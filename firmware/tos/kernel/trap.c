@@ -78,13 +78,21 @@ static void user_fault(struct tcb *t, uint32_t vector) {
 }
 
 /* System calls: one handler per call, sys_<name>, defined by the module that owns it; the
- * table is built from tos.toml's list (a call without a handler does not link). */
+ * table is built from tos.toml's list (a call without a handler does not link). The test-only
+ * calls (net_inject: a raw kernel message) exist only in the test kernel, tos-test.elf: in
+ * tos.elf, the kernel users run, their numbers answer ENOSYS like any unknown call. */
 #define X(name, number, nargs) syscall_fn sys_##name;
 TOS_SYSCALL_LIST(X)
+#ifdef TOS_TEST_CALLS
+TOS_TEST_SYSCALL_LIST(X)
+#endif
 #undef X
 static syscall_fn *const table[TOS_SYSCALL_COUNT] = {
 #define X(name, number, nargs) [number] = sys_##name,
     TOS_SYSCALL_LIST(X)
+#ifdef TOS_TEST_CALLS
+    TOS_TEST_SYSCALL_LIST(X)
+#endif
 #undef X
 };
 
@@ -98,6 +106,7 @@ SYSCALL(info) {
     case TOS_INFO_SWITCHES: return (int32_t)switches;
     case TOS_INFO_EVENTS_LOST: return (int32_t)events_lost();
     case TOS_INFO_MASTER: return board_master;
+    case TOS_INFO_NET_REFUSED: return (int32_t)net_refused_total;
   }
   return -TOS_EINVAL;
 }

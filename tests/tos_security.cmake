@@ -1,0 +1,36 @@
+# Kernel messages are trusted only from kernels (issue #30; label "security"): each test below
+# forges one kind of kernel message from a user program on the test kernel (tos-test.elf, the
+# only one with net_inject) and fails on a kernel that obeys it; the victim board must refuse it,
+# say so once, count it (the board's end-of-run line), and go on. The first proves tos.elf, the
+# kernel users run, has no net_inject at all. The no-progress limit ends a run whose forged
+# message stopped a board (a kernel that obeyed it) quickly, with exit status 1.
+set(_fast run.no_progress_ms=3000)
+tos_kernel_test(PROGRAM net_inject_is_test_only NAME net_inject_is_absent_from_tos_elf SET ${_fast} LABELS security)
+tos_kernel_test(PROGRAM forged_halt_is_refused IMAGE tos-test.elf SET ${_fast} LABELS security LOG air
+  LOG_REGEX "refused message type 6 from earth: a halt not from the master, sender \\(1\\): dropped \\(1 so far.*kernel messages refused: 10 \\(by type: 6:10\\)")
+tos_kernel_test(PROGRAM forged_create_is_refused NAME forged_remote_create_is_refused IMAGE tos-test.elf
+  SET ${_fast} LABELS security LOG air
+  LOG_REGEX "refused message type 11 from water: a thread created in a process not homed on the sender, home \\(1\\)")
+tos_kernel_test(PROGRAM forged_page_and_kill_fail NAME forged_page_request_and_kill_are_refused IMAGE tos-test.elf
+  SET ${_fast} LABELS security LOG air LOG_REGEX "refused message type 14 from water: a process ended by a board that is not its home"
+  REGEX "refused message type 15 from water: a stack page asked for by a board its thread is not on.*refused message type 15 from water: a page asked for by a board with no thread of its process.*forged_page_and_kill_fail: PASS")
+tos_kernel_test(PROGRAM forged_console_is_refused NAME forged_console_input_is_refused IMAGE tos-test.elf
+  LINE "master forged_console_is_refused" CONSOLE master SET ${_fast} LABELS security
+  INPUT ${CMAKE_CURRENT_SOURCE_DIR}/tos/sessions/forged_console.txt PROMPT "operator>"
+  REGEX "refused message type 3 from earth: console input sent to the master's own console.*forged_console_is_refused: PASS")
+# Privileges (firmware/tos/README.md): a program the boot script did not start may not halt,
+# kill what is not its own, migrate another's threads or reconfigure.
+tos_kernel_test(PROGRAM unprivileged_cannot_halt NAME unprivileged_programs_cannot_halt_or_kill SET ${_fast}
+  LABELS security)
+
+# The system-call fuzzer (tests/tos/sysfuzz.c; the long run: tests/fuzz/README.md): on four
+# slaves at once, a driver runs workers making random system calls with random arguments and
+# forged kernel messages (the test kernel), beside a witness program on each of those boards
+# whose results are known. Seeded, so the same every run. Invariants: every board ends normally
+# (no kernel fault: testbed exits 0), no witness or driver says FAIL and every witness says its
+# results were intact, and every board ends with all its frames and TCBs free.
+tos_kernel_test(PROGRAM sysfuzz NAME syscall_fuzzer_short_run IMAGE tos-test.elf ALL_FREE LABELS "security;fuzz"
+  LINE "earth sysfuzz witness 30 &\nair sysfuzz witness 30 &\nwater sysfuzz witness 30 &\nfire sysfuzz witness 30 &\nearth sysfuzz driver 1 4 150 &\nair sysfuzz driver 2 4 150 &\nwater sysfuzz driver 3 4 150 &\nfire sysfuzz driver 4 4 150 &"
+  SET run.stop_ms=600000.0 FORBID "FAIL|KERNEL FAULT|halted by the master"
+  REGEX "sysfuzz: board 1: 4 rounds of 150 calls.*sysfuzz witness: board 1: intact after [0-9]+ rounds|sysfuzz witness: board 1: intact after [0-9]+ rounds.*sysfuzz: board 1: 4 rounds of 150 calls"
+  LOG air LOG_REGEX "sysfuzz: board 2: 4 rounds of 150 calls.*sysfuzz witness: board 2: intact|sysfuzz witness: board 2: intact.*sysfuzz: board 2: 4 rounds")
