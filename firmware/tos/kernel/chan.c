@@ -16,7 +16,7 @@ static int32_t transfer(struct tcb *s, struct tcb *r) {
 static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, int sending) {
   EVENT(DGL_COMMS, EV_TRAP7);
   if (chan < 0 || chan >= TOS_MAX_CHANNELS) return -TOS_EINVAL;
-  if (!vm_check(t->proc, buf, len, !sending)) return remote_fetch(t, buf, len) ? 0 : -TOS_EFAULT;
+  if (!vm_check(t->proc, buf, len, !sending)) return remote_fetch(t, buf, len, !sending) ? 0 : -TOS_EFAULT;
   struct ccb *c = &t->proc->chan[chan];
   (sending ? t->send_mask : t->recv_mask)[chan / 32] |= 1u << (chan % 32); /* its CCBs, should it migrate */
   t->op_chan = chan;
