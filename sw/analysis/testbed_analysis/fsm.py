@@ -279,6 +279,7 @@ def page_copies(trace):
     RX_MSG / PAGE_IN follows; the page's arrival is the RX_MPC before PAGE_IN. Requests from one
     board are answered in order (one Centrenet queue per board pair)."""
     RX_MPC, PF, PREQ, PIN = C("RX_MPC"), C("PAGE_FAULT"), C("PAGE_REQ"), C("PAGE_IN")
+    faults = {PF, C("PAGE_WFAULT")}  # a write to a read copy asks for the page as a fault does
     typed = {C("RX_FOCUS"), C("RX_RTR"), C("RX_MSG"), PIN}
     bb = _by_board(trace)
     home_serv = []  # (t, board)
@@ -291,7 +292,7 @@ def page_copies(trace):
     for b, evs in bb.items():
         open_ = []
         for e in evs:
-            if e.code == PF:
+            if e.code in faults:
                 pc = PageCopy(board=b, t_fault=e.t)
                 open_.append(pc)
                 out.append(pc)
