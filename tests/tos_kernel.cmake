@@ -193,17 +193,17 @@ tos_kernel_test(PROGRAM migrated_writes_come_home REGEX "g = 42\n.*migrated_writ
 tos_kernel_test(PROGRAM migrated_writes_come_home NAME migrated_writes_come_home_dma_anywhere
   REGEX "g = 42\n.*migrated_writes_come_home: PASS" ALL_FREE SET centrenet.dma=dma-anywhere LABELS coherence)
 foreach(seed 1 2)
-  tos_kernel_test(PROGRAM random_migrations_keep_every_write NAME random_migrations_keep_every_write_seed${seed}
-    LINE "earth random_migrations_keep_every_write ${seed} 300" ALL_FREE SET run.stop_ms=900000 LABELS coherence)
+  tos_kernel_test(PROGRAM random_moves_keep_writes NAME random_moves_keep_writes_seed${seed}
+    LINE "earth random_moves_keep_writes ${seed} 1000" ALL_FREE SET run.stop_ms=900000 LABELS coherence)
 endforeach()
-tos_kernel_test(PROGRAM random_migrations_keep_every_write NAME random_migrations_keep_every_write_dma_anywhere
-  LINE "earth random_migrations_keep_every_write 3 300" ALL_FREE SET run.stop_ms=900000 centrenet.dma=dma-anywhere
+tos_kernel_test(PROGRAM random_moves_keep_writes NAME random_moves_keep_writes_dma_anywhere
+  LINE "earth random_moves_keep_writes 3 1000" ALL_FREE SET run.stop_ms=900000 centrenet.dma=dma-anywhere
   LABELS coherence)
 # ... and with the workers staying put while the balancer moves them.
-tos_kernel_test(PROGRAM random_migrations_keep_every_write FILES balancer dgl
-  NAME random_migrations_keep_every_write_balanced
-  LINE "earth dgl @* +rqlen\nmaster balancer -p 200 -m 200 -d 20000 &\nearth random_migrations_keep_every_write 4 300 0"
-  REGEX "random_migrations_keep_every_write: PASS.*threads migrated in 0, out [1-9]" ALL_FREE SET run.stop_ms=900000
+tos_kernel_test(PROGRAM random_moves_keep_writes FILES balancer dgl
+  NAME random_moves_keep_writes_balanced
+  LINE "earth dgl @* +rqlen\nmaster balancer -p 200 -m 200 -d 20000 &\nearth random_moves_keep_writes 4 300 0"
+  REGEX "random_moves_keep_writes: PASS.*threads migrated in 0, out [1-9]" ALL_FREE SET run.stop_ms=900000
   LABELS "coherence;balance")
 foreach(t migration_keeps_data migration_keeps_data_dma_anywhere migration_stress_seed1 migration_stress_seed2
           migration_stress_seed3_dma_anywhere)

@@ -11,7 +11,7 @@
  *     checks after every hand-back that the counter has counted exactly that many increments.
  *   - At the end main checks every slot against the value the last write of its owner must have
  *     left (each worker's writes are a deterministic sequence: its seed).
- * random_migrations_keep_every_write SEED ROUNDS [MOVES]: MOVES 1 (default) the workers migrate
+ * random_moves_keep_writes SEED ROUNDS [MOVES]: MOVES 1 (default) the workers migrate
  * themselves at random; 0 they do not (the balancer moves them). */
 #include <stdlib.h>
 #include "tos_check.h"
@@ -33,7 +33,7 @@ static unsigned long next(unsigned long *s) {
 }
 
 static void fail(int code, long w, long i, long got, long want) {
-  printf("random_migrations_keep_every_write: FAIL code %d: worker %ld slot %ld is %ld, not %ld (board %ld)\n", code,
+  printf("random_moves_keep_writes: FAIL code %d: worker %ld slot %ld is %ld, not %ld (board %ld)\n", code,
          w, i, got, want, tos_info(TOS_INFO_BOARD));
   exit(code);
 }
@@ -125,7 +125,7 @@ int main(int argc, char **argv) {
   if (argc > 1) seed = strtoul(argv[1], NULL, 10);
   if (argc > 2) rounds = atoi(argv[2]);
   if (argc > 3) moves = atoi(argv[3]);
-  CHECK(seed && rounds > 0, "usage: random_migrations_keep_every_write SEED ROUNDS [MOVES]");
+  CHECK(seed && rounds > 0, "usage: random_moves_keep_writes SEED ROUNDS [MOVES]");
   heap = calloc(HSLOTS * WORKERS, sizeof *heap);
   CHECK(heap != NULL, "calloc");
   for (long w = 0; w < WORKERS; ++w) CHECK(create((int)w, 4, HERE, worker, (void *)w), "create worker %ld", w);
@@ -149,9 +149,9 @@ int main(int argc, char **argv) {
       CHECK(heap[i * WORKERS + w] == hmodel[i], "worker %ld heap slot %d: %ld, not %ld", w, i, heap[i * WORKERS + w], hmodel[i]);
   }
   CHECK(counter == WORKERS * TOKENS, "counter %ld", counter);
-  printf("random_migrations_keep_every_write: seed %lu: %d workers x %d rounds, every value as the model says\n",
+  printf("random_moves_keep_writes: seed %lu: %d workers x %d rounds, every value as the model says\n",
          seed, WORKERS, rounds);
   free((void *)heap);
-  tos_pass("random_migrations_keep_every_write");
+  tos_pass("random_moves_keep_writes");
   return 0;
 }
