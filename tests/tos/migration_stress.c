@@ -9,7 +9,9 @@
  * The threads also write globals wherever they are (issue 39): a producer records the number
  * of the message it is about to send, which its consumer must find there when the message has
  * come, and each thread counts its messages in a global word of its own, which main checks at
- * the end; four pairs share each page, so pages change owner between boards all the time.
+ * the end: each pair's page changes owner between its two threads' boards several times per
+ * message. (The threads copy the settings they read into locals: a page every thread reads
+ * while others write it would be copied and flushed all the time, correct but slow.)
  *   migration_stress SEED MIGRATIONS MESSAGES
  * The ctest entry also checks that every board ends with all its frames and TCBs free. */
 #include <stdlib.h>
@@ -20,11 +22,11 @@
 static int messages = 30;
 static unsigned long seed = 1;
 static int tids[2 * PAIRS];
-static volatile struct { /* a quarter of a page per pair */
+static volatile struct { /* a page per pair: its two threads write it from wherever they are */
   long sent;           /* the producer: the message it is sending */
   long count[2];       /* messages sent (and acknowledged) / received so far */
-  char pad[256 - 3 * sizeof(long)];
-} shared[PAIRS];
+  char pad[1024 - 3 * sizeof(long)];
+} shared[PAIRS] __attribute__((aligned(1024)));
 
 static unsigned long next(unsigned long *s) {
   *s = *s * 1103515245ul + 12345ul;
@@ -56,7 +58,8 @@ static void producer(void *arg) {
   long pair = (long)arg;
   unsigned char buf[sizeof(struct head) + MAXLEN];
   unsigned long s = seed * 977 + (unsigned long)pair;
-  for (long seq = 0; seq < messages; ++seq) {
+  const long n_messages = messages;
+  for (long seq = 0; seq < n_messages; ++seq) {
     struct head *h = (struct head *)buf;
     h->pair = pair;
     h->seq = seq;
@@ -82,7 +85,8 @@ static void consumer(void *arg) {
   long pair = (long)arg;
   unsigned char buf[sizeof(struct head) + MAXLEN];
   unsigned long s = seed * 1777 + (unsigned long)pair;
-  for (long seq = 0; seq < messages; ++seq) {
+  const long n_messages = messages;
+  for (long seq = 0; seq < n_messages; ++seq) {
     int n = receive(1 + 3 * (int)pair + (int)(seq & 1), buf, sizeof buf);
     struct head *h = (struct head *)buf;
     if (n < (int)sizeof *h || n != (int)sizeof *h + h->len) fail(21, pair, seq, n, h->len);
