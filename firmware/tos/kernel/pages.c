@@ -142,8 +142,19 @@ static void free_sent_frame(void *pa) { frame_free((uint32_t)pa); }
 /* ---- threads waiting for a page ---- */
 static int satisfied(struct proc *p, uint32_t v, int write) {
   uint32_t e = p->ptable[v];
-  return (e & TB_MMU_PTE_VALID) && (!write || (e & TB_MMU_PTE_WRITABLE));
+  return (e & TB_MMU_PTE_VALID) && (e & TB_MMU_PTE_USER) && (!write || (e & TB_MMU_PTE_WRITABLE));
 }
+
+/* A page this board gave up while a blocked call of its own was still reading it (a send's data
+ * still to go): the frame stays for the kernel (VALID without USER: the thread's own accesses
+ * fault and fetch the page again), holding the value the page had when it left, and is freed
+ * once the call is over (pages_poll). */
+#define KEPT(e) (((e) & (TB_MMU_PTE_VALID | TB_MMU_PTE_USER)) == TB_MMU_PTE_VALID)
+static uint32_t nkept;
+#define ORPHANS 32
+static struct { struct proc *p; uint32_t serial, vpage, pa; } orphan[ORPHANS];
+static uint32_t norphans;
+uint32_t pages_leaked;
 
 /* Page v has come (or changed here): every thread waiting for it that it now satisfies goes on;
  * the others' own requests are still at the home. */
@@ -168,24 +179,36 @@ static void fault_waiters(struct proc *p, uint32_t v) {
   }
 }
 
-/* Is page v in use by a blocked call of one of p's threads here? (Its buffer must stay put.) */
+/* Is page v in use by a blocked call of one of p's threads here? 2: a call that will write it
+ * (its buffer must stay: steps that would take it wait), 1: one that only reads it (a send's
+ * data, a console write: the page may go, its frame stays for the call), 0: no. */
 static int pinned(struct proc *p, uint32_t v) {
   uint32_t lo = v << TOS_PAGE_SHIFT, hi = lo + TOS_PAGE_SIZE;
+  int pin = 0;
   for (int i = 0; i < TOS_MAX_THREADS; ++i) {
     struct tcb *t = p->slots[i];
-    if (!t) continue;
+    if (!t || !t->op_len || t->op_buf >= hi || t->op_buf + t->op_len <= lo) continue;
     switch (t->state) {
-      case T_SEND: case T_RECV: case T_CONSOLE: case T_CONSOLE_IN: case T_LAN:
-        if (t->op_len && t->op_buf < hi && t->op_buf + t->op_len > lo) return 1;
+      case T_RECV: /* only once its rtr has gone is data on its way (else the focus refetches) */
+        if (p->chan[t->op_chan].rtr_sent || p->chan[t->op_chan].waiter != t) return 2;
         break;
+      case T_CONSOLE_IN: case T_LAN: return 2;
+      case T_SEND: case T_CONSOLE: pin = 1; break;
       default: break;
     }
   }
-  return 0;
+  return pin;
+}
+
+/* The page leaves (invalidated or moved) while a send here still reads it: keep the frame. */
+static void keep(struct proc *p, uint32_t v) {
+  p->ptable[v] &= TB_MMU_PTE_FRAME | TB_MMU_PTE_VALID;
+  REG32(TB_MMU_FLUSH) = v << TOS_PAGE_SHIFT;
+  ++nkept;
 }
 
 static int defer(struct proc *p, uint32_t v, uint32_t type, uint32_t to, uint32_t move, uint32_t seq) {
-  if (!pinned(p, v)) return 0;
+  if (pinned(p, v) < 2) return 0; /* a send loses nothing: a copy leaves it its page, keep() its frame */
   for (uint32_t i = 0; i < PG_DEFER; ++i)
     if (!deferred[i].p) {
       deferred[i] = (struct pg_defer){p, p->serial, v, type, to, move, seq};
@@ -375,24 +398,32 @@ static struct proc *holder_proc(uint32_t from, uint32_t type, const uint32_t *o)
 }
 
 static void do_inval(struct proc *p, uint32_t v, uint32_t seq) {
-  uint32_t pa = vm_unmap(p, v);
-  if (pa) frame_free(pa);
+  if ((p->ptable[v] & TB_MMU_PTE_USER) && pinned(p, v)) keep(p, v);
+  else if (!KEPT(p->ptable[v])) {
+    uint32_t pa = vm_unmap(p, v);
+    if (pa) frame_free(pa);
+  }
   ++pages_invalidated;
   EVENT(DGL_COMMS, EV_PAGE_INVAL);
   send(p->home_board, NET_PAGE_ACK, p, v, seq, 0, 0, 5);
 }
 
 static void do_fwd(struct proc *p, uint32_t v, uint32_t to, uint32_t move, uint32_t seq) {
-  uint32_t pa = vm_phys(p, v << TOS_PAGE_SHIFT, 0);
+  uint32_t pa = (p->ptable[v] & TB_MMU_PTE_USER) ? vm_phys(p, v << TOS_PAGE_SHIFT, 0) : 0;
   EVENT(DGL_COMMS, EV_PAGE_FWD);
   if (!pa || to == me()) { /* we should have it and do not: no board has it */
     send(to, NET_PAGE_NONE, p, v, 0, 0, seq, 7);
     return;
   }
   uint32_t o[7] = {p->home_board, p->home_pid, p->home_serial, v, 0, move, seq};
-  while (!net_queue(to, NET_PAGE, o, 7, pa, TOS_PAGE_SIZE, move ? free_sent_frame : NULL, move ? (void *)pa : NULL))
+  int kept = move && pinned(p, v); /* a send here still reads it: the frame stays a while */
+  while (!net_queue(to, NET_PAGE, o, 7, pa, TOS_PAGE_SIZE, move && !kept ? free_sent_frame : NULL,
+                    move && !kept ? (void *)pa : NULL))
     net_send_phase();
-  if (move) {
+  if (kept) {
+    keep(p, v);
+    ++pages_moved;
+  } else if (move) {
     p->ptable[v] = 0; /* the frame goes when the page has left */
     REG32(TB_MMU_FLUSH) = v << TOS_PAGE_SHIFT;
     ++pages_moved;
@@ -420,7 +451,37 @@ static void on_fwd(uint32_t from, const uint32_t *o, uint32_t nops) {
 }
 
 /* Held-back steps whose page is free now: from the main loop. */
+static void release_kept(void) {
+  uint32_t left = 0;
+  for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
+    struct proc *p = &procs[i];
+    if (!proc_alive(p)) continue;
+    for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {
+      if (!KEPT(p->ptable[v])) continue;
+      if (pinned(p, v)) {
+        ++left;
+        continue;
+      }
+      frame_free(vm_unmap(p, v));
+    }
+  }
+  for (uint32_t i = 0; i < ORPHANS; ++i) {
+    if (!orphan[i].p) continue;
+    struct proc *p = orphan[i].p;
+    int alive = proc_alive(p) && p->serial == orphan[i].serial;
+    if (alive && pinned(p, orphan[i].vpage)) {
+      ++left;
+      continue;
+    }
+    frame_free(orphan[i].pa);
+    orphan[i].p = NULL;
+    --norphans;
+  }
+  nkept = left;
+}
+
 void pages_poll(void) {
+  if (nkept || norphans) release_kept();
   if (!ndeferred) return;
   for (uint32_t i = 0; i < PG_DEFER; ++i) {
     struct pg_defer d = deferred[i];
@@ -453,11 +514,26 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
     wake(p, v);
     return;
   }
-  uint32_t pa = (p->ptable[v] & TB_MMU_PTE_VALID) ? (p->ptable[v] & PTE_FRAME) : frame_alloc();
+  uint32_t e = p->ptable[v];
+  uint32_t pa = (e & TB_MMU_PTE_VALID) && !KEPT(e) ? (e & PTE_FRAME) : frame_alloc();
   if (!pa) {
     kprintf("tos: %s: no frame for a page from %s\n", board_name, board_name_of(from));
     proc_kill(p, -TOS_ENOMEM);
     return;
+  }
+  if (KEPT(e)) { /* the send still reading the old frame keeps it until it is over */
+    uint32_t i = 0;
+    while (i < ORPHANS && orphan[i].p) ++i;
+    if (i < ORPHANS) {
+      orphan[i].p = p;
+      orphan[i].serial = p->serial;
+      orphan[i].vpage = v;
+      orphan[i].pa = e & PTE_FRAME;
+      ++norphans;
+    } else {
+      ++pages_leaked;
+      kprintf("tos: %s: no room to keep a frame a send still reads: left (%u so far)\n", board_name, pages_leaked);
+    }
   }
   net_take(0, pa, TOS_PAGE_SIZE);
   vm_map(p, v, pa, o[6] && o[5]);
@@ -470,7 +546,7 @@ static void on_grant(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   struct proc *p = holder_proc(from, NET_PAGE_GRANT, o);
   if (!p) return;
-  if (o[5] && (p->ptable[o[3]] & TB_MMU_PTE_VALID)) set_writable(p, o[3], 1);
+  if (o[5] && satisfied(p, o[3], 0)) set_writable(p, o[3], 1);
   EVENT(DGL_COMMS, EV_PAGE_IN);
   wake(p, o[3]);
   done(p, o[3], o[6]);
