@@ -179,9 +179,9 @@ static void fault_waiters(struct proc *p, uint32_t v) {
   }
 }
 
-/* Is page v in use by a blocked call of one of p's threads here? 2: a call that will write it
- * (its buffer must stay: steps that would take it wait), 1: one that only reads it (a send's
- * data, a console write: the page may go, its frame stays for the call), 0: no. */
+/* Is page v in use by a blocked call of one of p's threads here? 2: a call that will write it,
+ * or a console or LAN transfer (its buffer must stay: steps that would take it wait), 1: a send
+ * that reads it (the page may go, its frame stays for the send: keep()), 0: no. */
 static int pinned(struct proc *p, uint32_t v) {
   uint32_t lo = v << TOS_PAGE_SHIFT, hi = lo + TOS_PAGE_SIZE;
   int pin = 0;
@@ -192,8 +192,8 @@ static int pinned(struct proc *p, uint32_t v) {
       case T_RECV: /* only once its rtr has gone is data on its way (else the focus refetches) */
         if (p->chan[t->op_chan].rtr_sent || p->chan[t->op_chan].waiter != t) return 2;
         break;
-      case T_CONSOLE_IN: case T_LAN: return 2;
-      case T_SEND: case T_CONSOLE: pin = 1; break;
+      case T_CONSOLE: case T_CONSOLE_IN: case T_LAN: return 2; /* (served here, without waiting for any board) */
+      case T_SEND: pin = 1; break;
       default: break;
     }
   }
