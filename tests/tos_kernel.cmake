@@ -135,8 +135,8 @@ tos_kernel_test(PROGRAM mon_read_drains_the_mmi LINE "master mon_read_drains_the
 
 # Across boards (issue #15): remote creation on every other slave and on a random board,
 # remote channels carrying 0 .. 100,000 bytes, remote page copying; in both DMA modes.
-tos_kernel_test(PROGRAM remote_channels_work)
-tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywhere SET centrenet.dma=dma-anywhere)
+tos_kernel_test(PROGRAM remote_channels_work ALL_FREE)
+tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 tos_kernel_test(PROGRAM corrupt_mpcs_are_dropped LOG air IMAGE tos-test.elf
   LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far.*type 20 from earth: channel \\(5000\\): dropped \\(2 so far.*type 18 from earth: origin board \\(77\\): dropped \\(3 so far.*msg.*dropped.*migrating thread from earth is malformed.*type 63 from earth: unknown type")
 tos_kernel_test(PROGRAM busy_callers_share_the_cpu)
@@ -216,6 +216,30 @@ foreach(seed 1 2)
 endforeach()
 tos_kernel_test(PROGRAM migration_stress NAME migration_stress_seed3_dma_anywhere LINE "earth migration_stress 3 2000 400"
   ALL_FREE SET run.stop_ms=900000 centrenet.dma=dma-anywhere)
+
+# The page protocol (issue 39): a thread's writes survive its moves, copies are flushed when a
+# page is written elsewhere, and every board gets its frames back.
+tos_kernel_test(PROGRAM migrated_writes_come_home REGEX "g = 42\n.*migrated_writes_come_home: PASS" ALL_FREE
+  LABELS coherence)
+tos_kernel_test(PROGRAM migrated_writes_come_home NAME migrated_writes_come_home_dma_anywhere
+  REGEX "g = 42\n.*migrated_writes_come_home: PASS" ALL_FREE SET centrenet.dma=dma-anywhere LABELS coherence)
+foreach(seed 1 2)
+  tos_kernel_test(PROGRAM random_moves_keep_writes NAME random_moves_keep_writes_seed${seed}
+    LINE "earth random_moves_keep_writes ${seed} 1000" ALL_FREE SET run.stop_ms=900000 LABELS coherence)
+endforeach()
+tos_kernel_test(PROGRAM random_moves_keep_writes NAME random_moves_keep_writes_dma_anywhere
+  LINE "earth random_moves_keep_writes 3 1000" ALL_FREE SET run.stop_ms=900000 centrenet.dma=dma-anywhere
+  LABELS coherence)
+# ... and with the workers staying put while the balancer moves them.
+tos_kernel_test(PROGRAM random_moves_keep_writes FILES balancer dgl
+  NAME random_moves_keep_writes_balanced
+  LINE "earth dgl @* +rqlen\nmaster balancer -p 200 -m 200 -d 20000 &\nearth random_moves_keep_writes 4 300 0"
+  REGEX "random_moves_keep_writes: PASS.*threads migrated in 0, out [1-9]" ALL_FREE SET run.stop_ms=900000
+  LABELS "coherence;balance")
+foreach(t migration_keeps_data migration_keeps_data_dma_anywhere migration_stress_seed1 migration_stress_seed2
+          migration_stress_seed3_dma_anywhere)
+  set_property(TEST tos_${t} APPEND PROPERTY LABELS coherence)
+endforeach()
 
 # tos-bench at a reduced size: it must find every message in the events and print its figures
 # (the full size is `build/bin/tos-bench`).

@@ -5,6 +5,7 @@
 
 #include <testbed/memory_map.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -361,6 +362,10 @@ void CpuInitiator::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 
   uint32_t size = uint32_t(last + 1 - first);
   cpu_.unmap_fast(m68k::Space::User, uint32_t(first), size);
   cpu_.unmap_fast(m68k::Space::Supervisor, uint32_t(first), size);
+  // The pages' write protection for the journal goes with their mapping: a page mapped again
+  // read-only (an MMU page turned read-only) must not be let through by journal_write.
+  for (auto& p : protected_)
+    if (!p.empty()) std::fill(p.begin() + long(first / TB_PAGE_SIZE), p.begin() + long(last / TB_PAGE_SIZE) + 1, 0);
 }
 
 int CpuInitiator::interrupt_acknowledge(int level, uint64_t cycle, uint32_t&) {

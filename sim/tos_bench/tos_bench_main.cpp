@@ -273,7 +273,8 @@ int sc_main(int argc, char** argv) {
         uint64_t t;
         if (e[i].second == EV_MIGRATE && (t = next(EV_MIGRATE_SENT))) packs.push_back({e[i].first, t});
         if (e[i].second == EV_RX_THREAD && (t = next(EV_MIGRATE_IN))) unpacks.push_back({e[i].first, t});
-        if (e[i].second == EV_PAGE_FAULT && (t = next(EV_PAGE_REQ))) services.push_back({e[i].first, t});
+        if ((e[i].second == EV_PAGE_FAULT || e[i].second == EV_PAGE_WFAULT) && (t = next(EV_PAGE_REQ)))
+          services.push_back({e[i].first, t});
         if (e[i].second == EV_PAGE_REQ && (t = next(EV_PAGE_IN))) {
           transfers.push_back({e[i].first, t});
           requests.push_back({{e[i].first, t}, smi});

@@ -6,6 +6,12 @@
  * channel in order, none lost or twice) and checksum. Meanwhile a driver migrates random
  * threads to random boards, through the home (a request travels to the thread's board): the
  * ready ones move, blocked ones are refused (ENOTREADY), finished ones are gone (ESRCH).
+ * The threads also write globals wherever they are (issue 39): a producer records the number
+ * of the message it is about to send, which its consumer must find there when the message has
+ * come, and each thread counts its messages in a global word of its own, which main checks at
+ * the end: each pair's page changes owner between its two threads' boards several times per
+ * message. (The threads copy the settings they read into locals: a page every thread reads
+ * while others write it would be copied and flushed all the time, correct but slow.)
  *   migration_stress SEED MIGRATIONS MESSAGES
  * The ctest entry also checks that every board ends with all its frames and TCBs free. */
 #include <stdlib.h>
@@ -16,6 +22,11 @@
 static int messages = 30;
 static unsigned long seed = 1;
 static int tids[2 * PAIRS];
+static volatile struct { /* a page per pair: its two threads write it from wherever they are */
+  long sent;           /* the producer: the message it is sending */
+  long count[2];       /* messages sent (and acknowledged) / received so far */
+  char pad[1024 - 3 * sizeof(long)];
+} shared[PAIRS] __attribute__((aligned(1024)));
 
 static unsigned long next(unsigned long *s) {
   *s = *s * 1103515245ul + 12345ul;
@@ -47,7 +58,8 @@ static void producer(void *arg) {
   long pair = (long)arg;
   unsigned char buf[sizeof(struct head) + MAXLEN];
   unsigned long s = seed * 977 + (unsigned long)pair;
-  for (long seq = 0; seq < messages; ++seq) {
+  const long n_messages = messages;
+  for (long seq = 0; seq < n_messages; ++seq) {
     struct head *h = (struct head *)buf;
     h->pair = pair;
     h->seq = seq;
@@ -58,10 +70,13 @@ static void producer(void *arg) {
       h->sum += buf[sizeof *h + i] * (unsigned long)(i + 1);
     }
     spin(1000 + next(&s) % 4000);
+    shared[pair].sent = seq;
     if (send_block(1 + 3 * (int)pair + (int)(seq & 1), buf, (int)(sizeof *h + h->len)) != 0) fail(11, pair, seq, 0, 0);
     long ack = -1;
     int n = receive(3 + 3 * (int)pair, &ack, sizeof ack);
     if (n != sizeof ack || ack != seq) fail(12, pair, seq, n, ack);
+    if (shared[pair].count[0] != seq) fail(13, pair, seq, shared[pair].count[0], seq); /* a write of ours lost */
+    shared[pair].count[0] = seq + 1;
   }
   exit(0);
 }
@@ -70,7 +85,8 @@ static void consumer(void *arg) {
   long pair = (long)arg;
   unsigned char buf[sizeof(struct head) + MAXLEN];
   unsigned long s = seed * 1777 + (unsigned long)pair;
-  for (long seq = 0; seq < messages; ++seq) {
+  const long n_messages = messages;
+  for (long seq = 0; seq < n_messages; ++seq) {
     int n = receive(1 + 3 * (int)pair + (int)(seq & 1), buf, sizeof buf);
     struct head *h = (struct head *)buf;
     if (n < (int)sizeof *h || n != (int)sizeof *h + h->len) fail(21, pair, seq, n, h->len);
@@ -81,6 +97,9 @@ static void consumer(void *arg) {
       sum += buf[sizeof *h + i] * (unsigned long)(i + 1);
     }
     if (sum != h->sum) fail(24, pair, seq, (long)sum, (long)h->sum);
+    if (shared[pair].sent != seq) fail(26, pair, seq, shared[pair].sent, seq); /* the producer's write, seen here */
+    if (shared[pair].count[1] != seq) fail(27, pair, seq, shared[pair].count[1], seq);
+    shared[pair].count[1] = seq + 1;
     spin(500 + next(&s) % 2000);
     if (send_block(3 + 3 * (int)pair, &seq, sizeof seq) != 0) fail(25, pair, seq, 0, 0);
   }
@@ -127,8 +146,12 @@ int main(int argc, char **argv) {
   started = 1;
   int rc = wait();
   CHECK(rc == 0, "a thread failed with code %d (1x producer, 2x consumer: 22 lost or out of order, 3x driver)", rc);
+  for (int p = 0; p < PAIRS; ++p)
+    CHECK(shared[p].count[0] == messages && shared[p].count[1] == messages,
+          "pair %d counted %ld sent, %ld received in its globals, not %d", p, shared[p].count[0], shared[p].count[1],
+          messages);
   printf("migration_stress: seed %lu: %d migrations, %d refused (not ready), %d retried, %d threads gone; "
-         "%d pairs x %d messages arrived once each, in order and intact\n",
+         "%d pairs x %d messages arrived once each, in order and intact, every global written as counted\n",
          seed, moved, refused, again, gone, PAIRS, messages);
   CHECK(moved >= want || gone == 2 * PAIRS, "only %d migrations", moved);
   tos_pass("migration_stress");

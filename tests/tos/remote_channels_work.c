@@ -58,7 +58,8 @@ int main(void) {
   talk(-1, ch); /* a board chosen by TOS */
   int rc = wait();
   CHECK(rc != 0, "the children's exit codes (their boards) did not come back");
-  CHECK(tos_info(TOS_INFO_FREE_FRAMES) == frames0, "frames leaked on the home board");
+  /* (pages of buf the receivers wrote now live on their boards: the home may have more free) */
+  CHECK(tos_info(TOS_INFO_FREE_FRAMES) >= frames0, "frames leaked on the home board");
   tos_pass("remote_channels_work");
   return 0;
 }

@@ -181,7 +181,7 @@ static int feed(struct tcb *t) {
 
 /* The write system call: returns the byte count, or blocks the thread (T_CONSOLE). */
 int32_t console_write(struct tcb *t, uint32_t buf, uint32_t len) {
-  if (!vm_check(t->proc, buf, len, 0)) return remote_fetch(t, buf, len) ? 0 : -TOS_EFAULT;
+  if (!vm_check(t->proc, buf, len, 0)) return remote_fetch(t, buf, len, 0) ? 0 : -TOS_EFAULT;
   t->op_buf = buf;
   t->op_len = len;
   t->op_total = len;
@@ -281,7 +281,7 @@ static int deliver(struct tcb *t) {
 
 /* read(0, ...): a line (cooked) or what has arrived (raw); blocks until there is some. */
 int32_t console_read(struct tcb *t, uint32_t buf, uint32_t len) {
-  if (!vm_check(t->proc, buf, len, 1)) return remote_fetch(t, buf, len) ? 0 : -TOS_EFAULT;
+  if (!vm_check(t->proc, buf, len, 1)) return remote_fetch(t, buf, len, 1) ? 0 : -TOS_EFAULT;
   if (len == 0) return 0;
   if (len > IN_RING) len = IN_RING;
   t->op_buf = buf;

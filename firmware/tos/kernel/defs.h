@@ -60,6 +60,7 @@ struct tcb {
   uint16_t page_vpage;
   uint8_t answer_from;     /* T_REMOTE: board + 1 whose answer it waits for, 0 any (a routed migrate request) */
   uint8_t answer_type;     /* ... and the answer's message type */
+  uint32_t page_wait;      /* T_PAGE: the virtual page it waits for, bit 31 set for write access (pages.c) */
 };
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
@@ -200,15 +201,24 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
                   uint32_t ret);
 void remote_thread_exit(struct tcb *t, int32_t code, int parent_told);
 void remote_process_gone(struct proc *p);
-int remote_page_fault(struct tcb *t, uint32_t va);
 int remote_prefetch(struct tcb *t);
-int remote_fetch(struct tcb *t, uint32_t va, uint32_t len);
 void remote_fault_report(struct tcb *t, uint32_t va);
 void remote_child_report(struct proc *p, uint32_t parent_tid, int32_t code, uint32_t hops);
 void remote_drop_pages(struct tcb *t);
 struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs);
 void net_send_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops);
 extern uint32_t remote_lost;
+/* pages.c: the page protocol (one owner per writable page, read copies, the home the manager) */
+void pages_init(void);
+void pages_poll(void); /* steps held back while a blocked call used their page, from the main loop */
+int remote_page_fault(struct tcb *t, uint32_t va, int write); /* 1: t waits for the page */
+int remote_fetch(struct tcb *t, uint32_t va, uint32_t len, int write); /* a call's buffer: 1 if t waits */
+int pages_exists(struct proc *p, uint32_t vpage);    /* home: the page is here or elsewhere */
+void pages_free_here(struct proc *p, uint32_t vpage); /* sbrk shrinks: freed unless another board holds it */
+void pages_thread_placed(struct proc *p, uint32_t slot, uint32_t n_pages, uint32_t board);
+void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone_board);
+void pages_forget(struct proc *p);
+extern uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
 /* migrate.c: thread migration (seed 000 section 2.2.2, Figure 7) */
 void migrate_init(void);
 int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller);

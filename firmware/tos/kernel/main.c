@@ -190,6 +190,7 @@ void kmain(void) {
     send_phase();
     receive_phase();
     balance_poll();
+    pages_poll();
     EVENT(DGL_PHASE, EV_PHASE_SCHEDULE);
     struct tcb *t = schedule();
     if (!t) {

@@ -3,15 +3,15 @@
  * Only a thread in the ready queue moves (or the caller itself, which is as good as ready: it
  * continues on the other board with migrate's 0 in d0). The source board unlinks it from its
  * process's ready queue, packs its TCB, its share of the channels it has used (rchan_pack)
- * and the entries of its stack pages into one Centrenet message, and frees the TCB
+ * into one Centrenet message, and frees the TCB
  * (MDisconnect: MIGRATE .. MIGRATE_SENT). The destination never refuses: it makes the
- * process's part there if there is none, takes a TCB, records where each stack page is, merges
- * the channel entries and queues the thread (MConnect: RX_MPC RX_THREAD .. MIGRATE_IN).
+ * process's part there if there is none, takes a TCB, merges the channel entries and queues
+ * the thread (MConnect: RX_MPC RX_THREAD .. MIGRATE_IN).
  *
- * Pages: a stack page that was mapped on the source stays there, and the destination's entry
- * says so (SOFT: that board + 1); the thread's first touch of it takes a bus error and the page
- * moves over (remote.c). Code and data pages are copied from the home on demand, as for any
- * thread of a guest part. When the thread ends, boards still keeping its stack pages free them.
+ * Pages: nothing moves with the thread. Its stack pages stay where they were mapped; its first
+ * touch of one on the new board takes a bus error and the page protocol (pages.c) moves it
+ * over, as it brings any page a thread needs, the home knowing where each is. When the thread
+ * ends, the home has the copies of its stack pages freed.
  *
  * Where a thread is: its home keeps, per thread slot, the board of a thread living elsewhere
  * (where[], newest by migration count); a migrate request, a child's end and ps go by it. A
@@ -29,11 +29,9 @@ struct mig_pack { /* the Centrenet message's data */
   uint32_t cpu_slices;
   uint32_t send_mask[TOS_MAX_CHANNELS / 32], recv_mask[TOS_MAX_CHANNELS / 32];
   uint16_t moves, nchan;
-  uint8_t page_owner[TOS_MAX_STACK_PAGES]; /* per stack page from the top: board + 1 that has it, 0 none */
   struct mig_chan chan[TOS_MAX_CHANNELS];
 };
 #define PACK_HEAD ((uint32_t)__builtin_offsetof(struct mig_pack, chan))
-#define PTE_OWNER(e) (((e) & TB_MMU_PTE_SOFT) >> TB_MMU_PTE_SOFT_SHIFT)
 
 /* Packed threads waiting to leave (several migrations may be under way at once). */
 #define OUTBOX 4
@@ -81,12 +79,6 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
   memcpy(m->send_mask, t->send_mask, sizeof m->send_mask);
   memcpy(m->recv_mask, t->recv_mask, sizeof m->recv_mask);
   m->moves = (uint16_t)(t->moves + 1);
-  uint32_t top = thread_window_top(t->slot) >> TOS_PAGE_SHIFT;
-  for (uint32_t i = 0; i < TOS_MAX_STACK_PAGES; ++i) {
-    uint32_t e = i < t->stack_pages ? p->ptable[top - 1 - i] : 0;
-    m->page_owner[i] = (e & TB_MMU_PTE_VALID) ? (uint8_t)(net_me() + 1) : (uint8_t)PTE_OWNER(e);
-    if (!(e & TB_MMU_PTE_VALID) && e) p->ptable[top - 1 - i] = 0; /* the record travels on */
-  }
   uint32_t n;
   rchan_pack(t, dest, m->chan, &n);
   m->nchan = (uint16_t)n;
@@ -147,8 +139,6 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (m->tid != (((o[0] & 15) << 10) | (o[1] << 6) | slot)) return (void)net_bad(from, NET_THREAD, "TID", m->tid);
   if (m->stack_pages == 0 || m->stack_pages > TOS_MAX_STACK_PAGES || m->children < 0)
     return (void)net_bad(from, NET_THREAD, "stack pages", m->stack_pages);
-  for (uint32_t i = 0; i < TOS_MAX_STACK_PAGES; ++i)
-    if (m->page_owner[i] > TOS_BOARD_NAME_COUNT) return (void)net_bad(from, NET_THREAD, "page owner", m->page_owner[i]);
   struct proc *p = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : remote_guest(o[0], o[1], o[2]);
   if (!p || p->slots[slot] || tcbs_free() == 0 || m->nchan > TOS_MAX_CHANNELS ||
       PACK_HEAD + m->nchan * sizeof m->chan[0] > len) {
@@ -179,14 +169,6 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
     if (!x || x == t) continue;
     if (x->tid == t->parent_tid) t->parent = x;
     if (x->parent_tid == t->tid) x->parent = t;
-  }
-  uint32_t top = thread_window_top(slot) >> TOS_PAGE_SHIFT;
-  for (uint32_t i = 0; i < t->stack_pages && i < TOS_MAX_STACK_PAGES; ++i) {
-    uint32_t owner = m->page_owner[i], v = top - 1 - i;
-    if (owner == net_me() + 1 || !owner) continue; /* left here earlier: still mapped */
-    uint32_t stale = vm_unmap(p, v);
-    if (stale) frame_free(stale);
-    p->ptable[v] = (owner << TB_MMU_PTE_SOFT_SHIFT) & TB_MMU_PTE_SOFT;
   }
   rchan_unpack(t, m->chan, m->nchan);
   ready(t);

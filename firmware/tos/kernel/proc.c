@@ -349,14 +349,6 @@ SYSCALL(spawn) {
   return proc_spawn_env(path, args, env, n, t->proc, NULL);
 }
 
-/* A heap page goes: its frame back to the pool if it is one of ours (a page of a guest part or
- * one given to another board may not be mapped here). */
-static void free_page(struct proc *p, uint32_t v) {
-  int own = owns(p, v);
-  uint32_t pa = vm_unmap(p, v);
-  if (own) frame_free(pa);
-}
-
 /* sbrk(increment): move the end of the data segment; pages after the image are mapped from
  * fresh zeroed frames as it grows and freed as it shrinks (and with the process). */
 SYSCALL(sbrk) {
@@ -366,14 +358,15 @@ SYSCALL(sbrk) {
   if ((int32_t)a1 < 0 && (brk < p->brk_base || brk > old)) return -TOS_EINVAL;
   uint32_t v0 = (old + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT, v1 = (brk + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT;
   for (uint32_t v = v0; v < v1; ++v) {
+    if (!p->guest && pages_exists(p, v)) continue; /* kept when it shrank: another board had it */
     uint32_t pa = frame_alloc();
     if (!pa) {
-      while (v-- > v0) free_page(p, v);
+      while (v-- > v0) pages_free_here(p, v);
       return -TOS_ENOMEM;
     }
     vm_map(p, v, pa, 1);
   }
-  for (uint32_t v = v1; v < v0; ++v) free_page(p, v);
+  for (uint32_t v = v1; v < v0; ++v) pages_free_here(p, v); /* (one another board holds stays) */
   p->brk = brk;
   return (int32_t)old;
 }
@@ -445,7 +438,7 @@ SYSCALL(pinfo) {
       o->slot = (uint8_t)i;
       o->board = p->where[i];
     }
-  (void)t;
+  if (!vm_check(t->proc, a2, sizeof info, 1)) return remote_fetch(t, a2, sizeof info, 1) ? 0 : -TOS_EFAULT;
   return vm_copyout(t->proc, a2, &info, sizeof info) ? 0 : -TOS_EFAULT;
 }
 

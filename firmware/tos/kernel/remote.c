@@ -1,18 +1,17 @@
 /* A process across boards (seed 000 sections 2.2.1, 2.2.2): remote creation, threads ending
- * elsewhere, and remote page copying.
+ * elsewhere.
  *
  * A process lives on its home board (where it was spawned); its threads may live on other
  * boards, where the process has a guest part: a local process slot with its own address space,
  * named everywhere by the home's (board, pid, serial). A guest starts with no pages at all:
- * every page a thread touches first is copied from the home on demand (the thread takes a bus
- * error, the kernel asks the home, blocks the thread, maps the copy when it arrives and the
- * 68010 reruns the faulted access from its saved format $8 frame: Figure 8). Code pages are
- * copied freely; data pages are private copies, as occam's rules (shared variables are only
- * read) allow. Thread slots, and so TIDs and stack windows, are given out by the home only.
+ * every page a thread touches first comes on demand (the thread takes a bus error, the kernel
+ * asks the home, blocks the thread, maps the page when it arrives and the 68010 reruns the
+ * faulted access from its saved format $8 frame: Figure 8), by the page protocol of pages.c.
+ * Thread slots, and so TIDs and stack windows, are given out by the home only.
  *
  * Messages: CREATE (home -> target) and CREATED (target -> home); EXITED (a remote thread
- * ended: target -> home); PAGE_REQ (guest -> home) and PAGE / PAGE_NONE (home -> guest); KILL
- * (home -> every board: the process is gone). */
+ * ended: target -> home); KILL (home -> every board: the process is gone); the PAGE_* messages
+ * are pages.c's. */
 #include "defs.h"
 
 static uint32_t rand_state;
@@ -63,13 +62,6 @@ static int tid_of(uint32_t tid, uint32_t hb, uint32_t hp) {
   return tid <= 0xFFFF && (tid >> 10 & 15) == (hb & 15) && (tid >> 6 & 15) == hp;
 }
 
-/* The thread slot whose stack window holds virtual page vpage, or TOS_MAX_THREADS if none. */
-static uint32_t stack_slot(uint32_t vpage) {
-  uint32_t va = vpage << TOS_PAGE_SHIFT;
-  if (vpage >= TOS_USER_PAGES || va < TOS_STACK_BASE) return TOS_MAX_THREADS;
-  return (va - TOS_STACK_BASE) / TOS_STACK_WINDOW;
-}
-
 /* ---- creation ---- */
 int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor, uint32_t entry, uint32_t arg,
                   uint32_t ret) {
@@ -88,6 +80,7 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
   }
   rchan_spread(p, NULL);
   ++parent->children;
+  pages_thread_placed(p, (uint32_t)slot, n_pages, target);
   p->where[slot] = (uint8_t)target;
   p->where_moves[slot] = 0;
   p->spread = 1;
@@ -140,6 +133,7 @@ static void on_created(uint32_t from, const uint32_t *o, uint32_t nops) {
   int32_t result = (int32_t)o[4];
   struct tcb *par = p->slots[ptid & (TOS_MAX_THREADS - 1)];
   if (result < 0) {
+    pages_thread_gone(p, slot, from); /* its stack was never made */
     proc_release_slot(p, (int)slot);
     if (par && par->tid == ptid) --par->children;
   }
@@ -196,6 +190,7 @@ static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
     return (void)net_bad(from, NET_EXITED, "the end of a thread that is not on the sender, slot", o[3]);
   if (o[4] != TID_NONE && !tid_of(o[4], o[0], o[1])) return (void)net_bad(from, NET_EXITED, "parent TID", o[4]);
   if (o[6] > 1) return (void)net_bad(from, NET_EXITED, "parent told", o[6]);
+  if (o[3] < TOS_MAX_THREADS) pages_thread_gone(p, o[3], from); /* its stack pages elsewhere go */
   proc_release_slot(p, (int)o[3]);
   if (!o[6] && o[4] != TID_NONE) remote_child_report(p, o[4], (int32_t)o[5], 0);
   if (p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);
@@ -203,6 +198,7 @@ static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
 
 /* The home process is gone: every board removes its guest part. */
 void remote_process_gone(struct proc *p) {
+  pages_forget(p);
   if (p->guest || !p->spread) return;
   p->spread = 0;
   uint32_t ops[3] = {p->home_board, p->home_pid, p->home_serial};
@@ -218,163 +214,9 @@ static void on_kill(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (p && p->guest) proc_kill(p, -1);
 }
 
-/* ---- remote page copying (Figure 8) ---- */
-/* Where a page that is not mapped here is: a migrated thread's stack page left behind is
- * recorded in its entry (SOFT: the board + 1 that keeps it, which gives it up when asked);
- * any other page of a guest part is copied from the home. */
-#define PTE_OWNER(e) (((e) & TB_MMU_PTE_SOFT) >> TB_MMU_PTE_SOFT_SHIFT)
-
-/* A user thread took a bus error on an unmapped page: ask the board that has it. 1 if the
- * thread now waits for the page, 0 if this is a real fault. */
-int remote_page_fault(struct tcb *t, uint32_t va) {
-  struct proc *p = t->proc;
-  uint32_t vpage = va >> TOS_PAGE_SHIFT;
-  if (vpage >= TOS_USER_PAGES || (p->ptable[vpage] & TB_MMU_PTE_VALID)) return 0;
-  uint32_t owner = PTE_OWNER(p->ptable[vpage]);
-  if (!owner && !p->guest) return 0;
-  EVENT2(DGL_COMMS, EV_PAGE_FAULT, t->tid);
-  uint32_t ops[6] = {p->home_board, p->home_pid, p->home_serial, vpage, t->tid, owner ? 1u : 0u};
-  uint32_t asked = owner ? owner - 1 : p->home_board;
-  if (!net_queue(asked, NET_PAGE_REQ, ops, 6, 0, 0, NULL, NULL)) return 0;
-  t->state = T_PAGE;
-  t->page_from = (uint8_t)(asked + 1); /* only that board's answer, for that page, is taken */
-  t->page_vpage = (uint16_t)vpage;
-  EVENT(DGL_COMMS, EV_PAGE_REQ);
-  return 1;
-}
-
-/* Before a guest thread runs: the 68010 fetches its first instruction words during the RTE
- * that enters it, so a fault there would be taken in supervisor mode, as the kernel's own. The
- * pages under its PC are brought over first. 1 if the thread now waits for one. */
-int remote_prefetch(struct tcb *t) {
-  uint32_t pc;
-  memcpy(&pc, &t->frame[2], 4);
-  return remote_page_fault(t, pc) || remote_page_fault(t, pc + 6);
-}
-
-/* A system call of a guest thread names a buffer whose pages are still at the home: fetch the
- * first missing one and run the call again when it has come (the saved PC goes back over the
- * TRAP). 1 if the thread now waits; 0 if the buffer is simply bad. */
-int remote_fetch(struct tcb *t, uint32_t va, uint32_t len) {
-  if (len == 0) return 0;
-  for (uint32_t pg = va >> TOS_PAGE_SHIFT; pg <= (va + len - 1) >> TOS_PAGE_SHIFT && pg < TOS_USER_PAGES; ++pg) {
-    if (t->proc->ptable[pg] & TB_MMU_PTE_VALID) continue;
-    if (!remote_page_fault(t, pg << TOS_PAGE_SHIFT)) return 0;
-    uint32_t pc;
-    memcpy(&pc, &t->frame[2], 4);
-    pc -= 2; /* TRAP #n is one word */
-    memcpy(&t->frame[2], &pc, 4);
-    return 1;
-  }
-  return 0;
-}
-
-static void free_sent_frame(void *pa) { frame_free((uint32_t)pa); }
-
-/* A page is asked for: a copy of a process's page, or (o[5]) a migrated thread's stack page,
- * which moves: it is unmapped here and its frame freed once it has left. */
-static void on_page_req(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)nops;
-  EVENT(DGL_COMMS, EV_RX_MPC);
-  if (o[3] >= TOS_USER_PAGES) return (void)net_bad(from, NET_PAGE_REQ, "virtual page", o[3]);
-  if (o[5] > 1) return (void)net_bad(from, NET_PAGE_REQ, "move", o[5]);
-  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
-  if (p) {
-    /* a copy comes from the home, for a thread the home knows is on the sender; a stack page
-     * moves only to its own thread, which has left this board */
-    uint32_t slot = o[4] & (TOS_MAX_THREADS - 1);
-    if (!tid_of(o[4], o[0], o[1])) return (void)net_bad(from, NET_PAGE_REQ, "TID", o[4]);
-    if (!o[5] && (p->guest || !home_thread_on(p, slot, from)))
-      return (void)net_bad(from, NET_PAGE_REQ, "a page asked for by a board with no thread of its process, thread",
-                           o[4]);
-    if (o[5] && (stack_slot(o[3]) != slot || p->slots[slot] || (!p->guest && !home_thread_on(p, slot, from))))
-      return (void)net_bad(from, NET_PAGE_REQ, "a stack page asked for by a board its thread is not on, page", o[3]);
-  }
-  uint32_t pa = 0;
-  if (!p || !vm_user_pa(p, o[3] << TOS_PAGE_SHIFT, 0, &pa)) pa = 0;
-  uint32_t writable = p && vm_mapped(p, o[3] << TOS_PAGE_SHIFT, 1) ? 1 : 0;
-  uint32_t r[6] = {o[0], o[1], o[2], o[3], o[4], writable};
-  int move = pa && o[5];
-  if (!net_queue(from, pa ? NET_PAGE : NET_PAGE_NONE, r, 6, pa, pa ? TOS_PAGE_SIZE : 0,
-                 move ? free_sent_frame : NULL, move ? (void *)pa : NULL)) {
-    ++remote_lost; /* the requester's thread would wait for ever: say so */
-    kprintf("tos: %s: no room to answer a page request from %s: dropped\n", board_name, board_name_of(from));
-    return;
-  }
-  if (move) vm_unmap(p, o[3]);
-}
-
-/* A migrated thread has ended: the stack pages it had left here are freed. */
-static void on_page_drop(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)nops;
-  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
-  uint32_t slot = stack_slot(o[3]);
-  /* only the stack page a thread that has left kept here, dropped by the board it is on */
-  if (p && (slot == TOS_MAX_THREADS || p->slots[slot] || (!p->guest && !home_thread_on(p, slot, from))))
-    return (void)net_bad(from, NET_PAGE_DROP, "a page that is no stack page left here by a thread on the sender, page",
-                         o[3]);
-  uint32_t pa = p && o[3] < TOS_USER_PAGES ? vm_unmap(p, o[3]) : 0;
-  if (pa) frame_free(pa);
-}
-
-/* Thread t ends: the owners of the stack pages it left behind on its way are told. */
+/* ---- pages (pages.c): a thread's end gives its stack window back everywhere ---- */
 void remote_drop_pages(struct tcb *t) {
-  struct proc *p = t->proc;
-  uint32_t top = thread_window_top(t->slot) >> TOS_PAGE_SHIFT;
-  for (uint32_t i = 1; i <= t->stack_pages; ++i) {
-    uint32_t owner = PTE_OWNER(p->ptable[top - i]);
-    if ((p->ptable[top - i] & TB_MMU_PTE_VALID) || !owner) continue;
-    p->ptable[top - i] = 0;
-    uint32_t ops[4] = {p->home_board, p->home_pid, p->home_serial, top - i};
-    net_send_wait(owner - 1, NET_PAGE_DROP, ops, 4);
-  }
-}
-
-/* A page, or word that there is none, for a thread of ours waiting for it: from the board it
- * asked, for the page it asked (else forged). */
-static struct tcb *page_waiter(uint32_t from, uint32_t type, const uint32_t *o) {
-  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
-  if (!p) return NULL;
-  struct tcb *t = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
-  if (!t || t->tid != o[4] || t->state != T_PAGE || t->page_from != from + 1 || t->page_vpage != o[3] ||
-      o[3] >= TOS_USER_PAGES || o[5] > 1) {
-    net_bad(from, type, "a page no thread here asked the sender for, page", o[3]);
-    return NULL;
-  }
-  return t;
-}
-
-static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)nops;
-  EVENT(DGL_COMMS, EV_RX_MPC);
-  struct tcb *t = page_waiter(from, NET_PAGE, o);
-  if (!t) return;
-  struct proc *p = t->proc;
-  if (net_data_len() < TOS_PAGE_SIZE) return (void)net_bad(from, NET_PAGE, "page bytes", net_data_len());
-  t->page_from = 0;
-  if (!(p->ptable[o[3]] & TB_MMU_PTE_VALID)) {
-    uint32_t pa = frame_alloc();
-    if (!pa) {
-      kprintf("tos: %s: no frame for a page copied from %s\n", board_name, board_name_of(o[0]));
-      proc_kill(p, -TOS_ENOMEM);
-      return;
-    }
-    net_take(0, pa, TOS_PAGE_SIZE);
-    vm_map(p, o[3], pa, (int)o[5]);
-  }
-  EVENT(DGL_COMMS, EV_PAGE_IN);
-  REG16(TB_MMU_FAULT_STATUS) = 0;
-  ready(t); /* RTE reruns the faulted access */
-}
-
-static void on_page_none(uint32_t from, const uint32_t *o, uint32_t nops) {
-  (void)nops;
-  struct tcb *t = page_waiter(from, NET_PAGE_NONE, o);
-  if (t) {
-    t->page_from = 0;
-    t->state = T_RUNNING;
-    remote_fault_report(t, o[3] << TOS_PAGE_SHIFT);
-  }
+  if (!t->proc->guest) pages_thread_gone(t->proc, t->slot, net_me()); /* a guest's: on NET_EXITED */
 }
 
 void remote_init(void) {
@@ -383,9 +225,6 @@ void remote_init(void) {
   net_register(NET_CREATED, on_created, 5);
   net_register(NET_EXITED, on_exited, 7);
   net_register(NET_KILL, on_kill, 3);
-  net_register(NET_PAGE_REQ, on_page_req, 6);
-  net_register(NET_PAGE, on_page, 6);
-  net_register(NET_PAGE_NONE, on_page_none, 6);
-  net_register(NET_PAGE_DROP, on_page_drop, 4);
+  pages_init();
   net_register(NET_CHILD, on_child, 6);
 }

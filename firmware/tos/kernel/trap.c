@@ -165,11 +165,13 @@ void service(struct tcb *t, uint32_t vector) {
     if (t->state == T_RUNNING) ready_front(t); /* done at once: the thread keeps the rest of its slice */
     return;
   }
-  if (vector == 2) { /* a page left at the home or on another board: fetch it (Figure 8) */
+  if (vector == 2) { /* a page elsewhere, or a read copy written: the page protocol (Figure 8) */
     uint16_t st = REG16(TB_MMU_FAULT_STATUS);
     uint32_t reason = (st & TB_MMU_FAULT_STATUS_REASON) >> TB_MMU_FAULT_STATUS_REASON_SHIFT;
-    if ((st & TB_MMU_FAULT_STATUS_VALID) && reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED &&
-        remote_page_fault(t, REG32(TB_MMU_FAULT_ADDR))) {
+    if ((st & TB_MMU_FAULT_STATUS_VALID) &&
+        (reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED || reason == TB_MMU_FAULT_STATUS_REASON_READ_ONLY ||
+         reason == TB_MMU_FAULT_STATUS_REASON_NOT_USER) && /* NOT_USER: a frame kept for a send (pages.c) */
+        remote_page_fault(t, REG32(TB_MMU_FAULT_ADDR), (st & TB_MMU_FAULT_STATUS_WRITE) != 0)) {
       REG16(TB_MMU_FAULT_STATUS) = 0;
       return;
     }

@@ -64,7 +64,7 @@ int vm_check(struct proc *p, uint32_t va, uint32_t len, int write) {
   if (len == 0) return 1;
   if (va + len < va || va + len > TOS_USER_TOP) return 0;
   for (uint32_t pg = va >> TOS_PAGE_SHIFT; pg <= (va + len - 1) >> TOS_PAGE_SHIFT; ++pg)
-    if (!vm_mapped(p, pg << TOS_PAGE_SHIFT, write)) return 0;
+    if (!vm_mapped(p, pg << TOS_PAGE_SHIFT, write) || !(p->ptable[pg] & TB_MMU_PTE_USER)) return 0; /* (pages.c) */
   return 1;
 }
 

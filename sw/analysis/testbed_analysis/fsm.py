@@ -78,6 +78,7 @@ def requests(trace):
     """Figure 5 (and the request halves of Figure 6): every TRAP7 with its outcome."""
     TRAP7, TRAP70, TRAP72 = C("TRAP7"), C("TRAP70"), C("TRAP72")
     COMMS, COMMR, PF, TICK = C("COMMS"), C("COMMR"), C("PAGE_FAULT"), C("TICK")
+    WF = C("PAGE_WFAULT")
     codes, _ = event_table()
     out = Requests()
     out.tids_known = any(is_rq_leave(e.word) and e.word not in codes for e in trace.events)
@@ -132,10 +133,16 @@ def requests(trace):
                 r.t_release, r.release_by = e.t, by
             else:
                 out.stray_releases.append((e.board, e.t, by))
-        elif w == PF:
+        elif w in (PF, WF):  # (a write to a read copy asks for the page as a fault does)
             if p is not None:
                 p.kind, p.t_served = "refetch", e.t
                 st["pending"] = None
+            else:  # a blocked receive whose buffer's page went elsewhere is run again (pages.c)
+                hit = [r for r in st["blocked"] if (r.tid & 0x3FFF) == (e.arg & 0x3FFF)] if out.tids_known \
+                    else st["blocked"][:1]  # (without TIDs: the one-pair programs' receiver)
+                if hit:
+                    st["blocked"].remove(hit[0])
+                    hit[0].kind, hit[0].t_served = "refetch", e.t
         elif w == TICK:
             if p is not None:
                 p.ticks += 1
@@ -293,6 +300,7 @@ def page_copies(trace):
     RX_MSG / PAGE_IN follows; the page's arrival is the RX_MPC before PAGE_IN. Requests from one
     board are answered in order (one Centrenet queue per board pair)."""
     RX_MPC, PF, PREQ, PIN = C("RX_MPC"), C("PAGE_FAULT"), C("PAGE_REQ"), C("PAGE_IN")
+    faults = {PF, C("PAGE_WFAULT")}  # a write to a read copy asks for the page as a fault does
     typed = {C("RX_FOCUS"), C("RX_RTR"), C("RX_MSG"), PIN}
     bb = _by_board(trace)
     home_serv = []  # (t, board)
@@ -305,7 +313,7 @@ def page_copies(trace):
     for b, evs in bb.items():
         open_ = []
         for e in evs:
-            if e.code == PF:
+            if e.code in faults:
                 pc = PageCopy(board=b, t_fault=e.t)
                 open_.append(pc)
                 out.append(pc)

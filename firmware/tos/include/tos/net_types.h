@@ -19,9 +19,9 @@ enum net_type { /* what a message is */
   NET_CREATED,        /* board -> home: slot | parent TID << 8, the TID or -error */
   NET_EXITED,         /* board -> home: a thread ended (slot, parent TID, code) */
   NET_KILL,           /* home -> boards: the process is gone */
-  NET_PAGE_REQ,       /* guest -> home: virtual page, TID */
-  NET_PAGE,           /* home -> guest: the page (1 KB), writable */
-  NET_PAGE_NONE,      /* home -> guest: the home has no such page */
+  NET_PAGE_REQ,       /* board -> home (pages.c): virtual page, TID, write */
+  NET_PAGE,           /* owner or home -> requester: virtual page, TID, writable, seq (0: a code copy); 1 KB */
+  NET_PAGE_NONE,      /* home or owner -> requester: no board has the page (virtual page, TID, 0, seq) */
   NET_FOCUS,          /* the MPCs: channel, TID, length */
   NET_ADVERT,
   NET_RTR,
@@ -33,9 +33,15 @@ enum net_type { /* what a message is */
                          requester board, requester TID, hops */
   NET_MIGRATED,       /* thread's board -> requester: requester TID, 0 or -error */
   NET_CHILD,          /* a child ended: parent TID, code, hops (routed through the home) */
-  NET_PAGE_DROP,      /* a migrated thread ended: the owner frees the stack page it kept (virtual page) */
+  NET_PAGE_DROP,      /* home -> board: a thread ended: free your copy of its stack page (virtual page) */
   NET_RECONF,         /* master -> slave: kind, arg, requester TID: choose a thread and migrate it */
   NET_RECONF_DONE,    /* slave -> requester: requester TID, the TID that moved or -error */
+  /* pages.c: the page protocol, the home the manager of each page */
+  NET_PAGE_FWD,       /* home -> owner: virtual page, to board, move, seq: send it the page */
+  NET_PAGE_GRANT,     /* home -> requester: virtual page, TID, writable, seq: your copy is good (as the owner) */
+  NET_PAGE_INVAL,     /* home -> holder: virtual page, seq: free your copy */
+  NET_PAGE_ACK,       /* holder -> home: virtual page, seq: freed */
+  NET_PAGE_DONE,      /* requester -> home: virtual page, seq: mapped; the next request for it may go */
   NET_TYPES = 64
 };
 #endif
