@@ -13,7 +13,7 @@ tos_kernel_test(PROGRAM forged_create_is_refused NAME forged_remote_create_is_re
   LOG_REGEX "refused message type 11 from water: a thread created in a process not homed on the sender, home \\(1\\)")
 tos_kernel_test(PROGRAM forged_page_and_kill_fail NAME forged_page_request_and_kill_are_refused IMAGE tos-test.elf
   SET ${_fast} LABELS security LOG air LOG_REGEX "refused message type 14 from water: a process ended by a board that is not its home"
-  REGEX "refused message type 15 from water: a stack page asked for by a board its thread is not on.*refused message type 15 from water: a page asked for by a board with no thread of its process.*forged_page_and_kill_fail: PASS")
+  REGEX "refused message type 15 from water: a page asked for in the name of a thread that is not away.*forged_page_and_kill_fail: PASS")
 tos_kernel_test(PROGRAM forged_console_is_refused NAME forged_console_input_is_refused IMAGE tos-test.elf
   LINE "master forged_console_is_refused" CONSOLE master SET ${_fast} LABELS security
   INPUT ${CMAKE_CURRENT_SOURCE_DIR}/tos/sessions/forged_console.txt PROMPT "operator>"

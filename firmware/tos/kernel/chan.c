@@ -37,8 +37,9 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
     return 0;
   }
   if ((w->state == T_SEND) == sending) return -TOS_EINVAL; /* two senders (or receivers) on one channel */
-  if (sending && !vm_check(w->proc, w->op_buf, w->op_len, 1)) /* the waiting receiver's page went (pages.c) */
-    return remote_fetch(t, w->op_buf, w->op_len, 1) ? 0 : -TOS_EFAULT; /* fetched: we call again */
+  /* the waiting receiver's page went to another board (pages.c): fetched, we call again; gone
+   * for good (sbrk(-n), an exit), the transfer below fails and both sides get EFAULT */
+  if (sending && !vm_check(w->proc, w->op_buf, w->op_len, 1) && remote_fetch(t, w->op_buf, w->op_len, 1)) return 0;
   c->waiter = NULL;
   c->rtr_sent = 0; /* a receiver's rtr that went out is answered here (rchan.c drops it on return) */
   t->last_link = w->last_link = 0; /* a local communication (Figure 40's last_comm) */

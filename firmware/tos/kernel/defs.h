@@ -275,6 +275,7 @@ uint32_t vm_unmap(struct proc *p, uint32_t vpage);   /* the frame it mapped, or 
 #define MUST_CHECK __attribute__((warn_unused_result))
 int vm_user_pa(struct proc *p, uint32_t va, int write, uint32_t *pa) MUST_CHECK; /* 1: *pa */
 int vm_mapped(struct proc *p, uint32_t va, int write) MUST_CHECK;
+int vm_send_pa(struct proc *p, uint32_t va, uint32_t *pa) MUST_CHECK; /* a send's buffer: kept frames too */
 int vm_check(struct proc *p, uint32_t va, uint32_t len, int write) MUST_CHECK;
 int vm_copy(struct proc *dp, uint32_t dva, struct proc *sp, uint32_t sva, uint32_t n) MUST_CHECK;
 int vm_copyin(struct proc *p, void *dst, uint32_t va, uint32_t n) MUST_CHECK;

@@ -360,6 +360,11 @@ static void on_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (o[3] >= TOS_USER_PAGES) return (void)net_bad(from, NET_PAGE_REQ, "page out of range", o[3]);
   if ((o[4] >> 6) != (((uint32_t)p->home_board & 15u) << 4 | p->home_pid))
     return (void)net_bad(from, NET_PAGE_REQ, "thread not of the process", o[4]);
+  /* from another board, only for a thread of the process that is away from home (a request
+   * names its thread: a board may not ask in the name of one that is here) */
+  uint32_t slot = o[4] & (TOS_MAX_THREADS - 1);
+  if (from != me() && !(p->remote_mask[slot / 32] >> (slot % 32) & 1))
+    return (void)net_bad(from, NET_PAGE_REQ, "a page asked for in the name of a thread that is not away, thread", o[4]);
   request(p, o[3], from, o[4], o[5] != 0);
 }
 

@@ -106,7 +106,7 @@ void rchan_send_phase(void) {
       ops[5] = n;
       ops[6] = o->sent;
       uint32_t pa = 0;
-      if (k && !vm_user_pa(s->proc, va, 0, &pa)) { /* a page went while the sender waited */
+      if (k && !vm_send_pa(s->proc, va, &pa)) { /* a page went while the sender waited */
         abandon(o, ops);
         break;
       }

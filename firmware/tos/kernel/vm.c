@@ -53,6 +53,18 @@ int vm_user_pa(struct proc *p, uint32_t va, int write, uint32_t *pa) {
   return 1;
 }
 
+/* The same for a blocked send reading its buffer: a page the page protocol took from under it
+ * keeps its frame (valid, no longer the user's: pages.c keep()) until the send is done, and the
+ * send still reads that frame. A page that is gone (sbrk(-n), an exit) is gone for it too. */
+int vm_send_pa(struct proc *p, uint32_t va, uint32_t *pa) {
+  uint32_t vpage = va >> TOS_PAGE_SHIFT;
+  if (vpage >= TOS_USER_PAGES) return 0;
+  uint32_t e = p->ptable[vpage];
+  if (!(e & TB_MMU_PTE_VALID)) return 0;
+  *pa = (e & PTE_FRAME) | (va & (TOS_PAGE_SIZE - 1));
+  return 1;
+}
+
 int vm_mapped(struct proc *p, uint32_t va, int write) {
   uint32_t pa;
   return vm_user_pa(p, va, write, &pa);
@@ -76,7 +88,7 @@ int vm_copy(struct proc *dp, uint32_t dva, struct proc *sp, uint32_t sva, uint32
     uint32_t sn = TOS_PAGE_SIZE - (sva & (TOS_PAGE_SIZE - 1));
     uint32_t k = n < dn ? n : dn, dpa, spa;
     if (sn < k) k = sn;
-    if (!vm_user_pa(dp, dva, 1, &dpa) || !vm_user_pa(sp, sva, 0, &spa)) return 0;
+    if (!vm_user_pa(dp, dva, 1, &dpa) || !vm_send_pa(sp, sva, &spa)) return 0; /* (sp: a sender) */
     memcpy((void *)dpa, (const void *)spa, k);
     dva += k;
     sva += k;
