@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -157,6 +158,24 @@ static void wide(void) {
   CHECK(sizeof(long double) == 12 && LDBL_MANT_DIG == 64, "the m68k ABI's long double: 96 bits");
 }
 
+/* ---- setjmp: an error deep in a recursion comes back to the top ---- */
+static jmp_buf on_error;
+static int depth_reached;
+static int descend(int depth) {
+  depth_reached = depth;
+  if (depth == 50) longjmp(on_error, depth);
+  if (depth > 1000) return 0; /* never: the jump comes first */
+  return descend(depth + 1) + 1;
+}
+static void jumps(void) {
+  int r = setjmp(on_error);
+  if (r == 0) {
+    descend(0);
+    CHECK(0, "descend returned");
+  }
+  CHECK(r == 50 && depth_reached == 50, "longjmp back from depth %d with %d", depth_reached, r);
+}
+
 static int order[3], calls;
 static void first(void) { order[calls++] = 1; }
 static void second(void) { order[calls++] = 2; }
@@ -171,6 +190,7 @@ int main(void) {
   numerics();
   parsing();
   wide();
+  jumps();
   bool ok = true;
   assert(ok);
   tos_pass("libc_programs_work");

@@ -52,6 +52,7 @@ static uint32_t udivsi(uint32_t a, uint32_t b) { return __udivsi3(a, b | 1); }
 static uint32_t umodsi(uint32_t a, uint32_t b) { return __umodsi3(a, b | 1); }
 static uint32_t gcc_udivsi(uint32_t a, uint32_t b) { return __gcc_udivsi3(a, b | 1); }
 static uint64_t udivdi(uint64_t a, uint64_t b) { return __udivdi3(a, b | 1); }
+static uint64_t udivdi10(uint64_t a, uint64_t b) { return __udivdi3(a ^ b, 10); }
 static uint64_t none64(uint64_t a, uint64_t b) { return a ^ b; }
 
 /* cycles per call: the loop's time less the empty loop's, at 10 cycles per microsecond */
@@ -79,6 +80,7 @@ int main(void) {
   printf("  __modsi3   %5u\n", per_call(loop32(modsi), e32));
   printf("  __muldi3   %5u\n", per_call(loop64(__muldi3, a64, b64), e64));
   printf("  __udivdi3  %5u\n", per_call(loop64(udivdi, a64, b64), e64));
+  printf("  __udivdi3 by 10 %5u\n", per_call(loop64(udivdi10, a64, b64), e64));
   printf("  __adddf3   %5u\n", per_call(loop64(__adddf3, ad, bd), e64));
   printf("  __muldf3   %5u\n", per_call(loop64(__muldf3, ad, bd), e64));
   printf("  __divdf3   %5u\n", per_call(loop64(__divdf3, ad, bd), e64));

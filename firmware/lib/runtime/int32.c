@@ -29,16 +29,10 @@ __asm__(".text\n"
         "  rts\n"
         "  .size __mulsi3, . - __mulsi3\n");
 
-/* DIVU.W: n / d for a quotient that fits 16 bits; the remainder in the high half, the quotient
- * in the low half. */
-static inline uint32_t divu16(uint32_t n, uint32_t d) {
-  __asm__("divu.w %1,%0" : "+d"(n) : "d"(d) : "cc");
-  return n;
-}
 #else
 uint32_t __mulsi3(uint32_t a, uint32_t b) { return __rt_mul32lo(a, b); }
-static inline uint32_t divu16(uint32_t n, uint32_t d) { return (n % d) << 16 | (n / d); }
 #endif
+#define divu16 __rt_divu16
 
 /* With the 68010's 32 / 16 division (GCC's algorithm, libgcc's lb1sf68.S): a divisor of 16 bits
  * takes two DIVU.W, the high half of the dividend and then the remainder with the low half; a

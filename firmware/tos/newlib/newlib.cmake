@@ -69,8 +69,12 @@ set(NEWLIB_CFLAGS -std=gnu11 -w -nostdinc -isystem ${TOS_GCC_INCLUDE} -fno-built
     -fno-jump-tables -fno-tree-loop-distribute-patterns -fno-store-merging -D_COMPILING_NEWLIB
     -Os -ffunction-sections -fdata-sections)
 
+# setjmp/longjmp: newlib's m68k assembly (68000 code: MOVEM, no 68881 registers without one)
+set(_setjmp ${_nl}/libc/machine/m68k/setjmp.S)
+set_source_files_properties(${_setjmp} DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+                            PROPERTIES INCLUDE_DIRECTORIES ${_nl}/libc/machine/m68k)
 add_library(newlib_c STATIC ${_stdio} ${_stdlib} ${_string} ${_ctype} ${_locale} ${_reent}
-            ${_misc} ${_signal} ${_time} ${_search} ${_errno})
+            ${_misc} ${_signal} ${_time} ${_search} ${_errno} ${_setjmp})
 target_include_directories(newlib_c BEFORE PRIVATE ${NEWLIB_INCLUDE_DIRS})
 target_compile_options(newlib_c PRIVATE ${NEWLIB_CFLAGS})
 
