@@ -6,7 +6,7 @@
 # calls newlib expects (_read, _write, _sbrk, ...), the locks, malloc - is lib/syscalls.c,
 # lib/lock.c and lib/malloc.c; the configuration newlib.h beside this file.
 #
-# Gives: newlib_c, newlib_m (static libraries) and NEWLIB_INCLUDE_DIRS.
+# Gives: newlib_c, newlib_m (static libraries libc.a, libm.a) and NEWLIB_INCLUDE_DIRS.
 set(NEWLIB_TARBALL /usr/src/newlib/newlib-3.3.0.tar.xz CACHE FILEPATH "newlib's source (Debian package newlib-source)")
 set(NEWLIB_SRC ${CMAKE_BINARY_DIR}/newlib-3.3.0)
 if(NOT EXISTS ${NEWLIB_TARBALL})
@@ -103,3 +103,8 @@ newlib_sources(_mcommon libm/common)
 add_library(newlib_m STATIC ${_math} ${_mcommon})
 target_include_directories(newlib_m BEFORE PRIVATE ${NEWLIB_INCLUDE_DIRS} ${_nl}/libm/common)
 target_compile_options(newlib_m PRIVATE ${NEWLIB_CFLAGS})
+
+# Named libc.a and libm.a, as a C toolchain's are: with the folder on the library path, a user's
+# -lm and -lc find them (the SDK's tos-cc installs them so).
+set_target_properties(newlib_c PROPERTIES OUTPUT_NAME c)
+set_target_properties(newlib_m PROPERTIES OUTPUT_NAME m)
