@@ -22,6 +22,10 @@ void __tos_start(char *cmdline, char *env) {
   char *envv[__tos_env_count(env) + 1]; /* environ: lives as long as the program */
   __tos_env_init(env, envv);
   main_tid = gettid();
+  /* stdout's buffer is the program's own, not the heap's: printing needs no malloc (it works
+   * with the heap exhausted, and a program's frame count does not change at its first printf) */
+  static char stdout_buffer[BUFSIZ];
+  setvbuf(stdout, stdout_buffer, _IOLBF, sizeof stdout_buffer);
   char *argv[24];
   int argc = 0;
   char *p = cmdline;
