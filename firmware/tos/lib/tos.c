@@ -98,7 +98,12 @@ int mon_read(uint32_t *buf, int max_words) {
 }
 long mon_status(int what) { return check(SYS1(SYS_MON_STATUS, what)); }
 int stty(int mode) { return (int)SYS1(SYS_STTY, mode); }
-int read(int fd, void *buf, int len) { return (int)check(__tos_syscall(SYS_READ, fd, (long)buf, len, 0, 0, 0)); }
+/* Reading the console shows what stdout holds first (a prompt without its newline), as C's
+ * stdio does before it reads stdin. */
+int read(int fd, void *buf, int len) {
+  if (fd == 0) fflush(stdout);
+  return (int)check(__tos_syscall(SYS_READ, fd, (long)buf, len, 0, 0, 0));
+}
 int pinfo(int pid, struct tos_pinfo *info) {
   return (int)check(__tos_syscall(SYS_PINFO, pid, (long)info, sizeof *info, 0, 0, 0));
 }
