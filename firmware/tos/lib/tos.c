@@ -51,13 +51,17 @@ int create(int id, int n_pages, int processor, void (*entry)(void *), void *arg)
   return r < 0 ? 0 : (int)r;
 }
 int wait(void) { return (int)SYS0(SYS_WAIT); }
-/* exit ends the calling thread (occam style) after flushing every stream. When that thread is
- * main's, it is the program's exit in C's sense too: the atexit functions run first. Streams are
- * flushed, not closed: other threads may still be printing; the kernel closes the descriptors
- * when the last thread has gone. */
+/* exit ends the calling thread (occam style). When that thread is main's, it is the program's
+ * exit in C's sense too: the atexit functions run and every stream is flushed (not closed: other
+ * threads may still be printing; the kernel closes the descriptors when the last thread has
+ * gone). Other threads leave the streams alone: a thread may have migrated, and touching the
+ * process's shared stdio state from another board at every thread's end costs page transfers
+ * (and stalled the balancer's synthetic experiment). Output with a newline is already out. */
 void exit(int code) {
-  if (gettid() == main_tid) __call_exitprocs(code, NULL);
-  fflush(NULL);
+  if (gettid() == main_tid) {
+    __call_exitprocs(code, NULL);
+    fflush(NULL);
+  }
   SYS1(SYS_EXIT, code);
   for (;;) {
   }
