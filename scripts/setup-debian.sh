@@ -9,6 +9,7 @@ packages=(
   gtkwave libgtest-dev yosys
   xvfb xauth imagemagick   # waveforms: GTKWave checked and photographed on a virtual X server
   libtomlplusplus-dev libcli11-dev
+  newlib-source            # TOS's C library: newlib 3.3.0, compiled for the 68010 by the firmware build
   gdb-multiarch            # debugging firmware through the simulator's gdb stub (--gdb PORT)
   python3-numpy python3-matplotlib  # sw/analysis: section 3 experiments (trace analysis, plots)
 )

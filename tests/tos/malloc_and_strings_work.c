@@ -131,7 +131,7 @@ static void strings(void) {
   strcpy(buf, "  one two,,three ");
   char *t1 = strtok(buf, " ,"), *t2 = strtok(NULL, " ,"), *t3 = strtok(NULL, " ,"), *t4 = strtok(NULL, " ,");
   CHECK(t1 && t2 && t3 && !t4 && strcmp(t1, "one") == 0 && strcmp(t2, "two") == 0 && strcmp(t3, "three") == 0, "strtok");
-  CHECK(strcmp(strerror(TOS_ENOSPC), "ENOSPC") == 0, "strerror: %s", strerror(TOS_ENOSPC));
+  CHECK(strcmp(tos_strerror(TOS_ENOSPC), "ENOSPC") == 0, "tos_strerror: %s", tos_strerror(TOS_ENOSPC));
 
   char *end;
   CHECK(atoi("42") == 42 && atoi("  -17x") == -17 && atol("+2147483647") == 2147483647L, "atoi / atol");

@@ -31,6 +31,14 @@ uint64_t __udivmoddi4(uint64_t n, uint64_t d, uint64_t *rem) {
     uint32_t q32 = __udivsi3(LO(n), LO(d));
     q = q32;
     r = LO(n) - __rt_mul32lo(q32, LO(d));
+  } else if (HI(d) == 0 && LO(d) < 0x10000u) { /* printf's / 10: four DIVU.W of 16 bits each */
+    uint32_t dd = LO(d), t3, t2, t1, t0;
+    t3 = __rt_divu16(HI(n) >> 16, dd);
+    t2 = __rt_divu16((t3 & 0xFFFF0000u) | (HI(n) & 0xFFFFu), dd);
+    t1 = __rt_divu16((t2 & 0xFFFF0000u) | (LO(n) >> 16), dd);
+    t0 = __rt_divu16((t1 & 0xFFFF0000u) | (LO(n) & 0xFFFFu), dd);
+    q = JOIN(t3 << 16 | (t2 & 0xFFFFu), t1 << 16 | (t0 & 0xFFFFu));
+    r = t0 >> 16;
   } else {
     int shift = __rt_clz64(d) - __rt_clz64(n);
     d = shift >= 32 ? JOIN(LO(d), 0) : d;

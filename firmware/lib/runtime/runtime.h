@@ -175,6 +175,17 @@ static inline uint64_t __rt_mul32(uint32_t a, uint32_t b) {
 }
 
 /* The low 32 bits of a 32 x 32 product, from three 16 x 16 products. */
+/* n / d (d < 2^16) for a quotient that fits 16 bits: one DIVU.W, the remainder in the high
+ * half of the result and the quotient in the low half. */
+static inline uint32_t __rt_divu16(uint32_t n, uint32_t d) {
+#if defined(__m68k__)
+  __asm__("divu.w %1,%0" : "+d"(n) : "d"(d) : "cc");
+  return n;
+#else
+  return (n % d) << 16 | (n / d);
+#endif
+}
+
 static inline uint32_t __rt_mul32lo(uint32_t a, uint32_t b) {
   uint32_t cross = __rt_mul16(a, b >> 16) + __rt_mul16(a >> 16, b);
   return __rt_mul16(a, b) + (cross << 16);

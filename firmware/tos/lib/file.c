@@ -16,8 +16,12 @@ int stat(const char *path, struct tos_stat *st) { return (int)CALL(SYS_STAT, pat
 int readdir(int index, struct tos_stat *st) { return (int)CALL(SYS_READDIR, index, st, 0); }
 int fsstat(struct tos_fsstat *st) { return (int)CALL(SYS_FSSTAT, st, 0, 0); }
 int dup2(int fd, int newfd) { return (int)CALL(SYS_DUP2, fd, newfd, 0); }
-int remove(const char *path) { return CALL(SYS_REMOVE, path, 0, 0) < 0 ? -1 : 0; }
-int rename(const char *from, const char *to) { return CALL(SYS_RENAME, from, to, 0) < 0 ? -1 : 0; }
+/* C's remove and rename: 0, or -1 with errno and tos_errno (syscalls.c) saying why. */
+long __tos_ret(long r);
+int remove(const char *path) { return (int)__tos_ret(__tos_syscall(SYS_REMOVE, (long)path, 0, 0, 0, 0, 0)); }
+int rename(const char *from, const char *to) {
+  return (int)__tos_ret(__tos_syscall(SYS_RENAME, (long)from, (long)to, 0, 0, 0, 0));
+}
 
 void *sbrk(long increment) {
   long r = CALL(SYS_SBRK, increment, 0, 0);

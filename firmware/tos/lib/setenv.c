@@ -5,6 +5,7 @@
 #include <string.h>
 #include <testbed/tos.h>
 
+extern char **environ;
 extern const char *__tos_env_passed;
 static char **owned;   /* environ once it is ours (malloc'd) */
 static int slots;      /* entries owned has room for, its NULL included */

@@ -1,6 +1,8 @@
 /* The TOS user library: system call wrappers (TRAP #0, see crt0.S). Programs start in
  * __tos_start (argv from the command line, environ from the environment block). The C library
- * is in stdio.c, stdlib.c, string.c, time.c, env.c; file system calls in file.c. */
+ * is newlib's (README "The C library"), over syscalls.c; TOS's own parts are env.c, setenv.c,
+ * malloc.c, lock.c, and the file system calls in file.c. */
+#include <stdio.h>
 #include <tos/tos.h>
 
 int main(int argc, char **argv);
@@ -9,7 +11,8 @@ int __tos_env_count(const char *block);
 void __tos_env_init(char *block, char **vec);
 extern const char *__tos_env_passed; /* env.c: NULL while this process's environment is unchanged */
 int tos_errno;
-void (*__tos_exit_flush)(void); /* stdio's: flush every stream (set by the first fopen) */
+static int main_tid = -1; /* the thread that runs main: its exit is the program's */
+void __call_exitprocs(int code, void *d); /* newlib: atexit's functions, last registered first */
 
 #define SYS0(n) __tos_syscall((n), 0, 0, 0, 0, 0, 0)
 #define SYS1(n, a) __tos_syscall((n), (long)(a), 0, 0, 0, 0, 0)
@@ -18,6 +21,11 @@ void (*__tos_exit_flush)(void); /* stdio's: flush every stream (set by the first
 void __tos_start(char *cmdline, char *env) {
   char *envv[__tos_env_count(env) + 1]; /* environ: lives as long as the program */
   __tos_env_init(env, envv);
+  main_tid = gettid();
+  /* stdout's buffer is the program's own, not the heap's: printing needs no malloc (it works
+   * with the heap exhausted, and a program's frame count does not change at its first printf) */
+  static char stdout_buffer[BUFSIZ];
+  setvbuf(stdout, stdout_buffer, _IOLBF, sizeof stdout_buffer);
   char *argv[24];
   int argc = 0;
   char *p = cmdline;
@@ -43,8 +51,17 @@ int create(int id, int n_pages, int processor, void (*entry)(void *), void *arg)
   return r < 0 ? 0 : (int)r;
 }
 int wait(void) { return (int)SYS0(SYS_WAIT); }
+/* exit ends the calling thread (occam style). When that thread is main's, it is the program's
+ * exit in C's sense too: the atexit functions run and every stream is flushed (not closed: other
+ * threads may still be printing; the kernel closes the descriptors when the last thread has
+ * gone). Other threads leave the streams alone: a thread may have migrated, and touching the
+ * process's shared stdio state from another board at every thread's end costs page transfers
+ * (and stalled the balancer's synthetic experiment). Output with a newline is already out. */
 void exit(int code) {
-  if (__tos_exit_flush) __tos_exit_flush();
+  if (gettid() == main_tid) {
+    __call_exitprocs(code, NULL);
+    fflush(NULL);
+  }
   SYS1(SYS_EXIT, code);
   for (;;) {
   }
@@ -85,7 +102,12 @@ int mon_read(uint32_t *buf, int max_words) {
 }
 long mon_status(int what) { return check(SYS1(SYS_MON_STATUS, what)); }
 int stty(int mode) { return (int)SYS1(SYS_STTY, mode); }
-int read(int fd, void *buf, int len) { return (int)check(__tos_syscall(SYS_READ, fd, (long)buf, len, 0, 0, 0)); }
+/* Reading the console shows what stdout holds first (a prompt without its newline), as C's
+ * stdio does before it reads stdin. */
+int read(int fd, void *buf, int len) {
+  if (fd == 0) fflush(stdout);
+  return (int)check(__tos_syscall(SYS_READ, fd, (long)buf, len, 0, 0, 0));
+}
 int pinfo(int pid, struct tos_pinfo *info) {
   return (int)check(__tos_syscall(SYS_PINFO, pid, (long)info, sizeof *info, 0, 0, 0));
 }
@@ -109,3 +131,13 @@ int write(int fd, const void *buf, int len) {
   return (int)check(__tos_syscall(SYS_WRITE, fd, (long)buf, len, 0, 0, 0));
 }
 
+
+/* Appendix A's compute(approx_N_ms): keep the CPU busy for ms milliseconds of the real-time
+ * clock (a slice may end meanwhile; the time still counts). */
+void compute_ms(unsigned long ms) {
+  unsigned long t0 = time_us();
+  while (time_us() - t0 < ms * 1000ul) {
+    for (volatile int i = 0; i < 100; ++i) {
+    }
+  }
+}

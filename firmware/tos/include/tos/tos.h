@@ -39,6 +39,7 @@ int send_block(int chan, const void *buf, int len);  /* 0, or -error */
 int receive(int chan, void *buf, int len);           /* bytes received, or -error */
 
 /* ---- processes ---- */
+extern char **environ;                               /* NAME=value strings (POSIX's, <unistd.h>'s) */
 int spawn(const char *path, const char *args);       /* process number, or -error; passes environ */
 /* env: "NAME=value\0...\0\0" (NULL: this process's environment) */
 int spawn_env(const char *path, const char *args, const char *env);

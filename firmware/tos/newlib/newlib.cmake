@@ -1,0 +1,110 @@
+# newlib's libc and libm for TOS user programs, compiled for the 68010 from Debian's
+# newlib-source package (scripts/setup-debian.sh installs it): the tarball is unpacked into the
+# build tree when the firmware sub-build is configured and compiled from CMake file lists here
+# (newlib's own autotools build wants an m68k-elf toolchain and configures far more than TOS
+# uses). Nothing of newlib is copied into the project. TOS's side of the port - the system
+# calls newlib expects (_read, _write, _sbrk, ...), the locks, malloc - is lib/syscalls.c,
+# lib/lock.c and lib/malloc.c; the configuration newlib.h beside this file.
+#
+# Gives: newlib_c, newlib_m (static libraries libc.a, libm.a) and NEWLIB_INCLUDE_DIRS.
+set(NEWLIB_TARBALL /usr/src/newlib/newlib-3.3.0.tar.xz CACHE FILEPATH "newlib's source (Debian package newlib-source)")
+set(NEWLIB_SRC ${CMAKE_BINARY_DIR}/newlib-3.3.0)
+if(NOT EXISTS ${NEWLIB_TARBALL})
+  message(FATAL_ERROR "newlib's source is missing: ${NEWLIB_TARBALL} (Debian package newlib-source; run scripts/setup-debian.sh)")
+endif()
+if(NOT EXISTS ${NEWLIB_SRC}/.unpacked OR ${NEWLIB_TARBALL} IS_NEWER_THAN ${NEWLIB_SRC}/.unpacked)
+  file(REMOVE_RECURSE ${NEWLIB_SRC})
+  file(MAKE_DIRECTORY ${NEWLIB_SRC})
+  execute_process(COMMAND tar xf ${NEWLIB_TARBALL} --strip-components=1 -C ${NEWLIB_SRC}
+                  RESULT_VARIABLE _untar)
+  if(_untar)
+    message(FATAL_ERROR "cannot unpack ${NEWLIB_TARBALL}")
+  endif()
+  file(TOUCH ${NEWLIB_SRC}/.unpacked)
+endif()
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${NEWLIB_TARBALL})
+
+set(_nl ${NEWLIB_SRC}/newlib)
+set(NEWLIB_INCLUDE_DIRS ${CMAKE_CURRENT_LIST_DIR} ${_nl}/libc/include)
+
+# newlib_sources(VAR DIR [EXCLUDE regex]): the .c files of one of newlib's folders.
+function(newlib_sources var dir)
+  cmake_parse_arguments(NS "" "EXCLUDE" "" ${ARGN})
+  file(GLOB _all ${_nl}/${dir}/*.c)
+  set(_keep)
+  foreach(f ${_all})
+    get_filename_component(n ${f} NAME)
+    if(NS_EXCLUDE AND n MATCHES "${NS_EXCLUDE}")
+      continue()
+    endif()
+    list(APPEND _keep ${f})
+  endforeach()
+  # its own folder first, as newlib's Makefiles have it (<local.h> differs from folder to folder)
+  set_source_files_properties(${_keep} DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+                              PROPERTIES INCLUDE_DIRECTORIES ${_nl}/${dir})
+  set(${var} ${_keep} PARENT_SCOPE)
+endfunction()
+
+# Left out, and why: nano-formatted IO (the full printf is wanted); tmpfile/tmpnam
+# (no temporary directory); remove/rename (lib/file.c's call TOS directly); malloc and its
+# kin (lib/malloc.c, TOS's thread-safe allocator); exit (lib/tos.c: TOS's exit ends the calling
+# thread); getenv/setenv/environ (lib/env.c, setenv.c: spawn passes this process's copy on);
+# system (no shell to call); misc/lock.c (lib/lock.c implements the locks).
+newlib_sources(_stdio libc/stdio EXCLUDE "^(nano-|tmpfile|tmpnam|mktemp|remove|rename|vfprintf|vfscanf)")
+newlib_sources(_stdlib libc/stdlib EXCLUDE "^(.*mallocr|malloc|calloc|realloc|free|malign|valloc|msize|mstats|mtrim|mlock|aligned_alloc|exit|_Exit|getenv|getenv_r|setenv|setenv_r|putenv|putenv_r|environ|envlock|system|arc4random.*|cxa_.*|quick_exit|on_exit.*)\\.c$")
+newlib_sources(_string libc/string)
+newlib_sources(_ctype libc/ctype)
+newlib_sources(_locale libc/locale)
+newlib_sources(_reent libc/reent EXCLUDE "^(execr|fcntlr|fstat64r|lseek64r|open64r|stat64r|mkdirr|linkr|renamer|statr|getreent)\\.c$")
+newlib_sources(_misc libc/misc EXCLUDE "^lock\\.c$")
+newlib_sources(_signal libc/signal)
+newlib_sources(_time libc/time)
+newlib_sources(_search libc/search EXCLUDE "^(hash.*|ndbm|hcreate.*)\\.c$")
+set(_errno ${_nl}/libc/errno/errno.c)
+
+# newlib's flags: no builtins (its memcpy must not become a call to memcpy), the TOS flags that
+# keep code 68010-safe (firmware/tos/CMakeLists.txt: no store merging, no jump tables). Its own
+# sources are not ours to make -Wall clean: warnings off.
+set(NEWLIB_CFLAGS -std=gnu11 -w -nostdinc -isystem ${TOS_GCC_INCLUDE} -fno-builtin
+    -fno-jump-tables -fno-tree-loop-distribute-patterns -fno-store-merging -D_COMPILING_NEWLIB
+    -Os -ffunction-sections -fdata-sections)
+
+# setjmp/longjmp: newlib's m68k assembly (68000 code: MOVEM, no 68881 registers without one)
+set(_setjmp ${_nl}/libc/machine/m68k/setjmp.S)
+set_source_files_properties(${_setjmp} DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR}
+                            PROPERTIES INCLUDE_DIRECTORIES ${_nl}/libc/machine/m68k)
+add_library(newlib_c STATIC ${_stdio} ${_stdlib} ${_string} ${_ctype} ${_locale} ${_reent}
+            ${_misc} ${_signal} ${_time} ${_search} ${_errno} ${_setjmp})
+target_include_directories(newlib_c BEFORE PRIVATE ${NEWLIB_INCLUDE_DIRS})
+target_compile_options(newlib_c PRIVATE ${NEWLIB_CFLAGS})
+
+# printf and scanf are each one source compiled four ways (as newlib's Makefile does): the full
+# one, STRING_ONLY (sprintf's), INTEGER_ONLY (iprintf's: assert uses it) and both.
+foreach(v "vfprintf;" "svfprintf;-DSTRING_ONLY" "vfiprintf;-DINTEGER_ONLY" "svfiprintf;-DSTRING_ONLY;-DINTEGER_ONLY"
+          "vfscanf;" "svfscanf;-DSTRING_ONLY" "vfiscanf;-DINTEGER_ONLY" "svfiscanf;-DSTRING_ONLY;-DINTEGER_ONLY")
+  list(GET v 0 name)
+  list(SUBLIST v 1 -1 defs)
+  if(name MATCHES "printf")
+    set(src ${_nl}/libc/stdio/vfprintf.c)
+  else()
+    set(src ${_nl}/libc/stdio/vfscanf.c)
+  endif()
+  add_library(newlib_${name} OBJECT ${src})
+  target_include_directories(newlib_${name} BEFORE PRIVATE ${NEWLIB_INCLUDE_DIRS})
+  target_compile_options(newlib_${name} PRIVATE ${NEWLIB_CFLAGS} ${defs})
+  target_sources(newlib_c PRIVATE $<TARGET_OBJECTS:newlib_${name}>)
+endforeach()
+
+# libm: fdlibm's double functions (libm/math) and the float, classification and C99 ones
+# (libm/common). The long double ones there compile to nothing: newlib provides them only
+# where long double is double.
+newlib_sources(_math libm/math)
+newlib_sources(_mcommon libm/common)
+add_library(newlib_m STATIC ${_math} ${_mcommon})
+target_include_directories(newlib_m BEFORE PRIVATE ${NEWLIB_INCLUDE_DIRS} ${_nl}/libm/common)
+target_compile_options(newlib_m PRIVATE ${NEWLIB_CFLAGS})
+
+# Named libc.a and libm.a, as a C toolchain's are: with the folder on the library path, a user's
+# -lm and -lc find them (the SDK's tos-cc installs them so).
+set_target_properties(newlib_c PROPERTIES OUTPUT_NAME c)
+set_target_properties(newlib_m PROPERTIES OUTPUT_NAME m)
