@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <stdexcept>
 
@@ -89,6 +90,14 @@ void FileService::handle() {
     if (d.size() > kMaxFile) return reply(TooLarge);
     return reply(Ok, d);
   }
+  if (reserved_ && reserved_(name_)) {
+    ++refused_;
+    if (refused_names_.insert(name_).second)
+      std::cerr << "testbed: the guest tried to write " << name_ << " over the LAN link: refused, the host writes "
+                << "that file as one of its own results" << std::endl;
+    return reply(Reserved);
+  }
+  received_.insert(name_);
   std::string path = down_ + "/" + name_;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (f) f.write(reinterpret_cast<const char*>(data_.data()), std::streamsize(data_.size()));

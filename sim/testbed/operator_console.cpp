@@ -47,6 +47,7 @@ void OperatorConsole::set_interactive() {
 
 void OperatorConsole::type(const std::string& text, const std::string& prompts) {
   input_.insert(input_.end(), text.begin(), text.end());
+  script_ = !text.empty();
   prompts_.clear();
   size_t a = 0;
   while (a <= prompts.size()) {

@@ -139,6 +139,7 @@ void console_forget_reader(struct tcb *t);
 int console_input(char c);
 void console_net_init(void);
 void console_send_phase(void);
+void console_no_board(uint32_t b);          /* net.c: a console select the controller could not send */
 extern int console_raw;
 
 /* ---- net.c: the Centrenet network interface ---- */
