@@ -308,11 +308,19 @@ int32_t console_read(struct tcb *t, uint32_t buf, uint32_t len) {
   return 0;
 }
 
-/* The console's foreground job: the processes of this board in the foreground that a program
- * started (the shell's foreground command and what it started). The boot script's programs and
- * the shells it starts (parent -1) are not jobs of the console. */
+/* The console's foreground job: the processes of this board in the foreground started by a
+ * foreground program of the boot script (its shell) and, in turn, by them (the shell's
+ * foreground command and what that started). The boot script's own programs (parent -1) are not
+ * jobs, nor is anything a background program started. */
 static int foreground_job(const struct proc *p) {
-  return proc_alive(p) && !p->guest && p->parent >= 0 && p->state == P_FOREGROUND;
+  for (int depth = 0; depth < TOS_MAX_PROCESSES; ++depth) {
+    if (!proc_alive(p) || p->guest || p->state != P_FOREGROUND || p->parent < 0) return 0;
+    const struct proc *par = &procs[p->parent];
+    if (!proc_alive(par) || par->serial != p->parent_serial || par->state != P_FOREGROUND) return 0;
+    if (par->parent < 0) return 1; /* started by the boot script's foreground program: the shell */
+    p = par;
+  }
+  return 0;
 }
 
 /* Ctrl-C ends the foreground job (exit code TOS_EXIT_INTERRUPTED); with none, the line being
@@ -327,9 +335,11 @@ static void job_control(void) {
   consumed += nintr + nsusp; /* the master counted them against this board's input credit */
   for (; nintr; --nintr) {
     int any = 0;
+    uint8_t job[TOS_MAX_PROCESSES]; /* the whole job first: a parent's end would hide its children */
     echo("^C\n", 3);
+    for (int i = 0; i < TOS_MAX_PROCESSES; ++i) job[i] = (uint8_t)foreground_job(&procs[i]);
     for (int i = 0; i < TOS_MAX_PROCESSES; ++i)
-      if (foreground_job(&procs[i])) {
+      if (job[i]) {
         proc_kill(&procs[i], TOS_EXIT_INTERRUPTED);
         any = 1;
       }
@@ -340,10 +350,12 @@ static void job_control(void) {
     }
   }
   for (; nsusp; --nsusp) {
+    uint8_t job[TOS_MAX_PROCESSES];
     echo("^Z\n", 3);
+    for (int i = 0; i < TOS_MAX_PROCESSES; ++i) job[i] = (uint8_t)foreground_job(&procs[i]);
     for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
       struct proc *p = &procs[i];
-      if (!foreground_job(p)) continue;
+      if (!job[i]) continue;
       p->state = P_SUSPENDED;
       for (int k = 0; k < 4; ++k) {
         struct tcb *w = p->pwaiter[k];
