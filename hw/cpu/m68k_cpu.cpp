@@ -468,6 +468,18 @@ void Cpu::unpack_sr(uint16_t sr) {
   }
 }
 
+// Bus cycles outside the run loop (reset, a PC the platform set) that may fault. The slow bus
+// path is an asm call (m68k_slow_call) the compiler takes for one that cannot throw, so a
+// try block around an inlined access has no landing pad and a fault ended the process
+// (std::terminate on m68k::Group0). Called through these volatile pointers, as the run loop
+// calls its handlers through the decoder table, the calls keep their exception regions.
+namespace {
+void jump_out_of_line(Cpu& c, uint32_t pc) { Exec::jump(c, pc); }
+uint32_t read32_out_of_line(Cpu& c, uint32_t a) { return Exec::read<4>(c, a, FC_SUPERVISOR_PROGRAM); }
+void (*volatile g_jump)(Cpu&, uint32_t) = &jump_out_of_line;
+uint32_t (*volatile g_read32)(Cpu&, uint32_t) = &read32_out_of_line;
+}  // namespace
+
 void Cpu::sync_in() {
   // a[7] is authoritative for the mode r_.sr names; the other stack pointer lives in usp/ssp.
   unpack_sr(r_.sr);
@@ -479,7 +491,7 @@ void Cpu::sync_in() {
     uint64_t saved = cycles_;
     uint32_t pc = r_.pc;
     try {
-      Exec::jump(*this, pc);
+      g_jump(*this, pc);
     } catch (const HaltSignal&) {
     } catch (const Group0&) {
       halt_here("no memory at the PC the debugger set,", pc, true);
@@ -515,12 +527,12 @@ void Cpu::reset() {
   uint32_t pc = 0;
   bool vectors_read = false;
   try {
-    uint32_t ssp = Exec::read<4>(*this, 0, FC_SUPERVISOR_PROGRAM);
-    pc = Exec::read<4>(*this, 4, FC_SUPERVISOR_PROGRAM);
+    uint32_t ssp = g_read32(*this, 0);
+    pc = g_read32(*this, 4);
     vectors_read = true;
     r_.a[7] = ssp;
     r_.ssp = ssp;
-    Exec::jump(*this, pc);
+    g_jump(*this, pc);
   } catch (const HaltSignal&) {  // the bus asked for the halt; its reason is set
   } catch (const Group0&) {  // nothing to take an exception with yet: the board halts, saying where
     if (vectors_read) halt_here("no memory at the reset PC", pc, true);

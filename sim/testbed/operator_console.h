@@ -25,7 +25,8 @@ class OperatorConsole : public ConsoleSink {
 
   // A session script; `prompts` ('|'-separated, e.g. a shell's "$ " and TOS's
   // "[console: master]\r\n" when the console comes back): each line waits for one of them to
-  // appear on the console before it is typed. "" types everything at once.
+  // appear on the console before it is typed. "" types everything at once. Ctrl-C, Ctrl-Z and
+  // Ctrl-D end a line as Enter does (the command after one follows it on the same line).
   void type(const std::string& text, const std::string& prompts);
   // The session script has been typed to its end and the prompt after its last line has
   // appeared: the operator has nothing more to say (false without a script).
