@@ -72,7 +72,7 @@ set_tests_properties(tos_session_shell_hostile PROPERTIES LABELS "tos;security")
 add_test(NAME tos_session_job_control
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tos_out}/job_control
           -DFILESTORE=tos-sessions.fs -DSCRIPT=${_sessions}/job_control.txt
-          "-DREGEX=master\\$ spinner 60000.*spinner: spinning.*\\^C.*\\[1\\] spinner interrupted.*master\\$ echo after the interrupt\r?\nafter the interrupt.*spinner: spinning.*\\^Z.*\\[1\\] spinner stopped \\(fg 1 resumes it.*1 spinner +suspended.*master\\$ bg 1.*1 spinner +background.*master\\$ kill 1.*master\\$ echo jobs done\r?\njobs done.*\\[console: water\\].*tos: water: the shell ended \\(exit 0\\); a new shell starts.*water\\$ echo water is back\r?\nwater is back.*\\[console: master\\].*spinner: done after 300 ms.*testbed: the session script is done and for 1 s nothing progressed"
+          "-DREGEX=master\\$ spinner 60000.*spinner: spinning.*\\^C.*\\[1\\] spinner interrupted.*master\\$ echo after the interrupt\r?\nafter the interrupt.*spinner: spinning.*\\^Z.*\\[1\\] spinner stopped \\(fg 1 resumes it.*1 spinner +suspended.*master\\$ bg 1.*1 spinner +bg .*master\\$ kill 1.*master\\$ echo jobs done\r?\njobs done.*\\[console: water\\].*tos: water: the shell ended \\(exit 0\\); a new shell starts.*water\\$ echo water is back\r?\nwater is back.*\\[console: master\\].*spinner: done after 300 ms.*testbed: the session script is done and for 1 s nothing progressed"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_prompts.cmake)
 set_tests_properties(tos_session_job_control PROPERTIES LABELS "tos;hardening")
 
@@ -85,7 +85,7 @@ set_tests_properties(tos_session_job_control PROPERTIES LABELS "tos;hardening")
 add_test(NAME tos_session_forged_results
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tos_out}/forged_results
           -DFILESTORE=tos-sessions.fs -DSCRIPT=${_sessions}/forged_results.txt -DPLANT_STALE=1
-          "-DREGEX=download: monitor.trace.txt: .*[Pp]ermission denied.*download: events.1.vcd: .*[Pp]ermission denied.*download: master.console.log: .*[Pp]ermission denied.*download: mine.txt: [0-9]+ bytes.*testbed: the session script is done.*programs still there, stopped with the run.*master: spinner \\([0-9]+, background\\).*the master sent no monitor.raw over its LAN link \\(the one in the folder is from an earlier run: not used\\)"
+          "-DREGEX=download: monitor.trace.txt: refused: the host keeps that name for its own results.*download: events.1.vcd: refused.*download: master.console.log: refused.*download: mine.txt: [0-9]+ bytes.*testbed: the session script is done.*programs still there, stopped with the run.*master: spinner \\([0-9]+, background\\).*the master sent no monitor.raw over its LAN link \\(the one in the folder is from an earlier run: not used\\)"
           "-DERR_REGEX=the guest tried to write monitor.trace.txt over the LAN link: refused"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_prompts.cmake)
 set_tests_properties(tos_session_forged_results PROPERTIES LABELS "tos;security")

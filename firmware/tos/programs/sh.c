@@ -547,7 +547,8 @@ static int b_download(int argc, char **argv) {
   if (!buf) return 1;
   int r = lan_put(argv[1], buf, (int)len);
   free(buf);
-  if (r < 0) printf("download: %s: %s\n", argv[1], tos_strerror(r));
+  if (r == -TOS_EPERM) printf("download: %s: refused: the host keeps that name for its own results\n", argv[1]);
+  else if (r < 0) printf("download: %s: %s\n", argv[1], tos_strerror(r));
   else printf("download: %s: %ld bytes\n", argv[1], len);
   return r < 0;
 }
