@@ -7,7 +7,7 @@ set(_tos_out ${CMAKE_BINARY_DIR}/test-out/tos-sessions)
 set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 set(_sessions ${CMAKE_CURRENT_SOURCE_DIR}/tos/sessions)
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/sessions.rc "# a shell on every board\n* sh\n")
-tos_filestore(NAME tos-sessions FILES sh hello local dgl spinner tos/sessions/good.sh tos/sessions/bad.sh
+tos_filestore(NAME tos-sessions FILES sh hello local dgl tos/sessions/good.sh tos/sessions/bad.sh
               RC ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/sessions.rc SIZE_KB 160)
 
 # tos_session_test(NAME <name> REGEX <regex over the master's console>)
@@ -62,6 +62,9 @@ tos_session_test(NAME shell_hostile
   REGEX "master\\$ console 7.*\\[console: there is no board 7 on the network; back on master\\].*master\\$ echo still on the master\r?\nstill on the master.*console: mars: no such board.*console: 5x: no such board.*kill: abc: not a process number.*kill: 0: that is this shell.*kill: 99: not a process number.*kill: 1x: not a process number.*sh: line too long \\(305 characters; 254 at most\\): nothing run.*sh: the line is too long after expanding variables.*master\\$ echo survived \\$\\?\r?\nsurvived 2.*machine halted")
 set_tests_properties(tos_session_shell_hostile PROPERTIES LABELS "tos;security")
 
+# The job-control and result-file sessions: shells, and tests/tos/spinner.c to interrupt.
+tos_filestore(NAME tos-jobs FILES sh hello spinner RC ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/sessions.rc SIZE_KB 160)
+
 # Job control and a console that cannot be lost (issue #31): Ctrl-C interrupts the foreground
 # program (and, with none, gives a fresh prompt), Ctrl-Z stops it, bg lets it run in the
 # background, kill ends it; neither character reaches the next command line. Ctrl-D at water's
@@ -71,7 +74,7 @@ set_tests_properties(tos_session_shell_hostile PROPERTIES LABELS "tos;security")
 # A line of the script waits for the shell's prompt or for the spinner's "spinning" line.
 add_test(NAME tos_session_job_control
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tos_out}/job_control
-          -DFILESTORE=tos-sessions.fs -DSCRIPT=${_sessions}/job_control.txt
+          -DFILESTORE=tos-jobs.fs -DSCRIPT=${_sessions}/job_control.txt
           "-DREGEX=master\\$ spinner 60000.*spinner: spinning.*\\^C.*\\[1\\] spinner interrupted.*master\\$ echo after the interrupt\r?\nafter the interrupt.*spinner: spinning.*\\^Z.*\\[1\\] spinner stopped \\(fg 1 resumes it.*1 spinner +suspended.*master\\$ bg 1.*1 spinner +bg .*master\\$ kill 1.*master\\$ echo jobs done\r?\njobs done.*\\[console: water\\].*tos: water: the shell ended \\(exit 0\\); a new shell starts.*water\\$ echo water is back\r?\nwater is back.*\\[console: master\\].*spinner: done after 300 ms.*testbed: the session script is done and for 1 s nothing progressed"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_prompts.cmake)
 set_tests_properties(tos_session_job_control PROPERTIES LABELS "tos;hardening")
@@ -84,7 +87,7 @@ set_tests_properties(tos_session_job_control PROPERTIES LABELS "tos;hardening")
 # and names the program it stopped.
 add_test(NAME tos_session_forged_results
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tos_out}/forged_results
-          -DFILESTORE=tos-sessions.fs -DSCRIPT=${_sessions}/forged_results.txt -DPLANT_STALE=1
+          -DFILESTORE=tos-jobs.fs -DSCRIPT=${_sessions}/forged_results.txt -DPLANT_STALE=1
           "-DREGEX=download: monitor.trace.txt: refused: the host keeps that name for its own results.*download: events.1.vcd: refused.*download: master.console.log: refused.*download: mine.txt: [0-9]+ bytes.*testbed: the session script is done.*programs still there, stopped with the run.*master: spinner \\([0-9]+, background\\).*the master sent no monitor.raw over its LAN link \\(the one in the folder is from an earlier run: not used\\)"
           "-DERR_REGEX=the guest tried to write monitor.trace.txt over the LAN link: refused"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_prompts.cmake)
