@@ -338,6 +338,8 @@ int sc_main(int argc, char** argv) {
         if (r.exit_code != 1) rc = 1;
       } else {
         std::cout << "still running (" << machine.board_state(i) << ")";
+        std::string procs = machine.tos_processes(i);
+        if (!procs.empty()) std::cout << ", TOS processes: " << procs;
         if (spec.stop_time == sc_core::SC_ZERO_TIME && !machine.script_ended()) rc = 1;
       }
       std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()
