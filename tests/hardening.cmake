@@ -172,3 +172,39 @@ hardening_check(m68k_dis_image_is_a_folder 2 "m68k-dis: ${_hd_out}: not a regula
 hardening_check(testbed_more_smis_than_slaves_runs 0
   "monitor:     6         0       0        0.*monitor:     7         0       0        0.*decoded 136 events"
   CMD ${_tb} --out ${_hd_out}/smis7 --console none --set monitor.smis=7)
+
+# --- A guest's action never aborts the simulator (issue #30, labels hardening and security): a
+# reset vector into a hole of the memory map halts that board with a message naming the address
+# (was: an uncaught m68k::Group0, SIGABRT); in the six-board machine the other boards go on and
+# the run's outputs stay.
+hardening_check(testbed_board_reset_pc_in_hole_halts 3
+  "testbed-board: .*0xFE0000"
+  CMD $<TARGET_FILE:testbed-board> --max-cycles 100000 ${TESTBED_FIRMWARE_DIR}/reset-in-hole.elf)
+hardening_check(testbed_reset_pc_in_hole_halts_one_board 1
+  "board master +still running.*board earth +HALTED at [0-9.]+ ms: no memory at the reset PC 0xFE0000 \\(bus error.*board air +HALTED at [0-9.]+ ms: double bus fault.*testbed: board earth halted at [0-9.]+ ms: no memory at the reset PC 0xFE0000.*the other boards go on"
+  CMD ${_tb} ${_hd_out}/hole.toml --firmware-dir ${TESTBED_FIRMWARE_DIR} --out ${_hd_out}/hole --console none --set run.no_progress_ms=100
+  DEFS -DSETUP_FILE=${_hd_out}/hole.toml
+       "-DSETUP_TEXT=[board]\nimage = \"fault-target.elf\"\n[[boards]]\nname = \"master\"\nslot = 0\n[[boards]]\nname = \"earth\"\nslot = 1\nimage = \"reset-in-hole.elf\"\n[[boards]]\nname = \"air\"\nslot = 2\n[monitor]\nsmis = 2\n"
+       -DCHECK_FILE=${_hd_out}/hole/air.console.log "-DCHECK_REGEX=this slave double-faults")
+set_tests_properties(hardening_testbed_board_reset_pc_in_hole_halts hardening_testbed_reset_pc_in_hole_halts_one_board
+  PROPERTIES LABELS "hardening;security")
+
+# --- Leftovers of issue #30: --out with a backslash (a TOML escape made odd folders), a second
+# image given to testbed-board (the first was ignored), an FST path that cannot be written (the
+# regression exited 0); issue #31: a TOS user program given as a board image (six boards
+# double-faulted at 0x001000) is refused with the way to run it.
+hardening_check(testbed_out_with_backslash_refused 2
+  "configuration error: .*run.out_dir = .*runs.one.: a backslash is not a folder separator here"
+  CMD ${_tb} --out ${_hd_out}/runs\\one)
+hardening_check(testbed_board_two_images_refused 2
+  "testbed-board: error: one image only: .*gdb-target.elf' and .*reset-in-hole.elf' given"
+  CMD $<TARGET_FILE:testbed-board> ${TESTBED_FIRMWARE_DIR}/gdb-target.elf ${TESTBED_FIRMWARE_DIR}/reset-in-hole.elf)
+hardening_check(rtl_monitor_regress_unwritable_fst_fails 2
+  "rtl-monitor-regress: --fst /nonexistent-dir/w.fst: cannot write: No such file or directory"
+  CMD $<TARGET_FILE:rtl-monitor-regress> --fst /nonexistent-dir/w.fst --clocks 10)
+hardening_check(testbed_tos_program_as_board_image_refused 2
+  "testbed: image error: .*hello.elf: a TOS user program \\(linked at 0x001000.*not a board image: put it in a filestore with tos-mkfs"
+  CMD ${_tb} --out ${_hd_out}/x --set board.image=hello.elf)
+hardening_check(testbed_board_tos_program_refused 2
+  "testbed-board: error: .*hello.elf: a TOS user program .*tos-mkfs"
+  CMD $<TARGET_FILE:testbed-board> ${TESTBED_FIRMWARE_DIR}/hello.elf)

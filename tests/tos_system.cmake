@@ -54,3 +54,44 @@ add_test(NAME tos_session_upload_download
           "-DERR_REGEX=lan: upload big.bin: [0-9]+ of 516 KB \\([0-9]+%\\) after 1 s.*lan: upload big.bin: 516 KB in [0-9.]+ s"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_upload.cmake)
 set_tests_properties(tos_session_upload_download PROPERTIES LABELS tos)
+
+# The shell against a hostile operator (issue #30, label security): a board that does not exist
+# (`console 7`: the controller cannot reach it, the console comes back to the master; `mars`, `5x`
+# refused), `kill` arguments parsed whole (`abc`, `99`, `1x` refused, not read as process 0) and
+# the shell refusing to kill itself, a line longer than the console's buffer refused whole (not
+# run cut short) and a $VAR expansion longer than the word buffer refused (it overran a static
+# buffer); the shell still answers after each.
+tos_session_test(NAME shell_hostile
+  REGEX "master\\$ console 7.*\\[console: there is no board 7 on the network; back on master\\].*master\\$ echo still on the master\r?\nstill on the master.*console: mars: no such board.*console: 5x: no such board.*kill: abc: not a process number.*kill: 0: that is this shell.*kill: 99: not a process number.*kill: 1x: not a process number.*sh: line too long \\(305 characters; 254 at most\\): nothing run.*sh: the line is too long after expanding variables.*master\\$ echo survived \\$\\?\r?\nsurvived 2.*machine halted")
+set_tests_properties(tos_session_shell_hostile PROPERTIES LABELS "tos;security")
+
+# The job-control and result-file sessions: shells, and tests/tos/spinner.c to interrupt.
+tos_filestore(NAME tos-jobs FILES sh hello spinner RC ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/sessions.rc SIZE_KB 160)
+
+# Job control and a console that cannot be lost (issue #31): Ctrl-C interrupts the foreground
+# program (and, with none, gives a fresh prompt), Ctrl-Z stops it, bg lets it run in the
+# background, kill ends it; neither character reaches the next command line. Ctrl-D at water's
+# prompt ends water's shell and a new one starts at once, as init restarts a getty: the console
+# is never left on a dead shell. The script has no `shutdown`: when it is done, the run waits
+# for the background program still running (it finishes) and then ends cleanly, exit 0.
+# A line of the script waits for the shell's prompt or for the spinner's "spinning" line.
+add_test(NAME tos_session_job_control
+  COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tos_out}/job_control
+          -DFILESTORE=tos-jobs.fs -DSCRIPT=${_sessions}/job_control.txt
+          "-DREGEX=master\\$ spinner 60000.*spinner: spinning.*\\^C.*\\[1\\] spinner interrupted.*master\\$ echo after the interrupt\r?\nafter the interrupt.*spinner: spinning.*\\^Z.*\\[1\\] spinner stopped \\(fg 1 resumes it.*1 spinner +suspended.*master\\$ bg 1.*1 spinner +bg .*master\\$ kill 1.*master\\$ echo jobs done\r?\njobs done.*\\[console: water\\].*tos: water: the shell ended \\(exit 0\\); a new shell starts.*water\\$ echo water is back\r?\nwater is back.*\\[console: master\\].*spinner: done after 300 ms.*testbed: the session script is done and for 1 s nothing progressed"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_prompts.cmake)
+set_tests_properties(tos_session_job_control PROPERTIES LABELS "tos;hardening")
+
+# Result files a guest cannot forge (issue #30, label security): a download named as one of the
+# host's own results (monitor.trace.txt, events.1.vcd, master.console.log) is refused by the host
+# (EPERM in TOS) and said on stderr; stale results of an earlier run are removed before the run
+# and an old monitor.raw is not decoded as this run's; an ordinary download still lands. The
+# script ends with a program waiting for ever: the run ends when the session is over (exit 0)
+# and names the program it stopped.
+add_test(NAME tos_session_forged_results
+  COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tos_out}/forged_results
+          -DFILESTORE=tos-jobs.fs -DSCRIPT=${_sessions}/forged_results.txt -DPLANT_STALE=1
+          "-DREGEX=download: monitor.trace.txt: refused: the host keeps that name for its own results.*download: events.1.vcd: refused.*download: master.console.log: refused.*download: mine.txt: [0-9]+ bytes.*testbed: the session script is done.*programs still there, stopped with the run.*master: spinner \\([0-9]+, background\\).*the master sent no monitor.raw over its LAN link \\(the one in the folder is from an earlier run: not used\\)"
+          "-DERR_REGEX=the guest tried to write monitor.trace.txt over the LAN link: refused"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_prompts.cmake)
+set_tests_properties(tos_session_forged_results PROPERTIES LABELS "tos;security")

@@ -1,5 +1,8 @@
 #include "board.h"
 
+#include <testbed/tos.h>
+#include <cstdio>
+
 #include <cstring>
 #include <stdexcept>
 
@@ -98,6 +101,21 @@ void Board::before_end_of_elaboration() {
     no_mon_ = std::make_unique<AbsentDevice>("no_monitor");
     decoder_.port("MON").bind(no_mon_->socket);
   }
+}
+
+void check_board_image(const ElfImage& image) {
+  bool vectors = false, user_area = !image.segments.empty();
+  for (auto& s : image.segments) {
+    if (s.paddr <= 4 && s.paddr + s.memsz >= 8) vectors = true;  // the reset SSP and PC
+    if (s.paddr < TOS_USER_BASE || s.paddr + s.memsz > TOS_USER_IMAGE_TOP) user_area = false;
+  }
+  if (vectors || !user_area) return;
+  char at[16];
+  std::snprintf(at, sizeof at, "0x%06X", image.segments.front().paddr);
+  throw ElfError(image.path + ": a TOS user program (linked at " + at +
+                 " for a process's address space, no reset vectors at 0), not a board image: put it in a "
+                 "filestore with tos-mkfs and boot TOS, e.g. build/bin/tos-mkfs -o my.fs build/firmware/sh.elf " +
+                 image.path + " rc=my.rc, then --set board.filestore=my.fs (README: \"A session on the Testbed\")");
 }
 
 void Board::load_image(const ElfImage& image) {

@@ -77,6 +77,11 @@ struct BoardResult {
   uint64_t cycles = 0, instructions = 0;
 };
 
+// A board image must give the reset vectors at address 0. An image without them that lies wholly
+// in a TOS process's image area (linked with user.ld, at TOS_USER_BASE) is a TOS user program
+// given where a board image belongs: refused (ElfError) with the way to run it, tos-mkfs.
+void check_board_image(const ElfImage& image);
+
 class Board : public sc_core::sc_module {
  public:
   Board(sc_core::sc_module_name name, const BoardConfig& config);

@@ -116,6 +116,14 @@ void FileService::handle() {
     get_ = Transfer{name_, sc_core::sc_time_stamp(), sc_core::sc_time_stamp(), out_.size(), 0, false};
     return;
   }
+  if (reserved_ && reserved_(name_)) {
+    ++refused_;
+    if (refused_names_.insert(name_).second)
+      std::cerr << "testbed: the guest tried to write " << name_ << " over the LAN link: refused, the host writes "
+                << "that file as one of its own results" << std::endl;
+    return reply(Reserved);
+  }
+  received_.insert(name_);
   std::string path = down_ + "/" + name_;
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (f) f.write(reinterpret_cast<const char*>(data_.data()), std::streamsize(data_.size()));

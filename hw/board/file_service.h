@@ -6,7 +6,9 @@
 //             op 'G' get a file (len 0), 'P' put a file (data = contents)
 //   reply   : 0x5A  status  len[4]  data[len]  checksum
 //             status 0 ok (G: data = contents), 1 no such file, 2 bad name, 3 bad checksum,
-//             4 host I/O error, 5 too large, 6 unknown op
+//             4 host I/O error, 5 too large, 6 unknown op, 7 a name the host keeps for its own
+//             results (a 'P' the host refuses, so that a guest cannot plant a file the host
+//             would then present as its own: set_reserved)
 //
 // Names are 1..64 characters of [A-Za-z0-9._-], not starting with '.': no paths. Files are
 // at most 16 MB. Bytes before a sync byte are ignored (resynchronisation).
@@ -20,6 +22,8 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,7 +32,9 @@ namespace testbed {
 class FileService : public SerialEndpoint {
  public:
   static constexpr uint8_t kRequestSync = 0xA5, kReplySync = 0x5A;
-  enum Status : uint8_t { Ok = 0, NoSuchFile = 1, BadName = 2, BadChecksum = 3, IoError = 4, TooLarge = 5, BadOp = 6 };
+  enum Status : uint8_t {
+    Ok = 0, NoSuchFile = 1, BadName = 2, BadChecksum = 3, IoError = 4, TooLarge = 5, BadOp = 6, Reserved = 7
+  };
   static constexpr uint32_t kMaxFile = 16u << 20;
 
   // `upload_dir`: where 'G' reads; `download_dir`: where 'P' writes. Both must exist
@@ -38,6 +44,12 @@ class FileService : public SerialEndpoint {
   void transmit(uint8_t byte, const sc_core::sc_time& t) override;
   bool receive(uint8_t& byte) override;
   bool has_input() const override { return true; }
+
+  // Names the guest may not write ('P' answers Reserved, the refusal counted and said once per name).
+  void set_reserved(std::function<bool(const std::string&)> reserved) { reserved_ = std::move(reserved); }
+  // Whether the guest stored `name` during this run (a file of an earlier run is not this run's).
+  bool received(const std::string& name) const { return received_.count(name) != 0; }
+  uint64_t refused() const { return refused_; }
 
   uint64_t requests() const { return requests_; }
   uint64_t bytes() const { return bytes_; }  // both ways
@@ -67,7 +79,9 @@ class FileService : public SerialEndpoint {
   bool too_large_ = false;
   std::vector<uint8_t> data_;
   std::deque<uint8_t> out_;
-  uint64_t requests_ = 0, bytes_ = 0;
+  uint64_t requests_ = 0, bytes_ = 0, refused_ = 0;
+  std::function<bool(const std::string&)> reserved_;
+  std::set<std::string> received_, refused_names_;
 };
 
 }  // namespace testbed

@@ -468,16 +468,33 @@ void Cpu::unpack_sr(uint16_t sr) {
   }
 }
 
+// Bus cycles outside the run loop (reset, a PC the platform set) that may fault. The slow bus
+// path is an asm call (m68k_slow_call) the compiler takes for one that cannot throw, so a
+// try block around an inlined access has no landing pad and a fault ended the process
+// (std::terminate on m68k::Group0). Called through these volatile pointers, as the run loop
+// calls its handlers through the decoder table, the calls keep their exception regions.
+namespace {
+void jump_out_of_line(Cpu& c, uint32_t pc) { Exec::jump(c, pc); }
+uint32_t read32_out_of_line(Cpu& c, uint32_t a) { return Exec::read<4>(c, a, FC_SUPERVISOR_PROGRAM); }
+void (*volatile g_jump)(Cpu&, uint32_t) = &jump_out_of_line;
+uint32_t (*volatile g_read32)(Cpu&, uint32_t) = &read32_out_of_line;
+}  // namespace
+
 void Cpu::sync_in() {
   // a[7] is authoritative for the mode r_.sr names; the other stack pointer lives in usp/ssp.
   unpack_sr(r_.sr);
   if (r_.pc != synced_pc_) {
-    // The platform moved the PC: refill the queue from memory without clocks.
+    // The platform moved the PC (a debugger): refill the queue from memory without clocks. No
+    // instruction is running, so a fault here is no exception the core could take: the board
+    // halts, saying where (it used to run on with a stale queue).
     loop_mode_ = false;
     uint64_t saved = cycles_;
+    uint32_t pc = r_.pc;
     try {
-      Exec::jump(*this, r_.pc);
-    } catch (...) {
+      g_jump(*this, pc);
+    } catch (const HaltSignal&) {
+    } catch (const Group0&) {
+      halt_here("no memory at the PC the debugger set,", pc, true);
     }
     cycles_ = saved;
   }
@@ -507,18 +524,38 @@ void Cpu::reset() {
   t_ = false;
   r_.vbr = 0;
   uint64_t before = cycles_;
+  uint32_t pc = 0;
+  bool vectors_read = false;
   try {
-    uint32_t ssp = Exec::read<4>(*this, 0, FC_SUPERVISOR_PROGRAM);
-    uint32_t pc = Exec::read<4>(*this, 4, FC_SUPERVISOR_PROGRAM);
+    uint32_t ssp = g_read32(*this, 0);
+    pc = g_read32(*this, 4);
+    vectors_read = true;
     r_.a[7] = ssp;
     r_.ssp = ssp;
-    Exec::jump(*this, pc);
-  } catch (...) {
-    halted_ = true;
-    halt_reason_ = "bus fault while fetching the reset vectors";
+    g_jump(*this, pc);
+  } catch (const HaltSignal&) {  // the bus asked for the halt; its reason is set
+  } catch (const Group0&) {  // nothing to take an exception with yet: the board halts, saying where
+    if (vectors_read) halt_here("no memory at the reset PC", pc, true);
+    else halt_here("no reset vectors", 0, false);
   }
   cycles_ = before + 40 + (cycles_ - before - 24);
   sync_out();
+  if (halted_ && vectors_read) r_.pc = synced_pc_ = pc;  // where it would have started
+}
+
+// Halts the core for a fault outside any instruction (reset, a PC set by the platform), naming
+// what (`what`, then the PC if `pc_known`), the kind of fault and its address.
+void Cpu::halt_here(const char* what, uint32_t pc, bool pc_known) {
+  halted_ = true;
+  halt_pc_ = pc;
+  halt_address_ = fault_addr_;
+  const char* kind = fault_berr_ ? "bus error" : "address error";
+  if (pc_known)
+    std::snprintf(halt_text_, sizeof halt_text_, "%s 0x%06X (%s fetching the instruction at 0x%06X)", what,
+                  pc & 0xFFFFFF, kind, fault_addr_ & 0xFFFFFF);
+  else
+    std::snprintf(halt_text_, sizeof halt_text_, "%s (%s at 0x%06X)", what, kind, fault_addr_ & 0xFFFFFF);
+  halt_reason_ = halt_text_;
 }
 
 uint64_t Cpu::run_until(uint64_t cycle) {
@@ -526,6 +563,10 @@ uint64_t Cpu::run_until(uint64_t cycle) {
   break_hit_ = false;
   if (halted_) return cycles_;
   sync_in();
+  if (halted_) {  // the PC the platform set leads nowhere: it stays as set, for the debugger
+    synced_pc_ = r_.pc;
+    return cycles_;
+  }
   if (model_ == Model::MC68010) Exec::run_loop<true>(*this, cycle);
   else Exec::run_loop<false>(*this, cycle);
   sync_out();

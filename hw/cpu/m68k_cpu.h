@@ -139,6 +139,7 @@ class Cpu {
   static constexpr int kPages = 1 << 14;  // 16 MB / 1 KB
 
   void sync_in();
+  void halt_here(const char* what, uint32_t pc, bool pc_known);
   void sync_out();
   uint16_t pack_sr() const;
   void unpack_sr(uint16_t sr);

@@ -14,6 +14,7 @@
 
 #include "tool_args.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -40,6 +41,17 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--clocks") && i + 1 < argc) clocks = testbed::tool_args::whole("rtl-monitor-regress", "--clocks", argv[++i], 1, 1000000000000ull, 0);
     else {
       std::fprintf(stderr, "usage: %s [--coverage FILE] [--fst FILE] [--clocks N]\n", argv[0]);
+      return 2;
+    }
+  }
+  // Output files are checked before the run: a waveform or coverage that cannot be written is
+  // a failure said at once, not a silent success after minutes of simulation.
+  for (const std::string* path : {&fst, &cov}) {
+    if (path->empty()) continue;
+    std::ofstream probe(*path, std::ios::app);
+    if (!probe) {
+      std::fprintf(stderr, "rtl-monitor-regress: %s %s: cannot write: %s\n", path == &fst ? "--fst" : "--coverage",
+                   path->c_str(), std::strerror(errno ? errno : EACCES));
       return 2;
     }
   }
@@ -124,6 +136,10 @@ int main(int argc, char** argv) {
   }
   if (!fst.empty()) dflt.trace_to(fst);
   run(dflt, pd, Profile{}, 12, std::max<uint64_t>(clocks, 700000), "default config");
+  if (!fst.empty() && !dflt.trace_ok()) {
+    std::fprintf(stderr, "rtl-monitor-regress: --fst %s: the waveform could not be written\n", fst.c_str());
+    return 2;
+  }
   ctx.coveragep()->write(cov.c_str());
 
   // Every cover point from `cover property` (the FIFO full/empty corners, the bus phases, ...)

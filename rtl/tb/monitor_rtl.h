@@ -73,6 +73,7 @@ class RtlMonitor : public Model {
     vm_->trace(trace_.get(), 99);
     trace_->open(path.c_str());
   }
+  bool trace_ok() const { return trace_ && trace_->isOpen(); }
 #endif
 
   void clock(const ClockOps& ops, ClockOut& out) override {

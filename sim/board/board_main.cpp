@@ -58,6 +58,7 @@ int sc_main(int argc, char** argv) {
   try {
     o.parse(args);
     ElfImage image = load_elf(o.image);
+    check_board_image(image);
     if (!o.filestore.empty()) {  // one more segment of the image: the board's one loader places it
       std::vector<uint8_t> store = filestore::read_file(o.filestore);
       filestore::check_image(store, o.filestore, o.board.ram_bytes);

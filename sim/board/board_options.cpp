@@ -126,10 +126,11 @@ void BoardOptions::parse(const std::vector<std::string>& args) {
       } else {
         options.emplace_back(key, value);
       }
-    } else if (image.empty() || i == args.size() - 1) {
+    } else if (image.empty()) {
       image = a;
-    } else {
-      throw OptionError("unexpected argument '" + a + "'\n" + usage());
+    } else {  // one board, one image: a second one would be ignored silently
+      throw OptionError("one image only: '" + image + "' and '" + a + "' given (testbed runs several boards)\n" +
+                        usage());
     }
   }
   std::string cli_image = image;

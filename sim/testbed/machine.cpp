@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -12,9 +13,36 @@
 
 namespace testbed {
 
+// The files the host writes into the run's folder as its own results. The guest's downloads
+// land in the same folder (the logger's monitor.raw, `download FILE`), so these names are kept
+// from it: a guest cannot plant a file the host would then present as its own.
+bool Machine::host_result(const std::string& name) const {
+  static const std::regex events(R"(events\.[0-9]+\.vcd)");
+  if (name == "monitor.trace.txt" || name == "monitor.trace.bin" || std::regex_match(name, events)) return true;
+  if (name.size() > 12 && name.compare(name.size() - 12, 12, ".console.log") == 0) return true;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  auto in_out = [&](const std::string& path) {
+    return !path.empty() && fs::path(path).filename() == name &&
+           fs::equivalent(fs::path(path).parent_path().empty() ? fs::path(".") : fs::path(path).parent_path(),
+                          fs::path(spec_.out_dir), ec);
+  };
+  std::string net_vcd = spec_.net.vcd_file;  // SystemC writes BASE.vcd
+  if (net_vcd.size() > 4 && net_vcd.compare(net_vcd.size() - 4, 4, ".vcd") == 0) net_vcd.resize(net_vcd.size() - 4);
+  if (in_out(spec_.mon.vcd_path) || (!net_vcd.empty() && in_out(net_vcd + ".vcd"))) return true;
+  if (!spec_.board_vcd.empty())
+    for (auto& bs : spec_.boards)
+      if (in_out(spec_.board_vcd + "." + bs.name + ".vcd")) return true;
+  return false;
+}
+
 Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_module(name), spec_(spec) {
   namespace fs = std::filesystem;
   fs::create_directories(spec_.out_dir);
+  // Results of an earlier run in the same folder go first: what the summary names is this run's.
+  for (const char* stale : {"monitor.trace.txt", "monitor.trace.bin"}) fs::remove(fs::path(spec_.out_dir) / stale);
+  for (unsigned k = 1; k <= spec_.mon.params.n_smi; ++k)
+    fs::remove(fs::path(spec_.out_dir) / ("events." + std::to_string(k) + ".vcd"));
   tlm::tlm_global_quantum::instance().set(spec_.quantum);
   SC_THREAD(watch_progress);
 
@@ -68,6 +96,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
       }
       if (spec_.interactive) op->set_interactive();
       if (spec_.console_tcp) op->set_tcp(spec_.console_tcp);
+      operator_ = op.get();
       consoles_.push_back(std::move(op));
     } else {
       consoles_.push_back(std::make_unique<ConsoleSink>(log, stdout, bs.name == spec_.console));
@@ -76,6 +105,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     if (bs.master) {
       std::string up = spec_.upload_dir.empty() ? spec_.out_dir : spec_.upload_dir;
       link_ = std::make_unique<FileService>(up, spec_.out_dir);
+      link_->set_reserved([this](const std::string& name) { return host_result(name); });
       b->link().connect(link_.get());
     }
     if (!spec_.board_vcd.empty()) {
@@ -85,6 +115,11 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     }
     // The filestore is one more segment of the boot image: the board's one loader places both.
     ElfImage image = load_elf(bs.image);
+    check_board_image(image);
+    {
+      auto sym = [&](const char* n) { auto it = image.symbols.find(n); return it == image.symbols.end() ? 0u : it->second; };
+      tos_.push_back({sym("tos_gdb_info"), sym("procs")});
+    }
     if (!bs.filestore.empty()) {
       std::vector<uint8_t> store = filestore::read_file(bs.filestore);
       filestore::check_image(store, bs.filestore, bs.ram_bytes);
@@ -127,14 +162,19 @@ uint64_t Machine::progress() {
   return n;
 }
 
-// Sampled every spec.no_progress of simulated time: two equal samples in a row end the run.
-// The samples only read counters, so the run's traces are those of a run without the watch.
+// Sampled every spec.no_progress of simulated time (every spec.script_idle when a session
+// script is typed): no change for no_progress ends the run as stalled; with the script typed to
+// its end, no change for script_idle ends it as the session's end. The samples only read
+// counters, so the run's traces are those of a run without the watch.
 void Machine::watch_progress() {
   if (spec_.interactive || spec_.console_tcp || spec_.no_progress == sc_core::SC_ZERO_TIME) watch_ = false;
   if (!watch_) return;  // (disable_progress_watch() is called before the run starts)
+  sc_core::sc_time step = spec_.no_progress;
+  if (operator_ && operator_->script_done() == false && !spec_.input.empty() && spec_.script_idle < step)
+    step = spec_.script_idle;
   uint64_t last = progress();
   for (;;) {
-    sc_core::wait(spec_.no_progress);
+    sc_core::wait(step);
     if (!watch_) return;
     uint64_t now = progress();
     if (now != last) {
@@ -142,10 +182,49 @@ void Machine::watch_progress() {
       last_progress_ = sc_core::sc_time_stamp();
       continue;
     }
+    sc_core::sc_time quiet = sc_core::sc_time_stamp() - last_progress_;
+    if (operator_ && operator_->script_done() && quiet >= spec_.script_idle) {
+      script_ended_ = true;
+      sc_core::sc_stop();
+      return;
+    }
+    if (quiet < spec_.no_progress) continue;
     stalled_ = true;
     sc_core::sc_stop();
     return;
   }
+}
+
+// The kernel's process table through the board's debug path (no bus timing, no side effects),
+// laid out as its tos_gdb_info says (firmware/tos/kernel/gdb_info.c; the gdb stub reads the same).
+std::string Machine::tos_processes(size_t i) {
+  if (i >= tos_.size() || !tos_[i].info || !tos_[i].procs) return "";
+  Board& b = *boards_[i];
+  auto rd8 = [&](uint32_t a) {
+    uint8_t v = 0;
+    b.cpu().debug_access(false, a, &v, 1, m68k::FC_SUPERVISOR_DATA);
+    return v;
+  };
+  auto rd32 = [&](uint32_t a) { return uint32_t(rd8(a)) << 24 | uint32_t(rd8(a + 1)) << 16 | uint32_t(rd8(a + 2)) << 8 | rd8(a + 3); };
+  enum { kVersion = 0, kProcSize = 9, kProcState = 10, kProcName = 12, kMaxProcs = 15, kNameLen = 17 };
+  uint32_t info[18];
+  for (int k = 0; k < 18; ++k) info[k] = rd32(tos_[i].info + 4 * k);
+  if (info[kVersion] != 1 || info[kMaxProcs] > 64 || info[kNameLen] > 64) return "";
+  static const char* const states[] = {"free", "foreground", "background", "suspended", "ended"};
+  std::string list;
+  for (uint32_t p = 0; p < info[kMaxProcs]; ++p) {
+    uint32_t pa = tos_[i].procs + p * info[kProcSize];
+    uint8_t st = rd8(pa + info[kProcState]);
+    if (st == 0 || st >= 4) continue;  // free, or ended
+    std::string name;
+    for (uint32_t k = 0; k < info[kNameLen]; ++k) {
+      char c = char(rd8(pa + info[kProcName] + k));
+      if (!c) break;
+      name += (c >= 32 && c < 127) ? c : '?';
+    }
+    list += (list.empty() ? "" : ", ") + name + " (" + std::to_string(p) + ", " + states[st] + ")";
+  }
+  return list;
 }
 
 std::string Machine::board_state(size_t i) {

@@ -50,10 +50,20 @@ class Machine : public sc_core::sc_module {
   // A person or a debugger may unblock the machine at any time: then it is never applied.
   void disable_progress_watch() { watch_ = false; }
   bool stalled() const { return stalled_; }
+  // The session script (run.input) was typed to its end and then nothing progressed for
+  // spec.script_idle: the run was ended as the operator's session is over.
+  bool script_ended() const { return script_ended_; }
+  // What TOS processes are still alive on board i (read from the kernel's process table when
+  // its image is a TOS kernel): "sh (foreground), logger (background)"; "" when none or not TOS.
+  std::string tos_processes(size_t i);
   sc_core::sc_time last_progress() const { return last_progress_; }
   // Why a board that has not finished is not moving, for the report: "in STOP, interrupt mask
   // 2, nothing pending" or "executing at pc ... (supervisor)".
   std::string board_state(size_t i);
+  // A file name in the run's folder the host writes as one of its results (a guest may not).
+  bool host_result(const std::string& name) const;
+  // Whether the guest sent `name` over the LAN link during this run.
+  bool received(const std::string& name) const { return link_ && link_->received(name); }
 
  private:
   MachineSpec spec_;
@@ -71,7 +81,10 @@ class Machine : public sc_core::sc_module {
 
   uint64_t progress();  // a count that any progress increases
   void watch_progress();
-  bool watch_ = true, stalled_ = false;
+  bool watch_ = true, stalled_ = false, script_ended_ = false;
+  OperatorConsole* operator_ = nullptr;
+  struct TosTables { uint32_t info = 0, procs = 0; };  // symbols of a TOS kernel image, per board
+  std::vector<TosTables> tos_;
   sc_core::sc_time last_progress_;
 };
 

@@ -233,7 +233,16 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   }
   m.stop_time = sc_core::sc_time(stop_ms, sc_core::SC_MS);
   m.no_progress = sc_core::sc_time(double(run.get_int("no_progress_ms", 10000, 0, 1000000000)), sc_core::SC_MS);
+  m.script_idle = sc_core::sc_time(double(run.get_int("script_idle_ms", 1000, 1, 1000000000)), sc_core::SC_MS);
   m.out_dir = run.get_string("out_dir", "testbed-out");
+  // A backslash is no separator here: `--out runs\one` would make one folder named so, beside
+  // the one meant. Refused, as is a control character (a TOML escape such as \b in the name).
+  for (char c : m.out_dir)
+    if (c == '\\' || static_cast<unsigned char>(c) < 0x20 || c == 0x7F)
+      throw ConfigError(m.source + ": run.out_dir = \"" + m.out_dir + "\": " +
+                        (c == '\\' ? std::string("a backslash is not a folder separator here: write the path with /")
+                                    : std::string("a control character in the folder name")) +
+                        " (refused)");
   m.upload_dir = run.get_string("upload_dir", "");
   m.console = run.get_string("console", "master");
   if (!m.console.empty() && m.console != "none" && !m.find(m.console))

@@ -45,6 +45,7 @@ struct MachineSpec {
   std::string board_vcd;              // per-board bus VCD prefix ("" = off)
   sc_core::sc_time stop_time;         // simulated time limit (0: until every board exits)
   sc_core::sc_time no_progress;       // a run without progress this long is stopped (0: never)
+  sc_core::sc_time script_idle;       // the session script done and no progress this long: the run ends
 
   static MachineSpec from_config(const Config& cfg, const std::string& firmware_dir);
   const BoardSpec* find(const std::string& name) const;

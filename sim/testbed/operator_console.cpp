@@ -47,6 +47,7 @@ void OperatorConsole::set_interactive() {
 
 void OperatorConsole::type(const std::string& text, const std::string& prompts) {
   input_.insert(input_.end(), text.begin(), text.end());
+  script_ = !text.empty();
   prompts_.clear();
   size_t a = 0;
   while (a <= prompts.size()) {
@@ -63,7 +64,10 @@ bool OperatorConsole::receive(uint8_t& byte) {
     if (!prompt_seen_) return false;
     byte = input_.front();
     input_.pop_front();
-    if (byte == '\n' && !prompts_.empty()) prompt_seen_ = false;  // the next line waits for a prompt
+    // The next line waits for a prompt: after Enter, and after Ctrl-C, Ctrl-Z and Ctrl-D, which
+    // a person types without Enter and then waits for the shell (a script writes the next
+    // command right after one of them).
+    if ((byte == '\n' || byte == 0x03 || byte == 0x1A || byte == 0x04) && !prompts_.empty()) prompt_seen_ = false;
     return true;
   }
   if (!real_time_) return false;

@@ -25,8 +25,12 @@ class OperatorConsole : public ConsoleSink {
 
   // A session script; `prompts` ('|'-separated, e.g. a shell's "$ " and TOS's
   // "[console: master]\r\n" when the console comes back): each line waits for one of them to
-  // appear on the console before it is typed. "" types everything at once.
+  // appear on the console before it is typed. "" types everything at once. Ctrl-C, Ctrl-Z and
+  // Ctrl-D end a line as Enter does (the command after one follows it on the same line).
   void type(const std::string& text, const std::string& prompts);
+  // The session script has been typed to its end and the prompt after its last line has
+  // appeared: the operator has nothing more to say (false without a script).
+  bool script_done() const { return script_ && input_.empty() && prompt_seen_; }
   void set_interactive();  // stdin in raw mode until the console is destroyed
   void set_tcp(int port);  // throws std::runtime_error naming the port
 
@@ -36,6 +40,7 @@ class OperatorConsole : public ConsoleSink {
   std::vector<std::string> prompts_;
   std::string recent_;
   bool prompt_seen_ = true;
+  bool script_ = false;
   bool interactive_ = false;
   bool raw_ = false;
   std::unique_ptr<TcpEndpoint> tcp_;

@@ -54,6 +54,25 @@ void check_fits_host(const MachineSpec& spec) {
   throw std::runtime_error(m.str());
 }
 
+// A command-line value as a TOML basic string, every character as typed: the settings'
+// checks then see the value itself (`--out 'a\b'` is a backslash, not TOML's backspace escape).
+std::string toml_string(const std::string& v) {
+  std::string out = "\"";
+  for (char c : v) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04X", unsigned(static_cast<unsigned char>(c)));
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 // The phases of the local-communication FSM (seed 000 Figure 5) in the decoded trace, per board.
 void report_local_comms(std::ostream& os, const testbed::monitor_decoder::Result& res, unsigned n_smi,
                         uint64_t tick_ps) {
@@ -100,7 +119,10 @@ int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
       if (!r.kept) ++lost[r.smi];
     }
   md::Result res;
-  bool have_raw = fs::exists(raw);
+  // Only a stream the guest sent during this run is decoded: one left in the folder by an
+  // earlier run is not this run's.
+  bool have_raw = m.received("monitor.raw") && fs::exists(raw);
+  bool stale_raw = !have_raw && fs::exists(raw);
   if (have_raw) {
     std::ifstream f(raw, std::ios::binary);
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
@@ -163,7 +185,8 @@ int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
        << " host s, RTL cycles/s " << uint64_t(clocks / std::max(host_seconds, 1e-9)) << "\n";
   }
   if (!have_raw) {
-    os << "monitor: the master sent no monitor.raw over its LAN link\n";
+    os << "monitor: the master sent no monitor.raw over its LAN link"
+       << (stale_raw ? " (the one in the folder is from an earlier run: not used)" : "") << "\n";
   } else {
     os << "monitor: decoded " << res.events_excluding_markers() << " events and " << res.markers
        << " wrap markers from " << res.words << " words -> " << spec.out_dir << "/monitor.trace.txt\n";
@@ -220,8 +243,8 @@ int sc_main(int argc, char** argv) {
   try {
     Config cfg = Config::from_file(config_path);
     for (auto& s : sets) cfg.apply_override(s);
-    if (!out_dir.empty()) cfg.apply_override("run.out_dir=\"" + out_dir + "\"");
-    if (!console.empty()) cfg.apply_override("run.console=\"" + console + "\"");
+    if (!out_dir.empty()) cfg.apply_override("run.out_dir=" + toml_string(out_dir));
+    if (!console.empty()) cfg.apply_override("run.console=" + toml_string(console));
     if (stop_ms >= 0) {
       std::ostringstream v;
       v << std::setprecision(17) << stop_ms;
@@ -229,7 +252,7 @@ int sc_main(int argc, char** argv) {
       if (text.find_first_of(".e") == std::string::npos) text += ".0";  // a TOML float
       cfg.apply_override("run.stop_ms=" + text);
     }
-    if (!input.empty()) cfg.apply_override("run.input=\"" + input + "\"");
+    if (!input.empty()) cfg.apply_override("run.input=" + toml_string(input));
     if (console_tcp > 0) cfg.apply_override("run.console_tcp=" + std::to_string(console_tcp));
     if (interactive) {
       cfg.apply_override("run.interactive=true");
@@ -283,6 +306,28 @@ int sc_main(int argc, char** argv) {
                 << " (run.no_progress_ms); each board's state is in the summary\n";
       rc = 1;
     }
+    if (machine.script_ended()) {
+      // The operator's session is over: the run ends as the person would leave the machine.
+      // The shells waiting for input are expected; any other program still alive is named.
+      std::ostringstream stopped;
+      for (size_t i = 0; i < machine.board_count(); ++i) {
+        std::string procs = machine.tos_processes(i), others;
+        size_t a = 0;
+        while (a < procs.size()) {
+          size_t e = procs.find(", ", procs.find(')', a));
+          std::string one = procs.substr(a, e == std::string::npos ? std::string::npos : e - a);
+          if (one.rfind("sh (", 0) != 0) others += (others.empty() ? "" : ", ") + one;
+          a = e == std::string::npos ? procs.size() : e + 2;
+        }
+        if (!others.empty()) stopped << "testbed:   " << machine.board(i).basename() << ": " << others << "\n";
+      }
+      std::cout << "testbed: the session script is done and for " << spec.script_idle
+                << " nothing progressed (run.script_idle_ms): the session is over, the run ends at "
+                << sc_core::sc_time_stamp() << "\n";
+      if (!stopped.str().empty())
+        std::cout << "testbed: programs still there, stopped with the run (waiting for what no one will send):\n"
+                  << stopped.str();
+    }
     for (size_t i = 0; i < machine.board_count(); ++i) {
       Board& b = machine.board(i);
       const BoardResult& r = b.result();
@@ -296,7 +341,9 @@ int sc_main(int argc, char** argv) {
         if (r.exit_code != 1) rc = 1;
       } else {
         std::cout << "still running (" << machine.board_state(i) << ")";
-        if (spec.stop_time == sc_core::SC_ZERO_TIME) rc = 1;
+        std::string procs = machine.tos_processes(i);
+        if (!procs.empty()) std::cout << ", TOS processes: " << procs;
+        if (spec.stop_time == sc_core::SC_ZERO_TIME && !machine.script_ended()) rc = 1;
       }
       std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()
                 << " cycles, console " << machine.console_bytes(i) << " bytes";

@@ -86,7 +86,9 @@ def c_header(tos):
     out += ["#define TOS_PAGE_SIZE 1024", "#define TOS_PAGE_SHIFT 10",
             f"#define TOS_USER_PAGES {tos['layout']['user_top'] // 1024}", "",
             "/* occam's HALT and STOP, as exit codes. */",
-            "#define TOS_EXIT_HALT 0x7F01", "#define TOS_EXIT_STOP 0x7F02", "",
+            "#define TOS_EXIT_HALT 0x7F01", "#define TOS_EXIT_STOP 0x7F02",
+            "/* A process ended by Ctrl-C at the console (the console driver's interrupt). */",
+            "#define TOS_EXIT_INTERRUPTED 0x7F03", "",
             "/* Event classes: bits of dgl. */"]
     for c in tos["event_class"]:
         out.append(f"#define DGL_{c['name'].upper()} 0x{1 << c['bit']:04X} /* {c['desc']} */")

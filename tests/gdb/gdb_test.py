@@ -313,6 +313,26 @@ def bad_input(name):
         sim.kill()
 
 
+def pc_in_hole(name):
+    """A debugger's PC in a hole of the memory map (issue #30): the board halts with a message
+    naming the address; the simulator does not abort (it died of an uncaught m68k::Group0)."""
+    port = free_port(name, 1)
+    sim = board_sim(port)
+    try:
+        out = gdb(port, ["break report", "continue", "set $pc = 0xfe0000", "continue"], target_elf())
+        rc = sim.wait(60)
+        if rc is None:
+            fail("the simulator did not end after its only board halted", out, sim.text())
+        if rc < 0:
+            fail("the simulator died of signal %d" % -rc, out, sim.text())
+        expect(sim.text(), r"no memory at the PC the debugger set, 0xFE0000 \(bus error", "the halt names the PC",
+               out)
+        if rc != 3:
+            fail("testbed-board exited %d, not 3 (the CPU halted)" % rc, out, sim.text())
+    finally:
+        sim.kill()
+
+
 def tos_threads(name):
     """TOS threads as gdb threads: earth stops in a program with five threads; `info threads`
     lists them from the kernel's TCBs (process, state, id), `thread N` shows a saved context and

@@ -10,6 +10,11 @@
 static const char *script, *script_end, *pos;
 static int waiting_pid = -1;
 static uint32_t waiting_serial;
+/* The boot script's shell (a line running `sh` with no arguments in the foreground) is this
+ * board's console session: when it ends -- exit, Ctrl-D, a kill from another program -- a new
+ * one starts at once, as init restarts a getty, so no board's console is ever left dead. */
+static int respawn; /* the line waited for is the shell */
+static uint32_t respawns;
 static int done;
 static int rc_node = -1;
 
@@ -77,6 +82,7 @@ static int next_line(void) {
     if (!background) {
       waiting_pid = pid;
       waiting_serial = p->serial;
+      respawn = strcmp(args, "sh") == 0;
       return 1;
     }
   }
@@ -90,6 +96,20 @@ void boot_service(void) {
     struct proc *p = &procs[waiting_pid];
     if (proc_alive(p) && p->serial == waiting_serial) return;
     waiting_pid = -1;
+    if (respawn) {
+      struct proc *np;
+      int32_t code = p->serial == waiting_serial ? p->exit_code : 0;
+      int pid = proc_spawn("sh", "sh", NULL, &np);
+      ++respawns;
+      if (pid >= 0) {
+        kprintf("tos: %s: the shell ended (exit %d); a new shell starts (%u so far)\n", board_name, code, respawns);
+        waiting_pid = pid;
+        waiting_serial = np->serial;
+        return;
+      }
+      kprintf("tos: %s: the shell ended and cannot start again: error %d\n", board_name, -pid);
+      respawn = 0;
+    }
   }
   if (!next_line()) {
     done = 1;

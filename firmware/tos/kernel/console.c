@@ -72,9 +72,21 @@ void console_init(void) {
 static void console_input_service(void);
 static uint32_t in_room(void) { return IN_RING - 1 - ((in_head - in_tail) & (IN_RING - 1)); }
 
+/* Job control (cooked mode, as a terminal driver's ISIG): Ctrl-C and Ctrl-Z never enter the
+ * input; they are counted here, in the interrupt, and acted on by the main loop (job_control). */
+#define CTRL_C 0x03
+#define CTRL_Z 0x1A
+static volatile uint32_t intr_typed, susp_typed;
+
 /* A character for the console's input, from the port or from the operator's terminal on the
  * master (switched console). 0 if there is no room. */
 int console_input(char c) {
+  if (!console_raw && (c == CTRL_C || c == CTRL_Z)) {
+    if (c == CTRL_C) ++intr_typed;
+    else ++susp_typed;
+    kernel_work = 1;
+    return 1;
+  }
   if (!in_room()) return 0;
   in_ring[in_head] = c;
   in_head = (in_head + 1) & (IN_RING - 1);
@@ -244,6 +256,13 @@ static void cook(void) {
     } else if (line_len < IN_RING - 2) {
       line[line_len++] = c;
       echo(&c, 1);
+    } else {
+      /* The line is longer than the buffer: what there is goes to the reader without its
+       * newline (it may read on, or refuse the line: the shell does) and this character starts
+       * the next piece. Nothing is dropped. */
+      in_tail = (in_tail - 1) & (IN_RING - 1);
+      --consumed;
+      line_ready = 1;
     }
   }
   if (in_room()) set_ctrl(TB_SERIAL0_CTRL_RX_IRQ, 0);
@@ -294,13 +313,73 @@ int32_t console_read(struct tcb *t, uint32_t buf, uint32_t len) {
   return 0;
 }
 
+/* The console's foreground job: the processes of this board in the foreground started by a
+ * foreground program of the boot script (its shell) and, in turn, by them (the shell's
+ * foreground command and what that started). The boot script's own programs (parent -1) are not
+ * jobs, nor is anything a background program started. */
+static int foreground_job(const struct proc *p) {
+  for (int depth = 0; depth < TOS_MAX_PROCESSES; ++depth) {
+    if (!proc_alive(p) || p->guest || p->state != P_FOREGROUND || p->parent < 0) return 0;
+    const struct proc *par = &procs[p->parent];
+    if (!proc_alive(par) || par->serial != p->parent_serial || par->state != P_FOREGROUND) return 0;
+    if (par->parent < 0) return 1; /* started by the boot script's foreground program: the shell */
+    p = par;
+  }
+  return 0;
+}
+
+/* Ctrl-C ends the foreground job (exit code TOS_EXIT_INTERRUPTED); with none, the line being
+ * typed is dropped and an empty one given, so the shell prompts again. Ctrl-Z suspends the
+ * foreground job (the scheduler passes it over) and its waiters return -ESTOPPED: the shell
+ * prompts, and fg or bg lets the job run again. */
+static void job_control(void) {
+  uint16_t sr = splhigh();
+  uint32_t nintr = intr_typed, nsusp = susp_typed;
+  intr_typed = susp_typed = 0;
+  splx(sr);
+  consumed += nintr + nsusp; /* the master counted them against this board's input credit */
+  for (; nintr; --nintr) {
+    int any = 0;
+    uint8_t job[TOS_MAX_PROCESSES]; /* the whole job first: a parent's end would hide its children */
+    echo("^C\n", 3);
+    for (int i = 0; i < TOS_MAX_PROCESSES; ++i) job[i] = (uint8_t)foreground_job(&procs[i]);
+    for (int i = 0; i < TOS_MAX_PROCESSES; ++i)
+      if (job[i]) {
+        proc_kill(&procs[i], TOS_EXIT_INTERRUPTED);
+        any = 1;
+      }
+    if (!any && !line_ready && !console_raw) {
+      line[0] = '\n';
+      line_len = 1;
+      line_ready = 1;
+    }
+  }
+  for (; nsusp; --nsusp) {
+    uint8_t job[TOS_MAX_PROCESSES];
+    echo("^Z\n", 3);
+    for (int i = 0; i < TOS_MAX_PROCESSES; ++i) job[i] = (uint8_t)foreground_job(&procs[i]);
+    for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
+      struct proc *p = &procs[i];
+      if (!job[i]) continue;
+      p->state = P_SUSPENDED;
+      for (int k = 0; k < 4; ++k) {
+        struct tcb *w = p->pwaiter[k];
+        if (w && w->state == T_PWAIT) finish(w, -TOS_ESTOPPED);
+        p->pwaiter[k] = NULL;
+      }
+    }
+  }
+}
+
 static void console_input_service(void) {
+  if (intr_typed || susp_typed) job_control();
   if (!readers_head && !console_raw) cook(); /* echo as the operator types */
   kernel_work = 0;
-  while (readers_head && deliver(readers_head)) {
+  for (;;) { /* the oldest reader whose process is not suspended (Ctrl-Z) gets the input */
     struct tcb *t = readers_head;
-    readers_head = t->next;
-    if (!readers_head) readers_tail = NULL;
+    while (t && t->proc->state == P_SUSPENDED) t = t->next;
+    if (!t || !deliver(t)) break;
+    unqueue(&readers_head, &readers_tail, t);
     finish(t, (int32_t)t->op_total);
   }
 }
@@ -452,8 +531,20 @@ void console_net_init(void) {
   net_register(NET_CON_CREDIT, on_credit, 1);
 }
 
+/* The controller refused to send the select to `b`: no such board on the network. The operator
+ * is not left typing into nothing: the console comes back to the master. */
+void console_no_board(uint32_t b) {
+  if (!board_master || (int)b != console_target) return;
+  fwd_head = fwd_tail = 0;
+  console_target = CONSOLE_LOCAL;
+  credit = 0;
+  kprintf("[console: there is no board %u on the network; back on %s]\n", b, board_name);
+}
+
 SYSCALL(console) {
   if (!proc_privileged(t->proc)) return -TOS_EPERM; /* the operator's console: the shells' to switch */
+  /* a processor number the network can address (node * slots_per_node + slot, node below the broadcast node) */
+  if (a1 >= (uint32_t)TOS_MAX_SLOTS_PER_NODE * TB_NET_HEADER_DEST_NODE_BROADCAST) return -TOS_EINVAL;
   if (board_master) {
     select_board((int)a1);
     return 0;

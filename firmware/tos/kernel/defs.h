@@ -154,6 +154,7 @@ int console_input(char c);
 void console_net_init(void);
 void console_send_phase(void);
 int console_send_pending(void);              /* output waits for the send phase (to the master) */
+void console_no_board(uint32_t b);          /* net.c: a console select the controller could not send */
 extern int console_raw;
 
 /* ---- net.c: the Centrenet network interface ---- */

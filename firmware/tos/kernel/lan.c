@@ -23,7 +23,7 @@
 #define LAN_TIMEOUT_US 5000000u       /* no byte for this long: -ETIMEDOUT */
 #define LAN_NAME_MAX 64               /* the host's limit on names */
 #define LAN_HOST_MAX (16u << 20)      /* the host's largest file */
-enum { ST_OK, ST_NO_FILE, ST_BAD_NAME, ST_BAD_CHECKSUM, ST_IO, ST_TOO_LARGE, ST_BAD_OP }; /* reply status */
+enum { ST_OK, ST_NO_FILE, ST_BAD_NAME, ST_BAD_CHECKSUM, ST_IO, ST_TOO_LARGE, ST_BAD_OP, ST_RESERVED }; /* reply status */
 
 /* ---- the port: rings filled and drained by the interrupt ---- */
 static volatile uint8_t txr[RING], rxr[RING];
@@ -214,6 +214,7 @@ static void reply_done(void) {
       return;
     case ST_NO_FILE: complete(-TOS_ENOENT); return;
     case ST_BAD_NAME: complete(-TOS_EINVAL); return;
+    case ST_RESERVED: complete(-TOS_EPERM); return; /* a name of the host's own results */
     case ST_TOO_LARGE: complete(-TOS_EFBIG); return;
     case ST_BAD_CHECKSUM:
       if (!x.t || (x.flags & TOS_LAN_BAD_CHECKSUM)) complete(-TOS_EIO); /* as meant */

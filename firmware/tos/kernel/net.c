@@ -149,6 +149,10 @@ static int launch(const struct txmsg *m) {
   if (err == TB_NET_ERROR_CODE_OK) return 1;
   REG32(TB_NET_ERROR) = 0;
   if (err == TB_NET_ERROR_CODE_OUT_FULL) return 0;
+  if (err == TB_NET_ERROR_CODE_BAD_DEST && NET_TYPE(m->tag) == NET_CON_SELECT) { /* `console 7` */
+    console_no_board(m->dest);
+    return 1;
+  }
   kprintf("tos: %s: network: message type %u to %u refused by the controller (error %u): dropped\n", board_name,
           NET_TYPE(m->tag), m->dest, err);
   ++net_dropped;

@@ -13,6 +13,8 @@
 #define LINE 256
 #define MAXARGS 24
 #define MAXBG 16
+/* Processor numbers: node * slots_per_node + slot; the kernel refuses one no board answers to. */
+#define MAX_BOARD_NUMBER (255 * TOS_MAX_SLOTS_PER_NODE - 1)
 
 static const char *const board_names[] = TOS_BOARD_NAMES;
 static const char *const tstate_names[] = TOS_TSTATE_NAMES;
@@ -20,6 +22,7 @@ static const char *const pstate_names[] = TOS_PSTATE_NAMES;
 static char me[16];
 static int bg[MAXBG]; /* background processes not yet collected */
 static int last_status;
+static int my_pid = -1; /* this shell's process number */
 
 /* ---- environment variables: the library's environ, which spawn passes to programs ---- */
 static const char *var_get(const char *name) { return getenv(name); }
@@ -42,38 +45,67 @@ static int var_set(const char *assignment) {
 }
 
 /* ---- words ---- */
+/* Splits `line` into argv (words in a static buffer, after $NAME expansion). -1, after saying
+ * why, when the words do not fit: too many of them, or the expansion longer than the buffer --
+ * the command is refused whole, never run cut short. */
 static int split(char *line, char **argv) {
   static char expanded[LINE * 2];
-  char *out = expanded, *end = expanded + sizeof expanded - 1;
-  int argc = 0;
+  char *out = expanded, *end = expanded + sizeof expanded - 1; /* room for the last NUL */
+  int argc = 0, overflow = 0;
   char *p = line;
-  while (*p && argc < MAXARGS - 1) {
+  for (;;) {
     while (*p == ' ' || *p == '\t') ++p;
     if (!*p || *p == '#') break;
+    if (argc == MAXARGS - 1) {
+      printf("sh: too many words (%d at most): nothing run\n", MAXARGS - 1);
+      return -1;
+    }
     argv[argc++] = out;
     int quoted = 0;
-    while (*p && (quoted || (*p != ' ' && *p != '\t')) && out < end) {
+    while (*p && (quoted || (*p != ' ' && *p != '\t'))) {
       if (*p == '"') {
         quoted = !quoted;
         ++p;
       } else if (*p == '$' && (p[1] == '?' || p[1] == '_' || (p[1] >= 'A' && p[1] <= 'Z') || (p[1] >= 'a' && p[1] <= 'z'))) {
         char name[32];
         int n = 0;
+        const char *v;
         ++p;
         if (*p == '?') {
           ++p;
           snprintf(name, sizeof name, "%d", last_status);
-          for (char *v = name; *v && out < end;) *out++ = *v++;
-          continue;
+          v = name;
+        } else {
+          while (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) {
+            if (n == (int)sizeof name - 1) {
+              printf("sh: variable name too long (%d characters at most): nothing run\n", (int)sizeof name - 1);
+              return -1;
+            }
+            name[n++] = *p++;
+          }
+          name[n] = 0;
+          v = var_get(name);
         }
-        while (n < 31 && (*p == '_' || (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
-          name[n++] = *p++;
-        name[n] = 0;
-        const char *v = var_get(name);
-        while (v && *v && out < end) *out++ = *v++;
+        while (v && *v) {
+          if (out == end) overflow = 1;
+          else *out++ = *v++;
+          if (overflow) break;
+        }
+      } else if (out == end) {
+        overflow = 1;
       } else {
         *out++ = *p++;
       }
+      if (overflow) {
+        printf("sh: the line is too long after expanding variables (%d characters at most): nothing run\n",
+               (int)sizeof expanded - 1);
+        return -1;
+      }
+    }
+    if (out == end) {
+      printf("sh: the line is too long after expanding variables (%d characters at most): nothing run\n",
+             (int)sizeof expanded - 1);
+      return -1;
     }
     *out++ = 0;
   }
@@ -81,15 +113,24 @@ static int split(char *line, char **argv) {
   return argc;
 }
 
+/* A whole decimal number from lo to hi, or -1. */
+static long whole_number(const char *s, long lo, long hi) {
+  char *end;
+  if (!*s || !(*s >= '0' && *s <= '9')) return -1;
+  long v = strtol(s, &end, 10);
+  return *end || v < lo || v > hi ? -1 : v;
+}
+
 static int board_number(const char *name) {
   for (int i = 0; i < TOS_BOARD_NAME_COUNT; ++i)
     if (strcmp(name, board_names[i]) == 0) return i;
-  if (name[0] >= '0' && name[0] <= '9') return atoi(name);
-  return -1;
+  return (int)whole_number(name, 0, MAX_BOARD_NUMBER);
 }
 
 /* ---- processes ---- */
 static void remember(int pid) {
+  for (int i = 0; i < MAXBG; ++i)
+    if (bg[i] == pid) return;
   for (int i = 0; i < MAXBG; ++i)
     if (bg[i] < 0) {
       bg[i] = pid;
@@ -112,6 +153,19 @@ static void reap(void) {
       bg[i] = -1;
     }
   }
+}
+
+/* Wait for the foreground job; Ctrl-C ends it (TOS_EXIT_INTERRUPTED), Ctrl-Z stops it: then it
+ * is remembered as a job that fg or bg resumes. */
+static int wait_foreground(int pid, const char *name) {
+  int code = pwait(pid);
+  if (code == -TOS_ESTOPPED) {
+    remember(pid);
+    printf("[%d] %s stopped (fg %d resumes it, bg %d runs it in the background)\n", pid, name, pid, pid);
+    return code;
+  }
+  if (code == TOS_EXIT_INTERRUPTED) printf("[%d] %s interrupted\n", pid, name);
+  return code;
 }
 
 static int run(char **argv, int argc, int background) {
@@ -142,7 +196,7 @@ static int run(char **argv, int argc, int background) {
     printf("[%d] %s\n", pid, argv[0]);
     return 0;
   }
-  return pwait(pid);
+  return wait_foreground(pid, argv[0]);
 }
 
 /* ---- built-in commands ---- */
@@ -173,17 +227,25 @@ static int b_ps(int argc, char **argv) {
   return 0;
 }
 
+/* The PID argument of kill, fg and bg: a whole number naming a process slot, or -1 after
+ * saying why (`kill abc` is refused, not read as process 0). */
 static int pid_arg(int argc, char **argv) {
   if (argc != 2) {
     printf("usage: %s PID\n", argv[0]);
     return -1;
   }
-  return atoi(argv[1]);
+  long pid = whole_number(argv[1], 0, TOS_MAX_PROCESSES - 1);
+  if (pid < 0) printf("%s: %s: not a process number (0 to %d, as ps shows them)\n", argv[0], argv[1], TOS_MAX_PROCESSES - 1);
+  return (int)pid;
 }
 
 static int b_kill(int argc, char **argv) {
   int pid = pid_arg(argc, argv);
   if (pid < 0) return 2;
+  if (pid == my_pid) {
+    printf("kill: %d: that is this shell (exit leaves it)\n", pid);
+    return 1;
+  }
   if (kill(pid) < 0) {
     printf("kill: %d: no such process\n", pid);
     return 1;
@@ -203,7 +265,8 @@ static int b_fg(int argc, char **argv) {
   }
   for (int i = 0; i < MAXBG; ++i)
     if (bg[i] == pid) bg[i] = -1;
-  return pwait(pid);
+  static struct tos_pinfo info;
+  return wait_foreground(pid, pinfo(pid, &info) == 0 ? info.name : "job");
 }
 
 static int b_bg(int argc, char **argv) {
@@ -229,12 +292,18 @@ static int b_stty(int argc, char **argv) {
 }
 
 static int b_console(int argc, char **argv) {
-  int b = argc == 2 ? board_number(argv[1]) : -1;
-  if (b < 0) {
-    printf("usage: console BOARD (master, earth, air, fire, water, space or a number)\n");
+  if (argc != 2) {
+    printf("usage: console BOARD (master, earth, air, fire, water, space or a board number)\n");
     return 2;
   }
-  return console(b) < 0;
+  int b = board_number(argv[1]);
+  if (b < 0) {
+    printf("console: %s: no such board (master, earth, air, fire, water, space or a board number)\n", argv[1]);
+    return 2;
+  }
+  int r = console(b);
+  if (r < 0) printf("console: %s: %s\n", argv[1], tos_strerror(r));
+  return r < 0;
 }
 
 static int b_echo(int argc, char **argv) {
@@ -478,7 +547,8 @@ static int b_download(int argc, char **argv) {
   if (!buf) return 1;
   int r = lan_put(argv[1], buf, (int)len);
   free(buf);
-  if (r < 0) printf("download: %s: %s\n", argv[1], tos_strerror(r));
+  if (r == -TOS_EPERM) printf("download: %s: refused: the host keeps that name for its own results\n", argv[1]);
+  else if (r < 0) printf("download: %s: %s\n", argv[1], tos_strerror(r));
   else printf("download: %s: %ld bytes\n", argv[1], len);
   return r < 0;
 }
@@ -521,10 +591,10 @@ static const struct {
   const char *help;
 } builtins[] = {
     {"ps", b_ps, "ps [-l]          processes and their threads (-l: thread contexts)"},
-    {"kill", b_kill, "kill PID         remove a process"},
+    {"kill", b_kill, "kill PID         remove a process (Ctrl-C: the foreground one)"},
     {"migrate", b_migrate, "migrate TID BOARD move a ready thread to another board"},
     {"fg", b_fg, "fg PID           bring a process to the foreground and wait for it"},
-    {"bg", b_bg, "bg PID           let a process run in the background"},
+    {"bg", b_bg, "bg PID           let a process (stopped by Ctrl-Z) run in the background"},
     {"stty", b_stty, "stty [raw|cooked] the console's input mode"},
     {"console", b_console, "console BOARD    switch the operator's console to BOARD's shell"},
     {"echo", b_echo, "echo WORD...     print the words"},
@@ -558,6 +628,7 @@ static int b_help(int argc, char **argv) {
 static int execute(char *line) {
   char *argv[MAXARGS];
   int argc = split(line, argv);
+  if (argc < 0) return 2;
   if (argc == 0) return last_status;
   int background = 0;
   if (strcmp(argv[argc - 1], "&") == 0) {
@@ -630,12 +701,31 @@ static int script(const char *path) {
   return rc;
 }
 
+/* A command line from the console: its length, or -1 at end of input. The console delivers a
+ * line longer than its own buffer in pieces, each without the newline; a line that does not fit
+ * `buf` is read to its end and refused whole (never run cut short), and -2 is returned. */
 static int read_line(char *buf, int max) {
   int n = read(0, buf, max - 1);
   if (n <= 0) return -1;
   buf[n] = 0;
-  if (n && buf[n - 1] == '\n') buf[n - 1] = 0;
-  return n;
+  if (buf[n - 1] == '\n') {
+    buf[n - 1] = 0;
+    return n;
+  }
+  if (n < max - 2) return n; /* Ctrl-D inside a line: the line as it is */
+  long total = n;
+  char rest[LINE];
+  for (;;) {
+    int k = read(0, rest, sizeof rest);
+    if (k <= 0) break;
+    total += k;
+    if (rest[k - 1] == '\n') {
+      --total;
+      break;
+    }
+  }
+  printf("sh: line too long (%ld characters; %d at most): nothing run\n", total, max - 2);
+  return -2;
 }
 
 int main(int argc, char **argv) {
@@ -643,12 +733,13 @@ int main(int argc, char **argv) {
   long b = tos_info(TOS_INFO_BOARD);
   snprintf(me, sizeof me, "%s", b < TOS_BOARD_NAME_COUNT ? board_names[b] : "board");
   for (int i = 0; i < MAXBG; ++i) bg[i] = -1;
-  (void)argv;
+  my_pid = (gettid() >> 6) & (TOS_MAX_PROCESSES - 1);
   if (argc > 1) return script(argv[1]);
   for (;;) {
     reap();
     printf("%s$ ", me);
-    if (read_line(line, sizeof line) < 0) return 0;
-    last_status = execute(line);
+    int n = read_line(line, sizeof line);
+    if (n == -1) return 0;
+    last_status = n == -2 ? 2 : execute(line);
   }
 }
