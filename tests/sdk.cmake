@@ -10,8 +10,8 @@ set_tests_properties(sdk_installs_to_a_fresh_prefix PROPERTIES LABELS sdk FIXTUR
 foreach(t
     # built with tos-cc and with find_package(TOS), -g, booted: the host's first line
     "program_outside_the_tree_builds_both_ways_and_boots:builds_and_boots"
-    # printf("%llu %f %e %g") of computed values: the host's digits (needs the C library's
-    # full printf: issue #31, newlib)
+    # printf("%llu %f %e %g") of computed values, and ctype, assert, abort and <math.h> with
+    # tos-cc -lm (issues #31, #40: newlib): the host's digits
     "program_prints_64_bit_and_double_values_as_the_host:prints_numbers_as_the_host"
     "tos_cc_refuses_68020_code_and_compiles_with_c:refuses_68020_code")
   string(REPLACE ":" ";" t "${t}")

@@ -67,7 +67,7 @@ def build_with_cmake(d):
 
 
 def host_output(d):
-    run(["cc", "-O2", "-o", "stats-host", "stats.c", "stats_util.c"], d)
+    run(["cc", "-O2", "-o", "stats-host", "stats.c", "stats_util.c", "-lm"], d)
     return run([os.path.join(d, "stats-host")], d)[1].splitlines()
 
 
@@ -121,8 +121,8 @@ def builds_and_boots():
         if ".debug_info" not in elf_sections(elf) or ".debug_line" not in elf_sections(elf):
             fail("%s built %s without debug info" % (tag, elf))
         lines, out = boot(d, elf, tag)
-        if len(lines) != 2:
-            fail("%s: the program's two lines are not on earth's console" % tag, out)
+        if len(lines) != 3:
+            fail("%s: the program's three lines are not on earth's console" % tag, out)
         if lines[0] != host[0]:
             fail("%s: the board printed %r, the host %r" % (tag, lines[0], host[0]), out)
         results.append(lines)
@@ -132,13 +132,14 @@ def builds_and_boots():
 
 
 def prints_numbers_as_the_host():
-    """printf("%llu %f %e %g") of computed 64-bit and double values: the host's digits exactly."""
+    """printf("%llu %f %e %g") of computed 64-bit and double values, and a line of ctype, assert
+    and <math.h> results (tos-cc -lm): the host's digits exactly."""
     d = scratch("printf")
     host = host_output(d)
     lines, out = boot(d, build_with_tos_cc(d), "printf")
-    if len(lines) != 2 or lines[1] != host[1]:
-        fail("the board printed %r, the host %r" % (lines[1:] or None, host[1]), out)
-    print(lines[1])
+    if len(lines) != 3 or lines[1:] != host[1:]:
+        fail("the board printed %r, the host %r" % (lines[1:] or None, host[1:]), out)
+    print("\n".join(lines[1:]))
 
 
 def refuses_68020_code():

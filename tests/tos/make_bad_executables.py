@@ -10,6 +10,17 @@ out = pathlib.Path(sys.argv[2])
 out.mkdir(parents=True, exist_ok=True)
 phoff, = struct.unpack_from(">I", good, 28)
 phnum, = struct.unpack_from(">H", good, 44)
+# The good program as the loader sees it: its program headers and what they load, without the
+# section headers and debug information after them (tos-mkfs strips a good ELF's; a bad one it
+# stores as it is, and six copies of a -g program would not fit a filestore).
+end = phoff + 32 * phnum
+for i in range(phnum):
+    p_offset, p_filesz = struct.unpack_from(">I", good, phoff + 32 * i + 4)[0], struct.unpack_from(">I", good, phoff + 32 * i + 16)[0]
+    end = max(end, p_offset + p_filesz)
+good = bytearray(good[:end])
+struct.pack_into(">I", good, 32, 0)       # e_shoff: no section headers
+struct.pack_into(">HHH", good, 46, 0, 0, 0)  # e_shentsize, e_shnum, e_shstrndx
+good = bytes(good)
 
 
 def patched(edit):
