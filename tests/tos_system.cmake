@@ -66,7 +66,7 @@ tos_session_test(NAME shell_hostile
 set_tests_properties(tos_session_shell_hostile PROPERTIES LABELS "tos;security")
 
 # The job-control and result-file sessions: shells, and tests/tos/spinner.c to interrupt.
-tos_filestore(NAME tos-jobs FILES sh hello spinner RC ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/sessions.rc SIZE_KB 160)
+tos_filestore(NAME tos-jobs FILES sh hello spinner RC ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/sessions.rc SIZE_KB 400)
 
 # Job control and a console that cannot be lost (issue #31): Ctrl-C interrupts the foreground
 # program (and, with none, gives a fresh prompt), Ctrl-Z stops it, bg lets it run in the
