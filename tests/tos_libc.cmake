@@ -13,3 +13,6 @@ tos_kernel_test(PROGRAM libc_assert_aborts LABELS libc
 # The runtime's __mulsi3 and __udivsi3 within 10% of GCC's own, timed side by side on the 68010;
 # the other helpers' cycles printed for the record.
 tos_kernel_test(PROGRAM runtime_helpers_keep_pace LABELS libc)
+# C's exit is main's thread's: after main ended by _Exit, a thread given main's TID (the kernel
+# reuses its slot) ends only itself, running no atexit functions.
+tos_kernel_test(PROGRAM libc_exit_once_per_program LABELS libc)

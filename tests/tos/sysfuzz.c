@@ -283,7 +283,13 @@ int main(int argc, char **argv) {
     return driver((uint32_t)atoi(argv[2]), atoi(argv[3]), atoi(argv[4]), argc > 5 ? atoi(argv[5]) : 1);
   if (argc >= 4 && strcmp(argv[1], "worker") == 0) {
     int made = worker((uint32_t)strtoul(argv[2], NULL, 10), atoi(argv[3]), argc > 4 ? atoi(argv[4]) : 1);
-    exit(made); /* the churn and watchdog threads have seen stop and end too */
+    /* _Exit, not exit: C's exit flushes the streams, taking their locks, which newlib keeps in
+     * the heap; the fuzzed sbrk calls may have moved the break below malloc's arena, and the churn
+     * thread then mapped the page again and filled it with 0x5A, so a lock there reads as taken
+     * for good (the main thread yields forever after the watchdog has seen stop) or its page is
+     * gone (a bus error). A worker prints nothing: it has nothing to flush. The churn and watchdog
+     * threads have seen stop and end too. */
+    _Exit(made);
   }
   if (argc >= 3 && strcmp(argv[1], "witness") == 0) return witness(atoi(argv[2]));
   return 0; /* nop, or arguments a worker made up */

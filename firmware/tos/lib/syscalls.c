@@ -122,7 +122,9 @@ void *_sbrk(ptrdiff_t increment) {
 }
 
 /* _exit and _Exit end the calling thread, as TOS's exit does (occam style). */
+extern int __tos_main_tid; /* tos.c */
 void _exit(int code) {
+  if (__tos_syscall(SYS_GETTID, 0, 0, 0, 0, 0, 0) == __tos_main_tid) __tos_main_tid = -1;
   __tos_syscall(SYS_EXIT, code, 0, 0, 0, 0, 0);
   for (;;) {
   }

@@ -11,7 +11,11 @@ int __tos_env_count(const char *block);
 void __tos_env_init(char *block, char **vec);
 extern const char *__tos_env_passed; /* env.c: NULL while this process's environment is unchanged */
 int tos_errno;
-static int main_tid = -1; /* the thread that runs main: its exit is the program's */
+/* The thread that runs main: its exit is the program's. Cleared when it ends (here or in _exit):
+ * the kernel gives its TID to the next thread made in its slot, which must not run atexit's
+ * functions and flush the streams a second time. */
+int __tos_main_tid = -1;
+#define main_tid __tos_main_tid
 void __call_exitprocs(int code, void *d); /* newlib: atexit's functions, last registered first */
 
 #define SYS0(n) __tos_syscall((n), 0, 0, 0, 0, 0, 0)
@@ -59,6 +63,7 @@ int wait(void) { return (int)SYS0(SYS_WAIT); }
  * (and stalled the balancer's synthetic experiment). Output with a newline is already out. */
 void exit(int code) {
   if (gettid() == main_tid) {
+    main_tid = -1;
     __call_exitprocs(code, NULL);
     fflush(NULL);
   }
