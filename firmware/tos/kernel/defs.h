@@ -220,6 +220,11 @@ void pages_thread_placed(struct proc *p, uint32_t slot, uint32_t n_pages, uint32
 void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone_board);
 void pages_forget(struct proc *p);
 extern uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
+/* region.c: shared regions and computation migration (seed 003) */
+void region_init(void);
+void region_process_gone(struct proc *p); /* its part here ends: copies go home, its regions are deleted */
+int region_window_page(uint32_t vpage);   /* a page of the region window (not the page protocol's) */
+extern uint32_t region_stale;
 /* migrate.c: thread migration (seed 000 section 2.2.2, Figure 7) */
 void migrate_init(void);
 int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller);

@@ -91,6 +91,7 @@ static int owns(struct proc *p, uint32_t v) {
 }
 
 static void release_memory(struct proc *p) {
+  region_process_gone(p); /* its region frames are the region module's, mapped in its window */
   /* the image, and pages copied into stack windows from another board (threads' own stacks
    * went with them) */
   for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {

@@ -226,5 +226,6 @@ void remote_init(void) {
   net_register(NET_EXITED, on_exited, 7);
   net_register(NET_KILL, on_kill, 3);
   pages_init();
+  region_init();
   net_register(NET_CHILD, on_child, 6);
 }

@@ -42,6 +42,20 @@ enum net_type { /* what a message is */
   NET_PAGE_INVAL,     /* home -> holder: virtual page, seq: free your copy */
   NET_PAGE_ACK,       /* holder -> home: virtual page, seq: freed */
   NET_PAGE_DONE,      /* requester -> home: virtual page, seq: mapped; the next request for it may go */
+  /* region.c: shared regions (seed 003); ops start with the region's id (rid) */
+  NET_RGN_MAP,        /* board -> home: rid: its size, please */
+  NET_RGN_MAPPED,     /* home -> board: rid, size or -error */
+  NET_RGN_REQ,        /* board -> home: rid, kind (1 read, 2 write) */
+  NET_RGN_DATA,       /* home -> board: rid, state granted, cm TID (0xFFFF: none), piece, last; a piece of the data (none: a grant) */
+  NET_RGN_INVAL,      /* home -> sharer: rid: drop your copy */
+  NET_RGN_INVAL_ACK,  /* sharer -> home: rid */
+  NET_RGN_RECALL,     /* home -> owner: rid, 1 keep a read copy / 0 drop it: send the data home */
+  NET_RGN_RECALL_ACK, /* owner -> home: rid, had the data, piece, last; a piece of the data */
+  NET_RGN_FLUSH,      /* board -> home: rid, exclusive, piece, last; a piece of the data (exclusive only) */
+  NET_RGN_NACK,       /* home -> board: rid, cm TID (0xFFFF: a request), error: the request failed */
+  NET_RGN_CM,         /* board -> home: rid, mode, fn, arg, caller TID: a migration request */
+  NET_RGN_CM_DONE,    /* home -> board: rid, caller TID, result: the computation ran at the home */
+  NET_RGN_DROP,       /* home -> board: rid: the region is deleted */
   NET_TYPES = 64
 };
 #endif

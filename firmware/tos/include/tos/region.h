@@ -1,0 +1,38 @@
+/* Shared regions and computation migration (seed 003: Hsieh 1995; CRL's interface, Table 6.1,
+ * with MCRL's threads). A region is a block of up to TOS_MAX_REGION_BYTES of this process,
+ * homed on the process's home board, cached on every board whose threads map it, kept coherent
+ * by its home: many readers or one writer. Every access to a region's data lies between
+ * rgn_start_read/rgn_end_read or rgn_start_write/rgn_end_write; a thread waiting for the
+ * protocol blocks alone. Kernel side: kernel/region.c; the calls: docs/tos_abi.md. */
+#ifndef TOS_REGION_H
+#define TOS_REGION_H
+#include <stdint.h>
+#include <testbed/tos.h>
+
+typedef uint32_t rid_t;
+
+rid_t rgn_create(unsigned size);   /* a new region (zeroed, mapped here): its id, 0 on failure (tos_errno) */
+int rgn_delete(void *rgn);         /* the home process only */
+void *rgn_map(rid_t rid);          /* its address on this board (blocks the first time), NULL on failure */
+int rgn_unmap(void *rgn);
+int rgn_start_read(void *rgn);     /* 0, or -error: blocks until a valid copy is here */
+int rgn_end_read(void *rgn);
+int rgn_start_write(void *rgn);    /* blocks until the only copy is here */
+int rgn_end_write(void *rgn);
+int rgn_flush(void *rgn);          /* drop this board's copy (written home if it is the only one) */
+
+/* ---- computation migration (seed 003 chapter 3) ----
+ * cm_call runs fn(rgn, arg) as a read (TOS_CM_READ) or write (TOS_CM_WRITE) of the region and
+ * returns its result. Where this board's copy will do, it runs here; otherwise the region's
+ * home decides, by its policy, whether to send the data (fn then runs here) or to run fn at the
+ * home, in a server thread of the process (cm_serve_start), and send back the result. `how`
+ * (may be NULL) gets TOS_CM_LOCAL, TOS_CM_STARTED (data came) or TOS_CM_DONE (ran at the home);
+ * on failure it gets -error and cm_call returns 0. */
+typedef long (*cm_fn)(void *rgn, long arg);
+long cm_call_how(void *rgn, int mode, cm_fn fn, long arg, int *how);
+#define cm_call(rgn, mode, fn, arg) cm_call_how((rgn), (mode), (fn), (arg), NULL)
+int cm_serve_start(int n_pages);   /* a server thread on this (the home) board: its TID, 0 on failure */
+void cm_serve_stop(void);          /* every server of the process ends (then wait() for them) */
+int rgn_policy(void *rgn, int policy);  /* at the home: TOS_CM_POLICY_DATA, RPC, STATIC or REPEAT */
+long rgn_count(void *rgn, int what);    /* at the home: TOS_CM_COUNT_DATA or TOS_CM_COUNT_COMPUTE */
+#endif

@@ -1,0 +1,1020 @@
+/* Shared regions and computation migration (seed 003: Hsieh 1995, chapters 3 and 6; CRL's
+ * interface, Table 6.1, with MCRL's threads).
+ *
+ * A region is a block of up to region_bytes of one process, homed on the board where it was
+ * created (the process's home board: only it hands out region ids, as only it hands out thread
+ * slots). Every board where a thread of the process maps it keeps a copy in its own frames,
+ * mapped into the process's region window; the home's copy is the master. The home keeps the
+ * directory (the boards with read copies, the one with an exclusive copy) and serves one
+ * request per region at a time, oldest first, so that the protocol's steps never cross:
+ *   read miss at X:  X -> home REQ(read); if a board Y holds it exclusive, home -> Y RECALL(keep a
+ *                    read copy), Y -> home RECALL_ACK with the data; home -> X DATA (shared).
+ *   write miss at X: X -> home REQ(write); home -> every other holder INVAL (or RECALL: drop it),
+ *                    each answers; home -> X DATA (exclusive), or a grant without data when X
+ *                    already holds a valid read copy.
+ * A board where a copy is in use (a read or a write open) holds an invalidation or recall back
+ * until the last access ends, and lets no new access start meanwhile. The home's own threads go
+ * through the same queue as other boards' requests (a local request completes without a
+ * message). Data moves in pieces of one frame (1 KB), each a Centrenet message whose data the
+ * network interface's DMA gathers from and stores back to the frame (net.c: in 1994 mode
+ * through the controller's buffer, with dma-anywhere straight from and to RAM); the last piece
+ * carries the step.
+ *
+ * Computation migration (seed 003 chapter 3): rgn_cm is a migratable access. When this board's
+ * copy will not do, a migration request goes to the home, and the home decides by the region's
+ * policy: send the data (the request becomes an ordinary read or write request) or run the
+ * computation there, in a server thread of the process (rgn_serve), and send back its result.
+ * STATIC: computation for writes, data for reads; REPEAT: computation for writes, and for reads
+ * after a write until some board has asked to read twice with no write between, then data.
+ *
+ * Every message is checked where it arrives: the sender is the network interface's source
+ * board; a request must come from a board the home knows one of the process's threads is on, an
+ * answer from the board it was asked of, a client's message from the region's home; operands
+ * are range checked. Refusals go to net_bad (counted, said once per kind). */
+#include "defs.h"
+
+#define NONE 0xFFu
+#define BIT(b) (1u << (b))
+#define NPAGES(size) (((uint32_t)(size) + TOS_PAGE_SIZE - 1) / TOS_PAGE_SIZE)
+#define RGN_PAGES (TOS_MAX_REGION_BYTES / TOS_PAGE_SIZE)
+#define WIN_LO (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT)
+#define WIN_HI (TOS_STACK_BASE >> TOS_PAGE_SHIFT)
+#define NO_TID 0xFFFFu
+_Static_assert(TOS_BOARD_NAME_COUNT <= 32, "a directory's board set is one 32-bit word");
+_Static_assert(TOS_MAX_REGIONS <= 256, "a rid's index is 8 bits");
+
+enum { S_INVALID, S_SHARED, S_EXCL };          /* this board's copy */
+enum { K_READ = 1, K_WRITE = 2 };              /* = TOS_CM_READ / TOS_CM_WRITE */
+
+struct region {
+  uint32_t rid;              /* home << 24 | generation << 8 | index; 0: the record is free */
+  struct proc *p;            /* the part of the process here that maps it */
+  uint32_t serial;           /* p's incarnation */
+  uint16_t size;             /* 0: asked the home (a MAP on its way) */
+  uint8_t home;              /* 1: homed here (the directory below is valid) */
+  uint8_t state;             /* S_*: this board's copy */
+  uint16_t readers;          /* reads open here */
+  uint8_t writer;            /* a write is open here */
+  uint8_t want;              /* K_*: a request of this board is on its way to the home */
+  uint8_t held;              /* an INVAL (1) or RECALL (2 keep, 3 drop) waiting for the accesses here */
+  uint8_t got;               /* pieces of the data on their way in */
+  uint16_t maps;
+  uint32_t vpage;            /* first page of the window where it is mapped */
+  uint32_t frame[RGN_PAGES];
+  /* the home's: the directory and the request being served */
+  uint32_t sharers;          /* other boards with a read copy */
+  uint8_t excl;              /* the other board with the only copy, or NONE */
+  uint8_t busy;              /* a request is being served (waiting for acks / a recall) */
+  uint8_t recall_from;       /* NONE, or the board whose data the served request waits for */
+  uint32_t acks;             /* boards still to answer an invalidation */
+  uint8_t policy;            /* TOS_CM_POLICY_* */
+  uint32_t read_once;        /* REPEAT: boards that asked to read once since the last write */
+  uint8_t reads_data;        /* REPEAT: a board read twice: data for reads until the next write */
+  uint32_t n_data, n_compute;
+};
+static struct region rg[TOS_MAX_REGIONS];
+static uint16_t generation = 1;
+
+/* Requests waiting at a home: a board's request (one at a time per region and kind) or a
+ * migration request (one per calling thread), in arrival order. */
+#define HQ 128
+struct hreq {
+  uint8_t used, r, from, kind; /* kind K_*; cm: 1 for a migration request */
+  uint8_t cm;
+  uint16_t tid;                /* a migration request's caller */
+  uint32_t fn, arg;
+  uint32_t seq;
+};
+static struct hreq hq[HQ];
+static uint32_t hq_seq, hq_max;
+
+/* Threads waiting here: for an access, a map, a migration's answer, or (a server) for a job. */
+enum { W_NONE, W_ACCESS, W_MAP, W_CM, W_SERVE };
+#define NWAIT TOS_MAX_TCBS
+struct waiter {
+  struct tcb *t;
+  uint16_t tid;
+  uint8_t what, r, kind, cm;   /* cm: a migration answered with the data: rgn_cm's STARTED */
+  uint32_t seq;                /* order of arrival */
+  uint32_t buf;                /* W_CM: where the result goes; W_SERVE: the job buffer */
+};
+static struct waiter wt[NWAIT];
+static uint32_t wseq, wt_max; /* entries past wt_max have never been used: scans stop there */
+
+/* Migrated computations at a home, waiting for a server or being run by one. */
+#define NJOBS 32
+struct job {
+  uint8_t state, r, from, mode; /* state 0 free, 1 waiting, 2 running */
+  uint16_t tid;
+  uint32_t fn, arg, rid, id;
+  struct proc *p;
+  uint32_t serial;
+};
+static struct job jobs[NJOBS];
+static uint32_t job_ids = 1;
+static uint8_t serving[TOS_MAX_PROCESSES]; /* a server thread of the process has asked for work */
+static uint32_t serving_serial[TOS_MAX_PROCESSES];
+
+uint32_t region_stale; /* messages for a region that has gone (a process ended meanwhile): counted */
+
+static uint32_t me(void) { return net_me(); }
+static uint16_t evword(const struct region *r) { return (uint16_t)(((r->rid >> 24) << 8) | (r->rid & 0xFF)); }
+#define REV(n, r) EVENT2(DGL_REGIONS, n, evword(r))
+
+static int alive(const struct region *r) { return r->rid && proc_alive(r->p) && r->p->serial == r->serial; }
+/* A region's record here: at its index when it can be (a home's always is, a copy's when the
+ * slot was free), else found by a scan of the records in use. */
+static uint32_t rg_max; /* records past this one have never been used */
+static struct region *by_rid(uint32_t rid) {
+  if (!rid) return NULL;
+  struct region *r = &rg[(rid & 0xFF) % TOS_MAX_REGIONS];
+  if (r->rid == rid) return alive(r) ? r : NULL;
+  for (uint32_t k = 0; k < rg_max; ++k)
+    if (rg[k].rid == rid && alive(&rg[k])) return &rg[k];
+  return NULL;
+}
+static uint32_t home_of(const struct region *r) { return r->rid >> 24; }
+static uint32_t piece_len(const struct region *r, uint32_t i) {
+  uint32_t rest = r->size - i * TOS_PAGE_SIZE;
+  return rest < TOS_PAGE_SIZE ? rest : TOS_PAGE_SIZE;
+}
+
+/* ---- messages: to this board itself a step is a call ---- */
+static void handle(uint32_t from, uint32_t type, const uint32_t *o, uint32_t nops);
+static void post(uint32_t dest, uint32_t type, const uint32_t *o, uint32_t nops) {
+  if (dest == me()) {
+    handle(dest, type, o, nops);
+    return;
+  }
+  while (!net_queue(dest, type, o, nops, 0, 0, NULL, NULL)) net_send_phase();
+}
+/* The region's data to `dest` in pieces, the step's type on each (the last one completes it);
+ * ops[nops-2] is the piece, ops[nops-1] the last flag. */
+static void post_data(uint32_t dest, uint32_t type, uint32_t *o, uint32_t nops, const struct region *r) {
+  uint32_t n = NPAGES(r->size);
+  for (uint32_t i = 0; i < n; ++i) {
+    o[nops - 2] = i;
+    o[nops - 1] = i == n - 1;
+    while (!net_queue(dest, type, o, nops, r->frame[i], piece_len(r, i), NULL, NULL)) net_send_phase();
+  }
+}
+/* A piece of data has come for r (checked by the caller): stored into its frame by the DMA. */
+static int take_piece(uint32_t from, uint32_t type, struct region *r, uint32_t piece) {
+  if (piece >= NPAGES(r->size)) return net_bad(from, type, "region piece out of range", piece);
+  if (net_data_len() != piece_len(r, piece)) return net_bad(from, type, "region piece of the wrong length", net_data_len());
+  net_take(0, r->frame[piece], piece_len(r, piece));
+  return 1;
+}
+
+/* ---- the home: may board b ask about this process's regions? ---- */
+static int has_part(const struct proc *p, uint32_t b) {
+  if (b == me()) return 1;
+  for (uint32_t s = 0; s < TOS_MAX_THREADS; ++s)
+    if ((p->remote_mask[s / 32] >> (s % 32) & 1) && p->where[s] == b) return 1;
+  return 0;
+}
+
+/* ---- threads waiting here ---- */
+static struct waiter *wait_add(struct tcb *t, uint32_t what, struct region *r, uint32_t kind) {
+  for (uint32_t i = 0; i < NWAIT; ++i)
+    if (wt[i].what == W_NONE) {
+      struct waiter *w = &wt[i];
+      if (i >= wt_max) wt_max = i + 1;
+      w->t = t;
+      w->tid = t->tid;
+      w->what = (uint8_t)what;
+      w->r = r ? (uint8_t)(r - rg) : 0;
+      w->kind = (uint8_t)kind;
+      w->cm = 0;
+      w->seq = ++wseq;
+      w->buf = 0;
+      t->state = T_REGION;
+      return w;
+    }
+  return NULL; /* cannot happen: one entry per thread, as many as TCBs */
+}
+static int wait_live(const struct waiter *w) { return w->what != W_NONE && w->t->tid == w->tid && w->t->state == T_REGION; }
+static void wake(struct waiter *w, int32_t result) {
+  if (wait_live(w)) finish(w->t, result);
+  w->what = W_NONE;
+}
+
+/* The oldest live access waiter of r, or NULL. */
+static struct waiter *oldest(struct region *r) {
+  struct waiter *best = NULL;
+  for (uint32_t i = 0; i < wt_max; ++i) {
+    struct waiter *w = &wt[i];
+    if (w->what != W_ACCESS || &rg[w->r] != r) continue;
+    if (!wait_live(w)) {
+      w->what = W_NONE;
+      continue;
+    }
+    if (!best || w->seq < best->seq) best = w;
+  }
+  return best;
+}
+
+static void home_request(struct region *r, uint32_t from, uint32_t kind, uint32_t cm, uint32_t tid, uint32_t fn,
+                         uint32_t arg);
+static void do_held(struct region *r);
+static struct hreq *hq_head(struct region *r);
+static void region_jobs_serve(void);
+
+/* Let waiting threads go, oldest first, while this board's copy allows it; ask the home for
+ * what the oldest needs. */
+static void serve_waiters(struct region *r) {
+  for (;;) {
+    if (r->held) return; /* an invalidation or recall is waiting for the accesses to end */
+    if (r->home) { /* the home's threads wait while another board's request is served or is next */
+      struct hreq *h = hq_head(r);
+      if (r->busy || (h && h->from != me())) return;
+    }
+    struct waiter *w = oldest(r);
+    if (!w) return;
+    if (w->kind == K_READ ? (r->state != S_INVALID && !r->writer)
+                          : (r->state == S_EXCL && !r->writer && !r->readers)) {
+      if (w->kind == K_READ) ++r->readers;
+      else r->writer = 1;
+      REV(EV_RGN_GRANTED, r);
+      wake(w, w->cm ? TOS_CM_STARTED : 0);
+      continue;
+    }
+    uint32_t need = w->kind == K_READ ? (r->state == S_INVALID) : (r->state != S_EXCL);
+    if (need && !r->want) {
+      r->want = (uint8_t)w->kind;
+      REV(EV_RGN_MISS, r);
+      if (r->home) {
+        home_request(r, me(), w->kind, 0, NO_TID, 0, 0);
+      } else {
+        uint32_t o[2] = {r->rid, w->kind};
+        post(home_of(r), NET_RGN_REQ, o, 2);
+      }
+    }
+    return;
+  }
+}
+
+/* ---- the home's side ---- */
+static void home_state(struct region *r) { r->state = r->excl != NONE ? S_INVALID : r->sharers ? S_SHARED : S_EXCL; }
+
+static struct hreq *hq_head(struct region *r) {
+  struct hreq *best = NULL;
+  for (uint32_t i = 0; i < hq_max; ++i)
+    if (hq[i].used && &rg[hq[i].r] == r && (!best || hq[i].seq < best->seq)) best = &hq[i];
+  return best;
+}
+
+static void home_run(struct region *r);
+
+/* The served request's last step: give the requester its copy. */
+static void home_complete(struct region *r, struct hreq *q) {
+  uint32_t b = q->from;
+  if (q->kind == K_WRITE) {
+    r->read_once = 0; /* REPEAT: a write starts the count again */
+    r->reads_data = 0;
+  }
+  if (b == me()) {
+    if (q->kind == K_WRITE) r->sharers = 0;
+    home_state(r);
+    r->want = 0;
+    REV(EV_RGN_GRANTED, r);
+  } else {
+    int had = (r->sharers & BIT(b)) || r->excl == b;
+    uint32_t st;
+    if (q->kind == K_WRITE || r->excl == b) {
+      r->sharers = 0;
+      r->excl = (uint8_t)b;
+      st = S_EXCL;
+    } else {
+      r->sharers |= BIT(b);
+      st = S_SHARED;
+    }
+    home_state(r);
+    uint32_t o[5] = {r->rid, st, q->cm ? q->tid : NO_TID, 0, 1};
+    REV(EV_RGN_DATA, r);
+    if (had) post(b, NET_RGN_DATA, o, 5);
+    else post_data(b, NET_RGN_DATA, o, 5, r);
+  }
+  q->used = 0;
+  r->busy = 0;
+  serve_waiters(r);
+}
+
+/* Serve the oldest request while nothing is in the way. */
+static void home_run(struct region *r) {
+  while (!r->busy && r->rid) {
+    struct hreq *q = hq_head(r);
+    if (!q) return;
+    uint32_t b = q->from;
+    if (b != me() && (r->writer || (q->kind == K_WRITE && r->readers))) return; /* at the last end here */
+    if (q->cm) { /* the home decides (seed 003 3.3): the data, or the computation here */
+      int compute;
+      switch (r->policy) {
+        case TOS_CM_POLICY_RPC: compute = 1; break;
+        case TOS_CM_POLICY_STATIC: compute = q->kind == K_WRITE; break;
+        case TOS_CM_POLICY_REPEAT:
+          if (q->kind == K_WRITE || !r->reads_data) compute = 1;
+          else compute = 0;
+          if (q->kind == K_READ && !r->reads_data) {
+            if (r->read_once & BIT(b)) {
+              r->reads_data = 1; /* a board read twice with no write between: data from now on */
+              compute = 0;
+            } else {
+              r->read_once |= BIT(b);
+            }
+          }
+          break;
+        default: compute = 0; break;
+      }
+      struct job *j = NULL;
+      if (compute && serving[r->p->pid] && serving_serial[r->p->pid] == r->p->serial)
+        for (uint32_t i = 0; i < NJOBS && !j; ++i)
+          if (!jobs[i].state) j = &jobs[i];
+      if (j) { /* no server, or none free: the data goes after all (the home's choice) */
+        if (q->kind == K_WRITE) {
+          r->read_once = 0;
+          r->reads_data = 0;
+        }
+        ++r->n_compute;
+        REV(EV_RGN_CM_COMPUTE, r);
+        j->state = 1;
+        j->r = (uint8_t)(r - rg);
+        j->rid = r->rid;
+        j->from = (uint8_t)b;
+        j->mode = q->kind;
+        j->tid = q->tid;
+        j->fn = q->fn;
+        j->arg = q->arg;
+        j->id = job_ids++;
+        j->p = r->p;
+        j->serial = r->p->serial;
+        q->used = 0;
+        region_jobs_serve();
+        continue;
+      }
+      ++r->n_data;
+      REV(EV_RGN_CM_DATA, r);
+    }
+    REV(EV_RGN_HOME_REQ, r);
+    r->busy = 1;
+    r->acks = 0;
+    r->recall_from = NONE;
+    if (r->excl != NONE && r->excl != b) { /* the only copy is elsewhere: it comes home first */
+      r->recall_from = r->excl;
+      uint32_t o[2] = {r->rid, q->kind == K_READ};
+      REV(EV_RGN_INVAL, r);
+      post(r->excl, NET_RGN_RECALL, o, 2);
+    }
+    if (q->kind == K_WRITE) {
+      uint32_t targets = r->sharers & ~BIT(b);
+      for (uint32_t x = 0; x < 32; ++x)
+        if (targets & BIT(x)) {
+          r->acks |= BIT(x);
+          uint32_t o[1] = {r->rid};
+          REV(EV_RGN_INVAL, r);
+          post(x, NET_RGN_INVAL, o, 1);
+        }
+      r->sharers &= ~targets;
+    }
+    if (r->recall_from == NONE && !r->acks) home_complete(r, q);
+    else return;
+  }
+}
+
+static void home_request(struct region *r, uint32_t from, uint32_t kind, uint32_t cm, uint32_t tid, uint32_t fn,
+                         uint32_t arg) {
+  struct hreq *q = NULL;
+  for (uint32_t i = 0; i < HQ && !q; ++i)
+    if (!hq[i].used) {
+      q = &hq[i];
+      if (i >= hq_max) hq_max = i + 1;
+    }
+  if (!q && from == me()) { /* full: the thread here asks again at the next step of the region */
+    r->want = 0;
+    return;
+  }
+  if (!q) { /* full: the requester asks again (NACK with EAGAIN) */
+    uint32_t o[3] = {r->rid, cm ? tid : NO_TID, TOS_EAGAIN};
+    post(from, NET_RGN_NACK, o, 3);
+    return;
+  }
+  q->used = 1;
+  q->r = (uint8_t)(r - rg);
+  q->from = (uint8_t)from;
+  q->kind = (uint8_t)kind;
+  q->cm = (uint8_t)cm;
+  q->tid = (uint16_t)tid;
+  q->fn = fn;
+  q->arg = arg;
+  q->seq = ++hq_seq;
+  home_run(r);
+}
+
+/* An access here ended, or the served request's answers are in: go on. */
+static void progress(struct region *r) {
+  if (r->held) do_held(r);
+  if (r->home) home_run(r);
+  serve_waiters(r);
+}
+
+/* ---- a board's copy: the home's steps arrive ---- */
+/* Do an invalidation or recall held back for the accesses here, if they are over. */
+static void do_held(struct region *r) {
+  uint32_t h = r->held;
+  if (!h) return;
+  if (h == 1 ? r->readers != 0 : (r->writer || (h == 3 && r->readers))) return;
+  r->held = 0;
+  if (h == 1) {
+    r->state = S_INVALID;
+    uint32_t o[1] = {r->rid};
+    post(home_of(r), NET_RGN_INVAL_ACK, o, 1);
+  } else if (r->state != S_EXCL) { /* flushed meanwhile: the data went home with the flush */
+    uint32_t o[4] = {r->rid, 0, 0, 1};
+    post(home_of(r), NET_RGN_RECALL_ACK, o, 4);
+  } else {
+    r->state = h == 2 ? S_SHARED : S_INVALID;
+    uint32_t o[4] = {r->rid, 1, 0, 0};
+    post_data(home_of(r), NET_RGN_RECALL_ACK, o, 4, r);
+  }
+}
+
+static struct region *client_rec(uint32_t from, uint32_t type, uint32_t rid) {
+  struct region *r = by_rid(rid);
+  if (!r) {
+    ++region_stale; /* the process's part here ended, or the region was deleted, meanwhile */
+    return NULL;
+  }
+  if (r->home || from != home_of(r)) return net_bad(from, type, "a region step not from the region's home, rid", rid), NULL;
+  return r;
+}
+
+static void on_data(uint32_t from, const uint32_t *o) {
+  struct region *r = client_rec(from, NET_RGN_DATA, o[0]);
+  if (!r) return;
+  uint32_t st = o[1], tid = o[2];
+  struct waiter *cw = NULL;
+  if (tid != NO_TID) {
+    for (uint32_t i = 0; i < NWAIT && !cw; ++i)
+      if (wt[i].what == W_CM && wt[i].tid == tid && &rg[wt[i].r] == r) cw = &wt[i];
+    if (!cw) return (void)net_bad(from, NET_RGN_DATA, "data for a migration no thread here asked, TID", tid);
+  } else if (!r->want) {
+    return (void)net_bad(from, NET_RGN_DATA, "region data this board did not ask for, rid", o[0]);
+  }
+  if (st != S_SHARED && st != S_EXCL) return (void)net_bad(from, NET_RGN_DATA, "region state", st);
+  if (net_data_len()) {
+    if (r->readers || r->writer) return (void)net_bad(from, NET_RGN_DATA, "region data over a copy in use, rid", o[0]);
+    if (!take_piece(from, NET_RGN_DATA, r, o[3])) return;
+  } else if (r->state == S_INVALID) {
+    return (void)net_bad(from, NET_RGN_DATA, "a grant without data to a board with no copy, rid", o[0]);
+  }
+  if (!o[4]) return; /* more pieces to come */
+  r->state = (uint8_t)st;
+  REV(EV_RGN_GRANTED, r);
+  if (cw) { /* the home chose data migration: the caller's access starts first */
+    if (!wait_live(cw)) {
+      cw->what = W_NONE;
+    } else {
+      cw->what = W_ACCESS;
+      cw->cm = 1;
+      cw->seq = 0;
+    }
+  } else {
+    r->want = 0;
+  }
+  serve_waiters(r);
+}
+
+static void on_inval(uint32_t from, const uint32_t *o) {
+  struct region *r = client_rec(from, NET_RGN_INVAL, o[0]);
+  if (!r) {
+    uint32_t a[1] = {o[0]}; /* the home waits for the answer whatever has happened here */
+    if (!by_rid(o[0])) post(from, NET_RGN_INVAL_ACK, a, 1);
+    return;
+  }
+  r->held = 1;
+  progress(r);
+}
+
+static void on_recall(uint32_t from, const uint32_t *o) {
+  struct region *r = client_rec(from, NET_RGN_RECALL, o[0]);
+  if (!r) {
+    uint32_t a[4] = {o[0], 0, 0, 1};
+    if (!by_rid(o[0])) post(from, NET_RGN_RECALL_ACK, a, 4);
+    return;
+  }
+  if (o[1] > 1) return (void)net_bad(from, NET_RGN_RECALL, "recall kind", o[1]);
+  r->held = o[1] ? 2 : 3;
+  progress(r);
+}
+
+/* ---- the home: answers and requests arrive ---- */
+/* A request must come from a board with a thread of the process; an answer is checked against
+ * what was asked (need_part 0). */
+static struct region *home_rec(uint32_t from, uint32_t type, uint32_t rid, int need_part) {
+  struct region *r = by_rid(rid);
+  if (!r || !r->home) {
+    if (rid >> 24 == me() && !r) ++region_stale; /* deleted, or the process ended */
+    else net_bad(from, type, "a region not homed here, rid", rid);
+    return NULL;
+  }
+  if (need_part && !has_part(r->p, from)) return net_bad(from, type, "a region of a process with no thread on the sender, rid", rid), NULL;
+  return r;
+}
+
+static void on_req(uint32_t from, const uint32_t *o) {
+  struct region *r = home_rec(from, NET_RGN_REQ, o[0], 1);
+  if (!r) {
+    if (!by_rid(o[0]) && o[0] >> 24 == me()) {
+      uint32_t a[3] = {o[0], NO_TID, TOS_ENOENT};
+      post(from, NET_RGN_NACK, a, 3);
+    }
+    return;
+  }
+  if (o[1] != K_READ && o[1] != K_WRITE) return (void)net_bad(from, NET_RGN_REQ, "region request kind", o[1]);
+  for (uint32_t i = 0; i < hq_max; ++i) /* one request per board, region and kind at a time */
+    if (hq[i].used && &rg[hq[i].r] == r && hq[i].from == from && !hq[i].cm && hq[i].kind == o[1])
+      return (void)net_bad(from, NET_RGN_REQ, "a second region request while one waits, rid", o[0]);
+  home_request(r, from, o[1], 0, NO_TID, 0, 0);
+}
+
+static void on_cm(uint32_t from, const uint32_t *o) {
+  struct region *r = home_rec(from, NET_RGN_CM, o[0], 1);
+  if (!r) {
+    if (!by_rid(o[0]) && o[0] >> 24 == me() && o[4] <= 0xFFFF) {
+      uint32_t a[3] = {o[0], o[4], TOS_ENOENT};
+      post(from, NET_RGN_NACK, a, 3);
+    }
+    return;
+  }
+  if (o[1] != K_READ && o[1] != K_WRITE) return (void)net_bad(from, NET_RGN_CM, "migration mode", o[1]);
+  if ((o[2] & 1) || o[2] < TOS_USER_BASE || o[2] >= TOS_USER_IMAGE_TOP)
+    return (void)net_bad(from, NET_RGN_CM, "migrated computation's address", o[2]);
+  if (o[4] >= NO_TID || (o[4] >> 10 & 15) != (from & 15)) return (void)net_bad(from, NET_RGN_CM, "caller TID", o[4]);
+  home_request(r, from, o[1], 1, o[4], o[2], o[3]);
+}
+
+static void on_inval_ack(uint32_t from, const uint32_t *o) {
+  struct region *r = home_rec(from, NET_RGN_INVAL_ACK, o[0], 0);
+  if (!r) return;
+  if (!r->busy || !(r->acks & BIT(from)))
+    return (void)net_bad(from, NET_RGN_INVAL_ACK, "an invalidation's answer not asked for, rid", o[0]);
+  r->acks &= ~BIT(from);
+  REV(EV_RGN_ACK, r);
+  if (!r->acks && r->recall_from == NONE) home_complete(r, hq_head(r));
+  home_run(r);
+}
+
+static void on_recall_ack(uint32_t from, const uint32_t *o) {
+  struct region *r = home_rec(from, NET_RGN_RECALL_ACK, o[0], 0);
+  if (!r) return;
+  if (!r->busy || r->recall_from != from)
+    return (void)net_bad(from, NET_RGN_RECALL_ACK, "a recall's answer not asked for, rid", o[0]);
+  if (o[1] > 1) return (void)net_bad(from, NET_RGN_RECALL_ACK, "had data", o[1]);
+  if (o[1]) {
+    if (r->excl != from) return (void)net_bad(from, NET_RGN_RECALL_ACK, "data from a board without the copy", from);
+    if (!take_piece(from, NET_RGN_RECALL_ACK, r, o[2])) return;
+  }
+  if (!o[3]) return;
+  REV(EV_RGN_ACK, r);
+  struct hreq *q = hq_head(r);
+  if (r->excl == from) {
+    r->excl = NONE;
+    if (q && q->kind == K_READ) r->sharers |= BIT(from); /* it kept a read copy */
+  }
+  r->recall_from = NONE;
+  if (!r->acks) home_complete(r, q);
+  home_run(r);
+}
+
+static void on_flush(uint32_t from, const uint32_t *o) {
+  struct region *r = home_rec(from, NET_RGN_FLUSH, o[0], 0);
+  if (!r) return;
+  if (o[1] > 1) return (void)net_bad(from, NET_RGN_FLUSH, "exclusive", o[1]);
+  if (o[1]) {
+    if (r->excl != from) return (void)net_bad(from, NET_RGN_FLUSH, "a write-back from a board without the copy", from);
+    if (!take_piece(from, NET_RGN_FLUSH, r, o[2])) return;
+    if (!o[3]) return;
+    r->excl = NONE; /* a recall on its way to it will be answered without data */
+  } else if (r->sharers & BIT(from)) {
+    r->sharers &= ~BIT(from);
+  } else {
+    ++region_stale; /* an invalidation crossed it: already gone from the directory */
+  }
+  if (!r->busy) home_state(r);
+  home_run(r);
+  serve_waiters(r);
+}
+
+static void on_map(uint32_t from, const uint32_t *o) {
+  struct region *r = home_rec(from, NET_RGN_MAP, o[0], 1);
+  uint32_t a[2] = {o[0], r ? r->size : (uint32_t)-TOS_ENOENT};
+  if (!r && (by_rid(o[0]) || o[0] >> 24 != me())) return; /* refused above */
+  post(from, NET_RGN_MAPPED, a, 2);
+}
+
+static void release(struct region *r);
+static int window_map(struct region *r);
+
+static void on_mapped(uint32_t from, const uint32_t *o) {
+  struct region *r = NULL;
+  for (uint32_t i = 0; i < TOS_MAX_REGIONS && !r; ++i)
+    if (rg[i].rid == o[0] && !rg[i].home && !rg[i].size && alive(&rg[i])) r = &rg[i];
+  if (!r) {
+    ++region_stale;
+    return;
+  }
+  if (from != home_of(r)) return (void)net_bad(from, NET_RGN_MAPPED, "a region's size not from its home, rid", o[0]);
+  int32_t size = (int32_t)o[1];
+  int32_t result = size;
+  if (size > 0 && size <= TOS_MAX_REGION_BYTES) {
+    r->size = (uint16_t)size;
+    result = window_map(r);
+  } else if (size != -TOS_ENOENT) {
+    net_bad(from, NET_RGN_MAPPED, "region size", o[1]);
+    result = -TOS_EINVAL;
+  }
+  for (uint32_t i = 0; i < wt_max; ++i)
+    if (wt[i].what == W_MAP && &rg[wt[i].r] == r) wake(&wt[i], result);
+  if (result < 0) release(r);
+}
+
+static void on_nack(uint32_t from, const uint32_t *o) {
+  struct region *r = client_rec(from, NET_RGN_NACK, o[0]);
+  if (!r) return;
+  if (o[2] != TOS_EAGAIN && o[2] != TOS_ENOENT) return (void)net_bad(from, NET_RGN_NACK, "error", o[2]);
+  if (o[1] == NO_TID) {
+    if (!r->want) return (void)net_bad(from, NET_RGN_NACK, "a refusal of no request, rid", o[0]);
+    r->want = 0;
+    if (o[2] == TOS_EAGAIN) { /* the home's queue was full: again */
+      serve_waiters(r);
+      return;
+    }
+    for (uint32_t i = 0; i < wt_max; ++i)
+      if (wt[i].what == W_ACCESS && &rg[wt[i].r] == r) wake(&wt[i], -TOS_ENOENT);
+    return;
+  }
+  for (uint32_t i = 0; i < wt_max; ++i)
+    if (wt[i].what == W_CM && wt[i].tid == o[1] && &rg[wt[i].r] == r) {
+      if (o[2] == TOS_EAGAIN) {
+        uint32_t a[5] = {r->rid, wt[i].kind, wt[i].t->regs[3], wt[i].t->regs[8], wt[i].tid}; /* fn, arg */
+        post(from, NET_RGN_CM, a, 5);
+      } else {
+        wake(&wt[i], -TOS_ENOENT);
+      }
+      return;
+    }
+  net_bad(from, NET_RGN_NACK, "a refusal of a migration no thread here asked, TID", o[1]);
+}
+
+static void on_cm_done(uint32_t from, const uint32_t *o) {
+  struct region *r = client_rec(from, NET_RGN_CM_DONE, o[0]);
+  if (!r) return;
+  for (uint32_t i = 0; i < wt_max; ++i)
+    if (wt[i].what == W_CM && wt[i].tid == o[1] && &rg[wt[i].r] == r) {
+      struct waiter *w = &wt[i];
+      if (wait_live(w) && !vm_copyout(w->t->proc, w->buf, &o[2], 4)) {
+        wake(w, -TOS_EFAULT);
+        return;
+      }
+      wake(w, TOS_CM_DONE);
+      return;
+    }
+  net_bad(from, NET_RGN_CM_DONE, "a result no thread here waits for, TID", o[1]);
+}
+
+static void on_drop(uint32_t from, const uint32_t *o) {
+  struct region *r = client_rec(from, NET_RGN_DROP, o[0]);
+  if (r) release(r);
+}
+
+static void handle(uint32_t from, uint32_t type, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  switch (type) {
+    case NET_RGN_MAP: on_map(from, o); break;
+    case NET_RGN_MAPPED: on_mapped(from, o); break;
+    case NET_RGN_REQ: on_req(from, o); break;
+    case NET_RGN_DATA: on_data(from, o); break;
+    case NET_RGN_INVAL: on_inval(from, o); break;
+    case NET_RGN_INVAL_ACK: on_inval_ack(from, o); break;
+    case NET_RGN_RECALL: on_recall(from, o); break;
+    case NET_RGN_RECALL_ACK: on_recall_ack(from, o); break;
+    case NET_RGN_FLUSH: on_flush(from, o); break;
+    case NET_RGN_NACK: on_nack(from, o); break;
+    case NET_RGN_CM: on_cm(from, o); break;
+    case NET_RGN_CM_DONE: on_cm_done(from, o); break;
+    case NET_RGN_DROP: on_drop(from, o); break;
+    default: break;
+  }
+}
+#define H(type) static void h_##type(uint32_t from, const uint32_t *o, uint32_t nops) { handle(from, type, o, nops); }
+H(NET_RGN_MAP) H(NET_RGN_MAPPED) H(NET_RGN_REQ) H(NET_RGN_DATA) H(NET_RGN_INVAL) H(NET_RGN_INVAL_ACK) H(NET_RGN_RECALL)
+H(NET_RGN_RECALL_ACK) H(NET_RGN_FLUSH) H(NET_RGN_NACK) H(NET_RGN_CM) H(NET_RGN_CM_DONE) H(NET_RGN_DROP)
+
+void region_init(void) {
+  net_register(NET_RGN_MAP, h_NET_RGN_MAP, 1);
+  net_register(NET_RGN_MAPPED, h_NET_RGN_MAPPED, 2);
+  net_register(NET_RGN_REQ, h_NET_RGN_REQ, 2);
+  net_register(NET_RGN_DATA, h_NET_RGN_DATA, 5);
+  net_register(NET_RGN_INVAL, h_NET_RGN_INVAL, 1);
+  net_register(NET_RGN_INVAL_ACK, h_NET_RGN_INVAL_ACK, 1);
+  net_register(NET_RGN_RECALL, h_NET_RGN_RECALL, 2);
+  net_register(NET_RGN_RECALL_ACK, h_NET_RGN_RECALL_ACK, 4);
+  net_register(NET_RGN_FLUSH, h_NET_RGN_FLUSH, 4);
+  net_register(NET_RGN_NACK, h_NET_RGN_NACK, 3);
+  net_register(NET_RGN_CM, h_NET_RGN_CM, 5);
+  net_register(NET_RGN_CM_DONE, h_NET_RGN_CM_DONE, 3);
+  net_register(NET_RGN_DROP, h_NET_RGN_DROP, 1);
+}
+
+/* ---- records, frames and the window ---- */
+static uint8_t win_rec[TOS_MAX_PROCESSES][WIN_HI - WIN_LO]; /* record index + 1 at a region's first page */
+static int window_map(struct region *r) {
+  struct proc *p = r->p;
+  uint32_t n = NPAGES(r->size);
+  for (uint32_t i = 0; i < n; ++i)
+    if (!r->frame[i] && !(r->frame[i] = frame_alloc())) return -TOS_ENOMEM;
+  for (uint32_t v = WIN_LO; v + n <= WIN_HI; ++v) {
+    uint32_t k = 0;
+    while (k < n && !p->ptable[v + k]) ++k;
+    if (k < n) {
+      v += k;
+      continue;
+    }
+    for (k = 0; k < n; ++k) vm_map(p, v + k, r->frame[k], 1);
+    r->vpage = v;
+    r->maps = 1;
+    win_rec[p->pid][v - WIN_LO] = (uint8_t)(r - rg + 1);
+    return (int)(v << TOS_PAGE_SHIFT);
+  }
+  return -TOS_ENOSPC;
+}
+
+static void release(struct region *r) {
+  for (uint32_t i = 0; i < wt_max; ++i)
+    if (wt[i].what != W_NONE && wt[i].what != W_SERVE && &rg[wt[i].r] == r) wake(&wt[i], -TOS_ENOENT);
+  for (uint32_t i = 0; i < hq_max; ++i)
+    if (hq[i].used && &rg[hq[i].r] == r) hq[i].used = 0;
+  for (uint32_t i = 0; i < NJOBS; ++i)
+    if (jobs[i].state && jobs[i].rid == r->rid) jobs[i].state = 0;
+  uint32_t n = NPAGES(r->size);
+  for (uint32_t i = 0; i < RGN_PAGES; ++i) {
+    if (!r->frame[i]) continue;
+    if (r->vpage && i < n && proc_alive(r->p) && r->p->serial == r->serial) vm_unmap(r->p, r->vpage + i);
+    frame_free(r->frame[i]); /* (held by mem.c while a queued message still sends from it) */
+  }
+  if (r->vpage && r->p && win_rec[r->p->pid][r->vpage - WIN_LO] == r - rg + 1) win_rec[r->p->pid][r->vpage - WIN_LO] = 0;
+  memset(r, 0, sizeof *r);
+}
+
+static struct region *new_rec(struct proc *p, uint32_t rid) {
+  uint32_t hint = (rid & 0xFF) % TOS_MAX_REGIONS;
+  for (uint32_t n = 0; n < TOS_MAX_REGIONS; ++n) {
+    uint32_t i = (hint + n) % TOS_MAX_REGIONS;
+    if (!rg[i].rid || !alive(&rg[i])) {
+      if (i >= rg_max) rg_max = i + 1;
+      if (rg[i].rid) release(&rg[i]);
+      memset(&rg[i], 0, sizeof rg[i]);
+      rg[i].p = p;
+      rg[i].serial = p->serial;
+      rg[i].excl = NONE;
+      rg[i].recall_from = NONE;
+      return &rg[i];
+    }
+  }
+  return NULL;
+}
+
+/* The caller's record for a region given by rid or by its address here. */
+static struct region *lookup(struct proc *p, uint32_t a) {
+  struct region *r = NULL;
+  uint32_t v = a >> TOS_PAGE_SHIFT;
+  if (!(a & (TOS_PAGE_SIZE - 1)) && v >= WIN_LO && v < WIN_HI && win_rec[p->pid][v - WIN_LO])
+    r = &rg[win_rec[p->pid][v - WIN_LO] - 1];
+  else
+    r = by_rid(a);
+  if (!r || r->p != p || r->serial != p->serial || !r->size) return NULL;
+  if (a != r->rid && a != r->vpage << TOS_PAGE_SHIFT) return NULL;
+  return r;
+}
+
+/* The process's part here ends (proc.c, before its memory goes): an exclusive copy goes home,
+ * a read copy is given up, the home's regions are deleted (the other boards' parts are being
+ * killed), jobs and servers forgotten. */
+void region_process_gone(struct proc *p) {
+  for (uint32_t i = 0; i < TOS_MAX_REGIONS; ++i) {
+    struct region *r = &rg[i];
+    if (!r->rid || r->p != p || r->serial != p->serial) continue;
+    if (r->home) {
+      for (uint32_t x = 0; x < 32; ++x)
+        if ((r->sharers & BIT(x)) || r->excl == x) {
+          uint32_t o[1] = {r->rid};
+          post(x, NET_RGN_DROP, o, 1);
+        }
+    } else if (r->size && r->state == S_EXCL) {
+      uint32_t o[4] = {r->rid, 1, 0, 0};
+      post_data(home_of(r), NET_RGN_FLUSH, o, 4, r);
+    } else if (r->size && r->state == S_SHARED) {
+      uint32_t o[4] = {r->rid, 0, 0, 1};
+      post(home_of(r), NET_RGN_FLUSH, o, 4);
+    }
+    release(r);
+  }
+  if (!p->guest) serving[p->pid] = 0;
+}
+
+/* ---- computation servers ---- */
+static void region_jobs_serve(void) {
+  for (uint32_t i = 0; i < NJOBS; ++i) {
+    struct job *j = &jobs[i];
+    if (j->state != 1) continue;
+    struct region *r = &rg[j->r];
+    if (r->rid != j->rid || !alive(r)) {
+      j->state = 0;
+      continue;
+    }
+    struct waiter *w = NULL;
+    for (uint32_t k = 0; k < wt_max; ++k)
+      if (wt[k].what == W_SERVE && wait_live(&wt[k]) && wt[k].t->proc == r->p && (!w || wt[k].seq < w->seq)) w = &wt[k];
+    if (!w) return; /* the servers are busy: it waits for one */
+    struct tos_rgn_job out = {j->id, r->vpage << TOS_PAGE_SHIFT, j->mode, j->fn, j->arg, j->from};
+    if (!vm_copyout(r->p, w->buf, &out, sizeof out)) {
+      wake(w, -TOS_EFAULT);
+      continue;
+    }
+    j->state = 2;
+    wake(w, 1);
+  }
+}
+
+SYSCALL(rgn_serve) {
+  struct proc *p = t->proc;
+  if (p->guest) return -TOS_EREMOTE; /* the computation runs at the home */
+  if (a1 == 0) { /* serving is over: every server of the process returns 0 */
+    serving[p->pid] = 0;
+    for (uint32_t k = 0; k < wt_max; ++k)
+      if (wt[k].what == W_SERVE && wait_live(&wt[k]) && wt[k].t->proc == p) wake(&wt[k], 0);
+    return 0;
+  }
+  if (!vm_check(p, a1, sizeof(struct tos_rgn_job), 1)) return -TOS_EFAULT;
+  serving[p->pid] = 1;
+  serving_serial[p->pid] = p->serial;
+  struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
+  if (!w) return -TOS_ENOTCB;
+  w->buf = a1;
+  region_jobs_serve();
+  return 0;
+}
+
+SYSCALL(rgn_serve_done) {
+  for (uint32_t i = 0; i < NJOBS; ++i) {
+    struct job *j = &jobs[i];
+    if (j->state != 2 || j->id != a1 || j->p != t->proc || j->serial != t->proc->serial) continue;
+    j->state = 0;
+    struct region *r = by_rid(j->rid);
+    if (r) REV(EV_RGN_CM_RESULT, r);
+    uint32_t o[3] = {j->rid, j->tid, a2};
+    post(j->from, NET_RGN_CM_DONE, o, 3);
+    region_jobs_serve();
+    return 0;
+  }
+  return -TOS_EINVAL;
+}
+
+/* ---- the calls ---- */
+SYSCALL(rgn_create) {
+  struct proc *p = t->proc;
+  if (a1 == 0 || a1 > TOS_MAX_REGION_BYTES) return -TOS_EINVAL;
+  if (p->guest) return -TOS_EREMOTE;
+  struct region *r = new_rec(p, generation); /* (a home's record: its index is in the rid) */
+  if (!r) return -TOS_ENOSPC;
+  r->size = (uint16_t)a1;
+  r->home = 1;
+  r->state = S_EXCL;
+  r->policy = TOS_CM_POLICY_DATA;
+  uint32_t idx = (uint32_t)(r - rg);
+  r->rid = me() << 24 | (uint32_t)generation << 8 | idx;
+  if (++generation == 0) generation = 1;
+  int v = window_map(r);
+  if (v < 0) {
+    release(r);
+    return v;
+  }
+  return (int32_t)r->rid;
+}
+
+SYSCALL(rgn_delete) {
+  struct region *r = lookup(t->proc, a1);
+  if (!r) return -TOS_ENOENT;
+  if (!r->home) return -TOS_EPERM;
+  for (uint32_t x = 0; x < 32; ++x)
+    if ((r->sharers & BIT(x)) || r->excl == x) {
+      uint32_t o[1] = {r->rid};
+      post(x, NET_RGN_DROP, o, 1);
+    }
+  release(r);
+  return 0;
+}
+
+SYSCALL(rgn_map) {
+  struct proc *p = t->proc;
+  struct region *r = NULL;
+  for (uint32_t i = 0; i < TOS_MAX_REGIONS && !r; ++i)
+    if (rg[i].rid == a1 && rg[i].p == p && rg[i].serial == p->serial) r = &rg[i];
+  if (r && r->size) {
+    ++r->maps;
+    return (int32_t)(r->vpage << TOS_PAGE_SHIFT);
+  }
+  uint32_t home = a1 >> 24;
+  if (!r) {
+    if (!a1 || home == me() || home >= TOS_BOARD_NAME_COUNT || !p->guest || home != p->home_board)
+      return -TOS_ENOENT; /* a region is homed on its process's home board */
+    r = new_rec(p, a1);
+    if (!r) return -TOS_ENOSPC;
+    r->rid = a1;
+    uint32_t o[1] = {a1};
+    post(home, NET_RGN_MAP, o, 1);
+  }
+  return wait_add(t, W_MAP, r, 0) ? 0 : -TOS_ENOTCB;
+}
+
+SYSCALL(rgn_unmap) {
+  struct region *r = lookup(t->proc, a1);
+  if (!r || !r->maps) return -TOS_EINVAL;
+  --r->maps;
+  return 0;
+}
+
+static int32_t start(struct tcb *t, uint32_t a, uint32_t kind, int cm) {
+  struct region *r = lookup(t->proc, a);
+  if (!r) return -TOS_ENOENT;
+  REV(EV_RGN_START, r);
+  struct waiter *w = wait_add(t, W_ACCESS, r, kind);
+  if (!w) return -TOS_ENOTCB;
+  w->cm = (uint8_t)cm;
+  serve_waiters(r);
+  return 0;
+}
+SYSCALL(rgn_start_read) { return start(t, a1, K_READ, 0); }
+SYSCALL(rgn_start_write) { return start(t, a1, K_WRITE, 0); }
+
+static int32_t end(struct tcb *t, uint32_t a, uint32_t kind) {
+  struct region *r = lookup(t->proc, a);
+  if (!r) return -TOS_ENOENT;
+  if (kind == K_READ ? !r->readers : !r->writer) return -TOS_EINVAL;
+  if (kind == K_READ) --r->readers;
+  else r->writer = 0;
+  REV(EV_RGN_END, r);
+  if (kind == K_WRITE && r->home) {
+    r->read_once = 0; /* REPEAT: the home's own write counts */
+    r->reads_data = 0;
+  }
+  progress(r);
+  return 0;
+}
+SYSCALL(rgn_end_read) { return end(t, a1, K_READ); }
+SYSCALL(rgn_end_write) { return end(t, a1, K_WRITE); }
+
+SYSCALL(rgn_flush) {
+  struct region *r = lookup(t->proc, a1);
+  if (!r) return -TOS_ENOENT;
+  if (r->readers || r->writer || r->held || r->want) return -TOS_EBUSY;
+  if (r->home || r->state == S_INVALID) return 0; /* the home's copy is the master */
+  uint32_t o[4] = {r->rid, r->state == S_EXCL, 0, 1};
+  if (r->state == S_EXCL) post_data(home_of(r), NET_RGN_FLUSH, o, 4, r);
+  else post(home_of(r), NET_RGN_FLUSH, o, 4);
+  r->state = S_INVALID;
+  return 0;
+}
+
+SYSCALL(rgn_cm) {
+  struct region *r = lookup(t->proc, a1);
+  if (!r) return -TOS_ENOENT;
+  if (a2 != TOS_CM_READ && a2 != TOS_CM_WRITE) return -TOS_EINVAL;
+  if ((a3 & 1) || a3 < TOS_USER_BASE || a3 >= TOS_USER_IMAGE_TOP) return -TOS_EINVAL;
+  if (!vm_check(t->proc, a5, 4, 1)) return -TOS_EFAULT;
+  /* a hit, or the home itself: the access runs here */
+  if (r->home || (a2 == K_READ ? r->state != S_INVALID : r->state == S_EXCL)) return TOS_CM_LOCAL;
+  REV(EV_RGN_MISS, r);
+  struct waiter *w = wait_add(t, W_CM, r, a2);
+  if (!w) return -TOS_ENOTCB;
+  w->buf = a5;
+  uint32_t o[5] = {r->rid, a2, a3, a4, t->tid};
+  post(home_of(r), NET_RGN_CM, o, 5);
+  return 0;
+}
+
+SYSCALL(rgn_policy) {
+  struct region *r = lookup(t->proc, a1);
+  if (!r) return -TOS_ENOENT;
+  if (!r->home) return -TOS_EPERM;
+  if (a3 == TOS_CM_COUNT_DATA) return (int32_t)r->n_data;
+  if (a3 == TOS_CM_COUNT_COMPUTE) return (int32_t)r->n_compute;
+  if (a3 != 0 || a2 > TOS_CM_POLICY_REPEAT) return -TOS_EINVAL;
+  r->policy = (uint8_t)a2;
+  r->read_once = 0;
+  r->reads_data = 0;
+  return 0;
+}
+
+/* pages.c: the region window is not the page protocol's */
+int region_window_page(uint32_t vpage) { return vpage >= WIN_LO && vpage < WIN_HI; }

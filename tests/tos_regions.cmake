@@ -1,0 +1,12 @@
+# Seed 003 (Hsieh 1995): shared regions and computation migration on TOS (label "seed003").
+# Included after tos_kernel.cmake (tests/*.cmake in name order), whose tos_kernel_test it uses.
+# Both network interface modes: 1994 (the DMA reaches only the controller's buffer) and
+# dma-anywhere (Alewife's kind).
+foreach(_mode 1994 dma-anywhere)
+  set(_sfx "")
+  if(_mode STREQUAL "dma-anywhere")
+    set(_sfx "_dma_anywhere")
+  endif()
+  tos_kernel_test(PROGRAM regions_stay_coherent NAME regions_stay_coherent${_sfx} SET centrenet.dma=${_mode}
+                  ALL_FREE LABELS seed003)
+endforeach()
