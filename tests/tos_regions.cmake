@@ -10,3 +10,6 @@ foreach(_mode 1994 dma-anywhere)
   tos_kernel_test(PROGRAM regions_stay_coherent NAME regions_stay_coherent${_sfx} SET centrenet.dma=${_mode}
                   ALL_FREE LABELS seed003)
 endforeach()
+
+# The home's choices (DATA, RPC, STATIC, REPEAT) on scripted access patterns.
+tos_kernel_test(PROGRAM migration_heuristics_decide ALL_FREE LABELS seed003)

@@ -220,19 +220,29 @@ static void do_held(struct region *r);
 static struct hreq *hq_head(struct region *r);
 static void region_jobs_serve(void);
 
+/* May an access of this kind start here now? Not while an invalidation or recall waits for the
+ * accesses here to end, nor, at the home, while another board's request is served or is next. */
+static int grantable(struct region *r, uint32_t kind) {
+  if (r->held) return 0;
+  if (r->home) {
+    struct hreq *h = hq_head(r);
+    if (r->busy || (h && h->from != me())) return 0;
+  }
+  return kind == K_READ ? (r->state != S_INVALID && !r->writer) : (r->state == S_EXCL && !r->writer && !r->readers);
+}
+
 /* Let waiting threads go, oldest first, while this board's copy allows it; ask the home for
  * what the oldest needs. */
 static void serve_waiters(struct region *r) {
   for (;;) {
-    if (r->held) return; /* an invalidation or recall is waiting for the accesses to end */
-    if (r->home) { /* the home's threads wait while another board's request is served or is next */
+    if (r->held) return;
+    if (r->home) {
       struct hreq *h = hq_head(r);
       if (r->busy || (h && h->from != me())) return;
     }
     struct waiter *w = oldest(r);
     if (!w) return;
-    if (w->kind == K_READ ? (r->state != S_INVALID && !r->writer)
-                          : (r->state == S_EXCL && !r->writer && !r->readers)) {
+    if (grantable(r, w->kind)) {
       if (w->kind == K_READ) ++r->readers;
       else r->writer = 1;
       REV(EV_RGN_GRANTED, r);
@@ -549,7 +559,10 @@ static void on_cm(uint32_t from, const uint32_t *o) {
   if (o[1] != K_READ && o[1] != K_WRITE) return (void)net_bad(from, NET_RGN_CM, "migration mode", o[1]);
   if ((o[2] & 1) || o[2] < TOS_USER_BASE || o[2] >= TOS_USER_IMAGE_TOP)
     return (void)net_bad(from, NET_RGN_CM, "migrated computation's address", o[2]);
-  if (o[4] >= NO_TID || (o[4] >> 10 & 15) != (from & 15)) return (void)net_bad(from, NET_RGN_CM, "caller TID", o[4]);
+  uint32_t slot = o[4] & (TOS_MAX_THREADS - 1);
+  if (o[4] >= NO_TID || (o[4] >> 6) != ((r->p->home_board & 15u) << 4 | r->p->home_pid) ||
+      !(r->p->remote_mask[slot / 32] >> (slot % 32) & 1) || r->p->where[slot] != from)
+    return (void)net_bad(from, NET_RGN_CM, "caller TID not of a thread of the process on the sender", o[4]);
   home_request(r, from, o[1], 1, o[4], o[2], o[3]);
 }
 
@@ -948,6 +961,12 @@ static int32_t start(struct tcb *t, uint32_t a, uint32_t kind, int cm) {
   struct region *r = lookup(t->proc, a);
   if (!r) return -TOS_ENOENT;
   REV(EV_RGN_START, r);
+  if (!cm && grantable(r, kind) && !oldest(r)) { /* a hit: the thread goes on in its slice */
+    if (kind == K_READ) ++r->readers;
+    else r->writer = 1;
+    REV(EV_RGN_GRANTED, r);
+    return 0;
+  }
   struct waiter *w = wait_add(t, W_ACCESS, r, kind);
   if (!w) return -TOS_ENOTCB;
   w->cm = (uint8_t)cm;
