@@ -13,3 +13,7 @@ endforeach()
 
 # The home's choices (DATA, RPC, STATIC, REPEAT) on scripted access patterns.
 tos_kernel_test(PROGRAM migration_heuristics_decide ALL_FREE LABELS seed003)
+
+# Forged protocol steps are refused where they arrive (the test kernel's net_inject).
+tos_kernel_test(PROGRAM forged_region_steps_fail IMAGE tos-test.elf LABELS "seed003;hardening" LOG air
+  LOG_REGEX "type 38 from fire: a region step not from the region's home.*type 39 from fire: a region step not from the region's home")

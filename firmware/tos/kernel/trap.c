@@ -107,6 +107,7 @@ SYSCALL(info) {
     case TOS_INFO_EVENTS_LOST: return (int32_t)events_lost();
     case TOS_INFO_MASTER: return board_master;
     case TOS_INFO_NET_REFUSED: return (int32_t)net_refused_total;
+    case TOS_INFO_RGN_STALE: return (int32_t)region_stale;
   }
   return -TOS_EINVAL;
 }
