@@ -219,6 +219,7 @@ static void home_request(struct region *r, uint32_t from, uint32_t kind, uint32_
 static void do_held(struct region *r);
 static struct hreq *hq_head(struct region *r);
 static void region_jobs_serve(void);
+static void serve_waiters(struct region *r);
 
 /* May an access of this kind start here now? Not while an invalidation or recall waits for the
  * accesses here to end, nor, at the home, while another board's request is served or is next. */
@@ -274,8 +275,6 @@ static struct hreq *hq_head(struct region *r) {
   return best;
 }
 
-static void home_run(struct region *r);
-
 /* The served request's last step: give the requester its copy. */
 static void home_complete(struct region *r, struct hreq *q) {
   uint32_t b = q->from;
@@ -314,7 +313,10 @@ static void home_complete(struct region *r, struct hreq *q) {
 static void home_run(struct region *r) {
   while (!r->busy && r->rid) {
     struct hreq *q = hq_head(r);
-    if (!q) return;
+    if (!q) { /* the queue is done: the home's own threads may go now */
+      serve_waiters(r);
+      return;
+    }
     uint32_t b = q->from;
     if (b != me() && (r->writer || (q->kind == K_WRITE && r->readers))) return; /* at the last end here */
     if (q->cm) { /* the home decides (seed 003 3.3): the data, or the computation here */
