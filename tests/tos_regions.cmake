@@ -17,3 +17,17 @@ tos_kernel_test(PROGRAM migration_heuristics_decide ALL_FREE LABELS seed003)
 # Forged protocol steps are refused where they arrive (the test kernel's net_inject).
 tos_kernel_test(PROGRAM forged_region_steps_fail IMAGE tos-test.elf LABELS "seed003;hardening" LOG air
   LOG_REGEX "type 38 from fire: a region step not from the region's home.*type 39 from fire: a region step not from the region's home")
+
+# Seed 003's measurements (build/bin/testbed-experiment seed003-*, sw/analysis/testbed_analysis/
+# seed003.py) at reduced size, both NI modes; each fails when a shape check of its results fails
+# (operation latencies linear in the regions touched and ordered hit < miss < write misses;
+# data migration grows with size, computation migration does not, DMA moves the crossover out;
+# in the microbenchmark computation migration beats data migration for writes, replication beats
+# RPC for reads, and computation migration gains more with the 1994 NI than with DMA-anywhere).
+# The full sizes: cmake --build build --target docs-seed003.
+foreach(e seed003-ops seed003-migration seed003-micro)
+  add_test(NAME experiment_${e}_reduced
+    COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment ${e} --size reduced --quiet
+            --out ${CMAKE_BINARY_DIR}/test-out/experiments)
+  set_tests_properties(experiment_${e}_reduced PROPERTIES LABELS "seed003;experiments" TIMEOUT 300)
+endforeach()

@@ -152,9 +152,14 @@ static void ops(int size, int maxn, int step) {
   for (int n = 1; n <= maxn; n += step) {
     home_writes(n); /* the client's copies are gone */
     printf("ops read_miss %d %ld\n", n, client_do(C_READ_MISS, n));
-    printf("ops end_read %d %ld\n", n, client_do(C_END_READ, n));
-    printf("ops read_hit %d %ld\n", n, client_do(C_READ_HIT, n));
-    client_do(C_END_READ, n);
+    long end = client_do(C_END_READ, n), hit = -1;
+    for (int k = 0; k < 3; ++k) { /* local operations: the least of a few (a timer tick may fall in one) */
+      long h = client_do(C_READ_HIT, n), e = client_do(C_END_READ, n);
+      if (hit < 0 || h < hit) hit = h;
+      if (e < end) end = e;
+    }
+    printf("ops end_read %d %ld\n", n, end);
+    printf("ops read_hit %d %ld\n", n, hit);
     home_writes(n);
     copies_on(one, 1, n);
     printf("ops write_inv1 %d %ld\n", n, client_do(C_WRITE, n));

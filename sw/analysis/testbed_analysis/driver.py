@@ -127,7 +127,8 @@ the report's numbers; the differences are explained at the end.
 
 def main(argv=None, bin_dir=None, firmware_dir=None):
     ap = argparse.ArgumentParser(prog="testbed-experiment", description=__doc__)
-    ap.add_argument("name", help="one of %s, or all (section 3's)" % ", ".join(NAMES + NAMES4))
+    ap.add_argument("name", help="one of %s, or all (section 3's); seed003-ops, seed003-migration, seed003-micro, "
+                    "or seed003 (all three)" % ", ".join(NAMES + NAMES4))
     ap.add_argument("--size", choices=["full", "reduced"], default="full")
     ap.add_argument("--out", default="testbed-out/experiments")
     ap.add_argument("--doc", help="also write the combined report here (with its figures beside it)")
@@ -136,7 +137,11 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
     ap.add_argument("--bin-dir", default=bin_dir)
     ap.add_argument("--firmware-dir", default=firmware_dir)
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--doc3", help="seed003 experiments: write docs/results/seed003.md here (its figures beside it)")
     args = ap.parse_args(argv)
+    from . import seed003  # seed 003 (Hsieh 1995): its own cases and report (seed003.py)
+    if args.name == "seed003" or all(n in seed003.NAMES for n in args.name.split(",")):
+        return seed003.main(seed003.NAMES if args.name == "seed003" else args.name.split(","), args)
     names = NAMES if args.name == "all" else args.name.split(",")  # a,b: several (docs-section4)
     if any(n not in NAMES + NAMES4 for n in names):
         ap.error("unknown experiment %r (one of %s, or all)" % (args.name, ", ".join(NAMES + NAMES4)))

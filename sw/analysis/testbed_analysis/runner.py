@@ -37,12 +37,15 @@ def _last_line(path):
         return ""
 
 
-def run_testbed(bin_dir, firmware_dir, name, programs, rc_text, out_dir, stop_ms=0, quiet=False, watch="earth"):
-    """Boot the six boards on the experiment's filestore; returns (stdout text, seconds)."""
+def run_testbed(bin_dir, firmware_dir, name, programs, rc_text, out_dir, stop_ms=0, quiet=False, watch="earth", sets=()):
+    """Boot the six boards on the experiment's filestore; returns (stdout text, seconds).
+    sets: more machine settings (KEY=VALUE, as --set takes them)."""
     fs = make_filestore(bin_dir, firmware_dir, programs, rc_text, out_dir)
     args = [os.path.join(bin_dir, "testbed"), "--set", 'board.filestore="%s"' % os.path.abspath(fs),
             "--set", 'run.out_dir="%s"' % out_dir, "--set", 'run.console="none"',
             "--set", "run.stop_ms=%d" % stop_ms]
+    for kv in sets:
+        args += ["--set", kv]
     t0 = time.time()
     log = open(os.path.join(out_dir, "testbed.log"), "w")
     p = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=os.getcwd())
