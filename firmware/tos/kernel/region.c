@@ -63,6 +63,7 @@ struct region {
   uint32_t frame[RGN_PAGES];
   /* the home's: the directory and the request being served */
   uint32_t sharers;          /* other boards with a read copy */
+  uint32_t mappers;          /* other boards that asked its size: they keep a record until it is deleted */
   uint8_t excl;              /* the other board with the only copy, or NONE */
   uint8_t busy;              /* a request is being served (waiting for acks / a recall) */
   uint8_t recall_from;       /* NONE, or the board whose data the served request waits for */
@@ -624,6 +625,7 @@ static void on_map(uint32_t from, const uint32_t *o) {
   struct region *r = home_rec(from, NET_RGN_MAP, o[0], 1);
   uint32_t a[2] = {o[0], r ? r->size : (uint32_t)-TOS_ENOENT};
   if (!r && (by_rid(o[0]) || o[0] >> 24 != me())) return; /* refused above */
+  if (r) r->mappers |= BIT(from);
   post(from, NET_RGN_MAPPED, a, 2);
 }
 
@@ -821,7 +823,7 @@ void region_process_gone(struct proc *p) {
     if (!r->rid || r->p != p || r->serial != p->serial) continue;
     if (r->home) {
       for (uint32_t x = 0; x < 32; ++x)
-        if ((r->sharers & BIT(x)) || r->excl == x) {
+        if ((r->sharers & BIT(x)) || r->excl == x || (r->mappers & BIT(x))) {
           uint32_t o[1] = {r->rid};
           post(x, NET_RGN_DROP, o, 1);
         }
@@ -922,7 +924,7 @@ SYSCALL(rgn_delete) {
   if (!r) return -TOS_ENOENT;
   if (!r->home) return -TOS_EPERM;
   for (uint32_t x = 0; x < 32; ++x)
-    if ((r->sharers & BIT(x)) || r->excl == x) {
+    if ((r->sharers & BIT(x)) || r->excl == x || (r->mappers & BIT(x))) {
       uint32_t o[1] = {r->rid};
       post(x, NET_RGN_DROP, o, 1);
     }

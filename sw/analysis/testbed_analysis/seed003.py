@@ -166,13 +166,13 @@ def migration(rep, args, size):
         res.setdefault("crossover", {})[mode] = (mc - fd["intercept"]) / fd["slope"] if fd["slope"] > 0 else float("inf")
         cross = next((x for x in xs if c[x] < d[x]), None)
         rep.parts.append("%s: data migration %s µs; dynamic data migration %s; computation migration %s (sizes %s). "
-                         "Computation migration is faster from %s bytes on; at %d bytes by %.0f%% (the seed: 111%% "
+                         "Computation migration is faster %s; at %d bytes it is %.0f%% faster (negative: slower; the seed: 111%% "
                          "on Alewife, 71%% on the ideal Alewife; on the CM-5 computation migration also wins for "
                          "large regions). Dynamic data migration costs %.0f%% more than pure data migration at 256 "
                          "bytes (Alewife about 7%%; on the CM-5 it needs an extra round trip)."
                          % (MODE_LABEL[mode], ", ".join("%.0f" % d[x] for x in xs),
                             ", ".join("%.0f" % cost["dyndata"][x] for x in xs), ", ".join("%.0f" % c[x] for x in xs),
-                            ", ".join(map(str, xs)), cross if cross else "no size", big, (d[big] / c[big] - 1) * 100,
+                            ", ".join(map(str, xs)), "from %d bytes on" % cross if cross else "at no size measured", big, (d[big] / c[big] - 1) * 100,
                             (cost["dyndata"].get(256, float("nan")) / d.get(256, float("nan")) - 1) * 100))
     co = res.pop("crossover")
     rep.check("DMA moves the crossover out", co["dma-anywhere"] > co["1994"],
