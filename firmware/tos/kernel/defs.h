@@ -223,7 +223,8 @@ extern uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
 /* region.c: shared regions and computation migration (seed 003) */
 void region_init(void);
 void region_process_gone(struct proc *p); /* its part here ends: copies go home, its regions are deleted */
-int region_window_page(uint32_t vpage);   /* a page of the region window (not the page protocol's) */
+/* a page of the region window (region.c's, not the page protocol's) */
+#define REGION_WINDOW_PAGE(v) ((v) >= (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT) && (v) < (TOS_STACK_BASE >> TOS_PAGE_SHIFT))
 extern uint32_t region_stale;
 /* migrate.c: thread migration (seed 000 section 2.2.2, Figure 7) */
 void migrate_init(void);

@@ -91,7 +91,7 @@ static void set_dir(struct proc *p, uint32_t v, uint32_t owner, uint32_t copies)
 
 /* Does the home know a page v anywhere (mapped here, or held elsewhere)? */
 int pages_exists(struct proc *p, uint32_t v) {
-  return v < TOS_USER_PAGES && !region_window_page(v) && (dir_owner[p->pid][v] || (p->ptable[v] & TB_MMU_PTE_VALID));
+  return v < TOS_USER_PAGES && !REGION_WINDOW_PAGE(v) && (dir_owner[p->pid][v] || (p->ptable[v] & TB_MMU_PTE_VALID));
 }
 
 /* sbrk shrinks over page v: it goes if no other board holds it and no step is under way
@@ -358,7 +358,7 @@ static void on_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   struct proc *p = home_proc(from, NET_PAGE_REQ, o);
   if (!p) return;
   if (o[3] >= TOS_USER_PAGES) return (void)net_bad(from, NET_PAGE_REQ, "page out of range", o[3]);
-  if (region_window_page(o[3])) return (void)net_bad(from, NET_PAGE_REQ, "a page of the region window", o[3]);
+  if (REGION_WINDOW_PAGE(o[3])) return (void)net_bad(from, NET_PAGE_REQ, "a page of the region window", o[3]);
   if ((o[4] >> 6) != (((uint32_t)p->home_board & 15u) << 4 | p->home_pid))
     return (void)net_bad(from, NET_PAGE_REQ, "thread not of the process", o[4]);
   /* from another board, only for a thread of the process that is away from home (a request
@@ -585,7 +585,7 @@ static void on_drop(uint32_t from, const uint32_t *o, uint32_t nops) {
 int remote_page_fault(struct tcb *t, uint32_t va, int write) {
   struct proc *p = t->proc;
   uint32_t v = va >> TOS_PAGE_SHIFT;
-  if (v >= TOS_USER_PAGES || region_window_page(v) || satisfied(p, v, write)) return 0; /* (region.c's) */
+  if (v >= TOS_USER_PAGES || REGION_WINDOW_PAGE(v) || satisfied(p, v, write)) return 0; /* (region.c's) */
   if (!p->guest && (is_code(p, v) || !pages_exists(p, v))) return 0;
   uint32_t top = thread_window_top(t->slot) >> TOS_PAGE_SHIFT;
   if (v < top && v >= top - TOS_STACK_WINDOW / TOS_PAGE_SIZE) write = 1; /* its own stack: it follows */

@@ -818,7 +818,7 @@ static struct region *lookup(struct proc *p, uint32_t a) {
  * a read copy is given up, the home's regions are deleted (the other boards' parts are being
  * killed), jobs and servers forgotten. */
 void region_process_gone(struct proc *p) {
-  for (uint32_t i = 0; i < TOS_MAX_REGIONS; ++i) {
+  for (uint32_t i = 0; i < rg_max; ++i) { /* (no cost on a board that never had a region) */
     struct region *r = &rg[i];
     if (!r->rid || r->p != p || r->serial != p->serial) continue;
     if (r->home) {
@@ -1039,5 +1039,3 @@ SYSCALL(rgn_policy) {
   return 0;
 }
 
-/* pages.c: the region window is not the page protocol's */
-int region_window_page(uint32_t vpage) { return vpage >= WIN_LO && vpage < WIN_HI; }
