@@ -31,3 +31,7 @@ foreach(e seed003-ops seed003-migration seed003-micro)
             --out ${CMAKE_BINARY_DIR}/test-out/experiments)
   set_tests_properties(experiment_${e}_reduced PROPERTIES LABELS "seed003;experiments" TIMEOUT 300)
 endforeach()
+
+# A thread waiting for the protocol blocks alone: its board's other thread runs meanwhile.
+tos_kernel_test(PROGRAM region_waits_block_alone ALL_FREE LABELS seed003)
+set_tests_properties(tos_region_waits_block_alone PROPERTIES TIMEOUT 120)

@@ -830,6 +830,7 @@ void region_process_gone(struct proc *p) {
     } else if (r->size && r->state == S_EXCL) {
       uint32_t o[4] = {r->rid, 1, 0, 0};
       post_data(home_of(r), NET_RGN_FLUSH, o, 4, r);
+      net_send_phase(); /* the data leaves now: its frames are free when the process's end is reported */
     } else if (r->size && r->state == S_SHARED) {
       uint32_t o[4] = {r->rid, 0, 0, 1};
       post(home_of(r), NET_RGN_FLUSH, o, 4);
