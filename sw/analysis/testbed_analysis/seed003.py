@@ -12,7 +12,7 @@ import re
 import shutil
 import time
 
-from . import plots, runner
+from . import runner
 from .stats import fit
 
 NAMES = ["seed003-ops", "seed003-migration", "seed003-micro"]
@@ -42,6 +42,7 @@ class Rep:
         self.checks.append((what, bool(ok), detail))
 
     def fig(self, number, name, caption, panels):
+        from . import plots  # matplotlib: only when plotting
         files = plots.figure(os.path.join(self.out, "figures"), name, "Figure %s: %s" % (number, caption), panels)
         self.figures.append((number, os.path.relpath(files[0], self.out), caption))
 
