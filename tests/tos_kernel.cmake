@@ -268,3 +268,5 @@ add_test(NAME tos_bench_budget_fails_a_slower_kernel
           -DEXPECT_RC=3 "-DEXPECT_REGEX=trap round trip [0-9]+ cycles exceeds its budget of 100.*yield to another thread [0-9]+ cycles exceeds its budget of 100"
           -P ${_check})
 set_tests_properties(tos_bench_budget_fails_a_slower_kernel PROPERTIES LABELS "tos;perf")
+# Seed 004 (issue 34): barriers across boards under every waiting policy and both wake-up placements.
+tos_kernel_test(PROGRAM barriers_hold_every_policy LABELS seed004)

@@ -42,6 +42,9 @@ enum net_type { /* what a message is */
   NET_PAGE_INVAL,     /* home -> holder: virtual page, seq: free your copy */
   NET_PAGE_ACK,       /* holder -> home: virtual page, seq: freed */
   NET_PAGE_DONE,      /* requester -> home: virtual page, seq: mapped; the next request for it may go */
+  /* barrier.c (seed 004): ops start with the process's home (board, pid, serial) */
+  NET_BAR_ARRIVE,     /* board -> home: barrier, TID: a thread there arrived */
+  NET_BAR_RELEASE,    /* home -> board with a waiter: barrier, generation, last arriver's TID */
   NET_TYPES = 64
 };
 #endif
