@@ -26,30 +26,43 @@ int barrier_policy(int b, int policy, unsigned limit_us) {
   return 0;
 }
 
-/* The time of one thread switch on this board: two threads of this process yield to each other
- * (out of one, into the other: the seed's CS = in + out). Measured once, with nothing else ready
- * on the board if the caller wants it pure. */
-static volatile int cs_stop;
+/* The time of one thread switch on a board: two threads of this process there yield to each
+ * other (out of one, into the other: the seed's CS = in + out), with nothing else ready there if
+ * the caller wants it pure. Called on the home board (it creates the two threads and waits for
+ * its children: before the caller has others); the first value is kept. */
+static volatile int cs_stop, cs_ready;
+static volatile unsigned cs_us;
 static void cs_partner(void *arg) {
   (void)arg;
+  cs_ready = 1;
   while (!cs_stop) yield();
+  exit(0);
 }
-unsigned barrier_measure_cs(void) {
-  static unsigned cs_us;
-  if (cs_us) return cs_us;
-  cs_stop = 0;
-  if (!create(0, 2, HERE, cs_partner, 0)) return 0;
-  yield(); /* the partner is running its loop */
+static void cs_timer(void *arg) {
+  (void)arg;
   enum { ROUNDS = 200 };
+  while (!cs_ready) yield();
   unsigned t0 = (unsigned)time_us();
   for (int i = 0; i < ROUNDS; ++i) yield();
   unsigned dt = (unsigned)time_us() - t0;
-  cs_stop = 1;
-  wait();
   cs_us = (dt + ROUNDS) / (2 * ROUNDS); /* each round: to the partner and back */
   if (!cs_us) cs_us = 1;
+  cs_stop = 1;
+  exit(0);
+}
+unsigned barrier_measure_cs_on(int board) {
+  if (cs_us) return cs_us;
+  cs_stop = cs_ready = 0;
+  if (!create(0, 2, board, cs_partner, 0)) return 0;
+  if (!create(0, 2, board, cs_timer, 0)) {
+    cs_stop = 1;
+    wait();
+    return 0;
+  }
+  wait();
   return cs_us;
 }
+unsigned barrier_measure_cs(void) { return barrier_measure_cs_on(HERE); }
 
 int barrier_policy_cs(int b, int policy, unsigned cs_percent) {
   unsigned cs = barrier_measure_cs();

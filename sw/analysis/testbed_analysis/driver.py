@@ -13,7 +13,7 @@ NAMES = ["local", "remote", "migration", "busy", "multi-phase", "overflow"]
 # table9 runs them all
 CASES4 = {"balance-synthetic": ["compute", "comm", "mixed"], "balance-adder": ["adder"], "balance-wator": ["wator"],
           "table9": ["compute", "comm", "mixed", "adder", "wator"]}
-NAMES4 = list(CASES4) + ["metrics"]
+NAMES4 = list(CASES4) + ["metrics", "seed004"]
 TITLES = {
     "local": "3.3.1 Latency of local communication (Figures 9, 10, 24; Table 6)",
     "remote": "3.3.2 Latency of remote communication (Figures 11-15, 25; Table 6) and 3.3.4 remote page copy (Figures 17, 27)",
@@ -25,6 +25,7 @@ TITLES = {
     "balance-adder": "4.3.2 Load balancing an asynchronous circuit simulation: adder (Table 9, Figures 50-52)",
     "balance-wator": "4.3.3 Load balancing a population simulation: wator (Table 9, Figures 53-58)",
     "table9": "4.3 The balancer's case studies (Table 9, Figures 42-58)",
+    "seed004": "Seed 004 on the Testbed: barriers with two-phase waiting, SSR and elapsed time against load (issue 34)",
     "metrics": "4.1 Load metrics case study: N-THREADS, RQ-LENGTH, CPU-TIME, REM-COMM (Figures 33-38, Table 8)",
 }
 
@@ -77,6 +78,9 @@ def run_one(name, args):
     elif name == "metrics":
         from . import metrics
         metrics.run(rep, sim, out, metrics.SIZES[args.size])
+    elif name == "seed004":
+        from . import seed004
+        seed004.run(rep, sim, out, args.size)
     elif name == "overflow":
         trials = []
         for n in (1, 2, 5):

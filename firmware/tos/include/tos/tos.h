@@ -75,6 +75,7 @@ int barrier_init(int n);                             /* on the home board: the b
 int barrier_policy(int b, int policy, unsigned limit_us);
 int barrier_policy_cs(int b, int policy, unsigned cs_percent); /* limit: percent of the measured CS (100 CS, 110 CS+, 210 2CS+) */
 unsigned barrier_measure_cs(void);                   /* microseconds of one thread switch here (yield ping-pong), once */
+unsigned barrier_measure_cs_on(int board);           /* ... on that board (from the home; waits for the caller's children) */
 int barrier_wait(int b);                             /* 0 once all n have arrived, or -error */
 struct barrier_stats { unsigned spins, spin_ok, blocks, last; }; /* spins = spin_ok + spins that blocked */
 int barrier_wait_stats(int b, struct barrier_stats *st); /* barrier_wait, counting how it waited */

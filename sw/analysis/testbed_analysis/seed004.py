@@ -1,0 +1,284 @@
+"""Seed 004 on the Testbed (issue 34): barriers with two-phase waiting on a multicomputer with one
+run queue per board.
+
+- chapter 3: a synchronizing job, one thread on each of the five slaves, with BG compute-bound
+  background threads on each (load = 1 + BG threads per board), for mu = 1%, 10%, 100% of the
+  20 ms slice; SSR and elapsed time per waiting policy (block, CS, CS+, 2CS+, spin) and per
+  wake-up placement (tail, head);
+- chapter 4: sets of J identical jobs (load = J threads per board), no background;
+- chapter 7: elapsed time and the seed's speedup (relative improvement) per policy.
+
+Each run boots the six boards with `barjob` homed on earth (its main thread only waits there;
+the master runs the logger, whose polling would delay the home's counting), the barrier event
+class on and the master's logger collecting the trace. SSR is counted twice: by the program
+(barrier_wait_stats) and from the monitor's trace (ssr_from_trace); the two must agree."""
+import os
+import re
+
+from .trace import read
+
+SLICE_US = 20000
+SLAVES = 5
+SIZES = {
+    "reduced": {"barriers": 16, "bg": [0, 2], "mu": [0.01], "policies": ["block", "cs", "2cs+", "spin"],
+                "wake": ["tail", "head"], "jobs": [1, 2], "job_policies": ["cs", "2cs+"]},
+    "full": {"barriers": 40, "bg": [0, 1, 2, 3], "mu": [0.01, 0.1, 1.0], "policies": ["block", "cs", "cs+", "2cs+", "spin"],
+             "wake": ["tail", "head"], "jobs": [1, 2, 3, 4], "job_policies": ["block", "cs", "cs+", "2cs+"]},
+}
+LINE = re.compile(r"barjob: policy (\S+) wake (\S+) load (\d+) cs_us (\d+) limit_us (\d+) elapsed_us (\d+) "
+                  r"spins (\d+) ok (\d+) blocks (\d+) last (\d+)")
+KEYS = ["policy", "wake", "load", "cs_us", "limit_us", "elapsed_us", "spins", "ok", "blocks", "last"]
+
+
+def rc(barriers, bg, mu_us, policy, wake, jobs=1, seed=1):
+    sigma = mu_us // 4  # the seed's fine grain spread (2.2.2): most intervals within mu +- 50%
+    # a board runs its own lines of the script in order: earth switches the class on, then runs the jobs
+    lines = ["master logger -q 400 -o monitor.raw &", "earth dgl @* +barrier"]
+    for j in range(jobs):
+        lines.append("earth barjob %d %d %d %d %d %s %s %d%s" % (SLAVES, bg, barriers, mu_us, sigma, policy, wake, seed + j,
+                                                                 " &" if j < jobs - 1 else ""))
+    return "\n".join(lines) + "\n"
+
+
+def parse_all(text):
+    out = []
+    for m in LINE.finditer(text):
+        r = dict(zip(KEYS, m.groups()))
+        for x in KEYS[2:]:
+            r[x] = int(r[x])
+        out.append(r)
+    return out
+
+
+def ssr_from_trace(events):
+    """The SSR from barrier events (name, TID) in time order: a spin starts at BAR_SPIN; it
+    succeeds at BAR_SPIN_OK; it fails when the thread blocks (BAR_BLOCK) and is then released
+    (BAR_RELEASE); BAR_LAST (the thread's own arrival completed the barrier, as it learns off the
+    home board, spinning or blocked) is not counted, as the seed does not count the last
+    arriver. Returns (spins counted, successes, failures, SSR in percent or None)."""
+    spinning, blocked, ok, fail = set(), set(), 0, 0
+    for name, tid in events:
+        if name == "BAR_SPIN":
+            spinning.add(tid)
+        elif name == "BAR_SPIN_OK" and tid in spinning:
+            spinning.discard(tid)
+            ok += 1
+        elif name == "BAR_LAST":
+            spinning.discard(tid)
+            blocked.discard(tid)
+        elif name == "BAR_BLOCK" and tid in spinning:
+            spinning.discard(tid)
+            blocked.add(tid)
+        elif name == "BAR_RELEASE" and tid in blocked:
+            blocked.discard(tid)
+            fail += 1
+    n = ok + fail
+    return n, ok, fail, (100.0 * ok / n if n else None)
+
+
+def trace_events(tr):
+    return [(e.name, e.arg) for e in tr.events if e.name.startswith("BAR_")]
+
+
+def outcomes(tr):
+    """Per thread, the way each of its waits ended, in order: 'ok' (a successful spin), 'block'
+    (blocked, with or without a spin first), 'last'. Alternating synchronization (seed 4.3)
+    shows as threads whose outcomes flip between 'ok' and 'block' from one barrier to the next."""
+    per, state = {}, {}
+    for e in tr.events:
+        if not e.name.startswith("BAR_"):
+            continue
+        if e.name == "BAR_ARRIVE":
+            state[e.arg] = None
+        elif e.name == "BAR_SPIN_OK":
+            per.setdefault(e.arg, []).append((e.t, "ok"))
+        elif e.name == "BAR_BLOCK":
+            state[e.arg] = e.t
+        elif e.name == "BAR_RELEASE":
+            per.setdefault(e.arg, []).append((state.get(e.arg) or e.t, "block"))
+        elif e.name == "BAR_LAST":
+            per.setdefault(e.arg, []).append((e.t, "last"))
+    return per
+
+
+def alternation(per):
+    """Of consecutive waits of one thread that were a successful spin or a block, the fraction
+    whose outcome differs from the wait before (0: a thread always does the same; 1: it always
+    alternates)."""
+    flips = pairs = 0
+    for seq in per.values():
+        s = [o for _t, o in seq if o != "last"]
+        for a, b in zip(s, s[1:]):
+            pairs += 1
+            flips += a != b
+    return flips / pairs if pairs else None
+
+
+def _run(sim, d, text):
+    sim(["barjob", "dgl", "logger"], text, d)
+    con = open(os.path.join(d, "earth.console.log"), errors="replace").read()
+    tr = read(os.path.join(d, "monitor.trace.txt"))
+    return parse_all(con), tr
+
+
+def run(rep, sim, out, size_name):
+    size = SIZES[size_name]
+    ch3, ch4 = [], []
+    for mu in size["mu"]:
+        mu_us = int(mu * SLICE_US)
+        for bg in size["bg"]:
+            for wake in size["wake"]:
+                for pol in size["policies"]:
+                    d = os.path.join(out, "ch3-mu%g-bg%d-%s-%s" % (mu * 100, bg, wake, pol.replace("+", "p")))
+                    lines, tr = _run(sim, d, rc(size["barriers"], bg, mu_us, pol, wake))
+                    if len(lines) != 1:
+                        rep.check("run %s ended with its result" % os.path.basename(d), False, "%d barjob lines on earth's console" % len(lines))
+                        continue
+                    r = lines[0]
+                    r.update(mu=mu, bg=bg, jobs=1, dir=d, trace=ssr_from_trace(trace_events(tr)), trace_lost=bool(tr.wrap_gaps))
+                    r["alternation"] = alternation(outcomes(tr))
+                    ch3.append(r)
+    for jobs in size["jobs"]:
+        for wake in size["wake"]:
+            for pol in size["job_policies"]:
+                d = os.path.join(out, "ch4-jobs%d-%s-%s" % (jobs, wake, pol.replace("+", "p")))
+                lines, tr = _run(sim, d, rc(size["barriers"], 0, int(0.01 * SLICE_US), pol, wake, jobs=jobs))
+                if len(lines) != jobs:
+                    rep.check("run %s ended with its results" % os.path.basename(d), False, "%d of %d barjob lines" % (len(lines), jobs))
+                    continue
+                tot = {k: sum(x[k] for x in lines) for k in ("spins", "ok", "blocks", "last")}
+                r = dict(lines[0], **tot)
+                r.update(elapsed_us=max(x["elapsed_us"] for x in lines), mu=0.01, bg=0, jobs=jobs, dir=d,
+                         trace=ssr_from_trace(trace_events(tr)), trace_lost=bool(tr.wrap_gaps))
+                r["alternation"] = alternation(outcomes(tr))
+                ch4.append(r)
+    analyse(rep, ch3, ch4, size)
+    return ch3, ch4
+
+
+def ssr(r):
+    return 100.0 * r["ok"] / r["spins"] if r["spins"] else None
+
+
+def _f(v, fmt="%.1f"):
+    return "-" if v is None else fmt % v
+
+
+def speedup(x, y):
+    """The seed's speedup of X over Y (7.6): the relative improvement in time, percent."""
+    return 100.0 * (y - x) / y
+
+
+def analyse(rep, ch3, ch4, size):
+    waits = lambda r: size["barriers"] * SLAVES * r["jobs"]
+    for r in ch3 + ch4:
+        n, ok, _fail, _s = r["trace"]
+        tag = "%s/%s/mu %g/load %d/jobs %d" % (r["policy"], r["wake"], r["mu"] * 100, 1 + r["bg"], r["jobs"])
+        if not r["trace_lost"]:
+            rep.check("SSR accounting %s: the monitor's spins and successes = the program's" % tag,
+                      n == r["spins"] and ok == r["ok"], "trace %d spins %d ok, program %d spins %d ok" % (n, ok, r["spins"], r["ok"]))
+        rep.check("every wait accounted %s" % tag, r["ok"] + r["blocks"] + r["last"] == waits(r),
+                  "%d ok + %d blocks + %d last of %d" % (r["ok"], r["blocks"], r["last"], waits(r)))
+    rows = ["| mu | load (threads per board) | wake-up | policy | CS (us) | spin limit (us) | elapsed (ms) | spins | SSR % (program) | SSR % (monitor) | blocks | alternation |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in ch3:
+        rows.append("| %g%% | %d | %s | %s | %d | %d | %.1f | %d | %s | %s | %d | %s |" % (
+            r["mu"] * 100, 1 + r["bg"], r["wake"], r["policy"], r["cs_us"], r["limit_us"], r["elapsed_us"] / 1000.0,
+            r["spins"], _f(ssr(r)), _f(r["trace"][3]), r["blocks"], _f(r["alternation"], "%.2f")))
+    rep.notes.append("Chapter 3 on the Testbed: one job (a thread on each slave) among BG compute-bound threads per "
+                     "board (load = 1 + BG), %d barriers. Alternation: of a thread's consecutive waits that were a "
+                     "successful spin or a block, the fraction that differ from the one before (seed 4.3: alternating "
+                     "synchronization flips a thread between the two).\n\n" % size["barriers"] + "\n".join(rows) + "\n")
+    rows = ["| jobs (load) | wake-up | policy | elapsed (ms) | spins | SSR % (program) | SSR % (monitor) | blocks | alternation |",
+            "|---|---|---|---|---|---|---|---|---|"]
+    for r in ch4:
+        rows.append("| %d | %s | %s | %.1f | %d | %s | %s | %d | %s |" % (r["jobs"], r["wake"], r["policy"], r["elapsed_us"] / 1000.0,
+                    r["spins"], _f(ssr(r)), _f(r["trace"][3]), r["blocks"], _f(r["alternation"], "%.2f")))
+    rep.notes.append("Chapter 4 on the Testbed: J identical jobs (five threads each, one per slave, mu = 1%), no "
+                     "background: load = J threads per board.\n\n" + "\n".join(rows) + "\n")
+    by = {(r["mu"], r["bg"], r["wake"], r["policy"]): r for r in ch3}
+    rows = ["| mu | load | wake-up | 2CS+ vs CS | 2CS+ vs block | CS vs block |", "|---|---|---|---|---|---|"]
+    for (mu, bg, wake, pol), r in sorted(by.items()):
+        if pol != "2cs+":
+            continue
+        cs, bl = by.get((mu, bg, wake, "cs")), by.get((mu, bg, wake, "block"))
+        sp = lambda a, b: _f(speedup(a["elapsed_us"], b["elapsed_us"])) if a and b else "-"
+        rows.append("| %g%% | %d | %s | %s | %s | %s |" % (mu * 100, 1 + bg, wake, sp(r, cs), sp(r, bl), sp(cs, bl)))
+    rep.notes.append("Chapter 7 on the Testbed: the seed's speedup of X over Y, 100 (T_Y - T_X) / T_Y percent "
+                     "(positive: X is faster).\n\n" + "\n".join(rows) + "\n")
+    # shapes that can fail: at load 1 (a board per thread) spinning must succeed (SSR of spin
+    # 100%, of 2CS+ at least CS's); at load 1 the fastest spinning policy is not slower than
+    # blocking; with surplus threads the SSR of CS is not above its load-1 value.
+    for (mu, bg, wake, pol), r in by.items():
+        if bg != 0:
+            continue
+        if pol == "2cs+" and (mu, 0, wake, "cs") in by:
+            c = by[(mu, 0, wake, "cs")]
+            rep.check("2CS+ spins succeed at least as often as CS's at load 1 (mu %g%%, %s)" % (mu * 100, wake),
+                      (ssr(r) or 0) >= (ssr(c) or 0), "SSR %s vs %s" % (_f(ssr(r)), _f(ssr(c))))
+        if pol == "cs":
+            for b2 in size["bg"]:
+                hi = by.get((mu, b2, wake, "cs"))
+                if b2 > 0 and hi and ssr(hi) is not None and ssr(r) is not None:
+                    rep.check("CS's SSR does not rise with surplus threads (mu %g%%, %s, load %d)" % (mu * 100, wake, 1 + b2),
+                              ssr(hi) <= ssr(r) + 5, "load 1: %s, load %d: %s" % (_f(ssr(r)), 1 + b2, _f(ssr(hi))))
+        if pol == "spin":
+            rep.check("always spin succeeds every time at load 1 (mu %g%%, %s)" % (mu * 100, wake), ssr(r) == 100.0,
+                      "SSR %s" % _f(ssr(r)))
+    figures(rep, ch3, ch4, size)
+
+
+def figures(rep, ch3, ch4, size):
+    panels = []
+    for mu in size["mu"]:
+        series = []
+        for wake in size["wake"]:
+            for pol in [p for p in size["policies"] if p not in ("block", "spin")]:
+                pts = sorted((1 + r["bg"], ssr(r)) for r in ch3 if r["mu"] == mu and r["wake"] == wake and r["policy"] == pol
+                             and ssr(r) is not None)
+                if pts:
+                    series.append({"x": [p[0] for p in pts], "y": [p[1] for p in pts], "label": "%s, %s" % (pol.upper(), wake),
+                                   "style": "line"})
+        panels.append({"title": "one job among background threads, mu = %g%% of the 20 ms slice" % (mu * 100),
+                       "xlabel": "load: threads per board (job thread + background)", "ylabel": "SSR (%)", "series": series,
+                       "hlines": [(50, "50%: spinning pays above")]})
+    series = []
+    for wake in size["wake"]:
+        for pol in [p for p in size["job_policies"] if p != "block"]:
+            pts = sorted((r["jobs"], ssr(r)) for r in ch4 if r["wake"] == wake and r["policy"] == pol and ssr(r) is not None)
+            if pts:
+                series.append({"x": [p[0] for p in pts], "y": [p[1] for p in pts], "label": "%s, %s" % (pol.upper(), wake),
+                               "style": "line"})
+    panels.append({"title": "J identical jobs, mu = 1%", "xlabel": "jobs (threads per board)", "ylabel": "SSR (%)",
+                   "series": series, "hlines": [(50, "50%")]})
+    rep.fig("T1", "testbed_ssr_vs_load", "The Testbed's SSR against load for CS, CS+ and 2CS+, tail and head wake-up "
+            "(five slaves, one job thread on each)", panels)
+    panels = []
+    for mu in size["mu"]:
+        series = []
+        for wake in size["wake"]:
+            for pol in size["policies"]:
+                pts = sorted((1 + r["bg"], r["elapsed_us"] / 1000.0) for r in ch3 if r["mu"] == mu and r["wake"] == wake
+                             and r["policy"] == pol)
+                if pts:
+                    series.append({"x": [p[0] for p in pts], "y": [p[1] for p in pts], "label": "%s, %s" % (pol, wake),
+                                   "style": "line"})
+        panels.append({"title": "elapsed time of the job, mu = %g%%" % (mu * 100), "xlabel": "load: threads per board",
+                       "ylabel": "elapsed (ms)", "series": series})
+    rep.fig("T2", "testbed_elapsed", "The Testbed's elapsed time per waiting policy (seed chapter 7)", panels)
+    # the monitor's view of one run with surplus threads: each thread's waits in time
+    cand = [r for r in ch3 if r["bg"] > 0 and r["policy"] == "2cs+"] or ch3
+    if cand:
+        r = max(cand, key=lambda x: (x["alternation"] or 0))
+        per = outcomes(read(os.path.join(r["dir"], "monitor.trace.txt")))
+        series = []
+        for i, (tid, seq) in enumerate(sorted(per.items())):
+            for kind, color in (("ok", "tab:green"), ("block", "tab:red"), ("last", "tab:gray")):
+                pts = [(t, i + 1) for t, o in seq if o == kind]
+                if pts:
+                    series.append({"x": [p[0] for p in pts], "y": [p[1] for p in pts], "color": color,
+                                   "label": {"ok": "successful spin", "block": "blocked", "last": "last arrival"}[kind] if i == 0 else None})
+        rep.fig("T3", "testbed_alternation", "Alternating synchronization in the monitor's trace? Each job thread's waits "
+                "(one row per thread: green a successful spin, red a block) in the run %s (alternation %s)"
+                % (os.path.basename(r["dir"]), _f(r["alternation"], "%.2f")),
+                [{"title": "waits per thread", "xlabel": "time (ms)", "ylabel": "thread", "series": series}])
