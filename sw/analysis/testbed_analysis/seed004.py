@@ -16,6 +16,7 @@ import json
 import os
 import re
 import statistics
+import time
 
 from .trace import read
 
@@ -141,6 +142,7 @@ def _run(sim, d, text):
 
 
 def run(rep, sim, out, size_name):
+    t0 = time.time()
     size = SIZES[size_name]
     ch3, ch4 = [], []
     for mu in size["mu"]:
@@ -175,7 +177,7 @@ def run(rep, sim, out, size_name):
                 ch4.append(r)
     analyse(rep, ch3, ch4, size)
     with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump({"size": size_name, "ch3": ch3, "ch4": ch4}, f, indent=1)
+        json.dump({"size": size_name, "ch3": ch3, "ch4": ch4, "seconds": time.time() - t0}, f, indent=1)
     rep.notes.append(answer(ch3, ch4))
     return ch3, ch4
 
@@ -294,6 +296,15 @@ def answer(ch3, ch4):
     return "\n".join(L)
 
 
+def reanalyse(rep, out):
+    """The analysis again from a finished run's results.json and traces (no simulation)."""
+    d = json.load(open(os.path.join(out, "results.json")))
+    size = SIZES[d["size"]]
+    analyse(rep, d["ch3"], d["ch4"], size)
+    rep.notes.append(answer(d["ch3"], d["ch4"]))
+    return d.get("seconds")
+
+
 def ssr(r):
     return 100.0 * r["ok"] / r["spins"] if r["spins"] else None
 
@@ -410,19 +421,29 @@ def figures(rep, ch3, ch4, size):
         panels.append({"title": "elapsed time of the job, mu = %g%%" % (mu * 100), "xlabel": "load: threads per board",
                        "ylabel": "elapsed (ms)", "series": series})
     rep.fig("T2", "testbed_elapsed", "The Testbed's elapsed time per waiting policy (seed chapter 7)", panels)
-    # the monitor's view of one run with surplus threads: each thread's waits in time
-    cand = [r for r in ch3 if r["bg"] > 0 and r["policy"] == "2cs+"] or ch3
-    if cand:
-        r = max(cand, key=lambda x: (x["alternation"] or 0))
-        per = outcomes(read(os.path.join(r["dir"], "monitor.trace.txt")))
-        series = []
-        for i, (tid, seq) in enumerate(sorted(per.items())):
-            for kind, color in (("ok", "tab:green"), ("block", "tab:red"), ("last", "tab:gray")):
-                pts = [(t, i + 1) for t, o in seq if o == kind]
-                if pts:
-                    series.append({"x": [p[0] for p in pts], "y": [p[1] for p in pts], "color": color,
-                                   "label": {"ok": "successful spin", "block": "blocked", "last": "last arrival"}[kind] if i == 0 else None})
-        rep.fig("T3", "testbed_alternation", "Alternating synchronization in the monitor's trace? Each job thread's waits "
-                "(one row per thread: green a successful spin, red a block) in the run %s (alternation %s)"
-                % (os.path.basename(r["dir"]), _f(r["alternation"], "%.2f")),
-                [{"title": "waits per thread", "xlabel": "time (ms)", "ylabel": "thread", "series": series}])
+    # the monitor's view of the job's waits with surplus threads, tail against head: a spin longer
+    # than the release (when the run has one), else 2CS+; the lightest loaded run at the finest grain
+    pols = sorted({r["policy"] for r in ch3 if r["policy"].isdigit()}, key=int) or ["2cs+"]
+    loaded = [r for r in ch3 if r["bg"] > 0 and r["policy"] == pols[0]]
+    if loaded:
+        mu, bg = min(r["mu"] for r in loaded), min(r["bg"] for r in loaded)
+        panels = []
+        for wake in ("tail", "head"):
+            r = next((x for x in loaded if x["mu"] == mu and x["bg"] == bg and x["wake"] == wake), None)
+            if not r:
+                continue
+            per = outcomes(read(os.path.join(r["dir"], "monitor.trace.txt")))
+            series, named = [], set()
+            for i, (_tid, seq) in enumerate(sorted(per.items())):
+                for kind, color in (("ok", "tab:green"), ("block", "tab:red"), ("last", "tab:gray")):
+                    pts = [(t, i + 1) for t, o in seq if o == kind]
+                    if pts:
+                        series.append({"x": [p[0] for p in pts], "y": [p[1] for p in pts], "color": color,
+                                       "label": {"ok": "successful spin", "block": "blocked", "last": "last arrival"}[kind]
+                                       if kind not in named else None})
+                        named.add(kind)
+            panels.append({"title": "%s wake-up: SSR %s%%, alternation %s" % (wake, _f(ssr(r)), _f(r["alternation"], "%.2f")),
+                           "xlabel": "time (ms)", "ylabel": "job thread", "series": series})
+        rep.fig("T3", "testbed_alternation", "Alternating synchronization in the monitor's trace: each job thread's waits "
+                "(green a successful spin, red a block, grey its own arrival was the last), spin limit %s, mu = %g%%, load "
+                "%d, tail against head wake-up" % (pols[0] if not pols[0].isdigit() else pols[0] + " us", mu * 100, 1 + bg), panels)
