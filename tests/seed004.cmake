@@ -23,3 +23,12 @@ add_test(NAME seed004_checks_can_fail
   COMMAND ${TESTBED_ANALYSIS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/seed004_checks_can_fail.py
           ${CMAKE_SOURCE_DIR}/sw/smpsim)
 set_tests_properties(seed004_checks_can_fail PROPERTIES LABELS seed004)
+# The Testbed's side (barriers in TOS): the SSR read from a hand-checked monitor trace, and the
+# experiment's shape checks failing on data without the shape; the experiment at its reduced size.
+add_test(NAME seed004_testbed_ssr_accounting
+  COMMAND ${TESTBED_ANALYSIS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/seed004_testbed_ssr_accounting.py
+          ${CMAKE_SOURCE_DIR}/sw/analysis ${CMAKE_CURRENT_SOURCE_DIR}/data/seed004_hand_trace.txt)
+set_tests_properties(seed004_testbed_ssr_accounting PROPERTIES LABELS seed004)
+add_test(NAME experiment_seed004_reduced
+  COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment seed004 --size reduced --quiet --out ${CMAKE_BINARY_DIR}/test-out/experiments)
+set_tests_properties(experiment_seed004_reduced PROPERTIES LABELS "seed004;experiments" TIMEOUT 1200)

@@ -623,6 +623,8 @@ def main(smpsim, argv=None):
     ap.add_argument("--out", default="smpsim-out")
     ap.add_argument("--doc", help="write the results document (docs/results/seed004.md)")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--testbed", help="with --doc: the Testbed's results (testbed-experiment seed004's output folder, "
+                    "OUT/seed004), put after the simulator's")
     ap.add_argument("--reuse", action="store_true",
                     help="reuse OUT's tables of identical configurations made by the same smpsim (regenerate the doc)")
     a = ap.parse_args(argv)
@@ -649,7 +651,7 @@ def main(smpsim, argv=None):
                 print(f"{n}: {'PASS' if ok else 'FAIL'}: {name}: {detail}")
     if a.doc:
         from seed004_doc import write_doc
-        write_doc(a.doc, results, ctx, time.time() - t0)
+        write_doc(a.doc, results, ctx, time.time() - t0, testbed=a.testbed)
     print(f"smpsim-experiment: {sum(len(r['checks']) for r in results) - failed} of "
           f"{sum(len(r['checks']) for r in results)} checks pass ({a.size}, {time.time() - t0:.0f} s)")
     if a.doc:

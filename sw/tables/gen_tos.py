@@ -17,7 +17,9 @@ ARG_REGS = ["d1", "d2", "d3", "a0", "a1", "a2"]
 VALUE_TABLES = [("mon_status", "TOS_MON_", "`mon_status` selectors"), ("lan_flag", "TOS_LAN_", "`lan_put` flags"),
                 ("reconf", "TOS_RECONF_", "`reconfigure` kinds"),
                 ("cm_mode", "TOS_CM_", "`rgn_cm` modes"), ("cm_result", "TOS_CM_", "`rgn_cm` results"),
-                ("cm_policy", "TOS_CM_", "`rgn_policy` policies"), ("cm_count", "TOS_CM_", "`rgn_policy` counts")]
+                ("cm_policy", "TOS_CM_", "`rgn_policy` policies"), ("cm_count", "TOS_CM_", "`rgn_policy` counts"),
+                ("barrier_policy", "TOS_BARRIER_", "`barrier_arrive` waiting policies"),
+                ("wakeup", "TOS_WAKE_", "`sched_wakeup` placements")]
 C_TYPES = {"char": 1, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "int32_t": 4}
 
 

@@ -61,6 +61,11 @@ struct tcb {
   uint8_t answer_from;     /* T_REMOTE: board + 1 whose answer it waits for, 0 any (a routed migrate request) */
   uint8_t answer_type;     /* ... and the answer's message type */
   uint32_t page_wait;      /* T_PAGE: the virtual page it waits for, bit 31 set for write access (pages.c) */
+  /* barrier.c: the barrier it waits at (spinning or T_BARRIER) */
+  uint8_t bar_wait;        /* 1 + the barrier's index while it waits, 0 otherwise */
+  uint8_t bar_policy;      /* TOS_BARRIER_* */
+  uint32_t bar_gen;        /* the barrier's generation on this board when it arrived */
+  uint32_t bar_deadline;   /* two-phase: uptime_us() at which its spin ends */
 };
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
@@ -343,6 +348,8 @@ uint32_t thread_window_top(uint32_t slot);  /* end of the slot's stack window */
 void ready(struct tcb *t);                  /* to the tail of its process's ready queue */
 void rq_blocked(struct tcb *t);            /* it blocked: the rq class sees it leave */
 void ready_front(struct tcb *t);            /* to the head (continues its slice) */
+void ready_woken(struct tcb *t);            /* released from a block: placed as wake_placement says */
+extern uint8_t wake_placement;              /* TOS_WAKE_TAIL or TOS_WAKE_HEAD (sched_wakeup) */
 void unready(struct tcb *t);
 struct tcb *schedule(void);                 /* dequeue the next thread to run, or NULL */
 struct tcb *schedule_yield(void);           /* the same for a trap's fast path (NULL: the loop must run) */
@@ -360,6 +367,9 @@ void finish(struct tcb *t, int32_t result);  /* complete a blocked call, make th
 uint32_t tcbs_free(void);
 extern uint32_t switches;
 extern volatile int slice_over;
+
+/* ---- barrier.c: barriers across boards (seed 004) ---- */
+void barrier_setup(void);                   /* its kernel messages */
 
 /* ---- chan.c: occam channels ---- */
 

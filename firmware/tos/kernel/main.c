@@ -170,6 +170,7 @@ void kmain(void) {
   rchan_init();
   migrate_init();
   balance_init();
+  barrier_setup();
   vm_init();
   thread_init();
   timer_init();

@@ -56,6 +56,7 @@ static struct tcb *find_local(uint32_t hb, uint32_t hp, uint32_t tid) {
 int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
   if (dest >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
   if (t != caller && t->state != T_READY) return -TOS_ENOTREADY;
+  if (t->bar_wait) return -TOS_ENOTREADY; /* spinning at a barrier: its arrival is this board's (barrier.c) */
   if (dest == net_me()) return 0;
   int k = 0;
   while (k < OUTBOX && outbox_busy[k]) ++k;

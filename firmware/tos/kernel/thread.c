@@ -144,10 +144,22 @@ void thread_yield(struct tcb *t) {
   ready(t);
 }
 
+/* Where a thread released from a block goes (sched_wakeup, seed 004): TOS's tail, or the head
+ * with its process's turn next, as the seed's schedulers run a thread just unblocked. */
+uint8_t wake_placement = TOS_WAKE_TAIL;
+void ready_woken(struct tcb *t) {
+  if (wake_placement != TOS_WAKE_HEAD) {
+    ready(t);
+    return;
+  }
+  ready_front(t);
+  turn = (t->proc->pid + TOS_MAX_PROCESSES - 1) & (TOS_MAX_PROCESSES - 1);
+}
+
 /* Complete a blocked call with `result` in d0 and queue the thread. */
 void finish(struct tcb *t, int32_t result) {
   t->regs[TCB_REGS_D0] = (uint32_t)result;
-  ready(t);
+  ready_woken(t);
 }
 
 /* ---- TCBs and stacks ---- */

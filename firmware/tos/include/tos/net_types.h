@@ -56,6 +56,9 @@ enum net_type { /* what a message is */
   NET_RGN_CM,         /* board -> home: rid, mode, fn, arg, caller TID: a migration request */
   NET_RGN_CM_DONE,    /* home -> board: rid, caller TID, result: the computation ran at the home */
   NET_RGN_DROP,       /* home -> board: rid: the region is deleted */
+  /* barrier.c (seed 004): ops start with the process's home (board, pid, serial) */
+  NET_BAR_ARRIVE,     /* board -> home: barrier, TID: a thread there arrived */
+  NET_BAR_RELEASE,    /* home -> board with a waiter: barrier, generation, last arriver's TID */
   NET_TYPES = 64
 };
 #endif

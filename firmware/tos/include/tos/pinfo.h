@@ -5,8 +5,8 @@
 #include <stdint.h>
 #include <testbed/tos.h>
 
-enum tos_tstate { T_FREE, T_READY, T_RUNNING, T_SEND, T_RECV, T_WAIT, T_PWAIT, T_CONSOLE, T_CONSOLE_IN, T_REMOTE, T_LAN, T_PAGE, T_AWAY, T_REGION };
-#define TOS_TSTATE_NAMES {"free", "ready", "running", "send", "receive", "wait", "pwait", "write", "read", "remote", "lan", "page", "away", "region"}
+enum tos_tstate { T_FREE, T_READY, T_RUNNING, T_SEND, T_RECV, T_WAIT, T_PWAIT, T_CONSOLE, T_CONSOLE_IN, T_REMOTE, T_LAN, T_PAGE, T_AWAY, T_REGION, T_BARRIER };
+#define TOS_TSTATE_NAMES {"free", "ready", "running", "send", "receive", "wait", "pwait", "write", "read", "remote", "lan", "page", "away", "region", "barrier"}
 enum tos_pstate { P_FREE, P_FOREGROUND, P_BACKGROUND, P_SUSPENDED, P_ZOMBIE };
 #define TOS_PSTATE_NAMES {"free", "fg", "bg", "suspended", "ended"}
 

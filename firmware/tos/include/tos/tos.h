@@ -69,6 +69,18 @@ unsigned long time_us(void);                         /* real-time clock, microse
 void compute_ms(unsigned long ms);                   /* busy for ms of the clock (Appendix A's compute()) */
 long __tos_syscall(long n, long a, long b, long c, long d, long e, long f);
 
+/* ---- barriers (seed 004; lib/barrier.c, kernel/barrier.c): for threads of this process on any boards ---- */
+int barrier_init(int n);                             /* on the home board: the barrier's index, or -error */
+/* how barrier_wait(b) waits (TOS_BARRIER_BLOCK, _SPIN, _TWO_PHASE with a spin of limit_us); default block */
+int barrier_policy(int b, int policy, unsigned limit_us);
+int barrier_policy_cs(int b, int policy, unsigned cs_percent); /* limit: percent of the measured CS (100 CS, 110 CS+, 210 2CS+) */
+unsigned barrier_measure_cs(void);                   /* microseconds of one thread switch here (yield ping-pong), once */
+unsigned barrier_measure_cs_on(int board);           /* ... on that board (from the home; waits for the caller's children) */
+int barrier_wait(int b);                             /* 0 once all n have arrived, or -error */
+struct barrier_stats { unsigned spins, spin_ok, blocks, last; }; /* spins = spin_ok + spins that blocked */
+int barrier_wait_stats(int b, struct barrier_stats *st); /* barrier_wait, counting how it waited */
+int sched_wakeup(int placement);                     /* TOS_WAKE_TAIL / _HEAD on this board (privileged); -1 reads */
+
 /* ---- files (descriptors 0, 1, 2: the console) ---- */
 int write(int fd, const void *buf, int len);         /* bytes written, or -error */
 int read(int fd, void *buf, int len);                /* bytes read, 0 at the end, or -error */
