@@ -27,15 +27,20 @@ SEED = {
     "rate_ok": 1129.0, "rate_lost": 1146.0, "rate_per_slave": 220.0,
 }
 
-LOGGER = "master logger -q 400 -o monitor.raw &\n"
+# The latency experiments need every event: the logger keeps the words in RAM (-r) and orders
+# them after the run. Section 3.3.7's logger (merging and logging each pair to a file as it
+# comes) sustains about a thousand pairs a second, less than these experiments make (the overflow
+# experiment measures it, with OVERFLOW_LOGGER).
+LOGGER = "master logger -r -q 400 -o monitor.raw &\n"
+OVERFLOW_LOGGER = "master logger -q 400 -o monitor.raw &\n"
 
 # name -> (programs, rc for (size), what it reproduces)
 SIZES = {
     "full": {"migration": (60, 100), "local": (5000, 50, 10), "remote": (5000, 100, 1), "busy": (5000, 500, 1, 25000),
              "multi-phase": (10, 5000, 1000), "overflow_ms": 5000,
-             "overflow_rates": [10, 25, 50, 100, 200, 300, 400, 550, 700, 1000, 0]},
+             "overflow_rates": [10, 25, 50, 100, 200, 300, 400, 550, 700, 850, 1000, 1150, 1300, 1500, 0]},
     "reduced": {"migration": (10, 50), "local": (2100, 50, 2), "remote": (5000, 250, 1), "busy": (2100, 300, 1, 12000),
-                "multi-phase": (2, 2000, 100), "overflow_ms": 600,
+                "multi-phase": (2, 2000, 100), "overflow_ms": 3000,
                 "overflow_rates": [20, 100, 0]},
 }
 
@@ -484,7 +489,7 @@ SLAVE_NAMES = ["earth", "air", "fire", "water", "space"]
 
 def rc_overflow(rate, ms, slaves):
     on = " ".join("@" + b for b in SLAVE_NAMES[:slaves])
-    return (LOGGER + "earth dgl %s +overflow +phase +profile\nearth overflow %d %d %d\nearth dgl @* -all\n"
+    return (OVERFLOW_LOGGER + "earth dgl %s +overflow\nearth overflow %d %d %d\nearth dgl @* -all\n"
             % (on, rate, ms, slaves))
 
 
@@ -504,22 +509,26 @@ def overflow_result(out_dir, testbed_log):
         return None
     t0, t1 = min(user), max(user)
     inside = sum(1 for e in tr.events if 1 <= e.board <= n and t0 <= e.t <= t1)
+    ms = re.search(r"logger: sustained (\d+) pairs/s: (\d+) pairs logged in (\d+) ms", runner.console(out_dir, "master"))
     return {"slaves": n, "calls": int(m.group(2)), "ms": int(m.group(3)), "sent": int(m.group(4)), "lost": int(m.group(5)),
             "written": inside + lost, "probe_lost": lost, "window_ms": t1 - t0,
-            "rate": (inside + lost) / n / max(t1 - t0, 1e-3) * 1000.0}
+            "rate": (inside + lost) / n / max(t1 - t0, 1e-3) * 1000.0,
+            "sustained": (int(ms.group(1)), int(ms.group(2)), int(ms.group(3))) if ms else None}
 
 
 def analyse_overflow(rep, trials, seed=SEED):
     rep.notes.append(
         "Each trial is one simulation: `overflow CALLS MS SLAVES` calls send_event(0) CALLS times a second on each of "
-        "SLAVES slaves, with the overflow, phase and profile classes on there, while the master's logger drains the "
-        "MMI; a trial stops at the first event an SMI could not store (TOS_INFO_EVENTS_LOST, the seed's send_event() "
-        "failure). In TOS a user's send_event is a system call (about 0.4 ms of 68010 time), so one slave can emit "
-        "at most about 1300 user events a second; each call also makes the kernel emit its own events (SYSCALL, the "
-        "main loop's four phases, the thread scheduled), which is how the experiment reaches rates like the "
-        "report's 1.5% of instructions. The rate below is the events actually written per second per slave "
-        "(the generating slaves' events in the trace between the trial's first and last user event, plus those the "
-        "SMIs lost, over that time), time stamp + event pairs as in the report.")
+        "SLAVES slaves (the report's Appendix A.5: events emitted at a rate the experimenter sets), with only the "
+        "overflow class on, while the master's logger (`firmware/tos/programs/logger.c`, section 3.3.7's least work: "
+        "poll the MMI, pair each SMI's time stamp with its event, merge the SMIs' streams in time order as they come, "
+        "log each pair to a file in the master's filestore) drains the MMI; a trial stops at the first event an SMI "
+        "could not store (TOS_INFO_EVENTS_LOST, the seed's send_event() failure). The rate is the events actually "
+        "written per second per slave (the generating slaves' events in the trace between the trial's first and last "
+        "user event, plus those the SMIs lost, over that time), time stamp + event pairs as in the report. The report "
+        "measured one slave; its rows are compared with our one-slave trials. The logger's own pace is measured "
+        "directly: in a trial that overflows, the longest stretch of polls that never found the MMI empty, the pairs "
+        "it logged over that time (`logger: sustained` on the master's console).")
     rows = []
     for n in sorted({t["slaves"] for t in trials}):
         ts = sorted([t for t in trials if t["slaves"] == n], key=lambda t: t["rate"])
@@ -533,12 +542,19 @@ def analyse_overflow(rep, trials, seed=SEED):
                   "no loss up to %s events/s per slave, loss from %s" % ("%.0f" % max_ok if max_ok else None,
                                                                         "%.0f" % min_bad if min_bad else None))
         tot = lambda r: r * n if r is not None else None
-        rep.row("%d slave(s): highest total rate with no loss (3.3.7)" % n, seed["rate_ok"] if n == 5 else None, tot(max_ok),
+        rep.row("%d slave(s): highest total rate with no loss (3.3.7)" % n, seed["rate_ok"] if n == 1 else None, tot(max_ok),
                 "pairs/s", "per slave %s" % ("%.0f" % max_ok if max_ok else "-"))
-        rep.row("%d slave(s): lowest total rate that lost events" % n, seed["rate_lost"] if n == 5 else None, tot(min_bad), "pairs/s")
+        rep.row("%d slave(s): lowest total rate that lost events" % n, seed["rate_lost"] if n == 1 else None, tot(min_bad), "pairs/s")
+        sus = [t["sustained"] for t in ts if t.get("sustained") and t["sustained"][2] >= 1000]
+        if sus:
+            best = max(sus, key=lambda v: v[2])
+            rep.row("%d slave(s): the logger's sustained rate (MMI never empty)" % n, seed["rate_ok"] if n == 1 else None,
+                    float(best[0]), "pairs/s", "%d pairs logged in %d ms" % (best[1], best[2]))
         if n == 5:
-            rep.row("sustainable rate per slave, 5 slaves", seed["rate_per_slave"], max_ok, "pairs/s")
+            rep.row("sustainable rate per slave, 5 slaves (the report's 1100 / 5)", seed["rate_per_slave"], max_ok, "pairs/s")
         rows.append((n, ts))
+    rep.results = {"sustained": {n: max((t["sustained"] for t in ts if t.get("sustained")), key=lambda v: v[2], default=None)
+                                 for n, ts in rows}}
     rep.fig("3.3.7", "overflow_rates", "events lost against the rate written, per number of generating slaves",
             [{"xlabel": "events written per second per slave", "ylabel": "events lost (SMI FIFO full)",
               "series": [{"x": [t["rate"] for t in ts], "y": [t["probe_lost"] for t in ts], "label": "%d slave(s)" % n,
