@@ -126,6 +126,16 @@ the report's numbers; the differences are explained at the end.
 """
 
 
+def run_clock_mhz(out_dir):
+    """The CPU clock the run's machine had (testbed prints it), or None."""
+    import re
+    try:
+        m = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", open(os.path.join(out_dir, "testbed.log")).read())
+    except OSError:
+        return None
+    return float(m.group(1)) if m else None
+
+
 def profile_note(profile):
     """Which machine the numbers below come from (docs/profiles.md)."""
     if profile == "1994":
@@ -195,7 +205,7 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
         from .experiments import overview
         body = [INTRO, "Run: size `%s`, %.0f s on this host for all experiments.\n\n" % (args.size, time.time() - t_all),
                 profile_note(args.profile),
-                overview(reps)]
+                overview(reps, run_clock_mhz(os.path.join(args.out, "local")))]
         for rep in reps:
             for _n, path, _c in rep.figures:
                 shutil.copy(os.path.join(rep.out_dir, path), figdir)
