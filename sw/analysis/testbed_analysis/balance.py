@@ -33,8 +33,14 @@ SIZES = {
 BALANCER = "master balancer -P %s -p %d -m %d -t 2 -q 3 %s&\n"
 
 
-def _balancer(policy, period, classes="+rqlen +links"):
-    return "earth dgl @* %s\n" % classes + BALANCER % (policy, period, period, "")
+def _balancer(policy, period, classes="+rqlen +links", extra=""):
+    return "earth dgl @* %s\n" % classes + BALANCER % (policy, period, period, extra)
+
+
+# The A/B run of the communication-bound case: the balancer with its link rule off (a link
+# threshold no link reaches), to measure what the link requests (driven by the messages on
+# earth's links, adverts included) do to the balanced run.
+NOLINK = "-l 1000000 "
 
 
 def rc_case(case, size, how):
@@ -43,7 +49,8 @@ def rc_case(case, size, how):
     if case in ("compute", "comm", "mixed"):
         n, amount = s[case]
         place = "random" if how == "random" else "here"
-        pre = _balancer("testbed", period) if how == "balanced" else ""
+        pre = (_balancer("testbed", period) if how == "balanced" else
+               _balancer("testbed", period, extra=NOLINK) if how == "nolink" else "")
         return pre + "earth synthetic %s %d %d %s\n" % (case, n, amount, place)
     if case == "adder":
         place = "random" if how == "random" else "here"
@@ -109,10 +116,12 @@ def parse_log(text):
 def run_case(case, size, sim, out):
     """Simulate the case's runs; returns {how: {"time", "log"}}."""
     hows = ("none", "random", "balanced") if case == "wator" else ("seq", "random", "balanced")
+    if case == "comm":
+        hows += ("nolink",)
     runs = {}
     for how in hows:
         d = os.path.join(out, case + "-" + how)
-        progs = PROGRAMS[case] + (["balancer", "dgl"] if how in ("balanced", "none") else [])
+        progs = PROGRAMS[case] + (["balancer", "dgl"] if how in ("balanced", "none", "nolink") else [])
         sim(progs, rc_case(case, size, how), d)
         earth = runner.console(d, "earth")
         # the program starts on earth, but once its children have ended the balancer may move its
@@ -162,6 +171,9 @@ def analyse_case(rep, case, runs, size):
         if case == "wator" and how == "none":
             sd = None
         rep.row("Table 9, %s: %s" % (TITLE9[case], labels[how]), sd, runs[how]["time"], "s")
+    if "nolink" in runs:
+        rep.row("Table 9, %s: balanced with the link rule off (A/B)" % TITLE9[case], None, runs["nolink"]["time"], "s",
+                "balancer -l 1000000: requests for ready-queue imbalance only")
     ok = all(runs[h]["time"] for h in hows)
     rep.check("%s: every run finished" % case, ok, ", ".join("%s %s s" % (h, runs[h]["time"]) for h in hows))
     for h in hows:
@@ -235,6 +247,11 @@ def measured(case, runs, size):
                    "messages on earth's links"
                    % (" / ".join("%s %.1f" % (SLAVE_NAMES[k][0], v) for k, v in enumerate(rq)), log["requests"],
                       sum(1 for r in log["reqs"] if r["link"]), log["moved"], 100.0 * lk[earth_links].sum() / tot if tot else 0))
+    nl = parse_log(runs["nolink"]["log"]) if runs.get("nolink", {}).get("log") else None
+    if nl is not None and runs["nolink"].get("time"):
+        out.append("A/B, the link rule off: %.1f s, mean ready queue %s, %d requests, %d threads moved"
+                   % (runs["nolink"]["time"], " / ".join("%s %.1f" % (SLAVE_NAMES[k][0], v) for k, v in enumerate(nl["rql"].mean(axis=0))),
+                      nl["requests"], nl["moved"]))
     return "; ".join(out) if out else "-"
 
 
