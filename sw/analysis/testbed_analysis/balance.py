@@ -58,7 +58,7 @@ def rc_case(case, size, how):
         return pre + "earth adder %d %s\n" % (s["adder"], place)
     side, steps = s["wator"]
     wp = s["wator_period"]
-    place = "random" if how == "random" else "regions"
+    place = "random" if how == "random" else "here" if how == "here" else "regions"
     pre = ""
     if how in ("balanced", "none"):
         pre = "earth dgl @* +rqlen +links\n" + BALANCER % ("testbed" if how == "balanced" else "none", wp, wp, "")
@@ -118,6 +118,8 @@ def run_case(case, size, sim, out):
     hows = ("none", "random", "balanced") if case == "wator" else ("seq", "random", "balanced")
     if case == "comm":
         hows += ("nolink",)
+    if case == "wator":  # the whole ocean on earth alone: the work of a step, for its cost per cell
+        hows += ("here",)
     runs = {}
     for how in hows:
         d = os.path.join(out, case + "-" + how)
@@ -128,7 +130,7 @@ def run_case(case, size, sim, out):
         # main thread (Figure 40 moves threads without children), which then prints its result on
         # the board it is on: earth's console first, then the other slaves'
         slaves = earth + "".join(runner.console(d, b) for b in ("air", "fire", "water", "space"))
-        runs[how] = {"time": run_time(slaves, case), "log": runner.console(d, "master"), "earth": earth}
+        runs[how] = {"time": run_time(slaves, case), "log": runner.console(d, "master"), "earth": earth, "dir": d}
     return runs
 
 
@@ -174,6 +176,9 @@ def analyse_case(rep, case, runs, size):
     if "nolink" in runs:
         rep.row("Table 9, %s: balanced with the link rule off (A/B)" % TITLE9[case], None, runs["nolink"]["time"], "s",
                 "balancer -l 1000000: requests for ready-queue imbalance only")
+    if "here" in runs:
+        rep.row("wator: the whole ocean on earth alone (its work, for the cost of a step)", None, runs["here"]["time"], "s",
+                "no balancer; the report has no such run")
     ok = all(runs[h]["time"] for h in hows)
     rep.check("%s: every run finished" % case, ok, ", ".join("%s %s s" % (h, runs[h]["time"]) for h in hows))
     for h in hows:
@@ -237,6 +242,19 @@ def measured(case, runs, size):
         per = ["%s %.0f ms" % (h, 1000.0 * runs[h]["time"] / steps) for h in ("none", "random", "balanced")
                if runs.get(h, {}).get("time")]
         out.append("a step takes %s (seed: random 9,000 ms, balanced 5,500)" % ", ".join(per))
+        here = runs.get("here", {})
+        m = None
+        try:
+            m = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", open(os.path.join(here["dir"], "testbed.log")).read())
+        except (OSError, KeyError):
+            pass
+        if here.get("time") and m:
+            side = SIZES[size]["wator"][0]
+            cyc = here["time"] / steps * float(m.group(1)) * 1e6 / (side * side)
+            out.append("the whole ocean on earth alone (all 20 strips, their exchanges local): %.0f ms a step, %.0f "
+                       "cycles a cell a step at %s MHz, about %.0f instructions at the 68010 model's 9.8 cycles each; "
+                       "the report's 9 s a step on five 1.2 MIPS slaves is up to %.0f instructions a cell"
+                       % (1000.0 * here["time"] / steps, cyc, m.group(1), cyc / 9.8, 9.0 * 5 * 1.2e6 / (side * side)))
     log = parse_log(runs["balanced"]["log"]) if runs.get("balanced", {}).get("log") else None
     if log is not None and len(log["rql"]):
         rq = log["rql"].mean(axis=0)
