@@ -53,7 +53,8 @@
 static uint32_t raw[RAW_MAX]; /* the log read back from the filestore, or (-r) the words as read */
 static int ram_mode;
 static uint32_t nraw;
-static char *text; /* TEXT_MAX bytes (heap, -t only: the image holds raw[]) */
+static char *text; /* the text trace: in raw[] after the log (the image has no room for more) */
+static uint32_t text_cap;
 static const char *const board_names[] = TOS_BOARD_NAMES;
 
 struct pair {
@@ -219,9 +220,9 @@ static void text_add(const char *fmt, ...) __attribute__((format(printf, 1, 2)))
 static void text_add(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(text + text_len, TEXT_MAX - text_len, fmt, ap);
+  int n = text_len < text_cap ? vsnprintf(text + text_len, text_cap - text_len, fmt, ap) : -1;
   va_end(ap);
-  if (n < 0 || text_len + (uint32_t)n >= TEXT_MAX - 40) text_full = 1;
+  if (n < 0 || text_len + (uint32_t)n + 40u >= text_cap) text_full = 1;
   else text_len += (uint32_t)n;
 }
 
@@ -392,10 +393,10 @@ int main(int argc, char **argv) {
   int failed = dropped || broken;
   if (!ram_mode && (out || trace)) failed |= read_back(file);
   if (out) failed |= send(out, raw, nraw * 4);
-  if (trace && !(text = malloc(TEXT_MAX))) {
-    printf("logger: no memory for the text trace\n");
-    failed = 1;
-  } else if (trace) {
+  if (trace) {
+    text = (char *)(raw + nraw);
+    text_cap = (uint32_t)sizeof raw - nraw * 4u;
+    if (text_cap > TEXT_MAX) text_cap = TEXT_MAX;
     build_text();
     failed |= send(trace, text, text_len);
   }
