@@ -42,7 +42,8 @@ set_tests_properties(analysis_checks_can_fail PROPERTIES LABELS experiments)
 # changed it alone (costs, libc, coherence) but not together, and is switched off here, reported
 # by ctest as "Disabled", until the cause is found and fixed, never passed by a weaker check:
 #  - local: the send service no longer steps at 1 KB page boundaries (Figure 10's check finds
-#    0 steps for 2 boundaries crossed);
-#  - overflow: with 5 slaves even 20 send_event calls/s lose events (592 written/s per slave,
-#    the master's logger stalls the MMI for 0.87 s), so no loss-free rate is found.
-set_tests_properties(experiment_local_reduced experiment_overflow_reduced PROPERTIES DISABLED TRUE)
+#    0 steps for 2 boundaries crossed).
+# (overflow, fixed: its trials had the phase and profile classes on, whose main-loop events, about
+# 450 a second from each idle slave, are more than the logger sustains from five slaves before any
+# send_event; the trials now emit what the experimenter sets, as the report's overflow did.)
+set_tests_properties(experiment_local_reduced PROPERTIES DISABLED TRUE)

@@ -85,6 +85,19 @@ foreach(bad cpu key img dma tick)
             -DEXPECT_RC=nonzero "-DEXPECT_REGEX=configuration error: .*${regex}" -P ${_check})
   set_tests_properties(testbed_bad_config_${bad}_is_refused PROPERTIES LABELS "testbed;centrenet")
 endforeach()
+# Machine profiles (sw/config/profiles.cpp): "1994" sets its calibrated clock, an --set of the
+# same key wins over it, and a name that is no profile is refused before anything is built.
+add_test(NAME testbed_profile_1994_runs_tos_at_its_calibrated_clock
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/profile1994|--console|none|--set|profile=1994"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=cpu: 68010 at 5 MHz, quantum 1 ms, exact, profile 1994.*board earth +finished" -P ${_check})
+add_test(NAME testbed_profile_setting_yields_to_an_explicit_set
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/profile-set|--stop-ms|10|--set|cpu.clock_mhz=8|--set|profile=1994"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=cpu: 68010 at 8 MHz, quantum 1 ms, exact, profile 1994" -P ${_check})
+add_test(NAME testbed_unknown_profile_is_refused
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tb_out}/bad|--set|profile=1993"
+          -DEXPECT_RC=nonzero "-DEXPECT_REGEX=configuration error: .*profile = \"1993\": expected one of default, 1994" -P ${_check})
+set_tests_properties(testbed_profile_1994_runs_tos_at_its_calibrated_clock testbed_profile_setting_yields_to_an_explicit_set
+  testbed_unknown_profile_is_refused PROPERTIES LABELS "testbed")
 add_test(NAME testbed_malformed_config_file_is_refused
   COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|${_tb_out}/malformed.toml|--out|${_tb_out}/bad"
           -DSETUP_FILE=${_tb_out}/malformed.toml "-DSETUP_TEXT=[cpu\nclock_mhz = 10\n"

@@ -137,6 +137,7 @@ void BoardOptions::parse(const std::vector<std::string>& args) {
   if (!config_path.empty() || !overrides.empty()) {
     Config cfg = config_path.empty() ? Config::from_string("", "--set") : Config::from_file(config_path);
     for (auto& o : overrides) cfg.apply_override(o);
+    cfg.apply_profile();
     load_config(cfg);
   }
   if (!cli_image.empty()) image = cli_image;

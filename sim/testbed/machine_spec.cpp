@@ -107,6 +107,7 @@ void check_output_dir(const std::string& source, const std::string& setting, con
 MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmware_dir) {
   MachineSpec m;
   m.source = cfg.source_name();
+  m.profile = cfg.get_choice("profile", "default", Config::profile_names());
 
   // Every board's settings: the one reader, shared with testbed-board (BoardConfig::read).
   m.board.read(cfg);
@@ -299,7 +300,7 @@ void MachineSpec::print(std::ostream& os) const {
      << source << "\n";
   os << "  cpu: " << (board.model == m68k::Model::MC68010 ? "68010" : "68000") << " at "
      << board.clock_hz / 1e6 << " MHz, quantum " << quantum
-     << (board.exact ? ", exact" : " (not exact)") << "\n";
+     << (board.exact ? ", exact" : " (not exact)") << ", profile " << profile << "\n";
   for (auto& b : boards) {
     os << "  " << std::left << std::setw(8) << b.name << std::right << " node " << b.node << " slot "
        << std::setw(2) << b.slot << (b.master ? "  master" : "  slave ") << "  RAM " << b.ram_bytes / 1024

@@ -28,6 +28,7 @@ struct BoardSpec {
 
 struct MachineSpec {
   std::string source;                 // the configuration file
+  std::string profile = "default";   // the machine profile (Config::apply_profile)
   std::vector<BoardSpec> boards;
   BoardConfig board;                  // per-board defaults (clock, model, wait states, ...)
   sc_core::sc_time quantum;           // TLM global quantum

@@ -258,6 +258,7 @@ int sc_main(int argc, char** argv) {
       cfg.apply_override("run.interactive=true");
       if (console.empty()) cfg.apply_override("run.console=\"master\"");
     }
+    cfg.apply_profile();
     MachineSpec spec = MachineSpec::from_config(cfg, firmware_dir);
     check_fits_host(spec);
     spec.print(std::cout);

@@ -46,6 +46,7 @@ void Config::apply_override(const std::string& assignment) {
   if (eq == std::string::npos || eq == 0)
     throw ConfigError("override '" + assignment + "': expected key=value");
   std::string key = assignment.substr(0, eq), value = assignment.substr(eq + 1);
+  root_->overridden.insert(key);
   toml::table parsed;
   try {
     parsed = toml::parse("v = " + value);
@@ -84,6 +85,15 @@ void Config::apply_override(const std::string& assignment) {
     return;
   }
   t->insert_or_assign(path.back(), *parsed.get("v"));
+}
+
+void Config::apply_profile() {
+  std::string name = get_choice("profile", "default", profile_names());
+  for (const ProfileSetting& p : profile_settings(name)) {
+    if (root_->overridden.count(p.key)) continue;
+    apply_override(std::string(p.key) + "=" + p.value);
+    root_->overridden.erase(p.key);
+  }
 }
 
 bool Config::has(const std::string& key) const { return table_ && table_->get(key); }

@@ -34,6 +34,19 @@ class Config {
   // (number, bool, quoted string); an unquoted word is taken as a string.
   void apply_override(const std::string& assignment);
 
+  // The machine profile named by the top-level key `profile` ("default": the file as it is;
+  // "1994": profiles.cpp), applied after the overrides: a profile's settings replace the
+  // file's, an --set of the same key replaces the profile's. Unknown names are refused.
+  void apply_profile();
+  // The profiles' names and, for the documentation, each profile's settings with their reasons.
+  struct ProfileSetting {
+    const char* key;
+    const char* value;  // TOML
+    const char* why;
+  };
+  static const std::vector<std::string>& profile_names();
+  static const std::vector<ProfileSetting>& profile_settings(const std::string& name);
+
   // A view on a sub-table ("centrenet", "board[2]"); missing tables give empty views.
   Config section(const std::string& key) const;
   std::vector<Config> array_of_tables(const std::string& key) const;
@@ -58,6 +71,7 @@ class Config {
     std::string name;
     toml::table table;
     std::set<std::string> used;
+    std::set<std::string> overridden;  // keys an --set gave
   };
   Config(std::shared_ptr<Root> root, const toml::table* t, std::string prefix)
       : root_(std::move(root)), table_(t), prefix_(std::move(prefix)) {}

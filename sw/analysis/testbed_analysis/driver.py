@@ -42,7 +42,8 @@ def run_one(name, args):
     rep = X.Report(name, TITLES[name], out)
     t0 = time.time()
     sim_secs = None
-    sim = lambda progs, rc, d=out: runner.run_testbed(args.bin_dir, args.firmware_dir, name, progs, rc, d, quiet=args.quiet)
+    sim = lambda progs, rc, d=out: runner.run_testbed(args.bin_dir, args.firmware_dir, name, progs, rc, d, quiet=args.quiet,
+                                                      profile=args.profile)
     if name == "local":
         log, _ = sim(["local", "dgl", "logger"], X.rc_local(size["local"]))
         X._losses(rep, out, log)
@@ -104,10 +105,10 @@ def run_one(name, args):
         X.analyse_overflow(rep, trials)
     secs = time.time() - t0
     if args.reanalyse and name == "seed004":
-        rep.notes.append("Size: %s; simulated in %s on this host, analysed again (--reanalyse) in %.0f s."
-                         % (args.size, "%.0f s" % sim_secs if sim_secs else "a time not recorded", secs))
+        rep.notes.append("Size: %s; machine profile `%s`; simulated in %s on this host, analysed again (--reanalyse) in %.0f s."
+                         % (args.size, args.profile, "%.0f s" % sim_secs if sim_secs else "a time not recorded", secs))
     else:
-        rep.notes.append("Size: %s; simulated in %.0f s on this host." % (args.size, secs))
+        rep.notes.append("Size: %s; machine profile `%s`; simulated in %.0f s on this host." % (args.size, args.profile, secs))
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(rep.markdown(level=1))
     return rep, secs
@@ -139,11 +140,34 @@ the report's numbers; the differences are explained at the end.
 """
 
 
+def run_clock_mhz(out_dir):
+    """The CPU clock the run's machine had (testbed prints it), or None."""
+    import re
+    try:
+        m = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", open(os.path.join(out_dir, "testbed.log")).read())
+    except OSError:
+        return None
+    return float(m.group(1)) if m else None
+
+
+def profile_note(profile):
+    """Which machine the numbers below come from (docs/profiles.md)."""
+    if profile == "1994":
+        return ("Machine profile **`1994`** ([docs/profiles.md](../profiles.md)): the CPU runs TOS's code at the speed "
+                "the report measured, calibrated on ONE measurement, Table 6's local slope (a 5 MHz 68010 running GCC "
+                "12's code); every other number below is a prediction of that one calibration. The default profile's "
+                "tables are beside this file without the suffix.\n\n")
+    return ("Machine profile **`default`** ([docs/profiles.md](../profiles.md)): the hardware model as it is, a 10 MHz "
+            "68010 running GCC 12 -O2 code; the `1994` profile's tables are beside this file (suffix `-1994`).\n\n")
+
+
 def main(argv=None, bin_dir=None, firmware_dir=None):
     ap = argparse.ArgumentParser(prog="testbed-experiment", description=__doc__)
     ap.add_argument("name", help="one of %s, or all (section 3's); seed003-ops, seed003-migration, seed003-micro, "
                     "or seed003 (all three)" % ", ".join(NAMES + NAMES4))
     ap.add_argument("--size", choices=["full", "reduced"], default="full")
+    ap.add_argument("--profile", choices=["default", "1994"], default="default",
+                    help="the machine profile (sim/configs/testbed.toml: profile; docs/profiles.md)")
     ap.add_argument("--out", default="testbed-out/experiments")
     ap.add_argument("--doc", help="also write the combined report here (with its figures beside it)")
     ap.add_argument("--why", help="markdown explaining the differences, appended to --doc (default: sw/analysis/section3_why.md)")
@@ -178,7 +202,7 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
         if os.path.isdir(figdir):
             shutil.rmtree(figdir)
         os.makedirs(figdir)
-        body = [INTRO4, "Run: size `%s`, %.0f s on this host.\n\n" % (args.size, time.time() - t_all)]
+        body = [INTRO4, "Run: size `%s`, %.0f s on this host.\n\n" % (args.size, time.time() - t_all), profile_note(args.profile)]
         for rep in reps:
             for _n, path, _c in rep.figures:
                 shutil.copy(os.path.join(rep.out_dir, path), figdir)
@@ -200,7 +224,8 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
         os.makedirs(figdir)
         from .experiments import overview
         body = [INTRO, "Run: size `%s`, %.0f s on this host for all experiments.\n\n" % (args.size, time.time() - t_all),
-                overview(reps)]
+                profile_note(args.profile),
+                overview(reps, run_clock_mhz(os.path.join(args.out, "local")))]
         for rep in reps:
             for _n, path, _c in rep.figures:
                 shutil.copy(os.path.join(rep.out_dir, path), figdir)

@@ -37,7 +37,7 @@ SIZES = {"full": (10, 5000, 1000), "reduced": (5, 5000, 500)}
 # The baseline's only events are the nine phase marks, seconds apart at the full size (a phase
 # and its pause): the logger's quiet time must outlast the longest gap or it stops after phase 1
 # and the marks after it are written to nobody.
-LOGGER = "master logger -q 6000 -o monitor.raw &\n"
+LOGGER = "master logger -r -q 6000 -o monitor.raw &\n"  # every event kept (experiments.LOGGER)
 PERIOD_MS = 20.0   # CPU-TIME's fixed period: the seed's choice, which is also TOS's slice (tos.toml slice_us)
 
 

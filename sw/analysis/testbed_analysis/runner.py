@@ -37,13 +37,14 @@ def _last_line(path):
         return ""
 
 
-def run_testbed(bin_dir, firmware_dir, name, programs, rc_text, out_dir, stop_ms=0, quiet=False, watch="earth", sets=()):
-    """Boot the six boards on the experiment's filestore; returns (stdout text, seconds).
-    sets: more machine settings (KEY=VALUE, as --set takes them)."""
+def run_testbed(bin_dir, firmware_dir, name, programs, rc_text, out_dir, stop_ms=0, quiet=False, watch="earth", sets=(),
+                profile="default"):
+    """Boot the six boards on the experiment's filestore in a machine profile (sim/configs/testbed.toml:
+    profile); returns (stdout text, seconds). sets: more machine settings (KEY=VALUE, as --set takes them)."""
     fs = make_filestore(bin_dir, firmware_dir, programs, rc_text, out_dir)
     args = [os.path.join(bin_dir, "testbed"), "--set", 'board.filestore="%s"' % os.path.abspath(fs),
             "--set", 'run.out_dir="%s"' % out_dir, "--set", 'run.console="none"',
-            "--set", "run.stop_ms=%d" % stop_ms]
+            "--set", "run.stop_ms=%d" % stop_ms, "--set", 'profile="%s"' % profile]
     for kv in sets:
         args += ["--set", kv]
     t0 = time.time()
