@@ -11,6 +11,8 @@ class MonitorProbe {
  public:
   virtual ~MonitorProbe() = default;
   virtual void on_event(unsigned smi, uint64_t clock, uint16_t word, bool kept) = 0;
+  // A word the SMI's filter dropped by the master's choice (neither kept nor lost).
+  virtual void on_filtered(unsigned /*smi*/, uint64_t /*clock*/, uint16_t /*word*/) {}
 };
 
 struct ProbeRecord {
