@@ -209,7 +209,7 @@ uint64_t MonitorEngine::write_event(unsigned k, uint64_t clock, uint16_t word) {
 uint16_t MonitorEngine::smi_status(unsigned k, uint64_t clock) {
   Smi& m = smi(k);
   sync(clock);
-  bool full = m.count + (m.marker_pending ? 1u : 0u) >= p_.smi_depth;
+  bool full = m.count + (m.marker_pending ? 1u : 0u) + (m.fmarker_pending ? 1u : 0u) >= p_.smi_depth;
   using S = regs::mon::SMI_STATUS;
   return uint16_t((full ? S::FULL::mask : 0) | (m.count == 0 ? S::EMPTY::mask : 0));
 }

@@ -50,16 +50,17 @@ uint16_t SmiFilter::tripped(uint64_t ticks) const {
 bool SmiFilter::decide(uint16_t word, const Info& info, uint64_t ticks) {
   if (!enable_) return true;
   unsigned c = info.cls;
-  if (!(class_pass_ >> c & 1)) return false;
-  if (info.index >= 0 && !(code_pass_[unsigned(info.index) / 16] >> (unsigned(info.index) % 16) & 1)) return false;
-  if ((match_classes_ >> c & 1) && (word & match_mask_) != (match_value_ & match_mask_)) return false;
+  if (!(class_pass_ >> c & 1)) return ++drops_[kClass], false;
+  if (info.index >= 0 && !(code_pass_[unsigned(info.index) / 16] >> (unsigned(info.index) % 16) & 1))
+    return ++drops_[kCode], false;
+  if ((match_classes_ >> c & 1) && (word & match_mask_) != (match_value_ & match_mask_)) return ++drops_[kMatch], false;
   bool by_class = decim_sel_ & FLT_DECIM_SEL::BY_CLASS::mask;
   unsigned key = FLT_DECIM_SEL::KEY::get(decim_sel_);
   bool selected = by_class ? c == (key & 0xF) : (word & 0x7FFF) == key;
   if (selected && decim_n_ > 1) {
     bool keep = decim_count_ == 0;
     decim_count_ = uint16_t(decim_count_ + 1 == decim_n_ ? 0 : decim_count_ + 1);
-    if (!keep) return false;
+    if (!keep) return ++drops_[kDecim], false;
   }
   if (window_ != 0 && (guard_classes_ >> c & 1)) {
     uint64_t w = window(ticks);
@@ -69,6 +70,7 @@ bool SmiFilter::decide(uint16_t word, const Info& info, uint64_t ticks) {
     }
     if (gcount_[c] >= guard_limit_) {
       ++guard_drops_;
+      ++drops_[kGuard];
       return false;
     }
     ++gcount_[c];
@@ -83,6 +85,7 @@ bool SmiFilter::offer(uint16_t word, uint64_t ticks) {
     --follow_left_;
     cls = follow_cls_;
     pass = follow_pass_;
+    if (!pass) ++drops_[kContinuation];
   } else {
     Info info = classify(word);
     cls = info.cls;

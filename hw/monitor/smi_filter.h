@@ -43,6 +43,9 @@ class SmiFilter {
   uint32_t filtered(unsigned cls) const { return filtered_.at(cls); }
   uint32_t guard_drops() const { return guard_drops_; }
   uint16_t tripped(uint64_t ticks) const;
+  // Where first words were dropped (tests: every path taken), and continuation words dropped.
+  enum Stage { kClass, kCode, kMatch, kDecim, kGuard, kContinuation, kStages };
+  uint64_t drops(Stage s) const { return drops_.at(s); }
 
  private:
   uint64_t window(uint64_t ticks) const { return (ticks - start_) / window_; }
@@ -65,6 +68,7 @@ class SmiFilter {
   uint8_t follow_cls_ = 0;
   std::array<uint32_t, kClasses> passed_{}, filtered_{};
   uint32_t guard_drops_ = 0;
+  std::array<uint64_t, kStages> drops_{};
 };
 
 }  // namespace testbed::monitor
