@@ -268,3 +268,6 @@ add_test(NAME tos_bench_budget_fails_a_slower_kernel
           -DEXPECT_RC=3 "-DEXPECT_REGEX=trap round trip [0-9]+ cycles exceeds its budget of 100.*yield to another thread [0-9]+ cycles exceeds its budget of 100"
           -P ${_check})
 set_tests_properties(tos_bench_budget_fails_a_slower_kernel PROPERTIES LABELS "tos;perf")
+
+# The SMI event filter from the master (issue #37): mon_filter, the library's filter words, markers.
+tos_kernel_test(PROGRAM mon_filter_from_the_master LINE "master mon_filter_from_the_master" CONSOLE master LABELS filter)

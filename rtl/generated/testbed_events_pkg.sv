@@ -9,56 +9,51 @@ package testbed_events_pkg;
   localparam logic [15:0] EV_FILTER_MARKER_VALUE = 16'hAB00;
   localparam logic [3:0] EV_FILTER_CLASS_SCHED = 4'd14;
   localparam logic [3:0] EV_FILTER_CLASS_OTHER = 4'd15;
-  typedef struct packed {
-    logic known;
-    logic [3:0] cls;
-    logic [6:0] index;
-    logic [1:0] follows;
-  } ev_info_t;
-  function automatic ev_info_t ev_info(input logic [13:0] code);
-    ev_info_t r;
-    r = '{known: 1'b0, cls: 4'd15, index: 7'd0, follows: 2'd0};
+  // ev_info(code) = {known, class[3:0], index[6:0], follows[1:0]} (a vector: yosys reads it)
+  function automatic logic [13:0] ev_info(input logic [13:0] code);
+    logic [13:0] r;
+    r = {1'b0, 4'd15, 7'd0, 2'd0};
     case (code)
-      14'h0000: r = '{known: 1'b1, cls: 4'd0, index: 7'd0, follows: 2'd0};  // OVERFLOW
-      14'h0007: r = '{known: 1'b1, cls: 4'd1, index: 7'd1, follows: 2'd0};  // TRAP7
-      14'h0046: r = '{known: 1'b1, cls: 4'd1, index: 7'd2, follows: 2'd0};  // TRAP70
-      14'h0048: r = '{known: 1'b1, cls: 4'd1, index: 7'd3, follows: 2'd0};  // TRAP72
-      14'h0050: r = '{known: 1'b1, cls: 4'd1, index: 7'd4, follows: 2'd0};  // RX_MPC
-      14'h0051: r = '{known: 1'b1, cls: 4'd1, index: 7'd5, follows: 2'd0};  // RX_FOCUS
-      14'h0052: r = '{known: 1'b1, cls: 4'd1, index: 7'd6, follows: 2'd0};  // COMMS
-      14'h0053: r = '{known: 1'b1, cls: 4'd1, index: 7'd7, follows: 2'd0};  // COMMR
-      14'h0060: r = '{known: 1'b1, cls: 4'd2, index: 7'd8, follows: 2'd1};  // CREATE
-      14'h0061: r = '{known: 1'b1, cls: 4'd2, index: 7'd9, follows: 2'd1};  // EXIT
-      14'h0062: r = '{known: 1'b1, cls: 4'd2, index: 7'd10, follows: 2'd1};  // SYSCALL
-      14'h0063: r = '{known: 1'b1, cls: 4'd2, index: 7'd11, follows: 2'd1};  // FAULT
-      14'h0064: r = '{known: 1'b1, cls: 4'd2, index: 7'd12, follows: 2'd0};  // PREEMPT
-      14'h0070: r = '{known: 1'b1, cls: 4'd4, index: 7'd13, follows: 2'd0};  // TICK
-      14'h0071: r = '{known: 1'b1, cls: 4'd5, index: 7'd14, follows: 2'd0};  // PHASE_SEND
-      14'h0072: r = '{known: 1'b1, cls: 4'd5, index: 7'd15, follows: 2'd0};  // PHASE_RECEIVE
-      14'h0073: r = '{known: 1'b1, cls: 4'd5, index: 7'd16, follows: 2'd0};  // PHASE_SCHEDULE
-      14'h0074: r = '{known: 1'b1, cls: 4'd5, index: 7'd17, follows: 2'd0};  // PHASE_SERVICE
-      14'h0075: r = '{known: 1'b1, cls: 4'd5, index: 7'd18, follows: 2'd0};  // IDLE
-      14'h0054: r = '{known: 1'b1, cls: 4'd1, index: 7'd19, follows: 2'd0};  // RX_RTR
-      14'h0055: r = '{known: 1'b1, cls: 4'd1, index: 7'd20, follows: 2'd0};  // RX_MSG
-      14'h0056: r = '{known: 1'b1, cls: 4'd1, index: 7'd21, follows: 2'd1};  // PAGE_FAULT
-      14'h0057: r = '{known: 1'b1, cls: 4'd1, index: 7'd22, follows: 2'd0};  // PAGE_REQ
-      14'h0058: r = '{known: 1'b1, cls: 4'd1, index: 7'd23, follows: 2'd0};  // PAGE_IN
-      14'h0085: r = '{known: 1'b1, cls: 4'd1, index: 7'd24, follows: 2'd1};  // PAGE_WFAULT
-      14'h0086: r = '{known: 1'b1, cls: 4'd1, index: 7'd25, follows: 2'd0};  // PAGE_FWD
-      14'h0087: r = '{known: 1'b1, cls: 4'd1, index: 7'd26, follows: 2'd0};  // PAGE_INVAL
-      14'h0088: r = '{known: 1'b1, cls: 4'd1, index: 7'd27, follows: 2'd0};  // PAGE_INVAL_ACK
-      14'h0089: r = '{known: 1'b1, cls: 4'd1, index: 7'd28, follows: 2'd1};  // PAGE_OWNER
-      14'h0059: r = '{known: 1'b1, cls: 4'd1, index: 7'd29, follows: 2'd1};  // MIGRATE
-      14'h005A: r = '{known: 1'b1, cls: 4'd1, index: 7'd30, follows: 2'd0};  // MIGRATE_SENT
-      14'h005B: r = '{known: 1'b1, cls: 4'd1, index: 7'd31, follows: 2'd0};  // RX_THREAD
-      14'h005C: r = '{known: 1'b1, cls: 4'd1, index: 7'd32, follows: 2'd1};  // MIGRATE_IN
-      14'h005D: r = '{known: 1'b1, cls: 4'd6, index: 7'd33, follows: 2'd1};  // THREAD_IN
-      14'h005E: r = '{known: 1'b1, cls: 4'd6, index: 7'd34, follows: 2'd1};  // THREAD_OUT
-      14'h0080: r = '{known: 1'b1, cls: 4'd7, index: 7'd35, follows: 2'd0};  // USER_ON
-      14'h0081: r = '{known: 1'b1, cls: 4'd7, index: 7'd36, follows: 2'd0};  // USER_OFF
-      14'h0083: r = '{known: 1'b1, cls: 4'd9, index: 7'd37, follows: 2'd0};  // RQ_GROW
-      14'h0084: r = '{known: 1'b1, cls: 4'd9, index: 7'd38, follows: 2'd0};  // RQ_SHRINK
-      14'h0082: r = '{known: 1'b1, cls: 4'd8, index: 7'd39, follows: 2'd1};  // LINK_COUNT
+      14'h0000: r = {1'b1, 4'd0, 7'd0, 2'd0};  // OVERFLOW
+      14'h0007: r = {1'b1, 4'd1, 7'd1, 2'd0};  // TRAP7
+      14'h0046: r = {1'b1, 4'd1, 7'd2, 2'd0};  // TRAP70
+      14'h0048: r = {1'b1, 4'd1, 7'd3, 2'd0};  // TRAP72
+      14'h0050: r = {1'b1, 4'd1, 7'd4, 2'd0};  // RX_MPC
+      14'h0051: r = {1'b1, 4'd1, 7'd5, 2'd0};  // RX_FOCUS
+      14'h0052: r = {1'b1, 4'd1, 7'd6, 2'd0};  // COMMS
+      14'h0053: r = {1'b1, 4'd1, 7'd7, 2'd0};  // COMMR
+      14'h0060: r = {1'b1, 4'd2, 7'd8, 2'd1};  // CREATE
+      14'h0061: r = {1'b1, 4'd2, 7'd9, 2'd1};  // EXIT
+      14'h0062: r = {1'b1, 4'd2, 7'd10, 2'd1};  // SYSCALL
+      14'h0063: r = {1'b1, 4'd2, 7'd11, 2'd1};  // FAULT
+      14'h0064: r = {1'b1, 4'd2, 7'd12, 2'd0};  // PREEMPT
+      14'h0070: r = {1'b1, 4'd4, 7'd13, 2'd0};  // TICK
+      14'h0071: r = {1'b1, 4'd5, 7'd14, 2'd0};  // PHASE_SEND
+      14'h0072: r = {1'b1, 4'd5, 7'd15, 2'd0};  // PHASE_RECEIVE
+      14'h0073: r = {1'b1, 4'd5, 7'd16, 2'd0};  // PHASE_SCHEDULE
+      14'h0074: r = {1'b1, 4'd5, 7'd17, 2'd0};  // PHASE_SERVICE
+      14'h0075: r = {1'b1, 4'd5, 7'd18, 2'd0};  // IDLE
+      14'h0054: r = {1'b1, 4'd1, 7'd19, 2'd0};  // RX_RTR
+      14'h0055: r = {1'b1, 4'd1, 7'd20, 2'd0};  // RX_MSG
+      14'h0056: r = {1'b1, 4'd1, 7'd21, 2'd1};  // PAGE_FAULT
+      14'h0057: r = {1'b1, 4'd1, 7'd22, 2'd0};  // PAGE_REQ
+      14'h0058: r = {1'b1, 4'd1, 7'd23, 2'd0};  // PAGE_IN
+      14'h0085: r = {1'b1, 4'd1, 7'd24, 2'd1};  // PAGE_WFAULT
+      14'h0086: r = {1'b1, 4'd1, 7'd25, 2'd0};  // PAGE_FWD
+      14'h0087: r = {1'b1, 4'd1, 7'd26, 2'd0};  // PAGE_INVAL
+      14'h0088: r = {1'b1, 4'd1, 7'd27, 2'd0};  // PAGE_INVAL_ACK
+      14'h0089: r = {1'b1, 4'd1, 7'd28, 2'd1};  // PAGE_OWNER
+      14'h0059: r = {1'b1, 4'd1, 7'd29, 2'd1};  // MIGRATE
+      14'h005A: r = {1'b1, 4'd1, 7'd30, 2'd0};  // MIGRATE_SENT
+      14'h005B: r = {1'b1, 4'd1, 7'd31, 2'd0};  // RX_THREAD
+      14'h005C: r = {1'b1, 4'd1, 7'd32, 2'd1};  // MIGRATE_IN
+      14'h005D: r = {1'b1, 4'd6, 7'd33, 2'd1};  // THREAD_IN
+      14'h005E: r = {1'b1, 4'd6, 7'd34, 2'd1};  // THREAD_OUT
+      14'h0080: r = {1'b1, 4'd7, 7'd35, 2'd0};  // USER_ON
+      14'h0081: r = {1'b1, 4'd7, 7'd36, 2'd0};  // USER_OFF
+      14'h0083: r = {1'b1, 4'd9, 7'd37, 2'd0};  // RQ_GROW
+      14'h0084: r = {1'b1, 4'd9, 7'd38, 2'd0};  // RQ_SHRINK
+      14'h0082: r = {1'b1, 4'd8, 7'd39, 2'd1};  // LINK_COUNT
       default: ;
     endcase
     ev_info = r;

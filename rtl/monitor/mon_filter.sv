@@ -6,11 +6,10 @@
 // (step 5, through the MMI) take effect from the next clock and restart the decimation count and
 // the guard's window; `changed` tells the SMI to queue a filter marker.
 // Register offsets: testbed_regs_pkg; the code lookup: testbed_events_pkg (both generated).
-`include "generated/testbed_regs_pkg.sv"  // relative to rtl/ (-I rtl)
+// relative to rtl/ (-I rtl)
+`include "generated/testbed_regs_pkg.sv"
 `include "generated/testbed_events_pkg.sv"
 module mon_filter
-  import testbed_regs_pkg::*;
-  import testbed_events_pkg::*;
 (
     input  logic        clk,
     input  logic        rst,
@@ -29,14 +28,14 @@ module mon_filter
     output logic [7:0]  gen         // settings changes mod 256 (the filter marker's nn)
 );
   localparam int NC = 16;
-  localparam logic [7:0] A_CTL = 8'(TB_MON_FLT_CTL_OFF), A_CLASS = 8'(TB_MON_FLT_CLASS_PASS_OFF),
-      A_MCLS = 8'(TB_MON_FLT_MATCH_CLASSES_OFF), A_MVAL = 8'(TB_MON_FLT_MATCH_VALUE_OFF),
-      A_MMASK = 8'(TB_MON_FLT_MATCH_MASK_OFF), A_DSEL = 8'(TB_MON_FLT_DECIM_SEL_OFF),
-      A_DN = 8'(TB_MON_FLT_DECIM_N_OFF), A_GCLS = 8'(TB_MON_FLT_GUARD_CLASSES_OFF),
-      A_GLIM = 8'(TB_MON_FLT_GUARD_LIMIT_OFF), A_GWIN = 8'(TB_MON_FLT_GUARD_WINDOW_OFF),
-      A_TRIP = 8'(TB_MON_FLT_TRIPPED_OFF), A_GDROP = 8'(TB_MON_FLT_GUARD_DROPS_OFF),
-      A_CODE = 8'(TB_MON_FLT_CODE_PASS0_OFF), A_PASSED = 8'(TB_MON_FLT_PASSED0_OFF),
-      A_FILTERED = 8'(TB_MON_FLT_FILTERED0_OFF);
+  localparam logic [7:0] A_CTL = 8'(testbed_regs_pkg::TB_MON_FLT_CTL_OFF), A_CLASS = 8'(testbed_regs_pkg::TB_MON_FLT_CLASS_PASS_OFF),
+      A_MCLS = 8'(testbed_regs_pkg::TB_MON_FLT_MATCH_CLASSES_OFF), A_MVAL = 8'(testbed_regs_pkg::TB_MON_FLT_MATCH_VALUE_OFF),
+      A_MMASK = 8'(testbed_regs_pkg::TB_MON_FLT_MATCH_MASK_OFF), A_DSEL = 8'(testbed_regs_pkg::TB_MON_FLT_DECIM_SEL_OFF),
+      A_DN = 8'(testbed_regs_pkg::TB_MON_FLT_DECIM_N_OFF), A_GCLS = 8'(testbed_regs_pkg::TB_MON_FLT_GUARD_CLASSES_OFF),
+      A_GLIM = 8'(testbed_regs_pkg::TB_MON_FLT_GUARD_LIMIT_OFF), A_GWIN = 8'(testbed_regs_pkg::TB_MON_FLT_GUARD_WINDOW_OFF),
+      A_TRIP = 8'(testbed_regs_pkg::TB_MON_FLT_TRIPPED_OFF), A_GDROP = 8'(testbed_regs_pkg::TB_MON_FLT_GUARD_DROPS_OFF),
+      A_CODE = 8'(testbed_regs_pkg::TB_MON_FLT_CODE_PASS0_OFF), A_PASSED = 8'(testbed_regs_pkg::TB_MON_FLT_PASSED0_OFF),
+      A_FILTERED = 8'(testbed_regs_pkg::TB_MON_FLT_FILTERED0_OFF);
 
   // settings
   logic enable;
@@ -58,14 +57,18 @@ module mon_filter
   wire [15:0] wcount_t = new_window ? '0 : wcount + 16'(tick);
 
   // --- step 4: classify ---
-  wire ev_info_t info = ev_info(ev_word[13:0]);
+  wire [13:0] info_w = testbed_events_pkg::ev_info(ev_word[13:0]);
+  wire info_known = info_w[13];
+  wire [3:0] info_cls = info_w[12:9];
+  wire [6:0] info_index = info_w[8:2];
+  wire [1:0] info_follows = info_w[1:0];
   wire cont = follow_left != '0;
   wire sched = ev_word[14];
-  wire [3:0] cls_first = sched ? EV_FILTER_CLASS_SCHED : info.cls;
-  wire [1:0] follows = !ev_word[15] ? 2'd0 : (sched || !info.known) ? 2'd1 : info.follows;
-  wire code_known = !sched && info.known;
-  wire [15:0] code_word = code_pass[info.index[6:4]];
-  wire code_ok = !code_known || code_word[info.index[3:0]];
+  wire [3:0] cls_first = sched ? testbed_events_pkg::EV_FILTER_CLASS_SCHED : info_cls;
+  wire [1:0] follows = !ev_word[15] ? 2'd0 : (sched || !info_known) ? 2'd1 : info_follows;
+  wire code_known = !sched && info_known;
+  wire [15:0] code_word = code_pass[info_index[6:4]];
+  wire code_ok = !code_known || code_word[info_index[3:0]];
   wire class_ok = class_pass[cls_first];
   wire match_ok = !match_classes[cls_first] || ((ev_word & match_mask) == (match_value & match_mask));
   wire decim_sel_hit = decim_sel[15] ? cls_first == decim_sel[3:0] : ev_word[14:0] == decim_sel[14:0];
@@ -217,7 +220,7 @@ module mon_filter
   c_cont_pass : cover property (@(posedge clk) disable iff (rst) ev_wr && cont && follow_pass);
   c_cont_drop : cover property (@(posedge clk) disable iff (rst) ev_wr && cont && !follow_pass);
   c_sched_word : cover property (@(posedge clk) disable iff (rst) first && sched);
-  c_other_code : cover property (@(posedge clk) disable iff (rst) first && !sched && !info.known);
+  c_other_code : cover property (@(posedge clk) disable iff (rst) first && !sched && !info_known);
   c_settings_write : cover property (@(posedge clk) disable iff (rst) changed);
   c_settings_and_event : cover property (@(posedge clk) disable iff (rst) changed && ev_wr);
   c_refused_write : cover property (@(posedge clk) disable iff (rst) cfg_wr && !writable);

@@ -7,9 +7,9 @@
 // each pushing {k, word} into the FIFO; the next slot starts with the second data phase. A silent
 // SMI costs EMPTY_CLOCKS. With < 2 free entries the poller stalls one clock on the same SMI.
 // Register offsets and bits: the generated package testbed_regs_pkg (sw/tables/registers/monitor.toml).
-`include "generated/testbed_regs_pkg.sv"  // relative to rtl/ (-I rtl)
+// relative to rtl/ (-I rtl)
+`include "generated/testbed_regs_pkg.sv"
 module mon_mmi
-  import testbed_regs_pkg::*;
 #(
     parameter int N_SMI = 5,
     parameter int DEPTH = 512,
@@ -49,10 +49,10 @@ module mon_mmi
     output logic          stalled    // the poller stalled in the last clock
 );
   localparam logic [CW-1:0] FULL = CW'(DEPTH);
-  localparam logic [7:0] A_DATA_HI = 8'(TB_MON_MMI_DATA_HI_OFF), A_DATA_LO = 8'(TB_MON_MMI_DATA_LO_OFF),
-                         A_STATUS = 8'(TB_MON_MMI_STATUS_OFF), A_LEVEL = 8'(TB_MON_MMI_LEVEL_OFF),
-                         A_STALL = 8'(TB_MON_MMI_STALL_OFF), A_STALL_LO = 8'(TB_MON_MMI_STALL_OFF + 16'd2),
-                         A_FLT_SEL = 8'(TB_MON_FLT_SEL_OFF);
+  localparam logic [7:0] A_DATA_HI = 8'(testbed_regs_pkg::TB_MON_MMI_DATA_HI_OFF), A_DATA_LO = 8'(testbed_regs_pkg::TB_MON_MMI_DATA_LO_OFF),
+                         A_STATUS = 8'(testbed_regs_pkg::TB_MON_MMI_STATUS_OFF), A_LEVEL = 8'(testbed_regs_pkg::TB_MON_MMI_LEVEL_OFF),
+                         A_STALL = 8'(testbed_regs_pkg::TB_MON_MMI_STALL_OFF), A_STALL_LO = 8'(testbed_regs_pkg::TB_MON_MMI_STALL_OFF + 16'd2),
+                         A_FLT_SEL = 8'(testbed_regs_pkg::TB_MON_FLT_SEL_OFF);
   localparam logic [3:0] LAST_SMI = 4'(N_SMI);
 
   logic [3:0] k;               // SMI of the next slot
@@ -88,11 +88,11 @@ module mon_mmi
       .push_b(1'b0), .data_b('0),
       .head, .count, .count_next);
 
-  wire [15:0] data_hi = pop ? 16'(head[19:16]) << TB_MON_MMI_DATA_HI_SOURCE_SHIFT : TB_MON_MMI_DATA_HI_EMPTY;
+  wire [15:0] data_hi = pop ? 16'(head[19:16]) << testbed_regs_pkg::TB_MON_MMI_DATA_HI_SOURCE_SHIFT : testbed_regs_pkg::TB_MON_MMI_DATA_HI_EMPTY;
   wire [15:0] data_lo = pop ? head[15:0] : 16'd0;  // an empty read clears the holding register
   wire [31:0] stall_next = stall_clocks + 32'(stall);
-  wire [15:0] status_next = (count_next == FULL ? TB_MON_MMI_STATUS_FULL : 16'd0) |
-                            (count_next == '0 ? TB_MON_MMI_STATUS_EMPTY : 16'd0);
+  wire [15:0] status_next = (count_next == FULL ? testbed_regs_pkg::TB_MON_MMI_STATUS_FULL : 16'd0) |
+                            (count_next == '0 ? testbed_regs_pkg::TB_MON_MMI_STATUS_EMPTY : 16'd0);
 
   assign level = count;
   wire sel_ok = flt_sel >= 4'd1 && flt_sel <= LAST_SMI;

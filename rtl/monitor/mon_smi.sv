@@ -14,11 +14,10 @@
 // take one FIFO entry per step (a wrap marker first), and an event that finds a marker still
 // waiting is lost (markers enter before any later event).
 // Register offsets and bits: the generated package testbed_regs_pkg (sw/tables/registers/monitor.toml).
-`include "generated/testbed_regs_pkg.sv"  // relative to rtl/ (-I rtl)
+// relative to rtl/ (-I rtl)
+`include "generated/testbed_regs_pkg.sv"
 `include "generated/testbed_events_pkg.sv"
 module mon_smi
-  import testbed_regs_pkg::*;
-  import testbed_events_pkg::*;
 #(
     parameter int DEPTH = 1024,
     parameter int TS_W = 16,
@@ -61,9 +60,9 @@ module mon_smi
 );
   localparam logic [CW-1:0] FULL = CW'(DEPTH);
   localparam int EW = TS_W + 16;
-  localparam logic [3:0] A_EVENT = 4'(TB_MON_SMI_EVENT_OFF), A_STATUS = 4'(TB_MON_SMI_STATUS_OFF),
-                         A_LEVEL = 4'(TB_MON_SMI_LEVEL_OFF), A_LOST = 4'(TB_MON_SMI_LOST_OFF),
-                         A_LOST_LO = 4'(TB_MON_SMI_LOST_OFF + 16'd2);
+  localparam logic [3:0] A_EVENT = 4'(testbed_regs_pkg::TB_MON_SMI_EVENT_OFF), A_STATUS = 4'(testbed_regs_pkg::TB_MON_SMI_STATUS_OFF),
+                         A_LEVEL = 4'(testbed_regs_pkg::TB_MON_SMI_LEVEL_OFF), A_LOST = 4'(testbed_regs_pkg::TB_MON_SMI_LOST_OFF),
+                         A_LOST_LO = 4'(testbed_regs_pkg::TB_MON_SMI_LOST_OFF + 16'd2);
 
   logic marker_pending, fmarker_pending;
   logic [GW-1:0] gap;
@@ -73,7 +72,7 @@ module mon_smi
 
   logic [7:0] gen;
   wire [EW-1:0] marker = {ts, 8'hAA, wraps};
-  wire [EW-1:0] fmarker = {ts, EV_FILTER_MARKER_VALUE[15:8], gen};
+  wire [EW-1:0] fmarker = {ts, testbed_events_pkg::EV_FILTER_MARKER_VALUE[15:8], gen};
   wire [EW-1:0] event_entry = {ts, c_wdata};
 
   // step 2: one pending marker (a wrap marker first) enters if there is room
@@ -122,7 +121,7 @@ module mon_smi
   // (a filter marker queued by this clock's step 5 is not yet counted: STATUS reads after step 4)
   wire full_next = {1'b0, count_next} + (CW + 1)'(pend_next) + (CW + 1)'(fpend_b) >= {1'b0, FULL};
   wire empty_next = count_next == '0;
-  wire [15:0] status_next = (full_next ? TB_MON_SMI_STATUS_FULL : 16'd0) | (empty_next ? TB_MON_SMI_STATUS_EMPTY : 16'd0);
+  wire [15:0] status_next = (full_next ? testbed_regs_pkg::TB_MON_SMI_STATUS_FULL : 16'd0) | (empty_next ? testbed_regs_pkg::TB_MON_SMI_STATUS_EMPTY : 16'd0);
 
   always_ff @(posedge clk) begin
     if (rst) begin

@@ -9,8 +9,10 @@ import sys
 
 def main():
     top, sources = sys.argv[1], sys.argv[2:]
+    # The modules `include the generated packages relative to rtl/ (as Verilator's -I rtl).
+    rtl = os.path.dirname(os.path.dirname(os.path.abspath(sources[0])))
     script = "\n".join([
-        "read_verilog -sv " + " ".join(sources),
+        f"read_verilog -sv -I{rtl} " + " ".join(sources),
         f"synth -top {top} -flatten -run :fine",
         "opt -full", "techmap", "opt -fast", "abc -fast", "opt -fast",
         "tee -o /dev/stdout stat",

@@ -557,14 +557,13 @@ def sv_events_package(ev):
            f"  localparam logic [15:0] EV_FILTER_MARKER_VALUE = 16'h{conv['filter_marker_value']:04X};",
            f"  localparam logic [3:0] EV_FILTER_CLASS_SCHED = 4'd{conv['filter_class_sched']};",
            f"  localparam logic [3:0] EV_FILTER_CLASS_OTHER = 4'd{conv['filter_class_other']};",
-           "  typedef struct packed {", "    logic known;", "    logic [3:0] cls;", "    logic [6:0] index;",
-           "    logic [1:0] follows;", "  } ev_info_t;",
-           "  function automatic ev_info_t ev_info(input logic [13:0] code);",
-           "    ev_info_t r;",
-           f"    r = '{{known: 1'b0, cls: 4'd{conv['filter_class_other']}, index: 7'd0, follows: 2'd0}};",
+           "  // ev_info(code) = {known, class[3:0], index[6:0], follows[1:0]} (a vector: yosys reads it)",
+           "  function automatic logic [13:0] ev_info(input logic [13:0] code);",
+           "    logic [13:0] r;",
+           f"    r = {{1'b0, 4'd{conv['filter_class_other']}, 7'd0, 2'd0}};",
            "    case (code)"]
     for name, code, cls, idx, fol in ev["_filter"]:
-        out.append(f"      14'h{code:04X}: r = '{{known: 1'b1, cls: 4'd{cls}, index: 7'd{idx}, follows: 2'd{fol}}};  // {name}")
+        out.append(f"      14'h{code:04X}: r = {{1'b1, 4'd{cls}, 7'd{idx}, 2'd{fol}}};  // {name}")
     out += ["      default: ;", "    endcase", "    ev_info = r;", "  endfunction",
             "endpackage", "// verilator lint_on UNUSEDPARAM", "`endif", ""]
     return "\n".join(out)
