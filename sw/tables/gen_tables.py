@@ -623,6 +623,9 @@ def gtkwave_filter(ev):
         lines.append(f"{first:04X} {e['name']}")
     for n in range(256):
         lines.append(f"{conv['wrap_marker_value'] | n:04X} WRAP_{n:02X}")
+    if "filter_marker_value" in conv:
+        for n in range(256):
+            lines.append(f"{conv['filter_marker_value'] | n:04X} FILTER_{n:02X}")
     # [TID+0x4000]: thread TID scheduled (profile class; the rq class's join uses the same
     # word). TID = board << 10 | process << 6 | slot (tos.toml's gettid).
     for tid in range(conv["tid_mask"] + 1):
@@ -704,11 +707,17 @@ def docs_events(ev):
     out = ["# Monitoring event codes", "",
            "Generated from `sw/tables/events.toml` by `sw/tables/gen_tables.py`.", "",
            f"Wrap marker: 0x{conv['wrap_marker_value']:04X}|nn. Schedule bit: 0x{conv['schedule_bit']:04X} "
-           f"(thread id in bits 13..0). Continue bit: 0x{conv['continue_bit']:04X}.", "",
-           "| name | first word | words after it | description |", "|---|---|---|---|"]
+           f"(thread id in bits 13..0). Continue bit: 0x{conv['continue_bit']:04X}."
+           + (f" Filter marker: 0x{conv['filter_marker_value']:04X}|nn (the SMI's event filter changed its settings; "
+              "nn = its generation; hw/monitor/MONITOR_SPEC.md \"The event filter\")." if "filter_marker_value" in conv else ""),
+           "",
+           "The SMI filter's class of an event is its dgl class bit (tos.toml); index = its FLT_CODE_PASS bit.", "",
+           "| name | first word | words after it | filter class, index | description |", "|---|---|---|---|---|"]
+    info = {name: (cls, idx) for name, code, cls, idx, fol in ev["_filter"]}
     for e in ev.get("event", []):
         first = e["code"] | (conv["continue_bit"] if e.get("follows", 0) else 0)
-        out.append(f"| {e['name']} | 0x{first:04X} | {e.get('follows', 0)} | {e['desc']} |")
+        cls, idx = info[e["name"]]
+        out.append(f"| {e['name']} | 0x{first:04X} | {e.get('follows', 0)} | {e['class']} ({cls}), {idx} | {e['desc']} |")
     return "\n".join(out) + "\n"
 
 
