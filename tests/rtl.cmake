@@ -9,7 +9,7 @@ set(_rtl_out ${CMAKE_BINARY_DIR}/rtl-monitor)
 file(MAKE_DIRECTORY ${_rtl_out})
 add_test(NAME rtl_monitor_coverage_regression
   COMMAND rtl-monitor-regress --coverage ${_rtl_out}/coverage.dat --fst ${_rtl_out}/monitor_rtl.fst)
-set_tests_properties(rtl_monitor_coverage_regression PROPERTIES LABELS rtl
+set_tests_properties(rtl_monitor_coverage_regression PROPERTIES LABELS "rtl;filter"
   PASS_REGULAR_EXPRESSION "rtl-monitor-regress: OK" FIXTURES_SETUP rtl_monitor_cov)
 # Annotated sources and the per-point report from the regression's coverage.
 add_test(NAME rtl_monitor_coverage_report

@@ -272,4 +272,11 @@ set_tests_properties(tos_bench_budget_fails_a_slower_kernel PROPERTIES LABELS "t
 tos_kernel_test(PROGRAM barriers_hold_every_policy LABELS seed004)
 # ... and its kernel messages refused when forged (the test kernel's net_inject).
 tos_kernel_test(PROGRAM forged_barrier_is_refused IMAGE tos-test.elf LABELS seed004 security LOG earth
-  LOG_REGEX "refused message type 35 from water: an arrival of a thread not on the sender, TID")
+  LOG_REGEX "refused message type 48 from water: an arrival of a thread not on the sender, TID")
+
+# The SMI event filter from the master (issue #37): mon_filter, the library's filter words, markers.
+tos_kernel_test(PROGRAM mon_filter_from_the_master LINE "master mon_filter_from_the_master" CONSOLE master LABELS filter)
+# The shell's `filter BOARD ...` (issue #37): settings by names, shown back, bad words refused.
+tos_kernel_test(PROGRAM sh NAME sh_filter_command FILES ${CMAKE_CURRENT_SOURCE_DIR}/tos/sessions/filter_commands.sh
+  LINE "master sh filter_commands.sh" CONSOLE master LABELS filter
+  REGEX "SMI 2 filter on, generation 1[0-9]: class pass 0x0002, match classes 0x4000 value 0x4005 mask 0xffff,.*decimation 0x8009 one in 8, guard classes 0x0080 limit 4 window 20000 ticks.*filter: 'bogus' with 0 words: not a filter command.*filter: no event class 'nosuchclass'.*filter: master: give a slave board.*SMI 2 filter off, generation [0-9]+: class pass 0xffff, match classes 0x0000")

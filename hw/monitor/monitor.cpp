@@ -36,6 +36,7 @@ Smi& Monitor::smi(unsigned k) {
 uint64_t Monitor::bad_accesses() const {
   uint64_t n = mmi_->bad_accesses();
   for (auto& s : smis_) n += s->bad_accesses();
+  n += engine_.filter_refused();  // a filter write with no SMI selected or to no setting
   return n;
 }
 

@@ -1,5 +1,6 @@
 #include "monitor_engine.h"
 
+#include <testbed/events.h>
 #include <testbed/register_tables.h>
 
 #include <algorithm>
@@ -64,13 +65,22 @@ void MonitorEngine::smi_push(unsigned k, uint64_t c, uint32_t entry) {
   if (obs_) obs_->smi_level(k, c, m.count);
 }
 
+// One marker per call: a wrap marker first, then a filter marker (the FIFO takes one entry in
+// step 2 and one in step 4).
 void MonitorEngine::try_marker(unsigned k, uint64_t c) {
   Smi& m = smi_[k - 1];
-  if (!m.marker_pending || m.count >= p_.smi_depth) return;
-  uint16_t marker = uint16_t(0xAA00 | (gc_.wraps(c) & 0xFF));
+  if (!waits(m) || m.count >= p_.smi_depth) return;
+  uint16_t marker;
+  if (m.marker_pending) {
+    marker = uint16_t(EV_WRAP_MARKER_VALUE | (gc_.wraps(c) & 0xFF));
+    m.marker_pending = false;
+  } else {
+    marker = uint16_t(EV_FILTER_MARKER_VALUE | m.filter.generation());
+    m.fmarker_pending = false;
+  }
   smi_push(k, c, uint32_t(gc_.ts(c)) << 16 | marker);
-  m.marker_pending = false;
-  m.marker_due = kNever;
+  // The other kind may still wait: step 2 of the next clock tries it.
+  m.marker_due = waits(m) ? c + 1 : kNever;
   if (obs_) obs_->smi_marker(k, c, marker);
 }
 
@@ -87,8 +97,11 @@ void MonitorEngine::process_clock(uint64_t c, uint64_t target) {
     for (auto& m : smi_) m.marker_pending = true;
   // 2. Wrap markers that find room.
   for (unsigned k = 1; k <= p_.n_smi; ++k) {
+    Smi& m = smi_[k - 1];
+    if (m.marker_due == c) m.marker_due = kNever;
+    size_t before = m.count;
     try_marker(k, c);
-    if (smi_[k - 1].marker_due == c) smi_[k - 1].marker_due = kNever;
+    if (m.count != before) m.step2_marker = c;
   }
   // 3. The poller: due pushes, then a slot if one starts now.
   if (push_ts_at_ == c) {
@@ -131,7 +144,7 @@ void MonitorEngine::process_clock(uint64_t c, uint64_t target) {
         m.head = (m.head + 1) % p_.smi_depth;
         --m.count;
         if (obs_) obs_->smi_level(k_, c, m.count);
-        if (m.marker_pending) m.marker_due = c + 1;
+        if (waits(m)) m.marker_due = c + 1;
         push_src_ = k_;
         push_ts_ = uint16_t(e >> 16);
         push_ev_ = uint16_t(e);
@@ -153,9 +166,16 @@ void MonitorEngine::process_clock(uint64_t c, uint64_t target) {
 }
 
 void MonitorEngine::apply_write(unsigned k, uint64_t c, uint16_t word) {
-  try_marker(k, c);
   Smi& m = smi_[k - 1];
-  bool kept = m.count < p_.smi_depth;
+  if (m.step2_marker != c) try_marker(k, c);
+  if (!m.filter.offer(word, gc_.ticks(c))) {
+    ++writes_;
+    if (obs_) obs_->smi_write(k, c, word, false);
+    if (probe_) probe_->on_filtered(k, c, word);
+    return;
+  }
+  // A marker still waiting keeps its place ahead of later events: the event is lost.
+  bool kept = !waits(m) && m.count < p_.smi_depth;
   if (kept) {
     smi_push(k, c, uint32_t(gc_.ts(c)) << 16 | word);
   } else {
@@ -189,7 +209,7 @@ uint64_t MonitorEngine::write_event(unsigned k, uint64_t clock, uint16_t word) {
 uint16_t MonitorEngine::smi_status(unsigned k, uint64_t clock) {
   Smi& m = smi(k);
   sync(clock);
-  bool full = m.count + (m.marker_pending ? 1u : 0u) >= p_.smi_depth;
+  bool full = m.count + (m.marker_pending ? 1u : 0u) + (m.fmarker_pending ? 1u : 0u) >= p_.smi_depth;
   using S = regs::mon::SMI_STATUS;
   return uint16_t((full ? S::FULL::mask : 0) | (m.count == 0 ? S::EMPTY::mask : 0));
 }
@@ -249,6 +269,42 @@ uint32_t MonitorEngine::mmi_stall(uint64_t clock) {
   return uint32_t(stall_clocks_);
 }
 
+bool MonitorEngine::mmi_filter_write(unsigned off, uint16_t v, uint64_t clock) {
+  uint64_t c = sync(clock);
+  if (off == regs::mon::FLT_SEL::offset) {
+    flt_sel_ = uint16_t(v & regs::mon::FLT_SEL::SMI::mask);
+    return true;
+  }
+  if (flt_sel_ < 1 || flt_sel_ > p_.n_smi) {
+    ++filter_refused_;
+    return false;
+  }
+  Smi& m = smi_[flt_sel_ - 1];
+  if (!m.filter.write(off, v, gc_.ticks(c))) {
+    ++filter_refused_;
+    return false;
+  }
+  // The stream shows the change: a filter marker enters in step 2 of the next clock with room.
+  m.fmarker_pending = true;
+  m.marker_due = std::min(m.marker_due, c + 1);
+  return true;
+}
+
+bool MonitorEngine::mmi_filter_read(unsigned off, uint64_t clock, uint32_t& v) {
+  uint64_t c = sync(clock);
+  v = 0;
+  if (off == regs::mon::FLT_SEL::offset) {
+    v = flt_sel_;
+    return true;
+  }
+  SmiFilter probe_regs;
+  bool exists = probe_regs.read(off, 0, v);
+  v = 0;
+  if (!exists) return false;
+  if (flt_sel_ >= 1 && flt_sel_ <= p_.n_smi) smi_[flt_sel_ - 1].filter.read(off, gc_.ticks(c), v);
+  return true;
+}
+
 uint64_t MonitorEngine::next_mmi_push() const {
   if (push_ts_at_ != kNever) return push_ts_at_;
   if (push_ev_at_ != kNever) return push_ev_at_;
@@ -258,6 +314,7 @@ uint64_t MonitorEngine::next_mmi_push() const {
   for (auto& m : smi_) {
     work = work || m.count > 0;
     if (!m.queued.empty()) first_write = std::min(first_write, m.queued.front().first);
+    first_write = std::min(first_write, m.marker_due);
   }
   // Not a push yet, but the earliest clock from which one can be predicted.
   if (work) return std::max(s_, next_);

@@ -15,6 +15,7 @@
 #pragma once
 #include "monitor_params.h"
 #include "monitor_probe.h"
+#include "smi_filter.h"
 
 #include <testbed/register_tables.h>
 
@@ -49,6 +50,15 @@ class MonitorEngine {
   uint16_t mmi_status(uint64_t clock);   // bit 0 FULL, bit 1 EMPTY
   uint16_t mmi_level(uint64_t clock);
   uint32_t mmi_stall(uint64_t clock);    // the STALL register (low 32 bits of stall_clocks)
+  // The filter registers (FLT_SEL and the selected SMI's FLT_ registers, by MON offset), step 5
+  // like the master's other accesses. mmi_filter_write returns false (and counts it in
+  // filter_refused()) for a write that is not to a writable setting or has no SMI selected;
+  // mmi_filter_read returns false for an offset with no readable filter register (value 0), and
+  // reads 0 with no SMI selected.
+  bool mmi_filter_write(unsigned offset, uint16_t value, uint64_t clock);
+  bool mmi_filter_read(unsigned offset, uint64_t clock, uint32_t& value);
+  uint64_t filter_refused() const { return filter_refused_; }
+  const SmiFilter& filter(unsigned k) const { return smi_.at(k - 1).filter; }
 
   // Applies steps 1..4 of every clock up to and including `clock`.
   void advance_to(uint64_t clock);
@@ -74,8 +84,11 @@ class MonitorEngine {
     std::vector<uint32_t> fifo;
     unsigned head = 0, count = 0;
     uint32_t lost = 0;
-    bool marker_pending = false;
+    bool marker_pending = false;    // a wrap marker waits
+    bool fmarker_pending = false;   // a filter marker waits (after any wrap marker)
     uint64_t marker_due = kNever;   // step 2 of this clock finds room (a pop at the clock before)
+    uint64_t step2_marker = kNever; // the clock whose step 2 pushed a marker (one per step)
+    SmiFilter filter;
     std::deque<std::pair<uint64_t, uint16_t>> queued;  // accepted writes in the engine's future
     uint64_t last_write = kNever;
   };
@@ -84,6 +97,7 @@ class MonitorEngine {
   uint64_t sync(uint64_t clock);   // brings the engine to `clock` (or the present if later)
   void process_clock(uint64_t c, uint64_t target);
   void try_marker(unsigned k, uint64_t c);
+  static bool waits(const Smi& m) { return m.marker_pending || m.fmarker_pending; }
   void apply_write(unsigned k, uint64_t c, uint16_t word);
   void smi_push(unsigned k, uint64_t c, uint32_t entry);
   void mmi_push(uint64_t c, unsigned src, uint16_t word);
@@ -93,7 +107,8 @@ class MonitorEngine {
   GlobalClock gc_;
   std::vector<Smi> smi_;
   uint64_t next_ = 0;              // first clock not yet processed
-  uint64_t late_ = 0, writes_ = 0;
+  uint64_t late_ = 0, writes_ = 0, filter_refused_ = 0;
+  uint16_t flt_sel_ = 0;
 
   // Poller.
   unsigned k_ = 1;

@@ -11,6 +11,8 @@ class MonitorProbe {
  public:
   virtual ~MonitorProbe() = default;
   virtual void on_event(unsigned smi, uint64_t clock, uint16_t word, bool kept) = 0;
+  // A word the SMI's filter dropped by the master's choice (neither kept nor lost).
+  virtual void on_filtered(unsigned /*smi*/, uint64_t /*clock*/, uint16_t /*word*/) {}
 };
 
 struct ProbeRecord {
@@ -26,9 +28,14 @@ class RecordingProbe : public MonitorProbe {
   void on_event(unsigned smi, uint64_t clock, uint16_t word, bool kept) override {
     records.push_back({clock, smi, word, kept});
   }
+  void on_filtered(unsigned smi, uint64_t, uint16_t) override {
+    if (filtered.size() <= smi) filtered.resize(smi + 1, 0);
+    ++filtered[smi];
+  }
   uint64_t kept() const { uint64_t n = 0; for (auto& r : records) n += r.kept; return n; }
   uint64_t lost() const { return records.size() - kept(); }
-  std::vector<ProbeRecord> records;
+  std::vector<ProbeRecord> records;    // every word the SMI filters passed (kept or lost)
+  std::vector<uint64_t> filtered;      // per SMI: words its filter dropped (neither kept nor lost)
 };
 
 // Every observable change, in non-decreasing clock order (the VCD tracer implements it).

@@ -7,9 +7,9 @@
 // each pushing {k, word} into the FIFO; the next slot starts with the second data phase. A silent
 // SMI costs EMPTY_CLOCKS. With < 2 free entries the poller stalls one clock on the same SMI.
 // Register offsets and bits: the generated package testbed_regs_pkg (sw/tables/registers/monitor.toml).
-`include "generated/testbed_regs_pkg.sv"  // relative to rtl/ (-I rtl)
+// relative to rtl/ (-I rtl)
+`include "generated/testbed_regs_pkg.sv"
 module mon_mmi
-  import testbed_regs_pkg::*;
 #(
     parameter int N_SMI = 5,
     parameter int DEPTH = 512,
@@ -31,19 +31,28 @@ module mon_mmi
     // master read port: 16-bit registers at byte offsets, STALL is 32-bit at +8 (halves at +8
     // bits 31..16 and +0xA bits 15..0); m_long with
     // m_addr == 0 is a move.l: DATA_HI in bits 31..16 and then DATA_LO in bits 15..0
+    // The filter registers (offsets from FLT_SEL up): FLT_SEL lives here; the others are the
+    // selected SMI's (cfg_* writes, flt_rdata reads); with no SMI selected writes are dropped and
+    // reads give 0 (flt_rdata is 0 then).
     input  logic          m_rd,
+    input  logic          m_wr,
     input  logic          m_long,
-    input  logic [3:0]    m_addr,
+    input  logic [7:0]    m_addr,
+    input  logic [3:0]    m_wdata,   // FLT_SEL.SMI (the other settings go to the SMIs)
     output logic [31:0]   m_rdata,   // registered: valid after the clock of the read
+    output logic [3:0]    flt_sel,
+    output logic          cfg_wr,
+    input  logic [31:0]   flt_rdata,
     // observation (state after the last clock)
     output logic [CW-1:0] level,
     output logic [31:0]   stall_clocks,
     output logic          stalled    // the poller stalled in the last clock
 );
   localparam logic [CW-1:0] FULL = CW'(DEPTH);
-  localparam logic [3:0] A_DATA_HI = 4'(TB_MON_MMI_DATA_HI_OFF), A_DATA_LO = 4'(TB_MON_MMI_DATA_LO_OFF),
-                         A_STATUS = 4'(TB_MON_MMI_STATUS_OFF), A_LEVEL = 4'(TB_MON_MMI_LEVEL_OFF),
-                         A_STALL = 4'(TB_MON_MMI_STALL_OFF), A_STALL_LO = 4'(TB_MON_MMI_STALL_OFF + 16'd2);
+  localparam logic [7:0] A_DATA_HI = 8'(testbed_regs_pkg::TB_MON_MMI_DATA_HI_OFF), A_DATA_LO = 8'(testbed_regs_pkg::TB_MON_MMI_DATA_LO_OFF),
+                         A_STATUS = 8'(testbed_regs_pkg::TB_MON_MMI_STATUS_OFF), A_LEVEL = 8'(testbed_regs_pkg::TB_MON_MMI_LEVEL_OFF),
+                         A_STALL = 8'(testbed_regs_pkg::TB_MON_MMI_STALL_OFF), A_STALL_LO = 8'(testbed_regs_pkg::TB_MON_MMI_STALL_OFF + 16'd2),
+                         A_FLT_SEL = 8'(testbed_regs_pkg::TB_MON_FLT_SEL_OFF);
   localparam logic [3:0] LAST_SMI = 4'(N_SMI);
 
   logic [3:0] k;               // SMI of the next slot
@@ -79,13 +88,15 @@ module mon_mmi
       .push_b(1'b0), .data_b('0),
       .head, .count, .count_next);
 
-  wire [15:0] data_hi = pop ? 16'(head[19:16]) << TB_MON_MMI_DATA_HI_SOURCE_SHIFT : TB_MON_MMI_DATA_HI_EMPTY;
+  wire [15:0] data_hi = pop ? 16'(head[19:16]) << testbed_regs_pkg::TB_MON_MMI_DATA_HI_SOURCE_SHIFT : testbed_regs_pkg::TB_MON_MMI_DATA_HI_EMPTY;
   wire [15:0] data_lo = pop ? head[15:0] : 16'd0;  // an empty read clears the holding register
   wire [31:0] stall_next = stall_clocks + 32'(stall);
-  wire [15:0] status_next = (count_next == FULL ? TB_MON_MMI_STATUS_FULL : 16'd0) |
-                            (count_next == '0 ? TB_MON_MMI_STATUS_EMPTY : 16'd0);
+  wire [15:0] status_next = (count_next == FULL ? testbed_regs_pkg::TB_MON_MMI_STATUS_FULL : 16'd0) |
+                            (count_next == '0 ? testbed_regs_pkg::TB_MON_MMI_STATUS_EMPTY : 16'd0);
 
   assign level = count;
+  wire sel_ok = flt_sel >= 4'd1 && flt_sel <= LAST_SMI;
+  assign cfg_wr = m_wr && m_addr != A_FLT_SEL && sel_ok;
 
   always_ff @(posedge clk) begin
     if (rst) begin
@@ -96,6 +107,7 @@ module mon_mmi
       hold_word <= '0;
       stall_clocks <= '0;
       stalled <= 1'b0;
+      flt_sel <= '0;
       m_rdata <= '0;
     end else begin
       stalled <= stall;
@@ -114,6 +126,7 @@ module mon_mmi
         wait_q <= wait_q - 1'b1;
       end
       if (rd_hi) hold_word <= data_lo;
+      if (m_wr && m_addr == A_FLT_SEL) flt_sel <= m_wdata;
       if (m_rd) begin
         unique case (m_addr)
           A_DATA_HI: m_rdata <= m_long ? {data_hi, data_lo} : {16'd0, data_hi};
@@ -122,7 +135,8 @@ module mon_mmi
           A_LEVEL:   m_rdata <= 32'(count_next);
           A_STALL:   m_rdata <= stall_next;
           A_STALL_LO: m_rdata <= {16'd0, stall_next[15:0]};
-          default:   m_rdata <= '0;
+          A_FLT_SEL: m_rdata <= {28'd0, flt_sel};
+          default:   m_rdata <= m_addr > A_FLT_SEL ? flt_rdata : '0;
         endcase
       end
     end
@@ -153,6 +167,7 @@ module mon_mmi
   c_bus_xfer_ev : cover property (@(posedge clk) disable iff (rst) push_ev);
   c_bus_ev_and_poll : cover property (@(posedge clk) disable iff (rst) push_ev && mb_poll);
   c_read_empty : cover property (@(posedge clk) disable iff (rst) rd_hi && !pop);
+  c_filter_write_refused : cover property (@(posedge clk) disable iff (rst) m_wr && m_addr != A_FLT_SEL && !sel_ok);
   c_read_bypass : cover property (@(posedge clk) disable iff (rst) pop && count == '0);
 `endif
 endmodule

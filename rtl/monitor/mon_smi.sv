@@ -9,10 +9,15 @@
 //   data phases  mb_xfer & mb_xfer_src == SRC: the SMI drives one 16-bit word of the held entry
 //                on mb_data (mb_xfer_ev = 0: time stamp, 1: event); otherwise it drives 0, so
 //                the bus is the OR of all slaves.
+// Event filter (mon_filter.sv) between the CPU write and the FIFO, programmed by the master
+// through the MMI (cfg_*, flt_*). A settings change queues a filter marker {ts, 0xABnn}; markers
+// take one FIFO entry per step (a wrap marker first), and an event that finds a marker still
+// waiting is lost (markers enter before any later event).
 // Register offsets and bits: the generated package testbed_regs_pkg (sw/tables/registers/monitor.toml).
-`include "generated/testbed_regs_pkg.sv"  // relative to rtl/ (-I rtl)
+// relative to rtl/ (-I rtl)
+`include "generated/testbed_regs_pkg.sv"
+`include "generated/testbed_events_pkg.sv"
 module mon_smi
-  import testbed_regs_pkg::*;
 #(
     parameter int DEPTH = 1024,
     parameter int TS_W = 16,
@@ -25,6 +30,7 @@ module mon_smi
     input  logic            rst,
     // global time stamp after step 1 of this clock
     input  logic [TS_W-1:0] ts,
+    input  logic            tick,
     input  logic            wrap,
     input  logic [7:0]      wraps,
     // CPU port: c_rdata is the register at byte offset c_addr (16-bit ones in bits 15..0); LOST
@@ -34,6 +40,12 @@ module mon_smi
     input  logic [15:0]     c_wdata,
     output logic            c_wait,     // write held: closer than WRITE_GAP to the previous one
     output logic [31:0]     c_rdata,    // register at c_addr, after this clock (registered)
+    // the master's filter port (MMI, step 5): settings write, register read
+    input  logic            cfg_wr,
+    input  logic [7:0]      cfg_addr,
+    input  logic [15:0]     cfg_wdata,
+    input  logic [7:0]      flt_addr,
+    output logic [31:0]     flt_rdata,  // the filter register at flt_addr after step 4 (combinational)
     // monitoring bus
     input  logic            mb_poll,
     input  logic [3:0]      mb_poll_src,
@@ -48,22 +60,26 @@ module mon_smi
 );
   localparam logic [CW-1:0] FULL = CW'(DEPTH);
   localparam int EW = TS_W + 16;
-  localparam logic [3:0] A_EVENT = 4'(TB_MON_SMI_EVENT_OFF), A_STATUS = 4'(TB_MON_SMI_STATUS_OFF),
-                         A_LEVEL = 4'(TB_MON_SMI_LEVEL_OFF), A_LOST = 4'(TB_MON_SMI_LOST_OFF),
-                         A_LOST_LO = 4'(TB_MON_SMI_LOST_OFF + 16'd2);
+  localparam logic [3:0] A_EVENT = 4'(testbed_regs_pkg::TB_MON_SMI_EVENT_OFF), A_STATUS = 4'(testbed_regs_pkg::TB_MON_SMI_STATUS_OFF),
+                         A_LEVEL = 4'(testbed_regs_pkg::TB_MON_SMI_LEVEL_OFF), A_LOST = 4'(testbed_regs_pkg::TB_MON_SMI_LOST_OFF),
+                         A_LOST_LO = 4'(testbed_regs_pkg::TB_MON_SMI_LOST_OFF + 16'd2);
 
-  logic marker_pending;
+  logic marker_pending, fmarker_pending;
   logic [GW-1:0] gap;
   logic [EW-1:0] hold;
   logic [CW-1:0] count, count_next;
   logic [EW-1:0] head;
 
+  logic [7:0] gen;
   wire [EW-1:0] marker = {ts, 8'hAA, wraps};
+  wire [EW-1:0] fmarker = {ts, testbed_events_pkg::EV_FILTER_MARKER_VALUE[15:8], gen};
   wire [EW-1:0] event_entry = {ts, c_wdata};
 
-  // step 2: a pending wrap marker enters if there is room
+  // step 2: one pending marker (a wrap marker first) enters if there is room
   wire pend = marker_pending || wrap;
-  wire mark_a = pend && count != FULL;
+  wire mark_a = (pend || fmarker_pending) && count != FULL;
+  wire pend_a = pend && !mark_a;
+  wire fpend_a = fmarker_pending && !(mark_a && !pend);
   wire [CW-1:0] count_a = count + CW'(mark_a);
   // step 3: the poller pops the head
   wire pop = mb_poll && mb_poll_src == SRC && count_a != '0;
@@ -72,9 +88,19 @@ module mon_smi
   wire gap_ok = gap == '0;
   wire is_event = c_wr && c_addr == A_EVENT;
   wire wr_acc = is_event && gap_ok;
-  wire mark_b = wr_acc && pend && !mark_a && count_p != FULL;
-  wire ev_push = wr_acc && !mark_b && count_p != FULL;
-  wire ev_lost = wr_acc && !ev_push;
+  wire mark_b = wr_acc && (pend_a || fpend_a) && !mark_a && count_p != FULL;
+  wire pend_b = pend_a && !mark_b;
+  wire fpend_b = fpend_a && !(mark_b && !pend_a);
+  wire ev_pass;
+  wire flt_changed;
+  mon_filter u_filter (
+      .clk, .rst, .tick,
+      .ev_wr(wr_acc), .ev_word(c_wdata), .ev_pass,
+      .cfg_wr, .cfg_addr, .cfg_wdata, .changed(flt_changed),
+      .rd_addr(flt_addr), .rd_data(flt_rdata), .gen);
+  // A marker still waiting keeps its place ahead of the event: the event is lost.
+  wire ev_push = wr_acc && ev_pass && !mark_b && !pend_b && !fpend_b && count_p != FULL;
+  wire ev_lost = wr_acc && ev_pass && !ev_push;
 
   assign c_wait = is_event && !gap_ok;
   assign mb_ack = pop;
@@ -83,27 +109,31 @@ module mon_smi
 
   mon_fifo #(.WIDTH(EW), .DEPTH(DEPTH)) u_fifo (
       .clk, .rst,
-      .push_a(mark_a), .data_a(marker),
+      .push_a(mark_a), .data_a(pend ? marker : fmarker),
       .pop,
-      .push_b(mark_b || ev_push), .data_b(mark_b ? marker : event_entry),
+      .push_b(mark_b || ev_push), .data_b(mark_b ? (pend_a ? marker : fmarker) : event_entry),
       .head, .count, .count_next);
 
   wire [31:0] lost_next = lost + 32'(ev_lost);
   // FULL: the next event would be lost, so a pending marker counts as the entry it will take.
-  wire pend_next = pend && !mark_a && !mark_b;
-  wire full_next = {1'b0, count_next} + (CW + 1)'(pend_next) >= {1'b0, FULL};
+  wire pend_next = pend_b;
+  wire fpend_next = fpend_b || flt_changed;
+  // (a filter marker queued by this clock's step 5 is not yet counted: STATUS reads after step 4)
+  wire full_next = {1'b0, count_next} + (CW + 1)'(pend_next) + (CW + 1)'(fpend_b) >= {1'b0, FULL};
   wire empty_next = count_next == '0;
-  wire [15:0] status_next = (full_next ? TB_MON_SMI_STATUS_FULL : 16'd0) | (empty_next ? TB_MON_SMI_STATUS_EMPTY : 16'd0);
+  wire [15:0] status_next = (full_next ? testbed_regs_pkg::TB_MON_SMI_STATUS_FULL : 16'd0) | (empty_next ? testbed_regs_pkg::TB_MON_SMI_STATUS_EMPTY : 16'd0);
 
   always_ff @(posedge clk) begin
     if (rst) begin
       marker_pending <= 1'b0;
+      fmarker_pending <= 1'b0;
       gap <= '0;
       hold <= '0;
       lost <= '0;
       c_rdata <= '0;
     end else begin
       marker_pending <= pend_next;
+      fmarker_pending <= fpend_next;
       if (wr_acc) gap <= GW'(WRITE_GAP - 1);
       else if (!gap_ok) gap <= gap - 1'b1;
       if (pop) hold <= head;
@@ -120,6 +150,10 @@ module mon_smi
 
 `ifndef SYNTHESIS
   c_event_lost : cover property (@(posedge clk) disable iff (rst) ev_lost);
+  c_event_filtered : cover property (@(posedge clk) disable iff (rst) wr_acc && !ev_pass);
+  c_fmarker_step2 : cover property (@(posedge clk) disable iff (rst) mark_a && !pend);
+  c_fmarker_waits : cover property (@(posedge clk) disable iff (rst) fpend_b);
+  c_fmarker_step4 : cover property (@(posedge clk) disable iff (rst) mark_b && !pend_a);
   c_marker_waits : cover property (@(posedge clk) disable iff (rst) pend && !mark_a && !mark_b);
   c_marker_after_pop : cover property (@(posedge clk) disable iff (rst) mark_b);
   c_write_wait : cover property (@(posedge clk) disable iff (rst) c_wait);

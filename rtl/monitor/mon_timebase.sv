@@ -9,6 +9,7 @@ module mon_timebase #(
     input  logic            clk,
     input  logic            rst,
     output logic [TS_W-1:0] ts,
+    output logic            tick,     // the time stamp advances in this clock
     output logic            wrap,
     output logic [7:0]      wraps
 );
@@ -17,7 +18,7 @@ module mon_timebase #(
   logic [TS_W-1:0] ts_q;
   logic [7:0] wraps_q;
 
-  wire tick = started && div == '0;
+  assign tick = started && div == '0;
   assign ts = tick ? ts_q + 1'b1 : ts_q;
   assign wrap = tick && ts == '0;
   assign wraps = wraps_q + 8'(wrap);

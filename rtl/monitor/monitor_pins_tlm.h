@@ -13,6 +13,7 @@
 #include <Vmonitor_sc.h>
 
 #include <testbed/memory_map.h>
+#include <testbed/register_tables.h>
 
 #include <systemc>
 #include <tlm>
@@ -49,6 +50,8 @@ class MonitorPins : public sc_core::sc_module {
     rtl_.m_rd(m_rd_);
     rtl_.m_long(m_long_);
     rtl_.m_addr(m_addr_);
+    rtl_.m_wr(m_wr_);
+    rtl_.m_wdata(m_wdata_);
     rtl_.m_rdata(m_rdata_);
     rtl_.obs_ts(obs_ts_);
     rtl_.obs_wraps(obs_wraps_);
@@ -160,8 +163,43 @@ class MonitorPins : public sc_core::sc_module {
     p.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
+  // The filter registers (FLT_SEL and up): 16-bit accesses of a register the table declares, or
+  // a move.l of a 32-bit one; writes only to rw registers.
+  static const testbed::tables::RegSpec* filter_access(unsigned a, unsigned len, bool write) {
+    if (a < TB_MON_FLT_SEL_OFF) return nullptr;
+    for (const auto& r : testbed::tables::kMonMmiRegisters) {
+      if (a < r.offset || a >= r.offset + r.bytes) continue;
+      bool ok = write ? r.access == testbed::tables::RegAccess::RW && len == 2
+                      : len == 2 || (r.bytes == 4 && a == r.offset);
+      return ok ? &r : nullptr;
+    }
+    return nullptr;
+  }
+
   void mmi_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
     unsigned a = unsigned(p.get_address() & kRegionMask), len = p.get_data_length();
+    const testbed::tables::RegSpec* fr = legal(p) ? filter_access(a, len, p.is_write()) : nullptr;
+    if (fr) {
+      uint64_t c = enter(delay);
+      m_addr_ = a;
+      m_long_ = false;
+      if (p.is_write()) {
+        const unsigned char* d = p.get_data_ptr();
+        m_wdata_ = uint32_t(d[0] << 8 | d[1]);
+        m_wr_ = true;
+      } else {
+        m_rd_ = true;
+      }
+      after_edge(c);
+      m_rd_ = false;
+      m_wr_ = false;
+      // The RTL answers a 32-bit register whole at its offset: a 16-bit read there is its high half.
+      uint32_t v = m_rdata_.read();
+      if (p.is_read()) put(p, len == 4 ? v : fr->bytes == 4 && a == fr->offset ? v >> 16 : v & 0xFFFF);
+      to_next_clock(c);
+      p.set_response_status(tlm::TLM_OK_RESPONSE);
+      return;
+    }
     if (!legal(p) || !p.is_read() || a > kStall + 2 || (len == 4 && a != TB_MON_MMI_DATA_HI_OFF && a != kStall)) {
       ++bad_;
       p.set_response_status(legal(p) && p.is_write() ? tlm::TLM_COMMAND_ERROR_RESPONSE
@@ -185,7 +223,8 @@ class MonitorPins : public sc_core::sc_module {
   // What all SMI initiators drive: each updates its own slice, the signal gets the whole.
   uint32_t wr_ = 0, addr_ = 0;
   sc_dt::sc_bv<80> wdata_;
-  sc_core::sc_signal<bool> clk_{"clk"}, rst_{"rst"}, m_rd_{"m_rd"}, m_long_{"m_long"};
+  sc_core::sc_signal<bool> clk_{"clk"}, rst_{"rst"}, m_rd_{"m_rd"}, m_long_{"m_long"}, m_wr_{"m_wr"};
+  sc_core::sc_signal<uint32_t> m_wdata_{"m_wdata"};
   // Driven by every SMI initiator (each writes the whole shadow, so the last write is right).
   sc_core::sc_signal<uint32_t, sc_core::SC_UNCHECKED_WRITERS> smi_wr_{"smi_wr"}, smi_addr_{"smi_addr"};
   sc_core::sc_signal<sc_dt::sc_bv<80>, sc_core::SC_UNCHECKED_WRITERS> smi_wdata_{"smi_wdata"};

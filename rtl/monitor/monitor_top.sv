@@ -24,8 +24,10 @@ module monitor_top #(
     output logic [N_SMI*32-1:0]  smi_rdata,
     // master CPU
     input  logic                 m_rd,
+    input  logic                 m_wr,      // one access per clock: m_rd or m_wr
     input  logic                 m_long,
-    input  logic [3:0]           m_addr,
+    input  logic [7:0]           m_addr,
+    input  logic [15:0]          m_wdata,
     output logic [31:0]          m_rdata,
     // observation: state after the last clock
     output logic [TS_W-1:0]      obs_ts,
@@ -40,10 +42,10 @@ module monitor_top #(
     output logic                 obs_stalled
 );
   logic [TS_W-1:0] ts;
-  logic wrap;
+  logic tick, wrap;
   logic [7:0] wraps;
 
-  mon_timebase #(.TICK_DIV(TICK_DIV), .TS_W(TS_W)) u_time (.clk, .rst, .ts, .wrap, .wraps);
+  mon_timebase #(.TICK_DIV(TICK_DIV), .TS_W(TS_W)) u_time (.clk, .rst, .ts, .tick, .wrap, .wraps);
 
   // monitoring bus
   logic mb_poll, mb_xfer, mb_xfer_ev, mb_ack;
@@ -51,12 +53,19 @@ module monitor_top #(
   logic [15:0] mb_data;
   logic [N_SMI-1:0] ack;
   logic [15:0] data[N_SMI];
+  // the master's filter port
+  logic [3:0] flt_sel;
+  logic cfg_wr;
+  logic [31:0] flt_rd[N_SMI];
+  logic [31:0] flt_rdata;
 
   for (genvar i = 0; i < N_SMI; i++) begin : g_smi
     mon_smi #(.DEPTH(SMI_DEPTH), .TS_W(TS_W), .WRITE_GAP(WRITE_GAP), .SRC(4'(i + 1))) u_smi (
-        .clk, .rst, .ts, .wrap, .wraps,
+        .clk, .rst, .ts, .tick, .wrap, .wraps,
         .c_wr(smi_wr[i]), .c_addr(smi_addr[i*4+:4]), .c_wdata(smi_wdata[i*16+:16]),
         .c_wait(smi_wait[i]), .c_rdata(smi_rdata[i*32+:32]),
+        .cfg_wr(cfg_wr && flt_sel == 4'(i + 1)), .cfg_addr(m_addr), .cfg_wdata(m_wdata),
+        .flt_addr(m_addr), .flt_rdata(flt_rd[i]),
         .mb_poll, .mb_poll_src, .mb_xfer, .mb_xfer_src, .mb_xfer_ev,
         .mb_ack(ack[i]), .mb_data(data[i]),
         .level(obs_smi_level[i*SCW+:SCW]), .lost(obs_smi_lost[i*32+:32]));
@@ -65,14 +74,18 @@ module monitor_top #(
   assign mb_ack = |ack;
   always_comb begin
     mb_data = '0;
-    for (int i = 0; i < N_SMI; i++) mb_data = mb_data | data[i];
+    flt_rdata = '0;
+    for (int i = 0; i < N_SMI; i++) begin
+      mb_data = mb_data | data[i];
+      if (flt_sel == 4'(i + 1)) flt_rdata = flt_rd[i];
+    end
   end
 
   mon_mmi #(.N_SMI(N_SMI), .DEPTH(MMI_DEPTH), .WORD_CLOCKS(WORD_CLOCKS),
             .EMPTY_CLOCKS(EMPTY_CLOCKS)) u_mmi (
       .clk, .rst,
       .mb_poll, .mb_poll_src, .mb_xfer, .mb_xfer_src, .mb_xfer_ev, .mb_ack, .mb_data,
-      .m_rd, .m_long, .m_addr, .m_rdata,
+      .m_rd, .m_wr, .m_long, .m_addr, .m_wdata(m_wdata[3:0]), .m_rdata, .flt_sel, .cfg_wr, .flt_rdata,
       .level(obs_mmi_level), .stall_clocks(obs_stall_clocks), .stalled(obs_stalled));
 
   always_ff @(posedge clk) begin

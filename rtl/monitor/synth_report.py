@@ -5,22 +5,30 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 
 
 def main():
     top, sources = sys.argv[1], sys.argv[2:]
+    # The modules `include the generated packages relative to rtl/ (as Verilator's -I rtl).
+    rtl = os.path.dirname(os.path.dirname(os.path.abspath(sources[0])))
     script = "\n".join([
-        "read_verilog -sv " + " ".join(sources),
+        f"read_verilog -sv -I{rtl} " + " ".join(sources),
         f"synth -top {top} -flatten -run :fine",
         "opt -full", "techmap", "opt -fast", "abc -fast", "opt -fast",
-        "tee -o /dev/stdout stat",
-        "tee -o /dev/stdout dump t:$mem_v2",
+        "tee -q -o {out} stat",
+        "tee -q -a {out} dump t:$mem_v2",
     ])
-    r = subprocess.run([os.environ.get("YOSYS", "yosys"), "-q", "-p", script], capture_output=True, text=True)
-    if r.returncode != 0:
-        sys.stderr.write(r.stdout + r.stderr)
-        sys.exit(f"rtl-synth-report: yosys failed ({r.returncode})")
-    out = r.stdout
+    # (tee to a file: `tee -o /dev/stdout` left nothing in a captured pipe)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "stat.txt")
+        r = subprocess.run([os.environ.get("YOSYS", "yosys"), "-q", "-p", script.replace("{out}", path)],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.stderr.write(r.stdout + r.stderr)
+            sys.exit(f"rtl-synth-report: yosys failed ({r.returncode})")
+        with open(path) as f:
+            out = f.read()
     m = re.search(r"Number of cells:\s+(\d+)(.*?)(?:\n\n|\Z)", out, re.S)
     if not m:
         sys.exit("rtl-synth-report: no statistics from yosys")

@@ -44,8 +44,12 @@ class EngineMonitor : public Model {
       case kMmiLevel: out.mmi_read = eng_.mmi_level(t_); break;
       case kMmiStall: out.mmi_read = eng_.mmi_stall(t_); break;
       case kMmiStallLo: out.mmi_read = eng_.mmi_stall(t_) & 0xFFFF; break;
-      default: break;  // no register there: the engine has no such read; 0, as the RTL and the reference
+      default:
+        // The filter registers; elsewhere no register: 0, as the RTL and the reference.
+        if (ops.mmi_read >= 0) eng_.mmi_filter_read(unsigned(ops.mmi_read), t_, out.mmi_read);
+        break;
     }
+    if (ops.mmi_write >= 0) eng_.mmi_filter_write(unsigned(ops.mmi_write), ops.mmi_wdata, t_);
     ++t_;
   }
 
@@ -63,6 +67,7 @@ class EngineMonitor : public Model {
   }
 
   uint64_t late_accesses() const { return eng_.late_accesses(); }
+  const testbed::monitor::MonitorEngine& engine() const { return eng_; }
 
  private:
   static constexpr uint64_t kNone = ~uint64_t(0);

@@ -46,8 +46,10 @@ struct ClockOps {
   uint16_t write_start = 0;                  // bit i: SMI i+1's CPU starts an EVENT write
   std::array<uint16_t, kMaxSmi> word{};      // the event word of a write that starts
   std::array<int8_t, kMaxSmi> smi_read{};    // register read by a CPU not in a write, or -1
-  int8_t mmi_read = -1;                      // master read of an MMI register, or -1
+  int16_t mmi_read = -1;                     // master read of an MMI register (byte offset), or -1
   bool mmi_long = false;                     // a move.l (DATA_HI then DATA_LO) at +0
+  int16_t mmi_write = -1;                    // master write of a filter register (never with a read), or -1
+  uint16_t mmi_wdata = 0;
   ClockOps() { smi_read.fill(-1); }
 };
 

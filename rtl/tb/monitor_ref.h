@@ -17,6 +17,8 @@ class RefMonitor : public Model {
 
   void clock(const ClockOps& ops, ClockOut& out) override {
     out = ClockOut{};
+    // The reference predates the event filter (compared with the TLM engine instead).
+    if (ops.mmi_write >= 0) throw std::logic_error("reference: no event filter (filter register write)");
     // 1. Tick.
     if (t_ > 0 && t_ % p_.tick_div == 0) {
       ts_ = uint16_t(ts_ + 1);

@@ -51,6 +51,7 @@ class RtlMonitor : public Model {
     vm_->rst = 1;
     vm_->smi_wr = 0;
     vm_->m_rd = 0;
+    vm_->m_wr = 0;
     half();
     vm_->clk = 1;
     half();
@@ -89,7 +90,9 @@ class RtlMonitor : public Model {
       bits::set(vm_->smi_wdata, i * 16, 16, word_[i]);
     }
     vm_->m_rd = ops.mmi_read >= 0;
-    vm_->m_addr = ops.mmi_read >= 0 ? ops.mmi_read : 0;
+    vm_->m_wr = ops.mmi_write >= 0;
+    vm_->m_addr = ops.mmi_read >= 0 ? ops.mmi_read : ops.mmi_write >= 0 ? ops.mmi_write : 0;
+    vm_->m_wdata = ops.mmi_wdata;
     vm_->m_long = ops.mmi_long;
     vm_->clk = 0;
     half();

@@ -174,6 +174,11 @@ int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
       rc = 1;
     }
   }
+  if (probe)
+    for (unsigned b = 1; b < probe->filtered.size(); ++b)
+      if (probe->filtered[b])
+        os << "monitor: board " << b << ": " << probe->filtered[b]
+           << " words dropped by its SMI's event filter (by choice: neither written to the FIFO nor lost)\n";
   if (m.tlm_monitor())
     os << "monitor: MMI stalled " << m.tlm_monitor()->engine().stall_clocks() << " clocks on a full FIFO\n";
   else

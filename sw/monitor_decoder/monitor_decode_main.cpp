@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::cerr << "monitor-decode: " << in << ": " << r.events_excluding_markers() << " events, " << r.markers
-            << " wrap markers, " << r.empty_reads << " empty reads\n";
+            << " wrap markers, " << r.filter_changes.size() << " filter markers, " << r.empty_reads << " empty reads\n";
   if (!r.ok) {
     std::cerr << "monitor-decode: " << in << ": stream broken at " << r.error << "\n";
     return 1;

@@ -25,9 +25,10 @@ std::string hex4(uint16_t w) {
 }  // namespace
 
 std::string event_name(uint16_t word) {
-  if ((word & EV_WRAP_MARKER_MASK) == EV_WRAP_MARKER_VALUE) {
+  if ((word & EV_WRAP_MARKER_MASK) == EV_WRAP_MARKER_VALUE || (word & EV_WRAP_MARKER_MASK) == EV_FILTER_MARKER_VALUE) {
     char b[16];
-    std::snprintf(b, sizeof b, "WRAP_%02X", word & 0xFF);
+    std::snprintf(b, sizeof b, "%s_%02X", (word & EV_WRAP_MARKER_MASK) == EV_WRAP_MARKER_VALUE ? "WRAP" : "FILTER",
+                  word & 0xFF);
     return b;
   }
 #define TB_X(name, first, follows, desc) \
@@ -97,7 +98,10 @@ Result decode(const std::vector<uint32_t>& words, const Options& opt) {
     }
     s.wraps = wraps;
     s.last_ticks = ticks;
-    r.events.push_back({ticks, k, v, marker, i});
+    // The SMI's filter marker: settings changed (it never stands for an event).
+    bool fmarker = (v & EV_WRAP_MARKER_MASK) == EV_FILTER_MARKER_VALUE;
+    if (fmarker) r.filter_changes.push_back({ticks, k, unsigned(v & 0xFF)});
+    r.events.push_back({ticks, k, v, marker || fmarker, i});
     r.markers += marker;
   }
   if (r.ok) {
@@ -215,6 +219,7 @@ void write_text(std::ostream& out, const Result& r, const Options& opt) {
   }
   out << "# events " << r.events_excluding_markers() << " markers " << r.markers << " empty_reads "
       << r.empty_reads << (r.ok ? " ok" : " BROKEN: " + r.error) << '\n';
+  if (!r.filter_changes.empty()) out << "# filter_markers " << r.filter_changes.size() << '\n';
 }
 
 void write_binary(std::ostream& out, const Result& r, const Options& opt) {

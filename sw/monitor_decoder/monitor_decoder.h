@@ -19,8 +19,8 @@ struct Options {
 struct Event {
   uint64_t ticks;    // absolute time stamp: wraps * 65536 + ts
   unsigned board;    // source SMI (slave board number)
-  uint16_t word;     // event word (or the wrap marker 0xAAnn)
-  bool marker;       // a wrap marker
+  uint16_t word;     // event word (or the wrap marker 0xAAnn, the filter marker 0xABnn)
+  bool marker;       // a wrap or filter marker (not an event)
   uint64_t offset;   // word offset of the event word in the stream
 };
 
@@ -28,12 +28,21 @@ struct Result {
   std::vector<Event> events;     // time-ordered (ticks, then board, then stream order)
   uint64_t words = 0;            // words consumed
   uint64_t empty_reads = 0;      // reads that found the MMI empty (skipped)
-  uint64_t markers = 0;
+  uint64_t markers = 0;          // wrap markers
+  // Filter markers 0xABnn: SMI `board`'s event filter settings changed at `ticks` (nn = the
+  // filter's generation): from there the trace holds what the new settings pass. Events the
+  // filter dropped are not in the stream and not lost: the master reads how many (FLT_FILTERED).
+  struct FilterChange {
+    uint64_t ticks;
+    unsigned board;
+    unsigned generation;
+  };
+  std::vector<FilterChange> filter_changes;
   bool ok = true;
   std::string error;             // what broke, with its word offset
   uint64_t error_offset = 0;     // word offset (byte offset = 4x) where it broke
   bool truncated = false;        // the break is the end of the stream (a pair or word cut short)
-  uint64_t events_excluding_markers() const { return events.size() - markers; }
+  uint64_t events_excluding_markers() const { return events.size() - markers - filter_changes.size(); }
 };
 
 Result decode(const std::vector<uint32_t>& words, const Options& opt);

@@ -44,3 +44,30 @@ SYSCALL(mon_status) {
   }
   return -TOS_EINVAL;
 }
+
+/* mon_filter(smi, reg, value): SMI smi's event filter through the MMI (FLT_SEL, then the
+ * register), with interrupts off between the two so no other master thread's access can
+ * select another SMI in between. value -1 reads; 0..0xFFFF writes a settings register. */
+static int flt_setting(uint32_t reg) {
+  return (reg >= TB_MON_FLT_CTL_OFF && reg <= TB_MON_FLT_GUARD_WINDOW_OFF) ||
+         (reg >= TB_MON_FLT_CODE_PASS0_OFF && reg <= TB_MON_FLT_CODE_PASS7_OFF);
+}
+static int flt_wide(uint32_t reg) { /* the 32-bit registers' offsets */
+  return reg == TB_MON_FLT_GUARD_DROPS_OFF ||
+         (reg >= TB_MON_FLT_PASSED0_OFF && reg <= TB_MON_FLT_FILTERED15_OFF && (reg & 3) == 0);
+}
+SYSCALL(mon_filter) {
+  if (!board_master) return -TOS_ENODEV;
+  uint32_t smi = a1, reg = a2;
+  int32_t value = (int32_t)a3;
+  if (smi < 1 || smi > 15 || (reg & 1) || reg <= TB_MON_FLT_SEL_OFF || reg > TB_MON_FLT_FILTERED15_OFF + 2)
+    return -TOS_EINVAL;
+  if (value < -1 || value > 0xFFFF || (value >= 0 && !flt_setting(reg))) return -TOS_EINVAL;
+  if (reg > TB_MON_FLT_GUARD_DROPS_OFF + 2 && reg < TB_MON_FLT_CODE_PASS0_OFF) return -TOS_EINVAL; /* a hole */
+  uint16_t sr = splhigh();
+  REG16(TB_MON_FLT_SEL) = (uint16_t)smi;
+  if (value >= 0) REG16(TB_MON_BASE + reg) = (uint16_t)value;
+  uint32_t v = flt_wide(reg) ? REG32(TB_MON_BASE + reg) : REG16(TB_MON_BASE + reg);
+  splx(sr);
+  return (int32_t)(v & 0x7FFFFFFFu);
+}

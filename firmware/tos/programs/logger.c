@@ -31,7 +31,7 @@
  * several thousand pairs a second, what the latency experiments of section 3.3.1-3.3.6 make
  * with every event kept; section 3.3.7 measures the logger above (sw/analysis: overflow).
  *
- *   logger [-d ms] [-q ms] [-o name|-] [-t name] [-f file] [-r]
+ *   logger [-d ms] [-q ms] [-o name|-] [-t name] [-f file] [-r] [-F SMI:REG:VALUE]
  *     -d ms    stop after ms milliseconds (0: no limit; default 0)
  *     -q ms    stop when no event has come for ms milliseconds once events were seen
  *              (0: never; default 500)
@@ -39,8 +39,14 @@
  *     -t name  also send the time-ordered text trace as `name`
  *     -f file  the log's file in the master's filestore (default events.log; replaced)
  *     -r       keep the words in RAM (up to RAW_MAX), no file, no ordering while logging
+ *     -F SMI:REG:VALUE  first write VALUE to SMI's event filter register at MON offset REG
+ *              (mon_filter; e.g. -F 2:0x14:0x0002 -F 2:0x12:1 keeps only board 2's comms);
+ *              repeatable. The shell's `filter BOARD ...` does the same by names, during a run
+ *              too. Filter markers (0xABnn) in the stream are counted apart, and the report
+ *              gives each filtered board's words filtered by choice (not lost).
  * Exit code 0; 1 if words were dropped (the file could not grow: its size or the filestore's
  * space; -r: RAM full), the stream broke its rules, or a transfer failed. */
+#include <testbed/memory_map.h>
 #include <tos/tos.h>
 
 #define TEXT_MAX (64u * 1024u)  /* the text trace */
@@ -67,7 +73,7 @@ struct source {            /* one SMI's stream as it comes */
   uint32_t ts_w;
   uint32_t wraps;          /* wrap markers seen, gaps in nn included */
   uint32_t last_ticks;
-  uint32_t events, markers;
+  uint32_t events, markers, fmarkers;
   uint32_t full;           /* markers that skipped a wrap: the SMI's FIFO was full (events lost) */
   struct pair *ring;       /* RING pairs not logged yet, in time order (heap: the image holds raw[]) */
   unsigned head, n;
@@ -79,6 +85,7 @@ static int log_err;
 static int new_event;
 
 static int is_marker(uint16_t v) { return (v & EV_WRAP_MARKER_MASK) == EV_WRAP_MARKER_VALUE; }
+static int is_fmarker(uint16_t v) { return (v & EV_WRAP_MARKER_MASK) == EV_FILTER_MARKER_VALUE; }
 
 /* Log one pair to the file; a write that fails ends the log (the pair and the rest dropped). */
 static void emit(struct source *s) {
@@ -152,6 +159,8 @@ static void take(uint32_t w) {
     wraps += step;
     ++s->markers;
     ++markers_seen;
+  } else if (is_fmarker(v)) {
+    ++s->fmarkers; /* the SMI's filter settings changed here (generation v & 0xFF) */
   } else {
     ++s->events;
     ++events_seen;
@@ -227,8 +236,8 @@ static void text_add(const char *fmt, ...) {
 }
 
 static const char *event_name(uint16_t w, char *buf, size_t n) {
-  if (is_marker(w)) {
-    snprintf(buf, n, "WRAP_%02X", w & 0xFF);
+  if (is_marker(w) || is_fmarker(w)) {
+    snprintf(buf, n, "%s_%02X", is_marker(w) ? "WRAP" : "FILTER", w & 0xFF);
     return buf;
   }
 #define X(name, first, follows, desc) \
@@ -255,11 +264,11 @@ static void build_text(void) {
     struct cursor *c = &cur[best];
     char nb[16], ab[16];
     const char *name = event_name(c->word, nb, sizeof nb);
-    if (c->cont && !is_marker(c->word)) {
+    if (c->cont && !is_marker(c->word) && !is_fmarker(c->word)) {
       snprintf(ab, sizeof ab, "ARG(%u)", c->word & 0x7FFF);
       name = ab;
     }
-    if (!is_marker(c->word)) c->cont = (c->word & EV_CONTINUE_BIT) != 0;
+    if (!is_marker(c->word) && !is_fmarker(c->word)) c->cont = (c->word & EV_CONTINUE_BIT) != 0;
     text_add("%lu %u 0x%04X %s\n", (unsigned long)c->ticks, best, c->word, name);
     next_pair(c, best);
   }
@@ -274,7 +283,7 @@ static int send(const char *name, const void *buf, uint32_t len) {
 }
 
 static int usage(void) {
-  printf("usage: logger [-d ms] [-q ms] [-o name|-] [-t name] [-f file] [-r]\n");
+  printf("usage: logger [-d ms] [-q ms] [-o name|-] [-t name] [-f file] [-r] [-F SMI:REG:VALUE]\n");
   return 2;
 }
 
@@ -295,7 +304,32 @@ static int read_back(const char *file) {
   return 0;
 }
 
+/* A number in C notation at *q (decimal, or 0x hex), advancing *q past it. */
+static unsigned long number(const char **q) {
+  unsigned long v = 0, base = 10;
+  if ((*q)[0] == '0' && ((*q)[1] == 'x' || (*q)[1] == 'X')) base = 16, *q += 2;
+  for (;; ++*q) {
+    char c = **q;
+    unsigned d = c >= '0' && c <= '9' ? (unsigned)(c - '0') : c >= 'a' && c <= 'f' ? (unsigned)(c - 'a' + 10)
+                 : c >= 'A' && c <= 'F' ? (unsigned)(c - 'A' + 10) : 99u;
+    if (d >= base) return v;
+    v = v * base + d;
+  }
+}
+
+/* Words SMI k's filter dropped by choice (all classes), or -1 if the MMI has no such SMI. */
+static long filtered_words(unsigned k) {
+  long n = 0;
+  for (int c = 0; c < 16; ++c) {
+    long f = mon_filter((int)k, TB_MON_FLT_FILTERED0_OFF + 4 * c, -1);
+    if (f < 0) return -1;
+    n += f;
+  }
+  return n;
+}
+
 int main(int argc, char **argv) {
+  unsigned filtered_boards = 0;
   unsigned long duration_ms = 0, quiet_ms = 500;
   const char *out = "monitor.raw", *trace = NULL, *file = "events.log";
   for (int i = 1; i < argc; ++i) {
@@ -308,6 +342,23 @@ int main(int argc, char **argv) {
       case 't': trace = v; break;
       case 'f': file = v; break;
       case 'r': ram_mode = 1, --i; break;
+      case 'F': { /* SMI:REG:VALUE, numbers in C notation (0x..): one mon_filter write */
+        unsigned long f[3];
+        const char *q = v;
+        int nf = 0;
+        while (nf < 3) {
+          f[nf++] = number(&q);
+          if (*q != ':') break;
+          ++q;
+        }
+        if (nf != 3 || *q || f[0] < 1 || f[0] > 15 || mon_filter((int)f[0], (int)f[1], (long)f[2]) < 0 ||
+            f[2] > 0xFFFF) {
+          printf("logger: -F %s: not applied (SMI:REG:VALUE, a FLT_ settings register's MON offset)\n", v);
+          return 2;
+        }
+        filtered_boards |= 1u << f[0];
+        break;
+      }
       default: return usage();
     }
   }
@@ -379,6 +430,8 @@ int main(int argc, char **argv) {
     printf("logger: board %u (%s): %lu events, %lu markers", k, k < TOS_BOARD_NAME_COUNT ? board_names[k] : "?",
            (unsigned long)s->events, (unsigned long)s->markers);
     if (s->full) printf(", its SMI was full %lu times (events lost there)", (unsigned long)s->full);
+    if (s->fmarkers || filtered_boards >> k & 1)
+      printf(", %lu filter markers, %ld words filtered by choice (not lost)", (unsigned long)s->fmarkers, filtered_words(k));
     printf("\n");
   }
   printf("logger: MMI poller stalled %ld clocks on a full FIFO while logging; events lost at the SMIs are "

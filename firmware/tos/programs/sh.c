@@ -582,6 +582,21 @@ static int b_halt(int argc, char **argv) {
   return 0;
 }
 
+/* filter BOARD [COMMAND...]: slave BOARD's SMI event filter (the master's MMI programs it, during
+ * a run if need be); without a command, its settings and counters. */
+static int b_filter(int argc, char **argv) {
+  int b = argc > 1 ? board_number(argv[1]) : -1;
+  if (b < 1 || b > 15) {
+    printf("filter: %s: give a slave board (name or number 1..15)\n", argc > 1 ? argv[1] : "no board");
+    return 1;
+  }
+  if (argc == 2) {
+    mon_filter_show(b);
+    return 0;
+  }
+  return mon_filter_apply(b, argc - 2, argv + 2) < 0;
+}
+
 static int b_exit(int argc, char **argv) { exit(argc > 1 ? atoi(argv[1]) : 0); }
 static int b_help(int argc, char **argv);
 
@@ -607,6 +622,9 @@ static const struct {
     {"upload", b_upload, "upload NAME      fetch NAME from the host over the LAN link"},
     {"download", b_download, "download NAME    send NAME to the host over the LAN link"},
     {"env", b_env, "env              the shell's variables (NAME=value sets one)"},
+    {"filter", b_filter, "filter BOARD [on|off|reset|only CLASSES|drop CLASSES|match CLASSES VALUE MASK|\n"
+                         "                 decim CLASS|EVENT N|guard CLASSES LIMIT TICKS|code EVENT on|off]\n"
+                         "                 BOARD's SMI event filter (master); no command: show it"},
     {"halt", b_halt, "halt             halt this board"},
     {"shutdown", b_halt, "shutdown         halt every board (on the master)"},
     {"exit", b_exit, "exit [CODE]      leave the shell"},

@@ -60,6 +60,9 @@ int lan_get(const char *name, void *buf, int max);      /* bytes fetched from th
 int lan_put(const char *name, const void *buf, int len); /* 0 once the host has stored it, or -error */
 int mon_read(uint32_t *buf, int max_words);             /* MMI entries drained (no wait), or -error */
 long mon_status(int what);                              /* TOS_MON_*, or -error */
+long mon_filter(int smi, int reg, long value);          /* SMI smi's FLT_ register (TB_MON_FLT_*_OFF): -1 reads */
+int mon_filter_apply(int smi, int argc, char **argv);   /* a filter command's words (sh's `filter`): 0 or -1 */
+void mon_filter_show(int smi);                          /* print SMI smi's filter settings and counters */
 
 /* ---- the kernel ---- */
 long tos_info(int what);                             /* TOS_INFO_* */

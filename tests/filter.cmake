@@ -1,0 +1,17 @@
+# The SMI's event filter (issue #37): TLM engine paths, RTL against TLM in lockstep, lint, the
+# decoder's filter markers, the overflow experiment with a filter. Label: filter.
+testbed_gtest(test_smi_filter SOURCES test_smi_filter.cpp LIBS testbed_monitor_engine LABELS filter)
+testbed_gtest(test_rtl_filter SOURCES test_rtl_filter.cpp
+  LIBS rtl_monitor_tb testbed_monitor_engine verilator_system_headers LABELS "filter;rtl")
+target_include_directories(test_rtl_filter PRIVATE ${CMAKE_SOURCE_DIR}/rtl/tb)
+# The whole RTL lints clean with the filter in it.
+add_test(NAME rtl_filter_lint_clean
+  COMMAND verilator --lint-only -Wall -I${CMAKE_SOURCE_DIR}/rtl ${RTL_MONITOR_SOURCES} --top-module monitor_top)
+set_tests_properties(rtl_filter_lint_clean PROPERTIES LABELS "filter;rtl")
+# Section 3.3.7's overflow experiment with filters and Table 8's CPU-TIME with a filter, reduced:
+# fails unless a filter at least doubles the loss-free event rate with nothing kept lost, and
+# CPU-TIME through a cpu-class filter is exact and affordable at the report's master rate.
+add_test(NAME experiment_filter_overflow_reduced COMMAND monitor-filter-experiment --size reduced)
+set_tests_properties(experiment_filter_overflow_reduced PROPERTIES LABELS "filter;experiments" TIMEOUT 600)
+# The decoder reads filter markers as markers (not events) and lists the changes.
+testbed_gtest(test_monitor_decoder_filter SOURCES test_monitor_decoder_filter.cpp LIBS testbed_monitor_decoder LABELS filter)
