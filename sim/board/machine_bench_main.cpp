@@ -43,8 +43,7 @@ struct Options {
   std::vector<unsigned> sizes{2, 6, 16, 64, 256};
   double board_ms = 300000;  // simulated board-milliseconds per size (about a host second at each size)
   double sim_ms = 0;        // fixed simulated time per size, or 0: board_ms / N
-  double quantum_us = BoardConfig{}.quantum_us;
-  bool exact = BoardConfig{}.exact;
+  CpuTiming timing;
   m68k::Model model = m68k::Model::MC68010;
   unsigned run = 0;  // child: the number of boards to run
 };
@@ -80,9 +79,10 @@ Options parse(int argc, char** argv) {
     } else if (a == "--sim-ms") {
       o.sim_ms = testbed::tool_args::number("machine-bench", "--sim-ms", value(), 0.001, 1e9);
     } else if (a == "--quantum-us") {
-      o.quantum_us = testbed::tool_args::number("machine-bench", "--quantum-us", value(), 0.001, 1e9);
+      o.timing.quantum_us = testbed::tool_args::number("machine-bench", "--quantum-us", value(), CpuTiming::kQuantumMinUs,
+                                                       CpuTiming::kQuantumMaxUs);
     } else if (a == "--exact") {
-      o.exact = testbed::tool_args::whole("machine-bench", "--exact", value(), 0, 1) == 1;
+      o.timing.exact = testbed::tool_args::whole("machine-bench", "--exact", value(), 0, 1) == 1;
     } else if (a == "--model") {
       std::string m = value();
       if (m != "68000" && m != "68010") usage("--model is 68000 or 68010");
@@ -114,17 +114,16 @@ int run_boards(const Options& o) {
   std::vector<std::unique_ptr<Board>> boards;
   try {
     ElfImage image = load_elf(o.image);
-    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.quantum_us, sc_core::SC_US));
+    o.timing.apply();
     BoardConfig c;
     c.ram_bytes = TB_RAM_MAX_BYTES;
     c.model = o.model;
-    c.quantum_us = o.quantum_us;
-    c.exact = o.exact;
     for (unsigned i = 0; i < o.run; i++) {
       c.id = uint16_t(i % 16);  // sixteen boards per Centrenet node
       c.node = uint16_t(i / 16);
       c.master = i == 0;
       boards.push_back(std::make_unique<Board>(("board" + std::to_string(i)).c_str(), c));
+      o.timing.apply(*boards.back());
       boards.back()->load_image(image);
       boards.back()->on_exit([](Board&) {});  // a board that ends early leaves the others running
     }
@@ -161,7 +160,7 @@ double sim_ms_for(const Options& o, unsigned n) { return o.sim_ms > 0 ? o.sim_ms
 bool measure(const char* self, const Options& o, unsigned n, Figures& f) {
   std::string sizes = std::to_string(n);
   std::vector<std::string> args = {self, o.image, "--run", sizes, "--sim-ms", std::to_string(sim_ms_for(o, n)),
-                                   "--quantum-us", std::to_string(o.quantum_us), "--exact", o.exact ? "1" : "0", "--model",
+                                   "--quantum-us", std::to_string(o.timing.quantum_us), "--exact", o.timing.exact ? "1" : "0", "--model",
                                    o.model == m68k::Model::MC68000 ? "68000" : "68010"};
   int fds[2];
   if (pipe(fds) != 0) return false;
@@ -206,10 +205,10 @@ int sc_main(int argc, char** argv) {
   if (o.run) return run_boards(o);
   if (o.sim_ms > 0)
     std::printf("image %s, %s, %g ms simulated per size, quantum %g us%s\n", o.image.c_str(),
-                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.sim_ms, o.quantum_us, o.exact ? ", exact" : "");
+                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.sim_ms, o.timing.quantum_us, o.timing.exact ? ", exact" : "");
   else
     std::printf("image %s, %s, %g board-ms simulated per size, quantum %g us%s\n", o.image.c_str(),
-                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.board_ms, o.quantum_us, o.exact ? ", exact" : "");
+                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.board_ms, o.timing.quantum_us, o.timing.exact ? ", exact" : "");
   std::printf("%6s %12s %10s %10s %14s %10s %8s %10s %10s\n", "boards", "instructions", "MIPS", "real-time",
               "CPU-s/board/s", "vs-alone", "setup-s", "RSS-MiB", "MiB/board");
   std::vector<unsigned> sizes = o.sizes;
