@@ -18,6 +18,7 @@ class CommitLog {
   void set_observer(BusObserver* o) { observer_ = o; }
   void set_trace(std::FILE* out) { trace_ = out; }
   bool observed() const { return observer_ != nullptr; }
+  bool tracing() const { return trace_ != nullptr; }
   // Exact mode: records wait for flush() (a commit) or drop() (a rollback).
   void set_deferred(bool on) { deferred_ = on; }
 

@@ -27,6 +27,7 @@ CpuInitiator::CpuInitiator(sc_core::sc_module_name name, sc_time clock_period, m
 
 void CpuInitiator::set_ipl(int level) {
   if (level == ipl_) return;
+  if (spec_) spec_->join();  // the core may be running on the pool
   ipl_ = level;
   ipl_changed_.notify(sc_core::SC_ZERO_TIME);
   if (in_run_) cpu_.request_yield();  // the loop hands it to the core after this instruction
@@ -158,8 +159,8 @@ void CpuInitiator::run() {
 }
 
 m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf, unsigned len, uint32_t& wait) {
-  ++slow_accesses_;
   if (spec_) spec_->before_device(a.cycle);
+  ++slow_accesses_;
   uint32_t address = a.address & ((1u << TB_ADDRESS_BITS) - 1);
   tlm::tlm_generic_payload& p = payload_;
   set_access(p, a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, buf, len);
@@ -271,6 +272,7 @@ void CpuInitiator::try_dmi(uint32_t address, uint8_t fc) {
 }
 
 void CpuInitiator::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (spec_) spec_->join();
   const uint64_t top = 1u << TB_ADDRESS_BITS;
   if (start >= top) return;
   uint64_t first = start & ~uint64_t(TB_PAGE_SIZE - 1);
@@ -293,6 +295,7 @@ void CpuInitiator::reset_devices(uint64_t cycle) {
 }
 
 unsigned CpuInitiator::debug_access(bool write, uint32_t address, uint8_t* data, unsigned len, uint8_t fc) {
+  if (spec_) spec_->join();
   tlm::tlm_generic_payload p;
   BusCycleExtension* e = new BusCycleExtension;
   e->fc = fc;

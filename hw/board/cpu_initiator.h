@@ -97,12 +97,14 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   uint64_t rollbacks() const { return speculative_.rollbacks(); }
   uint64_t commits() const { return speculative_.commits(); }
   uint64_t journaled_pages() const { return speculative_.journal_pages(); }
+  const SpeculativeEngine& speculation() const { return speculative_; }
   // The RESET instruction: devices reset themselves.
   void set_reset_devices(std::function<void()> f) { reset_devices_ = std::move(f); }
 
   // Ends the run after the current instruction (e.g. SIMCTL EXIT); `done` is then called from
   // the CPU thread once its local time is synchronised: with the halt reason, or "" on finish().
   void finish() {
+    if (spec_) spec_->join();
     finish_requested_ = true;
     cpu_.request_yield();
   }

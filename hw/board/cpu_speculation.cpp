@@ -8,6 +8,10 @@ namespace testbed {
 
 using sc_core::sc_time;
 
+SpeculativeEngine::~SpeculativeEngine() {
+  if (SpeculationPool* p = SpeculationPool::instance()) p->forget(*this);
+}
+
 void SpeculativeEngine::start() {
   journal_.start();
   need_ckpt_ = true;
@@ -57,6 +61,7 @@ void SpeculativeEngine::idle() {
   rebase_to_now();
   uint64_t c = cycle_of(sc_core::sc_time_stamp());  // woken at the next clock edge
   if (cpu_.cycles() < c) cpu_.stall(c - cpu_.cycles());
+  fresh_ = false;
   need_ckpt_ = true;
 }
 
@@ -88,10 +93,12 @@ void SpeculativeEngine::end() {
 
 // A run that ends while a CPU is ahead: what it did up to the end is certain now.
 void SpeculativeEngine::end_of_simulation() {
+  join();
   if (!c_.log_.empty()) c_.log_.flush(sc_core::sc_time_stamp());
 }
 
 void SpeculativeEngine::ipl_changed(int level) {
+  join();
   if (exact_over_) return;
   // The lines' history since the CPU last saw them: after a rollback to an earlier change,
   // each later one must be seen at its own time again.
@@ -109,6 +116,70 @@ void SpeculativeEngine::checkpoint() {
   cpu_.save(ckpt_);
   if (!c_.log_.empty()) c_.log_.flush(sc_core::sc_max_time());
   journal_.commit();
+  fresh_ = true;
+}
+
+// From a fresh checkpoint the run to `end` goes to the pool, and the CPU's thread lets the
+// other processes of this delta cycle run (the other boards queue theirs) before it joins. Every
+// choice here depends on the board's state only, never on the host's threads or their timing,
+// so a run gives the same results with any number of threads. A run whose board records
+// for an observer or a trace, or that must be done again after a device access, stays here.
+void SpeculativeEngine::run(uint64_t end) {
+  SpeculationPool* pool = SpeculationPool::instance();
+  if (!pool || !fresh_ || run_here_ || skip_ || c_.log_.observed() || c_.log_.tracing()) {
+    run_here_ = false;
+    if (skip_ && fresh_) --skip_;
+    run_ahead(end);
+    return;
+  }
+  job_target_ = end;
+  job_out_ = true;
+  ++offloaded_;
+  pool->submit(*this);
+  sc_core::wait(sc_core::SC_ZERO_TIME);
+  join();
+}
+
+void SpeculativeEngine::execute() {
+  in_job_ = true;
+  job_aborted_ = false;
+  c_.in_run_ = true;
+  try {
+    cpu_.run_until(job_target_);
+  } catch (const Offload&) {
+    job_aborted_ = true;
+  } catch (...) {
+    job_error_ = std::current_exception();
+  }
+  c_.in_run_ = false;
+  in_job_ = false;
+  fresh_ = false;
+}
+
+void SpeculativeEngine::finish_job() {
+  SpeculationPool::instance()->join(*this);
+  job_out_ = false;
+  if (job_error_) {
+    std::exception_ptr e = job_error_;
+    job_error_ = nullptr;
+    std::rethrow_exception(e);
+  }
+  if (job_aborted_) {
+    // A device access: back to the checkpoint (the journal holds every page the run wrote), and
+    // the run is done again on the CPU's thread, where the access waits for its time.
+    journal_.undo();
+    cpu_.restore(ckpt_);
+    ++aborted_;
+    run_here_ = true;
+    // A board that keeps touching devices (TOS's kernel between interrupts) wastes the run it
+    // sends: it sends fewer, backing off exponentially while they keep failing.
+    backoff_ = backoff_ ? std::min<uint32_t>(backoff_ * 2, kMaxBackoff) : 1;
+    skip_ = backoff_;
+    return;
+  }
+  backoff_ = 0;
+  last_target_ = job_target_;
+  last_run_reached_ = cpu_.cycles() >= job_target_;
 }
 
 uint64_t SpeculativeEngine::cycle_of(const sc_time& t) const {
@@ -145,6 +216,7 @@ void SpeculativeEngine::request_rollback() {
 }
 
 void SpeculativeEngine::rollback() {
+  fresh_ = false;
   rebase_to_now();
   uint64_t target = rollback_to_;
   rollback_to_ = kNone;
@@ -162,6 +234,7 @@ void SpeculativeEngine::rollback() {
 // The core runs speculatively to `target`. A device access that committed the running
 // instruction asks for a checkpoint at its end.
 bool SpeculativeEngine::run_ahead(uint64_t target) {
+  fresh_ = false;
   try {
     c_.in_run_ = true;
     cpu_.run_until(target);
@@ -200,6 +273,7 @@ bool SpeculativeEngine::sync_exact() {
 // it at its time. The first such cycle of a run commits the instruction; a rollback requested
 // before that abandons the run.
 void SpeculativeEngine::before_device(uint64_t cycle) {
+  if (in_job_) throw Offload{};
   if (cycle < c_.sync_cycle_)
     throw std::logic_error(std::string(c_.name()) + ": exact mode: a rerun reached a device access in the past "
                            "(the rerun diverged from the first run)");
@@ -229,6 +303,7 @@ void SpeculativeEngine::before_device(uint64_t cycle) {
 }
 
 void SpeculativeEngine::before_dma() {
+  join();
   if (exact_over_ || stop_waiting_) return;
   if (committed_in_run_) return;  // takes effect at the end of the running instruction
   request_rollback();
@@ -238,6 +313,7 @@ void SpeculativeEngine::before_dma() {
 }
 
 void SpeculativeEngine::after_dma_claim() {
+  join();
   if (!c_.mem_port_) return;
   sc_time held = c_.mem_port_->stats(SharedMemoryPort::kDma).held;
   if (held <= c_.dma_seen_) return;
@@ -245,6 +321,7 @@ void SpeculativeEngine::after_dma_claim() {
   c_.dma_seen_ = held;
   if (stop_waiting_ || exact_over_) return;  // the bus is idle in STOP
   c_.dma_stall_ += stolen;
+  fresh_ = false;
   cpu_.stall((stolen.value() + c_.period_ps_ - 1) / c_.period_ps_);
 }
 

@@ -15,20 +15,23 @@
 #pragma once
 #include "cpu_engine.h"
 #include "ram_journal.h"
+#include "speculation_pool.h"
 
 #include <m68k_cpu.h>
 
 #include <systemc>
 
 #include <cstdint>
+#include <exception>
 #include <utility>
 #include <vector>
 
 namespace testbed {
 
-class SpeculativeEngine final : public TimingEngine {
+class SpeculativeEngine final : public TimingEngine, public SpeculationJob {
  public:
   SpeculativeEngine(CpuInitiator& c, m68k::Cpu& cpu) : c_(c), cpu_(cpu), journal_(cpu) {}
+  ~SpeculativeEngine() override;
 
   void start() override;
   bool boundary() override;
@@ -36,7 +39,7 @@ class SpeculativeEngine final : public TimingEngine {
   bool halt_certain() override { return sync_exact(); }
   void idle() override;
   void clip_chunk(uint64_t now) override;
-  void run(uint64_t end) override { run_ahead(end); }
+  void run(uint64_t end) override;
   bool sync() override;
   void end() override;
 
@@ -47,6 +50,13 @@ class SpeculativeEngine final : public TimingEngine {
   void after_dma_claim();
   void end_of_simulation();
   RamJournal& journal() { return journal_; }
+  // Anything but the board's own run that looks at or changes the CPU joins its run on the
+  // pool first (a no-op when none is out).
+  void join() {
+    if (job_out_) finish_job();
+  }
+  // SpeculationJob: the run from a fresh checkpoint, on a host thread of the pool.
+  void execute() override;
 
   uint64_t rollbacks() const { return rollbacks_; }
   uint64_t commits() const { return commits_; }
@@ -54,6 +64,8 @@ class SpeculativeEngine final : public TimingEngine {
 
  private:
   struct Rollback {};  // thrown through the core to abandon a speculative run
+  struct Offload {};   // thrown through the core by a device access in a run on the pool
+  void finish_job();   // joins the run on the pool and takes in its result
   bool apply_ipl();
   void checkpoint();
   void rollback();
@@ -79,6 +91,22 @@ class SpeculativeEngine final : public TimingEngine {
   uint64_t rollback_to_ = kNone;    // a requested rollback: to the first boundary >= this clock
   sc_core::sc_event wake_, replayed_;
   uint64_t rollbacks_ = 0, commits_ = 0;
+  // The run on the pool: only from a fresh checkpoint (the core's state is ckpt_ and the journal
+  // holds every page written since, so a run that meets a device access is put back to it and
+  // done again on the CPU's thread, where the access can wait for its time).
+  bool fresh_ = false;           // the core is at ckpt_, nothing run since
+  bool job_out_ = false;         // a run is queued or running on the pool
+  bool in_job_ = false;          // the core runs as a job: a device access throws Offload
+  bool job_aborted_ = false;     // ... and one did
+  bool run_here_ = false;        // the next run is on the CPU's thread (after an aborted job)
+  uint64_t job_target_ = 0;
+  static constexpr uint32_t kMaxBackoff = 256;
+  uint32_t backoff_ = 0, skip_ = 0;  // runs from a checkpoint kept here after failed ones
+  std::exception_ptr job_error_;
+  uint64_t offloaded_ = 0, aborted_ = 0;
+ public:
+  uint64_t runs_offloaded() const { return offloaded_; }
+  uint64_t runs_aborted() const { return aborted_; }
 };
 
 }  // namespace testbed

@@ -1,6 +1,7 @@
 #include "cpu_timing.h"
 #include "board.h"
 #include "config.h"
+#include "speculation_pool.h"
 
 #include <tlm>
 
@@ -10,9 +11,13 @@ void CpuTiming::read(const Config& cfg) {
   Config cpu = cfg.section("cpu");
   quantum_us = cpu.get_double("quantum_us", quantum_us, kQuantumMinUs, kQuantumMaxUs);
   exact = cpu.get_bool("exact", exact);
+  threads = unsigned(cfg.section("run").get_int("threads", threads, 0, kMaxThreads));
 }
 
-void CpuTiming::apply() const { tlm::tlm_global_quantum::instance().set(quantum()); }
+void CpuTiming::apply() const {
+  tlm::tlm_global_quantum::instance().set(quantum());
+  SpeculationPool::configure(threads ? threads : SpeculationPool::host_threads());
+}
 
 void CpuTiming::apply(Board& board) const { board.cpu().set_exact(exact); }
 

@@ -22,13 +22,18 @@ struct CpuTiming {
   // rollback throws away. Not exact, it is also the timing error.
   double quantum_us = 1000.0;
   bool exact = true;  // speculation and rollback (CpuInitiator::set_exact)
+  // Host threads for exact mode's speculative runs (SpeculationPool); 0: the host's cores.
+  // Every output is the same whatever the number.
+  static constexpr unsigned kMaxThreads = 1024;
+  unsigned threads = 0;
 
-  // The one reader of [cpu] quantum_us and exact: a missing key keeps the value it has, a bad
+  // The one reader of [cpu] quantum_us and exact, and [run] threads: a missing key keeps the value it has, a bad
   // one throws ConfigError naming file, line, key and the range.
   void read(const Config& cfg);
   sc_core::sc_time quantum() const { return sc_core::sc_time(quantum_us, sc_core::SC_US); }
 
-  // Before the run: the kernel's quantum (once per platform) and each board's mode.
+  // Before the run: the kernel's quantum and the pool's threads (once per platform), and each
+  // board's mode.
   void apply() const;
   void apply(Board& board) const;
 
