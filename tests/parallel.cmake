@@ -59,3 +59,11 @@ add_test(NAME parallel_pool_has_no_race_under_tsan
   COMMAND sh -c "${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target test_speculation_pool_tsan >/dev/null && TSAN_OPTIONS=halt_on_error=1 $<TARGET_FILE:test_speculation_pool_tsan>")
 set_tests_properties(parallel_pool_has_no_race_under_tsan PROPERTIES LABELS "parallel;tsan"
                      PASS_REGULAR_EXPRESSION "speculation pool: PASS" FAIL_REGULAR_EXPRESSION "WARNING: ThreadSanitizer")
+
+# machine-bench --threads at a tiny size: every size also runs with two threads and the speed-up
+# over one is printed (a benchmark, not a timing check: the figures are not judged).
+add_test(NAME parallel_machine_bench_prints_the_speed_up
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:machine-bench>|${CMAKE_BINARY_DIR}/firmware/bench-workload-r4000.elf|--sizes|2|--sim-ms|2|--threads|2"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=speed-up\n +1 .* 2 +[0-9.]+ +[0-9.]+\n +2 .* 2 +[0-9.]+ +[0-9.]+\n"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
+set_tests_properties(parallel_machine_bench_prints_the_speed_up PROPERTIES LABELS "parallel;board")
