@@ -55,7 +55,12 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   CpuInitiator(sc_core::sc_module_name name, sc_core::sc_time clock_period,
                m68k::Model model = m68k::Model::MC68010);
 
-  m68k::Cpu& core() { return cpu_; }
+  // The core, for anyone outside the initiator: its run on the pool, if one is out, is joined
+  // first (its state is then what the run left, at a point of the schedule any thread count shares).
+  m68k::Cpu& core() {
+    if (spec_) spec_->join();
+    return cpu_;
+  }
   sc_core::sc_time clock_period() const { return period_; }
 
   // The IPL input lines (0..7), driven by the interrupt controller. Any process may call it.
