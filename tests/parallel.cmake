@@ -45,20 +45,23 @@ add_test(NAME parallel_pool_runs_cores_as_one_thread_does COMMAND test_speculati
 set_tests_properties(parallel_pool_runs_cores_as_one_thread_does PROPERTIES LABELS parallel
                      PASS_REGULAR_EXPRESSION "speculation pool: PASS")
 
-get_target_property(_core_sources m68k_core SOURCES)
-list(TRANSFORM _core_sources PREPEND ${CMAKE_SOURCE_DIR}/hw/cpu/)
-add_executable(test_speculation_pool_tsan EXCLUDE_FROM_ALL test_speculation_pool.cpp
-               ${CMAKE_SOURCE_DIR}/hw/board/speculation_pool.cpp ${CMAKE_SOURCE_DIR}/hw/board/ram_journal.cpp ${_core_sources})
-target_include_directories(test_speculation_pool_tsan PRIVATE ${CMAKE_SOURCE_DIR}/hw/board ${CMAKE_SOURCE_DIR}/hw/cpu)
-target_compile_options(test_speculation_pool_tsan PRIVATE -fsanitize=thread -O1 -g -fno-tree-slp-vectorize
-                       $<$<COMPILE_LANGUAGE:CXX>:-mno-red-zone>)
-target_link_options(test_speculation_pool_tsan PRIVATE -fsanitize=thread)
-target_link_libraries(test_speculation_pool_tsan PRIVATE testbed_tables Threads::Threads)
-# Built by the test itself (it is not part of `all`: a second copy of the core).
-add_test(NAME parallel_pool_has_no_race_under_tsan
-  COMMAND sh -c "${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target test_speculation_pool_tsan >/dev/null && TSAN_OPTIONS=halt_on_error=1 $<TARGET_FILE:test_speculation_pool_tsan>")
-set_tests_properties(parallel_pool_has_no_race_under_tsan PROPERTIES LABELS "parallel;tsan"
-                     PASS_REGULAR_EXPRESSION "speculation pool: PASS" FAIL_REGULAR_EXPRESSION "WARNING: ThreadSanitizer")
+# ThreadSanitizer cannot be combined with the sanitized tree's ASan: there the TSan copy is left out.
+if(NOT TESTBED_SANITIZE AND NOT TESTBED_LIBFUZZER)
+  get_target_property(_core_sources m68k_core SOURCES)
+  list(TRANSFORM _core_sources PREPEND ${CMAKE_SOURCE_DIR}/hw/cpu/)
+  add_executable(test_speculation_pool_tsan EXCLUDE_FROM_ALL test_speculation_pool.cpp
+                 ${CMAKE_SOURCE_DIR}/hw/board/speculation_pool.cpp ${CMAKE_SOURCE_DIR}/hw/board/ram_journal.cpp ${_core_sources})
+  target_include_directories(test_speculation_pool_tsan PRIVATE ${CMAKE_SOURCE_DIR}/hw/board ${CMAKE_SOURCE_DIR}/hw/cpu)
+  target_compile_options(test_speculation_pool_tsan PRIVATE -fsanitize=thread -O1 -g -fno-tree-slp-vectorize
+                         $<$<COMPILE_LANGUAGE:CXX>:-mno-red-zone>)
+  target_link_options(test_speculation_pool_tsan PRIVATE -fsanitize=thread)
+  target_link_libraries(test_speculation_pool_tsan PRIVATE testbed_tables Threads::Threads)
+  # Built by the test itself (it is not part of `all`: a second copy of the core).
+  add_test(NAME parallel_pool_has_no_race_under_tsan
+    COMMAND sh -c "${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target test_speculation_pool_tsan >/dev/null && TSAN_OPTIONS=halt_on_error=1 $<TARGET_FILE:test_speculation_pool_tsan>")
+  set_tests_properties(parallel_pool_has_no_race_under_tsan PROPERTIES LABELS "parallel;tsan"
+                       PASS_REGULAR_EXPRESSION "speculation pool: PASS" FAIL_REGULAR_EXPRESSION "WARNING: ThreadSanitizer")
+endif()
 
 # machine-bench --threads at a tiny size: every size also runs with two threads and the speed-up
 # over one is printed (a benchmark, not a timing check: the figures are not judged).
