@@ -51,7 +51,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
 
   SC_HAS_PROCESS(CpuInitiator);
   // `clock_period`: one CPU clock (100 ns at 10 MHz). The global quantum is
-  // tlm::tlm_global_quantum::instance(), set by whoever builds the platform.
+  // tlm::tlm_global_quantum::instance(), set by the platform (CpuTiming::apply).
   CpuInitiator(sc_core::sc_module_name name, sc_core::sc_time clock_period,
                m68k::Model model = m68k::Model::MC68010);
 
