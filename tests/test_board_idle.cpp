@@ -15,10 +15,9 @@ using sc_core::SC_MS;
 
 namespace {
 
-BoardConfig config(bool exact) {
+BoardConfig config() {
   BoardConfig c;
   c.ram_bytes = 16 * 1024;
-  c.exact = exact;
   return c;
 }
 
@@ -30,11 +29,14 @@ void load_stop(Board& b) {
 }
 
 struct Bench {
-  Board busy{"busy", config(true)};
-  Board stopped_exact{"stopped_exact", config(true)};
-  Board stopped{"stopped", config(false)};
+  Board busy{"busy", config()};
+  Board stopped_exact{"stopped_exact", config()};
+  Board stopped{"stopped", config()};
   Harness h{"h"};
   Bench() {
+    CpuTiming not_exact;
+    not_exact.exact = false;
+    not_exact.apply(stopped);
     tlm::tlm_global_quantum::instance().set(sc_time(10, SC_US));
     load_counting_loop(busy);
     load_stop(stopped_exact);

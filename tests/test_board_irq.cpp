@@ -76,9 +76,11 @@ struct Bench : sc_core::sc_module {
       cfg.id = uint16_t(1 + cases.size());
       cfg.master = false;
       cfg.ram_bytes = 16 * 1024;
-      cfg.exact = exact;
       std::string n = "b" + std::to_string(cases.size());
       c.board = std::make_unique<Board>(n.c_str(), cfg);
+      CpuTiming timing;
+      timing.exact = exact;
+      timing.apply(*c.board);
       c.fwd = std::make_unique<Forwarder>((n + "_irq").c_str(), *c.board);
       load_wait_for_net_irq(*c.board);
       size_t i = cases.size();

@@ -59,7 +59,7 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
   decoder_.port("SIMCTL").bind(simctl_.socket);
   cpu_.set_fast_path(c.fast_path);
   cpu_.set_memory_port(&dma_.memory_port());
-  cpu_.set_exact(c.exact);
+  CpuTiming{}.apply(*this);  // the default mode until the platform applies its own
   dma_.set_before_access([this] { cpu_.before_dma(); });
   dma_.memory_port().set_claim_observer([this](SharedMemoryPort::Holder who) {
     if (who == SharedMemoryPort::kDma) cpu_.after_dma_claim();

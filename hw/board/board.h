@@ -17,6 +17,7 @@
 #include "address_decoder.h"
 #include "board_identity.h"
 #include "cpu_initiator.h"
+#include "cpu_timing.h"
 #include "dma_port.h"
 #include "elf_loader.h"
 #include "interrupt_controller.h"
@@ -53,15 +54,12 @@ struct BoardConfig {
   uint32_t console_baud = 9600;
   uint32_t link_baud = 38400;
   bool fast_path = true;
-  // TLM global quantum: how far a board may run ahead of the others. Exact (the default), the
-  // boards' results do not depend on it: it only trades host time (fewer synchronisations)
-  // against the work a rollback throws away. Not exact, it is also the timing error.
-  double quantum_us = 1000.0;
-  bool exact = true;            // speculation and rollback (CpuInitiator::set_exact)
+  // The quantum and exact mode are the platform's (CpuTiming): a board starts exact, the
+  // platform's CpuTiming::apply(board) sets its mode.
   // Throws std::invalid_argument naming the parameter when a value is out of range.
   void validate() const;
   // The machine file's settings for every board (board_settings.cpp): [cpu] model, clock_mhz,
-  // quantum_us, fast_path, exact; [board] ram_kb, ram_wait_states, rom_wait_states, io_wait_states,
+  // fast_path; [board] ram_kb, ram_wait_states, rom_wait_states, io_wait_states,
   // mmu_walk_clocks, timer_tick_hz, console_baud, link_baud. A missing key keeps the value it
   // has; a bad one throws ConfigError naming file, line, key and the allowed range.
   void read(const Config& cfg);

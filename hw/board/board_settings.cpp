@@ -10,9 +10,7 @@ void BoardConfig::read(const Config& cfg) {
               ? m68k::Model::MC68000
               : m68k::Model::MC68010;
   clock_hz = cpu.get_double("clock_mhz", clock_hz / 1e6, 0.1, 1000.0) * 1e6;
-  quantum_us = cpu.get_double("quantum_us", quantum_us, 0.001, 1e6);
   fast_path = cpu.get_bool("fast_path", fast_path);
-  exact = cpu.get_bool("exact", exact);
 
   Config bd = cfg.section("board");
   ram_bytes = uint32_t(bd.get_int("ram_kb", ram_bytes / 1024, 1, TB_RAM_MAX_BYTES / 1024)) * 1024;

@@ -27,53 +27,15 @@ CpuInitiator::CpuInitiator(sc_core::sc_module_name name, sc_time clock_period, m
 
 void CpuInitiator::set_ipl(int level) {
   if (level == ipl_) return;
+  if (spec_) spec_->join();  // the core may be running on the pool
   ipl_ = level;
   ipl_changed_.notify(sc_core::SC_ZERO_TIME);
   if (in_run_) cpu_.request_yield();  // the loop hands it to the core after this instruction
-  if (spec_ && !exact_over_) {
-    // The lines' history since the CPU last saw them: after a rollback to an earlier change,
-    // each later one must be seen at its own time again.
-    uint64_t c = cycle_of(sc_core::sc_time_stamp());
-    if (!ipl_log_.empty() && ipl_log_.back().first == c) ipl_log_.back().second = level;
-    else ipl_log_.emplace_back(c, level);
-    request_rollback();
-  }
+  if (spec_) spec_->ipl_changed(level);
 }
 
-// Exact mode: the level the lines had at the CPU's present boundary, from the log.
-bool CpuInitiator::apply_ipl_exact() {
-  size_t n = 0;
-  int level = applied_ipl_;
-  while (n < ipl_log_.size() && ipl_log_[n].first <= cpu_.cycles()) level = ipl_log_[n++].second;
-  ipl_log_.erase(ipl_log_.begin(), ipl_log_.begin() + long(n));
-  if (level == applied_ipl_) return false;
-  applied_ipl_ = level;
-  cpu_.set_ipl(level);
-  if (observer_) records_.push_back(Record{Record::kIpl, {}, local_time(), level, {}});
-  return true;
-}
-
-void CpuInitiator::flush_records(const sc_time& until) {
-  for (const Record& x : records_) {
-    if (x.time > until) break;
-    if (x.kind == Record::kBus) observer_->bus_cycle(x.bus);
-    else if (x.kind == Record::kIpl) observer_->ipl(x.time, x.level);
-    else std::fputs(x.text.c_str(), trace_);
-  }
-  records_.clear();
-}
-
-// A run that ends while a CPU is ahead: what it did up to the end is certain now.
 void CpuInitiator::end_of_simulation() {
-  if (spec_ && !records_.empty()) flush_records(sc_core::sc_time_stamp());
-}
-
-bool CpuInitiator::apply_ipl() {
-  if (ipl_ == applied_ipl_) return false;
-  applied_ipl_ = ipl_;
-  cpu_.set_ipl(ipl_);
-  if (observer_) observer_->ipl(local_time(), ipl_);
-  return true;
+  if (spec_) spec_->end_of_simulation();
 }
 
 // From the kernel time of the last synchronisation, not sc_time_stamp(): another process may
@@ -129,26 +91,6 @@ void CpuInitiator::update_limits() {
   chunk_end_ = std::min(end, horizon_end_);
 }
 
-void CpuInitiator::sync() {
-  wait(lead(cpu_.cycles()));
-  ++syncs_;
-  if (mem_port_) {
-    // DMA held the RAM port for this long while the CPU ran ahead: the CPU's bus cycles in that
-    // window would have waited for it: charged as one stall, per synchronisation rather than
-    // per bus cycle so that the DMI path stays free of it. DMA during the stall is charged at
-    // the next synchronisation: over any stretch of time the CPU then gets what DMA left of
-    // the port (at 50% DMA duty, half its speed).
-    sc_time held = mem_port_->stats(SharedMemoryPort::kDma).held;
-    if (held > dma_seen_) {
-      sc_time stolen = held - dma_seen_;
-      dma_seen_ = held;
-      dma_stall_ += stolen;
-      wait(stolen);
-    }
-  }
-  rebase();
-}
-
 void CpuInitiator::rebase() {
   sync_cycle_ = cpu_.cycles();
   sync_time_ = sc_core::sc_time_stamp();
@@ -165,84 +107,60 @@ void CpuInitiator::settle() {
   limits_dirty_ = true;
 }
 
+// One loop for both engines: the core runs in chunks to the end the limits allow; between
+// them the engine hands it the IPL lines, lets it sleep in STOP and keeps it in time.
 void CpuInitiator::run() {
   rebase();
   in_run_ = true;
   cpu_.reset();
   in_run_ = false;
+  if (exact_ && debug_)
+    throw std::logic_error(std::string(name()) + ": a debugger is attached in exact mode "
+                           "(CpuTiming::attach_debugger takes the board out of it)");
+  if (exact_) {
+    spec_ = &speculative_;
+    engine_ = spec_;
+    log_.set_deferred(true);
+  }
+  engine_->start();
   std::string halt;
-  spec_ = exact_ && !debug_;
-  if (spec_) run_exact(halt);
-  while (!spec_ && !finish_requested_) {
-    if (debug_) debug_boundary();
-    if (finish_requested_) break;
-    bool new_ipl = apply_ipl();
+  while (!finish_requested_) {
+    if (!engine_->boundary()) continue;
+    bool new_ipl = engine_->take_ipl();
     if (cpu_.halted()) {
+      if (!engine_->halt_certain()) continue;  // a halt in the CPU's future is not yet certain
       halt = cpu_.halt_reason();
       break;
     }
     if (cpu_.stopped() && !new_ipl && !cpu_.interrupt_pending()) {
-      // STOP: catch the kernel up to the CPU, then sleep until the IPL lines change. The bus
-      // is idle meanwhile, so DMA in that time steals nothing. (A level that rose while the
-      // mask was higher, and that STOP's new mask lets in, is taken at once: the lines will
-      // not change again for it. An OS that idles with `splhigh; test; STOP #0x2000` hits
-      // that window whenever its timer expires between the test and the STOP.)
-      sync();
-      if (ipl_ == applied_ipl_) wait(ipl_changed_);
-      if (mem_port_) dma_seen_ = mem_port_->stats(SharedMemoryPort::kDma).held;
-      rebase();  // the core's clock is re-based on the kernel time
+      engine_->idle();
       continue;
     }
     if (limits_dirty_) update_limits();
     uint64_t now = cpu_.cycles();
+    engine_->clip_chunk(now);
     if (now < chunk_end_) {
       ++chunks_;
-      in_run_ = true;
-      cpu_.run_until(chunk_end_);
-      in_run_ = false;
+      engine_->run(chunk_end_);
       continue;  // IPL, STOP and limits are looked at again before the next chunk
     }
     bool at_horizon = horizon_end_ <= now;
-    sync();
+    if (!engine_->sync()) continue;
     // At the horizon, let the device's event at this time run before the next instruction
     // samples the IPL; otherwise let anything woken at this time run.
     if (at_horizon) wait(sc_core::SC_ZERO_TIME);
     settle();
   }
-  if (spec_) {
-    sc_time local = local_time(), now = sc_core::sc_time_stamp();
-    if (local > now) wait(local - now);
-  } else {
-    wait(lead(cpu_.cycles()));
-  }
+  engine_->end();
   sync_cycle_ = cpu_.cycles();
   sync_time_ = sc_core::sc_time_stamp();
   done_flag_ = true;
   if (done_) done_(halt);
 }
 
-// The debugger may hold the thread (wait() for other boards to reach an instruction boundary):
-// kernel time that passes meanwhile is taken out of the CPU's lead, as in transport(); if the
-// kernel went past the CPU's local time, the CPU stalled that long.
-void CpuInitiator::debug_boundary() {
-  sc_time t0 = sc_core::sc_time_stamp();
-  debug_->boundary();
-  sc_time moved = sc_core::sc_time_stamp() - t0;
-  if (moved > sc_core::SC_ZERO_TIME) {
-    uint64_t clocks = moved.value() / period_.value();
-    if (sync_cycle_ + clocks <= cpu_.cycles()) {
-      sync_cycle_ += clocks;
-      sync_time_ += period_ * double(clocks);
-    } else {
-      rebase();
-    }
-  }
-  limits_dirty_ = true;
-}
-
 m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf, unsigned len, uint32_t& wait) {
+  if (spec_) spec_->before_device(a.cycle);
   ++slow_accesses_;
-  if (spec_) catch_up(a.cycle);
   uint32_t address = a.address & ((1u << TB_ADDRESS_BITS) - 1);
   tlm::tlm_generic_payload& p = payload_;
   set_access(p, a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, buf, len);
@@ -284,7 +202,7 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
     wait = uint32_t((extra.value() + period_.value() - 1) / period_.value());
   }
   bool ok = p.is_response_ok();
-  if (observer_) {
+  if (log_.observed()) {
     BusCycleRecord r;
     r.start = sc_core::sc_time_stamp() + before;
     r.duration = period_ * double(4 + wait);
@@ -294,8 +212,7 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
     r.write = a.write;
     r.byte = len == 1;
     r.bus_error = !ok;
-    if (spec_) records_.push_back(Record{Record::kBus, r, r.start, 0, {}});
-    else observer_->bus_cycle(r);
+    log_.bus_cycle(r);
   }
   if (!ok) return m68k::BusResponse::BusError;
   if (debug_) debug_->access(a, len);
@@ -312,7 +229,7 @@ m68k::BusResponse CpuInitiator::read(const m68k::BusAccess& a, uint16_t& data, u
 }
 
 m68k::BusResponse CpuInitiator::write(const m68k::BusAccess& a, uint16_t data, uint32_t& wait) {
-  if (spec_ && journal_write(a, data, wait)) return m68k::BusResponse::Ok;
+  if (spec_ && spec_->journal().write(a, data, wait)) return m68k::BusResponse::Ok;
   uint8_t buf[2];
   unsigned len = a.byte ? 1 : 2;
   if (a.byte) buf[0] = uint8_t(data);
@@ -347,7 +264,7 @@ void CpuInitiator::try_dmi(uint32_t address, uint8_t fc) {
   bool writable = dmi.is_write_allowed();
   if (spec_ && writable) {  // journaled: the first write of an epoch goes through journal_write
     writable = false;
-    for (uint64_t pg = first; pg < end; pg += TB_PAGE_SIZE) protected_[int(space)][pg / TB_PAGE_SIZE] = 1;
+    spec_->journal().mapped(space, first, end);
   }
   cpu_.map_fast(space, uint32_t(first), uint32_t(end - first),
                 dmi.get_dmi_ptr() + (first - dmi.get_start_address()), writable, ws);
@@ -355,6 +272,7 @@ void CpuInitiator::try_dmi(uint32_t address, uint8_t fc) {
 }
 
 void CpuInitiator::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+  if (spec_) spec_->join();
   const uint64_t top = 1u << TB_ADDRESS_BITS;
   if (start >= top) return;
   uint64_t first = start & ~uint64_t(TB_PAGE_SIZE - 1);
@@ -362,276 +280,22 @@ void CpuInitiator::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 
   uint32_t size = uint32_t(last + 1 - first);
   cpu_.unmap_fast(m68k::Space::User, uint32_t(first), size);
   cpu_.unmap_fast(m68k::Space::Supervisor, uint32_t(first), size);
-  // The pages' write protection for the journal goes with their mapping: a page mapped again
-  // read-only (an MMU page turned read-only) must not be let through by journal_write.
-  for (auto& p : protected_)
-    if (!p.empty()) std::fill(p.begin() + long(first / TB_PAGE_SIZE), p.begin() + long(last / TB_PAGE_SIZE) + 1, 0);
+  // The pages' write protection for the journal goes with their mapping.
+  if (spec_) spec_->journal().unmapped(first, last);
 }
 
 int CpuInitiator::interrupt_acknowledge(int level, uint64_t cycle, uint32_t&) {
-  if (spec_) catch_up(cycle);
+  if (spec_) spec_->before_device(cycle);
   return iack_ ? iack_(level) : m68k::Bus::kSpurious;
 }
 
 void CpuInitiator::reset_devices(uint64_t cycle) {
-  if (spec_) catch_up(cycle);
+  if (spec_) spec_->before_device(cycle);
   if (reset_devices_) reset_devices_();
 }
 
-// ---- exact mode (speculation and rollback) ---------------------------------------------------
-
-void CpuInitiator::run_exact(std::string& halt) {
-  for (auto& p : protected_) p.assign(size_t(1) << (TB_ADDRESS_BITS - 10), 0);
-  protect_all();
-  need_ckpt_ = true;
-  while (!finish_requested_) {
-    if (rollback_to_ != kNone) rollback();
-    if (rollback_to_ != kNone) continue;  // rolled back again during the rerun
-    if (dma_pending_) {
-      // The CPU is at the first boundary at or after now: let the DMA master move its bytes
-      // and claim the port (after_dma_claim stalls the CPU) before the next instruction.
-      dma_pending_ = false;
-      replayed_.notify();
-      wait(sc_core::SC_ZERO_TIME);
-      need_ckpt_ = true;
-      continue;
-    }
-    // The IPL is an input of the run from here: the checkpoint must hold it.
-    bool new_ipl = apply_ipl_exact();
-    if (need_ckpt_ || new_ipl) checkpoint();
-    if (cpu_.halted()) {
-      if (!sync_exact()) continue;  // a halt in the CPU's future is not yet certain
-      halt = cpu_.halt_reason();
-      break;
-    }
-    if (cpu_.stopped() && !new_ipl && !cpu_.interrupt_pending()) {
-      if (!sync_exact()) continue;
-      stop_waiting_ = true;
-      if (ipl_log_.empty()) wait(ipl_changed_);
-      stop_waiting_ = false;
-      if (mem_port_) dma_seen_ = mem_port_->stats(SharedMemoryPort::kDma).held;
-      rebase_to_now();
-      uint64_t c = cycle_of(sc_core::sc_time_stamp());  // woken at the next clock edge
-      if (cpu_.cycles() < c) cpu_.stall(c - cpu_.cycles());
-      need_ckpt_ = true;
-      continue;
-    }
-    if (limits_dirty_) update_limits();
-    uint64_t now = cpu_.cycles();
-    // A later change of the lines, known already (after a rollback): the run stops there.
-    if (!ipl_log_.empty() && ipl_log_.front().first < chunk_end_) {
-      chunk_end_ = std::max(now + 1, ipl_log_.front().first);
-      limits_dirty_ = true;
-    }
-    if (now < chunk_end_) {
-      ++chunks_;
-      run_ahead(chunk_end_);
-      continue;
-    }
-    bool at_horizon = horizon_end_ <= now;
-    if (!sync_exact()) continue;
-    need_ckpt_ = true;
-    if (at_horizon) wait(sc_core::SC_ZERO_TIME);
-    settle();
-  }
-  // From here on nothing is rolled back; a DMA master waiting for the CPU goes on.
-  exact_over_ = true;
-  if (!records_.empty()) flush_records(sc_core::sc_max_time());
-  if (dma_pending_) {
-    dma_pending_ = false;
-    replayed_.notify();
-  }
-}
-
-void CpuInitiator::protect_all() {
-  for (int sp = 0; sp < 2; ++sp)
-    for (uint32_t pg = 0; pg < protected_[sp].size(); ++pg)
-      if (cpu_.protect_writes(m68k::Space(sp), pg * TB_PAGE_SIZE)) protected_[sp][pg] = 1;
-}
-
-// A commit: nothing can reach the CPU before its present boundary any more. The epoch's
-// journal is dropped and the pages it let through are protected again.
-void CpuInitiator::checkpoint() {
-  need_ckpt_ = false;
-  ++commits_;
-  cpu_.save(ckpt_);
-  if (!records_.empty()) flush_records(sc_core::sc_max_time());
-  for (auto& w : writable_)
-    if (cpu_.protect_writes(w.first, w.second)) protected_[int(w.first)][w.second / TB_PAGE_SIZE] = 1;
-  writable_.clear();
-  journal_n_ = 0;
-}
-
-// The first write of an epoch to a protected RAM page: keep the page as it was, let writes to
-// it through the fast path until the next commit, and do this one (with the page's timing).
-bool CpuInitiator::journal_write(const m68k::BusAccess& a, uint16_t data, uint32_t& wait) {
-  m68k::Space sp = m68k::fc_is_supervisor(a.fc) ? m68k::Space::Supervisor : m68k::Space::User;
-  uint32_t address = a.address & ((1u << TB_ADDRESS_BITS) - 1);
-  uint32_t page = address / TB_PAGE_SIZE;
-  if (!protected_[int(sp)][page]) return false;
-  uint8_t* host = cpu_.fast_host(sp, address);
-  protected_[int(sp)][page] = 0;
-  if (!host) return false;
-  bool have = false;
-  for (size_t i = 0; i < journal_n_ && !have; ++i) have = journal_[i].host == host;
-  if (!have) {
-    if (journal_n_ == journal_.size()) journal_.emplace_back();
-    journal_[journal_n_].host = host;
-    std::memcpy(journal_[journal_n_].old, host, TB_PAGE_SIZE);
-    ++journal_n_;
-    ++journaled_pages_;
-  }
-  cpu_.allow_writes(sp, address);
-  writable_.emplace_back(sp, page * TB_PAGE_SIZE);
-  unsigned off = address % TB_PAGE_SIZE;
-  if (a.byte) {
-    host[off] = uint8_t(data);
-  } else {
-    host[off] = uint8_t(data >> 8);
-    host[off + 1] = uint8_t(data);
-  }
-  wait = cpu_.fast_wait_states(sp, address);
-  return true;
-}
-
-uint64_t CpuInitiator::cycle_of(const sc_time& t) const {
-  uint64_t from = sync_time_.value(), at = t.value();
-  if (at <= from) return sync_cycle_;
-  return sync_cycle_ + (at - from + period_ps_ - 1) / period_ps_;
-}
-
-// Moves the reference point (sync_cycle_, sync_time_) to the last clock edge at or before now.
-// In exact mode the core's clock grid never moves: a clock is always the same kernel time, so
-// an event between two edges has the same effect in every run (it is seen at the next edge);
-// time the CPU spends in STOP or stalled is counted in clocks.
-void CpuInitiator::rebase_to_now() {
-  uint64_t now = sc_core::sc_time_stamp().value();
-  uint64_t k = (now - sync_time_.value()) / period_ps_;
-  sync_cycle_ += k;
-  sync_time_ = sc_time::from_value(sync_time_.value() + k * period_ps_);
-  after_sync();
-}
-
-// Something happens now (an IPL change, a DMA access): if the CPU has run past now, it must be
-// taken back to the first instruction boundary at or after now.
-void CpuInitiator::request_rollback() {
-  if (!spec_ || exact_over_ || stop_waiting_ || committed_in_run_) return;
-  uint64_t c = cycle_of(sc_core::sc_time_stamp());
-  // Not past now. (Inside an instruction that has not yet committed, "now" may be its first
-  // clock: the change then comes before it, and only a rerun can tell.)
-  if (c > cpu_.cycles() || (c == cpu_.cycles() && !in_run_)) return;
-  // At the end of a run that reached its target, the present boundary is the first at or
-  // after any time from that target on.
-  if (!in_run_ && last_run_reached_ && c >= last_target_) return;
-  if (c < rollback_to_) rollback_to_ = c;
-  wake_.notify(sc_core::SC_ZERO_TIME);
-}
-
-void CpuInitiator::rollback() {
-  rebase_to_now();
-  uint64_t target = rollback_to_;
-  rollback_to_ = kNone;
-  for (size_t i = journal_n_; i-- > 0;) std::memcpy(journal_[i].host, journal_[i].old, TB_PAGE_SIZE);
-  cpu_.restore(ckpt_);
-  records_.clear();  // what the observer and the tracer would have been told is undone
-  ++rollbacks_;
-  committed_in_run_ = false;
-  last_run_reached_ = false;
-  if (cpu_.cycles() < target && !run_ahead(target)) return;  // rollback_to_ is set again
-  need_ckpt_ = true;
-  limits_dirty_ = true;
-}
-
-// The core runs speculatively to `target`. A device access that committed the running
-// instruction asks for a checkpoint at its end.
-bool CpuInitiator::run_ahead(uint64_t target) {
-  try {
-    in_run_ = true;
-    cpu_.run_until(target);
-    in_run_ = false;
-  } catch (const Rollback&) {
-    in_run_ = false;
-    committed_in_run_ = false;
-    return false;
-  }
-  last_target_ = target;
-  last_run_reached_ = !committed_in_run_ && cpu_.cycles() >= target;
-  if (committed_in_run_) {
-    committed_in_run_ = false;
-    need_ckpt_ = true;
-  }
-  return true;
-}
-
-// Waits for the kernel to reach the CPU's local time; false if a rollback was requested
-// meanwhile (the loop then carries it out).
-bool CpuInitiator::sync_exact() {
-  for (;;) {
-    uint64_t local = (sync_time_ + lead(cpu_.cycles())).value();
-    uint64_t now = sc_core::sc_time_stamp().value();
-    if (local <= now) break;
-    ++syncs_;
-    wait(sc_time::from_value(local - now), wake_);
-    if (rollback_to_ != kNone || dma_pending_) return false;
-    rebase_to_now();
-  }
-  rebase_to_now();
-  return true;
-}
-
-// Inside run_until, before a bus cycle at `cycle` that leaves the fast path: the device must see
-// it at its time. The first such cycle of a run commits the instruction; a rollback requested
-// before that abandons the run.
-void CpuInitiator::catch_up(uint64_t cycle) {
-  if (cycle < sync_cycle_)
-    throw std::logic_error(std::string(name()) + ": exact mode: a rerun reached a device access in the past "
-                           "(the rerun diverged from the first run)");
-  for (;;) {
-    uint64_t local = (sync_time_ + lead(cycle)).value();
-    uint64_t now = sc_core::sc_time_stamp().value();
-    if (local <= now) break;
-    ++syncs_;
-    if (committed_in_run_) {
-      wait(sc_time::from_value(local - now));
-    } else {
-      wait(sc_time::from_value(local - now), wake_);
-      if (rollback_to_ != kNone) throw Rollback{};
-    }
-    rebase_to_now();
-  }
-  if (!committed_in_run_) {
-    // What other processes do at this very time (a timer expiring, an NI raising its
-    // interrupt) comes before the access, whichever of them the kernel happens to run first.
-    for (int i = 0; i < 2 && sc_core::sc_pending_activity_at_current_time(); ++i) {
-      wait(sc_core::SC_ZERO_TIME);
-      if (rollback_to_ != kNone) throw Rollback{};
-    }
-    committed_in_run_ = true;
-    cpu_.request_yield();  // a checkpoint at the end of this instruction
-  }
-}
-
-void CpuInitiator::before_dma() {
-  if (!spec_ || exact_over_ || stop_waiting_) return;
-  if (committed_in_run_) return;  // takes effect at the end of the running instruction
-  request_rollback();
-  dma_pending_ = true;
-  wake_.notify(sc_core::SC_ZERO_TIME);
-  while (dma_pending_) wait(replayed_);
-}
-
-void CpuInitiator::after_dma_claim() {
-  if (!spec_ || !mem_port_) return;
-  sc_time held = mem_port_->stats(SharedMemoryPort::kDma).held;
-  if (held <= dma_seen_) return;
-  sc_time stolen = held - dma_seen_;
-  dma_seen_ = held;
-  if (stop_waiting_ || exact_over_) return;  // the bus is idle in STOP
-  dma_stall_ += stolen;
-  cpu_.stall((stolen.value() + period_ps_ - 1) / period_ps_);
-}
-
 unsigned CpuInitiator::debug_access(bool write, uint32_t address, uint8_t* data, unsigned len, uint8_t fc) {
+  if (spec_) spec_->join();
   tlm::tlm_generic_payload p;
   BusCycleExtension* e = new BusCycleExtension;
   e->fc = fc;
@@ -641,7 +305,7 @@ unsigned CpuInitiator::debug_access(bool write, uint32_t address, uint8_t* data,
 }
 
 void CpuInitiator::set_instruction_trace(std::FILE* out) {
-  trace_ = out;
+  log_.set_trace(out);
   if (!out) {
     cpu_.set_tracer(nullptr);
     return;
@@ -656,8 +320,7 @@ void CpuInitiator::set_instruction_trace(std::FILE* out) {
     }, text, cpu_.model() == m68k::Model::MC68000 ? m68k::DisasmCpu::MC68000 : m68k::DisasmCpu::MC68010);
     char line[160];
     std::snprintf(line, sizeof line, "%12llu %06X  %s\n", (unsigned long long)cycle, unsigned(pc), text.c_str());
-    if (spec_) records_.push_back(Record{Record::kTrace, {}, sync_time_ + lead(cycle), 0, line});
-    else std::fputs(line, trace_);
+    log_.trace(sync_time_ + lead(cycle), line);
   });
 }
 

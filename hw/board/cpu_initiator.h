@@ -11,9 +11,16 @@
 // core as wait states. Targets that allow DMI (RAM, ROM, MMU-translated user pages) are mapped
 // into the core's fast table, per address space (user / supervisor), and unmapped when a target
 // invalidates its DMI pointers. STOP costs no host time: the thread waits for an IPL change.
+//
+// The run loop (run()) is one; how the CPU keeps time with the kernel is its engine's
+// (cpu_engine.h): decoupled, or speculative in exact mode (cpu_speculation.h). What the CPU
+// tells the observer and the instruction trace goes through its commit log (commit_log.h).
 #pragma once
 #include "bus_extension.h"
+#include "commit_log.h"
 #include "cpu_debug.h"
+#include "cpu_engine.h"
+#include "cpu_speculation.h"
 #include "bus_observer.h"
 
 #include <m68k_cpu.h>
@@ -44,11 +51,16 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
 
   SC_HAS_PROCESS(CpuInitiator);
   // `clock_period`: one CPU clock (100 ns at 10 MHz). The global quantum is
-  // tlm::tlm_global_quantum::instance(), set by whoever builds the platform.
+  // tlm::tlm_global_quantum::instance(), set by the platform (CpuTiming::apply).
   CpuInitiator(sc_core::sc_module_name name, sc_core::sc_time clock_period,
                m68k::Model model = m68k::Model::MC68010);
 
-  m68k::Cpu& core() { return cpu_; }
+  // The core, for anyone outside the initiator: its run on the pool, if one is out, is joined
+  // first (its state is then what the run left, at a point of the schedule any thread count shares).
+  m68k::Cpu& core() {
+    if (spec_) spec_->join();
+    return cpu_;
+  }
   sc_core::sc_time clock_period() const { return period_; }
 
   // The IPL input lines (0..7), driven by the interrupt controller. Any process may call it.
@@ -70,40 +82,34 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
     max_lead_ = t;
     lead_clocks_ = std::max<uint64_t>(1, t.value() / period_ps_);
   }
-  // Exact mode: the CPU runs ahead speculatively and is rolled back when something reaches it
-  // in its past, so that what it does no longer depends on the quantum (the quantum is then
-  // only how far it may run ahead). Set before the simulation starts. Off while a debugger is
-  // attached (it would stop at instructions a rollback undoes); the bus observer and the
-  // instruction trace are told only what is committed.
-  //   - Its state is checkpointed at every commit (a synchronisation that finds nothing in the
-  //     CPU's past); the RAM pages it writes after a checkpoint are journaled first (they are
-  //     mapped read-only, and the first write of each copies the page).
-  //   - A bus cycle that leaves the fast path (a device access), an interrupt acknowledge or a
-  //     RESET waits for the kernel to reach its time: devices see every access at its time.
-  //   - An IPL change (set_ipl) or a DMA access to the board's RAM (before_dma) at a time the
-  //     CPU has run past rolls it back: RAM from the journal, the core from the checkpoint,
-  //     then the core reruns to the first instruction boundary at or after that time.
-  // The rule that makes the result independent of the quantum: an IPL change or a DMA access
-  // at time t takes effect at the first instruction boundary at or after t (the end of the
-  // instruction, if that instruction has accessed a device since t).
+  // Exact mode (cpu_speculation.h): the CPU runs ahead speculatively and is rolled back when
+  // something reaches it in its past, so that what it does no longer depends on the quantum.
+  // The platform's choice (CpuTiming::apply), made before the simulation starts; a debugger
+  // needs it off (CpuTiming::attach_debugger): it would stop at instructions a rollback undoes.
   void set_exact(bool on) { exact_ = on; }
-  bool exact() const { return spec_; }
+  bool exact() const { return spec_ != nullptr; }
   // A DMA master on the board is about to access RAM at the current kernel time: in exact
   // mode, rolls the CPU back if it ran past now (the caller must be a thread: it waits for the
   // rerun). Outside exact mode nothing happens (the CPU pays the stall at its next sync).
-  void before_dma();
+  void before_dma() {
+    if (spec_) spec_->before_dma();
+  }
   // The DMA master has claimed the RAM port (SharedMemoryPort's observer): in exact mode the
   // CPU stalls for the claim's duration now, unless it is in STOP (its bus is idle).
-  void after_dma_claim();
-  uint64_t rollbacks() const { return rollbacks_; }
-  uint64_t commits() const { return commits_; }
-  uint64_t journaled_pages() const { return journaled_pages_; }
+  void after_dma_claim() {
+    if (spec_) spec_->after_dma_claim();
+  }
+  uint64_t rollbacks() const { return speculative_.rollbacks(); }
+  uint64_t commits() const { return speculative_.commits(); }
+  uint64_t journaled_pages() const { return speculative_.journal_pages(); }
+  const SpeculativeEngine& speculation() const { return speculative_; }
   // The RESET instruction: devices reset themselves.
   void set_reset_devices(std::function<void()> f) { reset_devices_ = std::move(f); }
 
   // Ends the run after the current instruction (e.g. SIMCTL EXIT); `done` is then called from
   // the CPU thread once its local time is synchronised: with the halt reason, or "" on finish().
   void finish() {
+    if (spec_) spec_->join();
     finish_requested_ = true;
     cpu_.request_yield();
   }
@@ -113,7 +119,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // The fast path (DMI) is on by default; off, every bus cycle is a b_transport (and visible to
   // the observer).
   void set_fast_path(bool on);
-  void set_observer(BusObserver* o) { observer_ = o; }
+  void set_observer(BusObserver* o) { log_.set_observer(o); }
   // Per-instruction trace ("cycle pc disassembly") to `out`, or nullptr for none.
   void set_instruction_trace(std::FILE* out);
 
@@ -140,8 +146,9 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   void reset_devices(uint64_t cycle) override;
 
  private:
+  friend class DecoupledEngine;
+  friend class SpeculativeEngine;
   void run();
-  void sync();    // waits until the kernel reaches the CPU's local time
   void settle();  // lets processes woken at this very time run before the IPL is sampled
   void rebase();  // the kernel time now corresponds to the core's clock now
   void after_sync();
@@ -152,54 +159,6 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
   // Integer arithmetic: this runs at every synchronisation of every board.
   sc_core::sc_time lead(uint64_t cycle) const { return sc_core::sc_time::from_value(period_ps_ * (cycle - sync_cycle_)); }
-  bool apply_ipl();  // hands a changed IPL to the core; true if it changed
-  // Exact mode.
-  struct Rollback {};          // thrown through the core to abandon a speculative run
-  void run_exact(std::string& halt);
-  bool apply_ipl_exact();
-  std::vector<std::pair<uint64_t, int>> ipl_log_;  // (clock, level) the CPU has not yet seen
-  void protect_all();
-  bool sync_exact();           // false: rolled back while waiting
-  void checkpoint();
-  void rollback();
-  bool run_ahead(uint64_t target);  // run_until(target); false if a rollback abandoned it
-  void request_rollback();     // something happens now: take the CPU back to now if it is past it
-  void catch_up(uint64_t cycle);  // waits for the kernel to reach `cycle`; throws Rollback
-  void rebase_to_now();        // keeps the clock-to-time mapping across a wait of any length
-  uint64_t cycle_of(const sc_core::sc_time& t) const;  // the core clock of kernel time t (rounded up)
-  bool journal_write(const m68k::BusAccess& a, uint16_t data, uint32_t& wait);
-  bool exact_ = false, spec_ = false;
-  m68k::Cpu::State ckpt_{};
-  bool need_ckpt_ = true;
-  bool stop_waiting_ = false;       // in STOP, waiting for the IPL lines
-  bool exact_over_ = false;         // the CPU's run ended: nothing is rolled back any more
-  bool dma_pending_ = false;        // a DMA master waits for the CPU to reach now
-  bool committed_in_run_ = false;   // a device access committed the running instruction
-  bool last_run_reached_ = false;   // the last run_until ended at its target ...
-  uint64_t last_target_ = 0;        // ... this one
-  static constexpr uint64_t kNone = UINT64_MAX;
-  uint64_t rollback_to_ = kNone;    // a requested rollback: to the first boundary >= this clock
-  sc_core::sc_event wake_, replayed_;
-  struct JournalPage {
-    uint8_t* host;
-    uint8_t old[TB_PAGE_SIZE];
-  };
-  std::vector<JournalPage> journal_;
-  size_t journal_n_ = 0;
-  std::vector<std::pair<m68k::Space, uint32_t>> writable_;  // pages let through this epoch
-  std::vector<uint8_t> protected_[2];  // per page: mapped writable by DMI, protected by us
-  uint64_t rollbacks_ = 0, commits_ = 0, journaled_pages_ = 0;
-  // What the observer and the instruction tracer are told waits for the commit (in order); a
-  // rollback drops it.
-  struct Record {
-    enum Kind { kBus, kIpl, kTrace } kind;
-    BusCycleRecord bus;
-    sc_core::sc_time time;
-    int level;
-    std::string text;
-  };
-  std::vector<Record> records_;
-  void flush_records(const sc_core::sc_time& until);
   void end_of_simulation() override;
 
   m68k::Cpu cpu_;
@@ -230,11 +189,15 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   std::function<void()> reset_devices_;
   std::function<sc_core::sc_time()> horizon_;
   std::function<void(const std::string&)> done_;
-  BusObserver* observer_ = nullptr;
+  CommitLog log_;
   CpuDebugHook* debug_ = nullptr;
-  void debug_boundary();
-  std::FILE* trace_ = nullptr;
   uint64_t slow_accesses_ = 0, dmi_grants_ = 0;
+  // The engines: both built with the module, the one of the platform's mode chosen at the start.
+  bool exact_ = false;
+  DecoupledEngine decoupled_{*this};
+  SpeculativeEngine speculative_{*this, cpu_};
+  TimingEngine* engine_ = &decoupled_;
+  SpeculativeEngine* spec_ = nullptr;  // engine_ in exact mode, else nullptr
 };
 
 }  // namespace testbed

@@ -28,8 +28,9 @@ int sc_main(int argc, char** argv) {
     if (!o.filestore.empty()) throw OptionError("filestore: board-bench runs the reference workload alone; use testbed-board");
     o.board.ram_bytes = TB_RAM_MAX_BYTES;
     ElfImage image = load_elf(o.image);
-    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.board.quantum_us, sc_core::SC_US));
+    o.timing.apply();
     board = std::make_unique<Board>("board", o.board);
+    o.timing.apply(*board);
     board->load_image(image);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "board-bench: error: %s\n", e.what());
@@ -46,7 +47,7 @@ int sc_main(int argc, char** argv) {
   }
   double sim = r.time.to_seconds();
   std::printf("image        %s\n", o.image.c_str());
-  std::printf("quantum      %g us, clock %g MHz\n", o.board.quantum_us, o.board.clock_hz / 1e6);
+  std::printf("quantum      %g us, clock %g MHz\n", o.timing.quantum_us, o.board.clock_hz / 1e6);
   std::printf("instructions %llu\n", (unsigned long long)r.instructions);
   std::printf("cycles       %llu\n", (unsigned long long)r.cycles);
   std::printf("checksum     0x%08X\n", unsigned(board->simctl().checksum()));

@@ -64,8 +64,9 @@ int sc_main(int argc, char** argv) {
       filestore::check_image(store, o.filestore, o.board.ram_bytes);
       filestore::add_segment(image, store, o.filestore);
     }
-    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.board.quantum_us, sc_core::SC_US));
+    o.timing.apply();
     board = std::make_unique<Board>("board", o.board);
+    o.timing.apply(*board);
     board->load_image(image);
     if (o.console == "stdout") console = std::make_unique<ConsoleSink>(stdout);
     else if (!o.console.rfind("file:", 0)) console = std::make_unique<ConsoleSink>(o.console.substr(5), nullptr);

@@ -38,7 +38,8 @@ void BoardOptions::set(const std::string& key, const std::string& v, const std::
   else if (key == "ram-mb") {
     double mb = number(v, key, where, 1.0 / 1024, double(TB_RAM_MAX_BYTES) / (1 << 20));
     b.ram_bytes = uint32_t(std::llround(mb * 1024)) * 1024;
-  } else if (key == "quantum-us") b.quantum_us = number(v, key, where, 0.001, 1e6);
+  } else if (key == "quantum-us") timing.quantum_us = number(v, key, where, CpuTiming::kQuantumMinUs, CpuTiming::kQuantumMaxUs);
+  else if (key == "threads") timing.threads = unsigned(number(v, key, where, 0, CpuTiming::kMaxThreads));
   else if (key == "clock-mhz") b.clock_hz = number(v, key, where, 0.1, 1000) * 1e6;
   else if (key == "vcd") vcd = v;
   else if (key == "trace-instructions") trace_instructions = v.empty() || boolean(v, key, where);
@@ -74,6 +75,7 @@ void BoardOptions::load_config(const Config& cfg) {
   // board also takes its identity from [board].
   board.read(cfg);
   board.read_identity(cfg);
+  timing.read(cfg);
   filestore = cfg.section("board").get_string("filestore", filestore);
 
   Config run = cfg.section("run");
@@ -147,7 +149,7 @@ void BoardOptions::parse(const std::vector<std::string>& args) {
 
 std::string BoardOptions::usage() {
   return "usage: testbed-board [--config FILE.toml] [--set section.key=value]... [options] IMAGE.elf\n"
-         "  --image FILE  --ram-mb N  --quantum-us Q  --clock-mhz F  --vcd FILE  --trace-instructions\n"
+         "  --image FILE  --ram-mb N  --quantum-us Q  --threads N  --clock-mhz F  --vcd FILE  --trace-instructions\n"
          "  --max-cycles N  --board-id N  --master true|false  --node N  --console stdout|none|file:PATH|tcp:PORT[,nowait]\n"
          "  --link none|files:UPLOAD_DIR,DOWNLOAD_DIR  --timer-hz N  --console-baud N  --link-baud N\n"
          "  --io-wait-states N  --ram-wait-states N  --fast-path true|false  --no-fast-path\n"

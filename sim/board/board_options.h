@@ -20,6 +20,7 @@ class OptionError : public std::runtime_error {
 
 struct BoardOptions {
   BoardConfig board;
+  CpuTiming timing;  // the platform's quantum and mode, applied by the program
   std::string image;
   std::string filestore;           // TOS filestore image loaded at TOS_FS_BASE ("" = none)
   std::string vcd;                 // empty: none

@@ -1,5 +1,5 @@
 // machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] [--quantum-us Q]
-//               [--exact 0|1] [--model 68000|68010]
+//               [--exact 0|1] [--model 68000|68010] [--threads N]
 //
 // How the simulation scales with the number of busy boards: for each size N (and for one board
 // alone, in the same run, so that the ratio is measured on one host at one time) it runs a
@@ -17,6 +17,11 @@
 // the run; wait4 for the whole child, so setup = building and loading the boards), peak RSS
 // from wait4. MIPS and the real-time factor are of the run: a user's long simulation pays the
 // setup once. Figures are of process CPU time: on a shared host read the ratios.
+//
+// With --threads N (N > 1; 0: the host's cores) every size also runs with N host threads for the
+// speculative runs (run.threads) right after its run with one, and the speed-up of the run's wall
+// time over the one-thread run is printed with the real-time factor by the wall clock. Process CPU
+// time counts every thread, so the other columns stay those of the one-thread run.
 #include "board.h"
 #include "tool_args.h"
 
@@ -43,15 +48,15 @@ struct Options {
   std::vector<unsigned> sizes{2, 6, 16, 64, 256};
   double board_ms = 300000;  // simulated board-milliseconds per size (about a host second at each size)
   double sim_ms = 0;        // fixed simulated time per size, or 0: board_ms / N
-  double quantum_us = BoardConfig{}.quantum_us;
-  bool exact = BoardConfig{}.exact;
+  CpuTiming timing;
   m68k::Model model = m68k::Model::MC68010;
+  int threads = -1;  // --threads: compare with this many (0: the host's cores); -1: one thread only
   unsigned run = 0;  // child: the number of boards to run
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr, "machine-bench: %s\nusage: machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] "
-                       "[--quantum-us Q] [--exact 0|1] [--model 68000|68010]\n", why);
+                       "[--quantum-us Q] [--exact 0|1] [--model 68000|68010] [--threads N]\n", why);
   std::exit(2);
 }
 
@@ -65,7 +70,7 @@ Options parse(int argc, char** argv) {
     };
     if (a == "-h" || a == "--help") {
       std::printf("usage: machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] [--quantum-us Q] "
-                  "[--exact 0|1] [--model 68000|68010]\n  N busy boards in one kernel against one board alone (README, Speed)\n");
+                  "[--exact 0|1] [--model 68000|68010] [--threads N]\n  N busy boards in one kernel against one board alone (README, Speed)\n");
       std::exit(0);
     }
     if (a == "--sizes") {
@@ -80,13 +85,16 @@ Options parse(int argc, char** argv) {
     } else if (a == "--sim-ms") {
       o.sim_ms = testbed::tool_args::number("machine-bench", "--sim-ms", value(), 0.001, 1e9);
     } else if (a == "--quantum-us") {
-      o.quantum_us = testbed::tool_args::number("machine-bench", "--quantum-us", value(), 0.001, 1e9);
+      o.timing.quantum_us = testbed::tool_args::number("machine-bench", "--quantum-us", value(), CpuTiming::kQuantumMinUs,
+                                                       CpuTiming::kQuantumMaxUs);
     } else if (a == "--exact") {
-      o.exact = testbed::tool_args::whole("machine-bench", "--exact", value(), 0, 1) == 1;
+      o.timing.exact = testbed::tool_args::whole("machine-bench", "--exact", value(), 0, 1) == 1;
     } else if (a == "--model") {
       std::string m = value();
       if (m != "68000" && m != "68010") usage("--model is 68000 or 68010");
       o.model = m == "68000" ? m68k::Model::MC68000 : m68k::Model::MC68010;
+    } else if (a == "--threads") {
+      o.threads = int(testbed::tool_args::whole("machine-bench", "--threads", value(), 0, CpuTiming::kMaxThreads));
     } else if (a == "--run") {
       o.run = unsigned(testbed::tool_args::whole("machine-bench", "--run", value(), 0, 4096));
     } else if (!a.empty() && a[0] == '-') {
@@ -109,22 +117,24 @@ double self_cpu_seconds() {
   return cpu_seconds(ru);
 }
 
-// The child: N boards in one kernel; prints "instructions I simulated S run-cpu C" for the parent.
+// The child: N boards in one kernel; prints "instructions I simulated S run-cpu C run-wall W threads T"
+// for the parent.
 int run_boards(const Options& o) {
   std::vector<std::unique_ptr<Board>> boards;
   try {
     ElfImage image = load_elf(o.image);
-    tlm::tlm_global_quantum::instance().set(sc_core::sc_time(o.quantum_us, sc_core::SC_US));
+    CpuTiming timing = o.timing;
+    timing.threads = unsigned(std::max(0, o.threads));
+    timing.apply();
     BoardConfig c;
     c.ram_bytes = TB_RAM_MAX_BYTES;
     c.model = o.model;
-    c.quantum_us = o.quantum_us;
-    c.exact = o.exact;
     for (unsigned i = 0; i < o.run; i++) {
       c.id = uint16_t(i % 16);  // sixteen boards per Centrenet node
       c.node = uint16_t(i / 16);
       c.master = i == 0;
       boards.push_back(std::make_unique<Board>(("board" + std::to_string(i)).c_str(), c));
+      timing.apply(*boards.back());
       boards.back()->load_image(image);
       boards.back()->on_exit([](Board&) {});  // a board that ends early leaves the others running
     }
@@ -133,7 +143,9 @@ int run_boards(const Options& o) {
     return 2;
   }
   double t0 = self_cpu_seconds();
+  auto w0 = std::chrono::steady_clock::now();
   sc_core::sc_start(sc_core::sc_time(o.sim_ms, sc_core::SC_MS));
+  double run_wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
   double run_cpu = self_cpu_seconds() - t0;
   uint64_t instructions = 0;
   for (auto& b : boards) {
@@ -144,25 +156,28 @@ int run_boards(const Options& o) {
     }
     instructions += b->cpu().core().instructions();
   }
-  std::printf("instructions %llu simulated %.9f run-cpu %.6f\n", (unsigned long long)instructions,
-              sc_core::sc_time_stamp().to_seconds(), run_cpu);
+  std::printf("instructions %llu simulated %.9f run-cpu %.6f run-wall %.6f threads %u\n",
+              (unsigned long long)instructions, sc_core::sc_time_stamp().to_seconds(), run_cpu, run_wall,
+              SpeculationPool::instance() ? SpeculationPool::instance()->threads() : 0);
   return 0;
 }
 
 struct Figures {
   unsigned boards = 0;
   uint64_t instructions = 0;
-  double simulated = 0, cpu = 0, setup = 0, wall = 0;
+  double simulated = 0, cpu = 0, setup = 0, wall = 0, run_wall = 0;
+  unsigned threads = 0;
   long max_rss_kb = 0;
 };
 
 double sim_ms_for(const Options& o, unsigned n) { return o.sim_ms > 0 ? o.sim_ms : std::max(10.0, o.board_ms / n); }
 
-bool measure(const char* self, const Options& o, unsigned n, Figures& f) {
+bool measure(const char* self, const Options& o, unsigned n, unsigned threads, Figures& f) {
   std::string sizes = std::to_string(n);
   std::vector<std::string> args = {self, o.image, "--run", sizes, "--sim-ms", std::to_string(sim_ms_for(o, n)),
-                                   "--quantum-us", std::to_string(o.quantum_us), "--exact", o.exact ? "1" : "0", "--model",
-                                   o.model == m68k::Model::MC68000 ? "68000" : "68010"};
+                                   "--quantum-us", std::to_string(o.timing.quantum_us), "--exact", o.timing.exact ? "1" : "0", "--model",
+                                   o.model == m68k::Model::MC68000 ? "68000" : "68010",
+                                   "--threads", std::to_string(threads)};
   int fds[2];
   if (pipe(fds) != 0) return false;
   auto t0 = std::chrono::steady_clock::now();
@@ -189,7 +204,8 @@ bool measure(const char* self, const Options& o, unsigned n, Figures& f) {
   f.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return false;
   unsigned long long instr = 0;
-  if (std::sscanf(out.c_str(), "instructions %llu simulated %lf run-cpu %lf", &instr, &f.simulated, &f.cpu) != 3)
+  if (std::sscanf(out.c_str(), "instructions %llu simulated %lf run-cpu %lf run-wall %lf threads %u", &instr,
+                  &f.simulated, &f.cpu, &f.run_wall, &f.threads) != 5)
     return false;
   f.boards = n;
   f.instructions = instr;
@@ -206,30 +222,47 @@ int sc_main(int argc, char** argv) {
   if (o.run) return run_boards(o);
   if (o.sim_ms > 0)
     std::printf("image %s, %s, %g ms simulated per size, quantum %g us%s\n", o.image.c_str(),
-                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.sim_ms, o.quantum_us, o.exact ? ", exact" : "");
+                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.sim_ms, o.timing.quantum_us, o.timing.exact ? ", exact" : "");
   else
     std::printf("image %s, %s, %g board-ms simulated per size, quantum %g us%s\n", o.image.c_str(),
-                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.board_ms, o.quantum_us, o.exact ? ", exact" : "");
-  std::printf("%6s %12s %10s %10s %14s %10s %8s %10s %10s\n", "boards", "instructions", "MIPS", "real-time",
+                o.model == m68k::Model::MC68000 ? "68000" : "68010", o.board_ms, o.timing.quantum_us, o.timing.exact ? ", exact" : "");
+  bool compare = o.threads >= 0 && o.threads != 1;
+  unsigned many = o.threads == 0 ? SpeculationPool::host_threads() : unsigned(std::max(1, o.threads));
+  std::printf("%6s %12s %10s %10s %14s %10s %8s %10s %10s", "boards", "instructions", "MIPS", "real-time",
               "CPU-s/board/s", "vs-alone", "setup-s", "RSS-MiB", "MiB/board");
+  if (compare) std::printf(" %10s %12s %12s", "threads", "wall-rt-1", "speed-up");
+  std::printf("\n");
   std::vector<unsigned> sizes = o.sizes;
   sizes.insert(sizes.begin(), 1);  // the board alone, first, in the same run
   double alone_mips = 0;
   for (unsigned n : sizes) {
     Figures f;
-    if (!measure(argv[0], o, n, f)) {
+    if (!measure(argv[0], o, n, 1, f)) {
       std::fprintf(stderr, "machine-bench: the run of %u boards failed\n", n);
       return 1;
     }
     double mips = f.cpu > 0 ? f.instructions / f.cpu / 1e6 : 0;
     if (n == 1) alone_mips = mips;
     double rss = f.max_rss_kb / 1024.0;
-    std::printf("%6u %12llu %10.1f %10.3f %14.4f %10.2f %8.2f %10.1f %10.2f\n", n, (unsigned long long)f.instructions,
+    std::printf("%6u %12llu %10.1f %10.3f %14.4f %10.2f %8.2f %10.1f %10.2f", n, (unsigned long long)f.instructions,
                 mips, f.cpu > 0 ? f.simulated / f.cpu : 0, f.cpu / n / f.simulated,
                 alone_mips > 0 ? mips / alone_mips : 0, f.setup, rss, rss / n);
+    if (compare) {
+      Figures g;
+      if (!measure(argv[0], o, n, many, g) || g.instructions != f.instructions) {
+        std::fprintf(stderr, "machine-bench: the run of %u boards on %u threads failed or differs\n", n, many);
+        return 1;
+      }
+      std::printf(" %10u %12.3f %12.2f", g.threads, f.run_wall > 0 ? f.simulated / f.run_wall : 0,
+                  g.run_wall > 0 ? f.run_wall / g.run_wall : 0);
+    }
+    std::printf("\n");
   }
   std::printf("MIPS: instructions per host CPU second of the run (sc_start), all boards; real-time: simulated s\n"
               "per host CPU s of the run; vs-alone: MIPS against one board alone in this run; setup-s: host CPU s\n"
               "to build and load the boards, not in the run's figures; RSS: the child's peak resident memory\n");
+  if (compare)
+    std::printf("threads: host threads of the second run; wall-rt-1: simulated s per wall s with one thread;\n"
+                "speed-up: wall time of the run with one thread over that with `threads` (same instructions)\n");
   return 0;
 }

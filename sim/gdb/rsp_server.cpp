@@ -102,13 +102,13 @@ GdbServer::GdbServer(sc_core::sc_module_name name, const std::vector<Board*>& bo
   if (base_port <= 0 || base_port + int(boards.size()) - 1 > 65535)
     throw std::runtime_error("gdb: port " + std::to_string(base_port) + " out of range");
   clients_.resize(boards.size());
-  // A debugger stops boards at instructions a rollback could undo: exact mode is off under it
-  // (CpuInitiator), and the quantum is then the timing error, so it is kept fine.
-  const sc_core::sc_time fine(10, sc_core::SC_US);
-  if (tlm::tlm_global_quantum::instance().get() > fine) {
-    std::fprintf(stderr, "gdb: exact mode is off while a debugger is attached; quantum %s -> 10 us\n",
-                 tlm::tlm_global_quantum::instance().get().to_string().c_str());
-    tlm::tlm_global_quantum::instance().set(fine);
+  // A debugger stops boards at instructions a rollback could undo: the platform takes its boards
+  // out of exact mode and keeps the quantum, then the timing error, fine.
+  for (Board* b : boards) {
+    sc_core::sc_time was = CpuTiming::attach_debugger(*b);
+    if (was > sc_core::SC_ZERO_TIME)
+      std::fprintf(stderr, "gdb: exact mode is off while a debugger is attached; quantum %s -> %g us\n",
+                   was.to_string().c_str(), CpuTiming::kDebugQuantumUs);
   }
   for (size_t i = 0; i < boards.size(); ++i) {
     targets_.push_back(std::make_unique<GdbTarget>(*this, *boards[i], int(i)));

@@ -43,7 +43,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
   for (const char* stale : {"monitor.trace.txt", "monitor.trace.bin"}) fs::remove(fs::path(spec_.out_dir) / stale);
   for (unsigned k = 1; k <= spec_.mon.params.n_smi; ++k)
     fs::remove(fs::path(spec_.out_dir) / ("events." + std::to_string(k) + ".vcd"));
-  tlm::tlm_global_quantum::instance().set(spec_.quantum);
+  spec_.timing.apply();
   SC_THREAD(watch_progress);
 
   if (spec_.rtl_monitor) {
@@ -68,6 +68,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     c.ram_bytes = bs.ram_bytes;
     c.validate();
     auto b = std::make_unique<Board>(bs.name.c_str(), c);
+    spec_.timing.apply(*b);
     auto& ni = net_->ni(centrenet::BoardAddress{uint8_t(bs.node), uint8_t(bs.slot)});
     b->attach_net(ni.target);
     Board* board = b.get();

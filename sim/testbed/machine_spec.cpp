@@ -111,7 +111,7 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
 
   // Every board's settings: the one reader, shared with testbed-board (BoardConfig::read).
   m.board.read(cfg);
-  m.quantum = sc_core::sc_time(m.board.quantum_us, sc_core::SC_US);
+  m.timing.read(cfg);
 
   Config bd = cfg.section("board");
   uint32_t ram_kb = m.board.ram_bytes / 1024;
@@ -299,8 +299,9 @@ void MachineSpec::print(std::ostream& os) const {
   os << "machine: " << boards.size() << " board(s) on " << net.nodes.size() << " Centrenet node(s), from "
      << source << "\n";
   os << "  cpu: " << (board.model == m68k::Model::MC68010 ? "68010" : "68000") << " at "
-     << board.clock_hz / 1e6 << " MHz, quantum " << quantum
-     << (board.exact ? ", exact" : " (not exact)") << ", profile " << profile << "\n";
+     << board.clock_hz / 1e6 << " MHz, quantum " << timing.quantum()
+     << (timing.exact ? ", exact" : " (not exact)") << ", profile " << profile << "
+";
   for (auto& b : boards) {
     os << "  " << std::left << std::setw(8) << b.name << std::right << " node " << b.node << " slot "
        << std::setw(2) << b.slot << (b.master ? "  master" : "  slave ") << "  RAM " << b.ram_bytes / 1024

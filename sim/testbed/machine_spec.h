@@ -31,7 +31,7 @@ struct MachineSpec {
   std::string profile = "default";   // the machine profile (Config::apply_profile)
   std::vector<BoardSpec> boards;
   BoardConfig board;                  // per-board defaults (clock, model, wait states, ...)
-  sc_core::sc_time quantum;           // TLM global quantum
+  CpuTiming timing;                   // the quantum and exact mode, applied by Machine
   centrenet::NetworkConfig net;
   monitor::MonitorConfig mon;         // the monitor covers node 0: SMIs 1..n_smi, MMI on the master
   bool probe = true;                  // record every event as written (ground truth)

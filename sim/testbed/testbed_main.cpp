@@ -102,6 +102,25 @@ void report_local_comms(std::ostream& os, const testbed::monitor_decoder::Result
   if (!any) os << "monitor: local communication (Figure 5): no TRAP7 / TRAP70 / TRAP72 in the trace\n";
 }
 
+// How the boards' speculative runs spread over the host's threads (issue #36). The runs sent to
+// the pool and those done again after a device access are the same with any number of threads;
+// which thread ran each is the host's business, like the host time below.
+void report_threads(Machine& m, std::ostream& os) {
+  SpeculationPool* pool = SpeculationPool::instance();
+  if (!pool) return;
+  uint64_t offloaded = 0, aborted = 0, on_workers = 0, joining = 0;
+  for (size_t i = 0; i < m.spec().boards.size(); ++i) {
+    const SpeculativeEngine& s = m.board(i).cpu().speculation();
+    offloaded += s.runs_offloaded();
+    aborted += s.runs_aborted();
+    on_workers += s.ran_on_worker();
+    joining += s.ran_joining();
+  }
+  os << "threads: " << pool->threads() << " host thread(s) for the speculative runs; " << offloaded
+     << " runs sent to them (" << aborted << " done again on the kernel's thread after a device access); ran "
+     << on_workers << " on the pool's threads, " << joining << " on the kernel's thread while joining\n";
+}
+
 // The master's monitor log arrives over the LAN link as out_dir/monitor.raw: decode it into a
 // time-ordered trace and per-board VCDs, and judge it against the probe's ground truth.
 int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
@@ -235,6 +254,11 @@ int sc_main(int argc, char** argv) {
   app.add_flag("--interactive", interactive,
                "this terminal is the operator's console (raw; the master's shell, switched in TOS with "
                "`console BOARD`); Ctrl-] ends the run");
+  int threads = -1;
+  app.add_option("--threads", threads,
+                 "host threads for the boards' speculative runs (run.threads; 0: the host's cores); "
+                 "every output is the same whatever the number")
+      ->check(CLI::Range(0, int(CpuTiming::kMaxThreads)));
   std::string gdb_spec;
   app.add_option("--gdb", gdb_spec,
                  "GDB remote stub: board i on 127.0.0.1:PORT+i (PORT[,nowait]; waits for a gdb to attach "
@@ -259,6 +283,7 @@ int sc_main(int argc, char** argv) {
     }
     if (!input.empty()) cfg.apply_override("run.input=" + toml_string(input));
     if (console_tcp > 0) cfg.apply_override("run.console_tcp=" + std::to_string(console_tcp));
+    if (threads >= 0) cfg.apply_override("run.threads=" + std::to_string(threads));
     if (interactive) {
       cfg.apply_override("run.interactive=true");
       if (console.empty()) cfg.apply_override("run.console=\"master\"");
@@ -362,6 +387,7 @@ int sc_main(int argc, char** argv) {
     }
     machine.network().report(std::cout);
     rc |= report_monitor(machine, std::cout, host_seconds);
+    report_threads(machine, std::cout);
     std::cout << std::fixed << std::setprecision(3) << "host: " << host_seconds << " s for "
               << sc_core::sc_time_stamp().to_seconds()
               << " s simulated\n";

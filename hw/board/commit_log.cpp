@@ -1,0 +1,15 @@
+#include "commit_log.h"
+
+namespace testbed {
+
+void CommitLog::flush(const sc_core::sc_time& until) {
+  for (const Record& x : records_) {
+    if (x.time > until) break;
+    if (x.kind == Record::kBus) observer_->bus_cycle(x.bus);
+    else if (x.kind == Record::kIpl) observer_->ipl(x.time, x.level);
+    else std::fputs(x.text.c_str(), trace_);
+  }
+  records_.clear();
+}
+
+}  // namespace testbed

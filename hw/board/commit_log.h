@@ -1,0 +1,57 @@
+// What a CPU tells the world about itself -- bus cycles and IPL changes to the bus observer (the
+// bus VCD), lines of the instruction trace -- goes through one log. Outside exact mode each
+// record is passed on at once; in exact mode it waits for the commit that makes it certain,
+// in the order it was made, and a rollback drops it with the run that made it.
+#pragma once
+#include "bus_observer.h"
+
+#include <systemc>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace testbed {
+
+class CommitLog {
+ public:
+  void set_observer(BusObserver* o) { observer_ = o; }
+  void set_trace(std::FILE* out) { trace_ = out; }
+  bool observed() const { return observer_ != nullptr; }
+  bool tracing() const { return trace_ != nullptr; }
+  // Exact mode: records wait for flush() (a commit) or drop() (a rollback).
+  void set_deferred(bool on) { deferred_ = on; }
+
+  void bus_cycle(const BusCycleRecord& r) {
+    if (deferred_) records_.push_back(Record{Record::kBus, r, r.start, 0, {}});
+    else observer_->bus_cycle(r);
+  }
+  void ipl(const sc_core::sc_time& t, int level) {
+    if (deferred_) records_.push_back(Record{Record::kIpl, {}, t, level, {}});
+    else observer_->ipl(t, level);
+  }
+  void trace(const sc_core::sc_time& t, const char* line) {
+    if (deferred_) records_.push_back(Record{Record::kTrace, {}, t, 0, line});
+    else std::fputs(line, trace_);
+  }
+  // Passes on what was recorded up to `until` in order; what lies beyond is dropped (a run that
+  // ends while the CPU is ahead: the part after the end never happened).
+  void flush(const sc_core::sc_time& until);
+  void drop() { records_.clear(); }
+  bool empty() const { return records_.empty(); }
+
+ private:
+  struct Record {
+    enum Kind { kBus, kIpl, kTrace } kind;
+    BusCycleRecord bus;
+    sc_core::sc_time time;
+    int level;
+    std::string text;
+  };
+  std::vector<Record> records_;
+  BusObserver* observer_ = nullptr;
+  std::FILE* trace_ = nullptr;
+  bool deferred_ = false;
+};
+
+}  // namespace testbed

@@ -1,0 +1,56 @@
+// The CPU initiator's run loop (CpuInitiator::run) is one loop over this interface: how the CPU
+// keeps time with the kernel between its chunks of instructions. Two engines stand behind it:
+//   - DecoupledEngine (cpu_decoupled.cpp): the CPU runs ahead within the quantum and
+//     synchronises; what reaches it while it is ahead is seen late (the quantum is the error).
+//   - SpeculativeEngine (cpu_speculation.h): exact mode; the CPU runs ahead speculatively and is
+//     rolled back when something reaches it in its past.
+// The loop asks the engine at each step; the engine may wait() (it runs on the CPU's thread).
+#pragma once
+#include <cstdint>
+
+namespace testbed {
+
+class CpuInitiator;
+
+class TimingEngine {
+ public:
+  virtual ~TimingEngine() = default;
+  // Once, after the core's reset, before the loop.
+  virtual void start() {}
+  // At the top of each step: false when the step must be looked at again (the engine did
+  // something at this boundary that changes the CPU: a rollback, a DMA master served).
+  virtual bool boundary() = 0;
+  // Hands the IPL lines to the core; true if the level it sees changed.
+  virtual bool take_ipl() = 0;
+  // The core halted: true once that is certain (false: it was rolled back meanwhile).
+  virtual bool halt_certain() = 0;
+  // The core is in STOP with nothing to take: wait for the IPL lines.
+  virtual void idle() = 0;
+  // The chunk the loop computed (CpuInitiator::chunk_end_) may end earlier for the engine.
+  virtual void clip_chunk(uint64_t now) { (void)now; }
+  // Runs the core to `end` (or less: a yield, an instruction boundary the engine wants).
+  virtual void run(uint64_t end) = 0;
+  // The chunk is done: wait for the kernel to reach the CPU's local time; false if rolled back
+  // meanwhile.
+  virtual bool sync() = 0;
+  // After the loop: the CPU's run ended (finish or halt).
+  virtual void end() = 0;
+};
+
+// Loosely timed with temporal decoupling: the engine of a debugged board or `cpu.exact = false`.
+class DecoupledEngine final : public TimingEngine {
+ public:
+  explicit DecoupledEngine(CpuInitiator& c) : c_(c) {}
+  bool boundary() override;
+  bool take_ipl() override;
+  bool halt_certain() override { return true; }
+  void idle() override;
+  void run(uint64_t end) override;
+  bool sync() override;
+  void end() override;
+
+ private:
+  CpuInitiator& c_;
+};
+
+}  // namespace testbed

@@ -1,0 +1,119 @@
+#include "speculation_pool.h"
+
+#include <memory>
+
+namespace testbed {
+
+SpeculationPool* SpeculationPool::instance_ = nullptr;
+
+namespace {
+std::unique_ptr<SpeculationPool>& owned() {
+  static std::unique_ptr<SpeculationPool> p;
+  return p;
+}
+}  // namespace
+
+void SpeculationPool::configure(unsigned threads) {
+  if (threads == 0) threads = 1;
+  if (instance_ && instance_->threads() == threads) return;
+  owned() = std::make_unique<SpeculationPool>(threads);
+  instance_ = owned().get();
+}
+
+unsigned SpeculationPool::host_threads() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n ? n : 1;
+}
+
+SpeculationPool::SpeculationPool(unsigned threads) {
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+}
+
+SpeculationPool::~SpeculationPool() {
+  if (instance_ == this) instance_ = nullptr;
+  {
+    std::lock_guard<std::mutex> l(m_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+void SpeculationPool::submit(SpeculationJob& job) {
+  job.state_.store(SpeculationJob::kQueued, std::memory_order_release);
+  if (workers_.empty()) return;  // the kernel's thread alone: it runs the job when it joins
+  bool wake;
+  {
+    std::lock_guard<std::mutex> l(m_);
+    queue_.push_back(&job);
+    wake = sleeping_ > 0;
+  }
+  if (wake) cv_.notify_one();
+}
+
+void SpeculationPool::forget(SpeculationJob& job) {
+  if (pending(job)) join(job);
+  std::lock_guard<std::mutex> l(m_);
+  for (auto it = queue_.begin(); it != queue_.end();) it = *it == &job ? queue_.erase(it) : it + 1;
+}
+
+bool SpeculationPool::take(SpeculationJob& job) {
+  int queued = SpeculationJob::kQueued;
+  return job.state_.compare_exchange_strong(queued, SpeculationJob::kRunning, std::memory_order_acq_rel);
+}
+
+void SpeculationPool::finish(SpeculationJob& job) { job.state_.store(SpeculationJob::kDone, std::memory_order_release); }
+
+SpeculationJob* SpeculationPool::next() {
+  std::lock_guard<std::mutex> l(m_);
+  while (!queue_.empty()) {
+    SpeculationJob* j = queue_.front();
+    queue_.pop_front();
+    if (take(*j)) return j;
+  }
+  return nullptr;
+}
+
+void SpeculationPool::join(SpeculationJob& job) {
+  if (take(job)) {  // nobody has started it: run it here
+    ++job.ran_joining_;
+    job.execute();
+    finish(job);
+  }
+  // A worker runs it: meanwhile this thread runs what is queued, then spins (a run is a chunk of
+  // instructions: microseconds).
+  while (job.state_.load(std::memory_order_acquire) == SpeculationJob::kRunning) {
+    if (SpeculationJob* other = next()) {
+      ++other->ran_joining_;
+      other->execute();
+      finish(*other);
+    } else {
+      std::this_thread::yield();
+    }
+  }
+  job.state_.store(SpeculationJob::kIdle, std::memory_order_relaxed);
+}
+
+void SpeculationPool::work() {
+  for (;;) {
+    SpeculationJob* job = nullptr;
+    {
+      std::unique_lock<std::mutex> l(m_);
+      while (queue_.empty() && !stop_) {
+        ++sleeping_;
+        cv_.wait(l);
+        --sleeping_;
+      }
+      if (stop_) return;
+      job = queue_.front();
+      queue_.pop_front();
+    }
+    if (take(*job)) {
+      ++job->ran_on_worker_;
+      job->execute();
+      finish(*job);
+    }
+  }
+}
+
+}  // namespace testbed

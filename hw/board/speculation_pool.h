@@ -1,0 +1,80 @@
+// Host threads for exact mode's speculative runs (issue #36). Between synchronisations a board's
+// run to the end of its chunk touches nothing but the board's own core, RAM and journal, so it
+// can run on another host core while the SystemC kernel (one thread, as SystemC requires) goes
+// on with the other processes of the same delta cycle; the board joins the run before anything
+// else looks at it. The kernel's thread is one of the pool's threads: joining a job nobody has
+// started yet, it runs it itself, and while a worker runs the one it waits for it runs others
+// that are queued. One thread is the kernel's alone (no worker, no hand-over).
+//
+// Results do not depend on the number of threads: a job's result is a function of the board's
+// state when it was queued alone, and it is joined at points of the SystemC schedule that do not
+// depend on the host (see SpeculativeEngine::run). No lock on the core's hot path: the queue's
+// lock is taken once per job, never while the core runs.
+#pragma once
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace testbed {
+
+class SpeculationJob {
+ public:
+  virtual ~SpeculationJob() = default;
+  // Runs the job on whichever thread takes it.
+  virtual void execute() = 0;
+
+ private:
+  friend class SpeculationPool;
+  enum State : int { kIdle, kQueued, kRunning, kDone };
+  std::atomic<int> state_{kIdle};
+  uint64_t ran_on_worker_ = 0, ran_joining_ = 0;  // how the work spread (read after the run)
+ public:
+  uint64_t ran_on_worker() const { return ran_on_worker_; }
+  uint64_t ran_joining() const { return ran_joining_; }
+};
+
+class SpeculationPool {
+ public:
+  // The pool of the process: `threads` threads in all (the kernel's and threads - 1 workers),
+  // or none (nullptr) until the platform configures it (CpuTiming::apply). Configure before the
+  // simulation starts.
+  static void configure(unsigned threads);
+  static SpeculationPool* instance() { return instance_; }
+  static unsigned host_threads();  // the host's cores, at least one
+
+  explicit SpeculationPool(unsigned threads);
+  ~SpeculationPool();
+  SpeculationPool(const SpeculationPool&) = delete;
+  SpeculationPool& operator=(const SpeculationPool&) = delete;
+
+  unsigned threads() const { return unsigned(workers_.size()) + 1; }
+  void submit(SpeculationJob& job);
+  // The job is going away: no stale entry of it may stay in the queue.
+  void forget(SpeculationJob& job);
+  // Returns when `job` is done (running it here if no worker has taken it). No-op if it is
+  // not queued or running.
+  void join(SpeculationJob& job);
+  static bool pending(const SpeculationJob& job) {
+    int s = job.state_.load(std::memory_order_acquire);
+    return s == SpeculationJob::kQueued || s == SpeculationJob::kRunning;
+  }
+
+ private:
+  void work();
+  static bool take(SpeculationJob& job);
+  SpeculationJob* next();  // a queued job nobody has taken, or nullptr
+  static void finish(SpeculationJob& job);
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::deque<SpeculationJob*> queue_;
+  bool stop_ = false;
+  unsigned sleeping_ = 0;
+  std::vector<std::thread> workers_;
+  static SpeculationPool* instance_;
+};
+
+}  // namespace testbed
