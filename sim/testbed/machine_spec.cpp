@@ -300,8 +300,7 @@ void MachineSpec::print(std::ostream& os) const {
      << source << "\n";
   os << "  cpu: " << (board.model == m68k::Model::MC68010 ? "68010" : "68000") << " at "
      << board.clock_hz / 1e6 << " MHz, quantum " << timing.quantum()
-     << (timing.exact ? ", exact" : " (not exact)") << ", profile " << profile << "
-";
+     << (timing.exact ? ", exact" : " (not exact)") << ", profile " << profile << "\n";
   for (auto& b : boards) {
     os << "  " << std::left << std::setw(8) << b.name << std::right << " node " << b.node << " slot "
        << std::setw(2) << b.slot << (b.master ? "  master" : "  slave ") << "  RAM " << b.ram_bytes / 1024
