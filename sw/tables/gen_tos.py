@@ -15,7 +15,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 ARG_REGS = ["d1", "d2", "d3", "a0", "a1", "a2"]
 # Further tables of named values: (tos.toml table, C prefix, heading in the docs).
 VALUE_TABLES = [("mon_status", "TOS_MON_", "`mon_status` selectors"), ("lan_flag", "TOS_LAN_", "`lan_put` flags"),
-                ("reconf", "TOS_RECONF_", "`reconfigure` kinds")]
+                ("reconf", "TOS_RECONF_", "`reconfigure` kinds"), ("dev_op", "TOS_DEV_", "`dev` operations")]
 C_TYPES = {"char": 1, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "int32_t": 4}
 
 

@@ -61,6 +61,9 @@ int lan_put(const char *name, const void *buf, int len); /* 0 once the host has 
 int mon_read(uint32_t *buf, int max_words);             /* MMI entries drained (no wait), or -error */
 long mon_status(int what);                              /* TOS_MON_*, or -error */
 
+/* ---- user devices (machine file [[boards.devices]]; README "Building on the models") ---- */
+long dev(int op, unsigned long arg, unsigned long value); /* TOS_DEV_*: a count, an address, 0, or -error */
+
 /* ---- the kernel ---- */
 long tos_info(int what);                             /* TOS_INFO_* */
 int dgl_set(int set, int clear);                     /* event classes (DGL_*) on / off */
