@@ -16,7 +16,7 @@
 #include "cpu_debug.h"
 #include "bus_observer.h"
 
-#include <m68k_cpu.h>
+#include "m68k_cpu.h"
 
 #include <systemc>
 #include <tlm>
