@@ -703,8 +703,9 @@ def device_tables(path, out):
         validate(mm, {"convention": {}, "event": []})
     except SystemExit as e:
         msg = str(e.code)
-        m = re.search(r"\b[A-Z][A-Z0-9_]*\.([A-Za-z0-9_]+)", msg)
-        sys.exit(f"{path}:{line_of(m.group(1)) if m else 1}: {msg.removeprefix('gen_tables: ')}")
+        # The last register the message names is the one found wrong (an overlap names the earlier first).
+        m = re.findall(r"\b[A-Z][A-Z0-9_]*\.([A-Za-z0-9_]+)", msg)
+        sys.exit(f"{path}:{line_of(m[-1]) if m else 1}: {msg.removeprefix('gen_tables: ')}")
     r = mm["region"][0]
     syms = region_symbols(mm, r)
     offs = {n for n, *_ in syms if n.endswith("_OFF")}
