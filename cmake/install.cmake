@@ -20,3 +20,61 @@ install(CODE "
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR \"installing the firmware sub-build failed\")
   endif()")
+
+# ---- The models as a library for hardware designers (issue #38; README "Building on the models") ----
+#   DIR/include/testbed/*.h           the public headers (one prefix; they include each other by name)
+#   DIR/lib/libtestbed_*.a            the model libraries
+#   DIR/lib/cmake/TestbedModels/      find_package(TestbedModels): imported targets TestbedModels::*,
+#                                     SystemC and toml++ from the system, testbed_device_registers()
+#   DIR/bin/testbed-gen-device        the register generator, for a user device's own table
+# The public headers: what a user's sc_main or device includes, and everything those include.
+# The rest (the core's decoder and executor, tool plumbing) stays out: it is not an interface.
+set(TESTBED_PUBLIC_HEADERS
+  hw/board/absent_device.h hw/board/address_decoder.h hw/board/board.h hw/board/board_identity.h
+  hw/board/bus_extension.h hw/board/bus_observer.h hw/board/bus_vcd.h hw/board/console_endpoints.h
+  hw/board/cpu_debug.h hw/board/cpu_initiator.h hw/board/device.h hw/board/device_directory.h
+  hw/board/dma_port.h hw/board/file_service.h hw/board/interrupt_controller.h hw/board/memory.h
+  hw/board/mmu.h hw/board/serial_endpoint.h hw/board/serial_port.h hw/board/sim_control.h hw/board/timer.h
+  hw/bus/memory_port.h hw/bus/register_target.h
+  hw/centrenet/centrenet_bus.h hw/centrenet/centrenet_config.h hw/centrenet/centrenet_network.h
+  hw/centrenet/fibre_link.h hw/centrenet/frame.h hw/centrenet/network_interface.h
+  hw/cpu/m68k_bus.h hw/cpu/m68k_cpu.h
+  hw/monitor/mmi.h hw/monitor/monitor.h hw/monitor/monitor_engine.h hw/monitor/monitor_params.h
+  hw/monitor/monitor_probe.h hw/monitor/monitor_tlm.h hw/monitor/monitor_vcd.h hw/monitor/smi.h
+  sim/testbed/machine.h sim/testbed/machine_builder.h sim/testbed/machine_spec.h
+  sim/testbed/monitor_latency.h sim/testbed/operator_console.h
+  sw/config/config.h sw/elf/elf_loader.h)
+list(TRANSFORM TESTBED_PUBLIC_HEADERS PREPEND ${CMAKE_SOURCE_DIR}/)
+install(FILES ${TESTBED_PUBLIC_HEADERS} DESTINATION include/testbed)
+install(FILES ${TESTBED_GENERATED_DIR}/include/testbed/memory_map.h ${TESTBED_GENERATED_DIR}/include/testbed/register_tables.h
+              ${TESTBED_GENERATED_DIR}/include/testbed/events.h DESTINATION include/testbed)
+set(TESTBED_MODEL_LIBRARIES m68k_core testbed_elf testbed_config testbed_output testbed_tables testbed_bus
+    testbed_board testbed_centrenet testbed_monitor_engine testbed_monitor testbed_filestore testbed_machine
+    systemc_tlm testbed_warnings)
+foreach(t ${TESTBED_MODEL_LIBRARIES})
+  get_target_property(_type ${t} TYPE)
+  if(NOT _type STREQUAL "INTERFACE_LIBRARY")
+    set_target_properties(${t} PROPERTIES EXPORT_NAME ${t})
+  endif()
+endforeach()
+# An installed sanitized build (-DTESTBED_SANITIZE=ON) gives its users, plugins included, the
+# same flags: ASan's runtime must be in every object of the process that dlopens a device.
+if(TESTBED_SANITIZE)
+  target_compile_options(systemc_tlm INTERFACE $<INSTALL_INTERFACE:-fsanitize=address,undefined -fno-omit-frame-pointer>)
+  target_link_options(systemc_tlm INTERFACE $<INSTALL_INTERFACE:-fsanitize=address,undefined>)
+endif()
+install(TARGETS ${TESTBED_MODEL_LIBRARIES} EXPORT TestbedModelsTargets
+        ARCHIVE DESTINATION lib INCLUDES DESTINATION include)
+# The verilated monitor RTL, which testbed_machine links privately (monitor.model = "rtl").
+install(TARGETS rtl_monitor_sc ARCHIVE DESTINATION lib)
+install(EXPORT TestbedModelsTargets NAMESPACE TestbedModels:: DESTINATION lib/cmake/TestbedModels)
+include(CMakePackageConfigHelpers)
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/TestbedModelsConfigVersion.cmake
+  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_SOURCE_DIR}/cmake/TestbedModelsConfig.cmake ${CMAKE_BINARY_DIR}/TestbedModelsConfigVersion.cmake
+        DESTINATION lib/cmake/TestbedModels)
+install(FILES ${CMAKE_SOURCE_DIR}/sw/tables/gen_tables.py ${CMAKE_SOURCE_DIR}/sw/tables/memory_map.toml
+              ${CMAKE_SOURCE_DIR}/sw/tables/events.toml DESTINATION share/testbed/tables)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/sw/tables/registers/ DESTINATION share/testbed/tables/registers)
+install(PROGRAMS ${CMAKE_SOURCE_DIR}/cmake/testbed-gen-device DESTINATION bin)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION share/testbed/examples)

@@ -178,10 +178,10 @@ hardening_check(testbed_more_smis_than_slaves_runs 0
 # (was: an uncaught m68k::Group0, SIGABRT); in the six-board machine the other boards go on and
 # the run's outputs stay.
 hardening_check(testbed_board_reset_pc_in_hole_halts 3
-  "testbed-board: .*0xFE0000"
+  "testbed-board: .*0xFD8000"
   CMD $<TARGET_FILE:testbed-board> --max-cycles 100000 ${TESTBED_FIRMWARE_DIR}/reset-in-hole.elf)
 hardening_check(testbed_reset_pc_in_hole_halts_one_board 1
-  "board master +still running.*board earth +HALTED at [0-9.]+ ms: no memory at the reset PC 0xFE0000 \\(bus error.*board air +HALTED at [0-9.]+ ms: double bus fault.*testbed: board earth halted at [0-9.]+ ms: no memory at the reset PC 0xFE0000.*the other boards go on"
+  "board master +still running.*board earth +HALTED at [0-9.]+ ms: no memory at the reset PC 0xFD8000 \\(bus error.*board air +HALTED at [0-9.]+ ms: double bus fault.*testbed: board earth halted at [0-9.]+ ms: no memory at the reset PC 0xFD8000.*the other boards go on"
   CMD ${_tb} ${_hd_out}/hole.toml --firmware-dir ${TESTBED_FIRMWARE_DIR} --out ${_hd_out}/hole --console none --set run.no_progress_ms=100
   DEFS -DSETUP_FILE=${_hd_out}/hole.toml
        "-DSETUP_TEXT=[board]\nimage = \"fault-target.elf\"\n[[boards]]\nname = \"master\"\nslot = 0\n[[boards]]\nname = \"earth\"\nslot = 1\nimage = \"reset-in-hole.elf\"\n[[boards]]\nname = \"air\"\nslot = 2\n[monitor]\nsmis = 2\n"

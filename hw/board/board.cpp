@@ -17,17 +17,64 @@ void BoardConfig::validate() const {
         std::to_string(TB_RAM_MAX_BYTES) + " (RAM ends at the boot ROM)");
   if (!(clock_hz >= 1e3 && clock_hz <= 1e9)) bad("clock_hz " + std::to_string(clock_hz) + " must be 1 kHz .. 1 GHz");
   if (id > 15) bad("board id " + std::to_string(id) + " must be 0..15 (sixteen boards per Centrenet node)");
+  if (devices.size() > DeviceDirectory::kMaxDevices)
+    bad(std::to_string(devices.size()) + " user devices: a board has room for " +
+        std::to_string(DeviceDirectory::kMaxDevices) + " in its DEV directory");
+  for (size_t i = 0; i < devices.size(); ++i) {
+    const DeviceWindow& d = devices[i];
+    auto hex = [](uint64_t v) { char b[16]; std::snprintf(b, sizeof b, "0x%06llX", (unsigned long long)v); return std::string(b); };
+    uint64_t lo = TB_DEV_BASE + kDeviceDirectoryBytes, hi = uint64_t(TB_DEV_BASE) + TB_DEV_SIZE;
+    if (d.name.empty()) bad("a user device without a name");
+    if (d.size == 0 || d.size % 2 || d.address % 2)
+      bad("device " + d.name + ": address " + hex(d.address) + " and size " + std::to_string(d.size) + " must be even and the size non-zero");
+    if (d.address < lo || uint64_t(d.address) + d.size > hi)
+      bad("device " + d.name + " at " + hex(d.address) + ".." + hex(uint64_t(d.address) + d.size - 1) +
+          ": user devices go in the DEV region, " + hex(lo) + ".." + hex(hi - 1) + " (its first " +
+          std::to_string(kDeviceDirectoryBytes) + " bytes are the board's directory of them)");
+    for (size_t j = 0; j < i; ++j) {
+      const DeviceWindow& e = devices[j];
+      if (e.name == d.name) bad("two user devices named " + d.name);
+      if (uint64_t(d.address) < uint64_t(e.address) + e.size && uint64_t(e.address) < uint64_t(d.address) + d.size)
+        bad("device " + d.name + " at " + hex(d.address) + ".." + hex(uint64_t(d.address) + d.size - 1) + " overlaps device " +
+            e.name + " at " + hex(e.address) + ".." + hex(uint64_t(e.address) + e.size - 1));
+    }
+  }
   if (ram_wait_states > 64 || rom_wait_states > 64 || io_wait_states > 64 || mmu_walk_clocks > 1000)
     bad("wait states must be 0..64 (and the MMU walk 0..1000 clocks)");
 }
 
 std::vector<Window> Board::windows(const BoardConfig& c) {
-  return {{"RAM", TB_RAM_BASE, c.ram_bytes},         {"BOOT", TB_BOOT_BASE, TB_BOOT_SIZE},
+  std::vector<Window> w = {{"RAM", TB_RAM_BASE, c.ram_bytes},         {"BOOT", TB_BOOT_BASE, TB_BOOT_SIZE},
           {"NET", TB_NET_BASE, TB_NET_SIZE},         {"MON", TB_MON_BASE, TB_MON_SIZE},
           {"MMU", TB_MMU_BASE, TB_MMU_SIZE},         {"TIMER", TB_TIMER_BASE, TB_TIMER_SIZE},
           {"INTC", TB_INTC_BASE, TB_INTC_SIZE},      {"SERIAL0", TB_SERIAL0_BASE, TB_SERIAL0_SIZE},
           {"SERIAL1", TB_SERIAL1_BASE, TB_SERIAL1_SIZE}, {"BOARDID", TB_BOARDID_BASE, TB_BOARDID_SIZE},
           {"SIMCTL", TB_SIMCTL_BASE, TB_SIMCTL_SIZE}};
+  w.push_back({"DEV", TB_DEV_BASE, kDeviceDirectoryBytes});
+  for (auto& d : c.devices) w.push_back({"dev." + d.name, d.address, d.size});
+  return w;
+}
+
+namespace {
+std::vector<DeviceDirectory::Entry> directory_of(const BoardConfig& c) {
+  std::vector<DeviceDirectory::Entry> e;
+  for (auto& d : c.devices) e.push_back({d.address, d.size});
+  return e;
+}
+}  // namespace
+
+void Board::add_device(const std::string& name, Device& device) {
+  for (size_t i = 0; i < config_.devices.size(); ++i) {
+    if (config_.devices[i].name != name) continue;
+    if (devices_[i]) throw std::invalid_argument(std::string(this->name()) + ": device " + name + " added twice");
+    devices_[i] = &device;
+    decoder_.port("dev." + name).bind(device.socket);
+    device.dma.bind(dma_.socket);
+    device.on_irq([this, i](bool l) { intc_.set_line(IrqSource::Dev, directory_.set_line(unsigned(i), l)); });
+    return;
+  }
+  throw std::invalid_argument(std::string(this->name()) + ": no window declared for device " + name +
+                              " (BoardConfig::devices, or [[boards.devices]] in the machine file)");
 }
 
 Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
@@ -45,7 +92,9 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
       serial0_("serial0", c.console_baud, period_ * double(c.io_wait_states)),
       serial1_("serial1", c.link_baud, period_ * double(c.io_wait_states)),
       id_("boardid", c.id, c.master, c.node, c.ram_bytes, period_ * double(c.io_wait_states)),
-      simctl_("simctl", period_ * double(c.io_wait_states)) {
+      simctl_("simctl", period_ * double(c.io_wait_states)),
+      directory_("devices", directory_of(c), period_ * double(c.io_wait_states)),
+      devices_(c.devices.size(), nullptr) {
   cpu_.socket.bind(mmu_.cpu_side);
   mmu_.mem_side.bind(decoder_.target);
   decoder_.port("RAM").bind(ram_.socket);
@@ -57,6 +106,7 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
   decoder_.port("SERIAL1").bind(serial1_.socket);
   decoder_.port("BOARDID").bind(id_.socket);
   decoder_.port("SIMCTL").bind(simctl_.socket);
+  decoder_.port("DEV").bind(directory_.socket);
   cpu_.set_fast_path(c.fast_path);
   cpu_.set_memory_port(&dma_.memory_port());
   CpuTiming{}.apply(*this);  // the default mode until the platform applies its own
@@ -77,6 +127,8 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
     intc_.reset();
     serial0_.reset();
     serial1_.reset();
+    for (Device* d : devices_)
+      if (d) d->reset();
   });
   cpu_.set_event_horizon([this] { return timer_.next_irq_time(); });
   simctl_.on_exit([this](uint32_t, const sc_time&) { cpu_.finish(); });
@@ -93,6 +145,10 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
 }
 
 void Board::before_end_of_elaboration() {
+  for (size_t i = 0; i < devices_.size(); ++i)
+    if (!devices_[i])
+      throw std::invalid_argument(std::string(name()) + ": device window " + config_.devices[i].name +
+                                  " declared but no device added (Board::add_device)");
   if (!net_attached_) {
     no_net_ = std::make_unique<AbsentDevice>("no_net");
     decoder_.port("NET").bind(no_net_->socket);

@@ -18,6 +18,8 @@
 #include "board_identity.h"
 #include "cpu_initiator.h"
 #include "cpu_timing.h"
+#include "device.h"
+#include "device_directory.h"
 #include "dma_port.h"
 #include "elf_loader.h"
 #include "interrupt_controller.h"
@@ -36,6 +38,14 @@
 namespace testbed {
 
 class Config;  // sw/config: a machine file
+
+// A user device's window in the DEV region (machine file [[boards.devices]]).
+struct DeviceWindow {
+  std::string name;
+  uint32_t address = 0, size = 0;
+};
+// The DEV region's first bytes are the board's directory of its devices; windows start after it.
+constexpr uint32_t kDeviceDirectoryBytes = 0x100;
 
 // A board's settings. The initializers are the one statement of the defaults; read() is the one
 // reader of the machine file's keys for them, for testbed and testbed-board alike.
@@ -56,6 +66,9 @@ struct BoardConfig {
   bool fast_path = true;
   // The quantum and exact mode are the platform's (CpuTiming): a board starts exact, the
   // platform's CpuTiming::apply(board) sets its mode.
+  // User devices (at most 8): windows inside DEV past the directory, not overlapping, even
+  // addresses and sizes. The models are attached with Board::add_device before sc_start.
+  std::vector<DeviceWindow> devices;
   // Throws std::invalid_argument naming the parameter when a value is out of range.
   void validate() const;
   // The machine file's settings for every board (board_settings.cpp): [cpu] model, clock_mhz,
@@ -98,6 +111,10 @@ class Board : public sc_core::sc_module {
   DmaPort& dma() { return dma_; }
   // Interrupt lines of external devices (level-sensitive; IrqSource::Net, IrqSource::Mon).
   void set_irq(IrqSource s, bool asserted) { intc_.set_line(s, asserted); }
+  // A user device into the window config().devices declared as `window`: its registers,
+  // its interrupt line (DEV directory bit n, INTC DEV), its DMA socket (the board's DMA port)
+  // and its reset. Before sc_start; a declared window left without a device is refused then.
+  void add_device(const std::string& window, Device& device);
 
   SerialPort& console() { return serial0_; }
   SerialPort& link() { return serial1_; }
@@ -129,6 +146,8 @@ class Board : public sc_core::sc_module {
   SerialPort serial0_, serial1_;
   BoardIdentity id_;
   SimControl simctl_;
+  DeviceDirectory directory_;
+  std::vector<Device*> devices_;  // by window, as config_.devices
   std::unique_ptr<AbsentDevice> no_net_, no_mon_;
   bool net_attached_ = false, mon_attached_ = false;
   std::function<void(Board&)> exit_;

@@ -1,7 +1,7 @@
 // A debugger's hooks into the CPU initiator (sim/gdb uses them): none of them costs anything
 // while no hook is set.
 #pragma once
-#include <m68k_bus.h>
+#include "m68k_bus.h"
 
 #include <cstdint>
 

@@ -23,7 +23,7 @@
 #include "cpu_speculation.h"
 #include "bus_observer.h"
 
-#include <m68k_cpu.h>
+#include "m68k_cpu.h"
 
 #include <systemc>
 #include <tlm>

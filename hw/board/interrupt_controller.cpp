@@ -5,7 +5,7 @@
 namespace testbed {
 
 namespace {
-constexpr int kLevels[kIrqSources] = {TB_IRQ_TIMER, TB_IRQ_NET, TB_IRQ_SERIAL0, TB_IRQ_SERIAL1, TB_IRQ_MON};
+constexpr int kLevels[kIrqSources] = {TB_IRQ_TIMER, TB_IRQ_NET, TB_IRQ_SERIAL0, TB_IRQ_SERIAL1, TB_IRQ_MON, TB_IRQ_DEV};
 }
 
 InterruptController::InterruptController(sc_core::sc_module_name name, sc_core::sc_time latency)

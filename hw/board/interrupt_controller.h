@@ -1,5 +1,5 @@
 // The board's interrupt controller: level-sensitive source lines (timer, Centrenet NI, the two
-// serial ports, the monitoring interface), each at the fixed IPL of [irq] in memory_map.toml,
+// serial ports, the monitoring interface, the user devices), each at the fixed IPL of [irq] in memory_map.toml,
 // an enable mask, and the IPL output to the CPU. Every source is autovectored (24 + level).
 #pragma once
 #include "register_target.h"
@@ -16,6 +16,7 @@ enum class IrqSource : unsigned {
   Serial0 = regs::intc::ENABLE::SERIAL0::shift,
   Serial1 = regs::intc::ENABLE::SERIAL1::shift,
   Mon = regs::intc::ENABLE::MON::shift,
+  Dev = regs::intc::ENABLE::DEV::shift,  // the user devices' OR (the DEV directory's IRQ says whose)
 };
 constexpr unsigned kIrqSources = regs::intc::ENABLE::field_count;
 

@@ -61,14 +61,20 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
 
   std::set<unsigned> smi_bound;
   for (auto& bs : spec_.boards) {
-    BoardConfig c = spec_.board;
-    c.id = uint16_t(bs.slot);
-    c.node = uint16_t(bs.node);
-    c.master = bs.master;
-    c.ram_bytes = bs.ram_bytes;
+    BoardConfig c = spec_.board_config(bs);
     c.validate();
     auto b = std::make_unique<Board>(bs.name.c_str(), c);
     spec_.timing.apply(*b);
+    for (auto& d : bs.devices) {  // user devices: built by their model, wired by the board
+      DeviceArgs a{bs.name + "_" + d.name, d.address, sc_core::sc_time(1.0 / c.clock_hz, sc_core::SC_SEC),
+                   sc_core::sc_time(1.0 / c.clock_hz, sc_core::SC_SEC) * double(c.io_wait_states), d.params};
+      devices_.emplace_back(d.model->create(a));
+      b->add_device(d.name, *devices_.back());
+      for (auto& k : d.params.unused_keys())  // the device has read what it understands
+        if (k.compare(0, d.params.path().size() + 1, d.params.path() + ".") == 0)
+          throw ConfigError(d.params.locate(k.substr(d.params.path().size() + 1)) + ": device " + d.name + " (" +
+                            d.model->name + ") has no such setting");
+    }
     auto& ni = net_->ni(centrenet::BoardAddress{uint8_t(bs.node), uint8_t(bs.slot)});
     b->attach_net(ni.target);
     Board* board = b.get();

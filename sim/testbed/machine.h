@@ -71,6 +71,7 @@ class Machine : public sc_core::sc_module {
   std::unique_ptr<tbrtl::MonitorPins> rtl_monitor_;
   std::unique_ptr<centrenet::CentrenetNetwork> net_;
   std::vector<std::unique_ptr<Board>> boards_;
+  std::vector<std::unique_ptr<Device>> devices_;  // user devices (their plugins stay loaded)
   std::vector<std::unique_ptr<ConsoleSink>> consoles_;
   std::vector<std::unique_ptr<BusVcd>> vcds_;
   std::unique_ptr<FileService> link_;

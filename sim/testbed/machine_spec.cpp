@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -102,7 +105,73 @@ void check_output_dir(const std::string& source, const std::string& setting, con
   if (!ok) throw ConfigError(head + "cannot write in " + p.string() + ": " + std::strerror(errno));
 }
 
+bool is_device_key(const std::string& k) {
+  static const std::regex device(R"(boards\.[0-9]+\.devices\.[0-9]+\..*)");
+  return std::regex_match(k, device);
+}
+
+// The [[boards.devices]] of one board entry: each model found (a plugin loaded now, so a
+// missing or foreign library stops the run before anything is built) and its window checked
+// against the DEV region and the board's other devices, naming the file and line of the entry.
+std::vector<DeviceSpec> read_devices(const Config& board, const std::string& board_name) {
+  namespace fs = std::filesystem;
+  std::vector<DeviceSpec> out;
+  std::vector<Config> list = board.array_of_tables("devices");
+  std::string dir = fs::path(board.source_name()).parent_path().string();
+  for (auto& e : list) {
+    DeviceSpec d;
+    d.where = e.locate("name");
+    d.name = e.require_string("name");
+    bool ok_name = !d.name.empty() && d.name.size() <= 32;
+    for (char c : d.name) ok_name = ok_name && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    if (!ok_name) throw ConfigError(e.locate("name") + " = \"" + d.name + "\": 1..32 letters, digits or _");
+    d.address = uint32_t(e.require_int("address", TB_DEV_BASE, uint64_t(TB_DEV_BASE) + TB_DEV_SIZE - 2));
+    std::string lib = e.get_string("library", ""), model = e.get_string("model", "");
+    if (lib.empty() == model.empty())
+      throw ConfigError(e.locate("name") + " (device " + d.name + "): give either library = \"path.so\" (a plugin) "
+                        "or model = \"name\" (a model linked into the program)");
+    if (!lib.empty()) {
+      fs::path p(lib);
+      if (p.is_relative() && !fs::exists(p) && !dir.empty()) p = fs::path(dir) / p;  // beside the machine file
+      d.library = p.string();
+      try {
+        d.model = load_device_plugin(d.library);
+      } catch (const std::runtime_error& x) {
+        throw ConfigError(e.locate("library") + " = \"" + lib + "\" (device " + d.name + "): " + x.what());
+      }
+    } else {
+      d.model = find_device_model(model);
+      if (!d.model) throw ConfigError(e.locate("model") + " = \"" + model + "\" (device " + d.name + "): no such model "
+                                      "linked into this program (testbed::register_device_model)");
+    }
+    d.params = e;
+    out.push_back(d);
+  }
+  // The windows, checked as the board will (BoardConfig::validate), but said with the lines.
+  for (size_t i = 0; i < out.size(); ++i) {
+    BoardConfig c;
+    for (size_t j = 0; j <= i; ++j) c.devices.push_back({out[j].name, out[j].address, out[j].model->size});
+    try {
+      c.validate();
+    } catch (const std::invalid_argument& x) {
+      throw ConfigError(list[i].locate("address") + ": board " + board_name + ": " + x.what());
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+BoardConfig MachineSpec::board_config(const BoardSpec& bs) const {
+  BoardConfig c = board;
+  c.id = uint16_t(bs.slot);
+  c.node = uint16_t(bs.node);
+  c.master = bs.master;
+  c.ram_bytes = bs.ram_bytes;
+  c.devices.clear();
+  for (auto& d : bs.devices) c.devices.push_back({d.name, d.address, d.model->size});
+  return c;
+}
 
 MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmware_dir) {
   MachineSpec m;
@@ -147,6 +216,7 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
     b.ram_bytes = uint32_t(e.get_int("ram_kb", ram_kb, 1, TB_RAM_MAX_BYTES / 1024)) * 1024;
     std::string store = e.get_string("filestore", default_filestore);
     b.filestore = resolve_filestore(store, firmware_dir, e.has("filestore") ? e : bd, b.ram_bytes, checked_stores);
+    b.devices = read_devices(e, b.name);
     if (!names.insert(b.name).second) throw ConfigError(m.source + ": " + e.path() + ".name: board name \"" + b.name + "\" used twice");
     if (!slots.insert({b.node, b.slot}).second)
       throw ConfigError(m.source + ": " + e.path() + ": node " + std::to_string(b.node) + " slot " +
@@ -281,6 +351,9 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
     for (auto& b : m.boards) check_output_file(m.source, "trace.boards_vcd", m.board_vcd + "." + b.name + ".vcd");
 
   auto unused = cfg.unused_keys();
+  // A device's own keys are read by the device when the machine is built (Machine checks them then).
+  unused.erase(std::remove_if(unused.begin(), unused.end(), [](const std::string& k) { return is_device_key(k); }),
+               unused.end());
   if (!unused.empty()) {
     std::string list;
     for (auto& k : unused) list += (list.empty() ? "" : ", ") + k;
@@ -307,6 +380,12 @@ void MachineSpec::print(std::ostream& os) const {
        << " KB  image " << b.image;
     if (!b.filestore.empty()) os << "  filestore " << b.filestore;
     os << "\n";
+    for (auto& d : b.devices) {
+      char at[16];
+      std::snprintf(at, sizeof at, "0x%06X", d.address);
+      os << "           device " << d.name << " (" << d.model->name << ") at " << at
+         << (d.library.empty() ? std::string(", linked in") : ", from " + d.library) << "\n";
+    }
   }
   os << "  centrenet: " << net.bus.rate_bytes_per_s / 1e6 << " MB/s per bus, frame overhead "
      << net.bus.frame_overhead << ", hop " << net.fibre.hop_latency << ", DMA " << centrenet::to_string(net.ni.mode)

@@ -16,6 +16,16 @@
 
 namespace testbed {
 
+// A user device on a board ([[boards.devices]]: name, library or model, address, its own keys).
+struct DeviceSpec {
+  std::string name;                // its window's name on the board ("crc0")
+  std::string library;             // the plugin it came from ("" = a model linked in)
+  const DeviceModel* model = nullptr;
+  uint32_t address = 0;
+  Config params;                   // the entry, for the device's own keys
+  std::string where;               // "file:line" of the entry, for messages
+};
+
 struct BoardSpec {
   std::string name;     // "master", "earth", ...
   unsigned node = 0;    // Centrenet node
@@ -24,6 +34,7 @@ struct BoardSpec {
   std::string image;    // resolved path of the ELF image it boots
   std::string filestore;  // resolved path of the TOS filestore loaded at TOS_FS_BASE ("" = none)
   uint32_t ram_bytes = 0;
+  std::vector<DeviceSpec> devices;
 };
 
 struct MachineSpec {
@@ -49,6 +60,8 @@ struct MachineSpec {
   sc_core::sc_time script_idle;       // the session script done and no progress this long: the run ends
 
   static MachineSpec from_config(const Config& cfg, const std::string& firmware_dir);
+  // The board settings of board b (the defaults, its identity and RAM, its device windows).
+  BoardConfig board_config(const BoardSpec& b) const;
   const BoardSpec* find(const std::string& name) const;
   void print(std::ostream& os) const;  // the one-screen description of what was built
 };

@@ -41,6 +41,13 @@ Config Config::from_string(const std::string& text, const std::string& name) {
   return Config(root, &root->table, "");
 }
 
+Config Config::from_table(toml::table table, const std::string& name) {
+  auto root = std::make_shared<Root>();
+  root->name = name;
+  root->table = std::move(table);
+  return Config(root, &root->table, "");
+}
+
 void Config::apply_override(const std::string& assignment) {
   auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0)

@@ -29,6 +29,10 @@ class Config {
   Config() = default;
   static Config from_file(const std::string& path);
   static Config from_string(const std::string& text, const std::string& name = "<string>");
+  // A tree built or edited in code (MachineBuilder); `name` stands for the file in messages.
+  static Config from_table(toml::table table, const std::string& name);
+  // The whole tree (MachineBuilder copies a loaded file's, source lines and all, to extend it).
+  const toml::table& table() const { return root_->table; }
 
   // "board.ram_mb=8", "monitor.tick_us=2", "trace.vcd=out.vcd". The value is parsed as TOML
   // (number, bool, quoted string); an unquoted word is taken as a string.
@@ -63,6 +67,8 @@ class Config {
 
   const std::string& source_name() const { return root_->name; }
   std::string path() const { return prefix_; }
+  // "file:line: path.key" of a key (of this view when absent), for a message about it.
+  std::string locate(const std::string& key) const { return where(key, find(key)); }
   // Keys present in the file that no getter asked for, as full dotted paths.
   std::vector<std::string> unused_keys() const;
 

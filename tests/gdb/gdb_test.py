@@ -258,11 +258,11 @@ def bad_input(name):
             (b"m400", rb"E01"),
             (b"m400,", rb"E01"),
             (b"m123456789,4", rb"E01"),
-            (b"mfe0000,4", rb"E14"),       # a hole in the memory map
+            (b"mfd8000,4", rb"E14"),       # a hole in the memory map
             (b"m1000000,4", rb"E14"),      # past the 24-bit bus
             (b"mf00000,10", rb"E14"),      # RAM not fitted
             (b"M400,4:zz", rb"E01"),
-            (b"Mfe0000,2:0000", rb"E14"),
+            (b"Mfd8000,2:0000", rb"E14"),
             (b"G1234", rb"E01"),
             (b"p99", rb"E00"),
             (b"Pz=1", rb"E01"),
@@ -319,13 +319,13 @@ def pc_in_hole(name):
     port = free_port(name, 1)
     sim = board_sim(port)
     try:
-        out = gdb(port, ["break report", "continue", "set $pc = 0xfe0000", "continue"], target_elf())
+        out = gdb(port, ["break report", "continue", "set $pc = 0xfd8000", "continue"], target_elf())
         rc = sim.wait(60)
         if rc is None:
             fail("the simulator did not end after its only board halted", out, sim.text())
         if rc < 0:
             fail("the simulator died of signal %d" % -rc, out, sim.text())
-        expect(sim.text(), r"no memory at the PC the debugger set, 0xFE0000 \(bus error", "the halt names the PC",
+        expect(sim.text(), r"no memory at the PC the debugger set, 0xFD8000 \(bus error", "the halt names the PC",
                out)
         if rc != 3:
             fail("testbed-board exited %d, not 3 (the CPU halted)" % rc, out, sim.text())

@@ -15,7 +15,7 @@ src = pathlib.Path(sys.argv[1])
 gen = src / "gen_tables.py"
 CASES = [
     ("overlap", 'name = "ACKS"\noffset = 0x08', 'name = "ACKS"\noffset = 0x02', "overlap"),
-    ("array without stride", "count = 5\nstride = 2\n", "count = 5\n", "needs count"),
+    ("array without stride", "count = 6\nstride = 2\n", "count = 6\n", "needs count"),
     ("bad width", 'name = "ACKS"\noffset = 0x08\nwidth = 32', 'name = "ACKS"\noffset = 0x08\nwidth = 24',
      "width must be"),
     ("bad access", 'name = "ACKS"\noffset = 0x08\nwidth = 32\naccess = "ro"',

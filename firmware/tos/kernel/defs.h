@@ -407,6 +407,7 @@ typedef int32_t syscall_fn(struct tcb *t);
 void service(struct tcb *t, uint32_t vector);
 struct tcb *trap_fast(struct tcb *t);      /* entry.S: a system call at its trap; the thread to enter or NULL */
 void intr(uint32_t vector);                 /* a device interrupt (any mode) */
+void dev_intr(void);                        /* kernel/dev.c: a user device's interrupt */
 void kernel_fault(uint32_t *regs);          /* d0-d7/a0-a7 then the frame */
 
 /* ---- timer.c ---- */

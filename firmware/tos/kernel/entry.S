@@ -169,6 +169,8 @@ from_kernel:
     move.l  (%sp)+,%d0
     rte
 kfault:
+    tst.b   dev_probing             /* a user device refused dev_io's access (kernel/dev_io.S) */
+    bne     dev_io_fault
     /* The RTE into a thread faulted (its PC or first instruction words on a page that is not
      * mapped: gone since it last ran, say): the 68010 takes that in supervisor mode, but it is
      * the thread's fault. Its registers and frame are still in its TCB, untouched: run_user()

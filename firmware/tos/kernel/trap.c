@@ -15,6 +15,7 @@ void intr(uint32_t vector) {
   if (pending & TB_INTC_PENDING_TIMER) timer_intr();
   if (pending & TB_INTC_PENDING_SERIAL0) console_intr();
   if (pending & TB_INTC_PENDING_SERIAL1) lan_intr();
+  if (pending & TB_INTC_PENDING_DEV) dev_intr(); /* kernel/dev.c: counted, the line off until re-armed */
   if (pending & TB_INTC_PENDING_NET) { /* level while messages wait: off until the receive phase */
     REG16(TB_INTC_ENABLE) &= (uint16_t)~TB_INTC_ENABLE_NET;
     kernel_work = 1; /* the next trap goes round the loop (loop_wanted) */

@@ -109,6 +109,10 @@ long mon_status(int what) { return check(SYS1(SYS_MON_STATUS, what)); }
 long mon_filter(int smi, int reg, long value) {
   return check(__tos_syscall(SYS_MON_FILTER, smi, reg, value, 0, 0, 0));
 }
+
+long dev(int op, unsigned long arg, unsigned long value) {
+  return check(__tos_syscall(SYS_DEV, op, (long)arg, (long)value, 0, 0, 0));
+}
 int stty(int mode) { return (int)SYS1(SYS_STTY, mode); }
 /* Reading the console shows what stdout holds first (a prompt without its newline), as C's
  * stdio does before it reads stdin. */

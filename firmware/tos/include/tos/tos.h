@@ -64,6 +64,9 @@ long mon_filter(int smi, int reg, long value);          /* SMI smi's FLT_ regist
 int mon_filter_apply(int smi, int argc, char **argv);   /* a filter command's words (sh's `filter`): 0 or -1 */
 void mon_filter_show(int smi);                          /* print SMI smi's filter settings and counters */
 
+/* ---- user devices (machine file [[boards.devices]]; README "Building on the models") ---- */
+long dev(int op, unsigned long arg, unsigned long value); /* TOS_DEV_*: a count, an address, 0, or -error */
+
 /* ---- the kernel ---- */
 long tos_info(int what);                             /* TOS_INFO_* */
 int dgl_set(int set, int clear);                     /* event classes (DGL_*) on / off */
