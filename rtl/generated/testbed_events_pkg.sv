@@ -54,6 +54,24 @@ package testbed_events_pkg;
       14'h0083: r = {1'b1, 4'd9, 7'd37, 2'd0};  // RQ_GROW
       14'h0084: r = {1'b1, 4'd9, 7'd38, 2'd0};  // RQ_SHRINK
       14'h0082: r = {1'b1, 4'd8, 7'd39, 2'd1};  // LINK_COUNT
+      14'h00C0: r = {1'b1, 4'd12, 7'd40, 2'd1};  // RGN_START
+      14'h00C1: r = {1'b1, 4'd12, 7'd41, 2'd1};  // RGN_MISS
+      14'h00C2: r = {1'b1, 4'd12, 7'd42, 2'd1};  // RGN_HOME_REQ
+      14'h00C3: r = {1'b1, 4'd12, 7'd43, 2'd1};  // RGN_INVAL
+      14'h00C4: r = {1'b1, 4'd12, 7'd44, 2'd1};  // RGN_ACK
+      14'h00C5: r = {1'b1, 4'd12, 7'd45, 2'd1};  // RGN_DATA
+      14'h00C6: r = {1'b1, 4'd12, 7'd46, 2'd1};  // RGN_GRANTED
+      14'h00C7: r = {1'b1, 4'd12, 7'd47, 2'd1};  // RGN_END
+      14'h00C8: r = {1'b1, 4'd12, 7'd48, 2'd1};  // RGN_CM_DATA
+      14'h00C9: r = {1'b1, 4'd12, 7'd49, 2'd1};  // RGN_CM_COMPUTE
+      14'h00CA: r = {1'b1, 4'd12, 7'd50, 2'd1};  // RGN_CM_RESULT
+      14'h00B0: r = {1'b1, 4'd13, 7'd51, 2'd1};  // BAR_ARRIVE
+      14'h00B1: r = {1'b1, 4'd13, 7'd52, 2'd1};  // BAR_SPIN
+      14'h00B2: r = {1'b1, 4'd13, 7'd53, 2'd1};  // BAR_SPIN_OK
+      14'h00B3: r = {1'b1, 4'd13, 7'd54, 2'd1};  // BAR_LAST
+      14'h00B4: r = {1'b1, 4'd13, 7'd55, 2'd1};  // BAR_BLOCK
+      14'h00B5: r = {1'b1, 4'd13, 7'd56, 2'd1};  // BAR_RELEASE
+      14'h00B6: r = {1'b1, 4'd13, 7'd57, 2'd1};  // BAR_COMPLETE
       default: ;
     endcase
     ev_info = r;
