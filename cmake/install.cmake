@@ -31,8 +31,9 @@ install(CODE "
 # The rest (the core's decoder and executor, tool plumbing) stays out: it is not an interface.
 set(TESTBED_PUBLIC_HEADERS
   hw/board/absent_device.h hw/board/address_decoder.h hw/board/board.h hw/board/board_identity.h
-  hw/board/bus_extension.h hw/board/bus_observer.h hw/board/bus_vcd.h hw/board/console_endpoints.h
-  hw/board/cpu_debug.h hw/board/cpu_initiator.h hw/board/device.h hw/board/device_directory.h
+  hw/board/bus_extension.h hw/board/bus_observer.h hw/board/bus_vcd.h hw/board/commit_log.h
+  hw/board/console_endpoints.h hw/board/cpu_debug.h hw/board/cpu_engine.h hw/board/cpu_initiator.h
+  hw/board/cpu_speculation.h hw/board/cpu_timing.h hw/board/ram_journal.h hw/board/speculation_pool.h hw/board/device.h hw/board/device_directory.h
   hw/board/dma_port.h hw/board/file_service.h hw/board/interrupt_controller.h hw/board/memory.h
   hw/board/mmu.h hw/board/serial_endpoint.h hw/board/serial_port.h hw/board/sim_control.h hw/board/timer.h
   hw/bus/memory_port.h hw/bus/register_target.h
@@ -41,6 +42,7 @@ set(TESTBED_PUBLIC_HEADERS
   hw/cpu/m68k_bus.h hw/cpu/m68k_cpu.h
   hw/monitor/mmi.h hw/monitor/monitor.h hw/monitor/monitor_engine.h hw/monitor/monitor_params.h
   hw/monitor/monitor_probe.h hw/monitor/monitor_tlm.h hw/monitor/monitor_vcd.h hw/monitor/smi.h
+  hw/monitor/smi_filter.h
   sim/testbed/machine.h sim/testbed/machine_builder.h sim/testbed/machine_spec.h
   sim/testbed/monitor_latency.h sim/testbed/operator_console.h
   sw/config/config.h sw/elf/elf_loader.h)
@@ -74,7 +76,8 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/TestbedModelsConfigVersion.
 install(FILES ${CMAKE_SOURCE_DIR}/cmake/TestbedModelsConfig.cmake ${CMAKE_BINARY_DIR}/TestbedModelsConfigVersion.cmake
         DESTINATION lib/cmake/TestbedModels)
 install(FILES ${CMAKE_SOURCE_DIR}/sw/tables/gen_tables.py ${CMAKE_SOURCE_DIR}/sw/tables/memory_map.toml
-              ${CMAKE_SOURCE_DIR}/sw/tables/events.toml DESTINATION share/testbed/tables)
+              ${CMAKE_SOURCE_DIR}/sw/tables/events.toml ${CMAKE_SOURCE_DIR}/sw/tables/tos.toml
+        DESTINATION share/testbed/tables)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/sw/tables/registers/ DESTINATION share/testbed/tables/registers)
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/cmake/testbed-gen-device DESTINATION bin)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/examples/ DESTINATION share/testbed/examples)

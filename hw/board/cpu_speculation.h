@@ -17,7 +17,7 @@
 #include "ram_journal.h"
 #include "speculation_pool.h"
 
-#include <m68k_cpu.h>
+#include "m68k_cpu.h"
 
 #include <systemc>
 

@@ -4,7 +4,7 @@
 // which copies the page, lets later writes through the fast path, and does the write. A commit
 // protects them again and forgets the copies. No SystemC: a board's own state only.
 #pragma once
-#include <m68k_cpu.h>
+#include "m68k_cpu.h"
 
 #include <testbed/memory_map.h>
 
