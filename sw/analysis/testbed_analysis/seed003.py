@@ -21,7 +21,7 @@ MODE_LABEL = {"1994": "1994 NI (processor copies; the CM-5's side)", "dma-anywhe
 SIZES = {
     "full": {"ops": (64, 4), "mig": ("16,64,128,256,512,768,1024,1536,2048", 33, 4),
              "micro": ("0,10,20,30,40,50,60,70,80,90,100", 5, 20)},
-    "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 5, 2), "micro": ("0,50,100", 3, 6)},
+    "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6)},
 }
 METHODS = ["data", "rpc", "static", "repeat"]
 OPS = [("read_hit", "start read, hit"), ("end_read", "end read"), ("read_miss", "start read, miss, no invalidations"),
