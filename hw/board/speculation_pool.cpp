@@ -1,5 +1,6 @@
 #include "speculation_pool.h"
 
+#include <chrono>
 #include <memory>
 
 namespace testbed {
@@ -7,6 +8,19 @@ namespace testbed {
 SpeculationPool* SpeculationPool::instance_ = nullptr;
 
 namespace {
+// How long an idle worker looks for work before it sleeps: several boards' runs, so a worker
+// stays awake from one quantum's jobs to the next, and short enough that an idle pool gives its
+// core back at once to whatever else the host runs.
+constexpr auto kSpinFor = std::chrono::microseconds(200);
+
+inline void relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
 std::unique_ptr<SpeculationPool>& owned() {
   static std::unique_ptr<SpeculationPool> p;
   return p;
@@ -34,6 +48,7 @@ SpeculationPool::~SpeculationPool() {
   {
     std::lock_guard<std::mutex> l(m_);
     stop_ = true;
+    stopping_.store(true, std::memory_order_release);
   }
   cv_.notify_all();
   for (auto& t : workers_) t.join();
@@ -46,6 +61,7 @@ void SpeculationPool::submit(SpeculationJob& job) {
   {
     std::lock_guard<std::mutex> l(m_);
     queue_.push_back(&job);
+    queued_.fetch_add(1, std::memory_order_release);
     wake = sleeping_ > 0;
   }
   if (wake) cv_.notify_one();
@@ -54,7 +70,14 @@ void SpeculationPool::submit(SpeculationJob& job) {
 void SpeculationPool::forget(SpeculationJob& job) {
   if (pending(job)) join(job);
   std::lock_guard<std::mutex> l(m_);
-  for (auto it = queue_.begin(); it != queue_.end();) it = *it == &job ? queue_.erase(it) : it + 1;
+  for (auto it = queue_.begin(); it != queue_.end();) {
+    if (*it == &job) {
+      it = queue_.erase(it);
+      queued_.fetch_sub(1, std::memory_order_relaxed);
+    } else {
+      ++it;
+    }
+  }
 }
 
 bool SpeculationPool::take(SpeculationJob& job) {
@@ -65,10 +88,12 @@ bool SpeculationPool::take(SpeculationJob& job) {
 void SpeculationPool::finish(SpeculationJob& job) { job.state_.store(SpeculationJob::kDone, std::memory_order_release); }
 
 SpeculationJob* SpeculationPool::next() {
+  if (queued_.load(std::memory_order_acquire) == 0) return nullptr;
   std::lock_guard<std::mutex> l(m_);
   while (!queue_.empty()) {
     SpeculationJob* j = queue_.front();
     queue_.pop_front();
+    queued_.fetch_sub(1, std::memory_order_relaxed);
     if (take(*j)) return j;
   }
   return nullptr;
@@ -97,6 +122,11 @@ void SpeculationPool::join(SpeculationJob& job) {
 void SpeculationPool::work() {
   for (;;) {
     SpeculationJob* job = nullptr;
+    auto until = std::chrono::steady_clock::now() + kSpinFor;
+    for (unsigned i = 0; queued_.load(std::memory_order_acquire) == 0 && !stopping_.load(std::memory_order_acquire); ++i) {
+      relax();
+      if ((i & 255) == 255 && std::chrono::steady_clock::now() > until) break;
+    }
     {
       std::unique_lock<std::mutex> l(m_);
       while (queue_.empty() && !stop_) {
@@ -107,6 +137,7 @@ void SpeculationPool::work() {
       if (stop_) return;
       job = queue_.front();
       queue_.pop_front();
+      queued_.fetch_sub(1, std::memory_order_relaxed);
     }
     if (take(*job)) {
       ++job->ran_on_worker_;
