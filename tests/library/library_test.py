@@ -5,30 +5,16 @@ and the installed TOS SDK alone, and run with the installed testbed.
 usage: library_test.py install  --build DIR --prefix DIR
        library_test.py SCENARIO --prefix DIR           (SCENARIO: below)
 """
-import argparse, filecmp, os, re, shutil, subprocess, sys, tempfile
+import argparse, filecmp, os, re, shutil, sys, tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from installed_prefix import fail, prefix_env, run as run_as_installed  # noqa: E402
 
 A = None
 
 
-def fail(msg, *outputs):
-    print("FAIL:", msg)
-    for o in outputs:
-        print("----\n" + o)
-    sys.exit(1)
-
-
 def run(argv, cwd, timeout=900, ok=True):
-    env = dict(os.environ)
-    env["PATH"] = os.path.join(A.prefix, "bin") + os.pathsep + env.get("PATH", "")
-    try:
-        r = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env,
-                           stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        fail("timed out: %s" % " ".join(argv))
-    out = r.stdout + r.stderr
-    if ok and r.returncode != 0:
-        fail("exit status %d: %s" % (r.returncode, " ".join(argv)), out)
-    return r.returncode, out
+    return run_as_installed(argv, cwd, timeout=timeout, env=prefix_env(A.prefix), ok=ok)
 
 
 def example(name):

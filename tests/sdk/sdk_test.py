@@ -7,38 +7,18 @@ board prints is compared with what the same C program prints on the host.
 usage: sdk_test.py install   --build DIR --prefix DIR
        sdk_test.py SCENARIO  --prefix DIR [--build DIR]      (SCENARIO: below)
 """
-import argparse, os, re, shutil, subprocess, sys, tempfile
+import argparse, os, re, shutil, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+from installed_prefix import fail, prefix_env, run  # noqa: E402
 PROGRAM = os.path.join(HERE, "program")
 A = None
 
 
-def fail(msg, *outputs):
-    print("FAIL:", msg)
-    for o in outputs:
-        print("----\n" + (o if isinstance(o, str) else repr(o)))
-    sys.exit(1)
-
-
-def run(argv, cwd, timeout=600, env=None, ok=True):
-    """argv's exit status and output (stdout+stderr); a nonzero status fails unless ok=False."""
-    try:
-        r = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env,
-                           stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        fail("timed out: %s" % " ".join(argv))
-    out = r.stdout + r.stderr
-    if ok and r.returncode != 0:
-        fail("exit status %d: %s" % (r.returncode, " ".join(argv)), out)
-    return r.returncode, out
-
-
 def sdk_env():
     """The environment of someone who installed the SDK: its bin/ first on PATH, no build tree."""
-    env = dict(os.environ)
-    env["PATH"] = os.path.join(A.prefix, "bin") + os.pathsep + env.get("PATH", "")
-    return env
+    return prefix_env(A.prefix)
 
 
 def scratch(name):
