@@ -1,5 +1,6 @@
 #include "speculation_pool.h"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -13,12 +14,13 @@ namespace {
 // core back at once to whatever else the host runs.
 constexpr auto kSpinFor = std::chrono::microseconds(200);
 
+// A short pause, then the core offered to whatever else is runnable: on a host busy with other
+// programs (a test suite run with -j) the spinning worker must not take their time.
 inline void relax() {
 #if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#else
-  std::this_thread::yield();
+  for (int i = 0; i < 16; ++i) __builtin_ia32_pause();
 #endif
+  std::this_thread::yield();
 }
 
 std::unique_ptr<SpeculationPool>& owned() {
@@ -40,7 +42,7 @@ unsigned SpeculationPool::host_threads() {
 }
 
 SpeculationPool::SpeculationPool(unsigned threads) {
-  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this] { work(); });
+  for (unsigned i = 1; i < threads; ++i) workers_.emplace_back([this, i] { work(i); });
 }
 
 SpeculationPool::~SpeculationPool() {
@@ -87,31 +89,47 @@ bool SpeculationPool::take(SpeculationJob& job) {
 
 void SpeculationPool::finish(SpeculationJob& job) { job.state_.store(SpeculationJob::kDone, std::memory_order_release); }
 
-SpeculationJob* SpeculationPool::next() {
+SpeculationJob* SpeculationPool::next(unsigned self) {
   if (queued_.load(std::memory_order_acquire) == 0) return nullptr;
+  // Only the queue's head is searched for the thread's own jobs: with hundreds of boards the
+  // caches hold none of them anyway, and the search is made under the lock.
+  constexpr size_t kAffinityWindow = 32;
   std::lock_guard<std::mutex> l(m_);
-  while (!queue_.empty()) {
-    SpeculationJob* j = queue_.front();
-    queue_.pop_front();
-    queued_.fetch_sub(1, std::memory_order_relaxed);
-    if (take(*j)) return j;
+  size_t window = std::min(queue_.size(), kAffinityWindow);
+  for (int pass = 0; pass < 2; ++pass) {
+    for (size_t i = 0; i < window;) {
+      SpeculationJob* j = queue_[i];
+      if (pass == 0 && j->last_thread_.load(std::memory_order_relaxed) != self) {
+        ++i;
+        continue;
+      }
+      queue_.erase(queue_.begin() + long(i));
+      queued_.fetch_sub(1, std::memory_order_relaxed);
+      --window;
+      if (take(*j)) return j;  // else a stale entry: its board ran it on joining
+    }
+    window = queue_.size();  // none of its own near the head: any job
   }
   return nullptr;
+}
+
+void SpeculationPool::run(SpeculationJob& job, unsigned self) {
+  job.last_thread_.store(self, std::memory_order_relaxed);
+  job.execute();
+  finish(job);
 }
 
 void SpeculationPool::join(SpeculationJob& job) {
   if (take(job)) {  // nobody has started it: run it here
     ++job.ran_joining_;
-    job.execute();
-    finish(job);
+    run(job, 0);
   }
   // A worker runs it: meanwhile this thread runs what is queued, then spins (a run is a chunk of
   // instructions: microseconds).
   while (job.state_.load(std::memory_order_acquire) == SpeculationJob::kRunning) {
-    if (SpeculationJob* other = next()) {
+    if (SpeculationJob* other = next(0)) {
       ++other->ran_joining_;
-      other->execute();
-      finish(*other);
+      run(*other, 0);
     } else {
       std::this_thread::yield();
     }
@@ -119,31 +137,25 @@ void SpeculationPool::join(SpeculationJob& job) {
   job.state_.store(SpeculationJob::kIdle, std::memory_order_relaxed);
 }
 
-void SpeculationPool::work() {
+void SpeculationPool::work(unsigned self) {
   for (;;) {
-    SpeculationJob* job = nullptr;
     auto until = std::chrono::steady_clock::now() + kSpinFor;
     for (unsigned i = 0; queued_.load(std::memory_order_acquire) == 0 && !stopping_.load(std::memory_order_acquire); ++i) {
       relax();
-      if ((i & 255) == 255 && std::chrono::steady_clock::now() > until) break;
+      if ((i & 15) == 15 && std::chrono::steady_clock::now() > until) break;
     }
-    {
-      std::unique_lock<std::mutex> l(m_);
-      while (queue_.empty() && !stop_) {
-        ++sleeping_;
-        cv_.wait(l);
-        --sleeping_;
-      }
-      if (stop_) return;
-      job = queue_.front();
-      queue_.pop_front();
-      queued_.fetch_sub(1, std::memory_order_relaxed);
-    }
-    if (take(*job)) {
+    if (SpeculationJob* job = next(self)) {
       ++job->ran_on_worker_;
-      job->execute();
-      finish(*job);
+      run(*job, self);
+      continue;
     }
+    std::unique_lock<std::mutex> l(m_);
+    while (queue_.empty() && !stop_) {
+      ++sleeping_;
+      cv_.wait(l);
+      --sleeping_;
+    }
+    if (stop_) return;
   }
 }
 

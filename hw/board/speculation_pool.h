@@ -31,6 +31,10 @@ class SpeculationJob {
   friend class SpeculationPool;
   enum State : int { kIdle, kQueued, kRunning, kDone };
   std::atomic<int> state_{kIdle};
+  // The pool thread that ran it last (0: the kernel's): a thread takes the jobs it ran before
+  // first, so a board's core, page tables and RAM stay in one host core's caches from one
+  // quantum to the next (which thread runs a job never changes its result).
+  std::atomic<unsigned> last_thread_{0};  // read under the queue's lock while a stale entry runs
   uint64_t ran_on_worker_ = 0, ran_joining_ = 0;  // how the work spread (read after the run)
  public:
   uint64_t ran_on_worker() const { return ran_on_worker_; }
@@ -64,9 +68,11 @@ class SpeculationPool {
   }
 
  private:
-  void work();
+  void work(unsigned self);
   static bool take(SpeculationJob& job);
-  SpeculationJob* next();  // a queued job nobody has taken, or nullptr
+  // A queued job nobody has taken, the thread's own (last run by `self`) first, or nullptr.
+  SpeculationJob* next(unsigned self);
+  static void run(SpeculationJob& job, unsigned self);
   static void finish(SpeculationJob& job);
   std::mutex m_;
   std::condition_variable cv_;
