@@ -35,3 +35,16 @@ endforeach()
 # A thread waiting for the protocol blocks alone: its board's other thread runs meanwhile.
 tos_kernel_test(PROGRAM region_waits_block_alone ALL_FREE LABELS seed003)
 set_tests_properties(tos_region_waits_block_alone PROPERTIES TIMEOUT 120)
+
+# The monitor sees every protocol step: the coherence test and the heuristics' scripted patterns
+# run with the regions class on at every slave and the master's logger draining the MMI; the
+# trace must hold each of the class's events, balanced as the protocol pairs them
+# (tests/scripts/regions_events_in_trace.py).
+tos_kernel_test(PROGRAM regions_stay_coherent NAME regions_events_in_trace FILES migration_heuristics_decide dgl logger
+  LINE "master logger -q 400 -o monitor.raw &\nearth dgl @* +regions\nearth regions_stay_coherent\nearth migration_heuristics_decide"
+  REGEX "migration_heuristics_decide: PASS" LABELS "seed003;monitor")
+add_test(NAME regions_events_in_trace_cover_every_step
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/regions_events_in_trace.py
+          ${CMAKE_BINARY_DIR}/test-out/tos/regions_events_in_trace/monitor.trace.txt)
+set_tests_properties(regions_events_in_trace_cover_every_step PROPERTIES LABELS "seed003;monitor"
+                     DEPENDS tos_regions_events_in_trace)
