@@ -39,7 +39,7 @@ SIZES = {
     "full": {"migration": (60, 100), "local": (5000, 50, 10), "remote": (5000, 100, 1), "busy": (5000, 500, 1, 25000),
              "multi-phase": (10, 5000, 1000), "overflow_ms": 5000,
              "overflow_rates": [10, 25, 50, 100, 200, 300, 400, 550, 700, 850, 1000, 1150, 1300, 1500, 0]},
-    "reduced": {"migration": (10, 50), "local": (2100, 50, 2), "remote": (5000, 250, 1), "busy": (2100, 300, 1, 12000),
+    "reduced": {"migration": (10, 50), "local": (2100, 50, 4), "remote": (5000, 250, 1), "busy": (2100, 300, 1, 12000),
                 "multi-phase": (2, 2000, 100), "overflow_ms": 3000,
                 "overflow_rates": [20, 100, 0]},
 }
