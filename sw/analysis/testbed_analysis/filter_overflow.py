@@ -230,3 +230,116 @@ def analyse(rep, res, sz):
                           "y": [t["lost"] for t in sorted(res.get(c[0], []), key=lambda t: t["produced_per_s"])],
                           "label": c[1][:60], "style": "line"} for c in CONFIGS]}])
     rep.results = {"best": best}
+
+
+# ---------------------------------------------------------------- Table 8's CPU-TIME with a filter
+# Section 4.1 found CPU-TIME's event rate "very expensive" for the master. Here the kernel emits
+# two of the balancer's event-driven metrics at once (RQ-LENGTH, class rqlen, and CPU-TIME,
+# class cpu) while multi-phase runs on the slaves, and the master's section 3.3.7 logger takes
+# them in real time: without a filter it must take both; with `filter BOARD only cpu` on every
+# slave (set by the master's shell before the classes go on) the SMIs keep CPU-TIME whole and
+# drop RQ-LENGTH by choice, counted.
+METRIC_SIZES = {"full": (10, 5000, 1000), "reduced": (5, 5000, 500)}
+METRIC_CASES = [("no filter", ""), ("only the cpu class (filter BOARD only cpu on every slave)", _all("only cpu"))]
+METRIC_LOGGER = "master logger -q 6000 -o monitor.raw &\n"
+
+
+def metric_script(first):
+    return first + "dgl @* +rqlen +cpu\n"
+
+
+def metric_rc(size):
+    it, mx, pause = size
+    return METRIC_LOGGER + "master sh trial\nearth multi-phase %d %d %d\nearth dgl @* -all\n" % (it, mx, pause)
+
+
+def _cpu_pairs(path):
+    """Per slave: USER_ON/USER_OFF events in the trace and the times one followed its own kind
+    (an ON after an ON: a USER_OFF missing between them), and the span of cpu events (ms)."""
+    from .trace import code_of
+    on, off = code_of("USER_ON"), code_of("USER_OFF")
+    out, last, t = {}, {}, []
+    for line in open(path):
+        if line.startswith("#"):
+            continue
+        p = line.split()
+        if len(p) < 5 or p[4].startswith("ARG("):
+            continue
+        b, w = int(p[2]), int(p[3], 16) & 0x7FFF
+        if w not in (on, off) or (int(p[3], 16) & 0x4000):
+            continue
+        d = out.setdefault(b, {"events": 0, "broken": 0})
+        d["events"] += 1
+        if last.get(b) == w:
+            d["broken"] += 1
+        last[b] = w
+        t.append(int(p[1]) / 1e6)
+    return out, (max(t) - min(t)) if t else 0.0
+
+
+def run_metrics(rep, sim, out, size):
+    res = []
+    for label, first in METRIC_CASES:
+        d = os.path.join(out, "cpu-time-" + ("filter" if first else "none"))
+        log, _ = sim(["multi-phase", "dgl", "logger", "sh"], metric_rc(METRIC_SIZES[size]), d,
+                     files={"trial": metric_script(first)})
+        probe = {}
+        for m in re.finditer(r"^monitor:\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+|-)", log, re.M):
+            probe[int(m.group(1))] = (int(m.group(2)), int(m.group(3)))
+        filtered = sum(int(m.group(2)) for m in re.finditer(r"^monitor: board (\d+): (\d+) words dropped by its SMI", log, re.M))
+        master = runner.console(d, "master")
+        counters = sum(int(m.group(1)) for m in re.finditer(r"(-?\d+) words filtered by choice", master))
+        sus = re.search(r"logger: sustained (\d+) pairs/s: (\d+) pairs logged in (\d+) ms", master)
+        stall = re.search(r"MMI poller stalled (\d+) clocks", master)
+        rd = re.search(r"logger: (\d+) words read in (\d+) ms", master)
+        pairs, span = _cpu_pairs(os.path.join(d, "monitor.trace.txt"))
+        tc = _trace_counts(os.path.join(d, "monitor.trace.txt"))
+        passed = sum(v[0] for k, v in probe.items() if 1 <= k <= 5)
+        lost = sum(v[1] for k, v in probe.items() if 1 <= k <= 5)
+        kept = sum(tc.get(k, {}).get("words", 0) for k in range(1, 6))
+        res.append({"label": label, "filtered_case": bool(first), "passed": passed, "lost": lost, "filtered": filtered,
+                    "counters": counters, "kept": kept, "span_s": span / 1000.0,
+                    "cpu_events": sum(v["events"] for v in pairs.values()),
+                    "broken": sum(v["broken"] for v in pairs.values()),
+                    "busy_ms": int(sus.group(3)) if sus else 0, "sustained": int(sus.group(1)) if sus else None,
+                    "stall": int(stall.group(1)) if stall else None,
+                    "read_ms": int(rd.group(2)) if rd else None})
+    analyse_metrics(rep, res)
+    return res
+
+
+def analyse_metrics(rep, res):
+    rep.notes.append(
+        "Section 4.1 (Table 8) found CPU-TIME's event rate very expensive for the master. Here the kernel emits "
+        "RQ-LENGTH (class rqlen) and CPU-TIME (class cpu) on every slave while `multi-phase` runs on them, and the "
+        "master's section 3.3.7 logger (not the RAM logger of section 4's runs) takes the events as they come. With "
+        "the filter, the master's shell sets `filter BOARD only cpu` on every slave before the classes go on: CPU-TIME "
+        "arrives whole and RQ-LENGTH is dropped by choice, counted by the SMIs. The master's load: the words reaching "
+        "it per second; the longest stretch in which its logger never found the MMI empty (saturated: it could take "
+        "no more); the clocks the MMI's poller stalled on a full FIFO. CPU-TIME's integrity: USER_ON and USER_OFF "
+        "must alternate on each slave (an ON after an ON is a USER_OFF missing).")
+    lines = ["| filter | words produced /s | reaching the master /s | lost at the SMIs | filtered (SMI counters / probe) | "
+             "CPU-TIME events | broken ON/OFF pairs | master saturated, longest ms | MMI stalled, clocks |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in res:
+        s = max(r["span_s"], 1e-9)
+        lines.append("| %s | %.0f | %.0f | %d | %d / %d | %d | %d | %d | %s |" % (
+            r["label"], (r["passed"] + r["filtered"]) / s, r["kept"] / s, r["lost"], r["counters"], r["filtered"],
+            r["cpu_events"], r["broken"], r["busy_ms"], r["stall"]))
+    rep.notes.append("CPU-TIME with and without the filter (rates over the span of the run's CPU-TIME events):\n\n"
+                     + "\n".join(lines))
+    none = [r for r in res if not r["filtered_case"]]
+    filt = [r for r in res if r["filtered_case"]]
+    if not none or not filt:
+        rep.check("CPU-TIME: both runs", False, "a run is missing")
+        return
+    n, f = none[0], filt[0]
+    rep.check("CPU-TIME without a filter: the master cannot keep up (events lost at the SMIs or pairs broken)",
+              n["lost"] > 0 or n["broken"] > 0, "lost %d, broken pairs %d" % (n["lost"], n["broken"]))
+    rep.check("CPU-TIME with only the cpu class: nothing lost, every USER_ON/USER_OFF pair whole",
+              f["lost"] == 0 and f["broken"] == 0 and f["cpu_events"] > 0,
+              "lost %d, broken %d, %d CPU-TIME events" % (f["lost"], f["broken"], f["cpu_events"]))
+    rep.check("CPU-TIME with the filter: every dropped word counted (SMI FILTERED read by the master = probe)",
+              f["counters"] == f["filtered"] and f["filtered"] > 0, "%d / %d" % (f["counters"], f["filtered"]))
+    rep.check("CPU-TIME with the filter: the master is saturated for less time than without",
+              f["busy_ms"] < n["busy_ms"], "%d ms against %d ms" % (f["busy_ms"], n["busy_ms"]))
