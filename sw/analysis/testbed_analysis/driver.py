@@ -156,7 +156,7 @@ by hand). TOS runs on all six boards and the master's logger (section 3.3.7's, r
 takes the events; the filter is programmed from the master's shell during the run. The
 monitor-level figures at the report's master rate are in [filter.md](filter.md).
 
-Run: size `%%s`, %%.0f s on this host.
+Run: size `%s`, %.0f s on this host.
 
 """
 
