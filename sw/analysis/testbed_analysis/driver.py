@@ -228,7 +228,8 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
         body = [INTRO_FILTER % (args.size, time.time() - t_all), profile_note(args.profile)]
         for rep in reps:
             for _n, path, _c in rep.figures:
-                shutil.copy(os.path.join(rep.out_dir, path), figdir)
+                for ext in (".png", ".svg"):  # the page shows the PNG; the SVG beside it
+                    shutil.copy(os.path.join(rep.out_dir, os.path.splitext(path)[0] + ext), figdir)
             body.append(rep.markdown(fig_prefix=os.path.basename(figdir), level=2))
         with open(args.doc_filter, "w") as f:
             f.write("".join(body))
