@@ -1,7 +1,7 @@
 // monitor-filter-experiment: what the SMI event filter buys (issue #37), measured on the TLM
 // model's monitor engine (SMIs, monitoring bus, MMI, filters) with the master's reading rate of
-// seed 000 section 3.3.7 (the logger took about 1130 time-stamp/event pairs a second), since the
-// full machine's overflow experiment is disabled while its logger stalls the MMI (issue #32).
+// seed 000 section 3.3.7 (the logger took about 1130 time-stamp/event pairs a second): the
+// monitor alone; the full machine's runs are `testbed-experiment filter-overflow,filter-metrics`.
 //  1. Headroom (section 3.3.7 rerun): five slaves write a mix of TOS's event classes as fast as
 //     asked; the highest total event rate with nothing lost of what is kept, without a filter
 //     and with filters that keep what a question needs (only board 2's communication events;
@@ -228,8 +228,9 @@ int main(int argc, char** argv) {
            "built here (RTL `rtl/monitor/mon_filter.sv`, equal to the TLM model in lockstep). These runs use the TLM "
            "model's monitor engine (SMIs, monitoring bus, MMI, filters) with five slaves, and a master that reads "
            "one MMI word per 1/(2 x 1130) s: section 3.3.7's logger sustained about 1130 time-stamp/event pairs a "
-           "second, the bottleneck the report found. (The full machine's overflow experiment is disabled while its "
-           "logger stalls the MMI, issue #32; these figures are the monitor's, at the report's master rate.) "
+           "second, the bottleneck the report found. (These figures are the monitor's, at the report's master rate; "
+           "the same questions on the full machine, TOS on six boards and the master's real logger, are in "
+           "[filter-machine.md](filter-machine.md).) "
         << secs << " s of events per trial, then the master drains everything; \"lost\" is SMI LOST (events the "
            "filter passed that found a full FIFO); filtered events are dropped by choice and counted, not lost.\n\n";
 

@@ -33,7 +33,8 @@ SmiFilter::Info SmiFilter::classify(uint16_t word) {
   return i;
 }
 
-SmiFilter::SmiFilter() { code_pass_.fill(0xFFFF); }
+// The settings after reset are the tables' (sw/tables/registers/monitor.toml), as the RTL's are.
+SmiFilter::SmiFilter() : class_pass_(FLT_CLASS_PASS::reset) { code_pass_.fill(FLT_CODE_PASS::reset); }
 
 uint16_t SmiFilter::guard_count(unsigned cls, uint64_t ticks) const {
   return window_ != 0 && gwin_[cls] == window(ticks) ? gcount_[cls] : 0;

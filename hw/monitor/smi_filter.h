@@ -54,7 +54,7 @@ class SmiFilter {
 
   // Settings.
   bool enable_ = false;
-  uint16_t class_pass_ = 0xFFFF, match_classes_ = 0, match_value_ = 0, match_mask_ = 0;
+  uint16_t class_pass_, match_classes_ = 0, match_value_ = 0, match_mask_ = 0;
   uint16_t decim_sel_ = 0, decim_n_ = 0, guard_classes_ = 0, guard_limit_ = 0, window_ = 0;
   std::array<uint16_t, kCodeRegs> code_pass_;
   uint8_t gen_ = 0;

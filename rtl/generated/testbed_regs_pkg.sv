@@ -622,6 +622,13 @@ package testbed_regs_pkg;
   localparam logic [15:0] TB_SIMCTL_EXIT_OFF = 16'h0004;
   localparam logic [23:0] TB_SIMCTL_EXIT = 24'hFFFFF4;
   localparam logic [31:0] TB_SIMCTL_EXIT_SUCCESS = 32'h00000001;
+  localparam logic [15:0] TB_MON_SMI_STATUS_RESET = 16'h0002;
+  localparam logic [15:0] TB_MON_MMI_DATA_HI_RESET = 16'h8000;
+  localparam logic [15:0] TB_MON_MMI_STATUS_RESET = 16'h0002;
+  localparam logic [15:0] TB_MON_FLT_CLASS_PASS_RESET = 16'hFFFF;
+  localparam logic [15:0] TB_MON_FLT_CODE_PASS_RESET = 16'hFFFF;
+  localparam logic [15:0] TB_SERIAL0_STATUS_RESET = 16'h0002;
+  localparam logic [15:0] TB_SERIAL1_STATUS_RESET = 16'h0002;
 endpackage
 // verilator lint_on UNUSEDPARAM
 `endif

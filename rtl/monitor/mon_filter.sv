@@ -141,7 +141,7 @@ module mon_filter
   always_ff @(posedge clk) begin
     if (rst) begin
       enable <= 1'b0;
-      class_pass <= 16'hFFFF;
+      class_pass <= testbed_regs_pkg::TB_MON_FLT_CLASS_PASS_RESET;
       match_classes <= '0;
       match_value <= '0;
       match_mask <= '0;
@@ -150,7 +150,7 @@ module mon_filter
       guard_classes <= '0;
       guard_limit <= '0;
       window <= '0;
-      for (int i = 0; i < 8; i++) code_pass[i] <= 16'hFFFF;
+      for (int i = 0; i < 8; i++) code_pass[i] <= testbed_regs_pkg::TB_MON_FLT_CODE_PASS_RESET;
       gen <= '0;
       dcount <= '0;
       wcount <= '0;

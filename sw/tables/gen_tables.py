@@ -499,11 +499,24 @@ def sv_package(mm):
            "// so that rtl/ lints on its own; the modules `include it (guarded), in any order of files.",
            "`ifndef TESTBED_REGS_PKG_SV", "`define TESTBED_REGS_PKG_SV",
            "// verilator lint_off UNUSEDPARAM", "package testbed_regs_pkg;"]
-    for name, value, bits, note in all_symbols(mm):
+    syms = all_symbols(mm)
+    for name, value, bits, note in syms:
         if bits:
             out.append(f"  localparam logic [{bits - 1}:0] {name} = {bits}'h{value:0{(bits + 3) // 4}X};")
         else:
             out.append(f"  localparam int {name} = {value};")
+    # A register's value after reset, where the table gives one that is not 0 (a register array's
+    # elements share it): the RTL's reset takes it from here, as the TLM takes regs::<R>::<REG>::reset.
+    names = {s[0] for s in syms}
+    for reg in mm.get("register", []):
+        reset = reg_reset(reg)
+        if isinstance(reset, bool) or not isinstance(reset, int) or not reset:
+            continue
+        name = f"TB_{reg['region']}_{reg['name']}_RESET"
+        if name in names:
+            fail(f"{name}: a field or value of that name clashes with the register's reset constant")
+        w = reg["width"]
+        out.append(f"  localparam logic [{w - 1}:0] {name} = {w}'h{reset:0{(w + 3) // 4}X};")
     out += ["endpackage", "// verilator lint_on UNUSEDPARAM", "`endif", ""]
     return "\n".join(out)
 

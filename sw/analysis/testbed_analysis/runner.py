@@ -11,7 +11,8 @@ class RunError(Exception):
     pass
 
 
-def make_filestore(bin_dir, firmware_dir, programs, rc_text, out_dir):
+def make_filestore(bin_dir, firmware_dir, programs, rc_text, out_dir, files=None):
+    """files: more text files for the filestore, name -> text (a shell script the rc runs)."""
     os.makedirs(out_dir, exist_ok=True)
     rc = os.path.join(out_dir, "rc")
     with open(rc, "w") as f:
@@ -19,6 +20,11 @@ def make_filestore(bin_dir, firmware_dir, programs, rc_text, out_dir):
     fs = os.path.join(out_dir, "experiment.fs")
     args = [os.path.join(bin_dir, "tos-mkfs"), "-o", fs, "--size", "1024"]
     args += [os.path.join(firmware_dir, p + ".elf") for p in programs] + ["rc=" + rc]
+    for name, text in (files or {}).items():
+        path = os.path.join(out_dir, name)
+        with open(path, "w") as f:
+            f.write(text)
+        args.append("%s=%s" % (name, path))
     r = subprocess.run(args, capture_output=True, text=True)
     if r.returncode != 0:
         raise RunError("tos-mkfs failed: " + (r.stderr or r.stdout).strip())
@@ -38,10 +44,10 @@ def _last_line(path):
 
 
 def run_testbed(bin_dir, firmware_dir, name, programs, rc_text, out_dir, stop_ms=0, quiet=False, watch="earth", sets=(),
-                profile="default"):
+                profile="default", files=None):
     """Boot the six boards on the experiment's filestore in a machine profile (sim/configs/testbed.toml:
     profile); returns (stdout text, seconds). sets: more machine settings (KEY=VALUE, as --set takes them)."""
-    fs = make_filestore(bin_dir, firmware_dir, programs, rc_text, out_dir)
+    fs = make_filestore(bin_dir, firmware_dir, programs, rc_text, out_dir, files)
     args = [os.path.join(bin_dir, "testbed"), "--set", 'board.filestore="%s"' % os.path.abspath(fs),
             "--set", 'run.out_dir="%s"' % out_dir, "--set", 'run.console="none"',
             "--set", "run.stop_ms=%d" % stop_ms, "--set", 'profile="%s"' % profile]
