@@ -152,6 +152,10 @@ static int satisfied(struct proc *p, uint32_t v, int write) {
  * once the call is over (pages_poll). */
 #define KEPT(e) (((e) & (TB_MMU_PTE_VALID | TB_MMU_PTE_USER)) == TB_MMU_PTE_VALID)
 static uint32_t nkept;
+/* Where a process's kept pages are (a send's buffer: a few adjacent pages), so that the main
+ * loop's look for frames to free reads those entries, not the whole page table: the whole
+ * table of every process was 30 ms of every loop pass while a send was blocked on a kept page. */
+static uint16_t kept_lo[TOS_MAX_PROCESSES], kept_hi[TOS_MAX_PROCESSES]; /* [lo, hi); empty: lo >= hi */
 #define ORPHANS 32
 static struct { struct proc *p; uint32_t serial, vpage, pa; } orphan[ORPHANS];
 static uint32_t norphans;
@@ -205,6 +209,15 @@ static int pinned(struct proc *p, uint32_t v) {
 static void keep(struct proc *p, uint32_t v) {
   p->ptable[v] &= TB_MMU_PTE_FRAME | TB_MMU_PTE_VALID;
   REG32(TB_MMU_FLUSH) = v << TOS_PAGE_SHIFT;
+  uint32_t i = p->pid;
+  if (kept_lo[i] >= kept_hi[i]) {
+    kept_lo[i] = (uint16_t)v;
+    kept_hi[i] = (uint16_t)(v + 1);
+  } else if (v < kept_lo[i]) {
+    kept_lo[i] = (uint16_t)v;
+  } else if (v >= kept_hi[i]) {
+    kept_hi[i] = (uint16_t)(v + 1);
+  }
   ++nkept;
 }
 
@@ -464,11 +477,15 @@ static void release_kept(void) {
   uint32_t left = 0;
   for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
     struct proc *p = &procs[i];
-    if (!proc_alive(p)) continue;
-    for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {
+    uint32_t lo = kept_lo[i], hi = kept_hi[i];
+    kept_lo[i] = kept_hi[i] = 0;
+    if (lo >= hi || !proc_alive(p)) continue; /* (an ended process's frames went with it) */
+    for (uint32_t v = lo; v < hi && v < TOS_USER_PAGES; ++v) {
       if (!KEPT(p->ptable[v])) continue;
       if (pinned(p, v)) {
         ++left;
+        if (kept_lo[i] >= kept_hi[i]) kept_lo[i] = (uint16_t)v;
+        kept_hi[i] = (uint16_t)(v + 1);
         continue;
       }
       frame_free(vm_unmap(p, v));

@@ -285,6 +285,14 @@ def analyse_remote(rep, tr, size, seed=SEED):
     rep.check("msg flights spread wider than focus and rtr flights (Figure 13, the first message's advert left out)",
               rg("msg_flight") > rg("focus_flight") and rg("msg_flight") > rg("rtr_flight"),
               "ranges: msg %.3f ms, focus %.3f ms, rtr %.3f ms" % (rg("msg_flight"), rg("focus_flight"), rg("rtr_flight")))
+    # An rtr is a few words: microseconds on the idle 10 MB/s bus. Its flight is the receiver's
+    # way to its next send phase and the sender's board's to its next receive phase, both boards
+    # otherwise idle (the sender blocked in its send, the receiver in its receive): a loop pass
+    # each, about a millisecond. A median of several ms means a board with work is not running
+    # its loop (a kernel phase stalled) or pages are moving inside the flight (a buffer shared).
+    rtr_med = float(np.nanmedian(T["rtr_flight"][1:]))
+    rep.check("rtr flight median under 5 ms (an idle bus and two idle boards' loop passes)", rtr_med < 5.0,
+              "median %.3f ms over %d messages (the first message's advert left out)" % (rtr_med, n - 1))
     rep.page = analyse_pages(rep, tr, "quiet machine: the receiver's pages copied from earth to air", seed)
     rep.results = {"fit": f, "T": T}
     return f
