@@ -288,10 +288,14 @@ tos_kernel_test(PROGRAM sh NAME sh_filter_command FILES ${CMAKE_CURRENT_SOURCE_D
 foreach(seed 1 2)
   tos_kernel_test(PROGRAM pmigrate_stress NAME pmigrate_moves_processes_keeping_every_byte_seed${seed}
     FILES pmig_task LINE "earth pmigrate_stress ${seed} 4 120 48"
-    REGEX "pmigrate_stress: [0-9] moves direct, [0-9] indirect.*pmigrate_stress: PASS" ALL_FREE SET run.stop_ms=900000
+    REGEX "pmigrate_stress: [1-9] moves direct, [1-9] indirect.*pmigrate_stress: PASS" ALL_FREE SET run.stop_ms=900000
     LABELS "seed001;migration")
 endforeach()
 tos_kernel_test(PROGRAM pmigrate_stress NAME pmigrate_moves_processes_keeping_every_byte_dma_anywhere
   FILES pmig_task LINE "earth pmigrate_stress 3 4 120 48"
-  REGEX "pmigrate_stress: [0-9] moves direct, [0-9] indirect.*pmigrate_stress: PASS" ALL_FREE
+  REGEX "pmigrate_stress: [1-9] moves direct, [1-9] indirect.*pmigrate_stress: PASS" ALL_FREE
   SET run.stop_ms=900000 centrenet.dma=dma-anywhere LABELS "seed001;migration")
+tos_kernel_test(PROGRAM pmig_forged_refused NAME pmigrate_forged_messages_are_refused FILES pmig_task LOG air IMAGE tos-test.elf
+  REGEX "pmig_forged_refused: PASS"
+  LOG_REGEX "an image announced by a board not its home.*a page of no image arriving here.*not to the master.*no migration under way.*pmig_task 5: 60 messages, 8 KB intact, ends on board 2"
+  LABELS "seed001;migration;hardening")

@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
     int dest;
     do dest = 1 + (int)(next() % 5);
     while (dest == me);
-    int mode = (int)(next() & 1), r;
+    int mode = (int)(((unsigned long)i ^ s) & 1), r; /* both modes, in an order the seed picks */
     for (int k = 0; (r = pmigrate(pid[i], dest, mode)) == -TOS_EAGAIN && k < 20; ++k) ++retries;
     CHECK(r == 0, "pmigrate %d to %d (%s): %s", pid[i], dest, mode ? "indirect" : "direct", tos_strerror(r));
     CHECK(pinfo(pid[i], &info) == 0 && info.nthreads == 2, "task %d: pinfo", i);
