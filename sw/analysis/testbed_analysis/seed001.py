@@ -47,8 +47,8 @@ def fig4(rep, args, size):
         rows.append("| %d | %.1f | %.1f | %.2f | %.0f | %.0f |" % (x, dm, im, im / dm, (x + 75) / SEED_KBPS["direct"] * 1000,
                                                                       (x + 75) / SEED_KBPS["indirect"] * 1000))
     fd, fi = res["direct"][2], res["indirect"][2]
-    rep.parts.append("Migration time of a process (code about %s, fixed; data 0..%d KB), from the call to the process "
-                     "running on the destination, best of %d:\n\n%s\n" % ("60 KB", hi, reps, "\n".join(rows)))
+    rep.parts.append("Migration time of a process (pmigbench's code, fixed; data 0..%d KB), from the call to the process "
+                     "running on the destination, best of %d:\n\n%s\n" % (hi, reps, "\n".join(rows)))
     rep.parts.append("Fits: direct %.3f ms/KB + %.1f ms (r² %.4f, %.0f KB/s), indirect %.3f ms/KB + %.1f ms (r² %.4f, "
                      "%.0f KB/s); slope ratio indirect/direct %.2f (the seed: about 2.2, 1000 vs 450 KB/s).\n"
                      % (fd["slope"], fd["intercept"], fd["r2"], 1000.0 / fd["slope"] if fd["slope"] > 0 else 0,
