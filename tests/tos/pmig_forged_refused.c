@@ -2,7 +2,8 @@
  * to air an image announced for another board's process, a page of an image nobody sends, a
  * checkpoint page sent to a board that is not the master, and an image's answer for a
  * migration air is not making. Air must refuse each (counted, said on its console) and then
- * still take a real process moved from earth whole, which runs to its end there. */
+ * still take a real process moved from earth whole, which runs to its end there. The call's
+ * own refusals follow, and a process inside a channel operation is not checkpointed (EAGAIN). */
 #include <tos/net_types.h>
 #include "tos_check.h"
 
@@ -31,6 +32,16 @@ int main(void) {
   CHECK(pmigrate(pid, air, TOS_PMIG_DIRECT) == -TOS_EBUSY, "a process already away");
   CHECK(pmigrate(15, air, TOS_PMIG_DIRECT) == -TOS_ESRCH, "no such process");
   CHECK(pwait(pid) == 0, "the moved task failed");
+  /* the seed's rule: no checkpoint inside a communication; a thread that stays in one is waited
+   * for (2 s), then the call gives up and the process goes on where it is */
+  int blocked = spawn("pmig_task", "pmig_task 1 -1 0");
+  CHECK(blocked >= 0, "spawn");
+  t0 = time_us();
+  while (time_us() - t0 < 50000) yield();
+  CHECK(pmigrate(blocked, air, TOS_PMIG_INDIRECT) == -TOS_EAGAIN, "a process inside a receive was moved");
+  CHECK(time_us() - t0 >= 2000000, "gave up before waiting 2 s");
+  CHECK(pinfo(blocked, &info) == 0 && info.thread[0].board == me, "the refused process left");
+  CHECK(kill(blocked) == 0 && pwait(blocked) != 0, "kill");
   tos_pass("pmig_forged_refused");
   return 0;
 }

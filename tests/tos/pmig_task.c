@@ -4,6 +4,8 @@
  * for each acknowledgement on channel 2; main receives and checks each (number, checksum) and
  * adds the number into a word of its data array of KB kilobytes, filled at the start with a
  * known pattern. At the end main checks every word of the array and says where it ended.
+ * With MESSAGES -1 main only waits on a channel nobody sends on (inside a channel operation
+ * for ever: a process pmigrate must refuse to checkpoint).
  *   pmig_task KB MESSAGES SEED */
 #include <stdlib.h>
 #include "tos_check.h"
@@ -52,6 +54,10 @@ int main(int argc, char **argv) {
   long kb = atol(argv[1]);
   messages = atol(argv[2]);
   seed = strtoul(argv[3], NULL, 10);
+  if (messages < 0) {
+    long x;
+    return receive(3, &x, sizeof x);
+  }
   long words = kb * 256 + 1;
   unsigned long *data = malloc((size_t)words * sizeof *data);
   CHECK(data, "malloc %ld KB", kb);
