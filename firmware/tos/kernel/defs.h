@@ -224,6 +224,13 @@ void pages_free_here(struct proc *p, uint32_t vpage); /* sbrk shrinks: freed unl
 void pages_thread_placed(struct proc *p, uint32_t slot, uint32_t n_pages, uint32_t board);
 void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone_board);
 void pages_forget(struct proc *p);
+int pages_all_home(struct proc *p);                 /* pmigrate.c: nothing of p is elsewhere */
+void pages_given(struct proc *p, uint32_t v, uint32_t b);
+void pages_arrived(struct proc *p, uint32_t v);
+/* pmigrate.c: whole-process migration (seed 001, DynamicPVM) */
+void pmigrate_init(void);
+void pmigrate_poll(void); /* from the main loop: the migration under way takes its next step */
+extern uint32_t pmig_out, pmig_in, pmig_ckpt_pages;
 extern uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
 /* region.c: shared regions and computation migration (seed 003) */
 void region_init(void);
@@ -330,6 +337,7 @@ int proc_spawn(const char *path, const char *args, struct proc *parent, struct p
 int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t env_len, struct proc *parent,
                    struct proc **out);  /* env: a block in kernel memory, env_len bytes with its end */
 int proc_alive(const struct proc *p);
+int proc_descends(const struct proc *q, const struct proc *p); /* q is p or one of its descendants */
 int proc_privileged(const struct proc *p); /* started by the boot script: may halt, kill any, migrate any */
 void proc_kill(struct proc *p, int code);
 void proc_thread_gone(struct proc *p);

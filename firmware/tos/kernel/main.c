@@ -169,6 +169,7 @@ void kmain(void) {
   remote_init();
   rchan_init();
   migrate_init();
+  pmigrate_init();
   balance_init();
   barrier_setup();
   vm_init();
@@ -191,6 +192,7 @@ void kmain(void) {
     send_phase();
     receive_phase();
     balance_poll();
+    pmigrate_poll();
     pages_poll();
     EVENT(DGL_PHASE, EV_PHASE_SCHEDULE);
     struct tcb *t = schedule();

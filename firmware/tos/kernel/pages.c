@@ -668,6 +668,22 @@ void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone) {
   }
 }
 
+/* ---- whole-process migration (pmigrate.c) ---- */
+/* Home: is every page of p here alone (no other board owns or copies one)? */
+int pages_all_home(struct proc *p) {
+  for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
+    if (dir_owner[p->pid][v] && (dir_owner[p->pid][v] != me() + 1u || dir_copies[p->pid][v] != BIT(me()))) return 0;
+  for (int i = 0; i < PG_ACTIVE; ++i)
+    if (act[i].used && act[i].p == p) return 0;
+  return npend[p->pid] == 0;
+}
+
+/* Home: page v of p now lives on board b alone (the home's frame is gone). */
+void pages_given(struct proc *p, uint32_t v, uint32_t b) { set_dir(p, v, b, BIT(b)); }
+
+/* Destination: page v of an arriving image is mapped: threads waiting for it go on. */
+void pages_arrived(struct proc *p, uint32_t v) { wake(p, v); }
+
 /* The process p has ended here (home or guest part): nothing of it is kept. */
 void pages_forget(struct proc *p) {
   for (uint32_t i = 0; i < PG_DEFER; ++i)

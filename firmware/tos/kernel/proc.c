@@ -398,6 +398,7 @@ static int descends(const struct proc *q, const struct proc *p) {
   }
   return 0;
 }
+int proc_descends(const struct proc *q, const struct proc *p) { return descends(q, p); }
 
 SYSCALL(kill) {
   if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;

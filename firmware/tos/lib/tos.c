@@ -79,6 +79,9 @@ int reconfigure(int processor, int kind, int arg) {
   return (int)check(__tos_syscall(SYS_RECONFIGURE, processor, kind, arg, 0, 0, 0));
 }
 int migrate(int tid, int processor) { return (int)check(__tos_syscall(SYS_MIGRATE, tid, processor, 0, 0, 0, 0)); }
+int pmigrate(int pid, int processor, int mode) {
+  return (int)check(__tos_syscall(SYS_PMIGRATE, pid, processor, mode, 0, 0, 0));
+}
 void yield(void) { SYS0(SYS_YIELD); }
 int send_block(int chan, const void *buf, int len) {
   return (int)check(__tos_syscall(SYS_SEND, chan, (long)buf, len, 0, 0, 0));

@@ -576,6 +576,35 @@ static int b_migrate(int argc, char **argv) {
   return r < 0;
 }
 
+/* pmigrate PID BOARD [direct|indirect]: move a process of this board whole (seed 001). */
+static int b_pmigrate(int argc, char **argv) {
+  char *end = "";
+  long pid = argc >= 3 && argc <= 4 ? strtol(argv[1], &end, 10) : -1;
+  int b = argc >= 3 ? board_number(argv[2]) : -1, mode = -1;
+  if (argc == 3 || (argc == 4 && strcmp(argv[3], "direct") == 0)) mode = TOS_PMIG_DIRECT;
+  else if (argc == 4 && strcmp(argv[3], "indirect") == 0) mode = TOS_PMIG_INDIRECT;
+  if (argc < 3 || argc > 4 || *end || pid < 0 || mode < 0) {
+    printf("usage: pmigrate PID BOARD [direct|indirect]   (PID as ps shows it)\n");
+    return 1;
+  }
+  if (b < 0 || b >= TOS_BOARD_NAME_COUNT) {
+    printf("pmigrate: %s: no such board\n", argv[2]);
+    return 1;
+  }
+  unsigned long t0 = time_us();
+  int r = pmigrate((int)pid, b, mode);
+  if (r == -TOS_EAGAIN)
+    printf("pmigrate: process %ld: its threads were not all outside a call (a channel operation is a critical section); try again\n", pid);
+  else if (r == -TOS_EBUSY)
+    printf("pmigrate: process %ld: it is spread over boards already, or another migration is under way\n", pid);
+  else if (r < 0)
+    printf("pmigrate: process %ld to %s: %s\n", pid, argv[2], tos_strerror(r));
+  else
+    printf("pmigrate: process %ld is on %s (%s, %lu us)\n", pid, argv[2], mode ? "indirect" : "direct",
+           time_us() - t0);
+  return r < 0;
+}
+
 static int b_halt(int argc, char **argv) {
   (void)argv;
   halt(argc > 1 || strcmp(argv[0], "shutdown") == 0);
@@ -608,6 +637,7 @@ static const struct {
     {"ps", b_ps, "ps [-l]          processes and their threads (-l: thread contexts)"},
     {"kill", b_kill, "kill PID         remove a process (Ctrl-C: the foreground one)"},
     {"migrate", b_migrate, "migrate TID BOARD move a ready thread to another board"},
+    {"pmigrate", b_pmigrate, "pmigrate PID BOARD [direct|indirect] move a process whole"},
     {"fg", b_fg, "fg PID           bring a process to the foreground and wait for it"},
     {"bg", b_bg, "bg PID           let a process (stopped by Ctrl-Z) run in the background"},
     {"stty", b_stty, "stty [raw|cooked] the console's input mode"},

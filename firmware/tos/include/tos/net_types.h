@@ -59,6 +59,11 @@ enum net_type { /* what a message is */
   /* barrier.c (seed 004): ops start with the process's home (board, pid, serial) */
   NET_BAR_ARRIVE,     /* board -> home: barrier, TID: a thread there arrived */
   NET_BAR_RELEASE,    /* home -> board with a waiter: barrier, generation, last arriver's TID */
+  /* whole-process migration (pvm, seed 001: kernel/pmigrate.c) */
+  NET_PMIG_BEGIN,     /* home -> destination: a process's image follows (mode, pages): make its context */
+  NET_PMIG_PAGE,      /* home (direct) or master (indirect) -> destination: one page of the image */
+  NET_PMIG_CKPT,      /* home -> master: one page of the checkpoint file (indirect) */
+  NET_PMIG_READY,     /* destination (or the master, failing) -> home: the image is restored, or -error */
   NET_TYPES = 64
 };
 #endif

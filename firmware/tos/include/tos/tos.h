@@ -30,6 +30,7 @@ void exit(int code) __attribute__((noreturn));
 int gettid(void);
 int net_inject(int processor, int type, const uint32_t *ops, int nops); /* tests: a raw, maybe corrupt, message */
 int migrate(int tid, int processor); /* move thread tid (a ready one, or the caller) there: 0, or -error */
+int pmigrate(int pid, int processor, int mode); /* move process pid whole (TOS_PMIG_DIRECT/INDIRECT): 0, or -error */
 int reconfigure(int processor, int kind, int arg); /* TOS_RECONF_*: that board picks and moves a thread (Figure 40) */
 void yield(void);
 extern int tos_errno;         /* the last failed call's error (TOS_E*) */

@@ -1,0 +1,391 @@
+/* Whole-process migration (seed 001: DynamicPVM, Overeinder et al. 1996, section 3 and
+ * Figure 4), built on thread migration (migrate.c) and the page protocol (pages.c).
+ *
+ * A process moves in DynamicPVM's five phases, driven by its home from the main loop:
+ *   1. new context: the destination makes the process's part there (NET_PMIG_BEGIN; it checks
+ *      it has the frames for the image and refuses, ENOMEM, if not);
+ *   2. disconnect: the home waits until every thread of the process is in the ready queue,
+ *      none inside a system call -- a channel operation is the seed's critical section, so a
+ *      checkpoint never cuts a message in two -- and stops them (P_SUSPENDED) until phase 5;
+ *   3. checkpoint: every page the process owns (data, bss, heap, stacks; code is the
+ *      filestore's and follows on demand) goes DIRECT to the destination (NET_PMIG_PAGE), or
+ *      INDIRECT to a checkpoint file in the master's filestore (NET_PMIG_CKPT), which the
+ *      master then restores to the destination page by page and removes;
+ *   4. move: the destination, image complete, answers NET_PMIG_READY; the home gives up its
+ *      frames and records the destination as every page's owner;
+ *   5. restart and reconnect: each thread goes by thread migration (its TCB and its channels:
+ *      a message that arrived meanwhile is waiting in its channel state and is delivered to it
+ *      there, as for any migrated thread), and the process runs again.
+ * The process keeps its identity: its home stays the board it was made on, so its PID, its
+ * TIDs and its channels stay valid (the seed's routing: the home knows where each thread is).
+ * Until phase 4 nothing has changed at the home, so any failure (a refusal, 20 s without an
+ * answer) resumes the process where it was.
+ *
+ * What it moves: a process with nothing elsewhere (no thread on another board, no page held by
+ * another) -- DynamicPVM's unit, a task on one host; one migration at a time per home.
+ * Every message is checked against who may send it and what is under way. */
+#include "defs.h"
+
+#define PM_QUIESCE_US 2000000u /* threads not all outside a call by then: EAGAIN */
+#define PM_READY_US 20000000u  /* no answer from the destination by then: ETIMEDOUT */
+#define CKPT_REC (4u + TOS_PAGE_SIZE) /* a checkpoint file's record: the virtual page, its bytes */
+#define CKPT_MAX (TOS_MAX_FS_FILE_BYTES / CKPT_REC)
+
+static void ckpt_poll(void); /* the master's restore of a checkpoint file */
+
+enum { PM_IDLE, PM_QUIESCE, PM_SEND, PM_WAIT, PM_THREADS };
+
+uint32_t pmig_out, pmig_in, pmig_ckpt_pages;
+
+/* ---- the home's side: one migration at a time ---- */
+static struct {
+  uint8_t state, mode, dest, old_state;
+  struct proc *p;
+  uint32_t serial;
+  struct tcb *caller;
+  uint16_t caller_tid;
+  uint32_t t0, n, sent;
+  uint16_t v[TOS_USER_PAGES];
+} pm;
+
+static uint32_t gword(const struct proc *p) { return (uint32_t)p->home_board << 8 | p->home_pid; }
+
+static int caller_waits(void) {
+  struct tcb *c = pm.caller;
+  return c && c->tid == pm.caller_tid && c->state == T_REMOTE && c->answer_type == NET_PMIG_READY;
+}
+
+static void end(int32_t result) {
+  struct proc *p = pm.p;
+  if (p && proc_alive(p) && p->serial == pm.serial && p->state == P_SUSPENDED) p->state = pm.old_state;
+  if (caller_waits()) finish(pm.caller, result);
+  if (result == 0) ++pmig_out;
+  pm.state = PM_IDLE;
+  pm.p = NULL;
+}
+
+static int image_page(struct proc *p, uint32_t v) {
+  uint32_t e = p->ptable[v];
+  return (e & TB_MMU_PTE_VALID) && (e & TB_MMU_PTE_USER) && !(v >= p->text_lo && v < p->text_hi) &&
+         frame_owned(e & TB_MMU_PTE_FRAME);
+}
+
+/* pmigrate(pid, processor, mode) */
+SYSCALL(pmigrate) {
+  uint32_t pid = a1, dest = a2, mode = a3;
+  if (dest >= TOS_BOARD_NAME_COUNT || dest == net_me()) return -TOS_EINVAL;
+  if (mode != TOS_PMIG_DIRECT && mode != TOS_PMIG_INDIRECT) return -TOS_EINVAL;
+  if (mode == TOS_PMIG_INDIRECT && (net_me() == NET_MASTER || dest == NET_MASTER))
+    return -TOS_EINVAL; /* the master holds the file: it cannot send one to itself */
+  if (pid >= TOS_MAX_PROCESSES || !proc_alive(&procs[pid]) || procs[pid].guest) return -TOS_ESRCH;
+  struct proc *p = &procs[pid];
+  if (p == t->proc) return -TOS_EINVAL; /* the caller would be inside a call: never checkpointed */
+  if (!proc_privileged(t->proc) && !proc_descends(p, t->proc)) return -TOS_EPERM;
+  if (pm.state != PM_IDLE || p->remote_threads || !pages_all_home(p)) return -TOS_EBUSY;
+  for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
+    if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) return -TOS_EBUSY; /* a shared region's */
+  pm.state = PM_QUIESCE;
+  pm.mode = (uint8_t)mode;
+  pm.dest = (uint8_t)dest;
+  pm.p = p;
+  pm.serial = p->serial;
+  pm.caller = t;
+  pm.caller_tid = t->tid;
+  pm.t0 = uptime_us();
+  t->state = T_REMOTE; /* until the process runs there */
+  t->answer_type = NET_PMIG_READY;
+  t->answer_from = (uint8_t)(dest + 1);
+  return 0;
+}
+
+/* Phase 2: every thread here and in the ready queue (none in a call, a channel's included). */
+static int quiet(struct proc *p) {
+  if (p->nthreads == 0) return 0;
+  for (int i = 0; i < TOS_MAX_THREADS; ++i)
+    if (p->slots[i] && p->slots[i]->state != T_READY) return 0;
+  return 1;
+}
+
+void pmigrate_poll(void) {
+  ckpt_poll();
+  if (pm.state == PM_IDLE) return;
+  struct proc *p = pm.p;
+  if (!proc_alive(p) || p->serial != pm.serial) { end(-TOS_ESRCH); return; } /* ended meanwhile */
+  if (!caller_waits() && pm.state < PM_WAIT) { end(-TOS_ESRCH); return; }   /* nobody asks any more */
+  uint32_t hb = p->home_board, hp = p->home_pid, hs = p->home_serial;
+  switch (pm.state) {
+    case PM_QUIESCE: {
+      if (!quiet(p) || p->remote_threads) {
+        if (uptime_us() - pm.t0 > PM_QUIESCE_US) end(-TOS_EAGAIN);
+        return;
+      }
+      if (net_queue_room() < 2) return;
+      pm.old_state = p->state;
+      p->state = P_SUSPENDED; /* the scheduler passes it over from now */
+      slice_over = 1;
+      EVENT2(DGL_THREADS, EV_PMIG_DISCONNECT, gword(p));
+      pm.n = pm.sent = 0;
+      for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
+        if (image_page(p, v)) pm.v[pm.n++] = (uint16_t)v;
+      if (pm.n == 0 || (pm.mode == TOS_PMIG_INDIRECT && pm.n > CKPT_MAX))
+        { end(pm.n ? -TOS_ENOSPC : -TOS_EINVAL); return; }
+      uint32_t o[5] = {hb, hp, hs, pm.mode, pm.n};
+      net_queue(pm.dest, NET_PMIG_BEGIN, o, 5, 0, 0, NULL, NULL);
+      EVENT2(DGL_THREADS, EV_PMIG_CHECKPOINT, pm.n);
+      pm.t0 = uptime_us();
+      pm.state = PM_SEND;
+      return;
+    }
+    case PM_SEND:
+      /* the pages stay mapped (the threads are stopped) until the destination has them all */
+      while (pm.sent < pm.n && net_queue_room() > 1) {
+        uint32_t v = pm.v[pm.sent], pa = p->ptable[v] & TB_MMU_PTE_FRAME;
+        if (pm.mode == TOS_PMIG_DIRECT) {
+          uint32_t o[6] = {hb, hp, hs, v, pm.sent, pm.n};
+          net_queue(pm.dest, NET_PMIG_PAGE, o, 6, pa, TOS_PAGE_SIZE, NULL, NULL);
+        } else {
+          uint32_t o[7] = {hb, hp, hs, v, pm.dest, pm.sent, pm.n};
+          net_queue(NET_MASTER, NET_PMIG_CKPT, o, 7, pa, TOS_PAGE_SIZE, NULL, NULL);
+        }
+        ++pm.sent;
+      }
+      if (pm.sent == pm.n) pm.state = PM_WAIT;
+      return;
+    case PM_WAIT:
+      if (uptime_us() - pm.t0 > PM_READY_US) end(-TOS_ETIMEDOUT);
+      return;
+    case PM_THREADS:
+      for (int i = 0; i < TOS_MAX_THREADS; ++i) {
+        struct tcb *x = p->slots[i];
+        if (x && migrate_out(x, pm.dest, NULL) != 0) return; /* (the outbox is full: next round) */
+      }
+      EVENT2(DGL_THREADS, EV_PMIG_RESTART, gword(p));
+      end(0);
+      return;
+  }
+}
+
+/* Phase 4 at the home: the destination has the image (or says why not). */
+static void on_ready(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  struct proc *p = pm.p;
+  int32_t r = (int32_t)o[3];
+  if (pm.state != PM_WAIT && pm.state != PM_SEND)
+    return (void)net_bad(from, NET_PMIG_READY, "an image's answer with no migration under way, process", o[1]);
+  if (o[0] != net_me() || o[1] != p->home_pid || o[2] != p->home_serial)
+    return (void)net_bad(from, NET_PMIG_READY, "an image's answer for another process, process", o[1]);
+  if (r > 0 || r < -1000) return (void)net_bad(from, NET_PMIG_READY, "result", o[3]);
+  /* the destination answers; the master only to say the checkpoint file could not be written */
+  if (from != pm.dest && !(from == NET_MASTER && pm.mode == TOS_PMIG_INDIRECT && r < 0))
+    return (void)net_bad(from, NET_PMIG_READY, "an image's answer from a board not its destination", from);
+  if (r < 0) { end(r); return; }
+  if (pm.state != PM_WAIT)
+    return (void)net_bad(from, NET_PMIG_READY, "an image said complete before it was all sent, pages", pm.sent);
+  for (uint32_t i = 0; i < pm.n; ++i) { /* the destination owns them now */
+    uint32_t pa = vm_unmap(p, pm.v[i]);
+    if (pa) frame_free(pa); /* (held by mem.c while a queued page still reads it) */
+    pages_given(p, pm.v[i], pm.dest);
+  }
+  EVENT2(DGL_THREADS, EV_PMIG_MOVE, gword(p));
+  pm.state = PM_THREADS;
+  kernel_work = 1;
+}
+
+/* ---- the destination's side: the images arriving (two at once at most) ---- */
+#define PM_IN 2
+static struct pm_in {
+  uint8_t used, hb, hp, mode;
+  uint32_t hs, n, got;
+  int32_t err;
+  struct proc *p;
+} in[PM_IN];
+
+static struct pm_in *incoming(const uint32_t *o) {
+  for (int i = 0; i < PM_IN; ++i)
+    if (in[i].used && in[i].hb == o[0] && in[i].hp == o[1] && in[i].hs == o[2]) return &in[i];
+  return NULL;
+}
+
+static void tell_home(struct pm_in *m, int32_t r) {
+  uint32_t o[4] = {m->hb, m->hp, m->hs, (uint32_t)r};
+  net_send_wait(m->hb, NET_PMIG_READY, o, 4);
+}
+
+/* The image could not be taken whole: what came is freed, the home keeps the process. */
+static void drop_image(struct pm_in *m) {
+  struct proc *p = m->p;
+  if (p && proc_alive(p) && p->guest)
+    for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
+      if (image_page(p, v)) pages_free_here(p, v);
+}
+
+static void on_begin(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  if (o[0] != from || from == net_me()) /* a home speaks for its own processes only */
+    return (void)net_bad(from, NET_PMIG_BEGIN, "an image announced by a board not its home, home", o[0]);
+  if (o[1] >= TOS_MAX_PROCESSES || o[3] > TOS_PMIG_INDIRECT || o[4] == 0 || o[4] > TOS_USER_PAGES)
+    return (void)net_bad(from, NET_PMIG_BEGIN, "operand out of range, process", o[1]);
+  if (incoming(o)) return (void)net_bad(from, NET_PMIG_BEGIN, "an image already arriving, process", o[1]);
+  struct pm_in *m = NULL;
+  for (int i = 0; i < PM_IN && !m; ++i)
+    if (!in[i].used) m = &in[i];
+  struct pm_in tmp = {1, (uint8_t)o[0], (uint8_t)o[1], (uint8_t)o[3], o[2], o[4], 0, 0, NULL};
+  if (!m) { tell_home(&tmp, -TOS_EBUSY); return; }
+  *m = tmp;
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (p) { /* a part of it is here already */
+    m->used = 0;
+    tell_home(&tmp, -TOS_EBUSY);
+    return;
+  }
+  if (frames_free() < m->n + 16 || !(p = remote_guest(o[0], o[1], o[2])))
+  {
+    m->used = 0;
+    tell_home(&tmp, -TOS_ENOMEM);
+    return;
+  }
+  m->p = p;
+  EVENT2(DGL_THREADS, EV_PMIG_CONTEXT, o[0] << 8 | o[1]);
+}
+
+static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  struct pm_in *m = incoming(o);
+  if (!m) return (void)net_bad(from, NET_PMIG_PAGE, "a page of no image arriving here, process", o[1]);
+  if (from != (m->mode == TOS_PMIG_DIRECT ? m->hb : NET_MASTER))
+    return (void)net_bad(from, NET_PMIG_PAGE, "a page of an image from a board that is not sending it, board", from);
+  uint32_t v = o[3];
+  if (o[4] != m->got || o[5] != m->n || net_data_len() != TOS_PAGE_SIZE)
+    return (void)net_bad(from, NET_PMIG_PAGE, "a page out of its image's order, index", o[4]);
+  if (v < (TOS_USER_BASE >> TOS_PAGE_SHIFT) || v >= TOS_USER_PAGES || REGION_WINDOW_PAGE(v))
+    return (void)net_bad(from, NET_PMIG_PAGE, "virtual page", v);
+  struct proc *p = m->p;
+  if (!proc_alive(p) || !p->guest) { /* its part here has ended (the process was killed) */
+    m->used = 0;
+    return;
+  }
+  ++m->got;
+  if (m->err == 0) {
+    uint32_t pa;
+    if (p->ptable[v] & TB_MMU_PTE_VALID) m->err = -TOS_EINVAL; /* twice the same page: not an image */
+    else if (!(pa = frame_alloc())) m->err = -TOS_ENOMEM;
+    else {
+      net_take(0, pa, TOS_PAGE_SIZE);
+      if (vm_map(p, v, pa, 1) < 0) {
+        frame_free(pa);
+        m->err = -TOS_ENOMEM;
+      } else
+        pages_arrived(p, v);
+    }
+  }
+  if (m->got < m->n) return;
+  if (m->err) drop_image(m);
+  else ++pmig_in;
+  tell_home(m, m->err);
+  m->used = 0;
+}
+
+/* ---- the master's side: checkpoint files (indirect), one at a time ---- */
+static struct {
+  uint8_t used, hb, hp, dest;
+  uint32_t hs, n, got, sent;
+  int node;
+  int32_t err;
+} ck;
+
+static void ckpt_name(char *s, uint32_t hb, uint32_t hp) { /* pmig.B.P: a file per home process */
+  const char *f = "pmig.";
+  int i = 0;
+  while (*f) s[i++] = *f++;
+  s[i++] = (char)('0' + hb % 10);
+  s[i++] = '.';
+  if (hp >= 10) s[i++] = (char)('0' + hp / 10);
+  s[i++] = (char)('0' + hp % 10);
+  s[i] = 0;
+}
+
+static void ckpt_fail(int32_t r) {
+  uint32_t o[4] = {ck.hb, ck.hp, ck.hs, (uint32_t)r};
+  net_send_wait(ck.hb, NET_PMIG_READY, o, 4);
+}
+
+static void on_ckpt(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  if (net_me() != NET_MASTER || o[0] != from || from == net_me())
+    return (void)net_bad(from, NET_PMIG_CKPT, "a checkpoint page not from its home or not to the master, home", o[0]);
+  if (o[1] >= TOS_MAX_PROCESSES || o[4] >= TOS_BOARD_NAME_COUNT || o[4] == from || o[4] == NET_MASTER ||
+      o[6] == 0 || o[6] > CKPT_MAX || o[5] >= o[6] || o[3] >= TOS_USER_PAGES || net_data_len() != TOS_PAGE_SIZE)
+    return (void)net_bad(from, NET_PMIG_CKPT, "operand out of range, process", o[1]);
+  if (o[5] == 0) { /* a new checkpoint file */
+    if (ck.used) return (void)net_bad(from, NET_PMIG_CKPT, "a checkpoint while another is written, process", o[1]);
+    char name[16];
+    ckpt_name(name, o[0], o[1]);
+    int old = fs_node(name);
+    if (old >= 0 && fs_busy(old) == 0) fs_remove(old); /* a stale one from a migration that failed */
+    ck.used = 1;
+    ck.hb = (uint8_t)o[0];
+    ck.hp = (uint8_t)o[1];
+    ck.hs = o[2];
+    ck.dest = (uint8_t)o[4];
+    ck.n = o[6];
+    ck.got = ck.sent = 0;
+    ck.err = 0;
+    ck.node = fs_create(name);
+    if (ck.node < 0) ck.err = ck.node;
+  } else if (!ck.used || ck.hb != o[0] || ck.hp != o[1] || ck.hs != o[2] || ck.dest != o[4] || ck.n != o[6] ||
+             ck.got != o[5])
+    return (void)net_bad(from, NET_PMIG_CKPT, "a checkpoint page out of its file's order, index", o[5]);
+  ++ck.got;
+  if (ck.err == 0) {
+    int r = fs_resize(ck.node, ck.got * CKPT_REC);
+    if (r < 0) ck.err = r;
+    else {
+      uint8_t *rec = fs_bytes(ck.node) + (ck.got - 1) * CKPT_REC;
+      memcpy(rec, &o[3], 4);
+      net_take(0, (uint32_t)(rec + 4), TOS_PAGE_SIZE);
+      ++pmig_ckpt_pages;
+    }
+  }
+  if (ck.got < ck.n) return;
+  if (ck.err) {
+    if (ck.node >= 0) fs_remove(ck.node);
+    ckpt_fail(ck.err);
+    ck.used = 0;
+    return;
+  }
+  if (fs_map(fs_entry(ck.node)) < 0) { /* pinned while the restore reads it */
+    fs_remove(ck.node);
+    ckpt_fail(-TOS_EBUSY);
+    ck.used = 0;
+    return;
+  }
+  kernel_work = 1; /* the restore starts in the main loop (ckpt_poll) */
+}
+
+static void restored(void *ctx) {
+  (void)ctx;
+  fs_unmap(ck.node);
+  fs_remove(ck.node);
+  ck.used = 0;
+}
+
+/* Restore: the file's pages to the destination, as the network takes them. */
+static void ckpt_poll(void) {
+  if (!ck.used || ck.got < ck.n) return;
+  while (ck.sent < ck.n && net_queue_room() > 1) {
+    const uint8_t *rec = fs_bytes(ck.node) + ck.sent * CKPT_REC;
+    uint32_t v;
+    memcpy(&v, rec, 4);
+    uint32_t o[6] = {ck.hb, ck.hp, ck.hs, v, ck.sent, ck.n};
+    ++ck.sent;
+    net_queue(ck.dest, NET_PMIG_PAGE, o, 6, (uint32_t)(rec + 4), TOS_PAGE_SIZE, ck.sent == ck.n ? restored : NULL,
+              NULL);
+  }
+}
+
+void pmigrate_init(void) {
+  net_register(NET_PMIG_BEGIN, on_begin, 5);
+  net_register(NET_PMIG_PAGE, on_page, 6);
+  net_register(NET_PMIG_CKPT, on_ckpt, 7);
+  net_register(NET_PMIG_READY, on_ready, 4);
+}
