@@ -138,6 +138,7 @@ extern struct tcb *current;
 extern uint16_t board_id;
 extern int board_master;
 extern const char *board_name;
+extern uint32_t nboards; /* the machine's boards: processors 0..nboards-1 (main.c) */
 extern uint32_t ram_bytes;
 void halt_board(uint32_t code) __attribute__((noreturn));
 const char *board_name_of(uint32_t processor);

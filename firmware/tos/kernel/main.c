@@ -6,6 +6,7 @@
 #include "defs.h"
 
 uint16_t board_id;
+uint32_t nboards; /* the machine's boards, processors 0..nboards-1: BOARDID BOARDS, set by the loader */
 int board_master;
 const char *board_name;
 uint32_t ram_bytes;
@@ -20,7 +21,9 @@ const char *board_name_of(uint32_t processor) {
 extern char __kernel_end[];
 
 static void identify(void) {
-  board_id = REG16(TB_BOARDID_ID);
+  /* the processor number (node * slots + slot): BOARDID ID is the slot on its node */
+  board_id = (uint16_t)(REG16(TB_BOARDID_NODE) * TOS_MAX_SLOTS_PER_NODE + REG16(TB_BOARDID_ID));
+  nboards = REG16(TB_BOARDID_BOARDS);
   board_master = (REG16(TB_BOARDID_ROLE) & TB_BOARDID_ROLE_MASTER) != 0;
   ram_bytes = REG32(TB_BOARDID_RAMSIZE);
   if (board_id < TOS_BOARD_NAME_COUNT) {
@@ -62,7 +65,7 @@ SYSCALL(halt) {
   if (!proc_privileged(t->proc)) return -TOS_EPERM; /* not one program's to end everyone's */
   if (a1 && board_master) {
     uint32_t me = net_me();
-    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+    for (uint32_t b = 0; b < nboards; ++b)
       if (b != me) net_queue(b, NET_HALT, NULL, 0, 0, 0, NULL, NULL);
     halting = 1; /* the main loop halts once the messages have left */
     return 0;
@@ -78,11 +81,11 @@ SYSCALL(halt) {
  * on other boards keeps its home board busy until they have all ended, so no message that
  * could start work is in flight then. */
 static uint32_t done_boards;               /* master: bit per board that is done */
-#define ALL_BOARDS ((1u << TOS_BOARD_NAME_COUNT) - 1)
+#define ALL_BOARDS (nboards >= 32 ? ~0u : (1u << nboards) - 1)
 
 static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)nops;
-  if (from >= TOS_BOARD_NAME_COUNT) return;
+  if (from >= nboards) return;
   if (!board_master) {
     net_bad(from, NET_DONE, "a done report to a board that is not the master, sender", from);
     return;
@@ -98,7 +101,7 @@ static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
 static void tell_done(void) {
   int done = boot_done() && nprocs == 0;
   if (board_master && done && done_boards == ALL_BOARDS && !halting) { /* everyone is done */
-    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+    for (uint32_t b = 0; b < nboards; ++b)
       if (b != net_me()) net_queue(b, NET_HALT, NULL, 0, 0, 0, NULL, NULL);
     halting = 1;
   }
@@ -160,6 +163,13 @@ void kmain(void) {
   identify();
   event_init();
   console_init();
+  if (nboards < 1 || nboards > TOS_MAX_BOARDS || board_id >= nboards) {
+    /* TOS numbers boards 0..nboards-1 (every node but the last full): this machine is not one it can run */
+    kprintf("tos: %s: processor %u in a machine the loader says has %u boards (TOS runs 1..%u, numbered from 0 "
+            "without gaps): halted\n", board_name, board_id, nboards, TOS_MAX_BOARDS);
+    console_flush();
+    halt_board(2);
+  }
   lan_init();
   net_init();
   net_register(NET_HALT, on_halt, 0);

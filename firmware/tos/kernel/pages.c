@@ -34,7 +34,8 @@
 
 /* ---- the home's directory: per process slot, per virtual page ---- */
 static uint8_t dir_owner[TOS_MAX_PROCESSES][TOS_USER_PAGES];  /* owner board + 1; 0: the home's alone */
-static uint8_t dir_copies[TOS_MAX_PROCESSES][TOS_USER_PAGES]; /* bit per board holding a valid copy */
+static uint32_t dir_copies[TOS_MAX_PROCESSES][TOS_USER_PAGES]; /* bit per board holding a valid copy */
+_Static_assert(TOS_MAX_BOARDS <= 32, "a page's copy set is one 32-bit word");
 
 /* Requests waiting at the home: one per thread (a thread waits for one page at a time), so the
  * table cannot overflow whatever arrives; served oldest first. */
@@ -52,7 +53,7 @@ struct pg_act {
   struct proc *p;
   uint16_t vpage, tid;
   uint8_t board, write, need_data, used;
-  uint8_t waiting_acks; /* boards still to acknowledge an invalidation (bit per board) */
+  uint32_t waiting_acks; /* boards still to acknowledge an invalidation (bit per board) */
   uint32_t seq;
 };
 static struct pg_act act[PG_ACTIVE];
@@ -60,12 +61,13 @@ static uint32_t next_seq = 1;
 
 /* Forwards and invalidations waiting here for a blocked call to let go of their page: at most
  * one per page being served anywhere, so PG_ACTIVE per home. */
-#define PG_DEFER (PG_ACTIVE * TOS_BOARD_NAME_COUNT)
+#define PG_DEFER (PG_ACTIVE * nboards)            /* this machine's */
+#define PG_DEFER_MAX (PG_ACTIVE * TOS_MAX_BOARDS) /* the largest machine's */
 struct pg_defer {
   struct proc *p;
   uint32_t serial, vpage, type, to, move, seq;
 };
-static struct pg_defer deferred[PG_DEFER];
+static struct pg_defer deferred[PG_DEFER_MAX];
 static uint32_t ndeferred;
 
 uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
@@ -86,7 +88,7 @@ static uint32_t copies_of(struct proc *p, uint32_t v) {
 
 static void set_dir(struct proc *p, uint32_t v, uint32_t owner, uint32_t copies) {
   dir_owner[p->pid][v] = (uint8_t)(owner + 1);
-  dir_copies[p->pid][v] = (uint8_t)copies;
+  dir_copies[p->pid][v] = copies;
 }
 
 /* Does the home know a page v anywhere (mapped here, or held elsewhere)? */
@@ -270,13 +272,13 @@ static void start(struct proc *p, struct pg_req r) {
   }
   uint32_t inval = copies & ~BIT(x);
   if (a->need_data) inval &= ~BIT(owner); /* the owner gives its copy up as it sends it */
-  a->waiting_acks = (uint8_t)inval;
+  a->waiting_acks = inval;
   if (!inval) {
     grant_write(a);
     return;
   }
   uint32_t seq = a->seq; /* the last acknowledgement grants it (one from here comes at once) */
-  for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+  for (uint32_t b = 0; b < nboards; ++b)
     if (inval & BIT(b)) send(b, NET_PAGE_INVAL, p, v, seq, 0, 0, 5);
 }
 
@@ -374,10 +376,10 @@ static void on_ack(uint32_t from, const uint32_t *o, uint32_t nops) {
   struct proc *p = home_proc(from, NET_PAGE_ACK, o);
   if (!p) return;
   struct pg_act *a = o[3] < TOS_USER_PAGES ? act_by_seq(p, o[3], o[4]) : NULL;
-  if (!a || from >= TOS_BOARD_NAME_COUNT || !(a->waiting_acks & BIT(from)))
+  if (!a || from >= nboards || !(a->waiting_acks & BIT(from)))
     return (void)net_bad(from, NET_PAGE_ACK, "no invalidation of the page asked of that board, page", o[3]);
   EVENT(DGL_COMMS, EV_PAGE_INVAL_ACK);
-  a->waiting_acks &= (uint8_t)~BIT(from);
+  a->waiting_acks &= ~BIT(from);
   if (!a->waiting_acks) grant_write(a);
 }
 
@@ -454,7 +456,7 @@ static void on_fwd(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (from != me()) EVENT(DGL_COMMS, EV_RX_MPC);
   struct proc *p = holder_proc(from, NET_PAGE_FWD, o);
   if (!p) return;
-  if (o[4] >= TOS_BOARD_NAME_COUNT) return (void)net_bad(from, NET_PAGE_FWD, "no such board", o[4]);
+  if (o[4] >= nboards) return (void)net_bad(from, NET_PAGE_FWD, "no such board", o[4]);
   if (defer(p, o[3], NET_PAGE_FWD, o[4], o[5] != 0, o[6])) return;
   do_fwd(p, o[3], o[4], o[5] != 0, o[6]);
 }
@@ -638,7 +640,7 @@ void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone) {
   uint32_t top = thread_window_top(slot) >> TOS_PAGE_SHIFT;
   for (uint32_t v = top - TOS_STACK_WINDOW / TOS_PAGE_SIZE; v < top; ++v) {
     uint32_t copies = dir_owner[p->pid][v] ? dir_copies[p->pid][v] : 0;
-    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+    for (uint32_t b = 0; b < nboards; ++b)
       if ((copies & BIT(b)) && b != gone && b != me()) {
         uint32_t o[4] = {p->home_board, p->home_pid, p->home_serial, v};
         net_send_wait(b, NET_PAGE_DROP, o, 4);

@@ -40,7 +40,7 @@
 #define WIN_LO (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT)
 #define WIN_HI (TOS_STACK_BASE >> TOS_PAGE_SHIFT)
 #define NO_TID 0xFFFFu
-_Static_assert(TOS_BOARD_NAME_COUNT <= 32, "a directory's board set is one 32-bit word");
+_Static_assert(TOS_MAX_BOARDS <= 32, "a directory's board set is one 32-bit word");
 _Static_assert(TOS_MAX_REGIONS <= 256, "a rid's index is 8 bits");
 
 enum { S_INVALID, S_SHARED, S_EXCL };          /* this board's copy */
@@ -944,7 +944,7 @@ SYSCALL(rgn_map) {
   }
   uint32_t home = a1 >> 24;
   if (!r) {
-    if (!a1 || home == me() || home >= TOS_BOARD_NAME_COUNT || !p->guest || home != p->home_board)
+    if (!a1 || home == me() || home >= nboards || !p->guest || home != p->home_board)
       return -TOS_ENOENT; /* a region is homed on its process's home board */
     r = new_rec(p, a1);
     if (!r) return -TOS_ENOSPC;
