@@ -289,8 +289,11 @@ tos_kernel_test(PROGRAM sh NAME sh_filter_command FILES ${CMAKE_CURRENT_SOURCE_D
 # Machines larger than the Testbed's six boards (issue 33): one tos.elf learns the board count from
 # the loader (BOARDID BOARDS); a job with a thread on every slave, ringed over remote channels
 # across the Centrenet nodes' boundaries (sim/configs/gen_boards.py makes the machine files).
-foreach(_n 16 32)
+foreach(_n 16 40)
   tos_kernel_test(PROGRAM many_boards_run_one_job NAME many_boards_run_one_job_${_n}
     CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-${_n}.toml ALL_FREE LABELS seed003
     REGEX "ring: [0-9]+ threads on boards 1..[0-9]+ \\(a machine of ${_n}\\).*many_boards_run_one_job: PASS")
 endforeach()
+tos_kernel_test(PROGRAM past_last_board_refused NAME boards_past_the_machine_are_refused IMAGE tos-test.elf LABELS "seed003;hardening"
+  CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-16.toml LOG board15
+  LOG_REGEX "from earth: origin board \\(16\\): dropped \\(1 so far.*from earth: home board \\(16\\): dropped \\(2 so far")

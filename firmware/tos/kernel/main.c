@@ -14,8 +14,20 @@ uint32_t ram_bytes;
 static const char *const names[] = TOS_BOARD_NAMES;
 static char other_name[12];
 
+/* "board<N>" in the 12 bytes at buf: the name of a board past tos.toml's names */
+static const char *numbered(char *buf, uint32_t v) {
+  char *p = buf + 11;
+  *p = 0;
+  do *--p = (char)('0' + v % 10); while ((v /= 10) != 0);
+  p -= 5;
+  memcpy(p, "board", 5);
+  return p;
+}
+
 const char *board_name_of(uint32_t processor) {
-  return processor < TOS_BOARD_NAME_COUNT ? names[processor] : "a board";
+  static char buf[12];
+  if (processor < TOS_BOARD_NAME_COUNT) return names[processor];
+  return processor < nboards ? numbered(buf, processor) : "a board";
 }
 
 extern char __kernel_end[];
@@ -29,13 +41,7 @@ static void identify(void) {
   if (board_id < TOS_BOARD_NAME_COUNT) {
     board_name = names[board_id];
   } else {
-    char *p = other_name + sizeof other_name - 1;
-    uint32_t v = board_id;
-    *p = 0;
-    do *--p = (char)('0' + v % 10); while ((v /= 10) != 0);
-    p -= 5;
-    memcpy(p, "board", 5);
-    board_name = p;
+    board_name = numbered(other_name, board_id);
   }
 }
 
@@ -61,13 +67,19 @@ static void on_halt(uint32_t from, const uint32_t *ops, uint32_t nops) {
   halt_board(1);
 }
 
+/* The master's halts to every other board, as many as the send queue takes now: a machine may
+ * have more boards than the queue has room (the main loop queues the rest as it drains). */
+static uint32_t halt_next;
+static void halt_others(void) {
+  for (; halt_next < nboards; ++halt_next)
+    if (halt_next != net_me() && !net_queue(halt_next, NET_HALT, NULL, 0, 0, 0, NULL, NULL)) return;
+}
+
 SYSCALL(halt) {
   if (!proc_privileged(t->proc)) return -TOS_EPERM; /* not one program's to end everyone's */
   if (a1 && board_master) {
-    uint32_t me = net_me();
-    for (uint32_t b = 0; b < nboards; ++b)
-      if (b != me) net_queue(b, NET_HALT, NULL, 0, 0, 0, NULL, NULL);
     halting = 1; /* the main loop halts once the messages have left */
+    halt_others();
     return 0;
   }
   kprintf("tos: %s: halted\n", board_name);
@@ -80,8 +92,8 @@ SYSCALL(halt) {
  * from another board); the master halts the machine once all are done. A process with threads
  * on other boards keeps its home board busy until they have all ended, so no message that
  * could start work is in flight then. */
-static uint32_t done_boards;               /* master: bit per board that is done */
-#define ALL_BOARDS (nboards >= 32 ? ~0u : (1u << nboards) - 1)
+static bset_t done_boards;               /* master: bit per board that is done */
+#define ALL_BOARDS (nboards >= 64 ? ~(bset_t)0 : BSET(nboards) - 1)
 
 static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)nops;
@@ -94,16 +106,15 @@ static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
     net_bad(from, NET_DONE, "done state", ops[0]);
     return;
   }
-  if (ops[0]) done_boards |= 1u << from;
-  else done_boards &= ~(1u << from);
+  if (ops[0]) done_boards |= BSET(from);
+  else done_boards &= ~BSET(from);
 }
 
 static void tell_done(void) {
   int done = boot_done() && nprocs == 0;
   if (board_master && done && done_boards == ALL_BOARDS && !halting) { /* everyone is done */
-    for (uint32_t b = 0; b < nboards; ++b)
-      if (b != net_me()) net_queue(b, NET_HALT, NULL, 0, 0, 0, NULL, NULL);
     halting = 1;
+    halt_others();
   }
   if (done == done_told) return;
   uint32_t d = (uint32_t)done;
@@ -187,6 +198,7 @@ void kmain(void) {
   fs_init();
   uint32_t lo = fs_end();
   if (lo < TOS_FS_BASE) lo = TOS_FS_BASE;
+  lo = pages_reserve(lo);
   mem_init(lo, ram_bytes);
   REG16(TB_INTC_ENABLE) = TB_INTC_ENABLE_TIMER | TB_INTC_ENABLE_SERIAL0 | TB_INTC_ENABLE_NET |
                           (board_master ? TB_INTC_ENABLE_SERIAL1 : 0); /* the LAN link */
@@ -206,7 +218,8 @@ void kmain(void) {
     struct tcb *t = schedule();
     if (!t) {
       tell_done();
-      if (halting && net_queue_room() == net_queue_capacity()) {
+      if (halting && halt_next < nboards) halt_others();
+      if (halting && halt_next >= nboards && net_queue_room() == net_queue_capacity()) {
         kprintf("tos: %s: machine halted\n", board_name);
         console_flush();
         halt_board(1);
