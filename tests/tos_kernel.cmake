@@ -289,7 +289,10 @@ tos_kernel_test(PROGRAM sh NAME sh_filter_command FILES ${CMAKE_CURRENT_SOURCE_D
 # Machines larger than the Testbed's six boards (issue 33): one tos.elf learns the board count from
 # the loader (BOARDID BOARDS); a job with a thread on every slave, ringed over remote channels
 # across the Centrenet nodes' boundaries (sim/configs/gen_boards.py makes the machine files).
-foreach(_n 16 40)
+add_test(NAME tos_board_configs_are_generated
+  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/sim/configs/gen_boards.py --check ${PROJECT_SOURCE_DIR}/sim/configs 8 16 32 40)
+set_tests_properties(tos_board_configs_are_generated PROPERTIES LABELS "tos;seed003")
+foreach(_n 8 16 40)
   tos_kernel_test(PROGRAM many_boards_run_one_job NAME many_boards_run_one_job_${_n}
     CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-${_n}.toml ALL_FREE LABELS seed003
     REGEX "ring: [0-9]+ threads on boards 1..[0-9]+ \\(a machine of ${_n}\\).*many_boards_run_one_job: PASS")

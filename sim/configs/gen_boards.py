@@ -6,7 +6,8 @@ slots first, then child nodes of node 0, sixteen each, the last one holding the 
 its boards by processor (node * 16 + slot) and learns N from BOARDID BOARDS at boot, so this
 numbering without gaps is what it runs on (kernel/main.c refuses anything else). Boards 0..5
 keep the Testbed's names, the rest are board<N>, as TOS names them. Everything else is the
-default machine's (sim/configs/testbed.toml). Usage: gen_boards.py OUTDIR N [N ...]
+default machine's (sim/configs/testbed.toml). Usage: gen_boards.py [--check] OUTDIR N [N ...]
+(--check: say which files differ from what this would write, and fail; a test runs it).
 """
 import pathlib
 import sys
@@ -32,12 +33,23 @@ def machine(n):
 
 
 def main():
-    outdir = pathlib.Path(sys.argv[1])
-    for arg in sys.argv[2:]:
+    args = sys.argv[1:]
+    check = bool(args) and args[0] == "--check"
+    if check:
+        args = args[1:]
+    outdir = pathlib.Path(args[0])
+    stale = []
+    for arg in args[1:]:
         n = int(arg)
         if not 2 <= n <= 16 * 16:
             sys.exit(f"gen_boards.py: {n} boards: a machine has 2..256")
-        (outdir / f"boards-{n}.toml").write_text(machine(n))
+        path = outdir / f"boards-{n}.toml"
+        if not check:
+            path.write_text(machine(n))
+        elif not path.exists() or path.read_text() != machine(n):
+            stale.append(str(path))
+    if stale:
+        sys.exit("gen_boards.py: not what the generator writes (run it again): " + ", ".join(stale))
 
 
 if __name__ == "__main__":
