@@ -16,9 +16,10 @@ set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 # UPLOAD: the run's output folder (the host file service's upload and download folder) is made
 # afresh holding that file before the run, for lan_get. IMAGE: the kernel (default tos.elf; the
 # tests that forge kernel messages boot tos-test.elf, which has net_inject). INPUT: a file typed
-# at the operator's console, each line after the prompt PROMPT.
+# at the operator's console, each line after the prompt PROMPT. CONFIG: the machine file (default
+# the six-board Testbed), e.g. one of sim/configs/boards-N.toml for a larger machine.
 function(tos_kernel_test)
-  cmake_parse_arguments(T "ALL_FREE" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT;NAME;LOG;LOG_REGEX;RC;IMAGE;INPUT;PROMPT;FORBID" "FILES;SET;LABELS" ${ARGN})
+  cmake_parse_arguments(T "ALL_FREE" "PROGRAM;REGEX;LINE;CONSOLE;UPLOAD;UPLOAD_TEXT;NAME;LOG;LOG_REGEX;RC;IMAGE;INPUT;PROMPT;FORBID;CONFIG" "FILES;SET;LABELS" ${ARGN})
   if(NOT T_IMAGE)
     set(T_IMAGE tos.elf)
   endif()
@@ -32,6 +33,10 @@ function(tos_kernel_test)
     set(T_NAME ${T_PROGRAM})
   endif()
   set(sets)
+  set(config)
+  if(T_CONFIG) # positional, before the options (--set takes every value after it)
+    set(config "|${T_CONFIG}")
+  endif()
   foreach(kv ${T_SET})
     string(APPEND sets "|--set|${kv}")
   endforeach()
@@ -68,7 +73,7 @@ function(tos_kernel_test)
   endif()
   add_test(NAME tos_${T_NAME}
     COMMAND ${CMAKE_COMMAND}
-      "-DCMD=$<TARGET_FILE:testbed>|--set|board.image=${T_IMAGE}|--set|board.filestore=tos-${fs}.fs${sets}${T_INPUT_ARGS}|--console|${T_CONSOLE}|--out|${_tos_out}/${T_NAME}"
+      "-DCMD=$<TARGET_FILE:testbed>${config}|--set|board.image=${T_IMAGE}|--set|board.filestore=tos-${fs}.fs${sets}${T_INPUT_ARGS}|--console|${T_CONSOLE}|--out|${_tos_out}/${T_NAME}"
       -DEXPECT_RC=${T_RC} "-DEXPECT_REGEX=${T_REGEX}" ${setup} -P ${_check})
   set_tests_properties(tos_${T_NAME} PROPERTIES LABELS "tos;${T_LABELS}")
 endfunction()
@@ -309,3 +314,17 @@ add_test(NAME experiment_seed001-fig4_reduced
   COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment seed001-fig4 --size reduced --quiet
           --out ${CMAKE_BINARY_DIR}/test-out/experiments)
 set_tests_properties(experiment_seed001-fig4_reduced PROPERTIES LABELS "seed001;experiments" TIMEOUT 300)
+# Machines larger than the Testbed's six boards (issue 33): one tos.elf learns the board count from
+# the loader (BOARDID BOARDS); a job with a thread on every slave, ringed over remote channels
+# across the Centrenet nodes' boundaries (sim/configs/gen_boards.py makes the machine files).
+add_test(NAME tos_board_configs_are_generated
+  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/sim/configs/gen_boards.py --check ${PROJECT_SOURCE_DIR}/sim/configs 8 16 32 40)
+set_tests_properties(tos_board_configs_are_generated PROPERTIES LABELS "tos;seed003")
+foreach(_n 8 16 40)
+  tos_kernel_test(PROGRAM many_boards_run_one_job NAME many_boards_run_one_job_${_n}
+    CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-${_n}.toml ALL_FREE LABELS seed003
+    REGEX "ring: [0-9]+ threads on boards 1..[0-9]+ \\(a machine of ${_n}\\).*many_boards_run_one_job: PASS")
+endforeach()
+tos_kernel_test(PROGRAM past_last_board_refused NAME boards_past_the_machine_are_refused IMAGE tos-test.elf LABELS "seed003;hardening"
+  CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-16.toml LOG board15
+  LOG_REGEX "from earth: origin board \\(16\\): dropped \\(1 so far.*from earth: home board \\(16\\): dropped \\(2 so far")

@@ -91,7 +91,7 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
       intc_("intc", period_ * double(c.io_wait_states)),
       serial0_("serial0", c.console_baud, period_ * double(c.io_wait_states)),
       serial1_("serial1", c.link_baud, period_ * double(c.io_wait_states)),
-      id_("boardid", c.id, c.master, c.node, c.ram_bytes, period_ * double(c.io_wait_states)),
+      id_("boardid", c.id, c.master, c.node, c.ram_bytes, c.boards, period_ * double(c.io_wait_states)),
       simctl_("simctl", period_ * double(c.io_wait_states)),
       directory_("devices", directory_of(c), period_ * double(c.io_wait_states)),
       devices_(c.devices.size(), nullptr) {

@@ -53,6 +53,7 @@ struct BoardConfig {
   uint16_t id = 0;          // 0 master, 1..5 earth, air, fire, water, space
   bool master = true;
   uint16_t node = 0;        // Centrenet node
+  uint16_t boards = 6;      // the machine's board count, told to the kernel (BOARDID BOARDS); the Testbed's six
   uint32_t ram_bytes = TB_RAM_DEFAULT_BYTES;  // multiple of 1 KB, up to TB_RAM_MAX_BYTES
   double clock_hz = TB_CPU_CLOCK_HZ;
   m68k::Model model = m68k::Model::MC68010;

@@ -615,6 +615,8 @@ package testbed_regs_pkg;
   localparam logic [23:0] TB_BOARDID_NODE = 24'hFF0404;
   localparam logic [15:0] TB_BOARDID_RAMSIZE_OFF = 16'h0008;
   localparam logic [23:0] TB_BOARDID_RAMSIZE = 24'hFF0408;
+  localparam logic [15:0] TB_BOARDID_BOARDS_OFF = 16'h000C;
+  localparam logic [23:0] TB_BOARDID_BOARDS = 24'hFF040C;
   localparam logic [23:0] TB_SIMCTL_BASE = 24'hFFFFF0;
   localparam logic [23:0] TB_SIMCTL_SIZE = 24'h000010;
   localparam logic [15:0] TB_SIMCTL_CHECKSUM_OFF = 16'h0000;

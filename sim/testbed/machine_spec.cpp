@@ -167,6 +167,7 @@ BoardConfig MachineSpec::board_config(const BoardSpec& bs) const {
   c.id = uint16_t(bs.slot);
   c.node = uint16_t(bs.node);
   c.master = bs.master;
+  c.boards = uint16_t(boards.size());
   c.ram_bytes = bs.ram_bytes;
   c.devices.clear();
   for (auto& d : bs.devices) c.devices.push_back({d.name, d.address, d.model->size});

@@ -103,6 +103,7 @@ def c_header(tos):
     names = tos["boards"]["names"]
     out += ["", "/* Board names by number (seed 000 section 2.1.1). */",
             f"#define TOS_BOARD_NAME_COUNT {len(names)}",
+            f"#define TOS_MAX_BOARDS {tos['boards']['max']} /* most boards a machine may have (BOARDID BOARDS) */",
             "#define TOS_BOARD_NAMES { " + ", ".join(f'"{n}"' for n in names) + " }"]
     out += ["", "/* Error codes: a call returns -code. */"]
     for e in tos["error"]:

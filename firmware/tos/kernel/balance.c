@@ -40,7 +40,7 @@ static struct {
 uint32_t reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded;
 
 static int valid(uint32_t kind, uint32_t other) {
-  return (kind == TOS_RECONF_COMPUTE || kind == TOS_RECONF_LINK) && other < TOS_BOARD_NAME_COUNT && other != net_me();
+  return (kind == TOS_RECONF_COMPUTE || kind == TOS_RECONF_LINK) && other < nboards && other != net_me();
 }
 
 /* Choose and migrate: the TID that moved, or -error. */
@@ -116,7 +116,7 @@ static void on_reconf_done(uint32_t from, const uint32_t *o, uint32_t nops) {
 /* reconfigure(processor, kind, arg) */
 SYSCALL(reconfigure) {
   if (!proc_privileged(t->proc)) return -TOS_EPERM; /* it moves other programs' threads: the balancer's */
-  if (a1 >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (a1 >= nboards) return -TOS_EINVAL;
   if (a1 == net_me()) return request(a2, a3);
   uint32_t ops[3] = {a2, a3, t->tid};
   t->state = T_REMOTE; /* until the answer */

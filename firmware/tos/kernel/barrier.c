@@ -24,12 +24,12 @@ struct barrier {
   uint16_t n, count;   /* home: threads it waits for, arrivals in this generation */
   uint32_t gen;        /* completions seen on this board */
   uint32_t arrived[2]; /* home: thread slots that arrived in this generation */
-  uint32_t boards;     /* home: other boards with an arrival in this generation */
+  bset_t boards;       /* home: other boards with an arrival in this generation */
   uint16_t last_tid;   /* the thread whose arrival completed the newest generation */
 };
 static struct barrier bars[TOS_MAX_PROCESSES][TOS_MAX_BARRIERS];
 _Static_assert(TOS_MAX_THREADS <= 64, "arrived[] holds a bit per thread slot");
-#define BAR_MAX_BOARDS 32 /* `boards` is a bit per board */
+#define BAR_MAX_BOARDS TOS_MAX_BOARDS /* `boards` is a bit per board */
 
 /* The barrier record of process p on this board (cleared when p's slot has a new process). */
 static struct barrier *bar_of(struct proc *p, uint32_t b) {
@@ -61,7 +61,7 @@ static void release_here(struct proc *p, struct barrier *x, uint32_t b) {
 /* The home: thread `tid` (slot) arrived, on board `from`. 1 if its arrival completed the barrier. */
 static int arrive_home(struct proc *p, struct barrier *x, uint32_t b, uint32_t slot, uint32_t tid, uint32_t from) {
   x->arrived[slot / 32] |= 1u << (slot % 32);
-  if (from != net_me()) x->boards |= 1u << from;
+  if (from != net_me()) x->boards |= BSET(from);
   if (++x->count < x->n) return 0;
   ++x->gen;
   x->count = 0;
@@ -69,7 +69,7 @@ static int arrive_home(struct proc *p, struct barrier *x, uint32_t b, uint32_t s
   x->last_tid = (uint16_t)tid;
   EVENT2(DGL_BARRIER, EV_BAR_COMPLETE, b);
   release_here(p, x, b);
-  for (uint32_t d = 0; d < BAR_MAX_BOARDS; ++d) {
+  for (uint32_t d = 0; d < nboards; ++d) {
     if (!(x->boards >> d & 1)) continue;
     uint32_t ops[6] = {p->home_board, p->home_pid, p->home_serial, b, x->gen, tid};
     net_send_wait(d, NET_BAR_RELEASE, ops, 6);
@@ -94,7 +94,7 @@ static void on_arrive(uint32_t from, const uint32_t *o, uint32_t nops) {
   struct barrier *x = bar_of(p, o[3]);
   if (!x->made) return (void)net_bad(from, NET_BAR_ARRIVE, "an arrival at a barrier never made, barrier", o[3]);
   uint32_t tid = o[4], slot = tid & (TOS_MAX_THREADS - 1);
-  if (tid > 0xFFFF || (tid >> 10 & 15) != (o[0] & 15) || (tid >> 6 & 15) != o[1])
+  if (tid > 0xFFFF || (tid >> 10 & 63) != (o[0] & 63) || (tid >> 6 & 15) != o[1])
     return (void)net_bad(from, NET_BAR_ARRIVE, "an arrival of another process's thread, TID", tid);
   /* the home knows where its threads are: an arrival comes only from its thread's board */
   if (from >= BAR_MAX_BOARDS || !(p->remote_mask[slot / 32] >> (slot % 32) & 1) || p->where[slot] != from)

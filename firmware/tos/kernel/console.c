@@ -476,7 +476,7 @@ static void on_request(uint32_t from, const uint32_t *ops, uint32_t nops) {
     net_bad(from, NET_CON_REQUEST, "a console switch asked by a board the operator is not using, sender", from);
     return;
   }
-  if (ops[0] >= TOS_BOARD_NAME_COUNT) {
+  if (ops[0] >= nboards) {
     net_bad(from, NET_CON_REQUEST, "board", ops[0]);
     return;
   }

@@ -138,6 +138,11 @@ extern struct tcb *current;
 extern uint16_t board_id;
 extern int board_master;
 extern const char *board_name;
+extern uint32_t nboards; /* the machine's boards: processors 0..nboards-1 (main.c) */
+/* A set of boards, a bit each: every board of the largest machine TOS runs (tos.toml [boards] max). */
+typedef uint64_t bset_t;
+#define BSET(b) ((bset_t)1 << (b))
+_Static_assert(TOS_MAX_BOARDS <= 64, "a set of boards is one 64-bit word");
 extern uint32_t ram_bytes;
 void halt_board(uint32_t code) __attribute__((noreturn));
 const char *board_name_of(uint32_t processor);
@@ -215,6 +220,7 @@ struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs);
 void net_send_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops);
 extern uint32_t remote_lost;
 /* pages.c: the page protocol (one owner per writable page, read copies, the home the manager) */
+uint32_t pages_reserve(uint32_t lo); /* boot: RAM from lo for a large machine's copy sets; the new lo */
 void pages_init(void);
 void pages_poll(void); /* steps held back while a blocked call used their page, from the main loop */
 int remote_page_fault(struct tcb *t, uint32_t va, int write); /* 1: t waits for the page */

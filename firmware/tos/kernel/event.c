@@ -7,7 +7,7 @@ uint16_t dgl;
 int have_smi;
 
 void event_init(void) {
-  have_smi = !board_master;
+  have_smi = !board_master && board_id < TOS_MAX_SLOTS_PER_NODE; /* the monitor's SMIs are node 0's: elsewhere no events */
   dgl = 0;
 }
 

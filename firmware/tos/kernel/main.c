@@ -6,6 +6,7 @@
 #include "defs.h"
 
 uint16_t board_id;
+uint32_t nboards; /* the machine's boards, processors 0..nboards-1: BOARDID BOARDS, set by the loader */
 int board_master;
 const char *board_name;
 uint32_t ram_bytes;
@@ -13,26 +14,34 @@ uint32_t ram_bytes;
 static const char *const names[] = TOS_BOARD_NAMES;
 static char other_name[12];
 
+/* "board<N>" in the 12 bytes at buf: the name of a board past tos.toml's names */
+static const char *numbered(char *buf, uint32_t v) {
+  char *p = buf + 11;
+  *p = 0;
+  do *--p = (char)('0' + v % 10); while ((v /= 10) != 0);
+  p -= 5;
+  memcpy(p, "board", 5);
+  return p;
+}
+
 const char *board_name_of(uint32_t processor) {
-  return processor < TOS_BOARD_NAME_COUNT ? names[processor] : "a board";
+  static char buf[12];
+  if (processor < TOS_BOARD_NAME_COUNT) return names[processor];
+  return processor < nboards ? numbered(buf, processor) : "a board";
 }
 
 extern char __kernel_end[];
 
 static void identify(void) {
-  board_id = REG16(TB_BOARDID_ID);
+  /* the processor number (node * slots + slot): BOARDID ID is the slot on its node */
+  board_id = (uint16_t)(REG16(TB_BOARDID_NODE) * TOS_MAX_SLOTS_PER_NODE + REG16(TB_BOARDID_ID));
+  nboards = REG16(TB_BOARDID_BOARDS);
   board_master = (REG16(TB_BOARDID_ROLE) & TB_BOARDID_ROLE_MASTER) != 0;
   ram_bytes = REG32(TB_BOARDID_RAMSIZE);
   if (board_id < TOS_BOARD_NAME_COUNT) {
     board_name = names[board_id];
   } else {
-    char *p = other_name + sizeof other_name - 1;
-    uint32_t v = board_id;
-    *p = 0;
-    do *--p = (char)('0' + v % 10); while ((v /= 10) != 0);
-    p -= 5;
-    memcpy(p, "board", 5);
-    board_name = p;
+    board_name = numbered(other_name, board_id);
   }
 }
 
@@ -58,13 +67,19 @@ static void on_halt(uint32_t from, const uint32_t *ops, uint32_t nops) {
   halt_board(1);
 }
 
+/* The master's halts to every other board, as many as the send queue takes now: a machine may
+ * have more boards than the queue has room (the main loop queues the rest as it drains). */
+static uint32_t halt_next;
+static void halt_others(void) {
+  for (; halt_next < nboards; ++halt_next)
+    if (halt_next != net_me() && !net_queue(halt_next, NET_HALT, NULL, 0, 0, 0, NULL, NULL)) return;
+}
+
 SYSCALL(halt) {
   if (!proc_privileged(t->proc)) return -TOS_EPERM; /* not one program's to end everyone's */
   if (a1 && board_master) {
-    uint32_t me = net_me();
-    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
-      if (b != me) net_queue(b, NET_HALT, NULL, 0, 0, 0, NULL, NULL);
     halting = 1; /* the main loop halts once the messages have left */
+    halt_others();
     return 0;
   }
   kprintf("tos: %s: halted\n", board_name);
@@ -77,12 +92,12 @@ SYSCALL(halt) {
  * from another board); the master halts the machine once all are done. A process with threads
  * on other boards keeps its home board busy until they have all ended, so no message that
  * could start work is in flight then. */
-static uint32_t done_boards;               /* master: bit per board that is done */
-#define ALL_BOARDS ((1u << TOS_BOARD_NAME_COUNT) - 1)
+static bset_t done_boards;               /* master: bit per board that is done */
+#define ALL_BOARDS (nboards >= 64 ? ~(bset_t)0 : BSET(nboards) - 1)
 
 static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)nops;
-  if (from >= TOS_BOARD_NAME_COUNT) return;
+  if (from >= nboards) return;
   if (!board_master) {
     net_bad(from, NET_DONE, "a done report to a board that is not the master, sender", from);
     return;
@@ -91,16 +106,15 @@ static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
     net_bad(from, NET_DONE, "done state", ops[0]);
     return;
   }
-  if (ops[0]) done_boards |= 1u << from;
-  else done_boards &= ~(1u << from);
+  if (ops[0]) done_boards |= BSET(from);
+  else done_boards &= ~BSET(from);
 }
 
 static void tell_done(void) {
   int done = boot_done() && nprocs == 0;
   if (board_master && done && done_boards == ALL_BOARDS && !halting) { /* everyone is done */
-    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
-      if (b != net_me()) net_queue(b, NET_HALT, NULL, 0, 0, 0, NULL, NULL);
     halting = 1;
+    halt_others();
   }
   if (done == done_told) return;
   uint32_t d = (uint32_t)done;
@@ -160,6 +174,13 @@ void kmain(void) {
   identify();
   event_init();
   console_init();
+  if (nboards < 1 || nboards > TOS_MAX_BOARDS || board_id >= nboards) {
+    /* TOS numbers boards 0..nboards-1 (every node but the last full): this machine is not one it can run */
+    kprintf("tos: %s: processor %u in a machine the loader says has %u boards (TOS runs 1..%u, numbered from 0 "
+            "without gaps): halted\n", board_name, board_id, nboards, TOS_MAX_BOARDS);
+    console_flush();
+    halt_board(2);
+  }
   lan_init();
   net_init();
   net_register(NET_HALT, on_halt, 0);
@@ -178,6 +199,7 @@ void kmain(void) {
   fs_init();
   uint32_t lo = fs_end();
   if (lo < TOS_FS_BASE) lo = TOS_FS_BASE;
+  lo = pages_reserve(lo);
   mem_init(lo, ram_bytes);
   REG16(TB_INTC_ENABLE) = TB_INTC_ENABLE_TIMER | TB_INTC_ENABLE_SERIAL0 | TB_INTC_ENABLE_NET |
                           (board_master ? TB_INTC_ENABLE_SERIAL1 : 0); /* the LAN link */
@@ -198,7 +220,8 @@ void kmain(void) {
     struct tcb *t = schedule();
     if (!t) {
       tell_done();
-      if (halting && net_queue_room() == net_queue_capacity()) {
+      if (halting && halt_next < nboards) halt_others();
+      if (halting && halt_next >= nboards && net_queue_room() == net_queue_capacity()) {
         kprintf("tos: %s: machine halted\n", board_name);
         console_flush();
         halt_board(1);

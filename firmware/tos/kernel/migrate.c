@@ -54,7 +54,7 @@ static struct tcb *find_local(uint32_t hb, uint32_t hp, uint32_t tid) {
 
 /* MDisconnect: t leaves for dest. 0, or -error with t untouched. */
 int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
-  if (dest >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (dest >= nboards) return -TOS_EINVAL;
   if (t != caller && t->state != T_READY) return -TOS_ENOTREADY;
   if (t->bar_wait) return -TOS_ENOTREADY; /* spinning at a barrier: its arrival is this board's (barrier.c) */
   if (dest == net_me()) return 0;
@@ -122,7 +122,7 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
   EVENT(DGL_COMMS, EV_RX_THREAD);
   uint32_t len = net_data_len(), slot = o[3];
   struct mig_pack *m = &inbox;
-  if (len < PACK_HEAD || len > sizeof *m || slot >= TOS_MAX_THREADS || o[0] >= TOS_BOARD_NAME_COUNT) {
+  if (len < PACK_HEAD || len > sizeof *m || slot >= TOS_MAX_THREADS || o[0] >= nboards) {
     ++remote_lost;
     kprintf("tos: %s: a migrating thread from %s is malformed (%u bytes, slot %u): dropped\n", board_name,
             board_name_of(from), len, slot);
@@ -137,7 +137,7 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
   net_take(0, (uint32_t)m, len);
   const char *wrong = frame_wrong(m);
   if (wrong) return (void)net_bad(from, NET_THREAD, wrong, m->frame_len);
-  if (m->tid != (((o[0] & 15) << 10) | (o[1] << 6) | slot)) return (void)net_bad(from, NET_THREAD, "TID", m->tid);
+  if (m->tid != (((o[0] & 63) << 10) | (o[1] << 6) | slot)) return (void)net_bad(from, NET_THREAD, "TID", m->tid);
   if (m->stack_pages == 0 || m->stack_pages > TOS_MAX_STACK_PAGES || m->children < 0)
     return (void)net_bad(from, NET_THREAD, "stack pages", m->stack_pages);
   struct proc *p = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : remote_guest(o[0], o[1], o[2]);
@@ -215,7 +215,7 @@ static void route(const uint32_t *o) {
     }
     dest = p->where[slot];
   }
-  if (o[RQ_HOPS] > 2 * TOS_BOARD_NAME_COUNT || dest == net_me()) { /* it keeps moving: try again later */
+  if (o[RQ_HOPS] > 2 * nboards || dest == net_me()) { /* it keeps moving: try again later */
     answer(o, -TOS_EAGAIN);
     return;
   }
@@ -226,7 +226,7 @@ static void route(const uint32_t *o) {
 }
 
 static int finish_requester(uint32_t tid, int32_t result) {
-  struct tcb *t = find_local((tid >> 10) & 15, (tid >> 6) & 15, tid);
+  struct tcb *t = find_local((tid >> 10) & 63, (tid >> 6) & 15, tid);
   if (!t || t->state != T_REMOTE || t->answer_type != NET_MIGRATED) return 0;
   finish(t, result);
   return 1;
@@ -246,8 +246,8 @@ static void on_migrate_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   EVENT(DGL_COMMS, EV_RX_MPC);
   /* the requester's board asks first (it checked the requester may, migrate()); after that the
    * request travels home and from the home to the thread's board */
-  if (o[RQ_HB] >= TOS_BOARD_NAME_COUNT || o[RQ_HP] >= TOS_MAX_PROCESSES || o[RQ_TID] > 0xFFFF ||
-      o[RQ_DEST] >= TOS_BOARD_NAME_COUNT || o[RQ_FROM] >= TOS_BOARD_NAME_COUNT || o[RQ_FROM_TID] > 0xFFFF ||
+  if (o[RQ_HB] >= nboards || o[RQ_HP] >= TOS_MAX_PROCESSES || o[RQ_TID] > 0xFFFF ||
+      o[RQ_DEST] >= nboards || o[RQ_FROM] >= nboards || o[RQ_FROM_TID] > 0xFFFF ||
       o[RQ_HOPS] == 0)
     return (void)net_bad(from, NET_MIGRATE_REQ, "operand out of range, thread", o[RQ_TID]);
   if (o[RQ_HOPS] == 1 ? from != o[RQ_FROM] : (o[RQ_HB] != net_me() && from != o[RQ_HB]))
@@ -265,14 +265,14 @@ static void on_migrated(uint32_t from, const uint32_t *o, uint32_t nops) {
 /* migrate(tid, processor) */
 SYSCALL(migrate) {
   uint32_t tid = a1, dest = a2;
-  if (dest >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (dest >= nboards) return -TOS_EINVAL;
   if (tid > 0xFFFF || tid == TID_NONE) return -TOS_ESRCH;
-  uint32_t hb = (tid >> 10) & 15, hp = (tid >> 6) & 15;
+  uint32_t hb = (tid >> 10) & 63, hp = (tid >> 6) & 15;
   if (!proc_privileged(t->proc) && (hb != t->proc->home_board || hp != t->proc->home_pid))
     return -TOS_EPERM; /* another process's thread: the operator's (or the balancer's) to move */
   struct tcb *target = find_local(hb, hp, tid);
   if (target) return migrate_out(target, dest, t);
-  if (hb >= TOS_BOARD_NAME_COUNT) return -TOS_ESRCH;
+  if (hb >= nboards) return -TOS_ESRCH;
   uint32_t o[RQ_OPS] = {hb, hp, tid, dest, net_me(), t->tid, 0};
   t->state = T_REMOTE; /* until the answer */
   t->answer_type = NET_MIGRATED;

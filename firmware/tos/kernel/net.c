@@ -37,9 +37,9 @@ static net_handler handlers[NET_TYPES];
 static uint8_t needs[NET_TYPES]; /* operands a message of the type must have */
 uint32_t net_sent, net_received, net_unknown, net_dropped;
 /* REM-COMM (seed 000 section 4.1): messages sent to each slave since the last link sample.
- * The Testbed's boards are the first TOS_BOARD_NAME_COUNT processors; LINK_COUNT's word has
- * room for 16 board numbers. */
-static uint16_t link_sent[TOS_BOARD_NAME_COUNT];
+ * A machine's boards are processors 0..nboards-1; LINK_COUNT's word has room for 16 board
+ * numbers, so only boards 1..15 are sampled (net_link_sample). */
+static uint16_t link_sent[TOS_MAX_BOARDS];
 
 void net_init(void) {
   uint32_t a = REG32(TB_NET_MYADDR);
@@ -165,7 +165,7 @@ void net_send_phase(void) {
     struct txmsg *m = &txq[tx_tail];
     if (!launch(m)) return; /* output queue full: later */
     ++net_sent;
-    if (m->dest < TOS_BOARD_NAME_COUNT && link_sent[m->dest] < EV_LINK_COUNT_MASK) ++link_sent[m->dest];
+    if (m->dest < nboards && link_sent[m->dest] < EV_LINK_COUNT_MASK) ++link_sent[m->dest];
     tx_tail = (tx_tail + 1) % TXQ;
     if (m->len && anywhere && (m->done || frames_held())) /* the gather must have read RAM before */
       while (REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY) { /* the owner reuses it */
@@ -197,7 +197,7 @@ void net_link_sample(void) {
   if (now_us - last < TOS_LINK_SAMPLE_US) return;
   last += TOS_LINK_SAMPLE_US;
   if (now_us - last >= TOS_LINK_SAMPLE_US) last = now_us; /* a long stall: no burst of catch-up samples */
-  for (uint32_t b = 1; b < TOS_BOARD_NAME_COUNT; ++b) {
+  for (uint32_t b = 1; b < nboards && b < 16; ++b) {
     if (b == net_me()) continue;
     EVENT2(DGL_LINKS, EV_LINK_COUNT, (uint16_t)((b << EV_LINK_BOARD_SHIFT) | link_sent[b]));
     link_sent[b] = 0;
@@ -240,7 +240,7 @@ void net_receive_phase(void) {
       net_bad(from, type, "unknown type, operands", rx_nops);
     } else if (rx_nops < needs[type] || rx_nops > NET_MAX_OPS || len < 4 + 4 * rx_nops) {
       net_bad(from, type, "too few operands", rx_nops);
-    } else if (from >= TOS_BOARD_NAME_COUNT || from == net_me()) {
+    } else if (from >= nboards || from == net_me()) {
       /* kernels talk only to other boards' kernels: a message from this board is forged */
       net_bad(from, type, from == net_me() ? "sent by this board itself, to" : "from a processor that is no board",
               from);
@@ -257,7 +257,7 @@ void net_receive_phase(void) {
  * The test kernel's only (trap.c): a program of tos.elf cannot speak for its kernel. */
 SYSCALL(net_inject) {
   uint32_t ops[NET_MAX_OPS];
-  if (a1 >= TOS_BOARD_NAME_COUNT || a2 >= NET_TYPES || a4 > NET_MAX_OPS) return -TOS_EINVAL;
+  if (a1 >= nboards || a2 >= NET_TYPES || a4 > NET_MAX_OPS) return -TOS_EINVAL;
   if (a4 && !vm_copyin(t->proc, ops, a3, a4 * 4)) return -TOS_EFAULT;
   return net_queue(a1, a2, ops, a4, 0, 0, NULL, NULL) ? 0 : -TOS_EAGAIN;
 }

@@ -29,12 +29,22 @@
 #include "defs.h"
 
 #define NONE 0xFFu
-#define BIT(b) (1u << (b))
+#define BIT(b) BSET(b)
 #define PTE_FRAME TB_MMU_PTE_FRAME
 
 /* ---- the home's directory: per process slot, per virtual page ---- */
 static uint8_t dir_owner[TOS_MAX_PROCESSES][TOS_USER_PAGES];  /* owner board + 1; 0: the home's alone */
-static uint8_t dir_copies[TOS_MAX_PROCESSES][TOS_USER_PAGES]; /* bit per board holding a valid copy */
+/* The copy sets: a bit per board holding a valid copy. A byte each on a machine of up to 8 boards
+ * (the Testbed: the kernel as small and its directory as quick to clear as ever); on a larger
+ * machine a bset_t each, in RAM set aside at boot (pages_reserve: 400 KB, too much to keep in
+ * every machine's kernel). */
+static uint8_t dir_copies8[TOS_MAX_PROCESSES][TOS_USER_PAGES];
+static bset_t (*dir_wide)[TOS_USER_PAGES];
+static bset_t dir_get(uint32_t pid, uint32_t v) { return dir_wide ? dir_wide[pid][v] : dir_copies8[pid][v]; }
+static void dir_put(uint32_t pid, uint32_t v, bset_t c) {
+  if (dir_wide) dir_wide[pid][v] = c;
+  else dir_copies8[pid][v] = (uint8_t)c;
+}
 
 /* Requests waiting at the home: one per thread (a thread waits for one page at a time), so the
  * table cannot overflow whatever arrives; served oldest first. */
@@ -52,7 +62,7 @@ struct pg_act {
   struct proc *p;
   uint16_t vpage, tid;
   uint8_t board, write, need_data, used;
-  uint8_t waiting_acks; /* boards still to acknowledge an invalidation (bit per board) */
+  bset_t waiting_acks; /* boards still to acknowledge an invalidation (bit per board) */
   uint32_t seq;
 };
 static struct pg_act act[PG_ACTIVE];
@@ -60,13 +70,27 @@ static uint32_t next_seq = 1;
 
 /* Forwards and invalidations waiting here for a blocked call to let go of their page: at most
  * one per page being served anywhere, so PG_ACTIVE per home. */
-#define PG_DEFER (PG_ACTIVE * TOS_BOARD_NAME_COUNT)
+#define PG_DEFER (PG_ACTIVE * nboards) /* this machine's */
 struct pg_defer {
   struct proc *p;
   uint32_t serial, vpage, type, to, move, seq;
 };
-static struct pg_defer deferred[PG_DEFER];
+static struct pg_defer deferred6[PG_ACTIVE * TOS_BOARD_NAME_COUNT]; /* the Testbed's, in the kernel */
+static struct pg_defer *deferred = deferred6; /* a larger machine's: set aside at boot (pages_reserve) */
 static uint32_t ndeferred;
+
+uint32_t pages_reserve(uint32_t lo) {
+  lo = (lo + 7) & ~7u;
+  if (nboards > TOS_BOARD_NAME_COUNT) {
+    deferred = (struct pg_defer *)lo;
+    memset(deferred, 0, sizeof *deferred * PG_DEFER);
+    lo += sizeof *deferred * PG_DEFER;
+  }
+  if (nboards <= 8) return lo;
+  dir_wide = (bset_t(*)[TOS_USER_PAGES])lo;
+  memset(dir_wide, 0, sizeof(bset_t) * TOS_MAX_PROCESSES * TOS_USER_PAGES);
+  return lo + sizeof(bset_t) * TOS_MAX_PROCESSES * TOS_USER_PAGES;
+}
 
 uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
 
@@ -79,14 +103,14 @@ static uint32_t owner_of(struct proc *p, uint32_t v) {
   return (p->ptable[v] & TB_MMU_PTE_VALID) ? me() : NONE;
 }
 
-static uint32_t copies_of(struct proc *p, uint32_t v) {
-  if (dir_owner[p->pid][v]) return dir_copies[p->pid][v];
+static bset_t copies_of(struct proc *p, uint32_t v) {
+  if (dir_owner[p->pid][v]) return dir_get(p->pid, v);
   return (p->ptable[v] & TB_MMU_PTE_VALID) ? BIT(me()) : 0;
 }
 
-static void set_dir(struct proc *p, uint32_t v, uint32_t owner, uint32_t copies) {
+static void set_dir(struct proc *p, uint32_t v, uint32_t owner, bset_t copies) {
   dir_owner[p->pid][v] = (uint8_t)(owner + 1);
-  dir_copies[p->pid][v] = (uint8_t)copies;
+  dir_put(p->pid, v, copies);
 }
 
 /* Does the home know a page v anywhere (mapped here, or held elsewhere)? */
@@ -102,7 +126,10 @@ void pages_free_here(struct proc *p, uint32_t v) {
   uint32_t e = p->ptable[v];
   uint32_t pa = vm_unmap(p, v);
   if (pa && frame_owned(e & TB_MMU_PTE_FRAME)) frame_free(pa); /* (never a filestore block) */
-  if (!p->guest) dir_owner[p->pid][v] = dir_copies[p->pid][v] = 0;
+  if (!p->guest) {
+    dir_owner[p->pid][v] = 0;
+    dir_put(p->pid, v, 0);
+  }
 }
 
 static void set_writable(struct proc *p, uint32_t v, int writable) {
@@ -259,7 +286,8 @@ static void grant_write(struct pg_act *a) {
 }
 
 static void start(struct proc *p, struct pg_req r) {
-  uint32_t v = r.vpage, x = r.board, owner = owner_of(p, v), copies = copies_of(p, v);
+  uint32_t v = r.vpage, x = r.board, owner = owner_of(p, v);
+  bset_t copies = copies_of(p, v);
   if (owner == NONE) { /* no board has it: the fault is real */
     send(x, NET_PAGE_NONE, p, v, r.tid, 0, 0, 7);
     return;
@@ -281,15 +309,15 @@ static void start(struct proc *p, struct pg_req r) {
     send(owner, NET_PAGE_FWD, p, v, x, 0, a->seq, 7);
     return;
   }
-  uint32_t inval = copies & ~BIT(x);
+  bset_t inval = copies & ~BIT(x);
   if (a->need_data) inval &= ~BIT(owner); /* the owner gives its copy up as it sends it */
-  a->waiting_acks = (uint8_t)inval;
+  a->waiting_acks = inval;
   if (!inval) {
     grant_write(a);
     return;
   }
   uint32_t seq = a->seq; /* the last acknowledgement grants it (one from here comes at once) */
-  for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+  for (uint32_t b = 0; b < nboards; ++b)
     if (inval & BIT(b)) send(b, NET_PAGE_INVAL, p, v, seq, 0, 0, 5);
 }
 
@@ -387,10 +415,10 @@ static void on_ack(uint32_t from, const uint32_t *o, uint32_t nops) {
   struct proc *p = home_proc(from, NET_PAGE_ACK, o);
   if (!p) return;
   struct pg_act *a = o[3] < TOS_USER_PAGES ? act_by_seq(p, o[3], o[4]) : NULL;
-  if (!a || from >= TOS_BOARD_NAME_COUNT || !(a->waiting_acks & BIT(from)))
+  if (!a || from >= nboards || !(a->waiting_acks & BIT(from)))
     return (void)net_bad(from, NET_PAGE_ACK, "no invalidation of the page asked of that board, page", o[3]);
   EVENT(DGL_COMMS, EV_PAGE_INVAL_ACK);
-  a->waiting_acks &= (uint8_t)~BIT(from);
+  a->waiting_acks &= ~BIT(from);
   if (!a->waiting_acks) grant_write(a);
 }
 
@@ -467,7 +495,7 @@ static void on_fwd(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (from != me()) EVENT(DGL_COMMS, EV_RX_MPC);
   struct proc *p = holder_proc(from, NET_PAGE_FWD, o);
   if (!p) return;
-  if (o[4] >= TOS_BOARD_NAME_COUNT) return (void)net_bad(from, NET_PAGE_FWD, "no such board", o[4]);
+  if (o[4] >= nboards) return (void)net_bad(from, NET_PAGE_FWD, "no such board", o[4]);
   if (defer(p, o[3], NET_PAGE_FWD, o[4], o[5] != 0, o[6])) return;
   do_fwd(p, o[3], o[4], o[5] != 0, o[6]);
 }
@@ -654,8 +682,8 @@ void pages_thread_placed(struct proc *p, uint32_t slot, uint32_t n, uint32_t boa
 void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone) {
   uint32_t top = thread_window_top(slot) >> TOS_PAGE_SHIFT;
   for (uint32_t v = top - TOS_STACK_WINDOW / TOS_PAGE_SIZE; v < top; ++v) {
-    uint32_t copies = dir_owner[p->pid][v] ? dir_copies[p->pid][v] : 0;
-    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+    bset_t copies = dir_owner[p->pid][v] ? dir_get(p->pid, v) : 0;
+    for (uint32_t b = 0; b < nboards; ++b)
       if ((copies & BIT(b)) && b != gone && b != me()) {
         uint32_t o[4] = {p->home_board, p->home_pid, p->home_serial, v};
         net_send_wait(b, NET_PAGE_DROP, o, 4);
@@ -664,7 +692,8 @@ void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone) {
       uint32_t pa = vm_unmap(p, v);
       if (pa) frame_free(pa);
     }
-    dir_owner[p->pid][v] = dir_copies[p->pid][v] = 0;
+    dir_owner[p->pid][v] = 0;
+    dir_put(p->pid, v, 0);
   }
 }
 
@@ -697,7 +726,8 @@ void pages_forget(struct proc *p) {
   for (int s = 0; s < TOS_MAX_THREADS; ++s) pend[p->pid][s].used = 0;
   npend[p->pid] = 0;
   memset(dir_owner[p->pid], 0, sizeof dir_owner[p->pid]);
-  memset(dir_copies[p->pid], 0, sizeof dir_copies[p->pid]);
+  if (dir_wide) memset(dir_wide[p->pid], 0, sizeof dir_wide[p->pid]);
+  else memset(dir_copies8[p->pid], 0, sizeof dir_copies8[p->pid]);
   pump(); /* other processes' requests may have waited for a free slot */
 }
 

@@ -24,7 +24,7 @@
  * of our own come back: both sides are here now and meet in chan.c's local path. */
 #include "defs.h"
 
-#define NONE TOS_BOARD_NAME_COUNT /* send_token: to every other board (no board has this number) */
+#define NONE TOS_MAX_BOARDS /* send_token: to every other board (no board has this number) */
 
 /* An advert for a process this board has no part of yet: kept until a part is made here. */
 #define ORPHANS 32
@@ -130,7 +130,7 @@ static void send_token(uint32_t dest, uint32_t type, const struct proc *p, uint3
   ops[5] = len;
   ops[6] = net_me();
   if (dest == NONE) {
-    for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+    for (uint32_t b = 0; b < nboards; ++b)
       if (b != net_me()) net_send_wait(b, type, ops, TOKEN_OPS);
   } else {
     net_send_wait(dest, type, ops, TOKEN_OPS);
@@ -193,10 +193,10 @@ void rchan_spread(struct proc *p, const struct tcb *mover) {
 
 /* An MPC's names must be possible ones: else it is corrupt (net_bad counts and reports it). */
 static int mpc_ok(uint32_t from, uint32_t type, const uint32_t *o) {
-  if (o[0] >= TOS_BOARD_NAME_COUNT) net_bad(from, type, "home board", o[0]);
+  if (o[0] >= nboards) net_bad(from, type, "home board", o[0]);
   else if (o[1] >= TOS_MAX_PROCESSES) net_bad(from, type, "process", o[1]);
   else if (o[3] >= TOS_MAX_CHANNELS) net_bad(from, type, "channel", o[3]);
-  else if (type != NET_MSG && o[6] >= TOS_BOARD_NAME_COUNT) net_bad(from, type, "origin board", o[6]);
+  else if (type != NET_MSG && o[6] >= nboards) net_bad(from, type, "origin board", o[6]);
   else return 1;
   return 0;
 }

@@ -34,13 +34,12 @@
 #include "defs.h"
 
 #define NONE 0xFFu
-#define BIT(b) (1u << (b))
+#define BIT(b) BSET(b)
 #define NPAGES(size) (((uint32_t)(size) + TOS_PAGE_SIZE - 1) / TOS_PAGE_SIZE)
 #define RGN_PAGES (TOS_MAX_REGION_BYTES / TOS_PAGE_SIZE)
 #define WIN_LO (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT)
 #define WIN_HI (TOS_STACK_BASE >> TOS_PAGE_SHIFT)
 #define NO_TID 0xFFFFu
-_Static_assert(TOS_BOARD_NAME_COUNT <= 32, "a directory's board set is one 32-bit word");
 _Static_assert(TOS_MAX_REGIONS <= 256, "a rid's index is 8 bits");
 
 enum { S_INVALID, S_SHARED, S_EXCL };          /* this board's copy */
@@ -62,14 +61,14 @@ struct region {
   uint32_t vpage;            /* first page of the window where it is mapped */
   uint32_t frame[RGN_PAGES];
   /* the home's: the directory and the request being served */
-  uint32_t sharers;          /* other boards with a read copy */
-  uint32_t mappers;          /* other boards that asked its size: they keep a record until it is deleted */
+  bset_t sharers;            /* other boards with a read copy */
+  bset_t mappers;            /* other boards that asked its size: they keep a record until it is deleted */
   uint8_t excl;              /* the other board with the only copy, or NONE */
   uint8_t busy;              /* a request is being served (waiting for acks / a recall) */
   uint8_t recall_from;       /* NONE, or the board whose data the served request waits for */
-  uint32_t acks;             /* boards still to answer an invalidation */
+  bset_t acks;               /* boards still to answer an invalidation */
   uint8_t policy;            /* TOS_CM_POLICY_* */
-  uint32_t read_once;        /* REPEAT: boards that asked to read once since the last write */
+  bset_t read_once;          /* REPEAT: boards that asked to read once since the last write */
   uint8_t reads_data;        /* REPEAT: a board read twice: data for reads until the next write */
   uint32_t n_data, n_compute;
 };
@@ -379,8 +378,8 @@ static void home_run(struct region *r) {
       post(r->excl, NET_RGN_RECALL, o, 2);
     }
     if (q->kind == K_WRITE) {
-      uint32_t targets = r->sharers & ~BIT(b);
-      for (uint32_t x = 0; x < 32; ++x)
+      bset_t targets = r->sharers & ~BIT(b);
+      for (uint32_t x = 0; x < nboards; ++x)
         if (targets & BIT(x)) {
           r->acks |= BIT(x);
           uint32_t o[1] = {r->rid};
@@ -822,7 +821,7 @@ void region_process_gone(struct proc *p) {
     struct region *r = &rg[i];
     if (!r->rid || r->p != p || r->serial != p->serial) continue;
     if (r->home) {
-      for (uint32_t x = 0; x < 32; ++x)
+      for (uint32_t x = 0; x < nboards; ++x)
         if ((r->sharers & BIT(x)) || r->excl == x || (r->mappers & BIT(x))) {
           uint32_t o[1] = {r->rid};
           post(x, NET_RGN_DROP, o, 1);
@@ -924,7 +923,7 @@ SYSCALL(rgn_delete) {
   struct region *r = lookup(t->proc, a1);
   if (!r) return -TOS_ENOENT;
   if (!r->home) return -TOS_EPERM;
-  for (uint32_t x = 0; x < 32; ++x)
+  for (uint32_t x = 0; x < nboards; ++x)
     if ((r->sharers & BIT(x)) || r->excl == x || (r->mappers & BIT(x))) {
       uint32_t o[1] = {r->rid};
       post(x, NET_RGN_DROP, o, 1);
@@ -944,7 +943,7 @@ SYSCALL(rgn_map) {
   }
   uint32_t home = a1 >> 24;
   if (!r) {
-    if (!a1 || home == me() || home >= TOS_BOARD_NAME_COUNT || !p->guest || home != p->home_board)
+    if (!a1 || home == me() || home >= nboards || !p->guest || home != p->home_board)
       return -TOS_ENOENT; /* a region is homed on its process's home board */
     r = new_rec(p, a1);
     if (!r) return -TOS_ENOSPC;

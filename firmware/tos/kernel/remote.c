@@ -19,7 +19,7 @@ static uint32_t rand_state;
 /* A board for create(..., processor < 0, ...): one of the slaves, the same sequence every run. */
 static uint32_t random_board(void) {
   rand_state = rand_state * 1103515245u + 12345u;
-  return 1 + (rand_state >> 16) % (TOS_BOARD_NAME_COUNT - 1);
+  return 1 + (rand_state >> 16) % (nboards - 1);
 }
 
 struct proc *proc_by_gpid(uint32_t hb, uint32_t hp, uint32_t hs) {
@@ -68,7 +68,7 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
   struct proc *p = parent->proc;
   uint32_t target = processor < 0 ? random_board() : (uint32_t)processor;
   if (target == net_me()) return thread_create_local(parent, id, n_pages, entry, arg, ret);
-  if (target >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (target >= nboards) return -TOS_EINVAL;
   if (n_pages == 0 || n_pages > TOS_MAX_STACK_PAGES) return -TOS_EINVAL;
   int slot = proc_reserve_slot(p);
   if (slot < 0) return slot;
@@ -162,7 +162,7 @@ void remote_child_report(struct proc *p, uint32_t ptid, int32_t code, uint32_t h
     if (!(p->remote_mask[slot / 32] >> (slot % 32) & 1)) return; /* the parent has ended */
     dest = p->where[slot];
   }
-  if (hops > 2 * TOS_BOARD_NAME_COUNT) { /* chasing a parent that keeps moving: give up, loudly */
+  if (hops > 2 * nboards) { /* chasing a parent that keeps moving: give up, loudly */
     ++remote_lost;
     kprintf("tos: %s: the end of a child of thread %x could not be delivered: dropped\n", board_name, ptid);
     return;
@@ -202,7 +202,7 @@ void remote_process_gone(struct proc *p) {
   if (p->guest || !p->spread) return;
   p->spread = 0;
   uint32_t ops[3] = {p->home_board, p->home_pid, p->home_serial};
-  for (uint32_t b = 0; b < TOS_BOARD_NAME_COUNT; ++b)
+  for (uint32_t b = 0; b < nboards; ++b)
     if (b != net_me()) while (!net_queue(b, NET_KILL, ops, 3, 0, 0, NULL, NULL)) net_send_phase();
 }
 

@@ -78,7 +78,7 @@ void rfile_forget(struct tcb *t) {
 
 SYSCALL(rput) {
   char n[TOS_FS_NAME_LEN];
-  if (a1 == net_me() || a1 >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (a1 == net_me() || a1 >= nboards) return -TOS_EINVAL;
   if (!vm_copyinstr(t->proc, n, a2, sizeof n) || !fs_name_ok(n)) return -TOS_EINVAL;
   if (a4 > TOS_MAX_FS_FILE_BYTES) return -TOS_EFBIG;
   if (!vm_check(t->proc, a3, a4, 0)) return -TOS_EFAULT;
@@ -101,7 +101,7 @@ static struct {
   int32_t error; /* answered already: ignore the rest */
   uint32_t size, got, perm;
   char name[TOS_FS_NAME_LEN]; /* to find it again: a program here may remove or shrink it meanwhile */
-} in[TOS_BOARD_NAME_COUNT];
+} in[TOS_MAX_BOARDS];
 
 static void reply(uint32_t dest, int32_t status) {
   uint32_t s = (uint32_t)status;
@@ -110,7 +110,7 @@ static void reply(uint32_t dest, int32_t status) {
 
 static void on_open(uint32_t from, const uint32_t *ops, uint32_t nops) {
   char n[TOS_FS_NAME_LEN];
-  if (from >= TOS_BOARD_NAME_COUNT) return;
+  if (from >= nboards) return;
   /* any board may store a file here (cp FILE BOARD:NAME is every user's), within the limits */
   if (nops < 2 + NAME_WORDS) return (void)net_bad(from, NET_RF_OPEN, "operands", nops);
   unpack_name(ops + 2, n);
@@ -144,7 +144,7 @@ static void on_open(uint32_t from, const uint32_t *ops, uint32_t nops) {
 }
 
 static void on_data(uint32_t from, const uint32_t *ops, uint32_t nops) {
-  if (from >= TOS_BOARD_NAME_COUNT) return;
+  if (from >= nboards) return;
   if (in[from].error) return; /* answered already: the rest of the transfer is ignored */
   if (in[from].node < 0) return (void)net_bad(from, NET_RF_DATA, "data for no file the sender opened, offset", ops[0]);
   if (nops > 1 && ops[1] == RF_ABANDONED) { /* the sender's buffer lost a page, or it was removed */
@@ -173,7 +173,7 @@ static void on_data(uint32_t from, const uint32_t *ops, uint32_t nops) {
 }
 
 void rfile_init(void) {
-  for (uint32_t i = 0; i < TOS_BOARD_NAME_COUNT; ++i) in[i].node = -1;
+  for (uint32_t i = 0; i < TOS_MAX_BOARDS; ++i) in[i].node = -1;
   net_register(NET_RF_OPEN, on_open, 2);
   net_register(NET_RF_DATA, on_data, 1);
   net_register(NET_RF_DONE, on_done, 1);

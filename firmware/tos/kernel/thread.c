@@ -230,7 +230,7 @@ struct tcb *thread_attach(struct proc *p, uint32_t slot) {
   memset(t, 0, sizeof *t);
   t->proc = p;
   t->slot = (uint8_t)slot;
-  t->tid = (uint16_t)(((p->home_board & 15u) << 10) | ((uint32_t)p->home_pid << 6) | slot);
+  t->tid = (uint16_t)(((p->home_board & 63u) << 10) | ((uint32_t)p->home_pid << 6) | slot);
   t->parent_tid = TID_NONE;
   p->slots[slot] = t;
   ++p->nthreads;

@@ -104,6 +104,7 @@ SYSCALL(info) {
     case TOS_INFO_FREE_TCBS: return (int32_t)tcbs_free();
     case TOS_INFO_PROCS: return nprocs; /* alive or not yet collected */
     case TOS_INFO_BOARD: return board_id;
+    case TOS_INFO_BOARDS: return (int32_t)nboards;
     case TOS_INFO_SWITCHES: return (int32_t)switches;
     case TOS_INFO_EVENTS_LOST: return (int32_t)events_lost();
     case TOS_INFO_MASTER: return board_master;

@@ -124,6 +124,7 @@ static long whole_number(const char *s, long lo, long hi) {
 static int board_number(const char *name) {
   for (int i = 0; i < TOS_BOARD_NAME_COUNT; ++i)
     if (strcmp(name, board_names[i]) == 0) return i;
+  if (strncmp(name, "board", 5) == 0) return (int)whole_number(name + 5, 0, MAX_BOARD_NUMBER); /* as TOS names them */
   return (int)whole_number(name, 0, MAX_BOARD_NUMBER);
 }
 
@@ -214,7 +215,9 @@ static int b_ps(int argc, char **argv) {
            (unsigned long)info.frames);
     for (int i = 0; i < info.nthreads; ++i) {
       struct tos_pinfo_thread *t = &info.thread[i];
-      const char *where = t->board < TOS_BOARD_NAME_COUNT ? board_names[t->board] : "?";
+      char other[12];
+      snprintf(other, sizeof other, "board%d", (int)t->board);
+      const char *where = t->board < TOS_BOARD_NAME_COUNT ? board_names[t->board] : other;
       if (t->state == T_AWAY)
         printf("      thread %04x on %s\n", t->tid, where);
       else if (full)
@@ -562,7 +565,7 @@ static int b_migrate(int argc, char **argv) {
     printf("usage: migrate TID BOARD   (TID in hex, as ps shows it)\n");
     return 1;
   }
-  if (b < 0 || b >= TOS_BOARD_NAME_COUNT) {
+  if (b < 0 || b >= tos_info(TOS_INFO_BOARDS)) {
     printf("migrate: %s: no such board\n", argv[2]);
     return 1;
   }
@@ -779,7 +782,8 @@ static int read_line(char *buf, int max) {
 int main(int argc, char **argv) {
   char line[LINE];
   long b = tos_info(TOS_INFO_BOARD);
-  snprintf(me, sizeof me, "%s", b < TOS_BOARD_NAME_COUNT ? board_names[b] : "board");
+  if (b < TOS_BOARD_NAME_COUNT) snprintf(me, sizeof me, "%s", board_names[b]);
+  else snprintf(me, sizeof me, "board%ld", b);
   for (int i = 0; i < MAXBG; ++i) bg[i] = -1;
   my_pid = (gettid() >> 6) & (TOS_MAX_PROCESSES - 1);
   if (argc > 1) return script(argv[1]);
