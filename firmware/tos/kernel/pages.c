@@ -701,7 +701,7 @@ void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone) {
 /* Home: is every page of p here alone (no other board owns or copies one)? */
 int pages_all_home(struct proc *p) {
   for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
-    if (dir_owner[p->pid][v] && (dir_owner[p->pid][v] != me() + 1u || dir_copies[p->pid][v] != BIT(me()))) return 0;
+    if (dir_owner[p->pid][v] && (dir_owner[p->pid][v] != me() + 1u || dir_get(p->pid, v) != BSET(me()))) return 0;
   for (int i = 0; i < PG_ACTIVE; ++i)
     if (act[i].used && act[i].p == p) return 0;
   return npend[p->pid] == 0;

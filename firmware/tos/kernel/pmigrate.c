@@ -73,7 +73,7 @@ static int image_page(struct proc *p, uint32_t v) {
 /* pmigrate(pid, processor, mode) */
 SYSCALL(pmigrate) {
   uint32_t pid = a1, dest = a2, mode = a3;
-  if (dest >= TOS_BOARD_NAME_COUNT || dest == net_me()) return -TOS_EINVAL;
+  if (dest >= nboards || dest == net_me()) return -TOS_EINVAL;
   if (mode != TOS_PMIG_DIRECT && mode != TOS_PMIG_INDIRECT) return -TOS_EINVAL;
   if (mode == TOS_PMIG_INDIRECT && (net_me() == NET_MASTER || dest == NET_MASTER))
     return -TOS_EINVAL; /* the master holds the file: it cannot send one to itself */
@@ -313,7 +313,7 @@ static void on_ckpt(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   if (net_me() != NET_MASTER || o[0] != from || from == net_me())
     return (void)net_bad(from, NET_PMIG_CKPT, "a checkpoint page not from its home or not to the master, home", o[0]);
-  if (o[1] >= TOS_MAX_PROCESSES || o[4] >= TOS_BOARD_NAME_COUNT || o[4] == from || o[4] == NET_MASTER ||
+  if (o[1] >= TOS_MAX_PROCESSES || o[4] >= nboards || o[4] == from || o[4] == NET_MASTER ||
       o[6] == 0 || o[6] > CKPT_MAX || o[5] >= o[6] || o[3] >= TOS_USER_PAGES || net_data_len() != TOS_PAGE_SIZE)
     return (void)net_bad(from, NET_PMIG_CKPT, "operand out of range, process", o[1]);
   if (o[5] == 0) { /* a new checkpoint file */
