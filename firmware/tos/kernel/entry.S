@@ -122,6 +122,7 @@ syscall:
     cmp.b   #T_RUNNING_STATE,T_STATE(%a0)
     bne.s   4f                      /* blocked or yielded: trap_finish (the scheduler's choice) */
     move.l  %d0,T_REGS(%a0)         /* the result, where a later look at the TCB finds it */
+    move.w  %sr,%d1                 /* (the level the call left, for the loop's way) */
     move.w  #0x2700,%sr             /* no interrupt between the last look and the RTE */
     tst.l   loop_flags              /* loop_wanted(), defs.h: slice over, kernel work, halting */
     bne.s   5f
@@ -131,7 +132,7 @@ syscall:
     move.l  T_REGS+32(%a0),%a0
     st      entering                /* (its code page may have gone during the call) */
     rte
-5:  move.w  #0x2000,%sr             /* (a user thread trapped: its level was 0) */
+5:  move.w  %d1,%sr
 4:  move.l  %d0,(%sp)              /* trap_finish(t, result) */
     move.l  current,-(%sp)
     jsr     trap_finish
