@@ -21,6 +21,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -65,6 +66,7 @@ int sc_main(int argc, char** argv) {
   std::string out_dir = "testbed-out/tos-bench", firmware_dir = TESTBED_FIRMWARE_DIR;
   int max_msg = 5000, step = 50, reps = 10, migrations = 20;
   double budget_trap = 0, budget_yield = 0;  // cycles; 0: not checked
+  std::string trace_path;                    // earth's instruction trace, for finding where cycles go
   app.add_option("--out", out_dir, "output folder")->capture_default_str();
   app.add_option("--firmware-dir", firmware_dir, "where tos.elf and the programs are")->capture_default_str();
   app.add_option("--max-msg", max_msg, "largest message (local's MAX_MSG)")->check(CLI::Range(1, 5000))->capture_default_str();
@@ -77,6 +79,9 @@ int sc_main(int argc, char** argv) {
   app.add_option("--budget-yield-cycles", budget_yield,
                  "fail (exit 3) when a yield to another thread takes more 68010 cycles than this")
       ->check(CLI::Range(1.0, 1e9));
+  app.add_option("--trace-earth", trace_path,
+                 "write earth's instruction trace (cycle, pc, instruction) to this file: where the kernel's cycles go "
+                 "(large: about 100 MB)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -109,7 +114,14 @@ int sc_main(int argc, char** argv) {
     std::vector<monitor::ProbeRecord> records;
     {
       Machine machine("testbed", spec);
+      std::unique_ptr<std::FILE, int (*)(std::FILE*)> trace(nullptr, std::fclose);
+      if (!trace_path.empty()) {
+        trace.reset(std::fopen(trace_path.c_str(), "w"));
+        if (!trace) throw std::runtime_error("cannot write the instruction trace " + trace_path);
+        machine.board(1).cpu().set_instruction_trace(trace.get());  // board 1: earth, where tosbench runs
+      }
       machine.run();
+      if (trace) machine.board(1).cpu().set_instruction_trace(nullptr);
       if (!machine.probe()) throw std::runtime_error("the machine has no monitor probe (monitor.probe = false?)");
       records = machine.probe()->records;
     }  // the consoles' logs are complete once the machine is gone

@@ -41,7 +41,6 @@ static volatile uint32_t fwd_head, fwd_tail;
 static uint32_t credit;                    /* master: characters the target can still take */
 static uint32_t consumed;                  /* selected board: input taken since the last credit */
 uint32_t console_dropped;                  /* printed characters the master could not be sent */
-volatile int kernel_work;                  /* an interrupt left work for the main loop */
 
 static uint32_t fwd_room(void) { return FWD_RING - 1 - ((fwd_head - fwd_tail) & (FWD_RING - 1)); }
 static void fwd_put(char c) {

@@ -67,6 +67,9 @@ struct tcb {
   uint32_t bar_gen;        /* the barrier's generation on this board when it arrived */
   uint32_t bar_deadline;   /* two-phase: uptime_us() at which its spin ends */
 };
+/* entry.S's copies of these (its fast path reads the state) */
+_Static_assert(__builtin_offsetof(struct tcb, state) == 143, "entry.S: T_STATE");
+_Static_assert(T_RUNNING == 2, "entry.S: T_RUNNING_STATE");
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
 #define TCB_REGS_A0 8
@@ -146,7 +149,17 @@ _Static_assert(TOS_MAX_BOARDS <= 64, "a set of boards is one 64-bit word");
 extern uint32_t ram_bytes;
 void halt_board(uint32_t code) __attribute__((noreturn));
 const char *board_name_of(uint32_t processor);
-extern volatile int kernel_work; /* set by interrupts that leave work for the main loop */
+/* What sends a trapping thread's call round the main loop (loop_wanted, below): the slice has
+ * ended (timer.c), an interrupt or a service left work for the loop (kernel_work), the machine
+ * is halting (main.c). Three bytes of one long word, so that the trap's fast path (entry.S)
+ * tests them in one instruction. Defined in main.c. */
+extern volatile union loop_flags {
+  uint32_t any;
+  struct { uint8_t slice_over, kernel_work, halting, pad; } f;
+} loop_flags;
+#define slice_over (loop_flags.f.slice_over)
+#define kernel_work (loop_flags.f.kernel_work)
+#define halting (loop_flags.f.halting)
 
 /* ---- console.c: the operator's console (SERIAL0), interrupt driven ---- */
 void console_init(void);
@@ -307,7 +320,10 @@ int vm_copyin(struct proc *p, void *dst, uint32_t va, uint32_t n) MUST_CHECK;
 int vm_copyout(struct proc *p, uint32_t va, const void *src, uint32_t n) MUST_CHECK;
 int vm_copyinstr(struct proc *p, char *dst, uint32_t va, uint32_t max) MUST_CHECK;
 int vm_entry_ok(struct proc *p, uint32_t entry) MUST_CHECK; /* mapped read-only user code */
-void vm_activate(struct proc *p);
+extern uint16_t vm_asid; /* the address space the MMU translates now (vm.c) */
+static inline void vm_activate(struct proc *p) {
+  if (vm_asid != p->pid) REG16(TB_MMU_ASID) = vm_asid = p->pid;
+}
 
 /* ---- fs.c: the filestore (formatted empty at boot when none was loaded) ----
  * A file is named by its node, which stays the same while directory entries move. */
@@ -380,7 +396,6 @@ int thread_wait(struct tcb *t);              /* 1: blocked, 0: returned at once 
 void finish(struct tcb *t, int32_t result);  /* complete a blocked call, make the thread ready */
 uint32_t tcbs_free(void);
 extern uint32_t switches;
-extern volatile int slice_over;
 
 /* ---- barrier.c: barriers across boards (seed 004) ---- */
 void barrier_setup(void);                   /* its kernel messages */
@@ -397,8 +412,7 @@ void chan_forget(struct tcb *t);
  * (net_queue, a msg's start and console output for the master set kernel_work; the receive
  * phase sets it again while anything is left over); the machine is halting. Otherwise the
  * send and receive phases would find nothing to do. */
-extern int halting;
-static inline int loop_wanted(void) { return slice_over | kernel_work | halting; }
+static inline int loop_wanted(void) { return loop_flags.any != 0; }
 
 /* ---- trap.c: system calls, faults, interrupts ----
  * A system call's handler: SYSCALL(name) { ... } defines sys_name(t): a body with t and the
@@ -420,6 +434,8 @@ typedef int32_t syscall_fn(struct tcb *t);
       uint32_t a6 __attribute__((unused)))
 void service(struct tcb *t, uint32_t vector);
 struct tcb *trap_fast(struct tcb *t);      /* entry.S: a system call at its trap; the thread to enter or NULL */
+struct tcb *trap_finish(struct tcb *t, int32_t result); /* entry.S: after its handler, the same */
+extern syscall_fn *const syscall_table[TOS_SYSCALL_COUNT];
 void intr(uint32_t vector);                 /* a device interrupt (any mode) */
 void dev_intr(void);                        /* kernel/dev.c: a user device's interrupt */
 void kernel_fault(uint32_t *regs);          /* d0-d7/a0-a7 then the frame */

@@ -20,11 +20,17 @@
 #define T_USP 60
 #define T_FLEN 64
 #define T_FRAME 68
+#define T_STATE 143         /* (defs.h checks these two) */
+#define T_RUNNING_STATE 2
 
     .section .vectors,"a"
     .long TOS_KERNEL_STACK_TOP
     .long _start
-    .rept 254
+    .rept 30+TOS_SYSCALL_TRAP
+    .long exception
+    .endr
+    .long syscall               /* TRAP #TOS_SYSCALL_TRAP: a system call */
+    .rept 254-31-TOS_SYSCALL_TRAP
     .long exception
     .endr
 
@@ -71,21 +77,18 @@ resume:                             /* a0: the thread to enter; the stack as run
     st      entering                /* a fault from here on is the thread's (see kfault) */
     rte
 
-    .globl exception
-exception:
-    btst    #5,(%sp)                /* S bit of the stacked SR */
+    .globl syscall
+syscall:
+    btst    #5,(%sp)                /* S bit of the stacked SR: the kernel makes no calls */
     bne     from_kernel
-    /* From a user thread: save its context in the TCB. */
     sf      entering
     move.l  %a0,-(%sp)
     move.l  current,%a0
-    cmp.w   #(32+TOS_SYSCALL_TRAP)*4,4+6(%sp) /* format $0, the system call's vector */
-    bne     save_all
-    /* A system call. Into the TCB: the registers a call reads (d0-d3, a0-a2: its number and
-     * arguments), the USP and the frame (a call may move the PC back; migrate packs it). d4-d7
-     * and a3-a6 are callee-saved in C, so they are still the thread's when trap_fast returns:
-     * they go into the TCB only when the thread does not go straight back. migrate packs the
-     * whole context during the call: it gets everything saved now. */
+    /* Into the TCB: the registers a call reads (d0-d3, a0-a2: its number and arguments), the
+     * USP and the frame (a call may move the PC back; migrate packs it). d4-d7 and a3-a6 are
+     * callee-saved in C, so they are still the thread's when the call returns: they go into the
+     * TCB only when the thread does not go straight back. migrate packs the whole context during
+     * the call: it gets everything saved now. */
     cmp.l   #SYS_MIGRATE,%d0
     beq.s   1f
     movem.l %d0-%d3,T_REGS(%a0)     /* (MOVEM stores its list contiguously: two of them) */
@@ -99,8 +102,44 @@ exception:
     move.l  (%sp),T_FRAME(%a0)
     move.l  4(%sp),T_FRAME+4(%a0)
     move.l  %a0,-(%sp)
-    jsr     trap_fast               /* the thread to enter (interrupts off), or 0: the loop */
+    /* The common case, without C around it (issue 32): no event class on, a number with a
+     * handler. Events on (TRAP7 and the phases are written before the call) or an unknown
+     * number: trap_fast does it all. */
+    tst.w   dgl
+    bne.s   3f
+    cmp.l   #TOS_SYSCALL_COUNT,%d0
+    bcc.s   3f
+    add.w   %d0,%d0
+    add.w   %d0,%d0
+    lea     syscall_table,%a1
+    move.l  (%a1,%d0.w),%d1
+    beq.s   3f
+    move.l  %d1,%a1
+    jsr     (%a1)                   /* sys_<name>(t): the result in d0 */
+    move.l  current,%a0             /* t (not from its argument slot: C may reuse that) */
+    tst.w   dgl                     /* the call turned events on: USER_ON is written (trap_finish) */
+    bne.s   4f
+    cmp.b   #T_RUNNING_STATE,T_STATE(%a0)
+    bne.s   4f                      /* blocked or yielded: trap_finish (the scheduler's choice) */
+    move.l  %d0,T_REGS(%a0)         /* the result, where a later look at the TCB finds it */
+    move.w  %sr,%d1                 /* (the level the call left, for the loop's way) */
+    move.w  #0x2700,%sr             /* no interrupt between the last look and the RTE */
+    tst.l   loop_flags              /* loop_wanted(), defs.h: slice over, kernel work, halting */
+    bne.s   5f
     addq.l  #4,%sp
+    move.l  T_REGS+4(%a0),%d1       /* the registers C may have used; d0 is the result */
+    move.l  T_REGS+36(%a0),%a1
+    move.l  T_REGS+32(%a0),%a0
+    st      entering                /* (its code page may have gone during the call) */
+    rte
+5:  move.w  %d1,%sr
+4:  move.l  %d0,(%sp)              /* trap_finish(t, result) */
+    move.l  current,-(%sp)
+    jsr     trap_finish
+    addq.l  #4,%sp
+    bra.s   6f
+3:  jsr     trap_fast               /* the thread to enter (interrupts off), or 0: the loop */
+6:  addq.l  #4,%sp
     move.l  current,%a1
     tst.l   %d0
     beq.s   call_to_loop
@@ -127,6 +166,15 @@ call_to_loop:                       /* served: the loop goes on (its vector: the
     addq.l  #8,%sp
     moveq   #32+TOS_SYSCALL_TRAP,%d0
     bra.s   9f
+
+    .globl exception
+exception:
+    btst    #5,(%sp)                /* S bit of the stacked SR */
+    bne     from_kernel
+    /* From a user thread, a fault or an interrupt: its whole context into its TCB. */
+    sf      entering
+    move.l  %a0,-(%sp)
+    move.l  current,%a0
 save_all:                           /* a fault or an interrupt */
     movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
     move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */

@@ -51,8 +51,9 @@ void halt_board(uint32_t code) {
   for (;;) cpu_idle();
 }
 
+volatile union loop_flags loop_flags;
+
 /* halt(all): this board, or (master, all) every board: the others first, by message. */
-int halting;
 static int done_told = -1; /* what this board last told the master it is (1 done, 0 busy) */
 static void on_halt(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)ops;

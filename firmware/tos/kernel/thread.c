@@ -16,7 +16,11 @@ static struct tcb *slice_owner;
 /* Bit pid set while process pid's ready queue is not empty: the scheduler finds the next
  * process with work without visiting every process (a yield is a choice of TCB). */
 static uint32_t rq_procs;
-_Static_assert(TOS_MAX_PROCESSES <= 16, "rq_procs and the scheduler's rotation assume 16 processes at most");
+_Static_assert(TOS_MAX_PROCESSES == 16, "rq_procs and the scheduler's tables assume 16 processes");
+static uint16_t proc_bit[TOS_MAX_PROCESSES];  /* 1 << pid */
+static uint16_t from_pid[TOS_MAX_PROCESSES];  /* the bits of pid and above */
+static struct proc *proc_at[TOS_MAX_PROCESSES]; /* &procs[pid] without a multiplication */
+static uint8_t low_bit[256];                  /* the lowest set bit of a byte (of 0: unused) */
 
 void thread_init(void) {
   free_tcbs = NULL;
@@ -26,6 +30,16 @@ void thread_init(void) {
     free_tcbs = &tcbs[i];
   }
   nfree_tcbs = TOS_MAX_TCBS;
+  for (uint32_t i = 0; i < TOS_MAX_PROCESSES; ++i) {
+    proc_bit[i] = (uint16_t)(1u << i);
+    from_pid[i] = (uint16_t)(0xFFFFu << i);
+    proc_at[i] = &procs[i];
+  }
+  for (uint32_t b = 1; b < 256; ++b) {
+    uint32_t n = 0;
+    while (!(b >> n & 1u)) ++n;
+    low_bit[b] = (uint8_t)n;
+  }
 }
 
 uint32_t tcbs_free(void) { return nfree_tcbs; }
@@ -36,7 +50,7 @@ uint32_t tcbs_free(void) { return nfree_tcbs; }
  * is section 4.1's RQ-LENGTH: the report's queue, which a thread joins when it becomes ready
  * and leaves when it blocks, ends or migrates ("they do not leave the queue when they are
  * scheduled on the CPU"), one word without a TID each way; a flag per TCB follows it. */
-static void rq_join(struct tcb *t) {
+static inline void rq_join(struct tcb *t) {
   if (t->rq_counted) return;
   t->rq_counted = 1;
   EVENT(DGL_RQLEN, EV_RQ_GROW);
@@ -49,50 +63,66 @@ void rq_blocked(struct tcb *t) {
 
 void ready(struct tcb *t) {
   struct proc *p = t->proc;
+  struct tcb *tail = p->rq_tail;
   t->state = T_READY;
   t->next = NULL;
-  t->prev = p->rq_tail;
-  if (p->rq_tail) p->rq_tail->next = t; else p->rq_head = t;
+  t->prev = tail;
+  if (tail) tail->next = t; else p->rq_head = t;
   p->rq_tail = t;
-  rq_procs |= 1u << p->pid;
+  rq_procs |= proc_bit[p->pid];
   EVENT(DGL_RQ, EV_RQ_JOIN_BIT | t->tid);
   rq_join(t);
 }
 
 void ready_front(struct tcb *t) {
   struct proc *p = t->proc;
+  struct tcb *head = p->rq_head;
   t->state = T_READY;
   t->prev = NULL;
-  t->next = p->rq_head;
-  if (p->rq_head) p->rq_head->prev = t; else p->rq_tail = t;
+  t->next = head;
+  if (head) head->prev = t; else p->rq_tail = t;
   p->rq_head = t;
-  rq_procs |= 1u << p->pid;
+  rq_procs |= proc_bit[p->pid];
   EVENT(DGL_RQ, EV_RQ_JOIN_BIT | t->tid);
   rq_join(t);
 }
 
 static inline void rq_unlink(struct tcb *t) {
   struct proc *p = t->proc;
-  if (t->prev) t->prev->next = t->next; else p->rq_head = t->next;
-  if (t->next) t->next->prev = t->prev; else p->rq_tail = t->prev;
+  struct tcb *next = t->next, *prev = t->prev;
+  if (prev) prev->next = next; else p->rq_head = next;
+  if (next) next->prev = prev; else p->rq_tail = prev;
   t->next = t->prev = NULL;
-  if (!p->rq_head) rq_procs &= ~(1u << p->pid);
+  if (!p->rq_head) rq_procs &= ~proc_bit[p->pid];
   EVENT(DGL_RQ, t->tid);
 }
 void unready(struct tcb *t) { rq_unlink(t); }
 
-static int lowest_bit(uint32_t x) { /* x: 16 bits, not 0 */
-  int n = 0;
-  if (!(x & 0xFFu)) n += 8, x >>= 8;
-  if (!(x & 0xFu)) n += 4, x >>= 4;
-  if (!(x & 0x3u)) n += 2, x >>= 2;
-  if (!(x & 0x1u)) n += 1;
-  return n;
+/* The next process with a ready thread after the one that ran last, in turn: the lowest set bit
+ * of rq_procs at or above turn + 1, else the lowest below. Tables instead of the 68010's
+ * variable shifts and loops: a yield's choice is a few loads (issue 32). */
+static struct tcb *next_in_turn(void) {
+  uint32_t first = (uint32_t)(turn + 1) & (TOS_MAX_PROCESSES - 1);
+  uint32_t m = rq_procs & from_pid[first], rest = rq_procs & ~from_pid[first];
+  for (;;) {
+    if (!m) {
+      if (!rest) return NULL;
+      m = rest;
+      rest = 0;
+    }
+    uint32_t pid = (m & 0xFFu) ? low_bit[m & 0xFFu] : 8u + low_bit[(m >> 8) & 0xFFu];
+    m &= m - 1;
+    struct proc *p = proc_at[pid];
+    if ((p->state == P_FOREGROUND || p->state == P_BACKGROUND) && p->rq_head) { /* not ended or suspended */
+      turn = (int)pid;
+      return p->rq_head;
+    }
+  }
 }
 
 /* The slice: the board timer runs free (timer.c) and every tick ends the slice of whatever
  * runs, so a thread scheduled after a tick has until the next one. */
-struct tcb *schedule(void) {
+static inline __attribute__((always_inline)) struct tcb *choose(void) {
   struct tcb *t = slice_owner;
   if (t && t->state == T_READY && !slice_over && t->proc->rq_head == t) {
     unready(t); /* the same thread goes on with the rest of its slice */
@@ -104,17 +134,7 @@ struct tcb *schedule(void) {
       unready(t);
       ready(t);
     }
-    t = NULL;
-    /* the processes with ready threads, rotated so that bit 0 is the one after the last turn */
-    uint32_t first = (uint32_t)(turn + 1) & (TOS_MAX_PROCESSES - 1);
-    uint32_t r = ((rq_procs >> first) | (rq_procs << (TOS_MAX_PROCESSES - first))) & ((1u << TOS_MAX_PROCESSES) - 1);
-    while (r && !t) {
-      struct proc *p = &procs[(first + (uint32_t)lowest_bit(r)) & (TOS_MAX_PROCESSES - 1)];
-      r &= r - 1;
-      if ((p->state != P_FOREGROUND && p->state != P_BACKGROUND) || !p->rq_head) continue; /* ended or suspended */
-      turn = p->pid;
-      t = p->rq_head;
-    }
+    t = next_in_turn();
     if (!t) return NULL;
     rq_unlink(t);
     slice_owner = t;
@@ -127,11 +147,12 @@ struct tcb *schedule(void) {
   vm_activate(t->proc);
   return t;
 }
+struct tcb *schedule(void) { return choose(); }
 
 /* A yield's next thread, chosen in its trap (trap.c): the scheduler's choice, unless that
  * thread is a guest whose code page must come first (the main loop waits for it). */
 struct tcb *schedule_yield(void) {
-  struct tcb *t = schedule();
+  struct tcb *t = choose(); /* (inlined: a yield's choice makes no call it need not) */
   if (t && t->proc->guest && remote_prefetch(t)) {
     rq_blocked(t);
     return NULL;

@@ -12,7 +12,6 @@
  * registers) gives the time of day. */
 #include "defs.h"
 
-volatile int slice_over;
 static volatile uint32_t ticks;
 
 void timer_init(void) {

@@ -88,7 +88,7 @@ TOS_SYSCALL_LIST(X)
 TOS_TEST_SYSCALL_LIST(X)
 #endif
 #undef X
-static syscall_fn *const table[TOS_SYSCALL_COUNT] = {
+syscall_fn *const syscall_table[TOS_SYSCALL_COUNT] = { /* entry.S's fast path indexes it too */
 #define X(name, number, nargs) [number] = sys_##name,
     TOS_SYSCALL_LIST(X)
 #ifdef TOS_TEST_CALLS
@@ -125,7 +125,12 @@ SYSCALL(time) {
  * once leaves its result in d0; then, unless the main loop has something to do (loop_wanted),
  * the thread goes straight back to its slice, and a yield straight to the scheduler's next
  * choice: no queue is polled for nothing. The thread to enter is returned with interrupts off
- * (its RTE turns them on), or NULL, with the level as it was: the main loop takes over. */
+ * (its RTE turns them on), or NULL, with the level as it was: the main loop takes over.
+ *
+ * entry.S does the common case itself when no event class is on (dgl 0): the table's handler,
+ * then, for a thread still running with nothing for the loop, its registers back and RTE;
+ * anything else comes here (trap_fast, events on or a number without a handler) or to
+ * trap_finish (the call blocked or yielded, the loop has work, or the call turned events on). */
 static void trap_events(uint32_t n) { /* some class is on */
   if (n == SYS_SEND || n == SYS_RECEIVE) EVENT(DGL_COMMS, EV_TRAP7);
   EVENT(DGL_CPU, EV_USER_OFF);
@@ -136,8 +141,11 @@ static void trap_events(uint32_t n) { /* some class is on */
 struct tcb *trap_fast(struct tcb *t) {
   uint32_t n = t->regs[TCB_REGS_D0];
   if (dgl) trap_events(n);
-  syscall_fn *f = n < TOS_SYSCALL_COUNT ? table[n] : NULL;
-  int32_t result = f ? f(t) : -TOS_ENOSYS;
+  syscall_fn *f = n < TOS_SYSCALL_COUNT ? syscall_table[n] : NULL;
+  return trap_finish(t, f ? f(t) : -TOS_ENOSYS);
+}
+
+struct tcb *trap_finish(struct tcb *t, int32_t result) {
   int running = t->state == T_RUNNING;
   if (running) t->regs[TCB_REGS_D0] = (uint32_t)result;
   uint16_t sr = splhigh_inline();

@@ -22,9 +22,10 @@ void vm_clear(struct proc *p) {
   REG32(TB_MMU_FLUSH) = TB_MMU_FLUSH_ALL;
 }
 
-void vm_activate(struct proc *p) {
-  if (REG16(TB_MMU_ASID) != p->pid) REG16(TB_MMU_ASID) = p->pid;
-}
+/* The address space the MMU translates now: kept here so that a switch between threads of one
+ * process touches no device register, and one between processes writes ASID and nothing else
+ * (the page tables stay where vm_init put them: nothing is rebuilt at a switch). */
+uint16_t vm_asid = 0xFFFF; /* none yet: the first activation writes it (vm_activate, defs.h) */
 
 int vm_map(struct proc *p, uint32_t vpage, uint32_t pa, int writable) {
   if (vpage >= TOS_USER_PAGES) return 0;
