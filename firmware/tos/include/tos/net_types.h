@@ -59,6 +59,9 @@ enum net_type { /* what a message is */
   /* barrier.c (seed 004): ops start with the process's home (board, pid, serial) */
   NET_BAR_ARRIVE,     /* board -> home: barrier, TID: a thread there arrived */
   NET_BAR_RELEASE,    /* home -> board with a waiter: barrier, generation, last arriver's TID */
+  /* rex.c (seed 002): the REX's question to the master's global scheduler */
+  NET_GS_ASK,         /* board -> master: asking TID: where should a new process go? */
+  NET_GS_PLACE,       /* master -> board: asking TID, board: the scheduler's answer */
   NET_TYPES = 64
 };
 #endif
