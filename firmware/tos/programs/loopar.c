@@ -68,7 +68,10 @@ int main(int argc, char **argv) {
     int pid[MAX_SLAVES];
     for (int i = 0; i < slaves; ++i) {
       int r = process_twin();
-      if (r == 0) exit((int)share(lo_of(work, slaves, i), lo_of(work, slaves, i + 1))); /* the slave */
+      if (r == 0) { /* the slave */
+        long v = share(lo_of(work, slaves, i), lo_of(work, slaves, i + 1));
+        exit((int)v);
+      }
       if (r < 0) {
         printf("loopar: twin %d: %s\n", i, tos_strerror(tos_errno));
         return 1;

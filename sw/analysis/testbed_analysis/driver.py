@@ -176,8 +176,12 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
     ap.add_argument("--firmware-dir", default=firmware_dir)
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--doc3", help="seed003 experiments: write docs/results/seed003.md here (its figures beside it)")
+    ap.add_argument("--doc2", help="seed002: write docs/results/seed002.md here (its figures beside it)")
     ap.add_argument("--reanalyse", action="store_true", help="seed004: analyse OUT/seed004's kept runs again, no simulation")
     args = ap.parse_args(argv)
+    from . import seed002  # seed 002 (RHODOS global scheduling): seed002.py
+    if args.name == "seed002":
+        return seed002.main(seed002.NAMES, args)
     from . import seed003  # seed 003 (Hsieh 1995): its own cases and report (seed003.py)
     if args.name == "seed003" or all(n in seed003.NAMES for n in args.name.split(",")):
         return seed003.main(seed003.NAMES if args.name == "seed003" else args.name.split(","), args)

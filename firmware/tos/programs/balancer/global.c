@@ -48,6 +48,8 @@ static int pick(int from) {
 }
 
 static long refused, retried_ok, unmanaged_lost;
+static unsigned long t0;
+static unsigned long ms(void) { return (time_us() - t0) / 1000; }
 
 static void order(int i, int to, void (*out)(const char *, ...)) {
   procs_[i].to = to;
@@ -59,7 +61,7 @@ static void order(int i, int to, void (*out)(const char *, ...)) {
   }
   if (procs_[i].retry) ++retried_ok;
   procs_[i].retry = 0;
-  out("gs: 0x%x leaves %d for %d\n", procs_[i].tid, procs_[i].board, to);
+  out("gs: %lu ms: 0x%x leaves %d for %d\n", ms(), procs_[i].tid, procs_[i].board, to);
 }
 
 int global_run(int family, int boards, long duration_ms, long quiet_ms, void (*out)(const char *, ...)) {
@@ -73,7 +75,8 @@ int global_run(int family, int boards, long duration_ms, long quiet_ms, void (*o
     return 2;
   }
   out("balancer: global scheduler %s on boards 1..%d, event-driven\n", gs_family_name(family), boards);
-  unsigned long t0 = time_us(), idle_since = 0;
+  unsigned long idle_since = 0;
+  t0 = time_us();
   int seen = 0, live = 0;
   for (;;) {
     int n = gs_serve(q, 8);
@@ -86,7 +89,7 @@ int global_run(int family, int boards, long duration_ms, long quiet_ms, void (*o
         pending[k].key = (tid >> 6) + 1;
       }
       gs_answer(from, tid, b);
-      out("gs: create for 0x%x of %d: board %d\n", tid, from, b);
+      out("gs: %lu ms: create for 0x%x of %d: board %d\n", ms(), tid, from, b);
     }
     assessor_drain();
     int code, board, tid;
@@ -101,12 +104,13 @@ int global_run(int family, int boards, long duration_ms, long quiet_ms, void (*o
         }
         ++seen;
         ++live;
-        out("gs: twin 0x%x on %d\n", tid, board);
+        out("gs: %lu ms: twin 0x%x on %d\n", ms(), tid, board);
         if (gs_on_twin(&g, board, &m)) order(i, m.to, out);
       } else if (code == EV_THREAD_IN) {
         if (i >= 0 && procs_[i].to == board) { /* arrived */
           procs_[i].board = board;
           procs_[i].to = 0;
+          out("gs: %lu ms: 0x%x arrives at %d\n", ms(), tid, board);
           continue;
         }
         if (i >= 0) continue;
@@ -125,7 +129,7 @@ int global_run(int family, int boards, long duration_ms, long quiet_ms, void (*o
         if (procs_[i].retry) gs_on_moved(&g, procs_[i].to, board); /* the move never happened */
         procs_[i].tid = 0;
         --live;
-        out("gs: exit 0x%x on %d\n", tid, board);
+        out("gs: %lu ms: exit 0x%x on %d\n", ms(), tid, board);
         if (gs_on_exit(&g, board, &m)) {
           int j = pick(m.from);
           if (j >= 0) order(j, m.to, out);
