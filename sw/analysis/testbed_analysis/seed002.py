@@ -21,8 +21,17 @@ VARIANTS = [("6", "rhodos-ip", "create", "remote creation (REX), initial placeme
             ("7", "rhodos-twin", "twin", "process_twin and migration on twin only"),
             ("8", "rhodos-exit", "twin", "process_twin and migration on twin and exit"),
             ("9", "rhodos-exit", "create", "remote creation and migration on exit")]
-SIZES = {"full": {"boards": [1, 2, 3, 4, 5], "slaves": 20, "work": 20000},
-         "reduced": {"boards": [1, 3], "slaves": 7, "work": 6000}}
+SIZES = {"full": {"boards": [1, 2, 3, 4, 5], "slaves": 20, "work": 20000, "policy_slaves": [5, 10, 20]},
+         "reduced": {"boards": [1, 3], "slaves": 7, "work": 6000, "policy_slaves": [5]}}
+# the three-policy table: the same loopar create runs on all five slave boards under the Testbed's
+# balancer (REX unserved: every slave starts on earth; the balancer's RQ-LENGTH policy spreads
+# them), DynamicPVM's (round-robin placement, idle boards take from the busiest) and RHODOS's
+POLICIES = [("testbed", "the Testbed's balancer (section 4.2): all start on earth, moved by RQ-LENGTH",
+             "earth dgl @* +rqlen\nmaster balancer -P testbed -p 100 -m 100 -t 1 -q 20 &\n"),
+            ("dpvm", "DynamicPVM's: round-robin placement, idle boards take tasks from the busiest",
+             "earth dgl @* +threads\nmaster balancer -P dpvm -q 3000 &\n"),
+            ("rhodos-exit", "RHODOS's: least-loaded placement, migration on exit",
+             "earth dgl @* +threads\nmaster balancer -P rhodos-exit -q 3000 &\n")]
 # Tables 1 and 2 (seconds) for the seed's 1, 2, 4 workstations: best time, and 20 slaves; columns
 # SA+create, SA+twin, GS+create, GS+twin (Figures 6, 7, 9, 8)
 SEED_T1 = {1: (97.71, 97.70, 97.62, 97.70), 2: (49.60, 49.46, 49.86, 49.93), 4: (26.30, 25.69, 26.27, 26.30)}
@@ -146,6 +155,34 @@ def run(rep, args, size):
                      "variants pay beside the creation ones.\n" % ", ".join("Figure %s: %d" % (f, moves[f]) for f in moves))
 
 
+def policies(rep, args, size):
+    rows = []
+    for name, what, head in POLICIES:
+        runs = "".join("earth loopar create %d %d\n" % (n, size["work"]) for n in size["policy_slaves"])
+        d = os.path.join(rep.out, "policy-" + name)
+        runner.run_testbed(args.bin_dir, args.firmware_dir, "seed002", ["loopar", "balancer", "dgl"], head + runs, d,
+                           quiet=args.quiet)
+        earth = runner.console(d, "earth")
+        t = {int(n): int(ms) for n, ms in re.findall(r"loopar: create (\d+) slaves, work \d+: (\d+) ms", earth)}
+        mig = sum(int(x) for x in re.findall(r"threads migrated in (\d+)", "".join(runner.console(d, b) for b in
+                                                                               ("earth", "air", "fire", "water", "space"))))
+        rep.check("policy %s: every run finished" % name, len(t) == len(size["policy_slaves"]),
+                  "%d of %d runs printed a time (%s)" % (len(t), len(size["policy_slaves"]), d))
+        rows.append((name, what, t, mig))
+    head = "| policy | " + " | ".join("%d slaves (s)" % n for n in size["policy_slaves"]) + " | migrations |"
+    lines = [head, "|---" * (len(size["policy_slaves"]) + 2) + "|"]
+    for name, what, t, mig in rows:
+        lines.append("| %s: %s | %s | %d |" % (name, what, " | ".join("%.2f" % (t[n] / 1000.0) if n in t else "-"
+                                                                    for n in size["policy_slaves"]), mig))
+    rep.parts.append("The same workload under three policies (loopar create, work %d, all five slave boards):\n\n"
+                     % size["work"] + "\n".join(lines) + "\n")
+    tb, rh = rows[0][2], rows[2][2]
+    n = size["policy_slaves"][0]
+    if n in tb and n in rh:
+        rep.check("placing at creation beats moving after (%d slaves)" % n, rh[n] < tb[n],
+                  "rhodos-exit %d ms, testbed %d ms" % (rh[n], tb[n]))
+
+
 def main(names, args):
     out = os.path.join(args.out, "seed002")
     if os.path.isdir(out):
@@ -155,6 +192,7 @@ def main(names, args):
     t0 = time.time()
     try:
         run(rep, args, SIZES[args.size])
+        policies(rep, args, SIZES[args.size])
     except runner.RunError as e:
         print("testbed-experiment: seed002: %s" % e)
         return 1
