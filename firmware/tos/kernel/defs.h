@@ -263,6 +263,9 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller);
 extern uint32_t migrations_out, migrations_in;
 /* balance.c: a slave's part of load balancing (section 4.2, Figure 40) */
 void balance_init(void);
+/* rex.c: RHODOS's REX question to the global scheduler and process_twin (seed 002) */
+void rex_init(void);
+extern uint32_t rex_asked, rex_unserved, twins_made;
 void balance_poll(void); /* a waiting reconfiguration request, from the main loop */
 extern uint32_t reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded;
 void rchan_init(void);
@@ -345,6 +348,7 @@ uint32_t fs_mapped(int node);              /* processes (and the boot script) ma
 void fs_use(int node, int readers, int writers); /* file.c: descriptors opened (+) and closed (-) */
 int fs_map(const struct tos_fs_entry *e);  /* pin the file (code mapped from it): node, or -TOS_EBUSY */
 void fs_unmap(int node);
+void fs_remap(int node); /* one more mapping of a mapped node (a twin) */
 uint32_t fs_free_blocks(void);
 void fs_stat(struct tos_fsstat *st);
 
@@ -365,6 +369,8 @@ void proc_kill(struct proc *p, int code);
 void proc_thread_gone(struct proc *p);
 int proc_pwait(struct tcb *t, int pid);
 struct proc *proc_new_guest(uint32_t hb, uint32_t hp, uint32_t hs);
+struct proc *proc_new_twin(struct proc *p); /* rex.c's process_twin: the twin's slot, nothing mapped */
+void proc_drop_twin(struct proc *c);
 int proc_reserve_slot(struct proc *p);     /* home: a slot for a thread on another board */
 void proc_release_slot(struct proc *p, int slot);
 

@@ -328,6 +328,11 @@ int fs_map(const struct tos_fs_entry *e) {
   return node;
 }
 
+/* One more mapping of a node already mapped (a twin's code). */
+void fs_remap(int node) {
+  if (node >= 0 && node < TOS_MAX_FS_FILES) ++nodes[node].maps;
+}
+
 void fs_unmap(int node) {
   if (node >= 0 && node < TOS_MAX_FS_FILES && nodes[node].maps) --nodes[node].maps;
 }

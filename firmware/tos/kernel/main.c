@@ -127,6 +127,9 @@ static void tell_done(void) {
     if (reconf_asked)
       kprintf("tos: %s: reconfiguration requests %u: moved a thread at once %u, later %u; none fitted %u\n",
               board_name, reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded);
+    if (rex_asked || twins_made)
+      kprintf("tos: %s: rex questions %u (unserved: placed where asked %u), twins made %u\n", board_name, rex_asked,
+              rex_unserved, twins_made);
     net_refused_report();
   }
   done_told = done;
@@ -193,6 +196,7 @@ void kmain(void) {
   migrate_init();
   pmigrate_init();
   balance_init();
+  rex_init();
   barrier_setup();
   vm_init();
   thread_init();

@@ -221,6 +221,43 @@ int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t
   return pid;
 }
 
+/* process_twin (rex.c): a new process like p, its child, with nothing mapped yet: its code's
+ * file mapped once more, its heap's bounds, its environment block's place and descriptors 0..2
+ * as spawn gives them. NULL: no free slot. */
+struct proc *proc_new_twin(struct proc *p) {
+  struct proc *c = NULL;
+  for (int i = 0; i < TOS_MAX_PROCESSES && !c; ++i)
+    if (procs[i].state == P_FREE) c = &procs[i];
+  if (!c) return NULL;
+  uint8_t pid = proc_slot_reset(c);
+  c->home_board = (uint8_t)net_me();
+  c->home_pid = pid;
+  c->home_serial = c->serial;
+  c->parent = (int8_t)p->pid;
+  c->parent_serial = p->serial;
+  c->text_node = p->text_node;
+  fs_remap(c->text_node);
+  memcpy(c->name, p->name, PROC_NAME_LEN);
+  c->text_lo = p->text_lo;
+  c->text_hi = p->text_hi;
+  c->brk = p->brk;
+  c->brk_base = p->brk_base;
+  c->env = p->env;
+  c->env_len = p->env_len;
+  vm_clear(c);
+  c->state = P_FOREGROUND;
+  ++nprocs;
+  file_inherit(c, p);
+  return c;
+}
+
+/* ... and given back when the twin could not be made. */
+void proc_drop_twin(struct proc *c) {
+  release_memory(c);
+  c->state = P_FREE;
+  --nprocs;
+}
+
 /* Remove every thread of p (a fault, kill): blocked ones leave their channels and queues. */
 void proc_kill(struct proc *p, int code) {
   if (!proc_alive(p)) return;

@@ -191,6 +191,10 @@ static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (o[4] != TID_NONE && !tid_of(o[4], o[0], o[1])) return (void)net_bad(from, NET_EXITED, "parent TID", o[4]);
   if (o[6] > 1) return (void)net_bad(from, NET_EXITED, "parent told", o[6]);
   if (o[3] < TOS_MAX_THREADS) pages_thread_gone(p, o[3], from); /* its stack pages elsewhere go */
+  if (o[3] == 0 && !p->exit_set) { /* the main thread ended elsewhere: its code is the process's, as in thread_exit */
+    p->exit_code = (int32_t)o[5];
+    p->exit_set = 1;
+  }
   proc_release_slot(p, (int)o[3]);
   if (!o[6] && o[4] != TID_NONE) remote_child_report(p, o[4], (int32_t)o[5], 0);
   if (p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);

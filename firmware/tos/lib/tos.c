@@ -78,6 +78,20 @@ int net_inject(int processor, int type, const uint32_t *ops, int nops) {
 int reconfigure(int processor, int kind, int arg) {
   return (int)check(__tos_syscall(SYS_RECONFIGURE, processor, kind, arg, 0, 0, 0));
 }
+int rex_create(int id, int n_pages, void (*entry)(void *), void *arg) {
+  long board = check(SYS0(SYS_REX_PLACE));
+  return board < 0 ? 0 : create(id, n_pages, (int)board, entry, arg);
+}
+long __tos_twin(long n); /* crt0.S: the call with the callee-saved registers on the stack */
+int process_twin(void) {
+  long r = check(__tos_twin(SYS_PROCESS_TWIN));
+  if (r == 0) main_tid = gettid(); /* the twin's main thread: its exit is the twin's */
+  return (int)r;
+}
+int gs_serve(uint32_t *buf, int max) { return (int)check(__tos_syscall(SYS_GS_SERVE, (long)buf, max, 0, 0, 0, 0)); }
+int gs_answer(int board, int tid, int place) {
+  return (int)check(__tos_syscall(SYS_GS_ANSWER, board, tid, place, 0, 0, 0));
+}
 int migrate(int tid, int processor) { return (int)check(__tos_syscall(SYS_MIGRATE, tid, processor, 0, 0, 0, 0)); }
 int pmigrate(int pid, int processor, int mode) {
   return (int)check(__tos_syscall(SYS_PMIGRATE, pid, processor, mode, 0, 0, 0));

@@ -200,11 +200,15 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
     ap.add_argument("--doc-filter", help="filter-overflow: write its page here (docs/results/filter-machine.md), "
                     "its figures beside it")
     ap.add_argument("--doc1", help="seed001 experiments: write docs/results/seed001.md here (its figures beside it)")
+    ap.add_argument("--doc2", help="seed002: write docs/results/seed002.md here (its figures beside it)")
     ap.add_argument("--reanalyse", action="store_true", help="seed004: analyse OUT/seed004's kept runs again, no simulation")
     args = ap.parse_args(argv)
     from . import seed001  # seed 001 (DynamicPVM): whole-process migration (seed001.py)
     if args.name in ("seed001",) + tuple(seed001.NAMES):
         return seed001.main(seed001.NAMES, args)
+    from . import seed002  # seed 002 (RHODOS global scheduling): seed002.py
+    if args.name == "seed002":
+        return seed002.main(seed002.NAMES, args)
     from . import seed003  # seed 003 (Hsieh 1995): its own cases and report (seed003.py)
     if args.name == "seed003" or all(n in seed003.NAMES for n in args.name.split(",")):
         return seed003.main(seed003.NAMES if args.name == "seed003" else args.name.split(","), args)

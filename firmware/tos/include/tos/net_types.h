@@ -64,6 +64,9 @@ enum net_type { /* what a message is */
   NET_PMIG_PAGE,      /* home (direct) or master (indirect) -> destination: one page of the image */
   NET_PMIG_CKPT,      /* home -> master: one page of the checkpoint file (indirect) */
   NET_PMIG_READY,     /* destination (or the master, failing) -> home: the image is restored, or -error */
+  /* rex.c (seed 002): the REX's question to the master's global scheduler */
+  NET_GS_ASK,         /* board -> master: asking TID: where should a new process go? */
+  NET_GS_PLACE,       /* master -> board: asking TID, board: the scheduler's answer */
   NET_TYPES = 64
 };
 #endif

@@ -32,6 +32,14 @@ int net_inject(int processor, int type, const uint32_t *ops, int nops); /* tests
 int migrate(int tid, int processor); /* move thread tid (a ready one, or the caller) there: 0, or -error */
 int pmigrate(int pid, int processor, int mode); /* move process pid whole (TOS_PMIG_DIRECT/INDIRECT): 0, or -error */
 int reconfigure(int processor, int kind, int arg); /* TOS_RECONF_*: that board picks and moves a thread (Figure 40) */
+/* RHODOS's services (seed 002, kernel/rex.c): rex_create is create() on the board the master's
+ * global scheduler chooses (the asking board when none serves); process_twin duplicates the
+ * calling single-threaded process: the twin's pid here, 0 in the twin, -error. The scheduler's
+ * side: gs_serve takes waiting questions ((board << 16) | TID), gs_answer answers one. */
+int rex_create(int id, int n_pages, void (*entry)(void *), void *arg);
+int process_twin(void);
+int gs_serve(uint32_t *buf, int max);
+int gs_answer(int board, int tid, int place);
 void yield(void);
 extern int tos_errno;         /* the last failed call's error (TOS_E*) */
 

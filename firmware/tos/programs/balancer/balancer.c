@@ -2,6 +2,11 @@
  *   balancer [-P testbed|random|none] [-M rq|threads] [-p sample_ms] [-m migration_ms]
  *            [-t threshold] [-l link_msgs_per_s] [-s seed] [-d duration_ms] [-q samples]
  *            [-o logfile]
+ *   balancer -P rhodos-ip|rhodos-twin|rhodos-exit|dpvm [-n boards] [-d duration_ms] [-q idle_ms] [-o logfile]
+ * The second form is seed 002's event-driven global scheduler (global.c, gsched.h): it answers
+ * the REX's placement questions and follows class threads (`dgl @* +threads`), with no sample
+ * period; -n: it uses slave boards 1..n (default all); -q: it stops that long after its last
+ * process ended.
  * defaults: testbed rq 1000 1000 2 50 1 0 (0: until stopped) 0, no log file. -q: stop after
  * that many samples in a row with no load anywhere (no thread counted, no link used), once
  * there has been some: the experiments end with the program they balance. On the slaves switch
@@ -24,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "balancer.h"
+#include "gsched.h"
 
 static const struct policy *const policies[] = {&policy_testbed, &policy_random, &policy_none};
 #define NPOLICIES (int)(sizeof policies / sizeof policies[0])
@@ -46,8 +52,10 @@ static int usage(const char *why, const char *what) {
   printf("balancer: %s%s%s\n", why, what ? ": " : "", what ? what : "");
   printf("usage: balancer [-P");
   for (int i = 0; i < NPOLICIES; ++i) printf("%s%s", i ? "|" : " ", policies[i]->name);
+  for (int f = 0; f < GS_FAMILIES; ++f) printf("|%s", gs_family_name(f));
   printf("] [-M rq|threads] [-p sample_ms > 0] [-m migration_ms >= sample_ms] [-t threshold >= 1] "
-         "[-l link_msgs_per_s >= 1] [-s seed] [-d duration_ms >= 0] [-q idle_samples >= 0] [-o logfile]\n");
+         "[-l link_msgs_per_s >= 1] [-s seed] [-d duration_ms >= 0] [-q idle_samples >= 0] [-n gs_boards 1..5] "
+         "[-o logfile]\n");
   return 2;
 }
 
@@ -85,13 +93,16 @@ int main(int argc, char **argv) {
   struct settings s = {1000, 1000, 2, 50, 0, 1};
   const struct policy *policy = &policy_testbed;
   const char *log_name = NULL;
-  int by_threads = 0;
+  int by_threads = 0, family = -1;
+  long gs_boards = SLAVES;
   long quiet_samples = 0, quiet = 0, seen_load = 0;
   for (int i = 1; i < argc; i += 2) {
     const char *opt = argv[i], *arg = i + 1 < argc ? argv[i + 1] : NULL;
     long v = 0;
     if (!arg) return usage("a value is missing after", opt);
-    if (!strcmp(opt, "-P")) {
+    if (!strcmp(opt, "-P") && gs_family_by_name(arg) >= 0) {
+      family = gs_family_by_name(arg);
+    } else if (!strcmp(opt, "-P")) {
       policy = NULL;
       for (int k = 0; k < NPOLICIES; ++k)
         if (!strcmp(arg, policies[k]->name)) policy = policies[k];
@@ -101,7 +112,7 @@ int main(int argc, char **argv) {
       if (!by_threads && strcmp(arg, "rq")) return usage("unknown metric", arg);
     } else if (!strcmp(opt, "-o")) {
       log_name = arg;
-    } else if (strlen(opt) != 2 || !strchr("pmtlsdq", opt[1]) || opt[0] != '-') {
+    } else if (strlen(opt) != 2 || !strchr("pmtlsdqn", opt[1]) || opt[0] != '-') {
       return usage("unknown option", opt);
     } else if (!number(arg, &v)) {
       return usage("not a whole number", arg);
@@ -113,6 +124,7 @@ int main(int argc, char **argv) {
       case 'l': s.link_per_s = v; break;
       case 's': s.seed = (unsigned long)v; break;
       case 'q': quiet_samples = v; break;
+      case 'n': gs_boards = v; break;
       default: s.duration_ms = v; break;
       }
     }
@@ -124,9 +136,15 @@ int main(int argc, char **argv) {
   if (s.link_per_s < 1) return usage("the link threshold must be at least 1 message a second", NULL);
   if (s.duration_ms < 0) return usage("the duration must not be negative", NULL);
   if (quiet_samples < 0) return usage("the idle samples must not be negative", NULL);
+  if (gs_boards < 1 || gs_boards > SLAVES) return usage("the global scheduler's boards must be 1..5", NULL);
   if (log_name && !(logf = fopen(log_name, "w"))) {
     printf("balancer: %s: %s\n", log_name, tos_strerror(tos_errno));
     return 2;
+  }
+  if (family >= 0) {
+    int rc = global_run(family, (int)gs_boards, s.duration_ms, quiet_samples, out);
+    if (logf && fclose(logf) != 0) return 1;
+    return rc;
   }
   out("balancer: policy %s (%s), metric %s, sample %ld ms, migration period %ld ms, threshold %ld, link %ld/s\n",
       policy->name, policy->what, by_threads ? "N-THREADS" : "RQ-LENGTH", s.sample_ms, s.migration_ms, s.threshold,

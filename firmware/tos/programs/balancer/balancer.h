@@ -45,6 +45,12 @@ void assessor_init(int by_threads);
 void assessor_drain(void);                 /* every event the MMI has */
 void assessor_summary(struct load *l);     /* this period's summary; the link counts restart */
 int assessor_arrived(int *tid, int *board); /* a thread came to a slave (threads class on): 1 */
+/* the threads class's THREAD_IN, THREAD_OUT and TWIN events in order (after keep_events) */
+void assessor_keep_events(void);
+int assessor_event(int *code, int *board, int *tid); /* 1: one more */
+long assessor_events_lost(void);                     /* ... that found the queue full */
+/* global.c: the event-driven global scheduler (seed 002), -P with a gsched.h family */
+int global_run(int family, int boards, long duration_ms, long quiet_ms, void (*out)(const char *, ...));
 int link_index(int a, int b);              /* a != b, both 1..SLAVES */
 void link_ends(int i, int *a, int *b);
 #endif

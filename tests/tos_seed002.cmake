@@ -1,0 +1,13 @@
+# Seed 002 (issue 35, RHODOS global scheduling; label seed002): the global scheduler's families
+# decide as their rules say on scripted event sequences (programs/balancer/gsched.c), and
+# process_twin duplicates a process's state (kernel/rex.c).
+tos_kernel_test(PROGRAM gsched_policies_decide LABELS seed002)
+tos_kernel_test(PROGRAM twin_duplicates_state ALL_FREE LABELS seed002
+  REGEX "twin: equal at the twin point, diverged after.*twin_duplicates_state: PASS")
+# The loop-parallel measurement (Figures 6-9, Tables 1-2) at its reduced size: 1..7 slaves on 1
+# and 3 boards under each RHODOS variant; the command exits 1 when a shape check fails (the
+# checks: sw/analysis/testbed_analysis/seed002.py; the full size and docs/results/seed002.md:
+# cmake --build build --target docs-seed002).
+add_test(NAME experiment_seed002_reduced
+  COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment seed002 --size reduced --quiet --out ${CMAKE_BINARY_DIR}/test-out/experiments)
+set_tests_properties(experiment_seed002_reduced PROPERTIES LABELS "seed002;experiments" TIMEOUT 1200)
