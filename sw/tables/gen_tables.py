@@ -293,6 +293,12 @@ def region_symbols(mm, r):
         fields(n, reg.get("field", []), reg["width"])
         for v in reg.get("values", []):
             out.append((f"{n}_{v['name']}", v["value"], reg["width"], v.get("desc")))
+        # its value after reset, where the table gives one that is not 0 (a register array's
+        # elements share it): the RTL's reset and the firmware take it from here, as the TLM
+        # takes regs::<R>::<REG>::reset
+        reset = reg_reset(reg)
+        if not isinstance(reset, bool) and isinstance(reset, int) and reset:
+            out.append((f"{n}_RESET", reset, reg["width"], "value after reset"))
     for lay in mm.get("layout", []):
         if lay["region"] == r["name"]:
             out.append((f"TB_{r['name']}_{lay['name']}_BITS", lay["width"], 0, f"layout: {lay['desc']}"))
@@ -398,6 +404,8 @@ def register_tables(mm):
            "  const char* name;", "  const FieldSpec* fields = nullptr;", "  unsigned field_count = 0;",
            "  const ValueSpec* values = nullptr;", "  unsigned value_count = 0;",
            "  const char* base_name = nullptr;  // element 0 of an array that also has the array's name",
+           "  uint32_t reset = 0;  // the value after reset (0 where a board parameter sets it)",
+           "  bool reset_from_config = false;",
            "};",
            "// A field of a register or layout: Field<mask, shift, ...>::get(reg), ::put(value).",
            "template <uint32_t Mask, unsigned Shift, FieldAccess Access, uint32_t Reset, bool ResetFromConfig>",
@@ -469,8 +477,9 @@ def register_tables(mm):
                 vals = f"{q}::values, {len(reg['values'])}" if reg.get("values") else "nullptr, 0"
                 for i, (name, off) in enumerate(elements(reg)):
                     o = f"{q}::offset_of({i})" if "count" in reg else f"{q}::offset"
-                    alias = f", \"{reg['name']}\"" if reg.get("first_as_base") and i == 0 else ""
-                    tables_out.append(f"    {{{o}, {q}::bytes, {q}::access, \"{name}\", {q}::fields, {q}::field_count, {vals}{alias}}},")
+                    alias = f"\"{reg['name']}\"" if reg.get("first_as_base") and i == 0 else "nullptr"
+                    tables_out.append(f"    {{{o}, {q}::bytes, {q}::access, \"{name}\", {q}::fields, {q}::field_count, {vals}, "
+                                      f"{alias}, {q}::reset, {q}::reset_from_config}},")
             tables_out.append("};")
             tables_out.append("")
             region_rows.append(f"    {{\"{r['name']}\", \"{rset}\", regs::{ns}::kBase, regs::{ns}::kSize, {ident}, sizeof({ident}) / sizeof({ident}[0])}},")
@@ -505,18 +514,6 @@ def sv_package(mm):
             out.append(f"  localparam logic [{bits - 1}:0] {name} = {bits}'h{value:0{(bits + 3) // 4}X};")
         else:
             out.append(f"  localparam int {name} = {value};")
-    # A register's value after reset, where the table gives one that is not 0 (a register array's
-    # elements share it): the RTL's reset takes it from here, as the TLM takes regs::<R>::<REG>::reset.
-    names = {s[0] for s in syms}
-    for reg in mm.get("register", []):
-        reset = reg_reset(reg)
-        if isinstance(reset, bool) or not isinstance(reset, int) or not reset:
-            continue
-        name = f"TB_{reg['region']}_{reg['name']}_RESET"
-        if name in names:
-            fail(f"{name}: a field or value of that name clashes with the register's reset constant")
-        w = reg["width"]
-        out.append(f"  localparam logic [{w - 1}:0] {name} = {w}'h{reset:0{(w + 3) // 4}X};")
     out += ["endpackage", "// verilator lint_on UNUSEDPARAM", "`endif", ""]
     return "\n".join(out)
 

@@ -38,6 +38,7 @@ int main() {
                     region.c_str(), g.base_name, unsigned(g.offset));
       std::printf("#REG %s %u %s\n", reg.c_str(), unsigned(g.bytes),
                   g.access == RegAccess::RO ? "ro" : g.access == RegAccess::WO ? "wo" : "rw");
+      if (g.reset && !g.reset_from_config) std::printf("%s|RESET %u\n", reg.c_str(), unsigned(g.reset));
       fields(reg + "|", g.fields, g.field_count);
       values(reg + "|", g.values, g.value_count);
     }

@@ -106,10 +106,10 @@ int mon_filter_apply(int smi, int argc, char **argv) {
   if (strcmp(op, "off") == 0 && argc == 1) return set(smi, TB_MON_FLT_CTL_OFF, 0);
   if (strcmp(op, "on") == 0 && argc == 1) return set(smi, TB_MON_FLT_CTL_OFF, TB_MON_FLT_CTL_ENABLE);
   if (strcmp(op, "reset") == 0 && argc == 1) {
-    int r = set(smi, TB_MON_FLT_CTL_OFF, 0) | set(smi, TB_MON_FLT_CLASS_PASS_OFF, 0xFFFF) |
+    int r = set(smi, TB_MON_FLT_CTL_OFF, 0) | set(smi, TB_MON_FLT_CLASS_PASS_OFF, TB_MON_FLT_CLASS_PASS_RESET) |
             set(smi, TB_MON_FLT_MATCH_CLASSES_OFF, 0) | set(smi, TB_MON_FLT_DECIM_N_OFF, 0) |
             set(smi, TB_MON_FLT_GUARD_WINDOW_OFF, 0);
-    for (int i = 0; i < 8; ++i) r |= set(smi, TB_MON_FLT_CODE_PASS0_OFF + 2 * i, 0xFFFF);
+    for (int i = 0; i < 8; ++i) r |= set(smi, TB_MON_FLT_CODE_PASS0_OFF + 2 * i, TB_MON_FLT_CODE_PASS_RESET);
     return r;
   }
   if ((strcmp(op, "only") == 0 || strcmp(op, "drop") == 0) && argc == 2) {
