@@ -80,14 +80,7 @@ def main(names, args):
     except runner.RunError as e:
         print("testbed-experiment: seed001-fig4: %s" % e)
         return 1
-    secs = time.time() - t0
-    rep.parts.append("Size: %s; simulated in %.0f s on this host." % (args.size, secs))
-    with open(os.path.join(out, "results.md"), "w") as f:
-        f.write(rep.markdown(level=1))
-    bad = [c for c in rep.checks if not c[1]]
-    print("%-18s %s  %3.0f s  %s" % ("seed001-fig4", "ok  " if not bad else "FAIL", secs, os.path.join(out, "results.md")))
-    for what, _ok, detail in bad:
-        print("  FAIL %s: %s" % (what, detail))
+    secs, bad = rep.finish(args.size, t0)
     if getattr(args, "doc1", None):
         write_doc(args.doc1, rep, args.size, secs)
         print("wrote %s" % args.doc1)

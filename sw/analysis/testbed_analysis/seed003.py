@@ -59,6 +59,20 @@ class Rep:
             out.append("")
         return "\n".join(out) + "\n"
 
+    def finish(self, size, t0):
+        """The run's end for a one-report experiment: its size and host time in the report,
+        results.md written, one summary line and the failed checks printed. Returns (seconds,
+        failed checks)."""
+        secs = time.time() - t0
+        self.parts.append("Size: %s; simulated in %.0f s on this host." % (size, secs))
+        with open(os.path.join(self.out, "results.md"), "w") as f:
+            f.write(self.markdown(level=1))
+        bad = [c for c in self.checks if not c[1]]
+        print("%-18s %s  %3.0f s  %s" % (self.name, "ok  " if not bad else "FAIL", secs, os.path.join(self.out, "results.md")))
+        for what, _ok, detail in bad:
+            print("  FAIL %s: %s" % (what, detail))
+        return secs, bad
+
 
 def _run(args, name, rc, mode, out):
     d = os.path.join(out, mode)
