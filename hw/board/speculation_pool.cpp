@@ -1,5 +1,7 @@
 #include "speculation_pool.h"
 
+#include "asan_main_stack.h"
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -120,6 +122,7 @@ void SpeculationPool::run(SpeculationJob& job, unsigned self) {
 }
 
 void SpeculationPool::join(SpeculationJob& job) {
+  [[maybe_unused]] AsanMainStack stack;  // the runs below may execute (and throw) on the main stack
   if (take(job)) {  // nobody has started it: run it here
     ++job.ran_joining_;
     run(job, 0);
