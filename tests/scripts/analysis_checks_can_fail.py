@@ -49,6 +49,16 @@ expect("a request with no outcome is unmatched", not any(fsm.requests(bad).unmat
 stray = trace([(10, 1, 0x53)], "stray.txt")
 expect("a release with no request is unmatched", not any(fsm.requests(stray).unmatched()), False)
 
+
+def unmatched_ok(tr, lost):
+    rep = experiments.Report("u", "t", out)
+    rep.lost_by_board = lost
+    experiments._unmatched_check(rep, fsm.requests(tr), "t")
+    return rep.checks[-1][1]
+expect("an open request where the board lost nothing fails the check", unmatched_ok(bad, {}), False)
+expect("an open request on a board whose SMI lost events is put down to the loss", unmatched_ok(bad, {1: 3}), True)
+expect("a loss on another board does not explain it", unmatched_ok(bad, {2: 3}), False)
+
 local = {1: 0.3, 1001: 1.3, 2001: 2.4}
 expect("remote slower than local at every size", not experiments.slower_everywhere([1, 1001, 2001], [5, 6, 7], local), True)
 expect("remote not slower at one size", not experiments.slower_everywhere([1, 1001, 2001], [5, 1.2, 7], local), False)

@@ -51,6 +51,7 @@ class Report:
     def __init__(self, name, title, out_dir):
         self.name, self.title, self.out_dir = name, title, out_dir
         self.rows, self.checks, self.figures, self.notes = [], [], [], []
+        self.lost_by_board = {}  # board -> events its SMI lost (FIFO full), set by _losses
 
     def row(self, what, seed, ours, unit="ms", note=""):
         ratio = (ours / seed) if (isinstance(seed, (int, float)) and isinstance(ours, (int, float))
@@ -93,6 +94,7 @@ class Report:
 
 def _losses(rep, out_dir, testbed_log):
     lost = runner.monitor_losses(testbed_log)
+    rep.lost_by_board = {b: v["lost"] for b, v in lost.items() if v["lost"]}
     total = sum(v["lost"] for v in lost.values())
     written = sum(v["written"] for v in lost.values())
     master = runner.console(out_dir, "master")
@@ -121,11 +123,21 @@ def _sizes(mx, step, reps):
 
 
 def _unmatched_check(rep, reqs, where):
+    """Every request closed, every release and block matched -- except on a board whose SMI lost
+    events: a lost TRAP70 or COMMS leaves its request open, and the SMI does not say where in the
+    stream it lost them (its wrap markers are kept), so there the count is reported, not judged."""
     bad, sr, sb = reqs.unmatched()
-    rep.check("phase extraction accounts for every communication (%s)" % where, not bad and not sr and not sb,
-              "%d requests, %d unmatched, %d stray releases, %d stray blocks%s"
+    boards = {r.board for r in bad} | {x[0] for x in sr} | {x[0] for x in sb}
+    unexplained = sorted(b for b in boards if not rep.lost_by_board.get(b))
+    why = ""
+    if boards and not unexplained:
+        why = "; all on board(s) whose SMI lost events (FIFO full): %s" % ", ".join(
+            "board %d lost %d" % (b, rep.lost_by_board[b]) for b in sorted(boards))
+    rep.check("phase extraction accounts for every communication (%s)" % where, not unexplained,
+              "%d requests, %d unmatched, %d stray releases, %d stray blocks%s%s"
               % (len(reqs.all), len(bad), len(sr), len(sb),
-                 "" if not bad else "; first unmatched on board %d at %.3f ms (%s)" % (bad[0].board, bad[0].t_req, bad[0].kind)))
+                 "" if not bad else "; first unmatched on board %d at %.3f ms (%s)" % (bad[0].board, bad[0].t_req, bad[0].kind),
+                 why))
 
 
 # ---------------------------------------------------------------- 3.3.1 local
