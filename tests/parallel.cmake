@@ -77,3 +77,7 @@ add_test(NAME parallel_machine_bench_prints_the_speed_up
           -DEXPECT_RC=0 "-DEXPECT_REGEX=speed-up\n +1 .* 2 +[0-9.]+ +[0-9.]+\n +2 .* 2 +[0-9.]+ +[0-9.]+\n"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 set_tests_properties(parallel_machine_bench_prints_the_speed_up PROPERTIES LABELS "parallel;board")
+
+# The main stack's bounds given to ASan while a speculative run executes there (asan_main_stack.h):
+# meaningful in the sanitized tree, where ASan's warning or a false report fails it.
+testbed_gtest(test_asan_main_stack SOURCES test_asan_main_stack.cpp LIBS testbed_board LABELS "parallel;hardening")
