@@ -48,7 +48,7 @@ SC_MODULE(MainStackUser) {
     go.notify();
   }
   void method() {  // runs on the main stack, as SpeculationPool::join does from an interrupt
-    testbed::AsanMainStack stack;
+    [[maybe_unused]] testbed::AsanMainStack stack;
     try {
       throw_from_deep(30);
     } catch (const Thrown&) {

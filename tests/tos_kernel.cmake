@@ -219,10 +219,11 @@ tos_kernel_test(PROGRAM migration_keeps_data ALL_FREE)
 tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 # Several seeds (each run is deterministic), over a thousand migrations each; the full size
 # is build/bin/testbed with the boot line "earth migration_stress SEED 5000 1500".
-# In the sanitized tree seed 2 runs on one host thread, at a quarter of the size: there a
-# speculative run joined from an SC_METHOD executes, and throws, on the main stack, which ASan
-# mislaid after SystemC's first coroutine switch (hw/board/asan_main_stack.h; tests/CMakeLists.txt
-# fails any sanitized test whose output has ASan's "ignoring requested __asan_handle_no_return").
+# In the sanitized tree seed 2 runs on one host thread (every speculative run on the kernel's
+# thread, many joined from an SC_METHOD on the main stack: hw/board/asan_main_stack.h), at a
+# quarter of the size for CI's time. At full size it was the run where ASan first lost the main
+# stack; test_asan_main_stack reproduces that in a second, and tests/CMakeLists.txt fails any
+# sanitized test whose output has ASan's "ignoring requested __asan_handle_no_return".
 foreach(seed 1 2)
   set(_size "2000 400")
   set(_one_thread)
