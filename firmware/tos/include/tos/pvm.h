@@ -27,7 +27,7 @@
 
 #define PVM_MAX_TASKS 11          /* thread slots 0..10 of the job */
 #define PVM_CHAN_BASE 7           /* channels 7..127 are the layer's; 0..6 stay the program's */
-#define PVM_MAX_BYTES 16384       /* a message's packed body */
+#define PVM_MAX_BYTES (16384 + 64) /* a message's packed body: 16 KB of data and a few items */
 #define PVM_TAG_MAX 0xFFFF
 #define PVM_STASH 8               /* messages kept per task for a later pvm_recv of their tag, */
 #define PVM_STASH_BYTES 8192      /* ... in this many bytes (more: refused, PVM_R_STASH) */
