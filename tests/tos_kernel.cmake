@@ -325,10 +325,17 @@ tos_kernel_test(PROGRAM pvm_pack_round_trip NAME pvm_pack_unpack_round_trips_eve
 tos_kernel_test(PROGRAM pvm_forged_refused NAME pvm_forged_messages_are_refused_and_counted
   REGEX "pvm: task [0-9a-f]+ refused a message on the channel from [0-9a-f]+: bad magic.*pvm_forged_refused: PASS"
   LABELS "seed001;hardening")
-tos_kernel_test(PROGRAM pvm_tids_survive_moves NAME pvm_task_ids_stay_valid_when_tasks_move
-  FILES pvm_job LINE "earth pvm_tids_survive_moves 60" ALL_FREE SET run.stop_ms=900000
-  REGEX "job 0 moved whole to board 3 .direct.*job 1 moved whole to board 4 .indirect..*pvm_tids_survive_moves: PASS"
-  LABELS "seed001;migration")
+foreach(ni 1994 dma-anywhere) # both NI modes
+  if(ni STREQUAL "1994")
+    set(_n pvm_task_ids_stay_valid_when_tasks_move)
+  else()
+    set(_n pvm_task_ids_stay_valid_when_tasks_move_dma_anywhere)
+  endif()
+  tos_kernel_test(PROGRAM pvm_tids_survive_moves NAME ${_n}
+    FILES pvm_job LINE "earth pvm_tids_survive_moves 60" ALL_FREE SET run.stop_ms=900000 centrenet.dma=${ni}
+    REGEX "job 0 moved whole to board 3 .direct.*job 1 moved whole to board 4 .indirect..*pvm_tids_survive_moves: PASS"
+    LABELS "seed001;migration")
+endforeach()
 # Seed 001's Figure 4 (build/bin/testbed-experiment seed001-fig4, sw/analysis/testbed_analysis/
 # seed001.py) at reduced size: fails when migration time is not linear in the data size or the
 # indirect checkpoint is not 1.4..3.5 times slower per KB than the direct one. The full size:
