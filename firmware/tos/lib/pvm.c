@@ -40,8 +40,8 @@ static struct {
   int job_base;                     /* the job's tids without the slot */
   int by_stack;                     /* myslot() may trust the stack pointer */
   struct task *tp[PVM_MAX_TASKS];   /* each written once, by its task, before it runs */
-  char pad[1024 - 8 - 4 * PVM_MAX_TASKS];
-} g __attribute__((aligned(1024))) = {-1, 0, {0}, {0}};
+  char pad[TOS_PAGE_SIZE - 8 - 4 * PVM_MAX_TASKS];
+} g __attribute__((aligned(TOS_PAGE_SIZE))) = {-1, 0, {0}, {0}};
 #define by_stack g.by_stack
 #define job_base g.job_base
 #define tp g.tp
@@ -50,8 +50,8 @@ static const char *const reasons[PVM_R_N] = {"shorter than a header", "bad magic
                                               "tag outside 0..PVM_TAG_MAX", "sequence number out of order",
                                               "no room to keep it for a later receive", "unpacked as the wrong type or past its end"};
 
-/* The layer's copies. newlib's memcpy is built for size (a byte at a time, about 7 us a byte on
- * the 68010: two copies of a 4 KB message would cost ten times its plain channel transfer); this
+/* The layer's copies. newlib's memcpy is built for size (a byte at a time, several microseconds
+ * a byte on the 68010: two copies of a 4 KB message cost more than its channel transfer); this
  * moves long words when both ends are even (all the 68010 asks). */
 static void copy(void *dst, const void *src, long n) {
   char *d = dst;
@@ -105,10 +105,9 @@ static int myslot(void) {
 static int mytid(void) { return job_base | myslot(); }
 
 static struct task *alloc(void) {
-  enum { PAGE = 1024 };
-  char *raw = malloc(sizeof(struct task) + 2 * PAGE);
+  char *raw = malloc(sizeof(struct task) + 2 * TOS_PAGE_SIZE);
   if (!raw) return NULL;
-  struct task *t = (struct task *)(((uintptr_t)raw + PAGE - 1) & ~(uintptr_t)(PAGE - 1)); /* its own pages */
+  struct task *t = (struct task *)(((uintptr_t)raw + TOS_PAGE_SIZE - 1) & ~(uintptr_t)(TOS_PAGE_SIZE - 1)); /* its own pages */
   memset(t, 0, sizeof *t);
   t->raw = raw;
   return t;
