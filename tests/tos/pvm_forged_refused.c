@@ -15,6 +15,8 @@ static void forger(void *arg) {
   uint32_t m[8];
   const uint32_t good[8] = {0x50564D31ul, (uint32_t)me, (uint32_t)master, 5, 8, 1, (uint32_t)3 << 24 | 1, 42};
   static char huge[PVM_MAX_BYTES + 64];
+  int v = 4141;
+  if (pvm_initsend() || pvm_pkint(&v, 1, 1) || pvm_send(master, 4)) exit(9); /* sequence number 1 */
   memcpy(m, good, sizeof m);
   if (send_block(ch, m, 3)) exit(10); /* short */
   m[0] = 0x50564D32ul;
@@ -33,11 +35,11 @@ static void forger(void *arg) {
   if (send_block(ch, m, sizeof m)) exit(15); /* tag */
   memcpy(m, good, sizeof m);
   m[5] = 7;
-  if (send_block(ch, m, sizeof m)) exit(16); /* sequence: 7 where 1 is due */
+  if (send_block(ch, m, sizeof m)) exit(16); /* sequence: 7 where 2 is due */
   memcpy(huge, good, sizeof good);
   ((uint32_t *)huge)[4] = PVM_MAX_BYTES + 64 - 24;
   if (send_block(ch, huge, sizeof huge)) exit(17); /* past the largest message */
-  int v = 4242;
+  v = 4242;
   if (pvm_initsend() || pvm_pkint(&v, 1, 1) || pvm_send(master, 5)) exit(18);
 }
 
@@ -47,7 +49,9 @@ int main(void) {
   third = (master & ~63) | 9; /* a task slot of the job, not the forger's */
   int f = pvm_spawn(forger, NULL, 2, 8);
   CHECK(f > 0, "spawn the forger on air");
-  int n = pvm_recv(f, 5), v = 0, tag = 0, from = 0;
+  int v = 0, tag = 0, from = 0;
+  CHECK(pvm_recv(f, 4) == 8 && pvm_upkint(&v, 1, 1) == 0 && v == 4141, "the first good message: %d", v);
+  int n = pvm_recv(f, 5);
   CHECK(n == 8, "the good message: %d", n);
   CHECK(pvm_bufinfo(NULL, &tag, &from) == 0 && tag == 5 && from == f, "its tag %d and source %x", tag, from);
   CHECK(pvm_upkint(&v, 1, 1) == 0 && v == 4242, "its int %d", v);

@@ -136,6 +136,13 @@ static int slot_of(int tid) {
   return tid & 63;
 }
 
+/* a new task in slot `slot`: the spawner's sequence to it starts again (others' restart from
+ * the receiver's side: check()) */
+static void tasks_seq_reset(int slot) {
+  struct task *t = self();
+  if (t) t->seq_out[slot] = 0;
+}
+
 struct start {
   void (*entry)(void *);
   void *arg;
@@ -170,7 +177,9 @@ int pvm_spawn(void (*entry)(void *), void *arg, int board, int stack_pages) {
     free(s);
     return PvmSysErr;
   }
-  return slot_of(tid) < 0 ? PvmNoMem : tid; /* the start record stays the task's: it may not have read it yet */
+  if (slot_of(tid) < 0) return PvmNoMem;
+  tasks_seq_reset(tid & 63);
+  return tid; /* the start record stays the task's: it may not have read it yet */
 }
 
 int pvm_initsend(void) {
@@ -222,6 +231,19 @@ int pvm_send(int tid, int tag) {
   return 0;
 }
 
+/* PVM's multicast: the send buffer to each task in turn (each send waits for its receiver, as
+ * every send here does); every tid is checked before anything is sent */
+int pvm_mcast(const int *tids, int n, int tag) {
+  if (!tids || n < 1 || n > PVM_MAX_TASKS) return PvmBadParam;
+  for (int i = 0; i < n; ++i)
+    if (slot_of(tids[i]) < 0 || slot_of(tids[i]) == myslot()) return PvmBadParam;
+  for (int i = 0; i < n; ++i) {
+    int r = pvm_send(tids[i], tag);
+    if (r < 0) return r;
+  }
+  return 0;
+}
+
 /* the message in t->rbuf (n bytes from slot `from`): its tag, or -1 refused */
 static int check(struct task *t, int n, int from) {
   int me = mytid();
@@ -233,8 +255,11 @@ static int check(struct task *t, int n, int from) {
   if (h[2] != (uint32_t)me) return refuse(PVM_R_DST, me, job_base | from), -1;
   if (n > HBYTES + PVM_MAX_BYTES || h[4] != (uint32_t)(n - HBYTES)) return refuse(PVM_R_LEN, me, job_base | from), -1;
   if (h[3] > PVM_TAG_MAX) return refuse(PVM_R_TAG, me, job_base | from), -1;
-  if (h[5] != t->seq_in[from] + 1) return refuse(PVM_R_SEQ, me, job_base | from), -1;
-  ++t->seq_in[from];
+  /* in order: the next number; or a sequence (re)starting, since TOS gives a finished task's slot,
+   * and so its tid, to the next task made: the first message from a slot, or a number 1 */
+  if (h[5] != t->seq_in[from] + 1 && t->seq_in[from] != 0 && h[5] != 1)
+    return refuse(PVM_R_SEQ, me, job_base | from), -1;
+  t->seq_in[from] = h[5];
   return (int)h[3];
 }
 

@@ -59,6 +59,7 @@ int pvm_pkfloat(const float *p, int n, int stride);
 int pvm_pkdouble(const double *p, int n, int stride);
 int pvm_pkstr(const char *s);
 int pvm_send(int tid, int tag);          /* 0, or <0 */
+int pvm_mcast(const int *tids, int n, int tag); /* the same buffer to n tasks in turn: 0, or <0 */
 int pvm_recv(int tid, int tag);          /* the message's length, or <0 (tag -1: any) */
 int pvm_bufinfo(int *bytes, int *tag, int *tid); /* of the message pvm_recv returned */
 int pvm_upkbyte(char *p, int n, int stride);
