@@ -317,6 +317,25 @@ tos_kernel_test(PROGRAM pmig_forged_refused NAME pmigrate_forged_messages_are_re
   REGEX "pmig_forged_refused: PASS"
   LOG_REGEX "an image announced by a board not its home.*a page of no image arriving here.*not to the master.*no migration under way.*pmig_task 5: 60 messages, 8 KB intact, ends on board 2"
   LABELS "seed001;migration;hardening")
+# The PVM-style task layer (seed 001, issue 35; lib/pvm.c, include/tos/pvm.h): typed pack/unpack
+# round trips and tags out of order; forged messages refused and counted by reason; task ids
+# valid while tasks move (whole jobs by pmigrate direct and indirect, a worker by migrate).
+tos_kernel_test(PROGRAM pvm_pack_round_trip NAME pvm_pack_unpack_round_trips_every_type
+  REGEX "pvm_pack_round_trip: PASS" LABELS "seed001")
+tos_kernel_test(PROGRAM pvm_forged_refused NAME pvm_forged_messages_are_refused_and_counted
+  REGEX "pvm: task [0-9a-f]+ refused a message on the channel from [0-9a-f]+: bad magic.*pvm_forged_refused: PASS"
+  LABELS "seed001;hardening")
+foreach(ni 1994 dma-anywhere) # both NI modes
+  if(ni STREQUAL "1994")
+    set(_n pvm_task_ids_stay_valid_when_tasks_move)
+  else()
+    set(_n pvm_task_ids_stay_valid_when_tasks_move_dma_anywhere)
+  endif()
+  tos_kernel_test(PROGRAM pvm_tids_survive_moves NAME ${_n}
+    FILES pvm_job LINE "earth pvm_tids_survive_moves 60" ALL_FREE SET run.stop_ms=900000 centrenet.dma=${ni}
+    REGEX "job 0 moved whole to board 3 .direct.*job 1 moved whole to board 4 .indirect..*pvm_tids_survive_moves: PASS"
+    LABELS "seed001;migration")
+endforeach()
 # Seed 001's Figure 4 (build/bin/testbed-experiment seed001-fig4, sw/analysis/testbed_analysis/
 # seed001.py) at reduced size: fails when migration time is not linear in the data size or the
 # indirect checkpoint is not 1.4..3.5 times slower per KB than the direct one. The full size:
@@ -325,6 +344,13 @@ add_test(NAME experiment_seed001-fig4_reduced
   COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment seed001-fig4 --size reduced --quiet
           --out ${CMAKE_BINARY_DIR}/test-out/experiments)
 set_tests_properties(experiment_seed001-fig4_reduced PROPERTIES LABELS "seed001;experiments" TIMEOUT 300)
+# Seed 001's ping-pong (Tables 2-3, Figure 3: testbed-experiment seed001-pingpong, pvmpong) at
+# reduced size: fails when a round trip is lost or wrong, when the PVM-style layer costs nothing
+# at some size, or when its cost does not grow with the size.
+add_test(NAME experiment_seed001-pingpong_reduced
+  COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment seed001-pingpong --size reduced --quiet
+          --out ${CMAKE_BINARY_DIR}/test-out/experiments)
+set_tests_properties(experiment_seed001-pingpong_reduced PROPERTIES LABELS "seed001;experiments" TIMEOUT 300)
 # Machines larger than the Testbed's six boards (issue 33): one tos.elf learns the board count from
 # the loader (BOARDID BOARDS); a job with a thread on every slave, ringed over remote channels
 # across the Centrenet nodes' boundaries (sim/configs/gen_boards.py makes the machine files).

@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 def figure(out_dir, name, title, panels, sharex=False):
     """panels: list of dicts: title, xlabel, ylabel, series: list of dicts (x, y, label, style:
     'dots' | 'line' | 'step' | 'hist', bins, color), lines: [(slope, intercept, label)],
-    hlines: [(y, label)]. Returns the file names written (PNG, SVG)."""
+    hlines: [(y, label)], logx. Returns the file names written (PNG, SVG)."""
     n = len(panels)
     fig, axes = plt.subplots(n, 1, figsize=(7.5, 2.6 * n + 0.6), sharex=sharex, squeeze=False)
     for ax, p in zip(axes[:, 0], panels):
@@ -27,6 +27,8 @@ def figure(out_dir, name, title, panels, sharex=False):
             elif st == "hist":
                 ax.hist(s["x"], bins=s.get("bins", 40), range=s.get("range"), histtype="step", lw=1.2, label=s.get("label"),
                         linestyle=s.get("linestyle", "-"), color=s.get("color"))
+        if p.get("logx"):  # message sizes from 1 byte to 16 KB
+            ax.set_xscale("log", base=2)
         xlo, xhi = ax.get_xlim()
         for a, b, lab in p.get("lines", []):
             ax.plot([xlo, xhi], [a * xlo + b, a * xhi + b], "--", lw=0.8, label=lab)
