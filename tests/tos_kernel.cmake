@@ -355,7 +355,7 @@ set_tests_properties(experiment_seed001-pingpong_reduced PROPERTIES LABELS "seed
 # the loader (BOARDID BOARDS); a job with a thread on every slave, ringed over remote channels
 # across the Centrenet nodes' boundaries (sim/configs/gen_boards.py makes the machine files).
 add_test(NAME tos_board_configs_are_generated
-  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/sim/configs/gen_boards.py --check ${PROJECT_SOURCE_DIR}/sim/configs 8 16 32 40)
+  COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/sim/configs/gen_boards.py --check ${PROJECT_SOURCE_DIR}/sim/configs 8 16 32 40 58)
 set_tests_properties(tos_board_configs_are_generated PROPERTIES LABELS "tos;seed003")
 foreach(_n 8 16 40)
   tos_kernel_test(PROGRAM many_boards_run_one_job NAME many_boards_run_one_job_${_n}

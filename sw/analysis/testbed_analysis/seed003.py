@@ -5,7 +5,7 @@ DMA works from and to memory, as on Alewife). Each experiment runs the simulator
 program's lines from earth's console, fits the seed's regressions and writes results.md with the
 seed's Alewife and CM-5 values beside ours.
 
-  testbed-experiment seed003-ops|seed003-migration|seed003-micro|seed003 [--size reduced] [--doc3 FILE]
+  testbed-experiment seed003-ops|seed003-migration|seed003-micro|seed003-cnet|seed003 [--size reduced] [--doc3 FILE]
 """
 import os
 import re
@@ -15,14 +15,18 @@ import time
 from . import runner
 from .stats import fit
 
-NAMES = ["seed003-ops", "seed003-migration", "seed003-micro"]
+NAMES = ["seed003-ops", "seed003-migration", "seed003-micro", "seed003-cnet"]
 MODES = ["1994", "dma-anywhere"]
 MODE_LABEL = {"1994": "1994 NI (processor copies; the CM-5's side)", "dma-anywhere": "DMA-anywhere NI (Alewife's side)"}
 SIZES = {
     "full": {"ops": (64, 4), "mig": ("16,64,128,256,512,768,1024,1536,2048", 33, 4),
-             "micro": ("0,10,20,30,40,50,60,70,80,90,100", 5, 20)},
-    "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6)},
+             "micro": ("0,10,20,30,40,50,60,70,80,90,100", 5, 20),
+             # the counting network: machine (boards), client counts, runs, iterations, methods
+             "cnet": (58, "1,2,4,8,16,32", 3, 8, ("data", "static", "repeat"))},
+    "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6),
+                "cnet": (40, "1,12", 3, 4, ("data", "static"))},
 }
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 METHODS = ["data", "rpc", "static", "repeat"]
 OPS = [("read_hit", "start read, hit"), ("end_read", "end read"), ("read_miss", "start read, miss, no invalidations"),
        ("write_inv1", "start write, miss, one invalidation"),
@@ -74,16 +78,16 @@ class Rep:
         return secs, bad
 
 
-def _run(args, name, rc, mode, out):
+def _run(args, name, rc, mode, out, program="rgnbench", config=None, boards=6):
     d = os.path.join(out, mode)
-    log, _ = runner.run_testbed(args.bin_dir, args.firmware_dir, name, ["rgnbench"], rc, d, quiet=args.quiet,
-                                sets=["centrenet.dma=%s" % mode])
+    log, _ = runner.run_testbed(args.bin_dir, args.firmware_dir, name, [program], rc, d, quiet=args.quiet,
+                                sets=[('centrenet.dma="%s"' if config else "centrenet.dma=%s") % mode], config=config)
     con = runner.console(d, "earth")
-    if "rgnbench: done" not in con:
-        fails = re.findall(r"rgnbench: FAIL.*", "".join(runner.console(d, b) for b in
-                                                        ("earth", "air", "fire", "water", "space")))
-        raise runner.RunError("%s (%s): rgnbench did not finish: %s (see %s)" % (name, mode, "; ".join(fails) or
-                                                                                   "no end line", d))
+    if "%s: done" % program not in con:
+        names = ["master", "earth", "air", "fire", "water", "space"] + ["board%d" % b for b in range(6, boards)]
+        fails = re.findall(r"%s: FAIL.*" % program, "".join(runner.console(d, b) for b in names[1:boards]))
+        raise runner.RunError("%s (%s): %s did not finish: %s (see %s)" % (name, mode, program, "; ".join(fails) or
+                                                                          "no end line", d))
     return con
 
 
@@ -260,10 +264,147 @@ def micro(rep, args, size):
     return res
 
 
+# ---- Figures 7-11..7-13 ----
+def _network_figure(rep, con):
+    """Figure 7-11 from the network cnet built and ran (its "cnet wire" and "cnet node" lines):
+    balancers by stage (the longest path from an input), wires between them; a check that it is
+    the seed's shape, six stages of four balancers."""
+    wires = {int(m.group(1)): int(m.group(2)) for m in re.finditer(r"^cnet wire (\d+) (\d+)$", con, re.M)}
+    nodes = {int(m.group(1)): (int(m.group(2)), int(m.group(3)), int(m.group(4)))
+             for m in re.finditer(r"^cnet node (\d+) (\d+) (\d+) (\d+)$", con, re.M)}
+    stage = {n: 0 for n in set(wires.values())}
+    for _ in range(len(nodes) + 1):  # longest path from an input (the network is acyclic)
+        for n, (a, b, _board) in nodes.items():
+            for x in (a, b):
+                if x in nodes and n in stage and stage.get(x, -1) < stage[n] + 1:
+                    stage[x] = stage[n] + 1
+    by_stage = {}
+    for n in sorted(nodes):
+        by_stage.setdefault(stage.get(n, -1), []).append(n)
+    shape = sorted(len(v) for v in by_stage.values())
+    rep.check("the network is Figure 7-11's", len(nodes) == 24 and shape == [4] * 6 and len(wires) == 8,
+              "%d balancers in %d stages of %s (the seed: 24 in six stages of four)"
+              % (len(nodes), len(by_stage), "/".join(str(len(by_stage[s])) for s in sorted(by_stage))))
+    pos = {}
+    for s, ns in by_stage.items():
+        for i, n in enumerate(ns):
+            pos[n] = (s + 1, 3 - i)
+    for j in range(8):
+        pos[24 + j] = (len(by_stage) + 1, 3.5 - j / 2.0)
+    series = []
+    for w, n in sorted(wires.items()):
+        if n in pos:
+            series.append({"x": [0, pos[n][0]], "y": [3.5 - w / 2.0, pos[n][1]], "style": "line", "color": "gray"})
+    for n, (a, b, _board) in nodes.items():
+        for x in (a, b):
+            if n in pos and x in pos:
+                series.append({"x": [pos[n][0], pos[x][0]], "y": [pos[n][1], pos[x][1]], "style": "line",
+                               "color": "gray"})
+    series.append({"x": [pos[n][0] for n in nodes if n in pos], "y": [pos[n][1] for n in nodes if n in pos],
+                   "style": "dots", "label": "balancer (a region homed on its own board)", "color": "C0"})
+    series.append({"x": [pos[24 + j][0] for j in range(8)], "y": [pos[24 + j][1] for j in range(8)], "style": "dots",
+                   "label": "output counter (homed on its last-stage balancer's board)", "color": "C3"})
+    rep.fig("7-11", "cnet-network", "the eight-input, eight-output bitonic counting network as cnet built and ran it "
+            "(balancer n on board 2 + n)",
+            [{"title": "stages left to right; input wires at x = 0, output counters on the right",
+              "xlabel": "stage", "ylabel": "balancer in its stage", "series": series}])
+
+
+
+def cnet(rep, args, size):
+    """The 8x8 bitonic counting network (firmware/tos/programs/cnet.c), one balancer per board on
+    boards 2..25 of a generated machine, clients on the boards after them."""
+    boards, clients, runs, iters, methods = SIZES[args.size]["cnet"]
+    config = os.path.join(ROOT, "sim", "configs", "boards-%d.toml" % boards)
+    first_bal, first_client = 2, 26
+    res, checks_ok = {}, {}
+    for mode in MODES:
+        for method in methods:
+            con = _run(args, "seed003-cnet", "earth cnet %s %d %d %s %d %d\n" % (method, first_bal, first_client, clients,
+                                                                             runs, iters),
+                       mode, os.path.join(rep.out, method), program="cnet", config=config, boards=boards)
+            pts = {}
+            for m in re.finditer(r"^cnet \w+ (\d+) (\d+) (\d+)$", con, re.M):
+                pts.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
+            res[(mode, method)] = {c: _slope(v)["slope"] for c, v in pts.items()}
+            checks_ok[(mode, method)] = len(re.findall(r"^cnet check \w+ \d+ \d+ ok$", con, re.M))
+    ncl = [int(c) for c in clients.split(",")]
+    want = (runs + 1) * len(ncl)  # (and the untimed run 0)
+    _network_figure(rep, con)
+    rep.parts.append("The network of Figure 7-11 (Bitonic[8]: six stages of four balancers), built by `cnet` from "
+                     "Aspnes, Herlihy and Shavit's recursive construction: balancer n is a 32-byte region (the seed's "
+                     "nodes are eight words) homed on board %d + n of a %d-board machine "
+                     "(`sim/configs/boards-%d.toml`), made there by a thread of the process that then serves migrated "
+                     "computations; the eight output counters are regions homed on the boards of the last stage. "
+                     "Client k runs on board %d + k, enters on input wire k mod 8 and makes one write access per "
+                     "balancer and one at the counter (seven per value). Cost per iteration: the slope over %d runs "
+                     "of i x %d values per client, all clients at once, after an untimed run of as many (the clients' "
+                     "boards map the 32 regions; a lone client under data migration gathers its balancers) (the seed: each processor accesses the "
+                     "network in a tight loop). Data migration is CRL's rgn_start_write/rgn_end_write; STATIC and "
+                     "REPEAT are cm_call with the home's policy: every access is a write, so both migrate the "
+                     "computation, and the output wire comes back as its result (the seed ran STATIC only, for that "
+                     "reason). The computation returns to the client after each balancer (one round trip per "
+                     "stage), as in the seed's protocol, where the activation record comes back with the result."
+                     % (first_bal, boards, boards, first_client, runs, iters))
+    for mode, (fig, machine) in (("dma-anywhere", ("7-12", "Alewife")), ("1994", ("7-13", "CM-5"))):
+        for method in methods:
+            rep.check("every count once (%s, %s)" % (mode, method), checks_ok[(mode, method)] == want,
+                      "%d of %d runs handed out exactly the next c x iterations integers, each once (the counters "
+                      "of a quiescent counting network hold the step property)" % (checks_ok[(mode, method)], want))
+        rep.fig("%s (%s)" % (fig, mode), "cnet-%s" % mode,
+                "cost per iteration of the 8x8 counting network, %s (the seed's %s figure): 24 balancers, one per board"
+                % (MODE_LABEL[mode], machine),
+                [{"title": "slope over %d runs of i x %d values per client" % (runs, iters),
+                  "xlabel": "clients (boards)", "ylabel": "ms per iteration",
+                  "series": [{"x": ncl, "y": [res[(mode, k)][c] / 1000.0 for c in ncl], "label": lab, "style": "line"}
+                             for k, lab in (("data", "data migration"), ("static", "STATIC heuristic"),
+                                            ("repeat", "REPEAT heuristic")) if k in methods]}])
+        d, st = res[(mode, "data")], res[(mode, "static")]
+        lo, hi = ncl[0], ncl[-1]
+        rep.check("data migration degrades with clients (%s)" % mode, d[hi] > 1.5 * d[lo],
+                  "data migration %.1f ms per iteration with %d client(s), %.1f ms with %d: the balancers' only copies "
+                  "move from client to client" % (d[lo] / 1000, lo, d[hi] / 1000, hi))
+        mid = max(c for c in ncl if c <= 16)
+        rep.check("computation migration wins under contention (%s)" % mode, st[mid] < d[mid],
+                  "with %d clients STATIC %.1f ms per iteration, data migration %.1f ms (%.1f times faster; the seed: "
+                  "computation migration wins from two clients on on Alewife, for two to sixteen on the CM-5)"
+                  % (mid, st[mid] / 1000, d[mid] / 1000, d[mid] / st[mid] if st[mid] else 0))
+        if lo == 1:
+            rep.check("one client: data migration wins (%s)" % mode, d[lo] < st[lo],
+                      "with one client data migration %.1f ms per iteration, STATIC %.1f ms: the client's balancers all "
+                      "end up cached on its board (the seed: data migration wins with one processor on both machines)"
+                      % (d[lo] / 1000, st[lo] / 1000))
+        if 1 in ncl and 4 in ncl:
+            rep.check("computation migration flat to four clients (%s)" % mode, st[4] < 1.25 * st[1],
+                      "STATIC %.1f ms per iteration with one client, %.1f ms with four: the network is four balancers "
+                      "wide, so four clients do not meet (the seed: the same cost for one, two and four)"
+                      % (st[1] / 1000, st[4] / 1000))
+        table = ["| clients | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
+        for c in ncl:
+            table.append("| %d | %s |" % (c, " | ".join("%.1f" % (res[(mode, k)].get(c, float("nan")) / 1000)
+                                                      for k in methods)))
+        one = "data migration %s STATIC with one client (%.1f vs %.1f ms: the seed: data migration wins with one " \
+              "client, whose balancers all end up cached on it)" % ("beats" if d[lo] < st[lo] else "does not beat",
+                                                                    d[lo] / 1000, st[lo] / 1000) if lo == 1 else ""
+        cross = next((c for c in ncl if st[c] < d[c]), None)
+        rep.parts.append("%s, ms per iteration (one value: seven accesses):\n\n%s\n\nComputation migration is "
+                         "faster %s; %s." % (MODE_LABEL[mode], "\n".join(table),
+                                             "from %d client(s) on" % cross if cross else "at no client count measured",
+                                             one))
+    hi = ncl[-1]
+    q = {m: res[(m, "static")][hi] / res[(m, "data")][hi] for m in MODES}
+    rep.parts.append("With %d clients STATIC costs %.2f times data migration with the 1994 NI and %.2f times with "
+                     "DMA-anywhere (the seed: on the CM-5 data migration wins from 32 processors on; on Alewife "
+                     "computation migration still wins at 32)." % (hi, q["1994"], q["dma-anywhere"]))
+    rep.results = res
+    return res
+
+
 TITLES = {"seed003-ops": "7.2.1 Operation latencies (Tables 7.1 and 7.2)",
           "seed003-migration": "7.2.2 Migration latency (Figures 7-1 to 7-6)",
-          "seed003-micro": "7.2.3 The microbenchmark (Figures 7-7 to 7-10)"}
-RUN = {"seed003-ops": ops, "seed003-migration": migration, "seed003-micro": micro}
+          "seed003-micro": "7.2.3 The microbenchmark (Figures 7-7 to 7-10)",
+          "seed003-cnet": "7.3.1 The counting network (Figures 7-11 to 7-13)"}
+RUN = {"seed003-ops": ops, "seed003-migration": migration, "seed003-micro": micro, "seed003-cnet": cnet}
 
 
 def run_one(name, args):

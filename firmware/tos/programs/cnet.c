@@ -1,0 +1,276 @@
+/* cnet: seed 003's counting network (Hsieh 1995, 7.3.1, Figures 7-11 to 7-13) on TOS regions,
+ * run from the process's home board (earth in the experiments); every number is the simulated
+ * machine's clock (time_us) around traversals that really run.
+ *
+ *   cnet METHOD FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS
+ *
+ * The 8x8 bitonic counting network of Aspnes, Herlihy and Shavit (Bitonic[8]: two Bitonic[4]
+ * and a Merger[8]; six stages of four balancers, 24 in all) is built here, one balancer per
+ * board: balancer n is a region homed on board FIRST_BALANCER + n (a thread created there makes
+ * it, so the region is homed where it runs), holding its toggle and its two output wires (the
+ * next balancer, or one of the eight output counters). Output counter j is a region homed on the
+ * board of the last-stage balancer that feeds it; it hands out j, j + 8, j + 16, ... Each such
+ * thread then serves migrated computations on its board (cm_serve).
+ *
+ * For each client count c of CLIENTS (comma separated) and run i = 1..RUNS, c client threads,
+ * on boards FIRST_CLIENT, FIRST_CLIENT + 1, ..., each take i * ITERS values, after a run 0 of
+ * ITERS values each, not timed, in which the clients' boards map the 32 nodes (and a lone client
+ * under data migration gathers the balancers on its path: the seed's seven iterations): a client enters the
+ * network on input wire (its number mod 8) and at each balancer and at the counter does one
+ * write access -- METHOD data: rgn_start_write / rgn_end_write (data migration with
+ * replication, the balancer's region comes to the client); static, repeat: cm_call with the
+ * home's policy STATIC or REPEAT (every access is a write, so both migrate the computation to
+ * the balancer's home and bring back the output wire: the seed ran STATIC only, for that
+ * reason). Lines: "cnet METHOD CLIENTS iters us" (the time from creating the clients until the
+ * last has its values; the regression over the runs takes out creation and mapping), and after
+ * each run the check that the values handed out are exactly the next c * i * ITERS integers
+ * (each once): "cnet check METHOD CLIENTS iters ok" or "cnet: FAIL: ...". First the network as
+ * built: "cnet wire W NODE" (input wire W enters NODE), "cnet node N NEXT0 NEXT1 BOARD" (nodes
+ * 24..31 are the counters). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <tos/region.h>
+#include <tos/tos.h>
+
+#define WIDTH 8
+#define NBAL 24
+#define NNODES (NBAL + WIDTH) /* balancers 0..23, then the output counters */
+#define MAXCLIENTS 32
+#define MAXITERS 512
+/* channels are occam's, one sender and one receiver each */
+#define READY 1                /* + n: balancer n's thread -> main: its regions exist */
+#define DONE (READY + NBAL)    /* + k: client k -> the driver: it has its values */
+
+struct node { /* a region of 32 bytes: the seed's nodes are eight words */
+  long counter;  /* 1: an output counter */
+  long toggle;   /* a balancer's next output; a counter's next value */
+  long next[2];  /* a balancer's output wires: node numbers */
+  long pad[4];
+};
+
+static int method; /* 0 data, 1 static, 2 repeat */
+static int first_bal, first_client;
+/* the network, built by main before any thread runs */
+static int entry[WIDTH];
+static int next_of[NBAL][2];
+static int feeder[WIDTH]; /* the last-stage balancer of each output counter */
+static int nbal;
+static volatile rid_t rid[NNODES];
+/* each client's values of the last run, copied here after it has said DONE (out of the time) */
+static long got[MAXCLIENTS][MAXITERS];
+static int run_iters;
+static unsigned char seen[MAXCLIENTS * MAXITERS];
+
+static void fail(const char *what) {
+  printf("cnet: FAIL: %s: %s\n", what, tos_strerror(tos_errno));
+  exit(1);
+}
+
+/* ---- building Bitonic[8]: wires are "slots" to be connected to the node that takes them ---- */
+struct slot {
+  int node, port; /* node -1: network input `port` */
+};
+static void connect(struct slot s, int n) {
+  if (s.node < 0) entry[s.port] = n;
+  else next_of[s.node][s.port] = n;
+}
+static void balancer(struct slot a, struct slot b, struct slot *out) {
+  int n = nbal++;
+  connect(a, n);
+  connect(b, n);
+  out[0] = (struct slot){n, 0};
+  out[1] = (struct slot){n, 1};
+}
+static void merger(const struct slot *x, int w, struct slot *out) {
+  if (w == 2) {
+    balancer(x[0], x[1], out);
+    return;
+  }
+  int k = w / 2;
+  struct slot in1[WIDTH / 2] = {{0, 0}}, in2[WIDTH / 2] = {{0, 0}}, m1[WIDTH / 2], m2[WIDTH / 2];
+  for (int i = 0; i < k / 2; ++i) { /* evens of the first half with odds of the second, and vice versa */
+    in1[i] = x[2 * i];
+    in1[k / 2 + i] = x[k + 2 * i + 1];
+    in2[i] = x[2 * i + 1];
+    in2[k / 2 + i] = x[k + 2 * i];
+  }
+  merger(in1, k, m1);
+  merger(in2, k, m2);
+  for (int i = 0; i < k; ++i) balancer(m1[i], m2[i], &out[2 * i]);
+}
+static void bitonic(const struct slot *x, int w, struct slot *out) {
+  if (w == 2) {
+    merger(x, 2, out);
+    return;
+  }
+  struct slot y[WIDTH];
+  bitonic(x, w / 2, y);
+  bitonic(x + w / 2, w / 2, y + w / 2);
+  merger(y, w, out);
+}
+static void build(void) {
+  struct slot in[WIDTH], out[WIDTH];
+  for (int i = 0; i < WIDTH; ++i) in[i] = (struct slot){-1, i};
+  nbal = 0;
+  bitonic(in, WIDTH, out);
+  if (nbal != NBAL) fail("the network's size");
+  for (int j = 0; j < WIDTH; ++j) {
+    next_of[out[j].node][out[j].port] = NBAL + j;
+    feeder[j] = out[j].node;
+  }
+}
+
+/* ---- the balancers' boards ---- */
+static void make(int n, long counter, long toggle, const int *next) {
+  rid_t id = rgn_create(sizeof(struct node));
+  if (!id) fail("rgn_create");
+  struct node *r = rgn_map(id);
+  static const int policy[] = {TOS_CM_POLICY_DATA, TOS_CM_POLICY_STATIC, TOS_CM_POLICY_REPEAT};
+  if (!r || rgn_policy(r, policy[method]) < 0 || rgn_start_write(r) < 0) fail("a node's region");
+  r->counter = counter;
+  r->toggle = toggle;
+  r->next[0] = next ? next[0] : -1;
+  r->next[1] = next ? next[1] : -1;
+  rgn_end_write(r);
+  rid[n] = id;
+}
+static void node_board(void *arg) {
+  int n = (int)arg;
+  make(n, 0, 0, next_of[n]);
+  for (int j = 0; j < WIDTH; ++j)
+    if (feeder[j] == n) make(NBAL + j, 1, j, NULL);
+  if (send_block(READY + n, &n, sizeof n) < 0) fail("ready");
+  cm_serve(); /* until cm_serve_stop on this board */
+}
+static void stopper(void *unused) {
+  (void)unused;
+  cm_serve_stop();
+  exit(0);
+}
+
+/* ---- one step through the network: a write of node r ---- */
+static long step(void *rgn, long unused) {
+  (void)unused;
+  struct node *r = rgn;
+  if (r->counter) {
+    long v = r->toggle;
+    r->toggle += WIDTH;
+    return v;
+  }
+  long t = r->toggle;
+  r->toggle = !t;
+  return r->next[t];
+}
+
+static void client(void *arg) {
+  int k = (int)arg;
+  void *r[NNODES];
+  long mine[MAXITERS];
+  for (int n = 0; n < NNODES; ++n)
+    if (!(r[n] = rgn_map(rid[n]))) fail("client rgn_map");
+  for (int i = 0; i < run_iters; ++i) {
+    long n = entry[k % WIDTH], v = -1;
+    for (int hops = 0; hops <= NBAL / 4 && v < 0; ++hops) {
+      if (n < 0 || n >= NNODES) fail("a wire to no node");
+      long x;
+      if (method == 0) {
+        if (rgn_start_write(r[n]) < 0) fail("rgn_start_write");
+        x = step(r[n], 0);
+        rgn_end_write(r[n]);
+      } else {
+        int how;
+        x = cm_call_how(r[n], TOS_CM_WRITE, step, 0, &how);
+        if (how < 0) fail("cm_call");
+      }
+      if (n >= NBAL) v = x;
+      else n = x;
+    }
+    if (v < 0) fail("a path longer than the network");
+    mine[i] = v;
+  }
+  if (send_block(DONE + k, &k, sizeof k) < 0) fail("done");
+  memcpy(got[k], mine, sizeof(long) * (unsigned)run_iters);
+  exit(0);
+}
+
+static const char *names[] = {"data", "static", "repeat"};
+static const char *clients_arg;
+static int runs, iters;
+
+/* The clients are this thread's children (wait() waits for all of a thread's children, and the
+ * balancers' threads, main's, serve until the end). */
+static void driver(void *unused) {
+  (void)unused;
+  long boards = tos_info(TOS_INFO_BOARDS), base = 0;
+  for (const char *s = clients_arg; *s;) {
+    int c = atoi(s);
+    if (c < 1 || c > MAXCLIENTS || first_client + c > boards) fail("clients past the machine");
+    for (int i = 0; i <= runs; ++i) { /* run 0 (not timed): see the head of the file */
+      run_iters = i ? i * iters : iters;
+      unsigned long t0 = time_us();
+      for (int k = 0; k < c; ++k)
+        if (!create(100 + k, 8, first_client + k, client, (void *)k)) fail("create a client");
+      for (int k = 0; k < c; ++k) {
+        int who;
+        if (receive(DONE + k, &who, sizeof who) != sizeof who) fail("done");
+      }
+      long us = (long)(time_us() - t0);
+      if (wait() != 0) fail("a client");
+      long total = (long)c * run_iters;
+      memset(seen, 0, (unsigned)total);
+      for (int k = 0; k < c; ++k)
+        for (int j = 0; j < run_iters; ++j) {
+          long v = got[k][j] - base;
+          if (v < 0 || v >= total || seen[v]) {
+            printf("cnet: FAIL: client %d's value %ld: %s\n", k, got[k][j],
+                   v < 0 || v >= total ? "out of the run's range" : "handed out twice");
+            exit(1);
+          }
+          seen[v] = 1;
+        }
+      base += total;
+      if (i) printf("cnet %s %d %d %ld\n", names[method], c, run_iters, us);
+      printf("cnet check %s %d %d ok\n", names[method], c, run_iters);
+    }
+    while (*s && *s != ',') ++s;
+    if (*s == ',') ++s;
+  }
+  for (int n = 0; n < NBAL; ++n) /* one per balancer board: its server (the counters' too) ends */
+    if (!create(200 + n, 4, first_bal + n, stopper, NULL)) fail("create a stopper");
+  if (wait() != 0) fail("a stopper");
+  exit(0);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 7) {
+    printf("usage: cnet data|static|repeat FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS\n");
+    return 2;
+  }
+  method = -1;
+  for (int m = 0; m < 3; ++m)
+    if (!strcmp(argv[1], names[m])) method = m;
+  first_bal = atoi(argv[2]);
+  first_client = atoi(argv[3]);
+  clients_arg = argv[4];
+  runs = atoi(argv[5]);
+  iters = atoi(argv[6]);
+  long boards = tos_info(TOS_INFO_BOARDS);
+  if (method < 0) fail("method (data, static or repeat)");
+  if (first_bal < 1 || first_bal + NBAL > boards) fail("balancer boards past the machine");
+  if (first_client < 1) fail("client boards");
+  if (runs < 1 || iters < 1 || runs * iters > MAXITERS) fail("runs x iterations");
+  build();
+  for (int w = 0; w < WIDTH; ++w) printf("cnet wire %d %d\n", w, entry[w]); /* (the analysis draws Figure 7-11) */
+  for (int n = 0; n < NBAL; ++n) printf("cnet node %d %d %d %d\n", n, next_of[n][0], next_of[n][1], first_bal + n);
+  for (int n = 0; n < NBAL; ++n)
+    if (!create(n, 4, first_bal + n, node_board, (void *)n)) fail("create a balancer's thread");
+  for (int n = 0; n < NBAL; ++n) {
+    int who;
+    if (receive(READY + n, &who, sizeof who) != sizeof who) fail("ready");
+  }
+  if (!create(99, 8, HERE, driver, NULL)) fail("create the driver");
+  if (wait() != 0) fail("the run");
+  printf("cnet: done\n");
+  return 0;
+}
