@@ -49,6 +49,13 @@ expect("a request with no outcome is unmatched", not any(fsm.requests(bad).unmat
 stray = trace([(10, 1, 0x53)], "stray.txt")
 expect("a release with no request is unmatched", not any(fsm.requests(stray).unmatched()), False)
 
+from testbed_analysis import balance  # noqa: E402
+samples = {"t": np.array([1.0, 2.0, 3.0]), "lnk": np.array([[5, 1], [4, 0], [0, 0]]), "rql": np.array([[2, 0], [1, 1], [0, 0]])}
+main_moved = lambda t: dict(samples, moves=[{"t": t, "n": 1, "tid": 0x400, "from": 1, "to": 3}])
+expect("a main thread moved while its program still ran is a parent moved", balance.parent_moves(main_moved(1500)), True)
+expect("a main thread moved once the work was over is not", balance.parent_moves(main_moved(2500)), False)
+expect("a main thread moved at the last sample is counted (nothing shows the work over)", balance.parent_moves(main_moved(3500)), True)
+
 
 def unmatched_ok(tr, lost):
     rep = experiments.Report("u", "t", out)
