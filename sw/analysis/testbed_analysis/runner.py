@@ -44,11 +44,12 @@ def _last_line(path):
 
 
 def run_testbed(bin_dir, firmware_dir, name, programs, rc_text, out_dir, stop_ms=0, quiet=False, watch="earth", sets=(),
-                profile="default", files=None):
+                profile="default", files=None, config=None):
     """Boot the six boards on the experiment's filestore in a machine profile (sim/configs/testbed.toml:
-    profile); returns (stdout text, seconds). sets: more machine settings (KEY=VALUE, as --set takes them)."""
+    profile); returns (stdout text, seconds). sets: more machine settings (KEY=VALUE, as --set takes them).
+    config: another machine file (sim/configs/boards-N.toml) instead of the six-board Testbed."""
     fs = make_filestore(bin_dir, firmware_dir, programs, rc_text, out_dir, files)
-    args = [os.path.join(bin_dir, "testbed"), "--set", 'board.filestore="%s"' % os.path.abspath(fs),
+    args = [os.path.join(bin_dir, "testbed")] + ([config] if config else []) + ["--set", 'board.filestore="%s"' % os.path.abspath(fs),
             "--set", 'run.out_dir="%s"' % out_dir, "--set", 'run.console="none"',
             "--set", "run.stop_ms=%d" % stop_ms, "--set", 'profile="%s"' % profile]
     for kv in sets:

@@ -5,7 +5,8 @@ DMA works from and to memory, as on Alewife). Each experiment runs the simulator
 program's lines from earth's console, fits the seed's regressions and writes results.md with the
 seed's Alewife and CM-5 values beside ours.
 
-  testbed-experiment seed003-ops|seed003-migration|seed003-micro|seed003 [--size reduced] [--doc3 FILE]
+  testbed-experiment seed003-ops|seed003-migration|seed003-micro|seed003-btree|seed003 [--size reduced] [--doc3 FILE]
+  testbed-experiment seed003-btree --doc3 FILE: only the B-tree's section of FILE regenerated
 """
 import os
 import re
@@ -15,13 +16,23 @@ import time
 from . import runner
 from .stats import fit
 
-NAMES = ["seed003-ops", "seed003-migration", "seed003-micro"]
+NAMES = ["seed003-ops", "seed003-migration", "seed003-micro", "seed003-btree"]
 MODES = ["1994", "dma-anywhere"]
 MODE_LABEL = {"1994": "1994 NI (processor copies; the CM-5's side)", "dma-anywhere": "DMA-anywhere NI (Alewife's side)"}
+# The B-tree (7.3.2): machine, lookup percentages, runs, operations per thread in run 1, initial
+# keys, leaf and inner-node capacities. The seed: 32 processors, 200,000 keys, 500/500 (about
+# 2000/4000 bytes), 0..100% lookups, 6 runs of 100 i operations. Here every board may have to
+# hold a copy of every node, and a board has 128 region records and a 508 KB region window, so the
+# tree has at most 120 regions: the seed's node sizes with 20,000 keys (58 leaves, three levels).
+BTREE_FULL = {"boards": 32, "pcts": "0,20,40,60,80,90,100", "runs": 3, "iters": 4, "init": 20000, "leaf": 500,
+              "inner": 500, "fill": 69}
+# CTest: 8 boards and small nodes, so leaves split (the splits and the checks after them run).
+BTREE_REDUCED = {"boards": 8, "pcts": "0,100", "runs": 2, "iters": 4, "init": 2000, "leaf": 500, "inner": 500,
+                 "fill": 95}
 SIZES = {
     "full": {"ops": (64, 4), "mig": ("16,64,128,256,512,768,1024,1536,2048", 33, 4),
-             "micro": ("0,10,20,30,40,50,60,70,80,90,100", 5, 20)},
-    "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6)},
+             "micro": ("0,10,20,30,40,50,60,70,80,90,100", 5, 20), "btree": BTREE_FULL},
+    "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6), "btree": BTREE_REDUCED},
 }
 METHODS = ["data", "rpc", "static", "repeat"]
 OPS = [("read_hit", "start read, hit"), ("end_read", "end read"), ("read_miss", "start read, miss, no invalidations"),
@@ -260,10 +271,130 @@ def micro(rep, args, size):
     return res
 
 
+# ---- Figures 7-15..7-18: the B-tree (7.3.2) ----
+BT_METHODS = ["data", "static", "repeat"]
+
+
+def btree(rep, args, size):
+    z = SIZES[args.size]["btree"]
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    config = os.path.join(os.path.dirname(here), "sim", "configs", "boards-%d.toml" % z["boards"])
+    res, built, homed = {}, "", ""
+    for mode in MODES:
+        for method in BT_METHODS:
+            d = os.path.join(rep.out, mode, method)
+            rc = "earth btree %s %s %d %d %d %d %d %d\n" % (method, z["pcts"], z["runs"], z["iters"], z["init"],
+                                                          z["leaf"], z["inner"], z["fill"])
+            runner.run_testbed(args.bin_dir, args.firmware_dir, "seed003-btree", ["btree"], rc, d, quiet=args.quiet,
+                               sets=['centrenet.dma="%s"' % mode], config=config)
+            con = runner.console(d, "earth")
+            for m in re.finditer(r"^btree: (check|lookups): (.*)", con, re.M):
+                res.setdefault(("line", mode, method, m.group(1)), m.group(2))
+            m = re.search(r"^btree: built (.*)", con, re.M)
+            built = m.group(1) if m else built
+            m = re.search(r"^btree: (\d+) boards could not home regions.*", con, re.M)
+            homed = m.group(0) if m else homed
+            if "btree: done" not in con:
+                fails = re.findall(r"btree: FAIL.*", con)
+                rep.check("the tree whole (%s, %s)" % (mode, method), False,
+                          "btree did not finish: %s (see %s)" % ("; ".join(fails) or "no end line", d))
+                raise runner.RunError("%s (%s): btree did not finish: %s" % (method, mode, "; ".join(fails)))
+            rep.check("the tree whole (%s, %s)" % (mode, method), True,
+                      "%s; %s" % (res[("line", mode, method, "check")], res[("line", mode, method, "lookups")]))
+            pts = {}
+            for m in re.finditer(r"^btree \w+ (cold|warm) (\d+) (\d+) (\d+)", con, re.M):
+                pts.setdefault((m.group(1), int(m.group(2))), []).append((int(m.group(3)), int(m.group(4))))
+            for (phase, p), v in pts.items():
+                res[(mode, method, phase, p)] = _slope(v)["slope"]
+    pcts = sorted(int(p) for p in z["pcts"].split(","))
+    rep.parts.append(
+        "Machine: %d boards (sim/configs/boards-%d.toml), one client thread on each slave (%d), every operation a "
+        "lookup (the given share) or an insert of a random key in 0..1,000,000, a yield after each. Tree: %s.%s Cost "
+        "per operation: the slope of a run's time over %d runs of i x %d operations per thread (cold: every copy "
+        "flushed before each run; warm: the runs after, copies kept). The seed: 32 processors, 200,000 keys, 6 runs of "
+        "100 i operations. The tree is smaller than the seed's because a TOS board has %s region records and a 508 KB "
+        "region window, and under data migration one board may come to hold a copy of every node: at most 120 regions "
+        "(%d initial keys; the seed's node sizes are kept, so each access moves as many bytes as the seed's). Inserts "
+        "split leaves as the seed's do, but the inserting thread does the split itself by data migration (the seed "
+        "starts a background thread at the parent's home); leaves are always acquired for writing by inserts, as the "
+        "seed's modified code does."
+        % (z["boards"], z["boards"], z["boards"] - 1, built, (" " + homed + ".") if homed else "", z["runs"],
+           z["iters"], "128", z["init"]))
+    for mode, (fs, fr, machine) in (("dma-anywhere", ("7-15", "7-16", "Alewife")), ("1994", ("7-17", "7-18", "CM-5"))):
+        for h, number in (("static", fs), ("repeat", fr)):
+            series = []
+            for k, lab in ((h, h.upper() + " heuristic"), ("data", "data migration")):
+                for phase in ("cold", "warm"):
+                    series.append({"x": pcts, "y": [res[(mode, k, phase, p)] / 1000.0 for p in pcts],
+                                   "label": "%s, %s" % (lab, phase), "style": "line"})
+            rep.fig("%s (%s)" % (number, mode), "btree-%s-%s" % (h, mode),
+                    "cost per B-tree operation under %s, %s (the seed's %s figure): %d client boards"
+                    % (h.upper(), MODE_LABEL[mode], machine, z["boards"] - 1),
+                    [{"title": "slope over %d runs of i x %d operations per thread" % (z["runs"], z["iters"]),
+                      "xlabel": "lookups (%)", "ylabel": "ms per operation", "series": series}])
+        table = ["| lookups | " + " | ".join("%s %s" % (k, ph) for k in BT_METHODS for ph in ("cold", "warm")) + " |",
+                 "|---|" + "---|" * (2 * len(BT_METHODS))]
+        for p in pcts:
+            table.append("| %d%% | %s |" % (p, " | ".join("%.1f" % (res[(mode, k, ph, p)] / 1000)
+                                                     for k in BT_METHODS for ph in ("cold", "warm"))))
+        rep.parts.append("%s, ms per operation (every client at once):\n\n%s\n" % (MODE_LABEL[mode], "\n".join(table)))
+        lo, hi = pcts[0], pcts[-1]
+        for h in ("static", "repeat"):
+            d0, h0 = res[(mode, "data", "warm", lo)], res[(mode, h, "warm", lo)]
+            rep.check("inserts: %s beats data migration (%s)" % (h.upper(), mode), h0 < d0,
+                      "at %d%% lookups (warm) %s %.1f ms per operation, data migration %.1f ms: %.0f%% better (seed: "
+                      "Alewife 44%% with STATIC, the CM-5 about twice)" % (lo, h.upper(), h0 / 1000, d0 / 1000,
+                                                                            (d0 / h0 - 1) * 100 if h0 else 0))
+        gain = {h: {p: (res[(mode, "data", "warm", p)] / res[(mode, h, "warm", p)] - 1) * 100 for p in pcts}
+                for h in ("static", "repeat")}
+        better = [p for p in pcts if gain["repeat"][p] > gain["static"][p]]
+        rep.parts.append(
+            "%s (warm): against data migration STATIC is %s better and REPEAT %s (lookups %s; negative: worse). The "
+            "seed's %s: %s Here REPEAT beats STATIC at %s.\n"
+            % (MODE_LABEL[mode], ", ".join("%+.0f%%" % gain["static"][p] for p in pcts),
+               ", ".join("%+.0f%%" % gain["repeat"][p] for p in pcts), ", ".join("%d%%" % p for p in pcts), machine,
+               "STATIC generally better than REPEAT, both better than data migration below 90% lookups; at 80% REPEAT "
+               "+23%, STATIC +5%; at 0% lookups STATIC +44%." if machine == "Alewife" else
+               "both heuristics about twice as good as data migration (a 2000-byte leaf takes 1/3 s to move); REPEAT "
+               "at least as good as STATIC.",
+               ", ".join("%d%%" % p for p in better) + " lookups" if better else "no share measured"))
+        d1, s1 = res[(mode, "data", "warm", hi)], res[(mode, "static", "warm", hi)]
+        rep.check("lookups only: STATIC is data migration (%s)" % mode, 0.8 < s1 / d1 < 1.25 if d1 else False,
+                  "at %d%% lookups (warm) STATIC %.1f ms, data migration %.1f ms (STATIC migrates data for every read: "
+                  "the two must be within 25%%)" % (hi, s1 / 1000, d1 / 1000))
+    rep.results = res
+    return res
+
+
+def write_btree_section(path, rep):
+    """Only the B-tree's section of an existing seed003.md regenerated (between its markers), its
+    figures copied beside it: the B-tree runs on its own (docs-seed003-btree)."""
+    figdir = os.path.splitext(path)[0]
+    os.makedirs(figdir, exist_ok=True)
+    for _n, p, _c in rep.figures:
+        base = os.path.splitext(os.path.join(rep.out, p))[0]
+        for ext in (".png", ".svg"):
+            shutil.copy(base + ext, figdir)
+    text = open(path).read()
+    block = BT_BEGIN + "\n" + rep.markdown(fig_prefix=os.path.basename(figdir), level=2) + BT_END + "\n"
+    a, b = text.find(BT_BEGIN), text.find(BT_END)
+    if a >= 0 and b > a:
+        text = text[:a] + block + text[b + len(BT_END) + 1:]
+    else:
+        w = text.find("\n## Why")
+        w = w + 1 if w >= 0 else len(text)
+        text = text[:w] + block + "\n" + text[w:]
+    with open(path, "w") as f:
+        f.write(text)
+
+
+BT_BEGIN, BT_END = "<!-- seed003-btree: generated by testbed-experiment seed003-btree -->", "<!-- /seed003-btree -->"
+
 TITLES = {"seed003-ops": "7.2.1 Operation latencies (Tables 7.1 and 7.2)",
           "seed003-migration": "7.2.2 Migration latency (Figures 7-1 to 7-6)",
-          "seed003-micro": "7.2.3 The microbenchmark (Figures 7-7 to 7-10)"}
-RUN = {"seed003-ops": ops, "seed003-migration": migration, "seed003-micro": micro}
+          "seed003-micro": "7.2.3 The microbenchmark (Figures 7-7 to 7-10)",
+          "seed003-btree": "7.3.2 The B-tree (Figures 7-14 to 7-18)"}
+RUN = {"seed003-ops": ops, "seed003-migration": migration, "seed003-micro": micro, "seed003-btree": btree}
 
 
 def run_one(name, args):
@@ -295,7 +426,10 @@ def main(names, args):
         print("%-18s %s  %3.0f s  %s" % (n, "ok  " if not bad else "FAIL", secs, os.path.join(args.out, n, "results.md")))
         for what, _ok, detail in bad:
             print("  FAIL %s: %s" % (what, detail))
-    if getattr(args, "doc3", None):
+    if getattr(args, "doc3", None) and names == ["seed003-btree"] and os.path.exists(args.doc3):
+        write_btree_section(args.doc3, reps[0])
+        print("wrote the B-tree's section of %s" % args.doc3)
+    elif getattr(args, "doc3", None):
         write_doc(args.doc3, reps, args.size, time.time() - t_all)
         print("wrote %s" % args.doc3)
     return 1 if failed else 0
@@ -314,7 +448,8 @@ def write_doc(path, reps, size, secs):
             base = os.path.splitext(os.path.join(rep.out, p))[0]
             for ext in (".png", ".svg"):
                 shutil.copy(base + ext, figdir)
-        body.append(rep.markdown(fig_prefix=os.path.basename(figdir), level=2))
+        md = rep.markdown(fig_prefix=os.path.basename(figdir), level=2)
+        body.append(BT_BEGIN + "\n" + md + BT_END + "\n" if rep.name == "seed003-btree" else md)
     body.append(open(os.path.join(here, "seed003_why.md")).read())
     with open(path, "w") as f:
         f.write("".join(body))
