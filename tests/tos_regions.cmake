@@ -58,3 +58,7 @@ add_test(NAME regions_events_in_trace_cover_every_step
           ${CMAKE_BINARY_DIR}/test-out/tos/regions_events_in_trace/monitor.trace.txt)
 set_tests_properties(regions_events_in_trace_cover_every_step PROPERTIES LABELS "seed003;monitor"
                      DEPENDS tos_regions_events_in_trace)
+
+# A region is homed where the thread that creates it runs (MCRL): regions made on every slave
+# and by a thread that migrated, read, written and migrated to from every board.
+tos_kernel_test(PROGRAM regions_homed_where_created ALL_FREE LABELS seed003)

@@ -2,7 +2,8 @@
  * earth (the home) is read on air; then a thread on fire forges steps: to air, data and an
  * invalidation not from the region's home; to earth, answers to invalidations and recalls it
  * never asked for, a write-back from a board without the copy, a request of no kind, a migrated
- * computation at an odd address and one in the name of a thread that is not on fire. Each is
+ * computation at an odd address and one in the name of a thread that is not on fire, a map in
+ * the name of air (only the process's home may ask for another board). Each is
  * refused (the consoles say so, once per kind), none changes the region, a size answer no one
  * asked for does no harm (it is counted as stale, info RGN_STALE on air), and the region works
  * on afterwards. */
@@ -40,6 +41,7 @@ static void forger(void *unused) {
       {1, NET_RGN_REQ, 2, {id, 7}},                   /* no such request kind */
       {1, NET_RGN_CM, 5, {id, 2, 0x1001, 0, me_tid}}, /* a computation at an odd address */
       {1, NET_RGN_CM, 5, {id, 2, 0x1000, 0, (me_tid & ~63u) | 63u}}, /* a caller that is not on fire */
+      {1, NET_RGN_MAP, 4, {id, 2, 0, 0}},             /* a map for air, sent by fire */
       {2, NET_RGN_MAPPED, 2, {id, 256}},              /* a size nobody asked for: counted */
   };
   for (unsigned i = 0; i < sizeof f / sizeof f[0]; ++i)
@@ -60,7 +62,7 @@ int main(void) {
   for (volatile int d = 0; d < 20000; ++d) { /* the forgeries arrive */
   }
   long refused = tos_info(TOS_INFO_NET_REFUSED) - refused0;
-  CHECK(refused == 6, "earth refused %ld of the 6 forged steps sent to it", refused);
+  CHECK(refused == 7, "earth refused %ld of the 7 forged steps sent to it", refused);
   CHECK(rgn_start_read(r) == 0 && r[0] == 1234 && rgn_end_read(r) == 0, "the home's copy is unchanged");
   CHECK(create(3, 4, 2, reader, NULL) && wait() == 0, "air reads it again");
   int how = 0;

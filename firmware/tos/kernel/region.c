@@ -1,9 +1,13 @@
 /* Shared regions and computation migration (seed 003: Hsieh 1995, chapters 3 and 6; CRL's
  * interface, Table 6.1, with MCRL's threads).
  *
- * A region is a block of up to region_bytes of one process, homed on the board where it was
- * created (the process's home board: only it hands out region ids, as only it hands out thread
- * slots). Every board where a thread of the process maps it keeps a copy in its own frames,
+ * A region is a block of up to region_bytes of one process, homed on the board where the
+ * thread that created it runs (MCRL's choice: a thread placed on board X, by its creation there
+ * or by a migration, makes regions homed on X, so that data can be put next to the computation
+ * that uses it most). That board hands out the region's id from its own table (rid = home << 24
+ * | generation << 8 | index) and keeps its directory for as long as the process's part there
+ * lives (a guest part stays until the process ends). Every board where a thread of the process
+ * maps it keeps a copy in its own frames,
  * mapped into the process's region window; the home's copy is the master. The home keeps the
  * directory (the boards with read copies, the one with an exclusive copy) and serves one
  * request per region at a time, oldest first, so that the protocol's steps never cross:
@@ -30,7 +34,14 @@
  * Every message is checked where it arrives: the sender is the network interface's source
  * board; a request must come from a board the home knows one of the process's threads is on, an
  * answer from the board it was asked of, a client's message from the region's home; operands
- * are range checked. Refusals go to net_bad (counted, said once per kind). */
+ * are range checked. Refusals go to net_bad (counted, said once per kind). Only the process's
+ * home board knows where the process's threads are (it hands out the thread slots and learns
+ * every move), so a board learns a region's size -- and becomes one that may ask -- by a MAP
+ * that names the process: sent straight to the region's home when that is the process's home
+ * (which checks its own table) or when the asker is the process's home itself; otherwise sent
+ * to the process's home, which checks that a thread of the process is on the asker and relays
+ * it to the region's home, which takes the relay from the process's home only. A region homed on
+ * a guest part accepts requests from the boards so vouched for (its mappers). */
 #include "defs.h"
 
 #define NONE 0xFFu
@@ -167,11 +178,20 @@ static int take_piece(uint32_t from, uint32_t type, struct region *r, uint32_t p
 }
 
 /* ---- the home: may board b ask about this process's regions? ---- */
+/* The process's home board: is one of the process's threads on b, as its table says? */
 static int has_part(const struct proc *p, uint32_t b) {
   if (b == me()) return 1;
+  if (p->guest) return 0; /* (only the process's home knows where the threads are) */
   for (uint32_t s = 0; s < TOS_MAX_THREADS; ++s)
     if ((p->remote_mask[s / 32] >> (s % 32) & 1) && p->where[s] == b) return 1;
   return 0;
+}
+/* A region's home: on the process's home board its own table says; on a guest part, b must be
+ * a board the process's home vouched for when b mapped the region (the process's home's own
+ * MAP included). */
+static int may_ask(const struct region *r, uint32_t b) {
+  if (!r->p->guest) return has_part(r->p, b);
+  return b == me() || (b < nboards && (r->mappers & BIT(b)));
 }
 
 /* ---- threads waiting here ---- */
@@ -529,7 +549,7 @@ static struct region *home_rec(uint32_t from, uint32_t type, uint32_t rid, int n
     else net_bad(from, type, "a region not homed here, rid", rid);
     return NULL;
   }
-  if (need_part && !has_part(r->p, from)) return net_bad(from, type, "a region of a process with no thread on the sender, rid", rid), NULL;
+  if (need_part && !may_ask(r, from)) return net_bad(from, type, "a region of a process with no thread on the sender, rid", rid), NULL;
   return r;
 }
 
@@ -562,8 +582,9 @@ static void on_cm(uint32_t from, const uint32_t *o) {
   if ((o[2] & 1) || o[2] < TOS_USER_BASE || o[2] >= TOS_USER_IMAGE_TOP)
     return (void)net_bad(from, NET_RGN_CM, "migrated computation's address", o[2]);
   uint32_t slot = o[4] & (TOS_MAX_THREADS - 1);
+  /* the caller's TID names a thread of the process; the process's home also knows where it is */
   if (o[4] >= NO_TID || (o[4] >> 6) != ((r->p->home_board & 15u) << 4 | r->p->home_pid) ||
-      !(r->p->remote_mask[slot / 32] >> (slot % 32) & 1) || r->p->where[slot] != from)
+      (!r->p->guest && (!(r->p->remote_mask[slot / 32] >> (slot % 32) & 1) || r->p->where[slot] != from)))
     return (void)net_bad(from, NET_RGN_CM, "caller TID not of a thread of the process on the sender", o[4]);
   home_request(r, from, o[1], 1, o[4], o[2], o[3]);
 }
@@ -620,12 +641,33 @@ static void on_flush(uint32_t from, const uint32_t *o) {
   serve_waiters(r);
 }
 
+/* MAP {rid, asker, the process's home pid, its home serial}: see the head of the file. */
 static void on_map(uint32_t from, const uint32_t *o) {
-  struct region *r = home_rec(from, NET_RGN_MAP, o[0], 1);
-  uint32_t a[2] = {o[0], r ? r->size : (uint32_t)-TOS_ENOENT};
-  if (!r && (by_rid(o[0]) || o[0] >> 24 != me())) return; /* refused above */
-  if (r) r->mappers |= BIT(from);
-  post(from, NET_RGN_MAPPED, a, 2);
+  uint32_t rid = o[0], b = o[1], home = rid >> 24;
+  if (b >= nboards) return (void)net_bad(from, NET_RGN_MAP, "region map for board", b);
+  if (home != me()) { /* a relay: the process's home vouches for the asker */
+    struct proc *p = proc_by_gpid(me(), o[2], o[3]);
+    if (!p || p->guest) return (void)net_bad(from, NET_RGN_MAP, "a region map for a process not homed here, pid", o[2]);
+    if (b != from || !has_part(p, from))
+      return (void)net_bad(from, NET_RGN_MAP, "a region map relayed for a board with no thread of the process", b);
+    if (home >= nboards) return (void)net_bad(from, NET_RGN_MAP, "a region homed on no board, rid", rid);
+    post(home, NET_RGN_MAP, o, 4);
+    return;
+  }
+  struct region *r = by_rid(rid);
+  if (r && !r->home) r = NULL;
+  if (r && (r->p->home_pid != o[2] || r->p->home_serial != o[3]))
+    return (void)net_bad(from, NET_RGN_MAP, "a region of another process, rid", rid);
+  if (r) {
+    int ok = r->p->guest ? from == r->p->home_board /* the process's home asks or vouches */
+                         : b == from && has_part(r->p, from);
+    if (!ok) return (void)net_bad(from, NET_RGN_MAP, "a region of a process with no thread on the asker, rid", rid);
+    r->mappers |= BIT(b);
+  } else {
+    ++region_stale; /* deleted, or the process ended: the asker learns */
+  }
+  uint32_t a[2] = {rid, r ? r->size : (uint32_t)-TOS_ENOENT};
+  post(b, NET_RGN_MAPPED, a, 2);
 }
 
 static void release(struct region *r);
@@ -727,7 +769,7 @@ H(NET_RGN_MAP) H(NET_RGN_MAPPED) H(NET_RGN_REQ) H(NET_RGN_DATA) H(NET_RGN_INVAL)
 H(NET_RGN_RECALL_ACK) H(NET_RGN_FLUSH) H(NET_RGN_NACK) H(NET_RGN_CM) H(NET_RGN_CM_DONE) H(NET_RGN_DROP)
 
 void region_init(void) {
-  net_register(NET_RGN_MAP, h_NET_RGN_MAP, 1);
+  net_register(NET_RGN_MAP, h_NET_RGN_MAP, 4);
   net_register(NET_RGN_MAPPED, h_NET_RGN_MAPPED, 2);
   net_register(NET_RGN_REQ, h_NET_RGN_REQ, 2);
   net_register(NET_RGN_DATA, h_NET_RGN_DATA, 5);
@@ -836,7 +878,7 @@ void region_process_gone(struct proc *p) {
     }
     release(r);
   }
-  if (!p->guest) serving[p->pid] = 0;
+  serving[p->pid] = 0;
 }
 
 /* ---- computation servers ---- */
@@ -864,8 +906,7 @@ static void region_jobs_serve(void) {
 }
 
 SYSCALL(rgn_serve) {
-  struct proc *p = t->proc;
-  if (p->guest) return -TOS_EREMOTE; /* the computation runs at the home */
+  struct proc *p = t->proc; /* (on any board where regions of the process are homed) */
   if (a1 == 0) { /* serving is over: every server of the process returns 0 */
     serving[p->pid] = 0;
     for (uint32_t k = 0; k < wt_max; ++k)
@@ -901,8 +942,7 @@ SYSCALL(rgn_serve_done) {
 SYSCALL(rgn_create) {
   struct proc *p = t->proc;
   if (a1 == 0 || a1 > TOS_MAX_REGION_BYTES) return -TOS_EINVAL;
-  if (p->guest) return -TOS_EREMOTE;
-  struct region *r = new_rec(p, generation); /* (a home's record: its index is in the rid) */
+  struct region *r = new_rec(p, generation); /* (a home's record, here where the caller runs) */
   if (!r) return -TOS_ENOSPC;
   r->size = (uint16_t)a1;
   r->home = 1;
@@ -943,13 +983,14 @@ SYSCALL(rgn_map) {
   }
   uint32_t home = a1 >> 24;
   if (!r) {
-    if (!a1 || home == me() || home >= nboards || !p->guest || home != p->home_board)
-      return -TOS_ENOENT; /* a region is homed on its process's home board */
+    if (!a1 || home == me() || home >= nboards) return -TOS_ENOENT; /* (a region homed here has its record) */
     r = new_rec(p, a1);
     if (!r) return -TOS_ENOSPC;
     r->rid = a1;
-    uint32_t o[1] = {a1};
-    post(home, NET_RGN_MAP, o, 1);
+    /* straight to the region's home when it can check the asker (it is the process's home) or
+     * when the asker is the process's home; else through the process's home, which vouches */
+    uint32_t o[4] = {a1, me(), p->home_pid, p->home_serial};
+    post(p->guest && home != p->home_board ? p->home_board : home, NET_RGN_MAP, o, 4);
   }
   return wait_add(t, W_MAP, r, 0) ? 0 : -TOS_ENOTCB;
 }

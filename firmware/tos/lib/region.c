@@ -72,4 +72,6 @@ static void serve(void *unused) {
 }
 
 int cm_serve_start(int n_pages) { return create(0, n_pages > 0 ? n_pages : 4, HERE, serve, NULL); }
+int cm_serve_start_on(int board, int n_pages) { return create(0, n_pages > 0 ? n_pages : 4, board, serve, NULL); }
+void cm_serve(void) { serve(NULL); }
 void cm_serve_stop(void) { __tos_syscall(SYS_RGN_SERVE, 0, 0, 0, 0, 0, 0); }

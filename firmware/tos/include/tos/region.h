@@ -1,6 +1,7 @@
 /* Shared regions and computation migration (seed 003: Hsieh 1995; CRL's interface, Table 6.1,
  * with MCRL's threads). A region is a block of up to TOS_MAX_REGION_BYTES of this process,
- * homed on the process's home board, cached on every board whose threads map it, kept coherent
+ * homed on the board where the thread that created it runs (its rid's top byte), cached on every
+ * board whose threads map it, kept coherent
  * by its home: many readers or one writer. Every access to a region's data lies between
  * rgn_start_read/rgn_end_read or rgn_start_write/rgn_end_write; a thread waiting for the
  * protocol blocks alone. Kernel side: kernel/region.c; the calls: docs/tos_abi.md. */
@@ -32,7 +33,9 @@ typedef long (*cm_fn)(void *rgn, long arg);
 long cm_call_how(void *rgn, int mode, cm_fn fn, long arg, int *how);
 #define cm_call(rgn, mode, fn, arg) cm_call_how((rgn), (mode), (fn), (arg), NULL)
 int cm_serve_start(int n_pages);   /* a server thread on this (the home) board: its TID, 0 on failure */
-void cm_serve_stop(void);          /* every server of the process ends (then wait() for them) */
+int cm_serve_start_on(int board, int n_pages); /* ... on `board` (from the process's home, which gives thread slots) */
+void cm_serve(void);               /* the caller serves on this board until cm_serve_stop there, then exits */
+void cm_serve_stop(void);          /* every server of the process on this board ends (then wait() for them) */
 int rgn_policy(void *rgn, int policy);  /* at the home: TOS_CM_POLICY_DATA, RPC, STATIC or REPEAT */
 long rgn_count(void *rgn, int what);    /* at the home: TOS_CM_COUNT_DATA or TOS_CM_COUNT_COMPUTE */
 #endif
