@@ -528,6 +528,12 @@ static void run(int b_cold, int runs, int step) {
   }
 }
 
+static void stopper(void *unused) {
+  (void)unused;
+  cm_serve_stop();
+  exit(0);
+}
+
 static int driver_ok;
 static void driver(void *arg) {
   const char **a = arg;
@@ -541,7 +547,11 @@ static void driver(void *arg) {
   }
   int m = method;
   driver_ok = check(); /* (by data migration: it sets method) */
-  if (m) cm_serve_stop();
+  if (m) { /* cm_serve_stop ends its own board's servers */
+    for (int b = 1; b < nboards; ++b)
+      if (n_made[b] && !create(400 + b, 2, b, stopper, NULL)) fail("create stopper");
+    if (wait() != 0) fail("a stopper");
+  }
   exit(0);
 }
 
@@ -579,7 +589,9 @@ int main(int argc, char **argv) {
   build(init, &s);
   /* the home's computation server is main's child, so main's wait() would wait for it too: the
    * runs go to a driver thread (as rgnbench's microbenchmark does) */
-  if (method && !cm_serve_start(4)) fail("cm_serve_start");
+  if (method) /* a computation server on every board that homes nodes (the seed: every processor) */
+    for (int b = 1; b < nboards; ++b)
+      if (n_made[b] && !cm_serve_start_on(b, 4)) fail("cm_serve_start_on");
   static const char *a[3];
   a[0] = argv[2];
   a[1] = argv[3];
