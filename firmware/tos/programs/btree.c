@@ -423,6 +423,8 @@ static void build(int init, uint32_t *s) {
   rgn_end_write(pool);
   root_rid = rids[1];
   pool_rid = rids[0];
+  free(keys); /* the check needs only their count: the heap is small */
+  keys = NULL;
   int homes[TOS_MAX_BOARDS] = {0}, used = 0;
   for (int k = 0; k < total; ++k)
     if (!homes[home_of[k]]++) ++used;
@@ -451,7 +453,9 @@ static int check(void) {
   int32_t prev_high = -1;
   long total = 0;
   int leaves = 0;
-  long room = (long)(n_leaves + n_spare) * leaf_cap; /* the most keys the tree can hold */
+  long news = 0;
+  for (int b = 0; b < nboards; ++b) news += perb[b].news;
+  long room = nkeys + news + 64; /* a tree with more keys than this is broken (counted, not kept) */
   int32_t *all = malloc(sizeof(int32_t) * (size_t)room);
   if (!all) fail("malloc check");
   for (int m = 0; m < n_mid; ++m) {
@@ -482,8 +486,6 @@ static int check(void) {
     }
   }
   if (leaf) bad |= 64; /* the last leaf links nowhere */
-  long news = 0;
-  for (int b = 0; b < nboards; ++b) news += perb[b].news;
   int missing = 0;
   if (total <= room)
     for (int b = 1; b < nboards; ++b)

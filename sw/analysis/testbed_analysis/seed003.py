@@ -24,7 +24,7 @@ MODE_LABEL = {"1994": "1994 NI (processor copies; the CM-5's side)", "dma-anywhe
 # 2000/4000 bytes), 0..100% lookups, 6 runs of 100 i operations. Here every board may have to
 # hold a copy of every node, and a board has 128 region records and a 508 KB region window, so the
 # tree has at most 120 regions: the seed's node sizes with 20,000 keys (58 leaves, three levels).
-BTREE_FULL = {"boards": 32, "pcts": "0,20,50,80,90,100", "runs": 3, "iters": 4, "init": 20000, "leaf": 500,
+BTREE_FULL = {"boards": 32, "pcts": "0,20,50,80,90,100", "runs": 3, "iters": 6, "init": 20000, "leaf": 500,
               "inner": 500, "fill": 69}
 # CTest: 8 boards and small nodes, so leaves split (the splits and the checks after them run).
 BTREE_REDUCED = {"boards": 8, "pcts": "0,100", "runs": 2, "iters": 4, "init": 2000, "leaf": 500, "inner": 500,
