@@ -17,7 +17,8 @@
  *       RUNS warm runs (copies kept); run i has every thread do i*ITERS operations.
  *       METHOD: data (rgn_start_*: data migration with replication), static or repeat
  *       (cm_call with the homes' policy: seed 003's heuristics).
- *       Lines: "btree METHOD cold|warm PCT iters us". At the end the tree is checked: its
+ *       Lines: "btree METHOD cold|warm PCT iters us" (us: the clients' mean loop time; they start
+ *       together at a barrier). At the end the tree is checked: its
  *       invariants, every key ever inserted found, absent keys not found.
  *
  * Simplification of the seed's insert (said in docs/results/seed003.md): the seed starts a
@@ -122,6 +123,7 @@ static void *node_at(uint32_t rid) {
 
 /* ---- the run's settings and the tree ---- */
 static int method, pct, iters, leaf_cap, inner_cap, nboards, run_no; /* run_no: every run its own keys */
+static int bar; /* the clients' start barrier */
 static uint32_t root_rid, pool_rid;
 static uint32_t seed0 = 1;
 static int fill = 69;
@@ -255,6 +257,7 @@ static int insert(int32_t key) {
 static struct perb { /* a page per board: only its worker writes it */
   long news;                /* keys inserted that were not there */
   int ns;                   /* inserts of the last run */
+  unsigned long us;         /* its loop's time in the last run */
   int32_t sample[NSAMPLE];  /* the last keys it inserted */
 } perb[TOS_MAX_BOARDS] __attribute__((aligned(1024)));
 
@@ -264,6 +267,8 @@ static void worker(void *arg) {
   int32_t *smp = perb[b].sample;
   int ns = 0;
   long news = 0;
+  if (barrier_wait(bar) != 0) fail("barrier_wait"); /* all start together: every client at once */
+  unsigned long t0 = time_us();
   for (int i = 0; i < iters; ++i) {
     int32_t key = rnd_key(&s);
     if ((int)(rnd(&s) % 100) < pct) (void)lookup(key);
@@ -273,6 +278,7 @@ static void worker(void *arg) {
     }
     yield();
   }
+  perb[b].us = time_us() - t0;
   perb[b].news += news;
   perb[b].ns = ns;
   exit(0);
@@ -517,7 +523,9 @@ static int check(void) {
   return !bad && !missing && found_ok == tries && absent_ok == tries;
 }
 
-static void run(int b_cold, int runs, int step) {
+/* A run's cost: the mean over the clients of their loops' times (the seed: the average latency),
+ * the loops started together at a barrier once every client exists. print 0: a warm-up. */
+static void run(int b_cold, int runs, int step, int print) {
   for (int i = 1; i <= runs; ++i) {
     if (b_cold) {
       for (int b = 1; b < nboards; ++b)
@@ -526,11 +534,13 @@ static void run(int b_cold, int runs, int step) {
     }
     iters = i * step;
     ++run_no;
-    unsigned long t0 = time_us();
     for (int b = 1; b < nboards; ++b) /* the slaves (rgnbench: a thread made on the master from earth stalls) */
       if (!create(b, 4, b, worker, (void *)b)) fail("create worker");
     if (wait() != 0) fail("a worker");
-    printf("btree %s %s %d %d %ld\n", method_name, b_cold ? "cold" : "warm", pct, iters, (long)(time_us() - t0));
+    unsigned long sum = 0;
+    for (int b = 1; b < nboards; ++b) sum += perb[b].us;
+    if (print)
+      printf("btree %s %s %d %d %lu\n", method_name, b_cold ? "cold" : "warm", pct, iters, sum / (unsigned long)(nboards - 1));
   }
 }
 
@@ -544,10 +554,13 @@ static int driver_ok;
 static void driver(void *arg) {
   const char **a = arg;
   int runs = atoi(a[1]), step = atoi(a[2]);
+  if ((bar = barrier_init(nboards - 1)) < 0) fail("barrier_init");
+  pct = 50;
+  run(1, 1, 1, 0); /* untimed: every board maps the nodes and pages in the program's code */
   for (const char *p = a[0]; *p;) {
     pct = atoi(p);
-    run(1, runs, step);
-    run(0, runs, step);
+    run(1, runs, step, 1);
+    run(0, runs, step, 1);
     while (*p && *p != ',') ++p;
     if (*p == ',') ++p;
   }
