@@ -184,8 +184,8 @@ def profile_note(profile):
 
 def main(argv=None, bin_dir=None, firmware_dir=None):
     ap = argparse.ArgumentParser(prog="testbed-experiment", description=__doc__)
-    ap.add_argument("name", help="one of %s, or all (section 3's); seed003-ops, seed003-migration, seed003-micro, "
-                    "or seed003 (all three)" % ", ".join(NAMES + NAMES4))
+    ap.add_argument("name", help="one of %s, or all (section 3's); seed003-ops, seed003-migration, seed003-micro, seed003-btree, "
+                    "or seed003 (all four)" % ", ".join(NAMES + NAMES4))
     ap.add_argument("--size", choices=["full", "reduced"], default="full")
     ap.add_argument("--profile", choices=["default", "1994"], default="default",
                     help="the machine profile (sim/configs/testbed.toml: profile; docs/profiles.md)")
@@ -201,7 +201,7 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
                     "its figures beside it")
     ap.add_argument("--doc1", help="seed001 experiments: write docs/results/seed001.md here (its figures beside it)")
     ap.add_argument("--doc2", help="seed002: write docs/results/seed002.md here (its figures beside it)")
-    ap.add_argument("--reanalyse", action="store_true", help="seed004: analyse OUT/seed004's kept runs again, no simulation")
+    ap.add_argument("--reanalyse", action="store_true", help="seed004, seed003-btree: analyse OUT's kept runs again, no simulation")
     args = ap.parse_args(argv)
     from . import seed001  # seed 001 (DynamicPVM): whole-process migration (seed001.py)
     if args.name in ("seed001",) + tuple(seed001.NAMES):

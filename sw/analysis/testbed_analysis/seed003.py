@@ -5,7 +5,8 @@ DMA works from and to memory, as on Alewife). Each experiment runs the simulator
 program's lines from earth's console, fits the seed's regressions and writes results.md with the
 seed's Alewife and CM-5 values beside ours.
 
-  testbed-experiment seed003-ops|seed003-migration|seed003-micro|seed003-cnet|seed003 [--size reduced] [--doc3 FILE]
+  testbed-experiment seed003-ops|seed003-migration|seed003-micro|seed003-cnet|seed003-btree|seed003 [--size reduced] [--doc3 FILE]
+  testbed-experiment seed003-btree --doc3 FILE: only the B-tree's section of FILE regenerated
 """
 import os
 import re
@@ -15,16 +16,27 @@ import time
 from . import runner
 from .stats import fit
 
-NAMES = ["seed003-ops", "seed003-migration", "seed003-micro", "seed003-cnet"]
+NAMES = ["seed003-ops", "seed003-migration", "seed003-micro", "seed003-cnet", "seed003-btree"]
 MODES = ["1994", "dma-anywhere"]
 MODE_LABEL = {"1994": "1994 NI (processor copies; the CM-5's side)", "dma-anywhere": "DMA-anywhere NI (Alewife's side)"}
+# The B-tree (7.3.2): machine, lookup percentages, runs, operations per thread in run 1, initial
+# keys, leaf and inner-node capacities. The seed: 32 processors, 200,000 keys, 500/500 (about
+# 2000/4000 bytes), 0..100% lookups, 6 runs of 100 i operations. Here every board may have to
+# hold a copy of every node, and a board has 128 region records and a 508 KB region window, so the
+# tree has at most 120 regions: the seed's node sizes with 20,000 keys (58 leaves, three levels).
+BTREE_FULL = {"boards": 32, "pcts": "0,20,50,80,90,100", "runs": 3, "iters": 6, "init": 20000, "leaf": 500,
+              "inner": 500, "fill": 69}
+# CTest: 8 boards, the seed's node sizes, five leaves filled to 95% so that leaves split (the
+# splits and the checks after them run).
+BTREE_REDUCED = {"boards": 8, "pcts": "0,100", "runs": 2, "iters": 4, "init": 2370, "leaf": 500, "inner": 500,
+                 "fill": 95}
 SIZES = {
     "full": {"ops": (64, 4), "mig": ("16,64,128,256,512,768,1024,1536,2048", 33, 4),
              "micro": ("0,10,20,30,40,50,60,70,80,90,100", 5, 20),
              # the counting network: machine (boards), client counts, runs, iterations, methods
-             "cnet": (58, "1,2,4,8,16,32", 3, 8, ("data", "static", "repeat"))},
+             "cnet": (58, "1,2,4,8,16,32", 3, 8, ("data", "static", "repeat")), "btree": BTREE_FULL},
     "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6),
-                "cnet": (40, "1,12", 3, 4, ("data", "static"))},
+                "cnet": (40, "1,12", 3, 4, ("data", "static")), "btree": BTREE_REDUCED},
 }
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 METHODS = ["data", "rpc", "static", "repeat"]
@@ -400,23 +412,193 @@ def cnet(rep, args, size):
     return res
 
 
+# ---- Figures 7-15..7-18: the B-tree (7.3.2) ----
+BT_METHODS = ["data", "static", "repeat"]
+# The seed's B-tree figures are plots without data; its text gives these gains over data migration
+# (percent, by lookup share): Alewife STATIC 44% at 0% and 5% at 80%, REPEAT 23% at 80%; on the
+# CM-5 both heuristics "approximately twice as well" (+100%) below 90% lookups.
+SEED_BTREE_GAIN = {("Alewife", "static"): [(0, 44), (80, 5)], ("Alewife", "repeat"): [(80, 23)],
+                   ("CM-5", "static"): [(0, 100), (20, 100), (50, 100), (80, 100)],
+                   ("CM-5", "repeat"): [(0, 100), (20, 100), (50, 100), (80, 100)]}
+
+
+def btree(rep, args, size):
+    z = SIZES[args.size]["btree"]
+    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    config = os.path.join(os.path.dirname(here), "sim", "configs", "boards-%d.toml" % z["boards"])
+    res, built, homed, host_s = {}, "", "", [0.0, 0.0]
+    for mode in MODES:
+        for method in BT_METHODS:
+            d = os.path.join(rep.out, mode, method)
+            rc = "earth btree %s %s %d %d %d %d %d %d\n" % (method, z["pcts"], z["runs"], z["iters"], z["init"],
+                                                          z["leaf"], z["inner"], z["fill"])
+            if not (getattr(args, "reanalyse", False) and os.path.exists(os.path.join(d, "earth.console.log"))):
+                runner.run_testbed(args.bin_dir, args.firmware_dir, "seed003-btree", ["btree"], rc, d,
+                                   quiet=args.quiet, sets=['centrenet.dma="%s"' % mode], config=config)
+            con = runner.console(d, "earth")
+            m = re.search(r"^host: ([0-9.]+) s for ([0-9.]+) s simulated", open(os.path.join(d, "testbed.log")).read(), re.M)
+            if m:
+                host_s[0] += float(m.group(1))
+                host_s[1] += float(m.group(2))
+            for m in re.finditer(r"^btree: (check|lookups): (.*)", con, re.M):
+                res.setdefault(("line", mode, method, m.group(1)), m.group(2))
+            m = re.search(r"^btree: built (.*)", con, re.M)
+            built = m.group(1) if m else built
+            m = re.search(r"^btree: (\d+) boards could not home regions.*", con, re.M)
+            homed = m.group(0) if m else homed
+            if "btree: done" not in con:
+                fails = re.findall(r"btree: FAIL.*", con)
+                rep.check("the tree whole (%s, %s)" % (mode, method), False,
+                          "btree did not finish: %s (see %s)" % ("; ".join(fails) or "no end line", d))
+                raise runner.RunError("%s (%s): btree did not finish: %s" % (method, mode, "; ".join(fails)))
+            rep.check("the tree whole (%s, %s)" % (mode, method), True,
+                      "%s; %s" % (res[("line", mode, method, "check")], res[("line", mode, method, "lookups")]))
+            pts = {}
+            for m in re.finditer(r"^btree \w+ (cold|warm) (\d+) (\d+) (\d+)", con, re.M):
+                pts.setdefault((m.group(1), int(m.group(2))), []).append((int(m.group(3)), int(m.group(4))))
+            for (phase, p), v in pts.items():
+                res[(mode, method, phase, p)] = _slope(v)["slope"]
+    pcts = sorted(int(p) for p in z["pcts"].split(","))
+    rep.parts.append("The %d simulations (3 methods x 2 NI modes) took %.0f s of host time for %.0f s of simulated time."
+                     % (2 * len(BT_METHODS), host_s[0], host_s[1]))
+    rep.parts.append(
+        "Machine: %d boards (sim/configs/boards-%d.toml), one client thread on each slave (%d), every operation a "
+        "lookup (the given share) or an insert of a random key in 0..1,000,000, a yield after each. Tree: %s.%s Cost "
+        "per operation: the slope of a run's time over %d runs of i x %d operations per thread (cold: every copy "
+        "flushed before each run; warm: the runs after, copies kept). The seed: 32 processors, 200,000 keys, 6 runs of "
+        "100 i operations. The tree is smaller than the seed's because a TOS board has %s region records and a 508 KB "
+        "region window, and under data migration one board may come to hold a copy of every node: at most 120 regions "
+        "(%d initial keys; the seed's node sizes are kept, so each access moves as many bytes as the seed's). Inserts "
+        "split leaves as the seed's do, but the inserting thread does the split itself by data migration (the seed "
+        "starts a background thread at the parent's home); leaves are always acquired for writing by inserts, as the "
+        "seed's modified code does."
+        % (z["boards"], z["boards"], z["boards"] - 1, built, (" " + homed + ".") if homed else "", z["runs"],
+           z["iters"], "128", z["init"]))
+    for mode, (fs, fr, machine) in (("dma-anywhere", ("7-15", "7-16", "Alewife")), ("1994", ("7-17", "7-18", "CM-5"))):
+        for h, number in (("static", fs), ("repeat", fr)):
+            series = []
+            for k, lab in ((h, h.upper() + " heuristic"), ("data", "data migration")):
+                for phase in ("cold", "warm"):
+                    series.append({"x": pcts, "y": [res[(mode, k, phase, p)] / 1000.0 for p in pcts],
+                                   "label": "%s, %s" % (lab, phase), "style": "line"})
+            seed_pts = SEED_BTREE_GAIN[(machine, h)]
+            rep.fig("%s (%s)" % (number, mode), "btree-%s-%s" % (h, mode),
+                    "cost per B-tree operation under %s, %s (the seed's %s figure): %d client boards; below: the "
+                    "gain over data migration beside the gains the seed's text gives" % (h.upper(), MODE_LABEL[mode],
+                                                                                       machine, z["boards"] - 1),
+                    [{"title": "slope over %d runs of i x %d operations per thread" % (z["runs"], z["iters"]),
+                      "xlabel": "lookups (%)", "ylabel": "ms per operation", "series": series},
+                     {"title": "%s's gain over data migration (warm)" % h.upper(), "xlabel": "lookups (%)",
+                      "ylabel": "% better than data migration",
+                      "series": [{"x": pcts, "y": [(res[(mode, "data", "warm", p)] / res[(mode, h, "warm", p)] - 1) * 100
+                                                   if res[(mode, h, "warm", p)] > 0 else 0 for p in pcts],
+                                  "label": "here (%s)" % mode, "style": "line"},
+                                 {"x": [x for x, _ in seed_pts], "y": [y for _, y in seed_pts],
+                                  "label": "the seed, %s (its text)" % machine, "style": "dots"}]}])
+        table = ["| lookups | " + " | ".join("%s %s" % (k, ph) for k in BT_METHODS for ph in ("cold", "warm")) + " |",
+                 "|---|" + "---|" * (2 * len(BT_METHODS))]
+        for p in pcts:
+            table.append("| %d%% | %s |" % (p, " | ".join("%.1f" % (res[(mode, k, ph, p)] / 1000)
+                                                     for k in BT_METHODS for ph in ("cold", "warm"))))
+        rep.parts.append("%s, ms per operation (every client at once):\n\n%s\n" % (MODE_LABEL[mode], "\n".join(table)))
+        lo, hi = pcts[0], pcts[-1]
+        for k in BT_METHODS:
+            a, b = res[(mode, k, "warm", lo)], res[(mode, k, "warm", hi)]
+            rep.check("inserts cost more than lookups (%s, %s)" % (mode, k), a > b,
+                      "%s: %.1f ms per operation at %d%% lookups, %.1f ms at %d%% (an insert writes a leaf; the seed's "
+                      "curves all fall as lookups grow)" % (k, a / 1000, lo, b / 1000, hi))
+        for h in ("static", "repeat"):
+            if size != "full":  # who wins at 0%: the seed's claim, checked on the full machine only (below)
+                continue
+            d0, h0 = res[(mode, "data", "warm", lo)], res[(mode, h, "warm", lo)]
+            rep.check("inserts: %s beats data migration (%s)" % (h.upper(), mode), h0 < d0,
+                      "at %d%% lookups (warm) %s %.1f ms per operation, data migration %.1f ms: %.0f%% better (seed: "
+                      "Alewife 44%% with STATIC, the CM-5 about twice)" % (lo, h.upper(), h0 / 1000, d0 / 1000,
+                                                                            (d0 / h0 - 1) * 100 if h0 else 0))
+        gain = {h: {p: (res[(mode, "data", "warm", p)] / res[(mode, h, "warm", p)] - 1) * 100 for p in pcts}
+                for h in ("static", "repeat")}
+        better = [p for p in pcts if gain["repeat"][p] > gain["static"][p]]
+        rep.parts.append(
+            "%s (warm): against data migration STATIC is %s better and REPEAT %s (lookups %s; negative: worse). The "
+            "seed's %s: %s Here REPEAT beats STATIC at %s.\n"
+            % (MODE_LABEL[mode], ", ".join("%+.0f%%" % gain["static"][p] for p in pcts),
+               ", ".join("%+.0f%%" % gain["repeat"][p] for p in pcts), ", ".join("%d%%" % p for p in pcts), machine,
+               "STATIC generally better than REPEAT, both better than data migration below 90% lookups; at 80% REPEAT "
+               "+23%, STATIC +5%; at 0% lookups STATIC +44%." if machine == "Alewife" else
+               "both heuristics about twice as good as data migration (a 2000-byte leaf takes 1/3 s to move); REPEAT "
+               "at least as good as STATIC.",
+               ", ".join("%d%%" % p for p in better) + " lookups" if better else "no share measured"))
+        d1, s1 = res[(mode, "data", "warm", hi)], res[(mode, "static", "warm", hi)]
+        d0 = res[(mode, "data", "warm", lo)]
+        rep.check("lookups only: STATIC is data migration (%s)" % mode, abs(s1 - d1) < 0.25 * d0,
+                  "at %d%% lookups (warm) STATIC %.1f ms, data migration %.1f ms: STATIC migrates data for every read, "
+                  "so the two differ by less than a quarter of an insert's cost under data migration (%.1f ms at %d%%)"
+                  % (hi, s1 / 1000, d1 / 1000, d0 / 1000, lo))
+    lo = pcts[0]
+    g = {(m, h): (res[(m, "data", "warm", lo)] / res[(m, h, "warm", lo)] - 1) * 100 for m in MODES for h in ("static", "repeat")}
+    rep.parts.append(
+        "Does the seed's conclusion hold here? Computation migration for writes pays on the B-tree when data "
+        "movement is dear: with the 1994 NI (the CM-5's side) at %d%% lookups STATIC is %+.0f%% and REPEAT %+.0f%% "
+        "against data migration (the seed's CM-5: about +100%%); with DMA-anywhere (Alewife's side) STATIC %+.0f%%, "
+        "REPEAT %+.0f%% (the seed's Alewife: STATIC +44%%). Cheaper data movement %s the heuristics' gain here (the "
+        "seed's two machines: it shrinks it). The seed's finer points (STATIC ahead of REPEAT on Alewife, REPEAT's 23%% at 80%% "
+        "lookups) are within this run's noise: 3 runs of a few operations per thread on a tree a tenth of the seed's."
+        % (lo, g[("1994", "static")], g[("1994", "repeat")], g[("dma-anywhere", "static")], g[("dma-anywhere", "repeat")],
+           "shrinks" if all(g[("1994", h)] > g[("dma-anywhere", h)] for h in ("static", "repeat")) else
+           "does not always shrink"))
+    rep.results = res
+    return res
+
+
+def write_btree_section(path, rep):
+    """Only the B-tree's section of an existing seed003.md regenerated (between its markers), its
+    figures copied beside it: the B-tree runs on its own (docs-seed003-btree)."""
+    figdir = os.path.splitext(path)[0]
+    os.makedirs(figdir, exist_ok=True)
+    for _n, p, _c in rep.figures:
+        base = os.path.splitext(os.path.join(rep.out, p))[0]
+        for ext in (".png", ".svg"):
+            shutil.copy(base + ext, figdir)
+    text = open(path).read()
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    why = open(os.path.join(here, "seed003_why.md")).read()
+    w = text.find(why.splitlines()[0] + "\n")  # the discussion closes the doc: the current one replaces it
+    if w >= 0:
+        text = text[:w]
+    block = BT_BEGIN + "\n" + rep.markdown(fig_prefix=os.path.basename(figdir), level=2) + BT_END + "\n"
+    a, b = text.find(BT_BEGIN), text.find(BT_END)
+    if a >= 0 and b > a:
+        text = text[:a] + block + text[b + len(BT_END) + 1:]
+    else:
+        text = text + block
+    with open(path, "w") as f:
+        f.write(text + why)
+
+
+BT_BEGIN, BT_END = "<!-- seed003-btree: generated by testbed-experiment seed003-btree -->", "<!-- /seed003-btree -->"
+
 TITLES = {"seed003-ops": "7.2.1 Operation latencies (Tables 7.1 and 7.2)",
           "seed003-migration": "7.2.2 Migration latency (Figures 7-1 to 7-6)",
           "seed003-micro": "7.2.3 The microbenchmark (Figures 7-7 to 7-10)",
-          "seed003-cnet": "7.3.1 The counting network (Figures 7-11 to 7-13)"}
-RUN = {"seed003-ops": ops, "seed003-migration": migration, "seed003-micro": micro, "seed003-cnet": cnet}
+          "seed003-cnet": "7.3.1 The counting network (Figures 7-11 to 7-13)",
+          "seed003-btree": "7.3.2 The B-tree (Figures 7-14 to 7-18)"}
+RUN = {"seed003-ops": ops, "seed003-migration": migration, "seed003-micro": micro, "seed003-cnet": cnet,
+       "seed003-btree": btree}
 
 
 def run_one(name, args):
     out = os.path.join(args.out, name)
-    if os.path.isdir(out):
-        shutil.rmtree(out)
-    os.makedirs(out)
+    if os.path.isdir(out) and not (getattr(args, "reanalyse", False) and name == "seed003-btree"):
+        shutil.rmtree(out)  # (--reanalyse: the B-tree's kept runs analysed again, no simulation)
+    os.makedirs(out, exist_ok=True)
     rep = Rep(name, TITLES[name], out)
     t0 = time.time()
     RUN[name](rep, args, args.size)
     secs = time.time() - t0
-    rep.parts.append("Size: %s; simulated in %.0f s on this host." % (args.size, secs))
+    if getattr(args, "reanalyse", False) and name == "seed003-btree":
+        rep.parts.append("Size: %s; the kept runs analysed again (--reanalyse) in %.0f s." % (args.size, secs))
+    else:
+        rep.parts.append("Size: %s; simulated in %.0f s on this host." % (args.size, secs))
     with open(os.path.join(out, "results.md"), "w") as f:
         f.write(rep.markdown(level=1))
     return rep, secs
@@ -436,7 +618,10 @@ def main(names, args):
         print("%-18s %s  %3.0f s  %s" % (n, "ok  " if not bad else "FAIL", secs, os.path.join(args.out, n, "results.md")))
         for what, _ok, detail in bad:
             print("  FAIL %s: %s" % (what, detail))
-    if getattr(args, "doc3", None):
+    if getattr(args, "doc3", None) and names == ["seed003-btree"] and os.path.exists(args.doc3):
+        write_btree_section(args.doc3, reps[0])
+        print("wrote the B-tree's section of %s" % args.doc3)
+    elif getattr(args, "doc3", None):
         write_doc(args.doc3, reps, args.size, time.time() - t_all)
         print("wrote %s" % args.doc3)
     return 1 if failed else 0
@@ -455,7 +640,8 @@ def write_doc(path, reps, size, secs):
             base = os.path.splitext(os.path.join(rep.out, p))[0]
             for ext in (".png", ".svg"):
                 shutil.copy(base + ext, figdir)
-        body.append(rep.markdown(fig_prefix=os.path.basename(figdir), level=2))
+        md = rep.markdown(fig_prefix=os.path.basename(figdir), level=2)
+        body.append(BT_BEGIN + "\n" + md + BT_END + "\n" if rep.name == "seed003-btree" else md)
     body.append(open(os.path.join(here, "seed003_why.md")).read())
     with open(path, "w") as f:
         f.write("".join(body))
