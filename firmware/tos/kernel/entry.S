@@ -327,7 +327,30 @@ yield:
     bset    %d1,%d2
     cmp.l   %d2,%d0
     bne     y_rotate                /* another process has a ready thread: the turn decides */
-    move.l  %a1,%a2                 /* only p: its head, after t joins it */
+    /* Only p: its head after t joins it (the common case, written out: p's bit stays set, and
+     * the MMU already translates p's space, as t runs in it) */
+    move.b  (%a1),%d2
+    subq.b  #P_FOREGROUND,%d2
+    cmp.b   #P_BACKGROUND-P_FOREGROUND,%d2
+    bhi     y_c
+    tst.b   P_GUEST(%a1)
+    bne     y_c
+    move.l  %a1,%a2
+    move.l  P_RQ_HEAD(%a1),%d2
+    beq.s   y_go                    /* t alone: it goes on, as the C path has it */
+    move.b  #T_READY_STATE,T_STATE(%a0) /* ready(t) */
+    move.b  #1,T_RQ_COUNTED(%a0)
+    clr.l   T_NEXT(%a0)
+    move.l  P_RQ_TAIL(%a1),%a4
+    move.l  %a0,T_NEXT(%a4)
+    move.l  %a4,T_PREV(%a0)
+    move.l  %a0,P_RQ_TAIL(%a1)
+    move.l  %d2,%a3                 /* rq_unlink(the head) */
+    move.l  T_NEXT(%a3),%a4         /* (t at the latest) */
+    move.l  %a4,P_RQ_HEAD(%a1)
+    clr.l   T_PREV(%a4)
+    clr.l   T_NEXT(%a3)
+    bra.s   y_book
 y_chosen:                           /* a2: q, the process chosen; d1: its pid; d0: the ready set */
     move.b  P_STATE(%a2),%d2
     subq.b  #P_FOREGROUND,%d2
@@ -336,6 +359,7 @@ y_chosen:                           /* a2: q, the process chosen; d1: its pid; d
     tst.b   P_GUEST(%a2)
     bne     y_c                     /* schedule_yield's remote_prefetch */
     /* Decided: from here on as the C path would have it. ready(t): the tail of p's queue. */
+y_go:
     move.b  #T_READY_STATE,T_STATE(%a0)
     move.b  #1,T_RQ_COUNTED(%a0)
     clr.l   T_NEXT(%a0)
@@ -359,17 +383,27 @@ y_chosen:                           /* a2: q, the process chosen; d1: its pid; d
     bclr    %d1,%d0                 /* q's queue is empty now */
 4:  clr.l   T_NEXT(%a3)             /* (its prev is NULL: it was the head) */
     move.l  %d0,sched_rq_procs
+    cmp.w   vm_asid,%d1             /* vm_activate() */
+    beq.s   y_book
+    move.w  %d1,vm_asid
+    move.w  %d1,TB_MMU_ASID
+y_book:                             /* a3: the thread chosen; d1: its pid */
     move.l  %d1,sched_turn          /* choose(): its slice begins (slice_over is 0: loop_flags) */
     move.l  %a3,sched_slice_owner
     addq.l  #1,switches
     addq.l  #1,T_CPU_SLICES(%a3)
     move.b  #T_RUNNING_STATE,T_STATE(%a3)
-    cmp.w   vm_asid,%d1             /* vm_activate() */
-    beq.s   5f
-    move.w  %d1,vm_asid
-    move.w  %d1,TB_MMU_ASID
-5:  addq.l  #8,%sp                  /* t's frame is in its TCB */
     move.l  %a3,current
+    cmp.w   #8,T_FLEN(%a3)
+    bne.s   9f
+    move.l  T_USP(%a3),%a1          /* resume's, with its frame over t's (which is in t's TCB) */
+    move.l  %a1,%usp
+    move.l  T_FRAME(%a3),(%sp)
+    move.l  T_FRAME+4(%a3),4(%sp)
+    movem.l T_REGS(%a3),%d0-%d7/%a0-%a6
+    st      entering
+    rte
+9:  addq.l  #8,%sp                  /* a longer frame (a bus error's): resume pushes it */
     move.l  %a3,%a0
     bra     resume_off
     .globl cpu_idle
