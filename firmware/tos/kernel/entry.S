@@ -7,7 +7,8 @@
  *    (`current`). A system call (TRAP #0) is served at once, on the kernel stack where it
  *    stands (trap_fast, trap.c): when it completed and nothing waits for the main loop, the
  *    thread goes straight back (its registers reloaded, RTE), and a yield goes straight to
- *    the thread the scheduler chose; otherwise, and for every other exception, the frame is
+ *    the thread the scheduler chose (with every event class off, chosen here: `yield`);
+ *    otherwise, and for every other exception, the frame is
  *    popped and run_user() returns to the main loop with the vector number. The thread goes on
  *    later by run_user(), which pushes the saved frame back and RTEs (a $8 bus-error frame
  *    too: the 68010 reruns the faulted cycle).
