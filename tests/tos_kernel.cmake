@@ -287,6 +287,8 @@ add_test(NAME tos_bench_budget_fails_a_slower_kernel
           -DEXPECT_RC=3 "-DEXPECT_REGEX=trap round trip [0-9]+ cycles exceeds its budget of 100.*yield to another thread [0-9]+ cycles exceeds its budget of 100"
           -P ${_check})
 set_tests_properties(tos_bench_budget_fails_a_slower_kernel PROPERTIES LABELS "tos;perf")
+# The yield's choice in entry.S is the C scheduler's: round robin within a process, across two.
+tos_kernel_test(PROGRAM yields_choose_as_c_does)
 # Seed 004 (issue 34): barriers across boards under every waiting policy and both wake-up placements.
 tos_kernel_test(PROGRAM barriers_hold_every_policy LABELS seed004)
 # ... and its kernel messages refused when forged (the test kernel's net_inject).
