@@ -35,7 +35,7 @@ def per_size_min(sizes, values):
 
 def page_steps(xs, ys, page=1024):
     """Steps in a service time that otherwise grows linearly: where the rise between two
-    neighbouring sizes stands out of the usual rise. Returns (steps as byte positions, verdict,
+    neighbouring sizes stands out of the usual rise and is not taken back by the next. Returns (steps as byte positions, verdict,
     reason). The verdict holds when there is at least one step per page the sizes cross and the
     steps recur every `page` bytes (to within one size step), in at most two families (the
     sender's and the receiver's page boundaries, the report's "pairs of steps")."""
@@ -47,7 +47,11 @@ def page_steps(xs, ys, page=1024):
     base = float(np.median(d))
     mad = float(np.median(np.abs(d - base))) or 1e-6
     thr = max(6 * mad, 0.002)
-    idx = np.where(d - base > thr)[0]
+    # A step is a change of level that stays; a rise the next size takes back (a fall as far below
+    # the usual rise) is one size served slowly -- every repetition of it met an interrupt or the
+    # send's slower mode -- not a page boundary.
+    rise, fall = d - base > thr, d - base < -thr
+    idx = [i for i in np.where(rise)[0] if not (i + 1 < len(d) and fall[i + 1])]
     pos = [float(xs[i + 1]) for i in idx]
     crossings = int(xs[-1] // page) - int(xs[0] // page)
     if crossings < 1:
