@@ -19,23 +19,12 @@ struct head {
   unsigned long sum;
 };
 
-static unsigned long next(unsigned long *s) {
-  *s = *s * 1103515245ul + 12345ul;
-  return (*s >> 16) & 0x7FFF;
-}
-
-static void spin(unsigned long us) {
-  unsigned long t0 = time_us();
-  while (time_us() - t0 < us) {
-  }
-}
-
 static void producer(void *arg) {
   (void)arg;
   unsigned char buf[sizeof(struct head) + MAXLEN];
   unsigned long s = seed * 7919;
   for (long k = 1; k <= messages; ++k) {
-    struct head h = {k, (long)(next(&s) % MAXLEN) + 1, 0};
+    struct head h = {k, (long)(tos_check_next(&s) % MAXLEN) + 1, 0};
     for (long i = 0; i < h.len; ++i) {
       buf[sizeof h + i] = (unsigned char)(k * 7 + i * 13 + seed);
       h.sum += buf[sizeof h + i] * (unsigned long)(i + 1);
@@ -44,7 +33,7 @@ static void producer(void *arg) {
     if (send_block(1, buf, (int)(sizeof h + h.len)) != 0) exit(3);
     long ack = 0;
     if (receive(2, &ack, sizeof ack) != sizeof ack || ack != k) exit(4);
-    spin(next(&s) % 3000);
+    tos_check_spin_us(tos_check_next(&s) % 3000);
   }
   exit(0);
 }

@@ -14,17 +14,6 @@ static long messages;
 static unsigned long seed;
 static int master, worker;
 
-static unsigned long next(unsigned long *s) {
-  *s = *s * 1103515245ul + 12345ul;
-  return (*s >> 16) & 0x7FFF;
-}
-
-static void spin(unsigned long us) {
-  unsigned long t0 = time_us();
-  while (time_us() - t0 < us) {
-  }
-}
-
 static void work(void *arg) {
   (void)arg;
   static char b[600];
@@ -45,7 +34,7 @@ static void work(void *arg) {
       exit(6);
     }
     if (pvm_initsend() || pvm_pkint(&num, 1, 1) || pvm_pklong((long *)&sum, 1, 1) || pvm_send(master, 100)) exit(7);
-    spin(next(&s) % 2000);
+    tos_check_spin_us(tos_check_next(&s) % 2000);
   }
 }
 
@@ -54,7 +43,7 @@ static volatile int moved;
 static void mover(void *arg) {
   (void)arg;
   unsigned long s = seed * 77;
-  spin(20000 + next(&s) % 40000);
+  tos_check_spin_us(20000 + tos_check_next(&s) % 40000);
   for (int dest = 3; dest <= 4; ++dest) {
     int r = -1;
     for (int k = 0; k < 2000 && (r = migrate(worker, dest)) != 0; ++k) yield();
@@ -63,7 +52,7 @@ static void mover(void *arg) {
       exit(8);
     }
     moved = dest;
-    spin(30000 + next(&s) % 30000);
+    tos_check_spin_us(30000 + tos_check_next(&s) % 30000);
   }
 }
 
@@ -80,7 +69,7 @@ int main(int argc, char **argv) {
   static char b[600];
   unsigned long s = seed;
   for (long k = 1; k <= messages; ++k) {
-    int len = (int)(next(&s) % 600) + 1, num = (int)k;
+    int len = (int)(tos_check_next(&s) % 600) + 1, num = (int)k;
     double d = k * 0.5;
     unsigned long sum = 0, got = 0;
     for (int i = 0; i < len; ++i) {
@@ -93,7 +82,7 @@ int main(int argc, char **argv) {
     int echo = 0;
     CHECK(pvm_recv(worker, 100) > 0 && pvm_upkint(&echo, 1, 1) == 0 && pvm_upklong((long *)&got, 1, 1) == 0, "echo %ld", k);
     CHECK(echo == k && got == sum, "echo %ld: number %d sum %lu want %lu", k, echo, got, sum);
-    spin(next(&s) % 1500); /* outside every call for a while: a checkpoint may be taken */
+    tos_check_spin_us(tos_check_next(&s) % 1500); /* outside every call for a while: a checkpoint may be taken */
   }
   int code = wait();
   CHECK(code == 0, "a task ended with %d", code);

@@ -25,4 +25,18 @@ static inline int tos_board_of(int tid) {
     if (info.thread[i].tid == tid) return info.thread[i].board;
   return -1;
 }
+
+/* The test programs' pseudo-random numbers (the C standard's example LCG, 15 bits): a seeded,
+ * repeatable schedule for a randomized test. */
+static inline unsigned long tos_check_next(unsigned long *s) {
+  *s = *s * 1103515245ul + 12345ul;
+  return (*s >> 16) & 0x7FFF;
+}
+
+/* Computes (never traps) for `us` microseconds: a thread that stays outside every system call. */
+static inline void tos_check_spin_us(unsigned long us) {
+  unsigned long t0 = time_us();
+  while (time_us() - t0 < us) {
+  }
+}
 #endif
