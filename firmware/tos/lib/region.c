@@ -1,5 +1,6 @@
 /* The user side of shared regions and computation migration (<tos/region.h>): system call
  * wrappers, cm_call's three outcomes, and the home's computation server thread. */
+#include <string.h>
 #include <tos/region.h>
 #include <tos/tos.h>
 
@@ -75,3 +76,21 @@ int cm_serve_start(int n_pages) { return create(0, n_pages > 0 ? n_pages : 4, HE
 int cm_serve_start_on(int board, int n_pages) { return create(0, n_pages > 0 ? n_pages : 4, board, serve, NULL); }
 void cm_serve(void) { serve(NULL); }
 void cm_serve_stop(void) { __tos_syscall(SYS_RGN_SERVE, 0, 0, 0, 0, 0, 0); }
+
+static const struct {
+  const char *name;
+  int policy;
+} policies[] = {{"data", TOS_CM_POLICY_DATA}, {"rpc", TOS_CM_POLICY_RPC}, {"static", TOS_CM_POLICY_STATIC},
+                {"repeat", TOS_CM_POLICY_REPEAT}};
+
+int cm_policy_named(const char *name) {
+  for (unsigned i = 0; i < sizeof policies / sizeof policies[0]; ++i)
+    if (!strcmp(name, policies[i].name)) return policies[i].policy;
+  return -1;
+}
+
+const char *cm_policy_name(int policy) {
+  for (unsigned i = 0; i < sizeof policies / sizeof policies[0]; ++i)
+    if (policies[i].policy == policy) return policies[i].name;
+  return "?";
+}

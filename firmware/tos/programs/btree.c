@@ -122,7 +122,7 @@ static void *node_at(uint32_t rid) {
 }
 
 /* ---- the run's settings and the tree ---- */
-static int method, pct, iters, leaf_cap, inner_cap, nboards, run_no; /* run_no: every run its own keys */
+static int method, pct, iters, leaf_cap, inner_cap, nboards, run_no; /* method: TOS_CM_POLICY_*; run_no: every run its own keys */
 static int bar; /* the clients' start barrier */
 static uint32_t root_rid, pool_rid;
 static uint32_t seed0 = 1;
@@ -132,7 +132,7 @@ static const char *method_name;
 /* One access: METHOD decides how (pure data migration, or cm_call and the home's policy). */
 static long access_node(uint32_t rid, int write, cm_fn fn, long arg) {
   void *r = node_at(rid);
-  if (method == 0) {
+  if (method == TOS_CM_POLICY_DATA) {
     if ((write ? rgn_start_write(r) : rgn_start_read(r)) < 0) fail("access");
     long v = fn(r, arg);
     if (write) rgn_end_write(r);
@@ -508,7 +508,7 @@ static int check(void) {
   /* lookups by the tree's own path: keys present must be found, absent ones not */
   uint32_t s = 0xC0FFEEu;
   int found_ok = 0, absent_ok = 0, tries = 0;
-  method = 0;
+  method = TOS_CM_POLICY_DATA;
   for (int k = 0; k < 50 && total > 0; ++k) {
     int32_t present = all[rnd(&s) % (uint32_t)(total < room ? total : room)];
     found_ok += lookup(present) == 1;
@@ -566,7 +566,7 @@ static void driver(void *arg) {
   }
   int m = method;
   driver_ok = check(); /* (by data migration: it sets method) */
-  if (m) { /* cm_serve_stop ends its own board's servers */
+  if (m != TOS_CM_POLICY_DATA) { /* cm_serve_stop ends its own board's servers */
     for (int b = 1; b < nboards; ++b)
       if (n_made[b] && !create(400 + b, 2, b, stopper, NULL)) fail("create stopper");
     if (wait() != 0) fail("a stopper");
@@ -575,17 +575,13 @@ static void driver(void *arg) {
 }
 
 int main(int argc, char **argv) {
-  static const char *names[] = {"data", "static", "repeat"};
-  static const int policy[] = {TOS_CM_POLICY_DATA, TOS_CM_POLICY_STATIC, TOS_CM_POLICY_REPEAT};
   if (argc < 8) {
     printf("usage: btree data|static|repeat PCTS RUNS ITERS INIT LEAF INNER [FILL [SEED]]\n");
     return 2;
   }
-  method = -1;
-  for (int k = 0; k < 3; ++k)
-    if (!strcmp(argv[1], names[k])) method = k;
-  if (method < 0) fail("method (data, static or repeat)");
-  method_name = names[method];
+  method = cm_policy_named(argv[1]);
+  if (method < 0 || method == TOS_CM_POLICY_RPC) fail("method (data, static or repeat)");
+  method_name = cm_policy_name(method);
   int runs = atoi(argv[3]), step = atoi(argv[4]), init = atoi(argv[5]);
   leaf_cap = atoi(argv[6]);
   inner_cap = atoi(argv[7]);
@@ -603,12 +599,12 @@ int main(int argc, char **argv) {
   }
   nboards = (int)tos_info(TOS_INFO_BOARDS);
   if (nboards < 3) fail("a machine of at least three boards");
-  want_policy = policy[method];
+  want_policy = method;
   uint32_t s = seed0;
   build(init, &s);
   /* the home's computation server is main's child, so main's wait() would wait for it too: the
    * runs go to a driver thread (as rgnbench's microbenchmark does) */
-  if (method) /* a computation server on every board that homes nodes (the seed: every processor) */
+  if (method != TOS_CM_POLICY_DATA) /* a computation server on every board that homes nodes (the seed: every processor) */
     for (int b = 1; b < nboards; ++b)
       if (n_made[b] && !cm_serve_start_on(b, 4)) fail("cm_serve_start_on");
   static const char *a[3];

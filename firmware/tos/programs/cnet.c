@@ -49,7 +49,7 @@ struct node { /* a region of 32 bytes: the seed's nodes are eight words */
   long pad[4];
 };
 
-static int method; /* 0 data, 1 static, 2 repeat */
+static int method; /* TOS_CM_POLICY_DATA, _STATIC or _REPEAT */
 static int first_bal, first_client;
 /* the network, built by main before any thread runs */
 static int entry[WIDTH];
@@ -126,8 +126,7 @@ static void make(int n, long counter, long toggle, const int *next) {
   rid_t id = rgn_create(sizeof(struct node));
   if (!id) fail("rgn_create");
   struct node *r = rgn_map(id);
-  static const int policy[] = {TOS_CM_POLICY_DATA, TOS_CM_POLICY_STATIC, TOS_CM_POLICY_REPEAT};
-  if (!r || rgn_policy(r, policy[method]) < 0 || rgn_start_write(r) < 0) fail("a node's region");
+  if (!r || rgn_policy(r, method) < 0 || rgn_start_write(r) < 0) fail("a node's region");
   r->counter = counter;
   r->toggle = toggle;
   r->next[0] = next ? next[0] : -1;
@@ -174,7 +173,7 @@ static void client(void *arg) {
     for (int hops = 0; hops <= NBAL / 4 && v < 0; ++hops) {
       if (n < 0 || n >= NNODES) fail("a wire to no node");
       long x;
-      if (method == 0) {
+      if (method == TOS_CM_POLICY_DATA) {
         if (rgn_start_write(r[n]) < 0) fail("rgn_start_write");
         x = step(r[n], 0);
         rgn_end_write(r[n]);
@@ -194,7 +193,6 @@ static void client(void *arg) {
   exit(0);
 }
 
-static const char *names[] = {"data", "static", "repeat"};
 static const char *clients_arg;
 static int runs, iters;
 
@@ -230,8 +228,8 @@ static void driver(void *unused) {
           seen[v] = 1;
         }
       base += total;
-      if (i) printf("cnet %s %d %d %ld\n", names[method], c, run_iters, us);
-      printf("cnet check %s %d %d ok\n", names[method], c, run_iters);
+      if (i) printf("cnet %s %d %d %ld\n", cm_policy_name(method), c, run_iters, us);
+      printf("cnet check %s %d %d ok\n", cm_policy_name(method), c, run_iters);
     }
     while (*s && *s != ',') ++s;
     if (*s == ',') ++s;
@@ -247,16 +245,14 @@ int main(int argc, char **argv) {
     printf("usage: cnet data|static|repeat FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS\n");
     return 2;
   }
-  method = -1;
-  for (int m = 0; m < 3; ++m)
-    if (!strcmp(argv[1], names[m])) method = m;
+  method = cm_policy_named(argv[1]);
   first_bal = atoi(argv[2]);
   first_client = atoi(argv[3]);
   clients_arg = argv[4];
   runs = atoi(argv[5]);
   iters = atoi(argv[6]);
   long boards = tos_info(TOS_INFO_BOARDS);
-  if (method < 0) fail("method (data, static or repeat)");
+  if (method < 0 || method == TOS_CM_POLICY_RPC) fail("method (data, static or repeat)");
   if (first_bal < 1 || first_bal + NBAL > boards) fail("balancer boards past the machine");
   if (first_client < 1) fail("client boards");
   if (runs < 1 || iters < 1 || runs * iters > MAXITERS) fail("runs x iterations");

@@ -209,7 +209,7 @@ static void worker(void *arg) {
   for (int i = 0; i < m_iters; ++i) {
     seed = seed * 1103515245u + 12345u;
     int read = (int)((seed >> 16) % 100) < m_pct;
-    if (m_method == 0) { /* data migration with replication: CRL's calls */
+    if (m_method == TOS_CM_POLICY_DATA) { /* data migration with replication: CRL's calls */
       if ((read ? rgn_start_read(r) : rgn_start_write(r)) < 0) fail("worker access");
       if (read) (void)m_read(r, 0);
       else m_write(r, 1);
@@ -247,14 +247,10 @@ static void micro_driver(void *arg) {
 }
 
 static void micro(const char *method, const char *pcts, const char *runs, const char *iters) {
-  static const char *names[] = {"data", "rpc", "static", "repeat"};
-  static const int policy[] = {TOS_CM_POLICY_DATA, TOS_CM_POLICY_RPC, TOS_CM_POLICY_STATIC, TOS_CM_POLICY_REPEAT};
-  m_method = -1;
-  for (int k = 0; k < 4; ++k)
-    if (!strcmp(method, names[k])) m_method = k;
+  m_method = cm_policy_named(method);
   if (m_method < 0) fail("method (data, rpc, static or repeat)");
   make_regions(1, 256);
-  rgn_policy(home_r[0], policy[m_method]);
+  rgn_policy(home_r[0], m_method);
   if (!cm_serve_start(4)) fail("cm_serve_start");
   static const char *a[4];
   a[0] = pcts;

@@ -36,6 +36,10 @@ int cm_serve_start(int n_pages);   /* a server thread on this (the home) board: 
 int cm_serve_start_on(int board, int n_pages); /* ... on `board` (from the process's home, which gives thread slots) */
 void cm_serve(void);               /* the caller serves on this board until cm_serve_stop there, then exits */
 void cm_serve_stop(void);          /* every server of the process on this board ends (then wait() for them) */
+/* A policy by the name programs take on their command line ("data", "rpc", "static", "repeat"):
+ * TOS_CM_POLICY_*, or -1 for any other name; and the name of a policy ("?" for none). */
+int cm_policy_named(const char *name);
+const char *cm_policy_name(int policy);
 int rgn_policy(void *rgn, int policy);  /* at the home: TOS_CM_POLICY_DATA, RPC, STATIC or REPEAT */
 long rgn_count(void *rgn, int what);    /* at the home: TOS_CM_COUNT_DATA or TOS_CM_COUNT_COMPUTE */
 #endif
