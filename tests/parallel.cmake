@@ -15,15 +15,23 @@ endif()
 # The six-board TOS main job (sim/configs/testbed.toml).
 add_test(NAME parallel_tos_main_job_identical_at_1_2_4_threads
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> ${_par_threads} -DOUT=${_par_out}/main -P ${_par_script})
-# migration_stress (seed 1 with the 1994 NI, seed 3 with DMA anywhere: rollbacks by DMA).
-add_test(NAME parallel_migration_stress_1994_identical_at_1_2_4_threads
-  COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> ${_par_threads} -DOUT=${_par_out}/stress-1994
-          "-DARGS=--set|board.image=tos.elf|--set|board.filestore=tos-migration_stress_seed1.fs|--set|run.stop_ms=900000"
-          -P ${_par_script})
-add_test(NAME parallel_migration_stress_dma_anywhere_identical_at_1_2_4_threads
-  COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> ${_par_threads} -DOUT=${_par_out}/stress-dma
-          "-DARGS=--set|board.image=tos.elf|--set|board.filestore=tos-migration_stress_seed3_dma_anywhere.fs|--set|run.stop_ms=900000|--set|centrenet.dma=dma-anywhere"
-          -P ${_par_script})
+# migration_stress (seed 1 with the 1994 NI, seed 3 with DMA anywhere: rollbacks by DMA). In the
+# sanitized tree these two are left to tos_migration_stress_seed1 and _seed3_dma_anywhere, which run
+# the same filestores under ASan with the pool at the host's cores (two threads on CI): the
+# hand-over is checked there, the identity here in the plain tree. (Compared at 1 and 2 threads
+# they were 334 of the sanitized run's 1990 test seconds.)
+if(NOT TESTBED_SANITIZE)
+  add_test(NAME parallel_migration_stress_1994_identical_at_1_2_4_threads
+    COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> ${_par_threads} -DOUT=${_par_out}/stress-1994
+            "-DARGS=--set|board.image=tos.elf|--set|board.filestore=tos-migration_stress_seed1.fs|--set|run.stop_ms=900000"
+            -P ${_par_script})
+  add_test(NAME parallel_migration_stress_dma_anywhere_identical_at_1_2_4_threads
+    COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> ${_par_threads} -DOUT=${_par_out}/stress-dma
+            "-DARGS=--set|board.image=tos.elf|--set|board.filestore=tos-migration_stress_seed3_dma_anywhere.fs|--set|run.stop_ms=900000|--set|centrenet.dma=dma-anywhere"
+            -P ${_par_script})
+  set_tests_properties(parallel_migration_stress_1994_identical_at_1_2_4_threads
+    parallel_migration_stress_dma_anywhere_identical_at_1_2_4_threads PROPERTIES LABELS "parallel;testbed")
+endif()
 # 64 busy boards on four nodes (sim/configs/busy-64.toml): every run goes to the pool.
 add_test(NAME parallel_64_busy_boards_identical_at_1_2_4_threads
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> ${_par_threads} -DOUT=${_par_out}/busy64
@@ -36,8 +44,7 @@ add_test(NAME parallel_bus_vcds_identical_at_1_2_4_threads
 # Stress: the main job three times over at 1, 2 and 4 threads (nine runs): no difference.
 add_test(NAME parallel_repeated_runs_find_no_difference
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> ${_par_threads} -DOUT=${_par_out}/repeat -DREPEAT=3 -P ${_par_script})
-set_tests_properties(parallel_tos_main_job_identical_at_1_2_4_threads parallel_migration_stress_1994_identical_at_1_2_4_threads
-  parallel_migration_stress_dma_anywhere_identical_at_1_2_4_threads parallel_64_busy_boards_identical_at_1_2_4_threads
+set_tests_properties(parallel_tos_main_job_identical_at_1_2_4_threads parallel_64_busy_boards_identical_at_1_2_4_threads
   parallel_bus_vcds_identical_at_1_2_4_threads parallel_repeated_runs_find_no_difference
   PROPERTIES LABELS "parallel;testbed")
 
