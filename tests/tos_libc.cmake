@@ -16,3 +16,7 @@ tos_kernel_test(PROGRAM runtime_helpers_keep_pace LABELS libc)
 # C's exit is main's thread's: after main ended by _Exit, a thread given main's TID (the kernel
 # reuses its slot) ends only itself, running no atexit functions.
 tos_kernel_test(PROGRAM libc_exit_once_per_program LABELS libc)
+# memcpy, memmove, memset, memcmp and strlen right at every alignment, and the block copies of
+# 4 KB within a budget in cycles a byte that only a copy by longs meets (newlib's string
+# functions are built -O2: newlib.cmake).
+tos_kernel_test(PROGRAM libc_copies_by_words LABELS libc)
