@@ -22,8 +22,9 @@
  * amount of computing (longer than a slice, so that it waits for every other thread there)
  * against the same amount on the master's board before the runs. A worker whose board's load
  * is over BUSY (in BUSY_ITERS iterations in a row) goes, at the next iteration, to the
- * least-loaded board under IDLE (ties: the highest board), one per board. The worker moves itself (migrate() of its own thread, so never
- * inside a channel operation: the seed's critical section); its pages follow on first touch.
+ * least-loaded board under IDLE (ties: the highest board), one per board. The worker moves
+ * itself (migrate() of its own thread, so never inside a channel operation: the seed's
+ * critical section); its pages follow on first touch.
  *
  * Output (per run): "pvmapp: run NAME", "pvmapp: iter RUN IT MS [board:comp_us:load%]...",
  * "pvmapp: probe RUN IT [board:load%]...", "pvmapp: move RUN IT W FROM TO MIG_US FIRST_US",
@@ -337,7 +338,8 @@ static int run(int r, int qsum[NQ], double *sx, double *sy) {
       int taken[MAX_BOARDS] = {0};
       for (int w = 0; w < WORKER; ++w) taken[wboard[w]] = 1;
       for (int w = 0; w < WORKER; ++w) {
-        busy_for[w] = load[wboard[w]] > BUSY && moved_at[w] != it ? busy_for[w] + 1 : 0; /* a first batch there carries its pages */
+        /* a first batch on a new board carries its pages: not a load */
+        busy_for[w] = load[wboard[w]] > BUSY && moved_at[w] != it ? busy_for[w] + 1 : 0;
         if (busy_for[w] < BUSY_ITERS) continue;
         int best = -1;
         for (int b = nboards - 1; b >= 1; --b)
