@@ -4,7 +4,8 @@ firmware/tos/programs/pmigbench.c under TOS (kernel/pmigrate.c), earth -> fire; 
 ping-pong of their section 4.2 (Tables 2-3, Figure 3): the PVM-style task layer (lib/pvm.c)
 against plain TOS channels, measured by firmware/tos/programs/pvmpong.c, earth <-> air.
 
-  testbed-experiment seed001|seed001-fig4|seed001-pingpong [--size reduced] [--doc1 FILE]
+  testbed-experiment seed001|seed001-fig4|seed001-pingpong|seed001-app [--size reduced] [--doc1 FILE]
+(seed001-app, Tables 4-5 and Figures 5-6: seed001_app.py)
 """
 import os
 import re
