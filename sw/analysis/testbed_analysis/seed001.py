@@ -4,7 +4,8 @@ firmware/tos/programs/pmigbench.c under TOS (kernel/pmigrate.c), earth -> fire; 
 ping-pong of their section 4.2 (Tables 2-3, Figure 3): the PVM-style task layer (lib/pvm.c)
 against plain TOS channels, measured by firmware/tos/programs/pvmpong.c, earth <-> air.
 
-  testbed-experiment seed001|seed001-fig4|seed001-pingpong [--size reduced] [--doc1 FILE]
+  testbed-experiment seed001|seed001-fig4|seed001-pingpong|seed001-app [--size reduced] [--doc1 FILE]
+(seed001-app, Tables 4-5 and Figures 5-6: seed001_app.py)
 """
 import os
 import re
@@ -12,10 +13,11 @@ import shutil
 import time
 
 from . import runner
+from . import seed001_app  # Tables 4-5, Figures 5-6: the application gaining from migration
 from .stats import fit
 from .seed003 import Rep
 
-NAMES = ["seed001-fig4", "seed001-pingpong"]
+NAMES = ["seed001-fig4", "seed001-pingpong", "seed001-app"]
 # KB of data: TOS's process image is at most 512 KB (code, data, heap), not the 2 MB of a
 # Sun's process; the range stays inside it.
 SIZES = {"full": (0, 384, 48, 2), "reduced": (0, 192, 96, 1)}
@@ -174,7 +176,8 @@ def pingpong(rep, args, size):
 
 
 CASES = {"seed001-fig4": ("4.3 Checkpoint overhead (Figure 4)", fig4),
-         "seed001-pingpong": ("4.2 Communication overhead: ping-pong (Tables 2-3, Figure 3)", pingpong)}
+         "seed001-pingpong": ("4.2 Communication overhead: ping-pong (Tables 2-3, Figure 3)", pingpong),
+         "seed001-app": ("4.4-4.5 Applications that gain from migration (Tables 4-5, Figures 5-6)", seed001_app.app)}
 
 
 def main(names, args):
