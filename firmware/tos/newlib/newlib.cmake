@@ -109,7 +109,14 @@ newlib_sources(_math libm/math)
 newlib_sources(_mcommon libm/common)
 add_library(newlib_m STATIC ${_math} ${_mcommon})
 target_include_directories(newlib_m BEFORE PRIVATE ${NEWLIB_INCLUDE_DIRS} ${_nl}/libm/common)
-target_compile_options(newlib_m PRIVATE ${NEWLIB_CFLAGS})
+# _IEEE_LIBM: the wrappers (log, pow, sqrt, ...) call the functions straight instead of reading
+# the global _LIB_VERSION at every call. The library ran in its _IEEE_ mode already (no errno from
+# math, as C99 allows), so results and errno are unchanged; what goes is the read, and with it a
+# false sharing: _LIB_VERSION sits on the data page of stdio's state, so every thread printing
+# took that page from the other boards' threads doing floating point, which fetched it back at
+# their next log() (seed 001's pvmapp: remote batches a third slower). Setting _LIB_VERSION has
+# no effect now.
+target_compile_options(newlib_m PRIVATE ${NEWLIB_CFLAGS} -D_IEEE_LIBM)
 
 # Named libc.a and libm.a, as a C toolchain's are: with the folder on the library path, a user's
 # -lm and -lc find them (the SDK's tos-cc installs them so).
