@@ -8,13 +8,18 @@
  * its board's table: R on space, S on fire, on every board; fire refused the forged update; the
  * routed messages that found R gone were forwarded and counted (at least one: S sends at once
  * after each of its messages, R moves at once after one of them).
+ * Then R ends (on space) and M makes a new task T on water, which TOS gives R's freed slot, so
+ * R's tid; S, on fire, whose board last routed that tid to space, sends it MESSAGES / 3 messages
+ * at once and takes T's echo of each: the stale entry (or the old channel's peer) must not swallow
+ * them (a task made in a slot freed by a finished task on another board once never got its
+ * reply through); fire's table must end with T on water.
  *   pvm_routes_follow_moves MESSAGES */
 #include <stdlib.h>
 #include <tos/net_types.h>
 #include <tos/pvm.h>
 #include "tos_check.h"
 
-enum { T_DATA = 1, T_GO = 2, T_DONE = 3, T_REPORT = 4, T_END = 9, BOARD_R = 2, BOARD_S = 3, MOVE1 = 4, MOVE2 = 5 };
+enum { T_DATA = 1, T_GO = 2, T_DONE = 3, T_REPORT = 4, T_ECHO = 5, T_END = 9, BOARD_R = 2, BOARD_S = 3, MOVE1 = 4, MOVE2 = 5 };
 static long messages;
 static int m_tid, r_tid, s_tid;
 
@@ -66,6 +71,20 @@ static void receiver(void *arg) {
   if (pvm_initsend() || pvm_pklong(&b, 1, 1) || pvm_send(m_tid, T_DONE) || pvm_recv(m_tid, T_END) < 0) exit(14);
 }
 
+/* the task made in R's freed slot: echoes what S sends it */
+static void newtask(void *arg) {
+  (void)arg;
+  for (long k = 1; k <= messages / 3; ++k) {
+    int r;
+    if (pvm_recv(s_tid, T_DATA) < 0 || (r = msg_ok(k, 3)) != 0) {
+      printf("pvm_routes_follow_moves: FAIL T: message %ld from S wrong (%d)\n", k, r);
+      exit(19);
+    }
+    int v = (int)k;
+    if (pvm_initsend() || pvm_pkint(&v, 1, 1) || pvm_send(s_tid, T_ECHO)) exit(20);
+  }
+}
+
 static void sender(void *arg) {
   (void)arg;
   go();
@@ -73,7 +92,18 @@ static void sender(void *arg) {
     pack_msg(k, 1);
     if (pvm_send(r_tid, T_DATA)) exit(15);
   }
-  if (pvm_recv(m_tid, T_END) < 0) exit(16);
+  go(); /* T is made in R's slot: the same tid */
+  long v[3] = {0, -1, 0};
+  for (long k = 1; k <= messages / 3; ++k) {
+    int e = 0;
+    pack_msg(k, 3);
+    if (pvm_send(r_tid, T_DATA) || pvm_recv(r_tid, T_ECHO) < 0 || pvm_upkint(&e, 1, 1) || e != k) exit(21);
+    ++v[0];
+  }
+  unsigned long t0 = time_us();
+  while ((v[1] = route_info(TOS_ROUTE_BOARD, r_tid)) != MOVE1 && time_us() - t0 < 3000000) yield();
+  v[2] = route_info(TOS_ROUTE_STALE, 0);
+  if (pvm_initsend() || pvm_pklong(v, 3, 1) || pvm_send(m_tid, T_REPORT) || pvm_recv(m_tid, T_END) < 0) exit(16);
 }
 
 /* A board's table as its kernel has it: R's and S's entries once they are right (or after 3 s),
@@ -145,8 +175,24 @@ int main(int argc, char **argv) {
   }
   CHECK(!bad, "%d boards' tables or counts wrong", bad);
   CHECK(stale >= 1, "no routed message found R gone and was forwarded (%ld)", stale);
+
+  /* R ends on space; a new task in its slot on water; S talks to it at once */
   pvm_initsend();
-  CHECK(pvm_send(r_tid, T_END) == 0 && pvm_send(s_tid, T_END) == 0, "end");
+  CHECK(pvm_send(r_tid, T_END) == 0, "end R");
+  unsigned long t0 = time_us();
+  while (tos_board_of(r_tid) >= 0 && time_us() - t0 < 3000000) yield();
+  CHECK(tos_board_of(r_tid) < 0, "R has not ended");
+  int t_tid = pvm_spawn(newtask, NULL, MOVE1, 8);
+  CHECK(t_tid == r_tid, "T %x is not in R's freed slot (R %x)", t_tid, r_tid);
+  pvm_initsend();
+  CHECK(pvm_send(s_tid, T_GO) == 0, "go S");
+  long v[3];
+  CHECK(pvm_recv(s_tid, T_REPORT) > 0 && pvm_upklong(v, 3, 1) == 0, "S's report");
+  printf("pvm_routes_follow_moves: a new task in R's slot on board %d: %ld echoes to S on fire; fire routes it to %ld, "
+         "%ld forwarded stale there\n", MOVE1, v[0], v[1], v[2]);
+  CHECK(v[0] == messages / 3 && v[1] == MOVE1, "S: %ld echoes, fire's entry %ld", v[0], v[1]);
+  pvm_initsend();
+  CHECK(pvm_send(s_tid, T_END) == 0, "end S");
   int code = wait();
   CHECK(code == 0, "a task ended with %d", code);
   unsigned long ref = 0;

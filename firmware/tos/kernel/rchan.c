@@ -302,11 +302,15 @@ static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   }
   struct tcb *w = c->waiter;
   int waiting = w && w->state == T_RECV;
+  int here = 0; /* a routed focus's receiver is on this board: the token stays for it */
   if (!waiting && routed) { /* after its receiver, if that has left (or never was) here */
     const struct tcb *r = p->slots[o[7] & (TOS_MAX_THREADS - 1)];
-    if ((!r || r->tid != o[7]) && route_on(p, o, route_forward_to(p, o[7] & (TOS_MAX_THREADS - 1)))) return;
+    here = r && r->tid == o[7];
+    if (!here && route_on(p, o, route_forward_to(p, o[7] & (TOS_MAX_THREADS - 1)))) return;
   }
-  if (!waiting && forward(c->fwd_r, NET_FOCUS, o, nops < ROUTED_OPS ? TOKEN_OPS : ROUTED_OPS)) {
+  /* (the channel's forward is its last receiver's: a routed focus whose receiver is here is not
+   * sent after an earlier thread of that slot that left, a task made in a freed slot) */
+  if (!waiting && !here && forward(c->fwd_r, NET_FOCUS, o, nops < ROUTED_OPS ? TOKEN_OPS : ROUTED_OPS)) {
     if (routed) route_stale();
     return; /* the receiver has migrated: after it */
   }
