@@ -332,7 +332,7 @@ static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   c->token_from = (uint8_t)from;
   c->token_tid = (uint16_t)o[4];
   c->token_len = o[5];
-  c->token_rtid = routed ? (uint16_t)o[7] : 0; /* should that thread leave first, it takes the focus along */
+  c->token_rtid = routed ? (uint16_t)o[7] : TID_NONE; /* should that thread leave first, it takes the focus along */
 }
 
 /* A guest part was made here: adverts that came before it are its now. */
@@ -344,6 +344,7 @@ void rchan_adopt(struct proc *p) {
     struct ccb *c = &p->chan[orphans[i].chan];
     c->peer = (uint8_t)(orphans[i].from + 1);
     c->token = T_TOKEN_FOCUS;
+    c->token_rtid = TID_NONE;
     c->token_from = orphans[i].from;
     c->token_tid = (uint16_t)orphans[i].tid;
     c->token_len = orphans[i].len;
@@ -493,7 +494,7 @@ void rchan_unpack(struct tcb *t, const struct mig_chan *e, uint32_t n) {
       c->token_from = m->token_from;
       c->token_tid = m->token_tid;
       c->token_len = m->token_len;
-      c->token_rtid = (m->role & 2) ? t->tid : 0;
+      c->token_rtid = (m->role & 2) ? t->tid : TID_NONE;
     }
   }
 }
