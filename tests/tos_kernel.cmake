@@ -336,6 +336,14 @@ foreach(ni 1994 dma-anywhere) # both NI modes
     REGEX "job 0 moved whole to board 3 .direct.*job 1 moved whole to board 4 .indirect..*pvm_tids_survive_moves: PASS"
     LABELS "seed001;migration")
 endforeach()
+# Routing tables kept by the master (seed 001's Figure 2; kernel/route.c): a task moved twice
+# while two partners keep sending to it; every board's table ends right, every message arrives
+# in order, messages to a stale entry are forwarded and counted, forged routing messages refused.
+tos_kernel_test(PROGRAM pvm_routes_follow_moves NAME pvm_routing_tables_follow_moves_and_refuse_forged_updates
+  LINE "earth pvm_routes_follow_moves 30" IMAGE tos-test.elf ALL_FREE SET run.stop_ms=900000
+  REGEX "board 3: R on 5, S on 3. [0-9]+ updates applied, 4 refused.*a new task in R's slot on board 4: 10 echoes.*pvm_routes_follow_moves: PASS"
+  LOG master LOG_REGEX "refused message type [0-9]+ from earth: a placement not from the job's home"
+  LABELS "seed001;migration;hardening")
 # Seed 001's Figure 4 (build/bin/testbed-experiment seed001-fig4, sw/analysis/testbed_analysis/
 # seed001.py) at reduced size: fails when migration time is not linear in the data size or the
 # indirect checkpoint is not 1.4..3.5 times slower per KB than the direct one. The full size:

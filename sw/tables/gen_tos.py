@@ -20,7 +20,8 @@ VALUE_TABLES = [("mon_status", "TOS_MON_", "`mon_status` selectors"), ("lan_flag
                 ("cm_policy", "TOS_CM_", "`rgn_policy` policies"), ("cm_count", "TOS_CM_", "`rgn_policy` counts"),
                 ("barrier_policy", "TOS_BARRIER_", "`barrier_arrive` waiting policies"),
                 ("wakeup", "TOS_WAKE_", "`sched_wakeup` placements"), ("dev_op", "TOS_DEV_", "`dev` operations"),
-                ("pmig_mode", "TOS_PMIG_", "`pmigrate` checkpoint modes")]
+                ("pmig_mode", "TOS_PMIG_", "`pmigrate` checkpoint modes"),
+                ("route_info", "TOS_ROUTE_", "`route_info` selectors")]
 C_TYPES = {"char": 1, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "int32_t": 4}
 
 

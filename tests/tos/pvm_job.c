@@ -4,7 +4,10 @@
  * checksum of the bytes); the worker takes them with pvm_recv(master, -1) and checks the number
  * is the next one and the bytes are right. Either a failure ends the job with a non-zero code.
  * PEER: the board the worker starts on (-1: this one). With MOVER 1 a third task moves the worker
- * (migrate()) to board 3 and then 4 while they talk: its tid stays the address the master sends to.
+ * (migrate()) to board 3 and then 4 while they talk: its tid stays the address the master sends to;
+ * once it has ended there, a second worker is made on board 5, in the slot it freed (so with its
+ * tid), and talks with the master again (MESSAGES / 4): a task in a slot freed by a finished task
+ * on another board once never got its messages (the master's channel still pointed at board 4).
  *   pvm_job MESSAGES SEED PEER MOVER */
 #include <stdlib.h>
 #include <tos/pvm.h>
@@ -39,6 +42,7 @@ static void work(void *arg) {
 }
 
 static volatile int moved;
+static void exchange(void);
 
 static void mover(void *arg) {
   (void)arg;
@@ -66,6 +70,25 @@ int main(int argc, char **argv) {
   worker = pvm_spawn(work, NULL, peer < 0 ? HERE : peer, 8);
   CHECK(worker > 0, "spawn: %d (%s)", worker, tos_strerror(tos_errno));
   if (move) CHECK(pvm_spawn(mover, NULL, HERE, 4) > 0, "spawn the mover");
+  exchange();
+  int code = wait();
+  CHECK(code == 0, "a task ended with %d", code);
+  if (move) { /* the worker ended on board 4: a new one in its slot, on 5 */
+    messages /= 4;
+    int again = pvm_spawn(work, NULL, 5, 8);
+    CHECK(again == worker, "the second worker %x is not in the first's slot (%x)", again, worker);
+    exchange();
+    CHECK((code = wait()) == 0, "the second worker ended with %d", code);
+  }
+  unsigned long ref = 0;
+  for (int r = 0; r < PVM_R_N; ++r) ref += pvm_refused(r);
+  CHECK(ref == 0, "%lu messages refused", ref);
+  printf("pvm_job %lu: %ld messages in order, worker %x moved to %d%s, master ends on board %ld\n", seed, messages, worker,
+         moved, move ? ", then a new worker in its slot on 5" : "", tos_info(TOS_INFO_BOARD));
+  return 0;
+}
+
+static void exchange(void) {
   static char b[600];
   unsigned long s = seed;
   for (long k = 1; k <= messages; ++k) {
@@ -84,12 +107,4 @@ int main(int argc, char **argv) {
     CHECK(echo == k && got == sum, "echo %ld: number %d sum %lu want %lu", k, echo, got, sum);
     tos_check_spin_us(tos_check_next(&s) % 1500); /* outside every call for a while: a checkpoint may be taken */
   }
-  int code = wait();
-  CHECK(code == 0, "a task ended with %d", code);
-  unsigned long ref = 0;
-  for (int r = 0; r < PVM_R_N; ++r) ref += pvm_refused(r);
-  CHECK(ref == 0, "%lu messages refused", ref);
-  printf("pvm_job %lu: %ld messages in order, worker %x moved to %d, master ends on board %ld\n", seed, messages, worker,
-         moved, tos_info(TOS_INFO_BOARD));
-  return 0;
 }

@@ -53,7 +53,19 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   return n;
 }
 
-SYSCALL(send) { return request(t, (int32_t)a1, a2, a3, 1); }
+SYSCALL(send) {
+  t->op_route = 0;
+  return request(t, (int32_t)a1, a2, a3, 1);
+}
+
+/* psend(chan, buf, len, tid): a send whose focus goes where this board's routing table says
+ * thread tid is (route.c, rchan.c) */
+SYSCALL(psend) {
+  const struct proc *p = t->proc;
+  if (a4 >> 10 != p->home_board || (a4 >> 6 & 15) != p->home_pid) return -TOS_EINVAL;
+  t->op_route = (uint8_t)((a4 & (TOS_MAX_THREADS - 1)) + 1);
+  return request(t, (int32_t)a1, a2, a3, 1);
+}
 SYSCALL(receive) { return request(t, (int32_t)a1, a2, a3, 0); }
 
 /* A blocked thread is being removed: its channel forgets it. */

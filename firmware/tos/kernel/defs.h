@@ -66,6 +66,7 @@ struct tcb {
   uint8_t bar_policy;      /* TOS_BARRIER_* */
   uint32_t bar_gen;        /* the barrier's generation on this board when it arrived */
   uint32_t bar_deadline;   /* two-phase: uptime_us() at which its spin ends */
+  uint8_t op_route;        /* a blocked psend: 1 + the receiver's slot, routed by the table (route.c); 0 a send */
 };
 /* entry.S's copies of these (its fast path reads the state) */
 _Static_assert(__builtin_offsetof(struct tcb, state) == 143, "entry.S: T_STATE");
@@ -89,6 +90,7 @@ struct ccb { /* channel control block: one occam channel */
   uint32_t token_len;
   uint8_t fwd_r, fwd_s; /* board + 1 the receiver / sender of this channel migrated to from here */
   uint8_t quiet;        /* the waiter is a sender that blocked while the process lived here only: no board knows */
+  uint16_t token_rtid;  /* a routed focus kept here: the receiver it was routed to (it goes with that thread) */
 };
 
 struct proc {
@@ -121,7 +123,19 @@ struct proc {
   uint8_t spread;                /* home: a thread has lived elsewhere (the end is told to every board) */
   uint8_t where[TOS_MAX_THREADS];          /* home: the board of a thread in remote_mask */
   uint16_t where_moves[TOS_MAX_THREADS];   /* ... as of its moves-th migration */
+  /* route.c: the routing table (seed 001's Figure 2), on every board holding the process */
+  uint8_t route[TOS_MAX_THREADS];          /* board + 1 of a thread, as the master said (0: its tid's home) */
+  uint16_t route_seq[TOS_MAX_THREADS];     /* ... as of the home's seq-th placement of that slot */
+  uint8_t gone[TOS_MAX_THREADS];           /* board + 1 a thread migrated to from here (routed tokens follow it) */
+  uint32_t route_boards[2];                /* home: boards that have held a part of it */
 };
+
+/* ---- route.c: routing tables kept by the master (seed 001's Figure 2) ---- */
+void route_placed(struct proc *p, uint32_t slot, uint32_t board); /* home: a thread is now on board */
+uint32_t route_lookup(const struct proc *p, uint32_t slot);       /* the board the table gives */
+int route_forward_to(const struct proc *p, uint32_t slot);        /* a routed token for an absent thread: where next, -1 none */
+void route_stale(void);                                           /* count a routed token forwarded */
+void route_init(void);
 
 /* ---- entry.S ---- */
 uint32_t run_user(struct tcb *t);     /* returns the vector that ended the run */

@@ -194,6 +194,7 @@ void kmain(void) {
   remote_init();
   rchan_init();
   migrate_init();
+  route_init();
   pmigrate_init();
   balance_init();
   rex_init();

@@ -85,6 +85,7 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
   m->nchan = (uint16_t)n;
   for (int i = 0; i < TOS_MAX_THREADS; ++i) /* its children here report to it through the home now */
     if (p->slots[i] && p->slots[i]->parent == t) p->slots[i]->parent = NULL;
+  p->gone[t->slot] = (uint8_t)(dest + 1); /* routed tokens for it follow it (route.c) */
   if (!p->guest) { /* the home: its slot is now a thread elsewhere */
     p->remote_mask[t->slot / 32] |= 1u << (t->slot % 32);
     ++p->remote_threads;
@@ -151,7 +152,11 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
   }
   if (p->guest && nops > 4) p->home_privileged = o[4] == 1; /* as the process's part it came from says */
   struct tcb *t = thread_attach(p, slot);
-  if (!p->guest) proc_release_slot(p, (int)slot); /* home again */
+  p->gone[slot] = 0;
+  if (!p->guest) { /* home again */
+    proc_release_slot(p, (int)slot);
+    route_placed(p, slot, net_me());
+  }
   memcpy(t->regs, m->regs, sizeof t->regs);
   t->usp = m->usp;
   t->frame_len = m->frame_len;
@@ -192,6 +197,7 @@ static void on_moved(uint32_t from, const uint32_t *o, uint32_t nops) {
   if ((int16_t)(moves - p->where_moves[slot]) < 0) return; /* older news */
   p->where[slot] = (uint8_t)o[4];
   p->where_moves[slot] = (uint16_t)moves;
+  route_placed(p, slot, o[4]); /* the master tells the job's other boards (route.c) */
 }
 
 /* ---- asking for a migration: here, or on the thread's board ---- */

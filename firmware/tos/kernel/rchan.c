@@ -140,11 +140,52 @@ static void send_token(uint32_t dest, uint32_t type, const struct proc *p, uint3
 uint32_t rchan_forwarded;
 
 /* A token for a thread that has migrated from here goes after it, unchanged. */
-static int forward(uint32_t fwd, uint32_t type, const uint32_t *o) {
+static int forward(uint32_t fwd, uint32_t type, const uint32_t *o, uint32_t nops) {
   if (!fwd) return 0;
   ++rchan_forwarded;
-  net_send_wait(fwd - 1u, type, o, TOKEN_OPS);
+  net_send_wait(fwd - 1u, type, o, nops);
   return 1;
+}
+
+/* A psend's focus (route.c) carries two more operands: the receiver's TID, and the hops it has
+ * made after a receiver that had left (a bound: a thread in flight can send it back and forth
+ * between the board it goes to and its home until it lands). */
+#define ROUTED_OPS 9
+#define ROUTED_HOPS 32
+static uint32_t tid_of_slot(const struct proc *p, uint32_t slot) {
+  return (uint32_t)(p->home_board & 63) << 10 | (uint32_t)p->home_pid << 6 | slot;
+}
+
+/* A blocked sender's focus: a psend's to where this board's routing table says its receiver is,
+ * a send's to the channel's known peer, else an advert to every board. */
+static void focus_out(const struct tcb *w, const struct ccb *c, const struct proc *p, uint32_t chan) {
+  if (w->op_route) {
+    uint32_t slot = w->op_route - 1u, b = route_lookup(p, slot);
+    int ok = 1;
+    if (b == net_me()) {
+      const struct tcb *r = p->slots[slot];
+      if (r && r->tid == tid_of_slot(p, slot)) return; /* here: chan.c pairs them (rchan_pack takes the focus along) */
+      int f = route_forward_to(p, slot); /* the entry is stale: after the thread */
+      if (f < 0 || (uint32_t)f == net_me()) ok = 0;
+      else {
+        route_stale();
+        b = (uint32_t)f;
+      }
+    }
+    if (ok) {
+      uint32_t ops[ROUTED_OPS];
+      gpid_ops(ops, p, chan);
+      ops[4] = w->tid;
+      ops[5] = w->op_len;
+      ops[6] = net_me();
+      ops[7] = tid_of_slot(p, slot);
+      ops[8] = 0;
+      net_send_wait(b, NET_FOCUS, ops, ROUTED_OPS);
+      return;
+    }
+  }
+  if (c->peer && c->peer - 1u != net_me()) send_token(c->peer - 1u, NET_FOCUS, p, chan, w->tid, w->op_len);
+  else send_token(NONE, NET_ADVERT, p, chan, w->tid, w->op_len);
 }
 
 /* chan.c: no local partner is waiting on channel c; t blocks and its request goes remote. */
@@ -162,8 +203,7 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
         return;
       }
     }
-    if (c->peer && c->peer - 1u != net_me()) send_token(c->peer - 1u, NET_FOCUS, p, chan, t->tid, t->op_len);
-    else send_token(NONE, NET_ADVERT, p, chan, t->tid, t->op_len);
+    focus_out(t, c, p, chan);
   } else if (c->token == T_TOKEN_FOCUS) { /* a remote sender waits: tell it we are ready */
     c->token = T_TOKEN_NONE;
     if (c->token_from == net_me()) return; /* our own: the sender is here and finds us waiting */
@@ -186,8 +226,7 @@ void rchan_spread(struct proc *p, const struct tcb *mover) {
     struct tcb *w = c->waiter;
     if (!c->quiet || !w || w->state != T_SEND || (mover && CHAN_USED(mover->recv_mask, ch))) continue;
     c->quiet = 0;
-    if (c->peer && c->peer - 1u != net_me()) send_token(c->peer - 1u, NET_FOCUS, p, ch, w->tid, w->op_len);
-    else send_token(NONE, NET_ADVERT, p, ch, w->tid, w->op_len);
+    focus_out(w, c, p, ch);
   }
 }
 
@@ -210,14 +249,37 @@ static struct ccb *ccb_of(const uint32_t *o, struct proc **pp) {
 }
 
 /* focus / advert: a remote sender waits on the channel. */
+/* A routed focus whose receiver is not here goes on (route.c): 1 if it went. */
+static int route_on(const struct proc *p, const uint32_t *o, int to) {
+  if (to < 0 || (uint32_t)to == net_me()) return 0;
+  if (o[8] >= ROUTED_HOPS) { /* kept here as an unrouted focus would be */
+    net_bad(net_me(), NET_FOCUS, "a routed focus that found no receiver in 32 hops, TID", o[7]);
+    return 0;
+  }
+  uint32_t f[ROUTED_OPS];
+  memcpy(f, o, sizeof f);
+  ++f[8];
+  route_stale();
+  ++rchan_forwarded;
+  net_send_wait((uint32_t)to, NET_FOCUS, f, ROUTED_OPS);
+  (void)p;
+  return 1;
+}
+
 static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
-  (void)nops;
   uint32_t from = o[6]; /* the sender's board (the message may have been forwarded) */
   EVENT(DGL_COMMS, EV_RX_MPC);
   EVENT(DGL_COMMS, EV_RX_FOCUS);
   if (!mpc_ok(net_from, NET_FOCUS, o)) return;
+  int routed = nops >= ROUTED_OPS;
+  if (routed && (o[7] >> 10 != o[0] || (o[7] >> 6 & 15) != o[1]))
+    return (void)net_bad(net_from, NET_FOCUS, "a routed focus for a thread not of its process, TID", o[7]);
   struct proc *p;
   struct ccb *c = ccb_of(o, &p);
+  if (!c && routed && o[0] != net_me()) { /* no part of the job here: its home knows where the receiver is */
+    struct proc *g = proc_by_gpid(o[0], o[1], o[2]);
+    if (route_on(g, o, (int)o[0])) return;
+  }
   if (!c) { /* kept, replacing one for the same channel, else the oldest */
     static int next;
     int i = next;
@@ -240,7 +302,18 @@ static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   }
   struct tcb *w = c->waiter;
   int waiting = w && w->state == T_RECV;
-  if (!waiting && forward(c->fwd_r, NET_FOCUS, o)) return; /* the receiver has migrated: after it */
+  int here = 0; /* a routed focus's receiver is on this board: the token stays for it */
+  if (!waiting && routed) { /* after its receiver, if that has left (or never was) here */
+    const struct tcb *r = p->slots[o[7] & (TOS_MAX_THREADS - 1)];
+    here = r && r->tid == o[7];
+    if (!here && route_on(p, o, route_forward_to(p, o[7] & (TOS_MAX_THREADS - 1)))) return;
+  }
+  /* (the channel's forward is its last receiver's: a routed focus whose receiver is here is not
+   * sent after an earlier thread of that slot that left, a task made in a freed slot) */
+  if (!waiting && !here && forward(c->fwd_r, NET_FOCUS, o, nops < ROUTED_OPS ? TOKEN_OPS : ROUTED_OPS)) {
+    if (routed) route_stale();
+    return; /* the receiver has migrated: after it */
+  }
   if (from == net_me()) return; /* our own come back: both sides are here, chan.c pairs them */
   c->peer = (uint8_t)(from + 1);
   if (waiting && !c->rtr_sent && !vm_check(p, w->op_buf, w->op_len, 1)) {
@@ -259,6 +332,7 @@ static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   c->token_from = (uint8_t)from;
   c->token_tid = (uint16_t)o[4];
   c->token_len = o[5];
+  c->token_rtid = routed ? (uint16_t)o[7] : TID_NONE; /* should that thread leave first, it takes the focus along */
 }
 
 /* A guest part was made here: adverts that came before it are its now. */
@@ -270,6 +344,7 @@ void rchan_adopt(struct proc *p) {
     struct ccb *c = &p->chan[orphans[i].chan];
     c->peer = (uint8_t)(orphans[i].from + 1);
     c->token = T_TOKEN_FOCUS;
+    c->token_rtid = TID_NONE;
     c->token_from = orphans[i].from;
     c->token_tid = (uint16_t)orphans[i].tid;
     c->token_len = orphans[i].len;
@@ -292,7 +367,7 @@ static void on_rtr(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   }
   struct tcb *w = c->waiter;
   int waiting = w && w->state == T_SEND;
-  if (!waiting && forward(c->fwd_s, NET_RTR, o)) return; /* the sender has migrated: after it */
+  if (!waiting && forward(c->fwd_s, NET_RTR, o, TOKEN_OPS)) return; /* the sender has migrated: after it */
   if (from == net_me()) { /* our receiver's, come back: the sender is here, chan.c pairs them */
     c->rtr_sent = 0;      /* and should the sender leave first, its focus from there is answered */
     return;
@@ -374,9 +449,13 @@ static int partner_here(const struct tcb *t, uint32_t c, int sending) {
 void rchan_pack(struct tcb *t, uint32_t dest, struct mig_chan *e, uint32_t *n) {
   *n = 0;
   for (uint32_t ch = 0; ch < TOS_MAX_CHANNELS; ++ch) {
-    int s = CHAN_USED(t->send_mask, ch), r = CHAN_USED(t->recv_mask, ch);
-    if (!s && !r) continue;
     struct ccb *c = &t->proc->chan[ch];
+    int s = CHAN_USED(t->send_mask, ch), r = CHAN_USED(t->recv_mask, ch);
+    /* a psend routed to t (route.c) on a channel t has not received on yet: t is its receiver */
+    if ((c->token == T_TOKEN_FOCUS && c->token_rtid == t->tid) ||
+        (c->waiter && c->waiter->state == T_SEND && c->waiter->op_route == t->slot + 1u))
+      r = 1;
+    if (!s && !r) continue;
     struct mig_chan *m = &e[(*n)++];
     memset(m, 0, sizeof *m);
     m->chan = (uint8_t)ch;
@@ -415,6 +494,7 @@ void rchan_unpack(struct tcb *t, const struct mig_chan *e, uint32_t n) {
       c->token_from = m->token_from;
       c->token_tid = m->token_tid;
       c->token_len = m->token_len;
+      c->token_rtid = (m->role & 2) ? t->tid : TID_NONE;
     }
   }
 }

@@ -110,6 +110,7 @@ static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
       t->parent = NULL;
       t->parent_tid = (uint16_t)o[8];
       t->parent_board = (uint8_t)from;
+      p->gone[o[3]] = 0;
       EVENT2(DGL_PROFILE, EV_CREATE, t->tid);
       ready(t);
       result = t->tid;
@@ -136,6 +137,8 @@ static void on_created(uint32_t from, const uint32_t *o, uint32_t nops) {
     pages_thread_gone(p, slot, from); /* its stack was never made */
     proc_release_slot(p, (int)slot);
     if (par && par->tid == ptid) --par->children;
+  } else {
+    route_placed(p, slot, from); /* (now that its part there exists: the master's update finds it) */
   }
   if (par && par->tid == ptid && par->state == T_REMOTE && par->answer_type == NET_CREATED) finish(par, result);
 }

@@ -298,6 +298,8 @@ int thread_create_local(struct tcb *parent, int32_t id, uint32_t n_pages, uint32
   t->parent = parent;
   t->parent_tid = parent->tid;
   ++parent->children;
+  t->proc->gone[t->slot] = 0;
+  if (t->proc->route[t->slot]) route_placed(t->proc, t->slot, net_me()); /* a slot last used elsewhere */
   EVENT2(DGL_PROFILE, EV_CREATE, t->tid);
   ready(t);
   return t->tid;

@@ -25,6 +25,7 @@ struct task {
   int slen; /* body bytes packed */
   int rlen, rpos, rtag, rsrc, have;
   int nstash, sused; /* messages kept for a later pvm_recv of their tag, back to back in sarea */
+  int fixed;         /* PvmRouteFixed: sends go without the routing table (the plain baseline) */
   struct { int off, len; } st[PVM_STASH];
   uint32_t seq_out[PVM_MAX_TASKS], seq_in[PVM_MAX_TASKS];
   unsigned long refused[PVM_R_N];
@@ -125,6 +126,15 @@ int pvm_init(void) {
 
 int pvm_mytid(void) { return gettid(); }
 
+int pvm_setopt(int what, int val) {
+  struct task *t = self();
+  if (!t) return PvmNoBuf;
+  if (what != PvmRoute || (val != PvmRouteTable && val != PvmRouteFixed)) return PvmBadParam;
+  int old = t->fixed ? PvmRouteFixed : PvmRouteTable;
+  t->fixed = val == PvmRouteFixed;
+  return old;
+}
+
 static struct task *self(void) {
   int slot = myslot();
   return job_base < 0 || slot >= PVM_MAX_TASKS ? NULL : tp[slot];
@@ -223,7 +233,9 @@ int pvm_send(int tid, int tag) {
   if (to < 0 || to == me || tag < 0 || tag > PVM_TAG_MAX) return PvmBadParam;
   uint32_t h[HDR] = {MAGIC, (uint32_t)mytid(), (uint32_t)tid, (uint32_t)tag, (uint32_t)t->slen, ++t->seq_out[to]};
   copy(t->sbuf, h, HBYTES);
-  int r = send_block(chan(me, to), t->sbuf, HBYTES + t->slen);
+  /* routed: the kernel asks this board's table where the receiver is (route.c); fixed: the
+   * pair's channel as it stands */
+  int r = t->fixed ? send_block(chan(me, to), t->sbuf, HBYTES + t->slen) : psend(chan(me, to), t->sbuf, HBYTES + t->slen, tid);
   if (r < 0) {
     --t->seq_out[to];
     return PvmSysErr;

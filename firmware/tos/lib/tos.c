@@ -100,6 +100,10 @@ void yield(void) { SYS0(SYS_YIELD); }
 int send_block(int chan, const void *buf, int len) {
   return (int)check(__tos_syscall(SYS_SEND, chan, (long)buf, len, 0, 0, 0));
 }
+int psend(int chan, const void *buf, int len, int tid) {
+  return (int)check(__tos_syscall(SYS_PSEND, chan, (long)buf, len, tid, 0, 0));
+}
+int route_info(int what, int tid) { return (int)check(__tos_syscall(SYS_ROUTE_INFO, what, tid, 0, 0, 0, 0)); }
 int receive(int chan, void *buf, int len) {
   return (int)check(__tos_syscall(SYS_RECEIVE, chan, (long)buf, len, 0, 0, 0));
 }

@@ -27,7 +27,7 @@ DEST = 3  # fire
 # ping-pong: message sizes (bytes; 16 KB is PVM_MAX_BYTES, the layer's largest), observations per
 # size and system, round trips per observation (the seed: 30 observations of 1000)
 PP_SIZES = {"full": ([1, 4, 16, 64, 256, 1024, 2048, 4096, 8192, 16384], 5, 20),
-            "reduced": ([1, 256, 4096], 2, 3)}
+            "reduced": ([1, 4096], 2, 3)}
 PP_PEER = 2  # air
 # The seed's Table 2 (low network load): size -> (PVM, DynamicPVM) microseconds
 SEED_T2 = {1: (7268, 7619), 4: (7170, 7568), 8: (7196, 7680), 16: (7170, 7626), 32: (7172, 7794), 64: (7236, 7723),
@@ -83,95 +83,146 @@ def fig4(rep, args, size):
     return res
 
 
+# Student's t, 0.975 quantile, by degrees of freedom (a 95% confidence interval); 1.96 past 30
+T975 = [0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
 def one_factor(a, b):
     """The seed's equation 1 for two systems of n observations each: y_ij = mu + alpha_j + e_ij.
-    Returns alpha_2 (b's effect), its standard deviation, the share of the variation the system
-    explains (SSA / SST) and F = (SSA / 1) / (SSE / (2 (n - 1)))."""
+    Returns alpha_2 (b's effect), the half width of its 95% confidence interval (Jain: s_alpha =
+    s_e sqrt((a - 1) / (a n)), a = 2 systems, t with a (n - 1) degrees of freedom), the share of
+    the variation the system explains (SSA / SST) and F = (SSA / 1) / (SSE / (2 (n - 1)))."""
     n = len(a)
     mu = (sum(a) + sum(b)) / (2.0 * n)
     al2 = sum(b) / n - mu
     sse = sum((y - sum(a) / n) ** 2 for y in a) + sum((y - sum(b) / n) ** 2 for y in b)
     ssa = 2 * n * al2 * al2
-    se2 = sse / (2 * (n - 1)) if n > 1 else 0.0
-    sd = (se2 / (2 * n)) ** 0.5  # Jain: s_alpha = s_e sqrt((a - 1) / (a n)), a = 2 systems
+    df = 2 * (n - 1)
+    se2 = sse / df if df > 0 else 0.0
+    ci = T975[df] if df < len(T975) else 1.96
+    half = ci * (se2 / (2 * n)) ** 0.5
     sst = ssa + sse
-    return al2, sd, (ssa / sst if sst > 0 else 1.0), (ssa / se2 if se2 > 0 else float("inf"))
+    return al2, half, (ssa / sst if sst > 0 else 1.0), (ssa / se2 if se2 > 0 else float("inf"))
+
+
+# The seed's Table 3 (medium network load): size -> (PVM, DynamicPVM) microseconds
+SEED_T3 = {1: (7425, 7612), 4: (7372, 7660), 8: (7367, 7635), 16: (7402, 7588), 32: (7432, 7611), 64: (7489, 7652),
+           128: (7570, 7806), 256: (7817, 8017), 512: (8311, 8519), 1024: (9232, 9426), 2048: (11151, 11322),
+           4096: (17081, 17398), 8192: (25623, 26149), 16384: (43328, 43689)}
+PP_LOAD = (3, 4)  # the medium load: fire sends 1 KB messages to water without pause
+SYSTEMS = ("plain", "fixed", "pvm")
+
+
+def _pct(a, b):
+    return 100.0 * (b - a) / a if a else 0.0
 
 
 def pingpong(rep, args, size):
     sizes, obs, reps = PP_SIZES[size]
     d = os.path.join(rep.out, "run")
     runner.run_testbed(args.bin_dir, args.firmware_dir, "seed001-pingpong", ["pvmpong"],
-                       "earth pvmpong %d %d %d %s\n" % (PP_PEER, obs, reps, " ".join(str(x) for x in sizes)), d,
-                       quiet=args.quiet)
+                       "earth pvmpong %d %d %d %d:%d %s\n" % (PP_PEER, obs, reps, PP_LOAD[0], PP_LOAD[1],
+                                                              " ".join(str(x) for x in sizes)), d, quiet=args.quiet)
     con = runner.console(d, "earth")
     done = "pvmpong: done" in con
     if not done and "pvmpong: obs" not in con:
         fails = re.findall(r"pvmpong: FAIL.*", con)
         raise runner.RunError("pvmpong did not finish: %s (see %s)" % ("; ".join(fails) or "no end line", d))
-    # half a round trip, microseconds, per observation
-    t = {"plain": {}, "pvm": {}}
-    for n, mode, r, us in re.findall(r"pvmpong: obs (\d+) (plain|pvm) (\d+) (\d+)", con):
-        t[mode].setdefault(int(n), []).append(int(us) / (2.0 * int(r)))
-    complete = done and all(len(t[m].get(n, [])) == obs for m in t for n in sizes)
-    rows = ["| size (bytes) | plain TOS (µs) | PVM-style (µs) | overhead | effect α₂ ± s.d. (µs) | SSA/SST | "
-            "seed PVM (µs) | seed DynamicPVM (µs) |", "|---|---|---|---|---|---|---|---|"]
-    res = []
-    for n in sizes:
-        a, b = t["plain"].get(n, []), t["pvm"].get(n, [])
-        if not a or len(a) != len(b):
-            continue
-        pa, pb = sum(a) / len(a), sum(b) / len(b)
-        al2, sd, share, _f = one_factor(a, b)
-        res.append((n, pa, pb, al2, sd))
-        seed = SEED_T2.get(n)
-        rows.append("| %d | %.0f | %.0f | %+.1f%% | %+.0f ± %.1f | %.3f | %s | %s |" % (
-            n, pa, pb, 100 * (pb - pa) / pa, al2, sd, share, "%d" % seed[0] if seed else "-",
-            "%d (%.1f%%)" % (seed[1], 100.0 * (seed[1] - seed[0]) / seed[0]) if seed else "-"))
-    rep.parts.append("Half the round trip of a message of each size between a task on earth and one on air (the seed's "
-                     "t for length n), grand mean of %d observations of %d round trips each, plain TOS channels "
-                     "(`send_block`/`receive` of the bytes) and the PVM-style task layer (`pvm_initsend`, `pvm_pkbyte`, "
-                     "`pvm_send`; `pvm_recv`, `pvm_upkbyte`), interleaved. The effect α₂ of the layer is the seed's "
-                     "one-factor model (their equation 1; α₁ = -α₂), SSA/SST the share of the variation it explains. "
-                     "The seed's columns are its Table 2 (low network load, SparcStation 4s on 10 Mb/s Ethernet).\n\n%s\n"
-                     % (obs, reps, "\n".join(rows)))
-    pct = [100 * (pb - pa) / pa for _n, pa, pb, _a, _s in res]
-    seed_pct = [100.0 * (v[1] - v[0]) / v[0] for v in SEED_T2.values()]
-    seed_mean = sum(seed_pct) / len(seed_pct)
-    if res:
-        holds = all(0 < p <= 2 * max(seed_pct) for p in pct)
-        rep.parts.append("The seed concludes that DynamicPVM's task layer costs a small, roughly constant share of a "
-                         "message's time (%.1f%% on average in Table 2, %.1f..%.1f%%). On the Testbed the PVM-style layer "
-                         "costs %.1f..%.1f%% (%.1f%% on average): the seed's conclusion **%s**%s.\n"
-                         % (seed_mean, min(seed_pct), max(seed_pct), min(pct), max(pct), sum(pct) / len(pct),
-                            "holds" if holds else "does not hold",
-                            "" if holds else " (above twice the seed's largest overhead, %.1f%%, at %d of %d sizes)"
-                            % (2 * max(seed_pct), sum(1 for p in pct if p > 2 * max(seed_pct)), len(pct))))
-        xs = [r[0] for r in res]
-        rep.fig("3", "fig3", "the effect α₂ of the task layer on the ping-pong time by message size (the seed's Figure 3), "
-                "and its overhead in percent beside the seed's",
-                [{"title": "effect α₂ of the PVM-style layer (µs, one-factor model), earth <-> air",
-                  "xlabel": "message size (bytes)", "ylabel": "α₂ (µs)", "logx": True,
-                  "series": [{"x": xs, "y": [r[3] for r in res], "label": "ours: PVM-style vs plain TOS", "style": "line"},
+    # half a round trip, microseconds, per observation: t[load][system][size]
+    t = {ld: {m: {} for m in SYSTEMS} for ld in ("low", "medium")}
+    for ld, n, mode, r, us in re.findall(r"pvmpong: obs (low|medium) (\d+) (plain|fixed|pvm) (\d+) (\d+)", con):
+        t[ld][mode].setdefault(int(n), []).append(int(us) / (2.0 * int(r)))
+    lm = re.search(r"pvmpong: load (\d+) (\d+) (\d+)", con)
+    load_bytes, load_us, medium_us = (int(lm.group(1)), int(lm.group(2)), int(lm.group(3))) if lm else (0, 0, 0)
+    load_kbps = load_bytes / 1024.0 / (load_us / 1e6) if load_us else 0.0
+    with open(os.path.join(d, "testbed.log")) as f:
+        um = re.search(r"centrenet.bus0: frames \d+ bytes \d+ utilisation ([0-9.]+)%", f.read())
+    bus_util = float(um.group(1)) if um else -1.0
+    complete = done and all(len(t[ld][m].get(n, [])) == obs for ld in t for m in SYSTEMS for n in sizes)
+    res = {}
+    for ld, seedt, table in (("low", SEED_T2, "2"), ("medium", SEED_T3, "3")):
+        rows = ["| size (bytes) | plain TOS (µs) | PVM-style, fixed tids (µs) | PVM-style, routed (µs) | routing overhead | "
+                "effect α₂ of the routing, 95% c.i. (µs) | SSA/SST | layer vs plain | seed PVM (µs) | seed DynamicPVM (µs) |",
+                "|---|---|---|---|---|---|---|---|---|---|"]
+        res[ld] = []
+        for n in sizes:
+            p, f, r = (t[ld][m].get(n, []) for m in SYSTEMS)
+            if not p or not (len(p) == len(f) == len(r)):
+                continue
+            mp, mf, mr = sum(p) / len(p), sum(f) / len(f), sum(r) / len(r)
+            al2, half, share, _f = one_factor(f, r)
+            res[ld].append({"n": n, "plain": mp, "fixed": mf, "pvm": mr, "a2": al2, "ci": half, "layer_a2": one_factor(p, f)[0]})
+            sd = seedt.get(n)
+            rows.append("| %d | %.0f | %.0f | %.0f | %+.2f%% | %+.1f ± %.1f | %.3f | %+.1f%% | %s | %s |" % (
+                n, mp, mf, mr, _pct(mf, mr), al2, half, share, _pct(mp, mf), "%d" % sd[0] if sd else "-",
+                "%d (%.1f%%)" % (sd[1], _pct(sd[0], sd[1])) if sd else "-"))
+        rep.parts.append("**Table %s (%s network load%s).** Half the round trip of a message of each size between a "
+                         "task on earth and one on air, grand mean of %d observations of %d round trips each, the three "
+                         "systems interleaved: plain TOS channels (`send_block`/`receive` of the bytes), the PVM-style "
+                         "layer with fixed tids (`pvm_setopt(PvmRoute, PvmRouteFixed)`: `send_block` on the pair's "
+                         "channel, no table: the seed's PVM) and the same layer routed by the boards' tables (`psend`: "
+                         "the seed's DynamicPVM). The routing overhead and its effect α₂ are the seed's one-factor model "
+                         "(equation 1, α₁ = -α₂) of routed against fixed, with the 95%% confidence interval of α₂ "
+                         "(t with 2(n-1) degrees of freedom); SSA/SST is the share of the variation the routing "
+                         "explains; \"layer vs plain\" is the fixed layer against raw channels. The seed's columns are "
+                         "its Table %s.\n\n%s\n" % (
+                             table, ld, "" if ld == "low" else ": fire sends 1 KB messages to water without pause, "
+                             "%.0f KB/s measured by the load's sender over %.1f s; Centrenet's bus busy %.3f%% of "
+                             "the whole run" % (load_kbps, load_us / 1e6, bus_util),
+                             obs, reps, table, "\n".join(rows)))
+    low, med = res["low"], res["medium"]
+    pl = [_pct(x["fixed"], x["pvm"]) for x in low]
+    pm = [_pct(x["fixed"], x["pvm"]) for x in med]
+    s2 = [_pct(*v) for v in SEED_T2.values()]
+    s3 = [_pct(*v) for v in SEED_T3.values()]
+    if low and med:
+        rep.parts.append("The seed's DynamicPVM costs %.1f%% on average over PVM at low load (Table 2) and %.1f%% at "
+                         "medium load (Table 3). On the Testbed the routed layer costs %.2f%% on average over the fixed "
+                         "one at low load (%.2f..%.2f%%) and %.2f%% at medium load (%.2f..%.2f%%); the load "
+                         "slows the plain 1-byte ping-pong by %+.1f%% and the largest by %+.1f%%.\n" % (
+                             sum(s2) / len(s2), sum(s3) / len(s3), sum(pl) / len(pl), min(pl), max(pl),
+                             sum(pm) / len(pm), min(pm), max(pm), _pct(low[0]["plain"], med[0]["plain"]),
+                             _pct(low[-1]["plain"], med[-1]["plain"])))
+        xs = [x["n"] for x in low]
+        rep.fig("3", "fig3", "the effect α₂ of the routing indirection on the ping-pong time by message size, with its "
+                "95% confidence interval (the seed's Figure 3), and the overheads in percent beside the seed's",
+                [{"title": "effect α₂ of routing (routed vs fixed tids, µs), earth <-> air", "xlabel": "message size (bytes)",
+                  "ylabel": "α₂ (µs)", "logx": True,
+                  "series": [{"x": xs, "y": [x["a2"] for x in low], "label": "ours, low load", "style": "line"},
+                             {"x": xs + xs, "y": [x["a2"] + x["ci"] for x in low] + [x["a2"] - x["ci"] for x in low],
+                              "label": "ours, low load: ends of the 95% c.i.", "style": "dots"},
+                             {"x": [x["n"] for x in med], "y": [x["a2"] for x in med], "label": "ours, medium load",
+                              "style": "line"},
                              {"x": [n for n in sorted(SEED_T2) if n <= max(xs)],
                               "y": [(SEED_T2[n][1] - SEED_T2[n][0]) / 2.0 for n in sorted(SEED_T2) if n <= max(xs)],
                               "label": "seed: DynamicPVM vs PVM (Table 2)", "style": "dots"}]},
-                 {"title": "overhead of the task layer (%)", "xlabel": "message size (bytes)", "ylabel": "%", "logx": True,
-                  "series": [{"x": xs, "y": pct, "label": "ours", "style": "line"},
-                             {"x": sorted(SEED_T2), "y": [100.0 * (SEED_T2[n][1] - SEED_T2[n][0]) / SEED_T2[n][0]
-                                                          for n in sorted(SEED_T2)], "label": "seed (Table 2)",
-                              "style": "dots"}]}])
+                 {"title": "overhead (%)", "xlabel": "message size (bytes)", "ylabel": "%", "logx": True,
+                  "series": [{"x": xs, "y": pl, "label": "ours: routing, low load", "style": "line"},
+                             {"x": [x["n"] for x in med], "y": pm, "label": "ours: routing, medium load", "style": "line"},
+                             {"x": sorted(SEED_T2), "y": [_pct(*SEED_T2[n]) for n in sorted(SEED_T2)],
+                              "label": "seed, low (Table 2)", "style": "dots"},
+                             {"x": sorted(SEED_T3), "y": [_pct(*SEED_T3[n]) for n in sorted(SEED_T3)],
+                              "label": "seed, medium (Table 3)", "style": "dots"}]}])
+    nobs = sum(len(v) for ld in t for m in SYSTEMS for v in t[ld][m].values())
     rep.check("every round trip completed", complete,
-              "%s; %d of %d observations, each reply compared with what was sent" % (
-                  "pvmpong: done" if done else "no end line", sum(len(v) for m in t for v in t[m].values()),
-                  2 * obs * len(sizes)))
-    rep.check("the layer costs something at every size", bool(res) and all(r[3] > 0 for r in res),
-              "α₂ at each size: %s µs" % ", ".join("%.0f" % r[3] for r in res))
-    grows = len(res) >= 2 and res[-1][2] - res[-1][1] > res[0][2] - res[0][1]
+              "%s; %d of %d observations (3 systems, 2 loads), each reply compared with what was sent" % (
+                  "pvmpong: done" if done else "no end line", nobs, 2 * 3 * obs * len(sizes)))
+    rep.check("the layer costs something at every size", bool(low) and all(x["layer_a2"] > 0 for x in low + med),
+              "α₂ of the fixed layer against plain channels: %s µs" % ", ".join("%.0f" % x["layer_a2"] for x in low + med))
+    grows = len(low) >= 2 and low[-1]["fixed"] - low[-1]["plain"] > low[0]["fixed"] - low[0]["plain"]
     rep.check("its cost grows with the size", grows,
-              "overhead %.0f µs at %d bytes, %.0f µs at %d (the layer copies the bytes into its buffer and out again)"
-              % ((res[0][2] - res[0][1]) if res else 0, res[0][0] if res else 0,
-                 (res[-1][2] - res[-1][1]) if res else 0, res[-1][0] if res else 0))
+              "layer overhead %.0f µs at %d bytes, %.0f µs at %d (it copies the bytes into its buffer and out again)"
+              % ((low[0]["fixed"] - low[0]["plain"]) if low else 0, low[0]["n"] if low else 0,
+                 (low[-1]["fixed"] - low[-1]["plain"]) if low else 0, low[-1]["n"] if low else 0))
+    both = pl + pm
+    mean = sum(both) / len(both) if both else 0.0
+    rep.check("the routing indirection costs a small share", bool(pl) and bool(pm) and 0 < mean <= 10.0 and max(both) <= 10.0,
+              "routed vs fixed: %s%%, mean %.2f%% (the mean above 0, none above 10%%: the seed's 0.8..8.7%%; one "
+              "size may come out below 0 by the observations' scatter, its confidence interval in the tables)"
+              % (", ".join("%.2f" % p for p in both), mean))
+    rep.check("the load ran through every medium-load observation", load_kbps > 0 and load_us >= medium_us > 0,
+              "load %.0f KB/s for %.2f s, the medium-load observations %.2f s" % (load_kbps, load_us / 1e6, medium_us / 1e6))
     return res
 
 

@@ -67,6 +67,9 @@ enum net_type { /* what a message is */
   /* rex.c (seed 002): the REX's question to the master's global scheduler */
   NET_GS_ASK,         /* board -> master: asking TID: where should a new process go? */
   NET_GS_PLACE,       /* master -> board: asking TID, board: the scheduler's answer */
+  /* route.c (seed 001's Figure 2): the routing tables of a job's threads, kept by the master */
+  NET_ROUTE_MOVED,    /* home -> master: home (board, pid, serial), slot, board, seq, boards mask (2 words) */
+  NET_ROUTE,          /* master -> every board holding the job: home (board, pid, serial), slot, board, seq */
   NET_TYPES = 64
 };
 #endif

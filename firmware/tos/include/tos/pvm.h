@@ -5,9 +5,12 @@
  * boards. A task id (tid) is the thread's TOS TID: its home board (where the job was made, as a
  * PVM tid names the host that enrolled the task), the process and the thread slot. It stays valid
  * when the task moves (migrate(), one task) or the whole job moves (pmigrate(), direct or
- * indirect checkpoint): the job's home keeps where every thread is and forwards what arrives
- * for a thread that has left (kernel/migrate.c, rchan.c) -- TOS's form of the seed's routing
- * tables updated from the master (their Figure 2).
+ * indirect checkpoint): every board holding the job keeps a routing table (tid -> board) that
+ * the master updates after each move (kernel/route.c: the seed's Figure 2), each send is routed
+ * by the sender's board's table (psend), and a board the task has left forwards what still
+ * comes to it. pvm_setopt(PvmRoute, PvmRouteFixed) is the same API without that indirection
+ * (plain PVM's fixed placement: send_block on the pair's channel, no table, no move support),
+ * the baseline the seed measures DynamicPVM against.
  *
  * Messages: pvm_initsend() empties the caller's send buffer, pvm_pk*() append typed items,
  * pvm_send(tid, tag) sends it; pvm_recv(tid, tag) takes the next message from tid (in order: a
@@ -40,6 +43,12 @@
 #define PvmNoMem (-10)
 #define PvmSysErr (-14)
 
+/* pvm_setopt(PvmRoute, how): a task's sends routed by the boards' tables (the default,
+ * DynamicPVM) or not (plain PVM: its tids fixed to their boards, no lookup; tasks must not move) */
+#define PvmRoute 1
+#define PvmRouteTable 1
+#define PvmRouteFixed 2
+
 /* why an arriving message was refused: pvm_refused(reason) */
 enum { PVM_R_SHORT, PVM_R_MAGIC, PVM_R_SRC, PVM_R_DST, PVM_R_LEN, PVM_R_TAG, PVM_R_SEQ, PVM_R_STASH, PVM_R_UNPACK,
        PVM_R_N };
@@ -49,6 +58,7 @@ enum { PVM_R_SHORT, PVM_R_MAGIC, PVM_R_SRC, PVM_R_DST, PVM_R_LEN, PVM_R_TAG, PVM
  * board cannot grow the heap */
 int pvm_init(void);
 int pvm_mytid(void);
+int pvm_setopt(int what, int val);       /* the old value, or PvmBadParam (the calling task's option) */
 int pvm_spawn(void (*entry)(void *), void *arg, int board, int stack_pages); /* a task: its tid, or <0 */
 int pvm_initsend(void);    /* 0 */
 int pvm_pkbyte(const char *p, int n, int stride);
