@@ -70,6 +70,11 @@ struct tcb {
 /* entry.S's copies of these (its fast path reads the state) */
 _Static_assert(__builtin_offsetof(struct tcb, state) == 143, "entry.S: T_STATE");
 _Static_assert(T_RUNNING == 2, "entry.S: T_RUNNING_STATE");
+/* ... and its yield's (the scheduler's choice in assembly) */
+_Static_assert(__builtin_offsetof(struct tcb, next) == 128 && __builtin_offsetof(struct tcb, prev) == 132 &&
+               __builtin_offsetof(struct tcb, proc) == 136 && __builtin_offsetof(struct tcb, cpu_slices) == 186 &&
+               __builtin_offsetof(struct tcb, rq_counted) == 225 && T_READY == 1,
+               "entry.S: T_NEXT T_PREV T_PROC T_CPU_SLICES T_RQ_COUNTED T_READY_STATE");
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
 #define TCB_REGS_A0 8
@@ -122,6 +127,11 @@ struct proc {
   uint8_t where[TOS_MAX_THREADS];          /* home: the board of a thread in remote_mask */
   uint16_t where_moves[TOS_MAX_THREADS];   /* ... as of its moves-th migration */
 };
+
+_Static_assert(__builtin_offsetof(struct proc, state) == 0 && __builtin_offsetof(struct proc, pid) == 1 &&
+               __builtin_offsetof(struct proc, rq_head) == 20 && __builtin_offsetof(struct proc, rq_tail) == 24 &&
+               __builtin_offsetof(struct proc, guest) == 2716 && P_FOREGROUND == 1 && P_BACKGROUND == 2,
+               "entry.S: P_STATE P_PID P_RQ_HEAD P_RQ_TAIL P_GUEST P_FOREGROUND P_BACKGROUND");
 
 /* ---- entry.S ---- */
 uint32_t run_user(struct tcb *t);     /* returns the vector that ended the run */

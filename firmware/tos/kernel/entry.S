@@ -7,12 +7,14 @@
  *    (`current`). A system call (TRAP #0) is served at once, on the kernel stack where it
  *    stands (trap_fast, trap.c): when it completed and nothing waits for the main loop, the
  *    thread goes straight back (its registers reloaded, RTE), and a yield goes straight to
- *    the thread the scheduler chose; otherwise, and for every other exception, the frame is
+ *    the thread the scheduler chose (with every event class off, chosen here: `yield`);
+ *    otherwise, and for every other exception, the frame is
  *    popped and run_user() returns to the main loop with the vector number. The thread goes on
  *    later by run_user(), which pushes the saved frame back and RTEs (a $8 bus-error frame
  *    too: the 68010 reruns the faulted cycle).
  *  - from supervisor mode: an interrupt is handled in place (intr) and RTEs; anything else is
  *    a kernel fault (kernel_fault: register dump, the board halts). */
+#include <testbed/memory_map.h>
 #include <testbed/tos.h>
 
 /* struct tcb offsets (kernel/defs.h) */
@@ -20,8 +22,22 @@
 #define T_USP 60
 #define T_FLEN 64
 #define T_FRAME 68
-#define T_STATE 143         /* (defs.h checks these two) */
+#define T_STATE 143         /* (defs.h checks these and the rest) */
 #define T_RUNNING_STATE 2
+#define T_READY_STATE 1
+#define T_NEXT 128
+#define T_PREV 132
+#define T_PROC 136
+#define T_CPU_SLICES 186
+#define T_RQ_COUNTED 225
+/* struct proc offsets */
+#define P_STATE 0
+#define P_PID 1
+#define P_RQ_HEAD 20
+#define P_RQ_TAIL 24
+#define P_GUEST 2716
+#define P_FOREGROUND 1
+#define P_BACKGROUND 2
 
     .section .vectors,"a"
     .long TOS_KERNEL_STACK_TOP
@@ -58,6 +74,7 @@ run_user:
     move.l  %a0,current
 resume:                             /* a0: the thread to enter; the stack as run_user left it */
     move.w  #0x2700,%sr             /* no interrupt between the frame and the RTE */
+resume_off:
     move.l  T_USP(%a0),%a1
     move.l  %a1,%usp
     move.w  T_FLEN(%a0),%d0         /* push the saved frame back, last word first */
@@ -82,6 +99,9 @@ syscall:
     btst    #5,(%sp)                /* S bit of the stacked SR: the kernel makes no calls */
     bne     from_kernel
     sf      entering
+    cmp.l   #SYS_YIELD,%d0
+    beq     yield
+sys_general:
     move.l  %a0,-(%sp)
     move.l  current,%a0
     /* Into the TCB: the registers a call reads (d0-d3, a0-a2: its number and arguments), the
@@ -101,6 +121,7 @@ syscall:
     move.w  #8,T_FLEN(%a0)
     move.l  (%sp),T_FRAME(%a0)
     move.l  4(%sp),T_FRAME+4(%a0)
+sys_saved:                          /* (a yield that needs C comes in here) */
     move.l  %a0,-(%sp)
     /* The common case, without C around it (issue 32): no event class on, a number with a
      * handler. Events on (TRAP7 and the phases are written before the call) or an unknown
@@ -236,6 +257,156 @@ kfault:
     jsr     kernel_fault
 7:  bra.s   7b
 
+/* A yield (issue 32: "a yield is a choice of TCB plus a register restore"): when no event class
+ * is on and the main loop has nothing to do, the scheduler's choice (thread.c: thread_yield,
+ * then choose() and next_in_turn(), with the same queue order, slice owner, turn and counters)
+ * is made here and the chosen thread entered by `resume`. Anything else takes the C path, with
+ * nothing changed yet: events on, loop work pending, a caller that does not own the slice (the
+ * owner's rest of slice comes first), a chosen process that is not foreground or background
+ * (the C rotation skips it) or is a guest (its code page may have to come first). The thread
+ * goes to the tail of its process's queue, as thread_yield() puts it; its d0 stays its call's
+ * number, as trap_finish() leaves a thread that is not running. A thread of another process
+ * costs one more compare and a write of the MMU's ASID: no reason to leave that to C. */
+y_rotate:                           /* next_in_turn(): the lowest ready pid from turn + 1, else the lowest */
+    move.l  sched_turn,%d1
+    addq.w  #1,%d1
+    and.w   #15,%d1
+    add.w   %d1,%d1
+    lea     sched_from_pid,%a2
+    move.w  (%a2,%d1.w),%d2
+    and.w   %d0,%d2
+    bne.s   6f
+    move.w  %d0,%d2
+6:  lea     sched_low_bit,%a2
+    moveq   #0,%d1
+    move.b  %d2,%d1
+    beq.s   7f
+    move.b  (%a2,%d1.w),%d1
+    bra.s   8f
+7:  lsr.w   #8,%d2
+    move.b  %d2,%d1
+    move.b  (%a2,%d1.w),%d1
+    addq.w  #8,%d1
+8:  move.w  %d1,%d2
+    add.w   %d2,%d2
+    add.w   %d2,%d2
+    lea     sched_proc_at,%a2
+    move.l  (%a2,%d2.w),%a2
+    bra     y_chosen
+y_c:                                /* the C path, nothing changed: the level as the trap left it */
+    move.w  (%sp),%d0
+    and.w   #0x0700,%d0
+    or.w    #0x2000,%d0
+    move.w  %d0,%sr
+    movem.l T_REGS(%a0),%d0-%d2     /* the scratch registers used above, back as the thread had them */
+    movem.l T_REGS+36(%a0),%a1-%a2
+    bra     sys_saved
+
+yield:
+    tst.w   dgl
+    bne     sys_general
+    move.l  %a0,-(%sp)
+    move.l  current,%a0
+    movem.l %d0-%d7/%a0-%a6,T_REGS(%a0) /* its whole context: it is leaving the CPU */
+    move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
+    move.l  %usp,%a1
+    move.l  %a1,T_USP(%a0)
+    move.w  #8,T_FLEN(%a0)
+    move.l  (%sp),T_FRAME(%a0)
+    move.l  4(%sp),T_FRAME+4(%a0)
+    move.w  #0x2700,%sr             /* as trap_finish: the last look at the loop's flags, then the RTE */
+    tst.l   loop_flags              /* loop_wanted(): the C path (the loop runs) */
+    bne.s   y_c
+    cmp.l   sched_slice_owner,%a0   /* not its slice: choose() may give another thread the rest of its own */
+    bne.s   y_c
+    move.l  T_PROC(%a0),%a1         /* a1: p, t's process */
+    moveq   #0,%d1
+    move.b  P_PID(%a1),%d1
+    move.l  sched_rq_procs,%d0
+    bset    %d1,%d0                 /* d0: the ready processes once t is queued (ready()) */
+    moveq   #0,%d2
+    bset    %d1,%d2
+    cmp.l   %d2,%d0
+    bne     y_rotate                /* another process has a ready thread: the turn decides */
+    /* Only p: its head after t joins it (the common case, written out: p's bit stays set, and
+     * the MMU already translates p's space, as t runs in it) */
+    move.b  (%a1),%d2
+    subq.b  #P_FOREGROUND,%d2
+    cmp.b   #P_BACKGROUND-P_FOREGROUND,%d2
+    bhi     y_c
+    tst.b   P_GUEST(%a1)
+    bne     y_c
+    move.l  %a1,%a2
+    move.l  P_RQ_HEAD(%a1),%d2
+    beq.s   y_go                    /* t alone: it goes on, as the C path has it */
+    move.b  #T_READY_STATE,T_STATE(%a0) /* ready(t) */
+    move.b  #1,T_RQ_COUNTED(%a0)
+    clr.l   T_NEXT(%a0)
+    move.l  P_RQ_TAIL(%a1),%a4
+    move.l  %a0,T_NEXT(%a4)
+    move.l  %a4,T_PREV(%a0)
+    move.l  %a0,P_RQ_TAIL(%a1)
+    move.l  %d2,%a3                 /* rq_unlink(the head) */
+    move.l  T_NEXT(%a3),%a4         /* (t at the latest) */
+    move.l  %a4,P_RQ_HEAD(%a1)
+    clr.l   T_PREV(%a4)
+    clr.l   T_NEXT(%a3)
+    bra.s   y_book
+y_chosen:                           /* a2: q, the process chosen; d1: its pid; d0: the ready set */
+    move.b  P_STATE(%a2),%d2
+    subq.b  #P_FOREGROUND,%d2
+    cmp.b   #P_BACKGROUND-P_FOREGROUND,%d2
+    bhi     y_c                     /* suspended or ending: the C rotation looks further */
+    tst.b   P_GUEST(%a2)
+    bne     y_c                     /* schedule_yield's remote_prefetch */
+    /* Decided: from here on as the C path would have it. ready(t): the tail of p's queue. */
+y_go:
+    move.b  #T_READY_STATE,T_STATE(%a0)
+    move.b  #1,T_RQ_COUNTED(%a0)
+    clr.l   T_NEXT(%a0)
+    move.l  P_RQ_TAIL(%a1),%d2
+    move.l  %d2,T_PREV(%a0)
+    beq.s   1f
+    move.l  %d2,%a3
+    move.l  %a0,T_NEXT(%a3)
+    bra.s   2f
+1:  move.l  %a0,P_RQ_HEAD(%a1)
+2:  move.l  %a0,P_RQ_TAIL(%a1)
+    /* rq_unlink(q's head): t itself when it is alone */
+    move.l  P_RQ_HEAD(%a2),%a3
+    move.l  T_NEXT(%a3),%d2
+    move.l  %d2,P_RQ_HEAD(%a2)
+    beq.s   3f
+    move.l  %d2,%a4
+    clr.l   T_PREV(%a4)
+    bra.s   4f
+3:  clr.l   P_RQ_TAIL(%a2)
+    bclr    %d1,%d0                 /* q's queue is empty now */
+4:  clr.l   T_NEXT(%a3)             /* (its prev is NULL: it was the head) */
+    move.l  %d0,sched_rq_procs
+    cmp.w   vm_asid,%d1             /* vm_activate() */
+    beq.s   y_book
+    move.w  %d1,vm_asid
+    move.w  %d1,TB_MMU_ASID
+y_book:                             /* a3: the thread chosen; d1: its pid */
+    move.l  %d1,sched_turn          /* choose(): its slice begins (slice_over is 0: loop_flags) */
+    move.l  %a3,sched_slice_owner
+    addq.l  #1,switches
+    addq.l  #1,T_CPU_SLICES(%a3)
+    move.b  #T_RUNNING_STATE,T_STATE(%a3)
+    move.l  %a3,current
+    cmp.w   #8,T_FLEN(%a3)
+    bne.s   9f
+    move.l  T_USP(%a3),%a1          /* resume's, with its frame over t's (which is in t's TCB) */
+    move.l  %a1,%usp
+    move.l  T_FRAME(%a3),(%sp)
+    move.l  T_FRAME+4(%a3),4(%sp)
+    movem.l T_REGS(%a3),%d0-%d7/%a0-%a6
+    st      entering
+    rte
+9:  addq.l  #8,%sp                  /* a longer frame (a bus error's): resume pushes it */
+    move.l  %a3,%a0
+    bra     resume_off
     .globl cpu_idle
 cpu_idle:
     stop    #0x2000
