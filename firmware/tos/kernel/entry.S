@@ -323,35 +323,44 @@ yield:
     moveq   #0,%d1
     move.b  P_PID(%a1),%d1
     move.l  sched_rq_procs,%d0
-    bset    %d1,%d0                 /* d0: the ready processes once t is queued (ready()) */
-    moveq   #0,%d2
-    bset    %d1,%d2
-    cmp.l   %d2,%d0
-    bne     y_rotate                /* another process has a ready thread: the turn decides */
-    /* Only p: its head after t joins it (the common case, written out: p's bit stays set, and
-     * the MMU already translates p's space, as t runs in it) */
+    bclr    %d1,%d0
+    tst.l   %d0                     /* another process with a ready thread: the turn decides */
+    bne     y_others
+    /* Only p: its head after t joins it (the common case, written out: p's bit is set while its
+     * queue is not empty, and the MMU already translates p's space, as t runs in it). A thread
+     * that runs is unlinked (next and prev NULL: rq_unlink, or y_go's unlink, made it run) and
+     * counted in RQ-LENGTH (rq_counted: it was when it was queued), so ready(t) here writes only
+     * its state and the links that change. */
     move.b  (%a1),%d2
     subq.b  #P_FOREGROUND,%d2
     cmp.b   #P_BACKGROUND-P_FOREGROUND,%d2
     bhi     y_c
     tst.b   P_GUEST(%a1)
     bne     y_c
-    move.l  %a1,%a2
     move.l  P_RQ_HEAD(%a1),%d2
-    beq.s   y_go                    /* t alone: it goes on, as the C path has it */
-    move.b  #T_READY_STATE,T_STATE(%a0) /* ready(t) */
-    move.b  #1,T_RQ_COUNTED(%a0)
-    clr.l   T_NEXT(%a0)
-    move.l  P_RQ_TAIL(%a1),%a4
+    beq.s   y_alone                 /* t alone: it goes on, as the C path has it */
+    move.l  %d2,%a3                 /* a3: the head, the thread chosen */
+    move.b  #T_READY_STATE,T_STATE(%a0)
+    move.l  T_NEXT(%a3),%d2
+    bne.s   1f
+    move.l  %a0,P_RQ_HEAD(%a1)      /* the head was p's only ready thread: now t is (two threads */
+    move.l  %a0,P_RQ_TAIL(%a1)      /* taking turns: the head's links are NULL already) */
+    bra     y_book
+1:  move.l  %d2,%a4                 /* rq_unlink(the head): its next becomes the head */
+    move.l  %d2,P_RQ_HEAD(%a1)
+    clr.l   T_PREV(%a4)
+    clr.l   T_NEXT(%a3)
+    move.l  P_RQ_TAIL(%a1),%a4      /* t to the tail */
     move.l  %a0,T_NEXT(%a4)
     move.l  %a4,T_PREV(%a0)
     move.l  %a0,P_RQ_TAIL(%a1)
-    move.l  %d2,%a3                 /* rq_unlink(the head) */
-    move.l  T_NEXT(%a3),%a4         /* (t at the latest) */
-    move.l  %a4,P_RQ_HEAD(%a1)
-    clr.l   T_PREV(%a4)
-    clr.l   T_NEXT(%a3)
-    bra.s   y_book
+    bra     y_book
+y_alone:
+    move.l  %a0,%a3
+    bra     y_book
+y_others:
+    bset    %d1,%d0                 /* d0: the ready processes once t is queued (ready()) */
+    bra     y_rotate
 y_chosen:                           /* a2: q, the process chosen; d1: its pid; d0: the ready set */
     move.b  P_STATE(%a2),%d2
     subq.b  #P_FOREGROUND,%d2
@@ -360,10 +369,8 @@ y_chosen:                           /* a2: q, the process chosen; d1: its pid; d
     tst.b   P_GUEST(%a2)
     bne     y_c                     /* schedule_yield's remote_prefetch */
     /* Decided: from here on as the C path would have it. ready(t): the tail of p's queue. */
-y_go:
+y_go:                               /* (t's next is NULL and it is counted: as above) */
     move.b  #T_READY_STATE,T_STATE(%a0)
-    move.b  #1,T_RQ_COUNTED(%a0)
-    clr.l   T_NEXT(%a0)
     move.l  P_RQ_TAIL(%a1),%d2
     move.l  %d2,T_PREV(%a0)
     beq.s   1f
@@ -399,8 +406,8 @@ y_book:                             /* a3: the thread chosen; d1: its pid */
     bne.s   9f
     move.l  T_USP(%a3),%a1          /* resume's, with its frame over t's (which is in t's TCB) */
     move.l  %a1,%usp
-    move.l  T_FRAME(%a3),(%sp)
-    move.l  T_FRAME+4(%a3),4(%sp)
+    move.l  T_FRAME(%a3),(%sp)      /* SR and PC: the format word there is t's trap's, format $0 */
+    move.w  T_FRAME+4(%a3),4(%sp)   /* (RTE reads no more of it; the vector number does not matter) */
     movem.l T_REGS(%a3),%d0-%d7/%a0-%a6
     st      entering
     rte
