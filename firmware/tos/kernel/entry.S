@@ -83,7 +83,7 @@ resume_off:
     move.l  T_FRAME+4(%a0),-(%sp)   /* format $0 (a trap, an interrupt): two long words */
     move.l  T_FRAME(%a0),-(%sp)
     movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
-    st      entering                /* a fault from here on is the thread's (see kfault) */
+rte_thread1:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 3:  lea     T_FRAME(%a0,%d0.w),%a1
     lsr.w   #1,%d0
@@ -91,14 +91,13 @@ resume_off:
 4:  move.w  -(%a1),-(%sp)
     dbra    %d0,4b
     movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
-    st      entering                /* a fault from here on is the thread's (see kfault) */
+rte_thread2:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 
     .globl syscall
 syscall:
     btst    #5,(%sp)                /* S bit of the stacked SR: the kernel makes no calls */
     bne     from_kernel
-    sf      entering
     cmp.l   #SYS_YIELD,%d0
     beq     yield
 sys_general:
@@ -151,7 +150,7 @@ sys_saved:                          /* (a yield that needs C comes in here) */
     move.l  T_REGS+4(%a0),%d1       /* the registers C may have used; d0 is the result */
     move.l  T_REGS+36(%a0),%a1
     move.l  T_REGS+32(%a0),%a0
-    st      entering                /* (its code page may have gone during the call) */
+rte_thread3:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 5:  move.w  %d1,%sr
 4:  move.l  %d0,(%sp)              /* trap_finish(t, result) */
@@ -174,7 +173,7 @@ sys_saved:                          /* (a yield that needs C comes in here) */
     move.l  T_REGS+4(%a0),%d1
     move.l  T_REGS+36(%a0),%a1
     move.l  T_REGS+32(%a0),%a0
-    st      entering                /* (its code page may have gone during the call) */
+rte_thread4:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 8:  movem.l %d4-%d7,T_REGS+16(%a1)  /* another thread (a yield): the rest of this one's */
     movem.l %a3-%a6,T_REGS+44(%a1)
@@ -193,7 +192,6 @@ exception:
     btst    #5,(%sp)                /* S bit of the stacked SR */
     bne     from_kernel
     /* From a user thread, a fault or an interrupt: its whole context into its TCB. */
-    sf      entering
     move.l  %a0,-(%sp)
     move.l  current,%a0
 save_all:                           /* a fault or an interrupt */
@@ -241,12 +239,25 @@ kfault:
     tst.b   dev_probing             /* a user device refused dev_io's access (kernel/dev_io.S) */
     bne     dev_io_fault
     /* The RTE into a thread faulted (its PC or first instruction words on a page that is not
-     * mapped: gone since it last ran, say): the 68010 takes that in supervisor mode, but it is
-     * the thread's fault. Its registers and frame are still in its TCB, untouched: run_user()
-     * returns the vector, as for a fault in user mode, and the thread's process is dealt with. */
-    tst.b   entering
-    beq.s   8f
-    sf      entering
+     * mapped: gone since it last ran, say): the 68010 takes that in supervisor mode, with the
+     * RTE's own address as the PC to rerun (it is rolled back), but it is the thread's fault.
+     * Its frame is still in its TCB, and so are its registers but the callee-saved ones a call
+     * done at once never stored (they are still the thread's here): run_user() returns the
+     * vector, as for a fault in user mode, and the thread's process is dealt with. Which RTE
+     * faulted is in the frame: no flag is written on every way in and out of a thread. */
+    cmp.l   #rte_thread1,4+2(%sp)
+    beq.s   9f
+    cmp.l   #rte_thread2,4+2(%sp)
+    beq.s   9f
+    cmp.l   #rte_thread3,4+2(%sp)
+    beq.s   9f
+    cmp.l   #rte_thread4,4+2(%sp)
+    beq.s   9f
+    cmp.l   #rte_thread5,4+2(%sp)
+    bne.s   8f
+9:  move.l  current,%a0
+    movem.l %d4-%d7,T_REGS+16(%a0)
+    movem.l %a3-%a6,T_REGS+44(%a0)
     and.l   #0xFF,%d0
     move.l  kernel_sp,%sp
     movem.l (%sp)+,%d2-%d7/%a2-%a6
@@ -409,7 +420,7 @@ y_book:                             /* a3: the thread chosen; d1: its pid */
     move.l  T_FRAME(%a3),(%sp)      /* SR and PC: the format word there is t's trap's, format $0 */
     move.w  T_FRAME+4(%a3),4(%sp)   /* (RTE reads no more of it; the vector number does not matter) */
     movem.l T_REGS(%a3),%d0-%d7/%a0-%a6
-    st      entering
+rte_thread5:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 9:  addq.l  #8,%sp                  /* a longer frame (a bus error's): resume pushes it */
     move.l  %a3,%a0
@@ -440,4 +451,3 @@ splx:
     .even
 current:    .long 0
 kernel_sp:  .long 0
-entering:   .byte 0                 /* between run_user's RTE and the thread's first instruction */
