@@ -17,6 +17,11 @@
 #include <tos/pinfo.h>
 
 #define NULL ((void *)0)
+/* A variable entry.S's fast paths touch on every system call and switch: in the .hot section,
+ * below 32 KB (kernel.ld), where entry.S reaches it by an absolute short address (4 cycles less
+ * an access than a long one). C reaches it as any other. */
+#define KERNEL_HOT __attribute__((section(".hot")))
+#define KERNEL_HOT_CONST __attribute__((section(".hot.const"))) /* (the same for a constant) */
 #define REG16(a) (*(volatile uint16_t *)(a))
 #define REG32(a) (*(volatile uint32_t *)(a))
 

@@ -69,9 +69,9 @@ _start:
     .globl run_user
 run_user:
     movem.l %d2-%d7/%a2-%a6,-(%sp)
-    move.l  %sp,kernel_sp
+    move.l  %sp,kernel_sp:w
     move.l  48(%sp),%a0
-    move.l  %a0,current
+    move.l  %a0,current:w
 resume:                             /* a0: the thread to enter; the stack as run_user left it */
     move.w  #0x2700,%sr             /* no interrupt between the frame and the RTE */
 resume_off:
@@ -102,7 +102,7 @@ syscall:
     beq     yield
 sys_general:
     move.l  %a0,-(%sp)
-    move.l  current,%a0
+    move.l  current:w,%a0
     /* Into the TCB: the registers a call reads (d0-d3, a0-a2: its number and arguments), the
      * USP and the frame (a call may move the PC back; migrate packs it). d4-d7 and a3-a6 are
      * callee-saved in C, so they are still the thread's when the call returns: they go into the
@@ -125,26 +125,26 @@ sys_saved:                          /* (a yield that needs C comes in here) */
     /* The common case, without C around it (issue 32): no event class on, a number with a
      * handler. Events on (TRAP7 and the phases are written before the call) or an unknown
      * number: trap_fast does it all. */
-    tst.w   dgl
+    tst.w   dgl:w
     bne.s   3f
     cmp.l   #TOS_SYSCALL_COUNT,%d0
     bcc.s   3f
     add.w   %d0,%d0
     add.w   %d0,%d0
-    lea     syscall_table,%a1
+    lea     syscall_table:w,%a1
     move.l  (%a1,%d0.w),%d1
     beq.s   3f
     move.l  %d1,%a1
     jsr     (%a1)                   /* sys_<name>(t): the result in d0 */
-    move.l  current,%a0             /* t (not from its argument slot: C may reuse that) */
-    tst.w   dgl                     /* the call turned events on: USER_ON is written (trap_finish) */
+    move.l  current:w,%a0           /* t (not from its argument slot: C may reuse that) */
+    tst.w   dgl:w                   /* the call turned events on: USER_ON is written (trap_finish) */
     bne.s   4f
     cmp.b   #T_RUNNING_STATE,T_STATE(%a0)
     bne.s   4f                      /* blocked or yielded: trap_finish (the scheduler's choice) */
     move.l  %d0,T_REGS(%a0)         /* the result, where a later look at the TCB finds it */
     move.w  %sr,%d1                 /* (the level the call left, for the loop's way) */
     move.w  #0x2700,%sr             /* no interrupt between the last look and the RTE */
-    tst.l   loop_flags              /* loop_wanted(), defs.h: slice over, kernel work, halting */
+    tst.l   loop_flags:w            /* loop_wanted(), defs.h: slice over, kernel work, halting */
     bne.s   5f
     addq.l  #4,%sp
     move.l  T_REGS+4(%a0),%d1       /* the registers C may have used; d0 is the result */
@@ -154,13 +154,13 @@ rte_thread3:                        /* into a thread: a fault here is the thread
     rte
 5:  move.w  %d1,%sr
 4:  move.l  %d0,(%sp)              /* trap_finish(t, result) */
-    move.l  current,-(%sp)
+    move.l  current:w,-(%sp)
     jsr     trap_finish
     addq.l  #4,%sp
     bra.s   6f
 3:  jsr     trap_fast               /* the thread to enter (interrupts off), or 0: the loop */
 6:  addq.l  #4,%sp
-    move.l  current,%a1
+    move.l  current:w,%a1
     tst.l   %d0
     beq.s   call_to_loop
     move.l  %d0,%a0
@@ -178,7 +178,7 @@ rte_thread4:                        /* into a thread: a fault here is the thread
 8:  movem.l %d4-%d7,T_REGS+16(%a1)  /* another thread (a yield): the rest of this one's */
     movem.l %a3-%a6,T_REGS+44(%a1)
     addq.l  #8,%sp
-    move.l  %a0,current
+    move.l  %a0,current:w
     bra     resume
 call_to_loop:                       /* served: the loop goes on (its vector: the call's) */
     movem.l %d4-%d7,T_REGS+16(%a1)
@@ -193,7 +193,7 @@ exception:
     bne     from_kernel
     /* From a user thread, a fault or an interrupt: its whole context into its TCB. */
     move.l  %a0,-(%sp)
-    move.l  current,%a0
+    move.l  current:w,%a0
 save_all:                           /* a fault or an interrupt */
     movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
     move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
@@ -214,7 +214,7 @@ to_loop:
     and.l   #0x0FFF,%d1
     lsr.l   #2,%d1
     move.l  %d1,%d0                 /* run_user's result: the vector */
-9:  move.l  kernel_sp,%sp
+9:  move.l  kernel_sp:w,%sp
     movem.l (%sp)+,%d2-%d7/%a2-%a6
     rts                             /* SR keeps the exception's IPL: the loop lowers it */
 
@@ -255,11 +255,11 @@ kfault:
     beq.s   9f
     cmp.l   #rte_thread5,4+2(%sp)
     bne.s   8f
-9:  move.l  current,%a0
+9:  move.l  current:w,%a0
     movem.l %d4-%d7,T_REGS+16(%a0)
     movem.l %a3-%a6,T_REGS+44(%a0)
     and.l   #0xFF,%d0
-    move.l  kernel_sp,%sp
+    move.l  kernel_sp:w,%sp
     movem.l (%sp)+,%d2-%d7/%a2-%a6
     rts
 8:  move.l  (%sp)+,%d0
@@ -279,16 +279,16 @@ kfault:
  * number, as trap_finish() leaves a thread that is not running. A thread of another process
  * costs one more compare and a write of the MMU's ASID: no reason to leave that to C. */
 y_rotate:                           /* next_in_turn(): the lowest ready pid from turn + 1, else the lowest */
-    move.l  sched_turn,%d1
+    move.l  sched_turn:w,%d1
     addq.w  #1,%d1
     and.w   #15,%d1
     add.w   %d1,%d1
-    lea     sched_from_pid,%a2
+    lea     sched_from_pid:w,%a2
     move.w  (%a2,%d1.w),%d2
     and.w   %d0,%d2
     bne.s   6f
     move.w  %d0,%d2
-6:  lea     sched_low_bit,%a2
+6:  lea     sched_low_bit:w,%a2
     moveq   #0,%d1
     move.b  %d2,%d1
     beq.s   7f
@@ -301,7 +301,7 @@ y_rotate:                           /* next_in_turn(): the lowest ready pid from
 8:  move.w  %d1,%d2
     add.w   %d2,%d2
     add.w   %d2,%d2
-    lea     sched_proc_at,%a2
+    lea     sched_proc_at:w,%a2
     move.l  (%a2,%d2.w),%a2
     bra     y_chosen
 y_c:                                /* the C path, nothing changed: the level as the trap left it */
@@ -314,10 +314,10 @@ y_c:                                /* the C path, nothing changed: the level as
     bra     sys_saved
 
 yield:
-    tst.w   dgl
+    tst.w   dgl:w
     bne     sys_general
     move.l  %a0,-(%sp)
-    move.l  current,%a0
+    move.l  current:w,%a0
     movem.l %d0-%d7/%a0-%a6,T_REGS(%a0) /* its whole context: it is leaving the CPU */
     move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
     move.l  %usp,%a1
@@ -326,14 +326,14 @@ yield:
     move.l  (%sp),T_FRAME(%a0)
     move.l  4(%sp),T_FRAME+4(%a0)
     move.w  #0x2700,%sr             /* as trap_finish: the last look at the loop's flags, then the RTE */
-    tst.l   loop_flags              /* loop_wanted(): the C path (the loop runs) */
+    tst.l   loop_flags:w            /* loop_wanted(): the C path (the loop runs) */
     bne.s   y_c
-    cmp.l   sched_slice_owner,%a0   /* not its slice: choose() may give another thread the rest of its own */
+    cmp.l   sched_slice_owner:w,%a0 /* not its slice: choose() may give another thread the rest of its own */
     bne.s   y_c
     move.l  T_PROC(%a0),%a1         /* a1: p, t's process */
     moveq   #0,%d1
     move.b  P_PID(%a1),%d1
-    move.l  sched_rq_procs,%d0
+    move.l  sched_rq_procs:w,%d0
     bclr    %d1,%d0
     tst.l   %d0                     /* another process with a ready thread: the turn decides */
     bne     y_others
@@ -401,18 +401,18 @@ y_go:                               /* (t's next is NULL and it is counted: as a
 3:  clr.l   P_RQ_TAIL(%a2)
     bclr    %d1,%d0                 /* q's queue is empty now */
 4:  clr.l   T_NEXT(%a3)             /* (its prev is NULL: it was the head) */
-    move.l  %d0,sched_rq_procs
-    cmp.w   vm_asid,%d1             /* vm_activate() */
+    move.l  %d0,sched_rq_procs:w
+    cmp.w   vm_asid:w,%d1           /* vm_activate() */
     beq.s   y_book
-    move.w  %d1,vm_asid
+    move.w  %d1,vm_asid:w
     move.w  %d1,TB_MMU_ASID
 y_book:                             /* a3: the thread chosen; d1: its pid */
-    move.l  %d1,sched_turn          /* choose(): its slice begins (slice_over is 0: loop_flags) */
-    move.l  %a3,sched_slice_owner
-    addq.l  #1,switches
+    move.l  %d1,sched_turn:w        /* choose(): its slice begins (slice_over is 0: loop_flags) */
+    move.l  %a3,sched_slice_owner:w
+    addq.l  #1,switches:w
     addq.l  #1,T_CPU_SLICES(%a3)
     move.b  #T_RUNNING_STATE,T_STATE(%a3)
-    move.l  %a3,current
+    move.l  %a3,current:w
     cmp.w   #8,T_FLEN(%a3)
     bne.s   9f
     move.l  T_USP(%a3),%a1          /* resume's, with its frame over t's (which is in t's TCB) */
@@ -446,7 +446,7 @@ splx:
     move.w  6(%sp),%sr
     rts
 
-    .bss
+    .section .hot,"aw"              /* (below 32 KB: kernel.ld) */
     .globl current
     .even
 current:    .long 0
