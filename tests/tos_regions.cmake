@@ -65,3 +65,7 @@ set_tests_properties(regions_events_in_trace_cover_every_step PROPERTIES LABELS 
 # A region is homed where the thread that creates it runs (MCRL): regions made on every slave
 # and by a thread that migrated, read, written and migrated to from every board.
 tos_kernel_test(PROGRAM regions_homed_where_created ALL_FREE LABELS seed003)
+
+# The home's own writer is not starved by readers on the other boards that ask again as soon as
+# they are invalidated: the copy the home's request got goes to its waiting threads first.
+tos_kernel_test(PROGRAM regions_home_writer_gets_in ALL_FREE LABELS seed003)

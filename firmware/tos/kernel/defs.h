@@ -17,6 +17,11 @@
 #include <tos/pinfo.h>
 
 #define NULL ((void *)0)
+/* A variable entry.S's fast paths touch on every system call and switch: in the .hot section,
+ * below 32 KB (kernel.ld), where entry.S reaches it by an absolute short address (4 cycles less
+ * an access than a long one). C reaches it as any other. */
+#define KERNEL_HOT __attribute__((section(".hot")))
+#define KERNEL_HOT_CONST __attribute__((section(".hot.const"))) /* (the same for a constant) */
 #define REG16(a) (*(volatile uint16_t *)(a))
 #define REG32(a) (*(volatile uint32_t *)(a))
 
@@ -71,6 +76,11 @@ struct tcb {
 /* entry.S's copies of these (its fast path reads the state) */
 _Static_assert(__builtin_offsetof(struct tcb, state) == 143, "entry.S: T_STATE");
 _Static_assert(T_RUNNING == 2, "entry.S: T_RUNNING_STATE");
+/* ... and its yield's (the scheduler's choice in assembly) */
+_Static_assert(__builtin_offsetof(struct tcb, next) == 128 && __builtin_offsetof(struct tcb, prev) == 132 &&
+               __builtin_offsetof(struct tcb, proc) == 136 && __builtin_offsetof(struct tcb, cpu_slices) == 186 &&
+               __builtin_offsetof(struct tcb, rq_counted) == 225 && T_READY == 1,
+               "entry.S: T_NEXT T_PREV T_PROC T_CPU_SLICES T_RQ_COUNTED T_READY_STATE");
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
 #define TCB_REGS_A0 8
@@ -136,6 +146,10 @@ uint32_t route_lookup(const struct proc *p, uint32_t slot);       /* the board t
 int route_forward_to(const struct proc *p, uint32_t slot);        /* a routed token for an absent thread: where next, -1 none */
 void route_stale(void);                                           /* count a routed token forwarded */
 void route_init(void);
+_Static_assert(__builtin_offsetof(struct proc, state) == 0 && __builtin_offsetof(struct proc, pid) == 1 &&
+               __builtin_offsetof(struct proc, rq_head) == 20 && __builtin_offsetof(struct proc, rq_tail) == 24 &&
+               __builtin_offsetof(struct proc, guest) == 2972 && P_FOREGROUND == 1 && P_BACKGROUND == 2,
+               "entry.S: P_STATE P_PID P_RQ_HEAD P_RQ_TAIL P_GUEST P_FOREGROUND P_BACKGROUND");
 
 /* ---- entry.S ---- */
 uint32_t run_user(struct tcb *t);     /* returns the vector that ended the run */

@@ -7,12 +7,14 @@
  *    (`current`). A system call (TRAP #0) is served at once, on the kernel stack where it
  *    stands (trap_fast, trap.c): when it completed and nothing waits for the main loop, the
  *    thread goes straight back (its registers reloaded, RTE), and a yield goes straight to
- *    the thread the scheduler chose; otherwise, and for every other exception, the frame is
+ *    the thread the scheduler chose (with every event class off, chosen here: `yield`);
+ *    otherwise, and for every other exception, the frame is
  *    popped and run_user() returns to the main loop with the vector number. The thread goes on
  *    later by run_user(), which pushes the saved frame back and RTEs (a $8 bus-error frame
  *    too: the 68010 reruns the faulted cycle).
  *  - from supervisor mode: an interrupt is handled in place (intr) and RTEs; anything else is
  *    a kernel fault (kernel_fault: register dump, the board halts). */
+#include <testbed/memory_map.h>
 #include <testbed/tos.h>
 
 /* struct tcb offsets (kernel/defs.h) */
@@ -20,8 +22,22 @@
 #define T_USP 60
 #define T_FLEN 64
 #define T_FRAME 68
-#define T_STATE 143         /* (defs.h checks these two) */
+#define T_STATE 143         /* (defs.h checks these and the rest) */
 #define T_RUNNING_STATE 2
+#define T_READY_STATE 1
+#define T_NEXT 128
+#define T_PREV 132
+#define T_PROC 136
+#define T_CPU_SLICES 186
+#define T_RQ_COUNTED 225
+/* struct proc offsets */
+#define P_STATE 0
+#define P_PID 1
+#define P_RQ_HEAD 20
+#define P_RQ_TAIL 24
+#define P_GUEST 2972
+#define P_FOREGROUND 1
+#define P_BACKGROUND 2
 
     .section .vectors,"a"
     .long TOS_KERNEL_STACK_TOP
@@ -53,11 +69,12 @@ _start:
     .globl run_user
 run_user:
     movem.l %d2-%d7/%a2-%a6,-(%sp)
-    move.l  %sp,kernel_sp
+    move.l  %sp,kernel_sp:w
     move.l  48(%sp),%a0
-    move.l  %a0,current
+    move.l  %a0,current:w
 resume:                             /* a0: the thread to enter; the stack as run_user left it */
     move.w  #0x2700,%sr             /* no interrupt between the frame and the RTE */
+resume_off:
     move.l  T_USP(%a0),%a1
     move.l  %a1,%usp
     move.w  T_FLEN(%a0),%d0         /* push the saved frame back, last word first */
@@ -66,7 +83,7 @@ resume:                             /* a0: the thread to enter; the stack as run
     move.l  T_FRAME+4(%a0),-(%sp)   /* format $0 (a trap, an interrupt): two long words */
     move.l  T_FRAME(%a0),-(%sp)
     movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
-    st      entering                /* a fault from here on is the thread's (see kfault) */
+rte_thread1:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 3:  lea     T_FRAME(%a0,%d0.w),%a1
     lsr.w   #1,%d0
@@ -74,16 +91,18 @@ resume:                             /* a0: the thread to enter; the stack as run
 4:  move.w  -(%a1),-(%sp)
     dbra    %d0,4b
     movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
-    st      entering                /* a fault from here on is the thread's (see kfault) */
+rte_thread2:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 
     .globl syscall
 syscall:
     btst    #5,(%sp)                /* S bit of the stacked SR: the kernel makes no calls */
     bne     from_kernel
-    sf      entering
+    cmp.l   #SYS_YIELD,%d0
+    beq     yield
+sys_general:
     move.l  %a0,-(%sp)
-    move.l  current,%a0
+    move.l  current:w,%a0
     /* Into the TCB: the registers a call reads (d0-d3, a0-a2: its number and arguments), the
      * USP and the frame (a call may move the PC back; migrate packs it). d4-d7 and a3-a6 are
      * callee-saved in C, so they are still the thread's when the call returns: they go into the
@@ -101,46 +120,47 @@ syscall:
     move.w  #8,T_FLEN(%a0)
     move.l  (%sp),T_FRAME(%a0)
     move.l  4(%sp),T_FRAME+4(%a0)
+sys_saved:                          /* (a yield that needs C comes in here) */
     move.l  %a0,-(%sp)
     /* The common case, without C around it (issue 32): no event class on, a number with a
      * handler. Events on (TRAP7 and the phases are written before the call) or an unknown
      * number: trap_fast does it all. */
-    tst.w   dgl
+    tst.w   dgl:w
     bne.s   3f
     cmp.l   #TOS_SYSCALL_COUNT,%d0
     bcc.s   3f
     add.w   %d0,%d0
     add.w   %d0,%d0
-    lea     syscall_table,%a1
+    lea     syscall_table:w,%a1
     move.l  (%a1,%d0.w),%d1
     beq.s   3f
     move.l  %d1,%a1
     jsr     (%a1)                   /* sys_<name>(t): the result in d0 */
-    move.l  current,%a0             /* t (not from its argument slot: C may reuse that) */
-    tst.w   dgl                     /* the call turned events on: USER_ON is written (trap_finish) */
+    move.l  current:w,%a0           /* t (not from its argument slot: C may reuse that) */
+    tst.w   dgl:w                   /* the call turned events on: USER_ON is written (trap_finish) */
     bne.s   4f
     cmp.b   #T_RUNNING_STATE,T_STATE(%a0)
     bne.s   4f                      /* blocked or yielded: trap_finish (the scheduler's choice) */
     move.l  %d0,T_REGS(%a0)         /* the result, where a later look at the TCB finds it */
     move.w  %sr,%d1                 /* (the level the call left, for the loop's way) */
     move.w  #0x2700,%sr             /* no interrupt between the last look and the RTE */
-    tst.l   loop_flags              /* loop_wanted(), defs.h: slice over, kernel work, halting */
+    tst.l   loop_flags:w            /* loop_wanted(), defs.h: slice over, kernel work, halting */
     bne.s   5f
     addq.l  #4,%sp
     move.l  T_REGS+4(%a0),%d1       /* the registers C may have used; d0 is the result */
     move.l  T_REGS+36(%a0),%a1
     move.l  T_REGS+32(%a0),%a0
-    st      entering                /* (its code page may have gone during the call) */
+rte_thread3:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 5:  move.w  %d1,%sr
 4:  move.l  %d0,(%sp)              /* trap_finish(t, result) */
-    move.l  current,-(%sp)
+    move.l  current:w,-(%sp)
     jsr     trap_finish
     addq.l  #4,%sp
     bra.s   6f
 3:  jsr     trap_fast               /* the thread to enter (interrupts off), or 0: the loop */
 6:  addq.l  #4,%sp
-    move.l  current,%a1
+    move.l  current:w,%a1
     tst.l   %d0
     beq.s   call_to_loop
     move.l  %d0,%a0
@@ -153,12 +173,12 @@ syscall:
     move.l  T_REGS+4(%a0),%d1
     move.l  T_REGS+36(%a0),%a1
     move.l  T_REGS+32(%a0),%a0
-    st      entering                /* (its code page may have gone during the call) */
+rte_thread4:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 8:  movem.l %d4-%d7,T_REGS+16(%a1)  /* another thread (a yield): the rest of this one's */
     movem.l %a3-%a6,T_REGS+44(%a1)
     addq.l  #8,%sp
-    move.l  %a0,current
+    move.l  %a0,current:w
     bra     resume
 call_to_loop:                       /* served: the loop goes on (its vector: the call's) */
     movem.l %d4-%d7,T_REGS+16(%a1)
@@ -172,9 +192,8 @@ exception:
     btst    #5,(%sp)                /* S bit of the stacked SR */
     bne     from_kernel
     /* From a user thread, a fault or an interrupt: its whole context into its TCB. */
-    sf      entering
     move.l  %a0,-(%sp)
-    move.l  current,%a0
+    move.l  current:w,%a0
 save_all:                           /* a fault or an interrupt */
     movem.l %d0-%d7/%a0-%a6,T_REGS(%a0)
     move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
@@ -195,7 +214,7 @@ to_loop:
     and.l   #0x0FFF,%d1
     lsr.l   #2,%d1
     move.l  %d1,%d0                 /* run_user's result: the vector */
-9:  move.l  kernel_sp,%sp
+9:  move.l  kernel_sp:w,%sp
     movem.l (%sp)+,%d2-%d7/%a2-%a6
     rts                             /* SR keeps the exception's IPL: the loop lowers it */
 
@@ -220,14 +239,27 @@ kfault:
     tst.b   dev_probing             /* a user device refused dev_io's access (kernel/dev_io.S) */
     bne     dev_io_fault
     /* The RTE into a thread faulted (its PC or first instruction words on a page that is not
-     * mapped: gone since it last ran, say): the 68010 takes that in supervisor mode, but it is
-     * the thread's fault. Its registers and frame are still in its TCB, untouched: run_user()
-     * returns the vector, as for a fault in user mode, and the thread's process is dealt with. */
-    tst.b   entering
-    beq.s   8f
-    sf      entering
+     * mapped: gone since it last ran, say): the 68010 takes that in supervisor mode, with the
+     * RTE's own address as the PC to rerun (it is rolled back), but it is the thread's fault.
+     * Its frame is still in its TCB, and so are its registers but the callee-saved ones a call
+     * done at once never stored (they are still the thread's here): run_user() returns the
+     * vector, as for a fault in user mode, and the thread's process is dealt with. Which RTE
+     * faulted is in the frame: no flag is written on every way in and out of a thread. */
+    cmp.l   #rte_thread1,4+2(%sp)
+    beq.s   9f
+    cmp.l   #rte_thread2,4+2(%sp)
+    beq.s   9f
+    cmp.l   #rte_thread3,4+2(%sp)
+    beq.s   9f
+    cmp.l   #rte_thread4,4+2(%sp)
+    beq.s   9f
+    cmp.l   #rte_thread5,4+2(%sp)
+    bne.s   8f
+9:  move.l  current:w,%a0
+    movem.l %d4-%d7,T_REGS+16(%a0)
+    movem.l %a3-%a6,T_REGS+44(%a0)
     and.l   #0xFF,%d0
-    move.l  kernel_sp,%sp
+    move.l  kernel_sp:w,%sp
     movem.l (%sp)+,%d2-%d7/%a2-%a6
     rts
 8:  move.l  (%sp)+,%d0
@@ -236,6 +268,163 @@ kfault:
     jsr     kernel_fault
 7:  bra.s   7b
 
+/* A yield (issue 32: "a yield is a choice of TCB plus a register restore"): when no event class
+ * is on and the main loop has nothing to do, the scheduler's choice (thread.c: thread_yield,
+ * then choose() and next_in_turn(), with the same queue order, slice owner, turn and counters)
+ * is made here and the chosen thread entered by `resume`. Anything else takes the C path, with
+ * nothing changed yet: events on, loop work pending, a caller that does not own the slice (the
+ * owner's rest of slice comes first), a chosen process that is not foreground or background
+ * (the C rotation skips it) or is a guest (its code page may have to come first). The thread
+ * goes to the tail of its process's queue, as thread_yield() puts it; its d0 stays its call's
+ * number, as trap_finish() leaves a thread that is not running. A thread of another process
+ * costs one more compare and a write of the MMU's ASID: no reason to leave that to C. */
+y_rotate:                           /* next_in_turn(): the lowest ready pid from turn + 1, else the lowest */
+    move.l  sched_turn:w,%d1
+    addq.w  #1,%d1
+    and.w   #15,%d1
+    add.w   %d1,%d1
+    lea     sched_from_pid:w,%a2
+    move.w  (%a2,%d1.w),%d2
+    and.w   %d0,%d2
+    bne.s   6f
+    move.w  %d0,%d2
+6:  lea     sched_low_bit:w,%a2
+    moveq   #0,%d1
+    move.b  %d2,%d1
+    beq.s   7f
+    move.b  (%a2,%d1.w),%d1
+    bra.s   8f
+7:  lsr.w   #8,%d2
+    move.b  %d2,%d1
+    move.b  (%a2,%d1.w),%d1
+    addq.w  #8,%d1
+8:  move.w  %d1,%d2
+    add.w   %d2,%d2
+    add.w   %d2,%d2
+    lea     sched_proc_at:w,%a2
+    move.l  (%a2,%d2.w),%a2
+    bra     y_chosen
+y_c:                                /* the C path, nothing changed: the level as the trap left it */
+    move.w  (%sp),%d0
+    and.w   #0x0700,%d0
+    or.w    #0x2000,%d0
+    move.w  %d0,%sr
+    movem.l T_REGS(%a0),%d0-%d2     /* the scratch registers used above, back as the thread had them */
+    movem.l T_REGS+36(%a0),%a1-%a2
+    bra     sys_saved
+
+yield:
+    tst.w   dgl:w
+    bne     sys_general
+    move.l  %a0,-(%sp)
+    move.l  current:w,%a0
+    movem.l %d0-%d7/%a0-%a6,T_REGS(%a0) /* its whole context: it is leaving the CPU */
+    move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
+    move.l  %usp,%a1
+    move.l  %a1,T_USP(%a0)
+    move.w  #8,T_FLEN(%a0)
+    move.l  (%sp),T_FRAME(%a0)
+    move.l  4(%sp),T_FRAME+4(%a0)
+    move.w  #0x2700,%sr             /* as trap_finish: the last look at the loop's flags, then the RTE */
+    tst.l   loop_flags:w            /* loop_wanted(): the C path (the loop runs) */
+    bne.s   y_c
+    cmp.l   sched_slice_owner:w,%a0 /* not its slice: choose() may give another thread the rest of its own */
+    bne.s   y_c
+    move.l  T_PROC(%a0),%a1         /* a1: p, t's process */
+    moveq   #0,%d1
+    move.b  P_PID(%a1),%d1
+    move.l  sched_rq_procs:w,%d0
+    bclr    %d1,%d0
+    tst.l   %d0                     /* another process with a ready thread: the turn decides */
+    bne     y_others
+    /* Only p: its head after t joins it (the common case, written out: p's bit is set while its
+     * queue is not empty, and the MMU already translates p's space, as t runs in it). A thread
+     * that runs is unlinked (next and prev NULL: rq_unlink, or y_go's unlink, made it run) and
+     * counted in RQ-LENGTH (rq_counted: it was when it was queued), so ready(t) here writes only
+     * its state and the links that change. */
+    move.b  (%a1),%d2
+    subq.b  #P_FOREGROUND,%d2
+    cmp.b   #P_BACKGROUND-P_FOREGROUND,%d2
+    bhi     y_c
+    tst.b   P_GUEST(%a1)
+    bne     y_c
+    move.l  P_RQ_HEAD(%a1),%d2
+    beq.s   y_alone                 /* t alone: it goes on, as the C path has it */
+    move.l  %d2,%a3                 /* a3: the head, the thread chosen */
+    move.b  #T_READY_STATE,T_STATE(%a0)
+    move.l  T_NEXT(%a3),%d2
+    bne.s   1f
+    move.l  %a0,P_RQ_HEAD(%a1)      /* the head was p's only ready thread: now t is (two threads */
+    move.l  %a0,P_RQ_TAIL(%a1)      /* taking turns: the head's links are NULL already) */
+    bra     y_book
+1:  move.l  %d2,%a4                 /* rq_unlink(the head): its next becomes the head */
+    move.l  %d2,P_RQ_HEAD(%a1)
+    clr.l   T_PREV(%a4)
+    clr.l   T_NEXT(%a3)
+    move.l  P_RQ_TAIL(%a1),%a4      /* t to the tail */
+    move.l  %a0,T_NEXT(%a4)
+    move.l  %a4,T_PREV(%a0)
+    move.l  %a0,P_RQ_TAIL(%a1)
+    bra     y_book
+y_alone:
+    move.l  %a0,%a3
+    bra     y_book
+y_others:
+    bset    %d1,%d0                 /* d0: the ready processes once t is queued (ready()) */
+    bra     y_rotate
+y_chosen:                           /* a2: q, the process chosen; d1: its pid; d0: the ready set */
+    move.b  P_STATE(%a2),%d2
+    subq.b  #P_FOREGROUND,%d2
+    cmp.b   #P_BACKGROUND-P_FOREGROUND,%d2
+    bhi     y_c                     /* suspended or ending: the C rotation looks further */
+    tst.b   P_GUEST(%a2)
+    bne     y_c                     /* schedule_yield's remote_prefetch */
+    /* Decided: from here on as the C path would have it. ready(t): the tail of p's queue. */
+y_go:                               /* (t's next is NULL and it is counted: as above) */
+    move.b  #T_READY_STATE,T_STATE(%a0)
+    move.l  P_RQ_TAIL(%a1),%d2
+    move.l  %d2,T_PREV(%a0)
+    beq.s   1f
+    move.l  %d2,%a3
+    move.l  %a0,T_NEXT(%a3)
+    bra.s   2f
+1:  move.l  %a0,P_RQ_HEAD(%a1)
+2:  move.l  %a0,P_RQ_TAIL(%a1)
+    /* rq_unlink(q's head): t itself when it is alone */
+    move.l  P_RQ_HEAD(%a2),%a3
+    move.l  T_NEXT(%a3),%d2
+    move.l  %d2,P_RQ_HEAD(%a2)
+    beq.s   3f
+    move.l  %d2,%a4
+    clr.l   T_PREV(%a4)
+    bra.s   4f
+3:  clr.l   P_RQ_TAIL(%a2)
+    bclr    %d1,%d0                 /* q's queue is empty now */
+4:  clr.l   T_NEXT(%a3)             /* (its prev is NULL: it was the head) */
+    move.l  %d0,sched_rq_procs:w
+    cmp.w   vm_asid:w,%d1           /* vm_activate() */
+    beq.s   y_book
+    move.w  %d1,vm_asid:w
+    move.w  %d1,TB_MMU_ASID
+y_book:                             /* a3: the thread chosen; d1: its pid */
+    move.l  %d1,sched_turn:w        /* choose(): its slice begins (slice_over is 0: loop_flags) */
+    move.l  %a3,sched_slice_owner:w
+    addq.l  #1,switches:w
+    addq.l  #1,T_CPU_SLICES(%a3)
+    move.b  #T_RUNNING_STATE,T_STATE(%a3)
+    move.l  %a3,current:w
+    cmp.w   #8,T_FLEN(%a3)
+    bne.s   9f
+    move.l  T_USP(%a3),%a1          /* resume's, with its frame over t's (which is in t's TCB) */
+    move.l  %a1,%usp
+    move.l  T_FRAME(%a3),(%sp)      /* SR and PC: the format word there is t's trap's, format $0 */
+    move.w  T_FRAME+4(%a3),4(%sp)   /* (RTE reads no more of it; the vector number does not matter) */
+    movem.l T_REGS(%a3),%d0-%d7/%a0-%a6
+rte_thread5:                        /* into a thread: a fault here is the thread's (kfault) */
+    rte
+9:  addq.l  #8,%sp                  /* a longer frame (a bus error's): resume pushes it */
+    move.l  %a3,%a0
+    bra     resume_off
     .globl cpu_idle
 cpu_idle:
     stop    #0x2000
@@ -257,9 +446,8 @@ splx:
     move.w  6(%sp),%sr
     rts
 
-    .bss
+    .section .hot,"aw"              /* (below 32 KB: kernel.ld) */
     .globl current
     .even
 current:    .long 0
 kernel_sp:  .long 0
-entering:   .byte 0                 /* between run_user's RTE and the thread's first instruction */

@@ -3,7 +3,7 @@
  * A full SMI loses the event and counts it (SMI_LOST); the kernel never waits for room. */
 #include "defs.h"
 
-uint16_t dgl;
+uint16_t dgl KERNEL_HOT;
 int have_smi;
 
 void event_init(void) {

@@ -51,7 +51,7 @@ void halt_board(uint32_t code) {
   for (;;) cpu_idle();
 }
 
-volatile union loop_flags loop_flags;
+volatile union loop_flags loop_flags KERNEL_HOT;
 
 /* halt(all): this board, or (master, all) every board: the others first, by message. */
 static int done_told = -1; /* what this board last told the master it is (1 done, 0 busy) */

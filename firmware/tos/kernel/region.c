@@ -243,13 +243,33 @@ static void serve_waiters(struct region *r);
 
 /* May an access of this kind start here now? Not while an invalidation or recall waits for the
  * accesses here to end, nor, at the home, while another board's request is served or is next. */
+static int copy_allows(const struct region *r, uint32_t kind) {
+  return kind == K_READ ? (r->state != S_INVALID && !r->writer) : (r->state == S_EXCL && !r->writer && !r->readers);
+}
 static int grantable(struct region *r, uint32_t kind) {
   if (r->held) return 0;
   if (r->home) {
     struct hreq *h = hq_head(r);
     if (r->busy || (h && h->from != me())) return 0;
   }
-  return kind == K_READ ? (r->state != S_INVALID && !r->writer) : (r->state == S_EXCL && !r->writer && !r->readers);
+  return copy_allows(r, kind);
+}
+
+/* The home's own request has been served: its waiters take the copy it got, oldest first,
+ * before the next request in the queue is served (that one then waits for their accesses to
+ * end: home_run), as a board's waiters take the data its request brought (on_data). Through
+ * serve_waiters alone a request queued meanwhile by another board would come first, take the
+ * copy away, and the home's threads would ask again at the back of the queue: with readers on
+ * other boards that re-ask as fast as they are invalidated, the home's writer never got in
+ * (tos_regions_home_writer_gets_in). */
+static void grant_home_waiters(struct region *r) {
+  struct waiter *w;
+  while (!r->held && (w = oldest(r)) && copy_allows(r, w->kind)) {
+    if (w->kind == K_READ) ++r->readers;
+    else r->writer = 1;
+    REV(EV_RGN_GRANTED, r);
+    wake(w, w->cm ? TOS_CM_STARTED : 0);
+  }
 }
 
 /* Let waiting threads go, oldest first, while this board's copy allows it; ask the home for
@@ -326,6 +346,7 @@ static void home_complete(struct region *r, struct hreq *q) {
   }
   q->used = 0;
   r->busy = 0;
+  if (b == me()) grant_home_waiters(r);
   serve_waiters(r);
 }
 

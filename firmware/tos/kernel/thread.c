@@ -10,17 +10,20 @@
 static struct tcb tcbs[TOS_MAX_TCBS];
 static struct tcb *free_tcbs;
 static uint32_t nfree_tcbs;
-uint32_t switches;
-static int turn = TOS_MAX_PROCESSES - 1; /* the process that ran last */
-static struct tcb *slice_owner;
+uint32_t switches KERNEL_HOT;
+/* The scheduler's state and tables are also read and written by entry.S's yield (the same
+ * choice, in assembly, for the common case: events off, nothing for the loop): hence the
+ * global assembler names. */
+int turn __asm__("sched_turn") KERNEL_HOT = TOS_MAX_PROCESSES - 1; /* the process that ran last */
+struct tcb *slice_owner __asm__("sched_slice_owner") KERNEL_HOT;
 /* Bit pid set while process pid's ready queue is not empty: the scheduler finds the next
  * process with work without visiting every process (a yield is a choice of TCB). */
-static uint32_t rq_procs;
+uint32_t rq_procs __asm__("sched_rq_procs") KERNEL_HOT;
 _Static_assert(TOS_MAX_PROCESSES == 16, "rq_procs and the scheduler's tables assume 16 processes");
 static uint16_t proc_bit[TOS_MAX_PROCESSES];  /* 1 << pid */
-static uint16_t from_pid[TOS_MAX_PROCESSES];  /* the bits of pid and above */
-static struct proc *proc_at[TOS_MAX_PROCESSES]; /* &procs[pid] without a multiplication */
-static uint8_t low_bit[256];                  /* the lowest set bit of a byte (of 0: unused) */
+uint16_t from_pid[TOS_MAX_PROCESSES] __asm__("sched_from_pid") KERNEL_HOT;  /* the bits of pid and above */
+struct proc *proc_at[TOS_MAX_PROCESSES] __asm__("sched_proc_at") KERNEL_HOT; /* &procs[pid] without a multiplication */
+uint8_t low_bit[256] __asm__("sched_low_bit") KERNEL_HOT; /* the lowest set bit of a byte (of 0: unused) */
 
 void thread_init(void) {
   free_tcbs = NULL;

@@ -88,7 +88,7 @@ TOS_SYSCALL_LIST(X)
 TOS_TEST_SYSCALL_LIST(X)
 #endif
 #undef X
-syscall_fn *const syscall_table[TOS_SYSCALL_COUNT] = { /* entry.S's fast path indexes it too */
+syscall_fn *const syscall_table[TOS_SYSCALL_COUNT] KERNEL_HOT_CONST = { /* entry.S's fast path indexes it too */
 #define X(name, number, nargs) [number] = sys_##name,
     TOS_SYSCALL_LIST(X)
 #ifdef TOS_TEST_CALLS

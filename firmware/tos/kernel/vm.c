@@ -25,7 +25,7 @@ void vm_clear(struct proc *p) {
 /* The address space the MMU translates now: kept here so that a switch between threads of one
  * process touches no device register, and one between processes writes ASID and nothing else
  * (the page tables stay where vm_init put them: nothing is rebuilt at a switch). */
-uint16_t vm_asid = 0xFFFF; /* none yet: the first activation writes it (vm_activate, defs.h) */
+uint16_t vm_asid KERNEL_HOT = 0xFFFF; /* none yet: the first activation writes it (vm_activate, defs.h) */
 
 int vm_map(struct proc *p, uint32_t vpage, uint32_t pa, int writable) {
   if (vpage >= TOS_USER_PAGES) return 0;
