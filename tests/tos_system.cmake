@@ -8,7 +8,7 @@ set(_check ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 set(_sessions ${CMAKE_CURRENT_SOURCE_DIR}/tos/sessions)
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/sessions.rc "# a shell on every board\n* sh\n")
 tos_filestore(NAME tos-sessions FILES sh hello local dgl tos/sessions/good.sh tos/sessions/bad.sh
-              RC ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/sessions.rc SIZE_KB 400)
+              RC ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/sessions.rc SIZE_KB 448)
 
 # tos_session_test(NAME <name> REGEX <regex over the master's console>)
 # types tests/tos/sessions/<name>.txt
@@ -39,7 +39,7 @@ tos_session_test(NAME migration
 
 # Files: redirection into a file and reading it back, cp on one board and to water (then ls and
 # cat there), rm, chmod (a write refused, then allowed), mv, scripts (one good, one with a
-# syntax error that stops it, one missing), and a full filestore (400 KB: programs linked with
+# syntax error that stops it, one missing), and a full filestore (448 KB: programs linked with
 # newlib are about 60 KB) refusing a copy while
 # every file already stored stays intact.
 tos_session_test(NAME files
