@@ -19,6 +19,7 @@ board_gtest(test_board_dma test_board_dma.cpp)
 board_gtest(test_board_irq test_board_irq.cpp)
 board_gtest(test_board_sync test_board_sync.cpp)
 board_gtest(test_board_idle test_board_idle.cpp)
+board_gtest(test_board_run_ahead test_board_run_ahead.cpp)
 
 # board_run_test(NAME EXPECT_RC rc EXPECT_REGEX re [extra -D definitions...] COMMAND cmd args...)
 function(board_run_test name)

@@ -72,7 +72,7 @@ void CpuInitiator::after_sync() {
     next_boundary_ = q ? now - now % q + q : now;
   }
   // At least one clock, so a zero quantum still progresses.
-  quantum_end_ = sync_cycle_ + std::max<uint64_t>(1, (next_boundary_ - now) / period_ps_);
+  quantum_end_ = sync_cycle_ + std::max<uint64_t>(1, (next_boundary_ - now + (quanta_ - 1) * q) / period_ps_);
   lead_end_ = sync_cycle_ + lead_clocks_;
   limits_dirty_ = true;
 }

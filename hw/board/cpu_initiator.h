@@ -77,7 +77,8 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   void set_memory_port(const SharedMemoryPort* port);
   // How far the CPU may run ahead of the kernel when no other process is waiting to run
   // (default 1 ms). Bounds the overrun past an sc_start(duration) end, which SystemC does not
-  // expose as pending activity.
+  // expose as pending activity (in exact mode a board running ahead across quanta may overrun
+  // by SpeculativeEngine::kMaxQuanta quanta: work a later sc_start keeps).
   void set_max_lead(sc_core::sc_time t) {
     max_lead_ = t;
     lead_clocks_ = std::max<uint64_t>(1, t.value() / period_ps_);
@@ -176,6 +177,9 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // The next global-quantum boundary after the last synchronisation, and the quantum it was
   // computed for: kernel time only grows, so it is recomputed (a division) only once passed.
   uint64_t next_boundary_ = 0, boundary_quantum_ = 0;
+  // Quanta a chunk spans: 1, or more for a board the speculative engine lets run ahead
+  // (SpeculativeEngine::widen). Read at each synchronisation.
+  uint64_t quanta_ = 1;
   const SharedMemoryPort* mem_port_ = nullptr;
   sc_core::sc_time dma_seen_, dma_stall_;
   uint64_t syncs_ = 0, chunks_ = 0;

@@ -1,6 +1,7 @@
 #include "cpu_speculation.h"
 #include "cpu_initiator.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -129,7 +130,7 @@ void SpeculativeEngine::run(uint64_t end) {
   if (!pool || !fresh_ || run_here_ || skip_ || c_.log_.observed() || c_.log_.tracing()) {
     run_here_ = false;
     if (skip_ && fresh_) --skip_;
-    run_ahead(end);
+    if (run_ahead(end) && last_run_reached_) widen();
     return;
   }
   job_target_ = end;
@@ -170,6 +171,7 @@ void SpeculativeEngine::finish_job() {
     journal_.undo();
     cpu_.restore(ckpt_);
     ++aborted_;
+    narrow();
     run_here_ = true;
     // A board that keeps touching devices (TOS's kernel between interrupts) wastes the run it
     // sends: it sends fewer, backing off exponentially while they keep failing.
@@ -180,7 +182,15 @@ void SpeculativeEngine::finish_job() {
   backoff_ = 0;
   last_target_ = job_target_;
   last_run_reached_ = cpu_.cycles() >= job_target_;
+  if (last_run_reached_) widen();
 }
+
+void SpeculativeEngine::widen() {
+  if (c_.quanta_ > 1) ++widened_;
+  c_.quanta_ = std::min<uint64_t>(c_.quanta_ * 2, kMaxQuanta);
+}
+
+void SpeculativeEngine::narrow() { c_.quanta_ = 1; }
 
 uint64_t SpeculativeEngine::cycle_of(const sc_time& t) const {
   uint64_t from = c_.sync_time_.value(), at = t.value();
@@ -224,6 +234,7 @@ void SpeculativeEngine::rollback() {
   cpu_.restore(ckpt_);
   c_.log_.drop();  // what the observer and the tracer would have been told is undone
   ++rollbacks_;
+  narrow();
   committed_in_run_ = false;
   last_run_reached_ = false;
   if (cpu_.cycles() < target && !run_ahead(target)) return;  // rollback_to_ is set again
@@ -274,6 +285,7 @@ bool SpeculativeEngine::sync_exact() {
 // before that abandons the run.
 void SpeculativeEngine::before_device(uint64_t cycle) {
   if (in_job_) throw Offload{};
+  narrow();
   if (cycle < c_.sync_cycle_)
     throw std::logic_error(std::string(c_.name()) + ": exact mode: a rerun reached a device access in the past "
                            "(the rerun diverged from the first run)");

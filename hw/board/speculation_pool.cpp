@@ -66,7 +66,13 @@ void SpeculationPool::submit(SpeculationJob& job) {
     std::lock_guard<std::mutex> l(m_);
     queue_.push_back(&job);
     queued_.fetch_add(1, std::memory_order_release);
+    // One notification per sleeping worker: a worker that has been told to wake but has not yet
+    // taken the lock is no longer counted, so the next jobs do not call into the kernel again.
     wake = sleeping_ > 0;
+    if (wake) {
+      --sleeping_;
+      ++wakes_;
+    }
   }
   if (wake) cv_.notify_one();
 }
@@ -116,6 +122,7 @@ SpeculationJob* SpeculationPool::next(unsigned self) {
 }
 
 void SpeculationPool::run(SpeculationJob& job, unsigned self) {
+  if (job.last_thread_.load(std::memory_order_relaxed) == self) ++job.ran_where_before_;
   job.last_thread_.store(self, std::memory_order_relaxed);
   job.execute();
   finish(job);
@@ -129,14 +136,17 @@ void SpeculationPool::join(SpeculationJob& job) {
   }
   // A worker runs it: meanwhile this thread runs what is queued, then spins (a run is a chunk of
   // instructions: microseconds).
+  bool waited = false;
   while (job.state_.load(std::memory_order_acquire) == SpeculationJob::kRunning) {
     if (SpeculationJob* other = next(0)) {
       ++other->ran_joining_;
       run(*other, 0);
     } else {
+      waited = true;
       std::this_thread::yield();
     }
   }
+  join_waits_ += waited;
   job.state_.store(SpeculationJob::kIdle, std::memory_order_relaxed);
 }
 
@@ -154,9 +164,12 @@ void SpeculationPool::work(unsigned self) {
     }
     std::unique_lock<std::mutex> l(m_);
     while (queue_.empty() && !stop_) {
+      // The submit that wakes it takes it off sleeping_ (the job may be gone when it looks: it
+      // counts itself again); a spurious wake-up leaves it counted twice, which costs one
+      // needless notification later, never a missed one.
       ++sleeping_;
+      ++sleeps_;
       cv_.wait(l);
-      --sleeping_;
     }
     if (stop_) return;
   }

@@ -36,9 +36,11 @@ class SpeculationJob {
   // quantum to the next (which thread runs a job never changes its result).
   std::atomic<unsigned> last_thread_{0};  // read under the queue's lock while a stale entry runs
   uint64_t ran_on_worker_ = 0, ran_joining_ = 0;  // how the work spread (read after the run)
+  uint64_t ran_where_before_ = 0;  // ... and how often on the thread that ran it last
  public:
   uint64_t ran_on_worker() const { return ran_on_worker_; }
   uint64_t ran_joining() const { return ran_joining_; }
+  uint64_t ran_where_before() const { return ran_where_before_; }
 };
 
 class SpeculationPool {
@@ -62,6 +64,13 @@ class SpeculationPool {
   // Returns when `job` is done (running it here if no worker has taken it). No-op if it is
   // not queued or running.
   void join(SpeculationJob& job);
+  // The host's side of the hand-overs (not the machine's: they vary from run to run): how often
+  // a submit woke a sleeping worker, and how often a worker went to sleep. Read after the run.
+  uint64_t wakes() const { return wakes_; }
+  uint64_t sleeps() const { return sleeps_; }
+  // Joins that found their job running on a worker and nothing queued to do meanwhile: the
+  // kernel's thread idled (a worker still busy, or descheduled by the host).
+  uint64_t join_waits() const { return join_waits_; }
   static bool pending(const SpeculationJob& job) {
     int s = job.state_.load(std::memory_order_acquire);
     return s == SpeculationJob::kQueued || s == SpeculationJob::kRunning;
@@ -84,6 +93,8 @@ class SpeculationPool {
   std::atomic<bool> stopping_{false};
   bool stop_ = false;
   unsigned sleeping_ = 0;
+  uint64_t wakes_ = 0, sleeps_ = 0;  // under m_
+  uint64_t join_waits_ = 0;          // the kernel's thread's alone
   std::vector<std::thread> workers_;
   static SpeculationPool* instance_;
 };

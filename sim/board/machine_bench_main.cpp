@@ -22,6 +22,12 @@
 // speculative runs (run.threads) right after its run with one, and the speed-up of the run's wall
 // time over the one-thread run is printed with the real-time factor by the wall clock. Process CPU
 // time counts every thread, so the other columns stay those of the one-thread run.
+//
+// A second table counts, per size, what the boards' speculative runs did: synchronisations,
+// runs handed to the pool, rollbacks and commits (the machine's: the bench stops if the run with
+// N threads differs from the one with one), and with --threads how the N-thread run spread
+// (runs on workers, wake-ups of sleeping workers: the host's). On a shared host the counts judge a
+// change better than the wall times.
 #include "board.h"
 #include "tool_args.h"
 
@@ -33,6 +39,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -117,8 +124,29 @@ double self_cpu_seconds() {
   return cpu_seconds(ru);
 }
 
-// The child: N boards in one kernel; prints "instructions I simulated S run-cpu C run-wall W threads T"
-// for the parent.
+// What the boards' speculative runs did (issue #36): the first six are the machine's, the same
+// at any number of threads (the bench checks that); the last four are the host's.
+struct Counts {
+  unsigned long long syncs = 0, handoffs = 0, aborted = 0, rollbacks = 0, commits = 0, widened = 0;
+  unsigned long long on_workers = 0, where_before = 0, wakes = 0, sleeps = 0, join_waits = 0;
+  std::string format() const {
+    char b[256];
+    std::snprintf(b, sizeof b, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", syncs, handoffs, aborted, rollbacks,
+                  commits, widened, on_workers, where_before, wakes, sleeps, join_waits);
+    return b;
+  }
+  bool parse(const char* t) {
+    return t && std::sscanf(t, "%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu", &syncs, &handoffs, &aborted, &rollbacks,
+                            &commits, &widened, &on_workers, &where_before, &wakes, &sleeps, &join_waits) == 11;
+  }
+  bool same_machine(const Counts& o) const {
+    return syncs == o.syncs && handoffs == o.handoffs && aborted == o.aborted && rollbacks == o.rollbacks &&
+           commits == o.commits && widened == o.widened;
+  }
+};
+
+// The child: N boards in one kernel; prints "instructions I simulated S run-cpu C run-wall W threads T
+// counts K" (K: Counts::format) for the parent.
 int run_boards(const Options& o) {
   std::vector<std::unique_ptr<Board>> boards;
   try {
@@ -156,9 +184,27 @@ int run_boards(const Options& o) {
     }
     instructions += b->cpu().core().instructions();
   }
-  std::printf("instructions %llu simulated %.9f run-cpu %.6f run-wall %.6f threads %u\n",
+  Counts n;
+  for (auto& b : boards) {
+    const CpuInitiator& cpu = b->cpu();
+    const SpeculativeEngine& s = cpu.speculation();
+    n.syncs += cpu.syncs();
+    n.handoffs += s.runs_offloaded();
+    n.aborted += s.runs_aborted();
+    n.rollbacks += s.rollbacks();
+    n.commits += s.commits();
+    n.widened += s.runs_widened();
+    n.on_workers += s.ran_on_worker();
+    n.where_before += s.ran_where_before();
+  }
+  if (SpeculationPool* pool = SpeculationPool::instance()) {
+    n.wakes = pool->wakes();
+    n.sleeps = pool->sleeps();
+    n.join_waits = pool->join_waits();
+  }
+  std::printf("instructions %llu simulated %.9f run-cpu %.6f run-wall %.6f threads %u counts %s\n",
               (unsigned long long)instructions, sc_core::sc_time_stamp().to_seconds(), run_cpu, run_wall,
-              SpeculationPool::instance() ? SpeculationPool::instance()->threads() : 0);
+              SpeculationPool::instance() ? SpeculationPool::instance()->threads() : 0, n.format().c_str());
   return 0;
 }
 
@@ -168,6 +214,7 @@ struct Figures {
   double simulated = 0, cpu = 0, setup = 0, wall = 0, run_wall = 0;
   unsigned threads = 0;
   long max_rss_kb = 0;
+  Counts counts;
 };
 
 double sim_ms_for(const Options& o, unsigned n) { return o.sim_ms > 0 ? o.sim_ms : std::max(10.0, o.board_ms / n); }
@@ -205,7 +252,8 @@ bool measure(const char* self, const Options& o, unsigned n, unsigned threads, F
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return false;
   unsigned long long instr = 0;
   if (std::sscanf(out.c_str(), "instructions %llu simulated %lf run-cpu %lf run-wall %lf threads %u", &instr,
-                  &f.simulated, &f.cpu, &f.run_wall, &f.threads) != 5)
+                  &f.simulated, &f.cpu, &f.run_wall, &f.threads) != 5 ||
+      !f.counts.parse(std::strstr(out.c_str(), " counts ") ? std::strstr(out.c_str(), " counts ") + 8 : nullptr))
     return false;
   f.boards = n;
   f.instructions = instr;
@@ -235,6 +283,7 @@ int sc_main(int argc, char** argv) {
   std::vector<unsigned> sizes = o.sizes;
   sizes.insert(sizes.begin(), 1);  // the board alone, first, in the same run
   double alone_mips = 0;
+  std::vector<Counts> counts, many_counts;
   for (unsigned n : sizes) {
     Figures f;
     if (!measure(argv[0], o, n, 1, f)) {
@@ -249,12 +298,28 @@ int sc_main(int argc, char** argv) {
                 alone_mips > 0 ? mips / alone_mips : 0, f.setup, rss, rss / n);
     if (compare) {
       Figures g;
-      if (!measure(argv[0], o, n, many, g) || g.instructions != f.instructions) {
+      if (!measure(argv[0], o, n, many, g) || g.instructions != f.instructions || !g.counts.same_machine(f.counts)) {
         std::fprintf(stderr, "machine-bench: the run of %u boards on %u threads failed or differs\n", n, many);
         return 1;
       }
+      many_counts.push_back(g.counts);
       std::printf(" %10u %12.3f %12.2f", g.threads, f.run_wall > 0 ? f.simulated / f.run_wall : 0,
                   g.run_wall > 0 ? f.run_wall / g.run_wall : 0);
+    }
+    std::printf("\n");
+    counts.push_back(f.counts);
+  }
+  // The hand-overs behind the figures: counts, not times, so a change is judged on a shared host.
+  std::printf("\n%6s %10s %10s %10s %10s %10s %10s", "boards", "syncs", "hand-offs", "aborted", "rollbacks", "commits", "widened");
+  if (compare) std::printf(" %10s %10s %10s %10s %10s", "on-workers", "same-thr", "wakes", "sleeps", "join-waits");
+  std::printf("\n");
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    const Counts& c = counts[i];
+    std::printf("%6u %10llu %10llu %10llu %10llu %10llu %10llu", sizes[i], c.syncs, c.handoffs, c.aborted, c.rollbacks, c.commits,
+                c.widened);
+    if (compare) {
+      const Counts& g = many_counts[i];
+      std::printf(" %10llu %10llu %10llu %10llu %10llu", g.on_workers, g.where_before, g.wakes, g.sleeps, g.join_waits);
     }
     std::printf("\n");
   }
@@ -264,5 +329,12 @@ int sc_main(int argc, char** argv) {
   if (compare)
     std::printf("threads: host threads of the second run; wall-rt-1: simulated s per wall s with one thread;\n"
                 "speed-up: wall time of the run with one thread over that with `threads` (same instructions)\n");
+  std::printf("syncs: times the CPUs waited for the kernel; hand-offs: runs sent to the pool; aborted: of them, done\n"
+              "again at home after a device access; rollbacks, commits: exact mode's; widened: runs over more than one quantum (these six are the machine's:\n"
+              "equal at any thread count, checked)%s\n",
+              compare ? ";\non-workers: runs the pool's workers ran; same-thr: runs on the thread that ran the board's last;\n"
+                        "wakes: sleeping workers woken; sleeps: times a worker slept; join-waits: joins that idled for a\n"
+                        "worker (these five: the run with `threads`)"
+                      : "");
   return 0;
 }

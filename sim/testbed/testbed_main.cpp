@@ -118,7 +118,8 @@ void report_threads(Machine& m, std::ostream& os) {
   }
   os << "threads: " << pool->threads() << " host thread(s) for the speculative runs; " << offloaded
      << " runs sent to them (" << aborted << " done again on the kernel's thread after a device access); ran "
-     << on_workers << " on the pool's threads, " << joining << " on the kernel's thread while joining\n";
+     << on_workers << " on the pool's threads, " << joining << " on the kernel's thread while joining; "
+     << pool->wakes() << " wake-ups of a sleeping worker\n";
 }
 
 // The master's monitor log arrives over the LAN link as out_dir/monitor.raw: decode it into a
