@@ -333,6 +333,7 @@ static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   c->token_tid = (uint16_t)o[4];
   c->token_len = o[5];
   c->token_rtid = routed ? (uint16_t)o[7] : TID_NONE; /* should that thread leave first, it takes the focus along */
+  if (routed) p->routed = 1;
 }
 
 /* A guest part was made here: adverts that came before it are its now. */
@@ -452,8 +453,8 @@ void rchan_pack(struct tcb *t, uint32_t dest, struct mig_chan *e, uint32_t *n) {
     struct ccb *c = &t->proc->chan[ch];
     int s = CHAN_USED(t->send_mask, ch), r = CHAN_USED(t->recv_mask, ch);
     /* a psend routed to t (route.c) on a channel t has not received on yet: t is its receiver */
-    if ((c->token == T_TOKEN_FOCUS && c->token_rtid == t->tid) ||
-        (c->waiter && c->waiter->state == T_SEND && c->waiter->op_route == t->slot + 1u))
+    if (t->proc->routed && ((c->token == T_TOKEN_FOCUS && c->token_rtid == t->tid) ||
+                            (c->waiter && c->waiter->state == T_SEND && c->waiter->op_route == t->slot + 1u)))
       r = 1;
     if (!s && !r) continue;
     struct mig_chan *m = &e[(*n)++];
@@ -495,6 +496,7 @@ void rchan_unpack(struct tcb *t, const struct mig_chan *e, uint32_t n) {
       c->token_tid = m->token_tid;
       c->token_len = m->token_len;
       c->token_rtid = (m->role & 2) ? t->tid : TID_NONE;
+      if (m->role & 2) t->proc->routed = 1; /* (it may be a routed focus) */
     }
   }
 }
