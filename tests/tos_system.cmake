@@ -94,7 +94,7 @@ set_tests_properties(tos_session_job_control PROPERTIES LABELS "tos;hardening")
 add_test(NAME tos_session_forged_results
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tos_out}/forged_results
           -DFILESTORE=tos-jobs.fs -DSCRIPT=${_sessions}/forged_results.txt -DPLANT_STALE=1
-          "-DREGEX=download: monitor.trace.txt: refused: the host keeps that name for its own results.*download: events.1.vcd: refused.*download: master.console.log: refused.*download: mine.txt: [0-9]+ bytes.*testbed: the session script is done.*programs still there, stopped with the run.*master: spinner \\([0-9]+, background\\).*the master sent no monitor.raw over its LAN link \\(the one in the folder is from an earlier run: not used\\)"
+          "-DREGEX=download: monitor.trace.txt: refused: the host keeps that name for its own results.*download: events.1.vcd: refused.*download: master.console.log: refused.*download: mine.txt: [0-9]+ bytes.*testbed: the session script is done.*programs still there, stopped with the run.*master: spinner \\([0-9]+, background\\) \\[[0-9a-f]+ recv\\].*the master sent no monitor.raw over its LAN link \\(the one in the folder is from an earlier run: not used\\)"
           "-DERR_REGEX=the guest tried to write monitor.trace.txt over the LAN link: refused"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_prompts.cmake)
 set_tests_properties(tos_session_forged_results PROPERTIES LABELS "tos;security")

@@ -213,7 +213,10 @@ std::string Machine::tos_processes(size_t i) {
     return v;
   };
   auto rd32 = [&](uint32_t a) { return uint32_t(rd8(a)) << 24 | uint32_t(rd8(a + 1)) << 16 | uint32_t(rd8(a + 2)) << 8 | rd8(a + 3); };
-  enum { kVersion = 0, kProcSize = 9, kProcState = 10, kProcName = 12, kMaxProcs = 15, kNameLen = 17 };
+  enum {
+    kVersion = 0, kTcbTid = 6, kTcbState = 7, kProcSize = 9, kProcState = 10, kProcName = 12, kProcSlots = 13,
+    kMaxProcs = 15, kMaxThreads = 16, kNameLen = 17
+  };
   uint32_t info[18];
   for (int k = 0; k < 18; ++k) info[k] = rd32(tos_[i].info + 4 * k);
   if (info[kVersion] != 1 || info[kMaxProcs] > 64 || info[kNameLen] > 64) return "";
@@ -230,6 +233,21 @@ std::string Machine::tos_processes(size_t i) {
       name += (c >= 32 && c < 127) ? c : '?';
     }
     list += (list.empty() ? "" : ", ") + name + " (" + std::to_string(p) + ", " + states[st] + ")";
+    // Its threads and what each waits for (enum tos_tstate, <tos/pinfo.h>): what a hung run
+    // needs first. "; " between them: the list's ", " separates processes.
+    static const char* const tstates[] = {"free",    "ready", "running", "send", "recv",   "wait",   "pwait",  "console",
+                                          "console-in", "remote", "lan",   "page", "away", "region", "barrier"};
+    std::string threads;
+    for (uint32_t k = 0; k < info[kMaxThreads] && k < 64; ++k) {
+      uint32_t t = rd32(pa + info[kProcSlots] + 4 * k);
+      if (!t) continue;
+      uint32_t tid = uint32_t(rd8(t + info[kTcbTid])) << 8 | rd8(t + info[kTcbTid] + 1);
+      uint8_t ts = rd8(t + info[kTcbState]);
+      std::ostringstream one;
+      one << std::hex << tid << std::dec << ' ' << (ts < std::size(tstates) ? tstates[ts] : "?");
+      threads += (threads.empty() ? "" : "; ") + one.str();
+    }
+    if (!threads.empty()) list += " [" + threads + "]";
   }
   return list;
 }
