@@ -21,12 +21,8 @@ BoardConfig config() {
   return c;
 }
 
-// Reset vectors, then at 0x400: stop #0x2700 (every interrupt masked: the CPU never wakes).
-void load_stop(Board& b) {
-  poke32(b, 0, 0x1000);
-  poke32(b, 4, 0x400);
-  poke_code(b, 0x400, {0x4E72, 0x2700});
-}
+// stop #0x2700 (every interrupt masked: the CPU never wakes).
+void load_stop(Board& b) { load_at_reset(b, {0x4E72, 0x2700}); }
 
 struct Bench {
   Board busy{"busy", config()};

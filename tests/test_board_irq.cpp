@@ -42,11 +42,9 @@ struct Forwarder : sc_core::sc_module {
 // Enables the NET source, lowers the mask and spins on `bra.s *` (10 clocks: every chunk ends
 // on the same phase of the clock); the level-4 autovector handler writes 1 to SIMCTL EXIT.
 void load_wait_for_net_irq(Board& b) {
-  poke32(b, 0, 0x1000);
-  poke32(b, 4, 0x400);
+  load_at_reset(b, {0x33FC, 1u << unsigned(IrqSource::Net), TB_INTC_ENABLE >> 16, TB_INTC_ENABLE & 0xFFFF, 0x46FC,
+                    0x2000, 0x60FE});
   poke32(b, 4 * (24 + TB_IRQ_NET), 0x500);
-  poke_code(b, 0x400, {0x33FC, 1u << unsigned(IrqSource::Net), TB_INTC_ENABLE >> 16, TB_INTC_ENABLE & 0xFFFF,
-                       0x46FC, 0x2000, 0x60FE});
   poke_code(b, 0x500, {0x23FC, 0x0000, 0x0001, TB_SIMCTL_EXIT >> 16, TB_SIMCTL_EXIT & 0xFFFF, 0x60FE});
 }
 

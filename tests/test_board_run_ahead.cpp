@@ -24,12 +24,10 @@ BoardConfig config() {
   return c;
 }
 
-// Reset vectors, then at 0x400: 1: tst.w TIMER_STATUS; bra.s 1b -- a device access per
-// iteration (the timer is never started, so no interrupt).
+// 1: tst.w TIMER_STATUS; bra.s 1b -- a device access per iteration (the timer is never
+// started, so no interrupt).
 void load_device_loop(Board& b) {
-  poke32(b, 0, 0x1000);
-  poke32(b, 4, 0x400);
-  poke_code(b, 0x400, {0x4A79, uint16_t(TB_TIMER_STATUS >> 16), uint16_t(TB_TIMER_STATUS & 0xFFFF), 0x60F8});
+  load_at_reset(b, {0x4A79, uint16_t(TB_TIMER_STATUS >> 16), uint16_t(TB_TIMER_STATUS & 0xFFFF), 0x60F8});
 }
 
 struct Bench {

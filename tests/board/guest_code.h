@@ -20,12 +20,20 @@ inline void poke_code(testbed::Board& b, uint32_t addr, std::initializer_list<ui
   for (uint16_t w : words) poke16(b, addr, w), addr += 2;
 }
 
-// Reset vectors (SSP 0x1000, PC 0x400) and at 0x400: moveq #0,d0; 1: addq.l #1,d0; bra.s 1b.
-// D0 counts loop iterations; the core's instruction count grows by two per iteration.
-inline void load_counting_loop(testbed::Board& b) {
-  poke32(b, 0, 0x1000);
-  poke32(b, 4, 0x400);
-  poke_code(b, 0x400, {0x7000, 0x5280, 0x60FC});
+// Where load_at_reset puts the supervisor stack and the code: past the vector table (0x400
+// bytes), so a test may add a vector of its own, and its own code elsewhere.
+constexpr uint32_t kResetSsp = 0x1000;
+constexpr uint32_t kResetPc = 0x400;
+
+// Reset vectors (SSP kResetSsp, PC kResetPc) and `code` at kResetPc: the board runs it from reset.
+inline void load_at_reset(testbed::Board& b, std::initializer_list<uint16_t> code) {
+  poke32(b, 0, kResetSsp);
+  poke32(b, 4, kResetPc);
+  poke_code(b, kResetPc, code);
 }
+
+// moveq #0,d0; 1: addq.l #1,d0; bra.s 1b. D0 counts loop iterations; the core's instruction
+// count grows by two per iteration.
+inline void load_counting_loop(testbed::Board& b) { load_at_reset(b, {0x7000, 0x5280, 0x60FC}); }
 
 }  // namespace testbed_test

@@ -25,7 +25,8 @@
 #define REG16(a) (*(volatile uint16_t *)(a))
 #define REG32(a) (*(volatile uint32_t *)(a))
 
-/* ---- TCB: one thread (section 2.2.1). entry.S knows the first four fields' offsets. ---- */
+/* ---- TCB: one thread (section 2.2.1). entry.S reaches its fields (and struct proc's) by the
+ * offsets kernel/asm_offsets.c generates at build time. ---- */
 /* thread states: enum tos_tstate (T_*) of <tos/pinfo.h> */
 
 #define FRAME_MAX 58 /* the 68010's longest exception frame: format $8, 29 words */
@@ -73,14 +74,6 @@ struct tcb {
   uint32_t bar_deadline;   /* two-phase: uptime_us() at which its spin ends */
   uint8_t op_route;        /* a blocked psend: 1 + the receiver's slot, routed by the table (route.c); 0 a send */
 };
-/* entry.S's copies of these (its fast path reads the state) */
-_Static_assert(__builtin_offsetof(struct tcb, state) == 143, "entry.S: T_STATE");
-_Static_assert(T_RUNNING == 2, "entry.S: T_RUNNING_STATE");
-/* ... and its yield's (the scheduler's choice in assembly) */
-_Static_assert(__builtin_offsetof(struct tcb, next) == 128 && __builtin_offsetof(struct tcb, prev) == 132 &&
-               __builtin_offsetof(struct tcb, proc) == 136 && __builtin_offsetof(struct tcb, cpu_slices) == 186 &&
-               __builtin_offsetof(struct tcb, rq_counted) == 225 && T_READY == 1,
-               "entry.S: T_NEXT T_PREV T_PROC T_CPU_SLICES T_RQ_COUNTED T_READY_STATE");
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0
 #define TCB_REGS_A0 8
@@ -148,10 +141,6 @@ uint32_t route_lookup(const struct proc *p, uint32_t slot);       /* the board t
 int route_forward_to(const struct proc *p, uint32_t slot);        /* a routed token for an absent thread: where next, -1 none */
 void route_stale(void);                                           /* count a routed token forwarded */
 void route_init(void);
-_Static_assert(__builtin_offsetof(struct proc, state) == 0 && __builtin_offsetof(struct proc, pid) == 1 &&
-               __builtin_offsetof(struct proc, rq_head) == 20 && __builtin_offsetof(struct proc, rq_tail) == 24 &&
-               __builtin_offsetof(struct proc, guest) == 2972 && P_FOREGROUND == 1 && P_BACKGROUND == 2,
-               "entry.S: P_STATE P_PID P_RQ_HEAD P_RQ_TAIL P_GUEST P_FOREGROUND P_BACKGROUND");
 
 /* ---- entry.S ---- */
 uint32_t run_user(struct tcb *t);     /* returns the vector that ended the run */

@@ -17,27 +17,7 @@
 #include <testbed/memory_map.h>
 #include <testbed/tos.h>
 
-/* struct tcb offsets (kernel/defs.h) */
-#define T_REGS 0
-#define T_USP 60
-#define T_FLEN 64
-#define T_FRAME 68
-#define T_STATE 143         /* (defs.h checks these and the rest) */
-#define T_RUNNING_STATE 2
-#define T_READY_STATE 1
-#define T_NEXT 128
-#define T_PREV 132
-#define T_PROC 136
-#define T_CPU_SLICES 186
-#define T_RQ_COUNTED 225
-/* struct proc offsets */
-#define P_STATE 0
-#define P_PID 1
-#define P_RQ_HEAD 20
-#define P_RQ_TAIL 24
-#define P_GUEST 2972
-#define P_FOREGROUND 1
-#define P_BACKGROUND 2
+#include "asm_offsets.h"   /* T_* and P_*: struct tcb and struct proc offsets, generated (asm_offsets.c) */
 
     .section .vectors,"a"
     .long TOS_KERNEL_STACK_TOP
