@@ -1,13 +1,14 @@
 /* TOS kernel entry: the vector table, reset, the one exception entry, and the switch between
  * the kernel's main loop and a user thread.
  *
- * Every vector but reset points at `exception`. The 68010's frame carries its vector number,
- * so one entry serves them all:
+ * Every vector but reset and the two traps of the ABI points at `exception`. The 68010's frame
+ * carries its vector number, so one entry serves them all:
  *  - from user mode: the thread's registers, USP and exception frame are saved in its TCB
- *    (`current`). A system call (TRAP #0) is served at once, on the kernel stack where it
- *    stands (trap_fast, trap.c): when it completed and nothing waits for the main loop, the
- *    thread goes straight back (its registers reloaded, RTE), and a yield goes straight to
- *    the thread the scheduler chose (with every event class off, chosen here: `yield`);
+ *    (`current`). A system call (TRAP #0, `syscall`) is served at once, on the kernel stack
+ *    where it stands (trap_fast, trap.c): when it completed and nothing waits for the main
+ *    loop, the thread goes straight back (RTE), and a yield (TRAP #1, `yield`) goes straight to
+ *    the thread the scheduler chose (with every event class off, chosen here). A call keeps
+ *    the C ABI's callee-saved registers only (tos.toml): d1/a0/a1 are not kept;
  *    otherwise, and for every other exception, the frame is
  *    popped and run_user() returns to the main loop with the vector number. The thread goes on
  *    later by run_user(), which pushes the saved frame back and RTEs (a $8 bus-error frame
