@@ -295,6 +295,9 @@ add_test(NAME tos_bench_budget_fails_a_slower_kernel
 set_tests_properties(tos_bench_budget_fails_a_slower_kernel PROPERTIES LABELS "tos;perf")
 # The yield's choice in entry.S is the C scheduler's: round robin within a process, across two.
 tos_kernel_test(PROGRAM yields_choose_as_c_does)
+# ... and the registers the ABI says a call keeps (d2-d7/a2-a6 across TRAP #0 and TRAP #1, with
+# another thread in between) are kept, and a preempted thread gets all fifteen back.
+tos_kernel_test(PROGRAM calls_keep_their_registers SET run.stop_ms=60000)
 # Seed 004 (issue 34): barriers across boards under every waiting policy and both wake-up placements.
 tos_kernel_test(PROGRAM barriers_hold_every_policy LABELS seed004)
 # ... and its kernel messages refused when forged (the test kernel's net_inject).
