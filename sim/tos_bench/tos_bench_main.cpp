@@ -3,7 +3,8 @@
 // Boots TOS (tos.elf) on the default machine with a filestore of two programs run on earth:
 //   tosbench  - a null system call's round trip and a yield to another thread (the context
 //               switch), timed by the board's real-time clock over thousands of repetitions,
-//               each with an inline TRAP #0 (the kernel's part) and through the C library;
+//               each with an inline trap (the kernel's part: TRAP #0 for the call, TRAP #1,
+//               yield's own vector, for the switch) and through the C library;
 //               --budget-trap-cycles / --budget-yield-cycles make it a regression guard (exit 3);
 //   local     - seed 000 Appendix A.1 with the comms event class on: messages of 1..5000 bytes.
 // Local latency comes from the events earth's SMI time-stamped, as on the Testbed (section

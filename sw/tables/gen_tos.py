@@ -122,7 +122,9 @@ def c_header(tos):
         out += ["", f"/* {title.replace('`', '')}. */"]
         out += [f"#define {prefix}{e['name']} {e['value']} /* {e['desc']} */" for e in tos.get(table, [])]
     out += ["", "/* System calls: TRAP #0, number in d0, arguments in d1, d2, d3, a0, a1, a2. */",
-            "#define TOS_SYSCALL_TRAP 0"]
+            "#define TOS_SYSCALL_TRAP 0",
+            "/* TRAP #1: yield, with no number and no arguments (the thread switch's own vector) */",
+            "#define TOS_YIELD_TRAP 1"]
     for s in tos["syscall"]:
         regs = ", ".join(f"{a}={r}" for a, r in zip(s["args"], ARG_REGS)) or "no arguments"
         out.append(f"#define SYS_{s['name'].upper()} {s['number']} /* {regs}; returns {s['ret']} */")
@@ -161,7 +163,12 @@ def docs(tos, ev):
            "Generated from `sw/tables/tos.toml` by `sw/tables/gen_tos.py`; C names in "
            "`<testbed/tos.h>`.", "", "## System calls", "",
            "`TRAP #0`, call number in `d0`, arguments in `d1`, `d2`, `d3`, `a0`, `a1`, `a2`; the "
-           "result in `d0` (a negative value is `-error`); every other register is preserved.", "",
+           "result in `d0` (a negative value is `-error`). A call keeps `d2`-`d7` and `a2`-`a6` (the C "
+           "ABI's callee-saved registers) and not `d1`, `a0`, `a1`: a call is made as a C function call is, "
+           "and these are a C call's scratch registers (the fast paths do not spend cycles keeping them). "
+           "`TRAP #1` is `yield` with no number and no argument, the thread switch's own vector (no test of "
+           "`d0` on every other call's way); it keeps the same registers and not `d0`. `TRAP #0` with `d0` = "
+           "7 yields too.", "",
            "| call | d0 | arguments | returns | what it does |", "|---|---|---|---|---|"]
     for s in tos["syscall"]:
         args = ", ".join(f"`{a}` ({r})" for a, r in zip(s["args"], ARG_REGS)) or "-"

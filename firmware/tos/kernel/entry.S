@@ -1,13 +1,14 @@
 /* TOS kernel entry: the vector table, reset, the one exception entry, and the switch between
  * the kernel's main loop and a user thread.
  *
- * Every vector but reset points at `exception`. The 68010's frame carries its vector number,
- * so one entry serves them all:
+ * Every vector but reset and the two traps of the ABI points at `exception`. The 68010's frame
+ * carries its vector number, so one entry serves them all:
  *  - from user mode: the thread's registers, USP and exception frame are saved in its TCB
- *    (`current`). A system call (TRAP #0) is served at once, on the kernel stack where it
- *    stands (trap_fast, trap.c): when it completed and nothing waits for the main loop, the
- *    thread goes straight back (its registers reloaded, RTE), and a yield goes straight to
- *    the thread the scheduler chose (with every event class off, chosen here: `yield`);
+ *    (`current`). A system call (TRAP #0, `syscall`) is served at once, on the kernel stack
+ *    where it stands (trap_fast, trap.c): when it completed and nothing waits for the main
+ *    loop, the thread goes straight back (RTE), and a yield (TRAP #1, `yield`) goes straight to
+ *    the thread the scheduler chose (with every event class off, chosen here). A call keeps
+ *    the C ABI's callee-saved registers only (tos.toml): d1/a0/a1 are not kept;
  *    otherwise, and for every other exception, the frame is
  *    popped and run_user() returns to the main loop with the vector number. The thread goes on
  *    later by run_user(), which pushes the saved frame back and RTEs (a $8 bus-error frame
@@ -26,9 +27,13 @@
     .long exception
     .endr
     .long syscall               /* TRAP #TOS_SYSCALL_TRAP: a system call */
-    .rept 254-31-TOS_SYSCALL_TRAP
+    .long yield                 /* TRAP #TOS_YIELD_TRAP: yield, the call a thread switch is made of */
+    .rept 254-32-TOS_SYSCALL_TRAP
     .long exception
     .endr
+    .if TOS_YIELD_TRAP != TOS_SYSCALL_TRAP + 1
+    .error "the vector table has the yield trap next to the system call trap (tos.toml)"
+    .endif
 
     .section .text.start,"ax"
     .globl _start
@@ -70,6 +75,10 @@ rte_thread1:                        /* into a thread: a fault here is the thread
     subq.w  #1,%d0
 4:  move.w  -(%a1),-(%sp)
     dbra    %d0,4b
+    /* A thread that runs has a frame length of 8 in its TCB: a trap, which enters by a format $0
+     * frame, need not write it on every way in (issue 32). Should this RTE fault, kfault puts
+     * the $8 frame's length back. */
+    move.w  #8,T_FLEN(%a0)
     movem.l T_REGS(%a0),%d0-%d7/%a0-%a6
 rte_thread2:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
@@ -78,9 +87,7 @@ rte_thread2:                        /* into a thread: a fault here is the thread
 syscall:
     btst    #5,(%sp)                /* S bit of the stacked SR: the kernel makes no calls */
     bne     from_kernel
-    cmp.l   #SYS_YIELD,%d0
-    beq     yield
-sys_general:
+sys_general:                        /* (a yield with events on comes in here, its number in d0) */
     move.l  %a0,-(%sp)
     move.l  current:w,%a0
     /* Into the TCB: the registers a call reads (d0-d3, a0-a2: its number and arguments), the
@@ -97,8 +104,7 @@ sys_general:
 2:  move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
     move.l  %usp,%a1
     move.l  %a1,T_USP(%a0)
-    move.w  #8,T_FLEN(%a0)
-    move.l  (%sp),T_FRAME(%a0)
+    move.l  (%sp),T_FRAME(%a0)      /* (its length is 8 already: resume) */
     move.l  4(%sp),T_FRAME+4(%a0)
 sys_saved:                          /* (a yield that needs C comes in here) */
     move.l  %a0,-(%sp)
@@ -127,9 +133,9 @@ sys_saved:                          /* (a yield that needs C comes in here) */
     tst.l   loop_flags:w            /* loop_wanted(), defs.h: slice over, kernel work, halting */
     bne.s   5f
     addq.l  #4,%sp
-    move.l  T_REGS+4(%a0),%d1       /* the registers C may have used; d0 is the result */
-    move.l  T_REGS+36(%a0),%a1
-    move.l  T_REGS+32(%a0),%a0
+    moveq   #0,%d1                  /* the scratch registers C used: the ABI does not keep them, */
+    move.l  %d1,%a1                 /* and what the kernel left there is none of the thread's */
+    move.l  %d1,%a0                 /* business (d0 is the result) */
 rte_thread3:                        /* into a thread: a fault here is the thread's (kfault) */
     rte
 5:  move.w  %d1,%sr
@@ -228,13 +234,15 @@ kfault:
     cmp.l   #rte_thread1,4+2(%sp)
     beq.s   9f
     cmp.l   #rte_thread2,4+2(%sp)
-    beq.s   9f
+    beq.s   10f
     cmp.l   #rte_thread3,4+2(%sp)
     beq.s   9f
     cmp.l   #rte_thread4,4+2(%sp)
     beq.s   9f
     cmp.l   #rte_thread5,4+2(%sp)
     bne.s   8f
+10: move.l  current:w,%a0           /* its $8 frame is still in its TCB: its length too */
+    move.w  #58,T_FLEN(%a0)         /* (FRAME_MAX, defs.h: format $8, 29 words) */
 9:  move.l  current:w,%a0
     movem.l %d4-%d7,T_REGS+16(%a0)
     movem.l %a3-%a6,T_REGS+44(%a0)
@@ -255,8 +263,8 @@ kfault:
  * nothing changed yet: events on, loop work pending, a caller that does not own the slice (the
  * owner's rest of slice comes first), a chosen process that is not foreground or background
  * (the C rotation skips it) or is a guest (its code page may have to come first). The thread
- * goes to the tail of its process's queue, as thread_yield() puts it; its d0 stays its call's
- * number, as trap_finish() leaves a thread that is not running. A thread of another process
+ * goes to the tail of its process's queue, as thread_yield() puts it; its d0-d1/a0-a1 are not
+ * kept (a call's scratch registers, the ABI: tos.toml). A thread of another process
  * costs one more compare and a write of the MMU's ASID: no reason to leave that to C. */
 y_rotate:                           /* next_in_turn(): the lowest ready pid from turn + 1, else the lowest */
     move.l  sched_turn:w,%d1
@@ -289,21 +297,32 @@ y_c:                                /* the C path, nothing changed: the level as
     and.w   #0x0700,%d0
     or.w    #0x2000,%d0
     move.w  %d0,%sr
-    movem.l T_REGS(%a0),%d0-%d2     /* the scratch registers used above, back as the thread had them */
-    movem.l T_REGS+36(%a0),%a1-%a2
+    moveq   #SYS_YIELD,%d0          /* the call, where trap_fast reads it (it takes no argument) */
+    move.l  %d0,T_REGS(%a0)
+    move.l  T_REGS+8(%a0),%d2       /* the callee-saved registers used above, back as the thread had them */
+    move.l  T_REGS+40(%a0),%a2
     bra     sys_saved
+y_kernel:
+    bra     from_kernel
+y_events:                           /* as TRAP #0 with d0 = SYS_YIELD */
+    moveq   #SYS_YIELD,%d0
+    bra     sys_general
 
-yield:
-    tst.w   dgl:w
-    bne     sys_general
-    move.l  %a0,-(%sp)
+yield:                              /* TRAP #TOS_YIELD_TRAP */
+    btst    #5,(%sp)                /* S bit of the stacked SR: the kernel makes no calls */
+    bne.s   y_kernel
+    tst.w   dgl:w                   /* events on: the call's C path writes them */
+    bne.s   y_events
+    /* A yield is a call: the C ABI's scratch registers (d0-d1/a0-a1) are the caller's to lose
+     * (the ABI, tos.toml), so only the callee-saved ones go into the TCB. Every way back into
+     * a thread reloads all fifteen: a thread that yielded gets its own older values of the
+     * scratch four (no other thread's, no kernel's), one that was preempted all of its own. */
     move.l  current:w,%a0
-    movem.l %d0-%d7/%a0-%a6,T_REGS(%a0) /* its whole context: it is leaving the CPU */
-    move.l  (%sp)+,T_REGS+32(%a0)   /* the thread's own a0 */
+    movem.l %d2-%d7,T_REGS+8(%a0)   /* (MOVEM stores its list contiguously: two of them) */
+    movem.l %a2-%a6,T_REGS+40(%a0)
     move.l  %usp,%a1
     move.l  %a1,T_USP(%a0)
-    move.w  #8,T_FLEN(%a0)
-    move.l  (%sp),T_FRAME(%a0)
+    move.l  (%sp),T_FRAME(%a0)      /* (its length is 8 already: resume) */
     move.l  4(%sp),T_FRAME+4(%a0)
     move.w  #0x2700,%sr             /* as trap_finish: the last look at the loop's flags, then the RTE */
     tst.l   loop_flags:w            /* loop_wanted(): the C path (the loop runs) */
@@ -316,7 +335,7 @@ yield:
     move.l  sched_rq_procs:w,%d0
     bclr    %d1,%d0
     tst.l   %d0                     /* another process with a ready thread: the turn decides */
-    bne     y_others
+    bne.s   y_others
     /* Only p: its head after t joins it (the common case, written out: p's bit is set while its
      * queue is not empty, and the MMU already translates p's space, as t runs in it). A thread
      * that runs is unlinked (next and prev NULL: rq_unlink, or y_go's unlink, made it run) and
@@ -325,9 +344,9 @@ yield:
     move.b  (%a1),%d2
     subq.b  #P_FOREGROUND,%d2
     cmp.b   #P_BACKGROUND-P_FOREGROUND,%d2
-    bhi     y_c
+    bhi.s   y_cs
     tst.b   P_GUEST(%a1)
-    bne     y_c
+    bne.s   y_cs
     move.l  P_RQ_HEAD(%a1),%d2
     beq.s   y_alone                 /* t alone: it goes on, as the C path has it */
     move.l  %d2,%a3                 /* a3: the head, the thread chosen */
@@ -337,6 +356,8 @@ yield:
     move.l  %a0,P_RQ_HEAD(%a1)      /* the head was p's only ready thread: now t is (two threads */
     move.l  %a0,P_RQ_TAIL(%a1)      /* taking turns: the head's links are NULL already) */
     bra     y_book
+y_cs:                               /* (a short branch's reach from the checks above) */
+    bra     y_c
 1:  move.l  %d2,%a4                 /* rq_unlink(the head): its next becomes the head */
     move.l  %d2,P_RQ_HEAD(%a1)
     clr.l   T_PREV(%a4)
