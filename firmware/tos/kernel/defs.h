@@ -72,6 +72,10 @@ struct tcb {
   uint32_t bar_gen;        /* the barrier's generation on this board when it arrived */
   uint32_t bar_deadline;   /* two-phase: uptime_us() at which its spin ends */
   uint8_t op_route;        /* a blocked psend: 1 + the receiver's slot, routed by the table (route.c); 0 a send */
+  /* pages.c: 1 + the page whose arrival woke it from T_PAGE, and cpu_slices then: until it has
+   * been scheduled once (and so rerun its access), this board gives that page away to no one */
+  uint16_t page_fresh;
+  uint32_t fresh_slices;
 };
 /* entry.S's copies of these (its fast path reads the state) */
 _Static_assert(__builtin_offsetof(struct tcb, state) == 143, "entry.S: T_STATE");
