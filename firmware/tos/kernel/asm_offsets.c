@@ -27,7 +27,6 @@ void asm_offsets(void) {
   FIELD(T_PREV, struct tcb, prev, 4);
   FIELD(T_PROC, struct tcb, proc, 4);
   FIELD(T_CPU_SLICES, struct tcb, cpu_slices, 4);
-  FIELD(T_RQ_COUNTED, struct tcb, rq_counted, 1);
   DEFINE(T_RUNNING_STATE, T_RUNNING);
   DEFINE(T_READY_STATE, T_READY);
 
