@@ -256,8 +256,11 @@ tos_kernel_test(PROGRAM random_moves_keep_writes FILES balancer dgl
   LINE "earth dgl @* +rqlen\nmaster balancer -p 200 -m 200 -d 20000 &\nearth random_moves_keep_writes 4 300 0"
   REGEX "random_moves_keep_writes: PASS.*threads migrated in 0, out [1-9]" ALL_FREE SET run.stop_ms=900000
   LABELS "coherence;balance")
+# An rtr carried back to its receiver's board by its sender is no longer out: the sender's focus
+# from the board it moves on to is answered (rchan_unpack; a hang of migration_stress seed 1).
+tos_kernel_test(PROGRAM sender_moved_on_is_answered ALL_FREE)
 foreach(t migration_keeps_data migration_keeps_data_dma_anywhere migration_stress_seed1 migration_stress_seed2
-          migration_stress_seed3_dma_anywhere)
+          migration_stress_seed3_dma_anywhere sender_moved_on_is_answered)
   set_property(TEST tos_${t} APPEND PROPERTY LABELS coherence)
 endforeach()
 # tos-bench at a reduced size: it must find every message in the events and print its figures

@@ -73,6 +73,10 @@ struct tcb {
   uint32_t bar_gen;        /* the barrier's generation on this board when it arrived */
   uint32_t bar_deadline;   /* two-phase: uptime_us() at which its spin ends */
   uint8_t op_route;        /* a blocked psend: 1 + the receiver's slot, routed by the table (route.c); 0 a send */
+  /* pages.c: 1 + the page whose arrival woke it from T_PAGE, and cpu_slices then: until it has
+   * been scheduled once (and so rerun its access), this board gives that page away to no one */
+  uint16_t page_fresh;
+  uint32_t fresh_slices;
 };
 #define TID_NONE ((uint16_t)~0u) /* parent_tid of a process's first thread (no TID is all ones) */
 #define TCB_REGS_D0 0

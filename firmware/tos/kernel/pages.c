@@ -196,6 +196,8 @@ static void wake(struct proc *p, uint32_t v) {
     if (!t || t->state != T_PAGE || (t->page_wait & 0xFFFFu) != v) continue;
     if (!satisfied(p, v, (int)(t->page_wait >> 31))) continue;
     REG16(TB_MMU_FAULT_STATUS) = 0;
+    t->page_fresh = (uint16_t)(v + 1);
+    t->fresh_slices = t->cpu_slices;
     ready(t); /* RTE reruns the faulted access; a system call runs again */
   }
 }
@@ -248,8 +250,23 @@ static void keep(struct proc *p, uint32_t v) {
   ++nkept;
 }
 
+/* Has page v just come here for a thread of p that has not run since? Taking it away before the
+ * thread reruns its access makes that thread fault again and ask again: boards whose threads all
+ * wait behind others on the CPU (spinners at a barrier) passed one page round for ever, none of
+ * them using it (tos_barriers_hold_every_policy, spin with head wake-up). The page stays until
+ * the thread has been scheduled once: at most the slices of the threads before it. */
+static int fresh(struct proc *p, uint32_t v) {
+  if (p->state == P_SUSPENDED) return 0; /* (its threads do not run until it goes on) */
+  for (int i = 0; i < TOS_MAX_THREADS; ++i) {
+    struct tcb *t = p->slots[i];
+    if (t && t->page_fresh == v + 1 && t->state == T_READY && t->cpu_slices == t->fresh_slices) return 1;
+  }
+  return 0;
+}
+
 static int defer(struct proc *p, uint32_t v, uint32_t type, uint32_t to, uint32_t move, uint32_t seq) {
-  if (pinned(p, v) < 2) return 0; /* a send loses nothing: a copy leaves it its page, keep() its frame */
+  /* a send loses nothing: a copy leaves it its page, keep() its frame */
+  if (pinned(p, v) < 2 && !fresh(p, v)) return 0;
   for (uint32_t i = 0; i < PG_DEFER; ++i)
     if (!deferred[i].p) {
       deferred[i] = (struct pg_defer){p, p->serial, v, type, to, move, seq};
@@ -540,7 +557,7 @@ void pages_poll(void) {
   for (uint32_t i = 0; i < PG_DEFER; ++i) {
     struct pg_defer d = deferred[i];
     if (!d.p) continue;
-    if (proc_alive(d.p) && d.p->serial == d.serial && pinned(d.p, d.vpage)) continue;
+    if (proc_alive(d.p) && d.p->serial == d.serial && (pinned(d.p, d.vpage) || fresh(d.p, d.vpage))) continue;
     deferred[i].p = NULL;
     --ndeferred;
     if (!proc_alive(d.p) || d.p->serial != d.serial) continue;

@@ -490,6 +490,11 @@ void rchan_unpack(struct tcb *t, const struct mig_chan *e, uint32_t n) {
     if (m->role & 1) c->fwd_s = 0;
     if (m->role & 2) c->fwd_r = 0;
     if (m->peer && m->peer != net_me() + 1) c->peer = m->peer; /* else the partner is here, or left a forward */
+    /* our receiver's rtr, come back with its sender: both are here now and meet in chan.c's
+     * local path, and no rtr is out any more. Should the sender leave again before it sends,
+     * its focus from there must be answered (as on_rtr's own rtr come back): left set, it was
+     * kept unanswered and both waited for ever (tos_migration_stress_seed1 hung so) */
+    if (m->token == T_TOKEN_RTR && m->token_from == net_me()) c->rtr_sent = 0;
     if (m->token && m->token_from != net_me()) {
       c->token = m->token;
       c->token_from = m->token_from;

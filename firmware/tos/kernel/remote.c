@@ -120,7 +120,7 @@ static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
   }
   uint32_t r[5] = {o[0], o[1], o[2], o[3], (uint32_t)result};
   r[3] |= o[8] << 8; /* slot and the parent's TID */
-  net_queue(from, NET_CREATED, r, 5, 0, 0, NULL, NULL);
+  net_send_wait(from, NET_CREATED, r, 5); /* (the home's creator waits for it: it must not be dropped) */
 }
 
 static void on_created(uint32_t from, const uint32_t *o, uint32_t nops) {

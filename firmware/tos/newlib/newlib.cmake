@@ -62,24 +62,21 @@ newlib_sources(_time libc/time)
 newlib_sources(_search libc/search EXCLUDE "^(hash.*|ndbm|hcreate.*)\\.c$")
 set(_errno ${_nl}/libc/errno/errno.c)
 
-# newlib's flags: no builtins (its memcpy must not become a call to memcpy), the TOS flags that
-# keep code 68010-safe (firmware/tos/CMakeLists.txt: no store merging, no jump tables). Its own
-# sources are not ours to make -Wall clean: warnings off.
-set(NEWLIB_CFLAGS -std=gnu11 -w -nostdinc -isystem ${TOS_GCC_INCLUDE} -fno-builtin
-    -fno-jump-tables -fno-tree-loop-distribute-patterns -fno-store-merging -D_COMPILING_NEWLIB
-    -Os -ffunction-sections -fdata-sections)
+# newlib's flags: every program's (TOS_PROGRAM_CFLAGS, firmware/tos/CMakeLists.txt: no builtins,
+# so that its memcpy does not become a call to memcpy; no store or load merging, no jump tables:
+# 68010-safe code). Its own sources are not ours to make -Wall clean: warnings off.
+set(NEWLIB_CFLAGS -std=gnu11 -w -nostdinc -isystem ${TOS_GCC_INCLUDE} ${TOS_PROGRAM_CFLAGS}
+    -D_COMPILING_NEWLIB -Os -ffunction-sections -fdata-sections)
 
 # The block and string functions at -O2: built -Os, newlib's C memcpy, memmove, memset and their
 # kin take their PREFER_SIZE_OVER_SPEED branch and go a byte at a time (72 cycles a byte for a
 # 4 KB memcpy on the 68010 against 11 at -O2: tests/tos/libc_copies_by_words.c). Its m68k assembly
 # memcpy is not usable: it takes the 68010 for a CPU that reads longs at odd addresses
 # (MISALIGNED_OK for __mc68010__), which is an address error here.
-# -fno-expensive-optimizations: GCC 12's load merging (its bswap pass) makes one MOVE.L of four
-# byte loads (p[0] << 24 | p[1] << 16 | ...) even with -mstrict-align and for the 68000, an
-# address error at an odd p; at -O2 strstr's four-byte needle is such a load
-# (tos_malloc_and_strings_work found it). No other flag turns that pass off.
+# (-fno-expensive-optimizations, in TOS_PROGRAM_CFLAGS, matters here too: at -O2 strstr's
+# four-byte needle is a merged load; tos_malloc_and_strings_work found it.)
 set_source_files_properties(${_string} DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} PROPERTIES
-                            COMPILE_OPTIONS "-O2;-fno-expensive-optimizations")
+                            COMPILE_OPTIONS "-O2")
 
 # setjmp/longjmp: newlib's m68k assembly (68000 code: MOVEM, no 68881 registers without one)
 set(_setjmp ${_nl}/libc/machine/m68k/setjmp.S)
