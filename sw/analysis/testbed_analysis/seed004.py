@@ -27,7 +27,8 @@ SIZES = {
                 "wake": ["tail", "head"], "jobs": [1, 2], "job_policies": ["cs", "2cs+"]},
     "full": {"barriers": 40, "bg": [0, 1, 2, 3], "mu": [0.01, 0.1, 1.0],
              "policies": ["block", "cs", "cs+", "2cs+", "spin", "5000"],
-             "wake": ["tail", "head"], "jobs": [1, 2, 3, 4], "job_policies": ["block", "cs", "cs+", "2cs+"]},
+             "wake": ["tail", "head"], "jobs": [1, 2, 3, 4], "job_policies": ["block", "cs", "cs+", "2cs+"],
+             "placement_must_act": True},
 }
 LINE = re.compile(r"barjob: policy (\S+) wake (\S+) load (\d+) cs_us (\d+) limit_us (\d+) elapsed_us (\d+) "
                   r"spins (\d+) ok (\d+) blocks (\d+) last (\d+)")
@@ -379,9 +380,21 @@ def analyse(rep, ch3, ch4, size):
         if pol.isdigit():
             for b2 in size["bg"]:
                 h, t = by.get((mu, b2, "head", pol)), by.get((mu, b2, "tail", pol))
-                if b2 > 0 and h and t and ssr(h) is not None and ssr(t) is not None and wake == "head":
-                    rep.check("a %s us spin succeeds more often with the head placement than the tail (mu %g%%, load %d)"
-                              % (pol, mu * 100, 1 + b2), ssr(h) > ssr(t), "head %s, tail %s" % (_f(ssr(h)), _f(ssr(t))))
+                if not (b2 > 0 and h and t and ssr(h) is not None and ssr(t) is not None and wake == "head"):
+                    continue
+                what = "a %s us spin succeeds more often with the head placement than the tail (mu %g%%, load %d)" % (
+                    pol, mu * 100, 1 + b2)
+                if t["blocks"] == 0 and not size.get("placement_must_act"):
+                    # No tail spin failed, so no thread was released and the placement never acted:
+                    # the job's threads ran in phase on every board from the start. Whether the first
+                    # failure comes within a reduced run's few barriers is chance (the spin is only
+                    # ~1 ms longer than the release's trip); the full size must see it act.
+                    rep.notes.append("Not measured at this size: %s -- the tail run's %d spins all succeeded, so "
+                                     "no thread was released and the wake-up placement never acted (head %s, tail %s).\n"
+                                     % (what, t["spins"], _f(ssr(h)), _f(ssr(t))))
+                    continue
+                rep.check(what, t["blocks"] > 0 and ssr(h) > ssr(t), "head %s, tail %s (tail blocks %d)"
+                          % (_f(ssr(h)), _f(ssr(t)), t["blocks"]))
         if pol == "spin":
             rep.check("always spin succeeds every time at load 1 (mu %g%%, %s)" % (mu * 100, wake), ssr(r) == 100.0,
                       "SSR %s" % _f(ssr(r)))
