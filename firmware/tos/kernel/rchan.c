@@ -42,7 +42,10 @@ static void gpid_ops(uint32_t *o, const struct proc *p, uint32_t chan) {
 }
 
 /* The outgoing msg of a sender whose rtr has come: pieces leave from the send phase. */
-#define OUTQ 8
+#ifndef TOS_OUTQ
+#define TOS_OUTQ 8 /* (the test kernel tos-outq2.elf has 2: tests/tos/sends_beyond_the_outq_go.c) */
+#endif
+#define OUTQ TOS_OUTQ
 static struct out {
   struct tcb *t; /* the sender, blocked until its last piece has left */
   uint32_t dest, rtid, total, sent, cap;
@@ -84,13 +87,46 @@ static void abandon(struct out *o, uint32_t *ops) {
   finish(s, -TOS_EFAULT);
 }
 
+/* A sender's rtr came while every outq entry was busy: the sender stays the channel's waiter
+ * with the rtr kept as its token, and its msg starts when an entry is free. Nothing else would
+ * start it: the receiver has had its answer (rtr_sent), so a focus sent again instead was kept
+ * unanswered and both waited for ever. */
+static int rtr_kept;
+
+static int outq_free(void) {
+  for (int i = 0; i < OUTQ; ++i)
+    if (!outq[i].t) return 1;
+  return 0;
+}
+
+static void start_kept(void) {
+  rtr_kept = 0;
+  for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
+    struct proc *p = &procs[i];
+    if (!proc_alive(p)) continue;
+    for (int ch = 0; ch < TOS_MAX_CHANNELS; ++ch) {
+      struct ccb *c = &p->chan[ch];
+      struct tcb *w = c->waiter;
+      if (!w || w->state != T_SEND || c->token != T_TOKEN_RTR) continue;
+      if (!start_msg(w, c->token_from, c->token_tid, c->token_len)) {
+        rtr_kept = 1; /* still full: the rest wait for the next free entry */
+        return;
+      }
+      c->token = T_TOKEN_NONE;
+      c->waiter = NULL; /* it waits for its pieces to leave, not on the channel */
+    }
+  }
+}
+
 int rchan_pending(void) {
+  if (rtr_kept && outq_free()) return 1;
   for (int i = 0; i < OUTQ; ++i)
     if (outq[i].t && !outq[i].queued) return 1;
   return 0;
 }
 
 void rchan_send_phase(void) {
+  if (rtr_kept && outq_free()) start_kept();
   for (int i = 0; i < OUTQ; ++i) {
     struct out *o = &outq[i];
     if (!o->t || o->queued) continue;
@@ -197,11 +233,13 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
   t->state = sending ? T_SEND : T_RECV;
   if (sending) {
     if (c->token == T_TOKEN_RTR) { /* a remote receiver is ready: the data goes now */
-      c->token = T_TOKEN_NONE;
       if (start_msg(t, c->token_from, c->token_tid, c->token_len)) {
+        c->token = T_TOKEN_NONE;
         c->waiter = NULL; /* it waits for its pieces to leave, not on the channel */
-        return;
+      } else {
+        rtr_kept = 1; /* every outq entry busy: it starts when one is free */
       }
+      return;
     }
     focus_out(t, c, p, chan);
   } else if (c->token == T_TOKEN_FOCUS) { /* a remote sender waits: tell it we are ready */
@@ -378,6 +416,7 @@ static void on_rtr(uint32_t net_from, const uint32_t *o, uint32_t nops) {
     c->waiter = NULL;
     if (start_msg(w, from, o[4], o[5])) return;
     c->waiter = w; /* no room to send now: keep the rtr for later */
+    rtr_kept = 1;
   }
   c->token = T_TOKEN_RTR;
   c->token_from = (uint8_t)from;
