@@ -441,11 +441,13 @@ static void select_board(int target) {
   if (target == (int)net_me() || target < 0) target = CONSOLE_LOCAL;
   if (target == console_target) return;
   uint32_t off = 0, on = 1;
-  if (console_target != CONSOLE_LOCAL) net_queue((uint32_t)console_target, NET_CON_SELECT, &off, 1, 0, 0, NULL, NULL);
+  /* (never dropped on a full network queue: a lost switch leaves a board printing to, or the
+   * master waiting for, a console nobody reads) */
+  if (console_target != CONSOLE_LOCAL) net_send_wait((uint32_t)console_target, NET_CON_SELECT, &off, 1);
   fwd_head = fwd_tail = 0; /* anything typed for the old target stays unsent */
   console_target = target;
   credit = 0;
-  if (target != CONSOLE_LOCAL) net_queue((uint32_t)target, NET_CON_SELECT, &on, 1, 0, 0, NULL, NULL);
+  if (target != CONSOLE_LOCAL) net_send_wait((uint32_t)target, NET_CON_SELECT, &on, 1);
   kprintf("[console: %s]\n", target == CONSOLE_LOCAL ? board_name : board_name_of((uint32_t)target));
 }
 
@@ -462,8 +464,8 @@ static void on_select(uint32_t from, const uint32_t *ops, uint32_t nops) {
   }
   selected = ops[0] != 0;
   if (selected) {
-    uint32_t c = in_room(); /* the credit the master starts from */
-    net_queue(0, NET_CON_CREDIT, &c, 1, 0, 0, NULL, NULL);
+    uint32_t c = in_room(); /* the credit the master starts from: lost, it would never type here */
+    net_send_wait(0, NET_CON_CREDIT, &c, 1);
     consumed = 0;
     kprintf("[console: %s]\n", board_name);
   }

@@ -105,7 +105,7 @@ static struct {
 
 static void reply(uint32_t dest, int32_t status) {
   uint32_t s = (uint32_t)status;
-  net_queue(dest, NET_RF_DONE, &s, 1, 0, 0, NULL, NULL);
+  net_send_wait(dest, NET_RF_DONE, &s, 1); /* never dropped: the sender waits for it */
 }
 
 static void on_open(uint32_t from, const uint32_t *ops, uint32_t nops) {
