@@ -103,7 +103,7 @@ static void start_kept(void) {
   rtr_kept = 0;
   for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
     struct proc *p = &procs[i];
-    if (!proc_alive(p)) continue;
+    if (!proc_alive(p) || (!p->guest && !p->spread)) continue; /* (no remote channel: ccb_of) */
     for (int ch = 0; ch < TOS_MAX_CHANNELS; ++ch) {
       struct ccb *c = &p->chan[ch];
       struct tcb *w = c->waiter;
