@@ -479,7 +479,19 @@ extern uint16_t dgl;
 extern int have_smi;
 static inline void send_event(uint16_t n) { REG16(TB_MON_SMI_EVENT) = n; }
 #define EVENT(cls, n) do { if (dgl & (cls)) send_event(n); } while (0)
-#define EVENT2(cls, n, w) do { if (dgl & (cls)) { send_event(n); send_event(w); } } while (0)
+/* An event and its argument are two stores: with interrupts on between them, an interrupt's
+ * own event (the timer's TICK) landed between the pair and the decoder read the rest of the
+ * board's stream shifted by one word (the remote experiment's trace lost every message's phases
+ * so). The pair goes out with interrupts masked. */
+#define EVENT2(cls, n, w)                    \
+  do {                                       \
+    if (dgl & (cls)) {                       \
+      uint16_t event_sr_ = splhigh_inline(); \
+      send_event(n);                         \
+      send_event(w);                         \
+      splx_inline(event_sr_);                \
+    }                                        \
+  } while (0)
 void event_init(void);
 uint32_t events_lost(void);
 
