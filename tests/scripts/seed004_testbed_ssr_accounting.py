@@ -44,18 +44,21 @@ for want in ("2CS+ spins succeed at least as often", "CS's SSR does not rise", "
              "every wait accounted", "a 5000 us spin succeeds more often with the head placement"):
     if not any(w.startswith(want) for w in failed):
         bad.append("the check '%s' did not fail on data without the shape" % want)
-# a tail run whose spins never failed: at a reduced size the placement is reported as not measured
-# (no check), at the full size that is itself a failure
+# a tail run whose spins never failed: the placement comparison is reported as not measured (no
+# check) at any size; at the full size, no comparison measured at all is itself a failure
 quiet = res[:-1] + [dict(res[-1], ok=16, blocks=0, trace=(16, 16, 0, 100.0))]
 for must_act in (False, True):
     rep = Report("seed004", "t", "/tmp")
     seed004.analyse(rep, quiet, [], dict(size, placement_must_act=must_act))
     placement = [okk for w, okk, _ in rep.checks if w.startswith("a 5000 us spin succeeds more often")]
-    noted = any(n.startswith("Not measured at this size: a 5000 us spin") for n in rep.notes)
-    if must_act and placement != [False]:
-        bad.append("a full-size tail run that never blocked did not fail the placement check")
-    if not must_act and (placement or not noted):
-        bad.append("a reduced tail run that never blocked was not reported as 'not measured'")
+    acted = [okk for w, okk, _ in rep.checks if w.startswith("the wake-up placement acted")]
+    noted = any(n.startswith("Not measured in this run: a 5000 us spin") for n in rep.notes)
+    if placement or not noted:
+        bad.append("a tail run that never blocked was not reported as 'not measured'")
+    if must_act and acted != [False]:
+        bad.append("a full-size run where the placement never acted did not fail")
+    if not must_act and acted:
+        bad.append("a reduced run checked that the placement acted")
 
 for b in bad:
     print("FAIL:", b)
