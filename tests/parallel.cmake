@@ -85,6 +85,19 @@ add_test(NAME parallel_machine_bench_prints_the_speed_up
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
 set_tests_properties(parallel_machine_bench_prints_the_speed_up PROPERTIES LABELS "parallel;board")
 
+# --repeat R: the pair of runs is taken R times in turn and the median speed-up is printed with
+# the range of the R; without --threads there is nothing to repeat, and it says so.
+add_test(NAME parallel_machine_bench_repeats_and_prints_the_range
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:machine-bench>|${CMAKE_BINARY_DIR}/firmware/bench-workload-r4000.elf|--sizes|2|--sim-ms|2|--threads|2|--repeat|3"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=speed-up +range\n +1 .* 2 +[0-9.]+ +[0-9.]+ +[0-9.]+- *[0-9.]+\n +2 .* 2 +[0-9.]+ +[0-9.]+ +[0-9.]+- *[0-9.]+\n.*medians of 3 pairs"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
+set_tests_properties(parallel_machine_bench_repeats_and_prints_the_range PROPERTIES LABELS "parallel;board")
+add_test(NAME parallel_machine_bench_repeat_needs_threads
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:machine-bench>|x.elf|--repeat|3"
+          -DEXPECT_RC=2 "-DEXPECT_REGEX=machine-bench: --repeat compares thread counts: give --threads N"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/run_check.cmake)
+set_tests_properties(parallel_machine_bench_repeat_needs_threads PROPERTIES LABELS "parallel;hardening")
+
 # The main stack's bounds given to ASan while a speculative run executes there (asan_main_stack.h):
 # meaningful in the sanitized tree, where ASan's warning or a false report fails it.
 testbed_gtest(test_asan_main_stack SOURCES test_asan_main_stack.cpp LIBS testbed_board LABELS "parallel;hardening")

@@ -1,5 +1,5 @@
 // machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] [--quantum-us Q]
-//               [--exact 0|1] [--model 68000|68010] [--threads N]
+//               [--exact 0|1] [--model 68000|68010] [--threads N [--repeat R]]
 //
 // How the simulation scales with the number of busy boards: for each size N (and for one board
 // alone, in the same run, so that the ratio is measured on one host at one time) it runs a
@@ -21,7 +21,9 @@
 // With --threads N (N > 1; 0: the host's cores) every size also runs with N host threads for the
 // speculative runs (run.threads) right after its run with one, and the speed-up of the run's wall
 // time over the one-thread run is printed with the real-time factor by the wall clock. Process CPU
-// time counts every thread, so the other columns stay those of the one-thread run.
+// time counts every thread, so the other columns stay those of the one-thread run. A VM's speed
+// drifts between two runs a few seconds apart as much as the effect measured, so --repeat R runs
+// the pair (one thread, then N) R times in turn and prints the median speed-up and the range.
 //
 // A second table counts, per size, what the boards' speculative runs did: synchronisations,
 // runs handed to the pool, rollbacks and commits (the machine's: the bench stops if the run with
@@ -58,12 +60,13 @@ struct Options {
   CpuTiming timing;
   m68k::Model model = m68k::Model::MC68010;
   int threads = -1;  // --threads: compare with this many (0: the host's cores); -1: one thread only
+  unsigned repeat = 1;  // --repeat: pairs of runs (one thread, `threads`) per size
   unsigned run = 0;  // child: the number of boards to run
 };
 
 [[noreturn]] void usage(const char* why) {
   std::fprintf(stderr, "machine-bench: %s\nusage: machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] "
-                       "[--quantum-us Q] [--exact 0|1] [--model 68000|68010] [--threads N]\n", why);
+                       "[--quantum-us Q] [--exact 0|1] [--model 68000|68010] [--threads N [--repeat R]]\n", why);
   std::exit(2);
 }
 
@@ -77,7 +80,7 @@ Options parse(int argc, char** argv) {
     };
     if (a == "-h" || a == "--help") {
       std::printf("usage: machine-bench IMAGE [--sizes 2,6,16,64,256] [--board-ms W | --sim-ms T] [--quantum-us Q] "
-                  "[--exact 0|1] [--model 68000|68010] [--threads N]\n  N busy boards in one kernel against one board alone (README, Speed)\n");
+                  "[--exact 0|1] [--model 68000|68010] [--threads N [--repeat R]]\n  N busy boards in one kernel against one board alone (README, Speed)\n");
       std::exit(0);
     }
     if (a == "--sizes") {
@@ -102,6 +105,8 @@ Options parse(int argc, char** argv) {
       o.model = m == "68000" ? m68k::Model::MC68000 : m68k::Model::MC68010;
     } else if (a == "--threads") {
       o.threads = int(testbed::tool_args::whole("machine-bench", "--threads", value(), 0, CpuTiming::kMaxThreads));
+    } else if (a == "--repeat") {
+      o.repeat = unsigned(testbed::tool_args::whole("machine-bench", "--repeat", value(), 1, 99));
     } else if (a == "--run") {
       o.run = unsigned(testbed::tool_args::whole("machine-bench", "--run", value(), 0, 4096));
     } else if (!a.empty() && a[0] == '-') {
@@ -111,6 +116,7 @@ Options parse(int argc, char** argv) {
     }
   }
   if (o.image.empty()) usage("no image");
+  if (o.repeat > 1 && (o.threads < 0 || o.threads == 1)) usage("--repeat compares thread counts: give --threads N (not 1)");
   return o;
 }
 
@@ -278,7 +284,7 @@ int sc_main(int argc, char** argv) {
   unsigned many = o.threads == 0 ? SpeculationPool::host_threads() : unsigned(std::max(1, o.threads));
   std::printf("%6s %12s %10s %10s %14s %10s %8s %10s %10s", "boards", "instructions", "MIPS", "real-time",
               "CPU-s/board/s", "vs-alone", "setup-s", "RSS-MiB", "MiB/board");
-  if (compare) std::printf(" %10s %12s %12s", "threads", "wall-rt-1", "speed-up");
+  if (compare) std::printf(" %10s %12s %12s%s", "threads", "wall-rt-1", "speed-up", o.repeat > 1 ? "        range" : "");
   std::printf("\n");
   std::vector<unsigned> sizes = o.sizes;
   sizes.insert(sizes.begin(), 1);  // the board alone, first, in the same run
@@ -297,14 +303,27 @@ int sc_main(int argc, char** argv) {
                 mips, f.cpu > 0 ? f.simulated / f.cpu : 0, f.cpu / n / f.simulated,
                 alone_mips > 0 ? mips / alone_mips : 0, f.setup, rss, rss / n);
     if (compare) {
+      std::vector<double> speedups, rt1;
       Figures g;
-      if (!measure(argv[0], o, n, many, g) || g.instructions != f.instructions || !g.counts.same_machine(f.counts)) {
-        std::fprintf(stderr, "machine-bench: the run of %u boards on %u threads failed or differs\n", n, many);
-        return 1;
+      for (unsigned r = 0; r < o.repeat; r++) {
+        Figures one = f;
+        if ((r > 0 && (!measure(argv[0], o, n, 1, one) || one.instructions != f.instructions)) ||
+            !measure(argv[0], o, n, many, g) || g.instructions != f.instructions || !g.counts.same_machine(f.counts)) {
+          std::fprintf(stderr, "machine-bench: the run of %u boards on %u threads failed or differs\n", n, many);
+          return 1;
+        }
+        speedups.push_back(g.run_wall > 0 ? one.run_wall / g.run_wall : 0);
+        rt1.push_back(one.run_wall > 0 ? one.simulated / one.run_wall : 0);
       }
       many_counts.push_back(g.counts);
-      std::printf(" %10u %12.3f %12.2f", g.threads, f.run_wall > 0 ? f.simulated / f.run_wall : 0,
-                  g.run_wall > 0 ? f.run_wall / g.run_wall : 0);
+      auto median = [](std::vector<double> v) {
+        std::sort(v.begin(), v.end());
+        return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+      };
+      std::printf(" %10u %12.3f %12.2f", g.threads, median(rt1), median(speedups));
+      if (o.repeat > 1)
+        std::printf("  %5.2f-%5.2f", *std::min_element(speedups.begin(), speedups.end()),
+                    *std::max_element(speedups.begin(), speedups.end()));
     }
     std::printf("\n");
     counts.push_back(f.counts);
@@ -326,9 +345,12 @@ int sc_main(int argc, char** argv) {
   std::printf("MIPS: instructions per host CPU second of the run (sc_start), all boards; real-time: simulated s\n"
               "per host CPU s of the run; vs-alone: MIPS against one board alone in this run; setup-s: host CPU s\n"
               "to build and load the boards, not in the run's figures; RSS: the child's peak resident memory\n");
-  if (compare)
+  if (compare) {
     std::printf("threads: host threads of the second run; wall-rt-1: simulated s per wall s with one thread;\n"
-                "speed-up: wall time of the run with one thread over that with `threads` (same instructions)\n");
+                "speed-up: wall time of the run with one thread over that with `threads` (same instructions)");
+    if (o.repeat > 1) std::printf(";\nwall-rt-1, speed-up: the medians of %u pairs of runs taken in turn; range: the speed-ups'", o.repeat);
+    std::printf("\n");
+  }
   std::printf("syncs: times the CPUs waited for the kernel; hand-offs: runs sent to the pool; aborted: of them, done\n"
               "again at home after a device access; rollbacks, commits: exact mode's; widened: runs over more than one quantum (these six are the machine's:\n"
               "equal at any thread count, checked)%s\n",
