@@ -99,6 +99,18 @@ static int outq_free(void) {
   return 0;
 }
 
+/* w, the waiter on c with its rtr kept as c's token, sends now if an outq entry is free; else the
+ * rtr stays kept. Returns whether it went. */
+static int send_kept(struct ccb *c, struct tcb *w) {
+  if (!start_msg(w, c->token_from, c->token_tid, c->token_len)) {
+    rtr_kept = 1;
+    return 0;
+  }
+  c->token = T_TOKEN_NONE;
+  c->waiter = NULL; /* it waits for its pieces to leave, not on the channel */
+  return 1;
+}
+
 static void start_kept(void) {
   rtr_kept = 0;
   for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
@@ -108,12 +120,7 @@ static void start_kept(void) {
       struct ccb *c = &p->chan[ch];
       struct tcb *w = c->waiter;
       if (!w || w->state != T_SEND || c->token != T_TOKEN_RTR) continue;
-      if (!start_msg(w, c->token_from, c->token_tid, c->token_len)) {
-        rtr_kept = 1; /* still full: the rest wait for the next free entry */
-        return;
-      }
-      c->token = T_TOKEN_NONE;
-      c->waiter = NULL; /* it waits for its pieces to leave, not on the channel */
+      if (!send_kept(c, w)) return; /* still full: the rest wait for the next free entry */
     }
   }
 }
@@ -232,13 +239,8 @@ void rchan_request(struct tcb *t, struct ccb *c, int sending) {
   c->quiet = 0;
   t->state = sending ? T_SEND : T_RECV;
   if (sending) {
-    if (c->token == T_TOKEN_RTR) { /* a remote receiver is ready: the data goes now */
-      if (start_msg(t, c->token_from, c->token_tid, c->token_len)) {
-        c->token = T_TOKEN_NONE;
-        c->waiter = NULL; /* it waits for its pieces to leave, not on the channel */
-      } else {
-        rtr_kept = 1; /* every outq entry busy: it starts when one is free */
-      }
+    if (c->token == T_TOKEN_RTR) { /* a remote receiver is ready: the data goes now, or when */
+      send_kept(c, t);             /* an outq entry is free */
       return;
     }
     focus_out(t, c, p, chan);
