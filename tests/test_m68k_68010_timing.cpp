@@ -602,7 +602,7 @@ std::vector<Step> run_program(Machine& m, const std::vector<uint16_t>& words,
                      {(int)(cycle - last.cycle), m.bus.reads - last.reads, m.bus.writes - last.writes},
                      m.bus.fetches - last.fetches});
   };
-  m.cpu.set_tracer([&](uint32_t pc, uint64_t cycle) {
+  m.cpu.set_tracer([&](uint32_t pc, uint64_t cycle, bool) {
     close(cycle);
     first = false;
     last = {pc, cycle, m.bus.reads, m.bus.writes, m.bus.fetches};

@@ -310,16 +310,18 @@ void CpuInitiator::set_instruction_trace(std::FILE* out) {
     cpu_.set_tracer(nullptr);
     return;
   }
-  cpu_.set_tracer([this](uint32_t pc, uint64_t cycle) {
-    uint8_t fc = (cpu_.regs().sr & 0x2000) ? m68k::FC_SUPERVISOR_PROGRAM : m68k::FC_USER_PROGRAM;
+  cpu_.set_tracer([this](uint32_t pc, uint64_t cycle, bool supervisor) {
+    // the live mode: the instruction is read (and disassembled) through its own mapping
+    uint8_t fc = supervisor ? m68k::FC_SUPERVISOR_PROGRAM : m68k::FC_USER_PROGRAM;
     std::string text;
     m68k::disassemble(pc, [&](uint32_t a) {
       uint8_t b[2] = {0, 0};
       debug_access(false, a, b, 2, fc);
       return uint16_t(b[0] << 8 | b[1]);
     }, text, cpu_.model() == m68k::Model::MC68000 ? m68k::DisasmCpu::MC68000 : m68k::DisasmCpu::MC68010);
-    char line[160];
-    std::snprintf(line, sizeof line, "%12llu %06X  %s\n", (unsigned long long)cycle, unsigned(pc), text.c_str());
+    char line[160];  // S or U: the CPU's mode, so that a profile can tell the kernel's cycles from a program's
+    std::snprintf(line, sizeof line, "%12llu %06X %c %s\n", (unsigned long long)cycle, unsigned(pc),
+                  fc == m68k::FC_SUPERVISOR_PROGRAM ? 'S' : 'U', text.c_str());
     log_.trace(sync_time_ + lead(cycle), line);
   });
 }

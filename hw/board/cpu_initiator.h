@@ -121,7 +121,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // the observer).
   void set_fast_path(bool on);
   void set_observer(BusObserver* o) { log_.set_observer(o); }
-  // Per-instruction trace ("cycle pc disassembly") to `out`, or nullptr for none.
+  // Per-instruction trace ("cycle pc S|U disassembly": S in supervisor mode) to `out`, or nullptr for none.
   void set_instruction_trace(std::FILE* out);
 
   // A debugger's hooks (sim/gdb), or nullptr.

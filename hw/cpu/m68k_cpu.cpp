@@ -286,7 +286,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
             return;
           }
           start_instruction<Restartable>(c);
-          if (c.tracer_) c.tracer_(c.inst_pc_, c.cycles_);
+          if (c.tracer_) c.tracer_(c.inst_pc_, c.cycles_, c.s_ != 0);
           const bool trace = c.t_;
           const uint16_t op = c.ird_;
           c.limit_ = 0;  // one instruction, no chaining

@@ -62,7 +62,9 @@ class Cpu {
   uint64_t user_exits() const { return user_exits_; }
 
   Registers& regs() { return r_; }
-  void set_tracer(std::function<void(uint32_t pc, uint64_t cycle)> t) {
+  // Called before each instruction with its pc, the cycle it starts at and the mode it runs in
+  // (regs() is the state at run_until's entry, not the live one: a trace needs the latter).
+  void set_tracer(std::function<void(uint32_t pc, uint64_t cycle, bool supervisor)> t) {
     tracer_ = std::move(t);
     limit_ = 0;
   }
@@ -183,7 +185,7 @@ class Cpu {
   bool loop_mode_ = false;
   uint32_t loop_pc_ = 0;
   uint16_t loop_words_[3] = {};
-  std::function<void(uint32_t, uint64_t)> tracer_;
+  std::function<void(uint32_t, uint64_t, bool)> tracer_;
   std::function<bool(uint32_t, bool)> break_check_;
   bool break_hit_ = false;
   // The two tables (user, supervisor) live outside the object, so that the core's and its
