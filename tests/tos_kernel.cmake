@@ -299,6 +299,29 @@ add_test(NAME tos_bench_budget_fails_a_slower_kernel
           -DEXPECT_RC=3 "-DEXPECT_REGEX=trap round trip [0-9]+ cycles exceeds its budget of 100.*yield to another thread [0-9]+ cycles exceeds its budget of 100"
           -P ${_check})
 set_tests_properties(tos_bench_budget_fails_a_slower_kernel PROPERTIES LABELS "tos;perf")
+# Where the kernel's cycles go (tos-profile over earth's instruction trace): the passes are cut at
+# the CPU's mode changes and sorted by entry and by what they ran; the calls and yields served in
+# their traps and the timer's pre-emptions are found, and every cycle of a pass is some
+# function's. The trace (about 100 MB) is removed after.
+set(_prof_trace ${_tos_out}/bench-profile.trace)
+add_test(NAME tos_profile_sorts_the_kernel_passes
+  COMMAND ${CMAKE_COMMAND} "-DCMD=sh|-c|trap 'rm -f ${_prof_trace}' EXIT && $<TARGET_FILE:tos-bench> --out ${_tos_out}/bench-profile --max-msg 101 --step 100 --reps 1 --migrations 1 --trace-earth ${_prof_trace} >/dev/null && ${CMAKE_BINARY_DIR}/bin/tos-profile ${_prof_trace}"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=system call served in its trap \\(trap_fast\\) +[1-9][0-9]* +[0-9]+ +[0-9]+.*yield served in its trap +[1-9][0-9]* .*timer tick pre-empting a program, nothing else to do \\(the slice's main-loop pass\\) +[1-9][0-9]* .*main-loop pass\\): cycles a pass by function \\(mean of [0-9]+ passes; the functions' sum is 100.0% of the passes'\\)\n  kmain"
+          -P ${_check})
+set_tests_properties(tos_profile_sorts_the_kernel_passes PROPERTIES LABELS "tos;perf")
+# ... and what it cannot read it says: a trace without the mode column, an image with no kernel.
+add_test(NAME tos_profile_refuses_a_trace_without_modes
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${CMAKE_BINARY_DIR}/bin/tos-profile|${_tos_out}/old-format.trace"
+          "-DSETUP_FILE=${_tos_out}/old-format.trace" "-DSETUP_TEXT=          40 0006EC  movew #9984,%sr\n"
+          -DEXPECT_RC=2 "-DEXPECT_REGEX=tos-profile: line 1 is not 'cycle pc S.U instruction'"
+          -P ${_check})
+add_test(NAME tos_profile_refuses_an_image_that_is_no_kernel
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${CMAKE_BINARY_DIR}/bin/tos-profile|${_tos_out}/old-format.trace|--elf|${CMAKE_BINARY_DIR}/firmware/bench-workload-r4000.elf"
+          -DEXPECT_RC=2 "-DEXPECT_REGEX=tos-profile: .*bench-workload-r4000.elf has no kernel entry label syscall, yield, exception: not a TOS kernel"
+          -P ${_check})
+set_tests_properties(tos_profile_refuses_a_trace_without_modes tos_profile_refuses_an_image_that_is_no_kernel
+                     PROPERTIES LABELS "tos;hardening")
+set_tests_properties(tos_profile_refuses_an_image_that_is_no_kernel PROPERTIES DEPENDS tos_profile_refuses_a_trace_without_modes)
 # The yield's choice in entry.S is the C scheduler's: round robin within a process, across two.
 tos_kernel_test(PROGRAM yields_choose_as_c_does)
 # ... and the registers the ABI says a call keeps (d2-d7/a2-a6 across TRAP #0 and TRAP #1, with

@@ -81,8 +81,8 @@ int sc_main(int argc, char** argv) {
                  "fail (exit 3) when a yield to another thread takes more 68010 cycles than this")
       ->check(CLI::Range(1.0, 1e9));
   app.add_option("--trace-earth", trace_path,
-                 "write earth's instruction trace (cycle, pc, instruction) to this file: where the kernel's cycles go "
-                 "(large: about 100 MB)");
+                 "write earth's instruction trace (cycle, pc, S|U mode, instruction) to this file: where the kernel's "
+                 "cycles go, by kind of kernel pass and function: build/bin/tos-profile FILE (large: about 100 MB)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

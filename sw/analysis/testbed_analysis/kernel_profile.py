@@ -1,0 +1,149 @@
+"""tos-profile TRACE [--elf KERNEL] [--top N]: where TOS's cycles go, from a board's instruction
+trace (`tos-bench --trace-earth FILE`, `testbed-board --trace-instructions`; lines "cycle pc S|U
+disassembly").
+
+The trace is cut into kernel passes: a pass begins where the CPU leaves user mode (a system call,
+a yield, a fault or an interrupt) and ends where it enters user mode again, so a pass is all the
+kernel did for one entry, the main loop included when the entry went round it. Each pass is
+sorted by how it entered (the kernel's entry labels in entry.S: `syscall`, `yield`, `exception`)
+and by what it ran (the main loop's `kmain`, the timer's `timer_intr`, the idle loop's
+`cpu_idle`), and each instruction's cycles (to the next line's cycle) go to the kernel function
+that holds its pc. The kinds, their cycles per pass and the functions that take them are the
+measurement behind a kernel cost (issue #32: "a trap that needs no service need not poll every
+queue"): not a model, a count of executed 68010 cycles."""
+import argparse
+import bisect
+import collections
+import subprocess
+import sys
+
+ENTRIES = ("syscall", "yield", "exception")
+
+KINDS = [
+    ("call", "system call served in its trap (trap_fast)"),
+    ("call-loop", "system call that went round the main loop"),
+    ("yield", "yield served in its trap"),
+    ("yield-loop", "yield that went round the main loop"),
+    ("tick", "timer tick pre-empting a program, nothing else to do (the slice's main-loop pass)"),
+    ("idle", "a pass that waited in the idle loop (cpu_idle) for an interrupt"),
+    ("other", "other faults and interrupts"),
+]
+
+
+class ProfileError(Exception):
+    pass
+
+
+def kernel_symbols(elf, nm):
+    """(addresses, names) of the kernel's text symbols, sorted; the entry labels must be there."""
+    try:
+        out = subprocess.run([nm, "-n", "--defined-only", elf], check=True, capture_output=True, text=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise ProfileError("cannot read the symbols of %s with %s: %s" % (elf, nm, e))
+    syms = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "tTwW":
+            syms.append((int(f[0], 16), f[2]))
+    names = {n for _, n in syms}
+    missing = [e for e in ENTRIES if e not in names]
+    if missing:
+        raise ProfileError("%s has no kernel entry label %s: not a TOS kernel?" % (elf, ", ".join(missing)))
+    return [a for a, _ in syms], [n for _, n in syms]
+
+
+def kind_of(entry, funcs):
+    if "cpu_idle" in funcs:
+        return "idle"
+    looped = "kmain" in funcs
+    if entry == "syscall":
+        return "call-loop" if looped else "call"
+    if entry == "yield":
+        return "yield-loop" if looped else "yield"
+    if entry == "exception" and "timer_intr" in funcs and not any(
+            f in funcs for f in ("console_intr", "lan_intr", "dev_intr", "kfault")):
+        return "tick"
+    return "other"
+
+
+def passes(lines, addrs, names):
+    """Yields (kind, cycles, {function: cycles}) for every complete kernel pass in the trace."""
+    entry_at = {addrs[names.index(e)]: e for e in ENTRIES}
+    prev_cycle, prev_func, mode = None, None, None
+    cur = None  # [entry, first cycle, Counter]
+    for n, line in enumerate(lines, 1):
+        f = line.split(None, 3)
+        if len(f) < 3 or f[2] not in ("S", "U"):
+            raise ProfileError("line %d is not 'cycle pc S|U instruction' (a trace from before the mode column?): %r"
+                               % (n, line[:80]))
+        try:
+            cycle, pc = int(f[0]), int(f[1], 16)
+        except ValueError:
+            raise ProfileError("line %d: bad cycle or pc: %r" % (n, line[:80]))
+        if prev_func is not None and cur is not None:
+            cur[2][prev_func] += cycle - prev_cycle
+        sup = f[2] == "S"
+        if sup:
+            if mode == "U":  # left user mode: a pass begins (at the entry label the CPU went to)
+                cur = [entry_at.get(pc, "other"), cycle, collections.Counter()]
+            i = bisect.bisect_right(addrs, pc) - 1
+            prev_func = names[i] if i >= 0 else "?"
+        else:
+            if mode == "S" and cur is not None:
+                yield kind_of(cur[0], cur[2]), cycle - cur[1], cur[2]
+                cur = None
+            prev_func = None
+        prev_cycle, mode = cycle, f[2]
+
+
+def profile(trace, elf, nm="m68k-linux-gnu-nm", top=12, out=sys.stdout):
+    addrs, names = kernel_symbols(elf, nm)
+    by = collections.defaultdict(list)
+    funcs = collections.defaultdict(collections.Counter)
+    try:
+        with open(trace) as fh:
+            for kind, cycles, f in passes(fh, addrs, names):
+                by[kind].append(cycles)
+                funcs[kind].update(f)
+    except OSError as e:
+        raise ProfileError("cannot read %s: %s" % (trace, e))
+    if not by:
+        raise ProfileError("%s holds no complete kernel pass (no entry from user mode and back)" % trace)
+    total = sum(sum(v) for v in by.values())
+    print("kernel passes in %s (kernel %s): %d passes, %d cycles" % (trace, elf, sum(len(v) for v in by.values()), total),
+          file=out)
+    print("%-82s %7s %8s %8s %8s" % ("kind", "passes", "min", "median", "max"), file=out)
+    for k, title in KINDS:
+        v = sorted(by.get(k, []))
+        if v:
+            print("%-82s %7d %8d %8d %8d" % (title, len(v), v[0], v[len(v) // 2], v[-1]), file=out)
+    for k, title in KINDS:
+        v = by.get(k, [])
+        if not v:
+            continue
+        c = funcs[k]
+        acc = sum(c.values())
+        print("\n%s: cycles a pass by function (mean of %d passes; the functions' sum is %.1f%% of the passes')"
+              % (title, len(v), 100.0 * acc / sum(v) if sum(v) else 0), file=out)
+        for f, n in c.most_common(top):
+            if n / len(v) < 0.5:  # under a cycle a pass: a rare visit, not where the cycles go
+                break
+            print("  %-28s %8.0f %5.1f%%" % (f, n / len(v), 100.0 * n / acc if acc else 0), file=out)
+    return by
+
+
+def main(argv=None, default_elf=None, nm="m68k-linux-gnu-nm"):
+    ap = argparse.ArgumentParser(prog="tos-profile", description="where TOS's cycles go, from an instruction trace")
+    ap.add_argument("trace", help="an instruction trace (tos-bench --trace-earth FILE)")
+    ap.add_argument("--elf", default=default_elf, help="the kernel the trace ran (default: %(default)s)")
+    ap.add_argument("--top", type=int, default=12, help="functions listed per kind (default 12)")
+    args = ap.parse_args(argv)
+    if args.top < 1 or args.top > 1000:
+        print("tos-profile: --top %d: expected a whole number from 1 to 1000" % args.top, file=sys.stderr)
+        return 2
+    try:
+        profile(args.trace, args.elf, nm=nm, top=args.top)
+    except ProfileError as e:
+        print("tos-profile: %s" % e, file=sys.stderr)
+        return 2
+    return 0
