@@ -488,37 +488,48 @@ static int partner_here(const struct tcb *t, uint32_t c, int sending) {
 
 /* t leaves for board dest: its channel entries into e (n of them), and this board's CCBs
  * remember where it went. */
+/* Channel ch's part of t's migration, if t has used it (or is a routed psend's receiver). */
+static void pack_chan(struct tcb *t, uint32_t ch, uint32_t dest, struct mig_chan *e, uint32_t *n) {
+  struct ccb *c = &t->proc->chan[ch];
+  int s = CHAN_USED(t->send_mask, ch), r = CHAN_USED(t->recv_mask, ch);
+  /* a psend routed to t (route.c) on a channel t has not received on yet: t is its receiver */
+  if (t->proc->routed && ((c->token == T_TOKEN_FOCUS && c->token_rtid == t->tid) ||
+                          (c->waiter && c->waiter->state == T_SEND && c->waiter->op_route == t->slot + 1u)))
+    r = 1;
+  if (!s && !r) return;
+  struct mig_chan *m = &e[(*n)++];
+  memset(m, 0, sizeof *m);
+  m->chan = (uint8_t)ch;
+  m->role = (uint8_t)(s | r << 1);
+  m->peer = partner_here(t, ch, s) ? (uint8_t)(net_me() + 1) : c->peer;
+  if ((r && c->token == T_TOKEN_FOCUS) || (s && c->token == T_TOKEN_RTR)) { /* its token goes with it */
+    m->token = c->token;
+    m->token_from = c->token_from;
+    m->token_tid = c->token_tid;
+    m->token_len = c->token_len;
+    c->token = T_TOKEN_NONE;
+  }
+  if (r && c->waiter && c->waiter->state == T_SEND) { /* a sender waits here for it: a focus goes along */
+    m->token = T_TOKEN_FOCUS;
+    m->token_from = (uint8_t)net_me();
+    m->token_tid = c->waiter->tid;
+    m->token_len = c->waiter->op_len;
+  }
+  if (s) c->fwd_s = (uint8_t)(dest + 1);
+  if (r) c->fwd_r = (uint8_t)(dest + 1);
+  c->peer = (uint8_t)(dest + 1); /* for a partner left here */
+}
+
 void rchan_pack(struct tcb *t, uint32_t dest, struct mig_chan *e, uint32_t *n) {
   *n = 0;
-  for (uint32_t ch = 0; ch < TOS_MAX_CHANNELS; ++ch) {
-    struct ccb *c = &t->proc->chan[ch];
-    int s = CHAN_USED(t->send_mask, ch), r = CHAN_USED(t->recv_mask, ch);
-    /* a psend routed to t (route.c) on a channel t has not received on yet: t is its receiver */
-    if (t->proc->routed && ((c->token == T_TOKEN_FOCUS && c->token_rtid == t->tid) ||
-                            (c->waiter && c->waiter->state == T_SEND && c->waiter->op_route == t->slot + 1u)))
-      r = 1;
-    if (!s && !r) continue;
-    struct mig_chan *m = &e[(*n)++];
-    memset(m, 0, sizeof *m);
-    m->chan = (uint8_t)ch;
-    m->role = (uint8_t)(s | r << 1);
-    m->peer = partner_here(t, ch, s) ? (uint8_t)(net_me() + 1) : c->peer;
-    if ((r && c->token == T_TOKEN_FOCUS) || (s && c->token == T_TOKEN_RTR)) { /* its token goes with it */
-      m->token = c->token;
-      m->token_from = c->token_from;
-      m->token_tid = c->token_tid;
-      m->token_len = c->token_len;
-      c->token = T_TOKEN_NONE;
-    }
-    if (r && c->waiter && c->waiter->state == T_SEND) { /* a sender waits here for it: a focus goes along */
-      m->token = T_TOKEN_FOCUS;
-      m->token_from = (uint8_t)net_me();
-      m->token_tid = c->waiter->tid;
-      m->token_len = c->waiter->op_len;
-    }
-    if (s) c->fwd_s = (uint8_t)(dest + 1);
-    if (r) c->fwd_r = (uint8_t)(dest + 1);
-    c->peer = (uint8_t)(dest + 1); /* for a partner left here */
+  /* Only the channels t has used go, so only those are looked at, a word of its masks at a time
+   * (looking at all 128 took 37,540 of a move's 70,000 packing cycles: tos-profile). In a process
+   * that routes psends (route.c) a channel t has not used may have t as its receiver: there every
+   * channel is looked at. */
+  for (uint32_t word = 0; word < TOS_MAX_CHANNELS / 32; ++word) {
+    uint32_t used = t->proc->routed ? ~0u : t->send_mask[word] | t->recv_mask[word];
+    for (uint32_t ch = word * 32; used; ++ch, used >>= 1)
+      if (used & 1u) pack_chan(t, ch, dest, e, n);
   }
 }
 
