@@ -305,7 +305,7 @@ def table9(results, size):
     return "\n".join(out) + "\n" + note
 
 
-def migration_bound(section3_md, slice_ms, wait_slices):
+def migration_bound(section3_md, slice_ms, wait_slices, shown="docs/results/section3.md"):
     """Section 4.2.2's lower bound on the migration period, from our own section 3 numbers (the
     generated docs/results/section3.md): a request's flight (a focus's, the same small message)
     plus a slice on each side for the send and receive phases, the thread's migration plus a
@@ -320,8 +320,8 @@ def migration_bound(section3_md, slice_ms, wait_slices):
         return None
     flight, mig = float(f.group(1)), float(m.group(1))
     request, move, wait = flight + 2 * slice_ms, mig + slice_ms, wait_slices * slice_ms
-    return ("The migration period's lower bound (section 4.2.2), from our section 3 numbers (docs/results/section3.md: "
+    return ("The migration period's lower bound (section 4.2.2), from our section 3 numbers (%s: "
             "focus flight %.2f ms, thread migration %.2f ms), the %d ms slice and a request's wait of %d slices "
             "(tos.toml reconf_wait_ticks): request %.1f + migration %.1f + waiting %d = **%.1f ms** (the seed: 41.5 + 28.4 + "
             "500 = 569.9 ms). The case studies' periods (1 s; wator 10 s) are above it.\n"
-            % (flight, mig, slice_ms, wait_slices, request, move, wait, request + move + wait))
+            % (shown, flight, mig, slice_ms, wait_slices, request, move, wait, request + move + wait))
