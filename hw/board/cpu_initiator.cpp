@@ -321,7 +321,7 @@ void CpuInitiator::set_instruction_trace(std::FILE* out) {
     }, text, cpu_.model() == m68k::Model::MC68000 ? m68k::DisasmCpu::MC68000 : m68k::DisasmCpu::MC68010);
     char line[160];  // S or U: the CPU's mode, so that a profile can tell the kernel's cycles from a program's
     std::snprintf(line, sizeof line, "%12llu %06X %c %s\n", (unsigned long long)cycle, unsigned(pc),
-                  fc == m68k::FC_SUPERVISOR_PROGRAM ? 'S' : 'U', text.c_str());
+                  supervisor ? 'S' : 'U', text.c_str());
     log_.trace(sync_time_ + lead(cycle), line);
   });
 }

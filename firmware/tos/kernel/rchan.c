@@ -486,8 +486,6 @@ static int partner_here(const struct tcb *t, uint32_t c, int sending) {
   return 0;
 }
 
-/* t leaves for board dest: its channel entries into e (n of them), and this board's CCBs
- * remember where it went. */
 /* Channel ch's part of t's migration, if t has used it (or is a routed psend's receiver). */
 static void pack_chan(struct tcb *t, uint32_t ch, uint32_t dest, struct mig_chan *e, uint32_t *n) {
   struct ccb *c = &t->proc->chan[ch];
@@ -520,6 +518,8 @@ static void pack_chan(struct tcb *t, uint32_t ch, uint32_t dest, struct mig_chan
   c->peer = (uint8_t)(dest + 1); /* for a partner left here */
 }
 
+/* t leaves for board dest: its channel entries into e (n of them), and this board's CCBs
+ * remember where it went. */
 void rchan_pack(struct tcb *t, uint32_t dest, struct mig_chan *e, uint32_t *n) {
   *n = 0;
   /* Only the channels t has used go, so only those are looked at, a word of its masks at a time
