@@ -213,19 +213,25 @@ int sc_main(int argc, char** argv) {
     std::printf("events written on earth %zu, lost %llu\n", ev.size(), (unsigned long long)lost);
 
     // 3. remote latency (section 3.3.2): `remote` on earth sends to its thread on air; per message
-    // from the sender's TRAP7 (earth) to the receiver's COMMR (air): focus or advert, rtr, msg
-    // and both boards' services, over Centrenet. And remote page copies (Figure 8) on air:
-    // PAGE_FAULT to PAGE_IN.
+    // the sender's delay, Table 6's figure (its TRAP7 to its COMMS, both on earth: focus or
+    // advert, rtr and the rtr's service that packs the msg), and the receiver's (to its COMMR on
+    // air: the msg's wait for earth's send phase, its flight and service too). And remote page
+    // copies (Figure 8) on air: PAGE_FAULT to PAGE_IN.
     std::vector<std::pair<uint64_t, uint16_t>> air;
     for (auto& r : records)
       if (r.smi == 2) air.push_back({r.clock, r.word});
-    std::vector<uint64_t> sends, arrivals, faults, pages_in;
+    std::vector<uint64_t> sends, released, arrivals, faults, pages_in;
     size_t local_msgs = sizes.size() + 1;  // local's messages and its empty last one come first on earth
     size_t trap7 = 0;
     for (size_t i = 0; i < ev.size(); ++i)
       if (ev[i].second == EV_TRAP7 && (i + 1 >= ev.size() || ev[i + 1].second != EV_TRAP72) &&
           (i + 1 < ev.size() && ev[i + 1].second == EV_TRAP70)) {
-        if (++trap7 > local_msgs) sends.push_back(ev[i].first);  // the receiver asks first in local
+        if (++trap7 > local_msgs) {  // the receiver asks first in local
+          sends.push_back(ev[i].first);
+          size_t j = i + 1;
+          while (j < ev.size() && ev[j].second != EV_COMMS) ++j;
+          released.push_back(j < ev.size() ? ev[j].first : ev[i].first);
+        }
       }
     for (size_t i = 0; i < air.size(); ++i) {
       if (air[i].second == EV_COMMR) arrivals.push_back(air[i].first);
@@ -236,15 +242,16 @@ int sc_main(int argc, char** argv) {
     for (int len = 1; len <= max_msg; len += step * 2) rsizes.push_back(len);
     size_t n = std::min({sends.size(), arrivals.size(), rsizes.size()});
     std::vector<std::pair<double, double>> rpoints;
-    std::printf("\nremote OCM latency (sender's TRAP7 on earth to the receiver's COMMR on air), %zu messages:\n", n);
-    std::printf("   bytes      us\n");
+    std::printf("\nremote OCM latency from the sender's TRAP7 on earth, %zu messages (the first, an advert, left out of"
+                " the fit):\n", n);
+    std::printf("   bytes  sender us  (its COMMS on earth)  receiver us  (its COMMR on air)\n");
     for (size_t i = 0; i < n; ++i) {
-      double us = double(arrivals[i] - sends[i]) * us_per_clock;
-      rpoints.push_back({rsizes[i] / 1024.0, us / 1000.0});
-      if (n <= 12 || i % (n / 10) == 0 || i + 1 == n) std::printf("  %6d %10.1f\n", rsizes[i], us);
+      double us = double(released[i] - sends[i]) * us_per_clock, rus = double(arrivals[i] - sends[i]) * us_per_clock;
+      if (i > 0) rpoints.push_back({rsizes[i] / 1024.0, us / 1000.0});
+      if (n <= 12 || i % (n / 10) == 0 || i + 1 == n) std::printf("  %6d %10.1f %33.1f\n", rsizes[i], us, rus);
     }
     Fit rf = least_squares(rpoints);
-    std::printf("least squares (n in KB): remote communication %.3fn + %.3f ms +-%.3f\n", rf.slope, rf.intercept,
+    std::printf("least squares (n in KB): remote communication %.3fn + %.3f ms +-%.3f (the sender's delay)\n", rf.slope, rf.intercept,
                 rf.spread);
     std::printf("seed 000 Table 6:        remote communication 2.77n + 7.35 ms\n");
     size_t np = std::min(faults.size(), pages_in.size());

@@ -8,8 +8,8 @@
  * their contents betray (a board out of range, a thread slot out of range, a job with no part on
  * fire). At the end a probe task on every other board of the job reads
  * its board's table: R on space, S on fire, on every board; fire refused the forged update; the
- * routed messages that found R gone were forwarded and counted (at least one: S sends at once
- * after each of its messages, R moves at once after one of them).
+ * routed messages that found R gone were forwarded and counted (at least one: R moves at once
+ * after one of S's messages, and S sends its next a few ms later, STALE_WAIT_US).
  * Then R ends (on space) and M makes a new task T on water, which TOS gives R's freed slot, so
  * R's tid; S, on fire, whose board last routed that tid to space, sends it MESSAGES / 3 messages
  * at once and takes T's echo of each: the stale entry (or the old channel's peer) must not swallow
@@ -22,6 +22,10 @@
 #include "tos_check.h"
 
 enum { T_DATA = 1, T_GO = 2, T_DONE = 3, T_REPORT = 4, T_ECHO = 5, T_END = 9, BOARD_R = 2, BOARD_S = 3, MOVE1 = 4, MOVE2 = 5 };
+/* S's pause after the message R moves after: S's send returns once its msg is packed, before
+ * R has it (report 3.3.2), so without the pause S's next focus reached R's board before R left
+ * and went along with it; any pause from 1 to 8 ms gives the same forwards. */
+#define STALE_WAIT_US 3000
 static long messages;
 static int m_tid, r_tid, s_tid;
 
@@ -93,6 +97,10 @@ static void sender(void *arg) {
   for (long k = 1; k <= messages; ++k) {
     pack_msg(k, 1);
     if (pvm_send(r_tid, T_DATA)) exit(15);
+    if (k == messages / 3 || k == 2 * messages / 3) { /* R moves once it has this one: S's next focus follows it */
+      unsigned long t0 = time_us();
+      while (time_us() - t0 < STALE_WAIT_US) yield();
+    }
   }
   go(); /* T is made in R's slot: the same tid */
   long v[3] = {0, -1, 0};

@@ -220,6 +220,9 @@ void net_refused_report(void);
 int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
               void (*done)(void *), void *ctx);
 uint32_t net_queue_room(void);
+int net_packs(void);            /* 1994 mode: outgoing data is copied into the controller's buffer */
+uint32_t net_piece_alloc(void); /* 1994 mode: a page-sized buffer the gather reads in place; 0: none (or dma-anywhere) */
+void net_piece_sent(void *piece); /* its message's done(): the buffer is free once gathered */
 int net_frame_queued(uint32_t pa);
 uint32_t net_queue_capacity(void);
 int net_tx_pending(void);                    /* messages wait for the send phase */

@@ -17,6 +17,12 @@
 #define BUFFER_BYTES (TB_NET_BASE + TB_NET_SIZE - TB_NET_BUFFER)
 #define OUT_AREA TB_NET_BUFFER                       /* 1994 mode: gathers from here */
 #define IN_AREA (TB_NET_BUFFER + BUFFER_BYTES / 2)   /* and stores back here */
+/* 1994 mode: the rest of the out half holds pieces packed ahead of their send phase (a remote
+ * send's msg, packed in its rtr service: rchan.c), each where the gather reads it. */
+#define PIECE_AREA (OUT_AREA + TOS_MAX_NET_PIECE_BYTES)
+#define PIECES ((BUFFER_BYTES / 2 - TOS_MAX_NET_PIECE_BYTES) / TOS_PAGE_SIZE)
+enum { PIECE_FREE, PIECE_USED, PIECE_DRAINING /* launched: free once the gather is over */ };
+static uint8_t piece_state[PIECES];
 
 static int anywhere;
 static uint32_t my_node, my_slot;
@@ -126,6 +132,30 @@ uint32_t net_queue_room(void) { return TXQ - 1 - (tx_head + TXQ - tx_tail) % TXQ
 uint32_t net_queue_capacity(void) { return TXQ - 1; }
 int net_tx_pending(void) { return tx_head != tx_tail; }
 
+/* 1994 mode: data the DMA is to send must be copied into the controller's buffer first. */
+int net_packs(void) { return !anywhere; }
+
+/* A piece buffer of TOS_PAGE_SIZE bytes in the controller's buffer, for data packed now and
+ * sent later; 0 if none is free, or with dma-anywhere, where the DMA reads the sender's own
+ * pages and nothing is packed. */
+uint32_t net_piece_alloc(void) {
+  if (anywhere) return 0;
+  int gathered = !(REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY); /* every launch so far read */
+  uint32_t found = PIECES;
+  for (uint32_t i = 0; i < PIECES; ++i) {
+    if (piece_state[i] == PIECE_DRAINING && gathered) piece_state[i] = PIECE_FREE;
+    if (piece_state[i] == PIECE_FREE && found == PIECES) found = i;
+  }
+  if (found == PIECES) return 0;
+  piece_state[found] = PIECE_USED;
+  return PIECE_AREA + found * TOS_PAGE_SIZE;
+}
+
+/* A message's done(ctx) for a piece buffer: its message has been launched. */
+void net_piece_sent(void *piece) { piece_state[((uint32_t)piece - PIECE_AREA) / TOS_PAGE_SIZE] = PIECE_DRAINING; }
+
+static int is_piece(uint32_t a) { return a >= PIECE_AREA && a < PIECE_AREA + PIECES * TOS_PAGE_SIZE; }
+
 static int launch(const struct txmsg *m) {
   while (REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY) {
   } /* the previous gather may still read the buffer (1994) or the descriptor */
@@ -136,7 +166,7 @@ static int launch(const struct txmsg *m) {
   uint32_t pairs = 0;
   if (m->len) {
     uint32_t src = m->data;
-    if (!anywhere) {
+    if (!anywhere && !is_piece(src)) {
       memcpy((void *)OUT_AREA, (const void *)m->data, m->len);
       src = OUT_AREA;
     }

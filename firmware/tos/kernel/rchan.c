@@ -6,9 +6,13 @@
  *   advert  the same, broadcast, when the sender's board does not yet know where the receiver
  *           is (the first communication on a channel)
  *   rtr     receiver's board -> sender's board: the receiver is ready (how much it takes)
- *   msg     sender's board -> receiver's board: the data, in NI-sized pieces straight from the
- *           sender's pages; the sender is released (COMMS) once the last piece has left, the
- *           receiver (COMMR) once it has arrived.
+ *   msg     sender's board -> receiver's board: the data, in page-sized pieces. In 1994 mode
+ *           the rtr service packs them into the controller's buffer, the one memory the DMA
+ *           reaches, queues them and releases the sender (COMMS): the next send phase sends
+ *           them (report 3.3.2: "a msg is queued for transmission and the sender is restarted
+ *           after a constant delay"). With dma-anywhere the pieces go straight from the
+ *           sender's pages and the sender is released once the last has left. The receiver
+ *           (COMMR) is released once the last piece has arrived.
  *
  * Each board keeps, in its CCB of the channel, the thread blocked there, the board where the
  * other side was last heard of (peer, board + 1; 0: not yet), and one token that came before its thread did: a remote
@@ -47,14 +51,12 @@ static void gpid_ops(uint32_t *o, const struct proc *p, uint32_t chan) {
 #endif
 #define OUTQ TOS_OUTQ
 static struct out {
-  struct tcb *t; /* the sender, blocked until its last piece has left */
+  struct tcb *t; /* the sender, blocked until its pieces are packed (1994) or have left */
   uint32_t dest, rtid, total, sent, cap;
   int queued;    /* every piece is in the network queue: sent_all frees the entry */
 } outq[OUTQ];
 
-static void sent_all(void *ctx) {
-  struct out *o = ctx;
-  struct tcb *t = o->t;
+static void release(struct out *o, struct tcb *t) {
   o->t = NULL;
   o->queued = 0;
   if (!t || t->state != T_SEND) return;
@@ -63,13 +65,18 @@ static void sent_all(void *ctx) {
   finish(t, 0);
 }
 
-static int start_msg(struct tcb *s, uint32_t dest, uint32_t rtid, uint32_t cap) {
+static void sent_all(void *ctx) { /* dma-anywhere: the last piece has left the sender's pages */
+  struct out *o = ctx;
+  release(o, o->t);
+}
+
+static struct out *start_msg(struct tcb *s, uint32_t dest, uint32_t rtid, uint32_t cap) {
   for (int i = 0; i < OUTQ; ++i)
     if (!outq[i].t) {
       outq[i] = (struct out){s, dest, rtid, s->op_len, 0, cap, 0};
-      return 1;
+      return &outq[i];
     }
-  return 0;
+  return NULL;
 }
 
 /* The sender's buffer lost a page while it waited (sbrk(-n), another thread's exit): the msg is
@@ -132,35 +139,51 @@ int rchan_pending(void) {
   return 0;
 }
 
+/* o's msg into the network queue, a page piece at a time, as far as the queue (and in 1994
+ * mode the controller's piece buffers) have room: 0 if some is left for the next send phase.
+ * In 1994 mode each piece is copied into the controller's buffer now (the packing) and the
+ * sender is released with the last; with dma-anywhere the pieces are the sender's pages. */
+static int queue_msg(struct out *o) {
+  struct tcb *s = o->t;
+  uint32_t n = o->total < o->cap ? o->total : o->cap; /* the receiver takes at most cap */
+  do {
+    if (net_queue_room() < 2) return 0; /* (room for an abandon's piece too) */
+    uint32_t va = s->op_buf + o->sent, k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
+    if (k > n - o->sent) k = n - o->sent;
+    uint32_t ops[8] = {0};
+    gpid_ops(ops, s->proc, (uint32_t)s->op_chan);
+    ops[4] = o->rtid;
+    ops[5] = n;
+    ops[6] = o->sent;
+    uint32_t pa = 0, piece = 0;
+    if (k && !vm_send_pa(s->proc, va, &pa)) { /* a page went while the sender waited */
+      abandon(o, ops);
+      return 1;
+    }
+    if (k && net_packs()) {
+      if (!(piece = net_piece_alloc())) return 0; /* every piece buffer is on its way */
+      memcpy((void *)piece, (const void *)pa, k);
+    }
+    int last = o->sent + k == n;
+    o->sent += k;
+    if (piece)
+      net_queue(o->dest, NET_MSG, ops, 7, piece, k, net_piece_sent, (void *)piece);
+    else
+      net_queue(o->dest, NET_MSG, ops, 7, pa, k, last && !net_packs() ? sent_all : NULL, o);
+    if (last) {
+      o->queued = 1;
+      if (net_packs()) release(o, s); /* packed: the sender goes on (report 3.3.2) */
+      return 1;
+    }
+  } while (o->sent < n);
+  return 1;
+}
+
 void rchan_send_phase(void) {
   if (rtr_kept && outq_free()) start_kept();
   for (int i = 0; i < OUTQ; ++i) {
     struct out *o = &outq[i];
-    if (!o->t || o->queued) continue;
-    struct tcb *s = o->t;
-    uint32_t n = o->total < o->cap ? o->total : o->cap; /* the receiver takes at most cap */
-    do {
-      if (net_queue_room() < 2) return;
-      uint32_t va = s->op_buf + o->sent, k = TOS_PAGE_SIZE - (va & (TOS_PAGE_SIZE - 1));
-      if (k > n - o->sent) k = n - o->sent;
-      uint32_t ops[8] = {0};
-      gpid_ops(ops, s->proc, (uint32_t)s->op_chan);
-      ops[4] = o->rtid;
-      ops[5] = n;
-      ops[6] = o->sent;
-      uint32_t pa = 0;
-      if (k && !vm_send_pa(s->proc, va, &pa)) { /* a page went while the sender waited */
-        abandon(o, ops);
-        break;
-      }
-      int last = o->sent + k == n;
-      net_queue(o->dest, NET_MSG, ops, 7, pa, k, last ? sent_all : NULL, last ? o : NULL);
-      o->sent += k;
-      if (last) {
-        o->queued = 1;
-        break;
-      }
-    } while (o->sent < n);
+    if (o->t && !o->queued && !queue_msg(o)) return;
   }
 }
 
@@ -416,7 +439,11 @@ static void on_rtr(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   c->peer = (uint8_t)(from + 1);
   if (waiting) {
     c->waiter = NULL;
-    if (start_msg(w, from, o[4], o[5])) return;
+    struct out *m = start_msg(w, from, o[4], o[5]);
+    if (m) { /* 1994: packed and queued now, the sender released; the send phase sends it */
+      if (net_packs()) queue_msg(m);
+      return;
+    }
     c->waiter = w; /* no room to send now: keep the rtr for later */
     rtr_kept = 1;
   }

@@ -13,6 +13,7 @@ the master runs the logger, whose polling would delay the home's counting), the 
 class on and the master's logger collecting the trace. SSR is counted twice: by the program
 (barrier_wait_stats) and from the monitor's trace (ssr_from_trace); the two must agree."""
 import json
+import math
 import os
 import re
 import statistics
@@ -306,6 +307,16 @@ def reanalyse(rep, out):
     return d.get("seconds")
 
 
+def rise_p(ok1, n1, ok2, n2):
+    """One-sided Fisher's exact test: the chance that, with the successes of both samples
+    (ok1 of n1 spins, ok2 of n2) drawn at one rate, the second holds ok2 or more of them."""
+    k, n = ok1 + ok2, n1 + n2
+    if not n or not n2:
+        return 1.0
+    den = math.comb(n, k)
+    return sum(math.comb(n2, j) * math.comb(n1, k - j) for j in range(ok2, min(k, n2) + 1) if k - j <= n1) / den
+
+
 def ssr(r):
     return 100.0 * r["ok"] / r["spins"] if r["spins"] else None
 
@@ -376,8 +387,13 @@ def analyse(rep, ch3, ch4, size):
             for b2 in size["bg"]:
                 hi = by.get((mu, b2, wake, "cs"))
                 if b2 > 0 and hi and ssr(hi) is not None and ssr(r) is not None:
+                    # a rise is one the spins' count cannot explain: Fisher's exact test, one-sided
+                    pv = rise_p(r["ok"], r["spins"], hi["ok"], hi["spins"])
                     rep.check("CS's SSR does not rise with surplus threads (mu %g%%, %s, load %d)" % (mu * 100, wake, 1 + b2),
-                              ssr(hi) <= ssr(r) + 5, "load 1: %s, load %d: %s" % (_f(ssr(r)), 1 + b2, _f(ssr(hi))))
+                              ssr(hi) <= ssr(r) + 5 or pv >= 0.05,
+                              "load 1: %s (%d of %d), load %d: %s (%d of %d); chance of a rise this large or larger "
+                              "with no change, Fisher's exact test: %.3f" % (_f(ssr(r)), r["ok"], r["spins"], 1 + b2,
+                                                                             _f(ssr(hi)), hi["ok"], hi["spins"], pv))
         if pol.isdigit():
             for b2 in size["bg"]:
                 h, t = by.get((mu, b2, "head", pol)), by.get((mu, b2, "tail", pol))
