@@ -170,9 +170,9 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
   memcpy(t->send_mask, m->send_mask, sizeof t->send_mask);
   memcpy(t->recv_mask, m->recv_mask, sizeof t->recv_mask);
   t->moves = m->moves;
-  for (int i = 0; i < TOS_MAX_THREADS; ++i) { /* family here: direct reports again */
+  for (uint32_t i = 0, seen = 0; i < TOS_MAX_THREADS && seen < p->nthreads; ++i) { /* family here: direct reports again */
     struct tcb *x = p->slots[i];
-    if (!x || x == t) continue;
+    if (!x || (++seen, x == t)) continue;
     if (x->tid == t->parent_tid) t->parent = x;
     if (x->parent_tid == t->tid) x->parent = t;
   }
