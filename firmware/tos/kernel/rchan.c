@@ -222,9 +222,22 @@ static uint32_t tid_of_slot(const struct proc *p, uint32_t slot) {
   return (uint32_t)(p->home_board & 63) << 10 | (uint32_t)p->home_pid << 6 | slot;
 }
 
+/* Is another thread of t's process here using channel c the other way? */
+static int partner_here(const struct tcb *t, uint32_t c, int sending) {
+  for (int i = 0; i < TOS_MAX_THREADS; ++i) {
+    const struct tcb *o = t->proc->slots[i];
+    if (o && o != t && CHAN_USED(sending ? o->recv_mask : o->send_mask, c)) return 1;
+  }
+  return 0;
+}
+
 /* A blocked sender's focus: a psend's to where this board's routing table says its receiver is,
- * a send's to the channel's known peer, else an advert to every board. */
+ * a send's to the channel's known peer, else an advert to every board. None when the channel's
+ * receiver is a thread here: chan.c pairs them when it asks, and should it leave first, the
+ * sender's focus goes with it (pack_chan). Announced, every local pair of a spread process put
+ * an advert on every link at each send (issue #32: the balancer read those as link overloads). */
 static void focus_out(const struct tcb *w, const struct ccb *c, const struct proc *p, uint32_t chan) {
+  if (!w->op_route && partner_here(w, chan, 1)) return;
   if (w->op_route) {
     uint32_t slot = w->op_route - 1u, b = route_lookup(p, slot);
     int ok = 1;
@@ -504,15 +517,6 @@ static void on_msg(uint32_t from, const uint32_t *o, uint32_t nops) {
 uint32_t rchan_stray;
 
 /* ---- migration: a thread's share of its channels (MDisconnect / MConnect) ---- */
-/* Is another thread of t's process here using channel c the other way? */
-static int partner_here(const struct tcb *t, uint32_t c, int sending) {
-  for (int i = 0; i < TOS_MAX_THREADS; ++i) {
-    const struct tcb *o = t->proc->slots[i];
-    if (o && o != t && CHAN_USED(sending ? o->recv_mask : o->send_mask, c)) return 1;
-  }
-  return 0;
-}
-
 /* Channel ch's part of t's migration, if t has used it (or is a routed psend's receiver). */
 static void pack_chan(struct tcb *t, uint32_t ch, uint32_t dest, struct mig_chan *e, uint32_t *n) {
   struct ccb *c = &t->proc->chan[ch];

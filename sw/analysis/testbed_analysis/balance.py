@@ -39,7 +39,7 @@ def _balancer(policy, period, classes="+rqlen +links", extra=""):
 
 # The A/B run of the communication-bound case: the balancer with its link rule off (a link
 # threshold no link reaches), to measure what the link requests (driven by the messages on
-# earth's links, adverts included) do to the balanced run.
+# the links) do to the balanced run.
 NOLINK = "-l 1000000 "
 
 
