@@ -353,7 +353,7 @@ def rc_migration(size):
 MIGRATE_MAIN_BOARD = 1
 
 
-def _split_by_busy_board(whole, T):
+def _split_by_destination(whole, T):
     """The moves in three kinds, by what their destination had to do: the first arrival on a board
     (the process's part made there: a page table cleared, vm_clear), an arrival on the board whose
     thread computes (it waits for that thread's trap or slice end, the report's 3.3.5: "delayed by
@@ -397,7 +397,7 @@ def analyse_migration(rep, tr, size, seed=SEED):
     for k, w in (("pack", "packing (Figure 16)"), ("flight", "thread flight (Figure 16)"), ("unpack", "unpacking (Figure 16)")):
         rep.row(w, seed["mig_" + k], float(np.mean(T[k])), "ms", "mean; min %.3f, max %.3f" % (T[k].min(), T[k].max()))
     s = stats.summary(T["total"])
-    split = _split_by_busy_board(whole, T)
+    split = _split_by_destination(whole, T)
     rep.row("thread migration (Table 6, Figure 26)", seed["migration"], s["mean"], "ms",
             "%d moves; min %.3f, max %.3f; median %.3f; %s" % (s["n"], s["min"], s["max"], float(np.median(T["total"])), split))
     rep.results = {"migration": s, "parts": {k: float(np.mean(T[k])) for k in ("pack", "flight", "unpack")}, "split": split}
