@@ -316,8 +316,8 @@ add_test(NAME tos_profile_refuses_a_trace_without_modes
           -DEXPECT_RC=2 "-DEXPECT_REGEX=tos-profile: line 1 is not 'cycle pc S.U instruction'"
           -P ${_check})
 add_test(NAME tos_profile_refuses_an_image_that_is_no_kernel
-  COMMAND ${CMAKE_COMMAND} "-DCMD=${CMAKE_BINARY_DIR}/bin/tos-profile|${_tos_out}/old-format.trace|--elf|${CMAKE_BINARY_DIR}/firmware/bench-workload-r4000.elf"
-          -DEXPECT_RC=2 "-DEXPECT_REGEX=tos-profile: .*bench-workload-r4000.elf has no kernel entry label syscall, yield, exception: not a TOS kernel"
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${CMAKE_BINARY_DIR}/bin/tos-profile|${_tos_out}/old-format.trace|--elf|${CMAKE_BINARY_DIR}/firmware/board-test.elf"
+          -DEXPECT_RC=2 "-DEXPECT_REGEX=tos-profile: .*board-test.elf has no kernel entry label syscall, yield, exception: not a TOS kernel"
           -P ${_check})
 set_tests_properties(tos_profile_refuses_a_trace_without_modes tos_profile_refuses_an_image_that_is_no_kernel
                      PROPERTIES LABELS "tos;hardening")
