@@ -79,6 +79,7 @@ function(tos_kernel_test)
 endfunction()
 
 tos_kernel_test(PROGRAM preemption_is_fair)
+tos_kernel_test(PROGRAM random_deals_slaves_evenly ALL_FREE)
 
 # A circular wait (two threads each receiving from the other first) leaves every board idling on
 # its timer: the run is stopped by the no-progress detection (run.no_progress_ms, here 2 s)

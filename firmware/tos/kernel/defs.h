@@ -135,6 +135,7 @@ struct proc {
   uint16_t route_seq[TOS_MAX_THREADS];     /* ... as of the home's seq-th placement of that slot */
   uint8_t gone[TOS_MAX_THREADS];           /* board + 1 a thread migrated to from here (routed tokens follow it) */
   uint32_t route_boards[2];                /* home: boards that have held a part of it */
+  uint32_t dealt[2];                       /* remote.c: slaves given a thread at random this round */
   uint8_t routed; /* a psend or a routed focus has been here: only then does rchan_pack test each of
                    * the 128 channels for one (that test cost every migration 2.4 ms of packing) */
 };

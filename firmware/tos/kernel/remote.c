@@ -16,10 +16,25 @@
 
 static uint32_t rand_state;
 
-/* A board for create(..., processor < 0, ...): one of the slaves, the same sequence every run. */
-static uint32_t random_board(void) {
+/* A board for create(..., processor < 0, ...): a slave dealt at random from those the process
+ * has not been given in this round, so that its threads go to the slaves in equal numbers (the
+ * report's "random allocation, which assigns equal numbers of threads to each processor",
+ * section 4.3.4; drawn independently, 20 threads once put 8 on one slave and 2 on another).
+ * The same sequence every run. */
+static uint32_t random_board(struct proc *p) {
+  if (nboards < 2) return 0; /* no slave: this board, the master */
+  uint32_t left = 0;
+  for (uint32_t b = 1; b < nboards; ++b) left += !(p->dealt[b / 32] >> (b % 32) & 1);
+  if (!left) {
+    p->dealt[0] = p->dealt[1] = 0;
+    left = nboards - 1;
+  }
   rand_state = rand_state * 1103515245u + 12345u;
-  return 1 + (rand_state >> 16) % (nboards - 1);
+  uint32_t k = (rand_state >> 16) % left, b = 1;
+  for (;; ++b)
+    if (!(p->dealt[b / 32] >> (b % 32) & 1) && k-- == 0) break;
+  p->dealt[b / 32] |= 1u << (b % 32);
+  return b;
 }
 
 struct proc *proc_by_gpid(uint32_t hb, uint32_t hp, uint32_t hs) {
@@ -66,7 +81,7 @@ static int tid_of(uint32_t tid, uint32_t hb, uint32_t hp) {
 int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor, uint32_t entry, uint32_t arg,
                   uint32_t ret) {
   struct proc *p = parent->proc;
-  uint32_t target = processor < 0 ? random_board() : (uint32_t)processor;
+  uint32_t target = processor < 0 ? random_board(p) : (uint32_t)processor;
   if (target == net_me()) return thread_create_local(parent, id, n_pages, entry, arg, ret);
   if (target >= nboards) return -TOS_EINVAL;
   if (n_pages == 0 || n_pages > TOS_MAX_STACK_PAGES) return -TOS_EINVAL;

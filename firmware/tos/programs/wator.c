@@ -12,7 +12,8 @@
  *      STARVE steps without food. A move into a ghost row makes the animal an emigrant,
  *   3. exchanges emigrants with its neighbours and resolves conflicts: an immigrant takes its
  *      cell if it is empty (a shark also if it holds a fish: eaten), else it is lost,
- *   4. reports its counts to main, which prints them.
+ *   4. reports its counts (and its board) to main, which prints them (and, after step 1, the
+ *      board of each strip: which regions share a board).
  * Seasons: the breeding age of fish follows a triangle wave of period SEASON steps, a quarter
  * period apart from region to region, so the regions' populations (and the threads' work,
  * which goes with the animals) boom and bust at different times and the load moves.
@@ -50,7 +51,7 @@ struct emigrants {
   struct cell c[MAXN];
 };
 struct report {
-  int16_t fish, sharks;
+  int16_t fish, sharks, board; /* board: where the strip ran step 1 (0 after: no call a step) */
 };
 
 static int n = MAXN, steps = 100, every = 10;
@@ -157,7 +158,7 @@ static void strip(void *arg) {
         int was = x->kind & ~MOVED, kind = im.kind & ~MOVED;
         if (was == EMPTY || (kind == SHARK && was == FISH)) *x = im;
       }
-    struct report rep = {0, 0};
+    struct report rep = {0, 0, (int16_t)(step == 1 ? tos_info(TOS_INFO_BOARD) : 0)};
     for (int r = 1; r <= rows; ++r)
       for (int c = 0; c < n; ++c) {
         int kind = g[r][c].kind &= (uint8_t)~MOVED;
@@ -196,6 +197,7 @@ int main(int argc, char **argv) {
     }
   }
   long fish = 0, sharks = 0;
+  int on[STRIPS];
   for (int step = 1; step <= steps; ++step) {
     long rf[REGIONS] = {0};
     fish = sharks = 0;
@@ -208,6 +210,12 @@ int main(int argc, char **argv) {
       fish += rep.fish;
       sharks += rep.sharks;
       rf[t / (STRIPS / REGIONS)] += rep.fish;
+      on[t] = rep.board;
+    }
+    if (step == 1) { /* where the strips started: a placement's share of each region, board by board */
+      printf("wator: strips on boards");
+      for (int t = 0; t < STRIPS; ++t) printf(" %d", on[t]);
+      printf("\n");
     }
     ms += elapsed_ms(&t0, &rest);
     if (step % every == 0)

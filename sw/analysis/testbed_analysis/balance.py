@@ -265,6 +265,13 @@ def measured(case, runs, size):
                        "cycles a cell a step at %s MHz, about %.0f instructions at the 68010 model's 9.8 cycles each; "
                        "the report's 9 s a step on five 1.2 MIPS slaves is up to %.0f instructions a cell"
                        % (1000.0 * here["time"] / steps, cyc, m.group(1), cyc / 9.8, 9.0 * 5 * 1.2e6 / (side * side)))
+        for h in ("none", "random"):  # which regions share a slave: a slave of one region has its season
+            m = re.search(r"wator: strips on boards((?: \d+)+)", runs.get(h, {}).get("earth", ""))
+            if m:
+                on = [int(b) for b in m.group(1).split()]
+                per = ["%s %s" % (SLAVE_NAMES[b - 1][0], "".join(str(t * 4 // len(on) + 1) for t, x in enumerate(on) if x == b) or "-")
+                       for b in range(1, 6)]
+                out.append("%s: the region of each strip on each slave, a digit a strip, %s" % (h, " / ".join(per)))
     log = parse_log(runs["balanced"]["log"]) if runs.get("balanced", {}).get("log") else None
     if log is not None and len(log["rql"]):
         rq = log["rql"].mean(axis=0)

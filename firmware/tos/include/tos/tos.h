@@ -19,7 +19,8 @@
 
 /* ---- threads (occam PAR) ---- */
 /* Start a child running entry(arg) with n_pages of stack on `processor` (a board's number:
- * HERE for this one; negative: a board chosen at random by TOS). `id` is your own number for
+ * HERE for this one; negative: a slave chosen at random by TOS, dealt evenly: a process's
+ * threads go to the slaves in equal numbers). `id` is your own number for
  * the child (the report's occam process number): kept with the thread, never interpreted.
  * Returns the child's TID, or 0 if it cannot be created (the reason: tos_errno; the system
  * call itself returns -error, docs/tos_abi.md). */
