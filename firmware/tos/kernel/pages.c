@@ -697,15 +697,16 @@ void pages_thread_placed(struct proc *p, uint32_t slot, uint32_t n, uint32_t boa
 /* Home: the thread of `slot` has ended on board `gone` (which freed what it had): every other
  * copy of its stack window goes. */
 void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone) {
-  uint32_t top = thread_window_top(slot) >> TOS_PAGE_SHIFT;
+  uint32_t top = thread_window_top(slot) >> TOS_PAGE_SHIFT, here = me();
+  bset_t told = BIT(gone) | BIT(here); /* (a 64-bit shift is a library call on the 68010: once) */
   for (uint32_t v = top - TOS_STACK_WINDOW / TOS_PAGE_SIZE; v < top; ++v) {
-    bset_t copies = dir_owner[p->pid][v] ? dir_get(p->pid, v) : 0;
-    for (uint32_t b = 0; b < nboards; ++b)
-      if ((copies & BIT(b)) && b != gone && b != me()) {
+    bset_t copies = dir_owner[p->pid][v] ? dir_get(p->pid, v) & ~told : 0;
+    for (uint32_t b = 0; copies; ++b, copies >>= 1) /* most pages have no copy elsewhere */
+      if (copies & 1) {
         uint32_t o[4] = {p->home_board, p->home_pid, p->home_serial, v};
         net_send_wait(b, NET_PAGE_DROP, o, 4);
       }
-    if (gone != me()) {
+    if (gone != here) {
       uint32_t pa = vm_unmap(p, v);
       if (pa) frame_free(pa);
     }
