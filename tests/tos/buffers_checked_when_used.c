@@ -122,8 +122,9 @@ int main(void) {
   CHECK(result == -TOS_EFAULT, "console write from a buffer that went: %d, not EFAULT", result);
   printf("console write, buffer freed while blocked: EFAULT\n");
 
-  /* 5. rput: a file on its way to another board, its buffer freed */
-  length = 64 * 1024;
+  /* 5. rput: a file on its way to another board, its buffer freed (a file of more pages than the
+   * network queue holds, net.c's TXQ: the rest is read from the buffer after it went) */
+  length = 256 * 1024;
   buffer = grab(length);
   memset(buffer, 'z', length);
   tid = create(6, 4, HERE, file_sender, (void *)air);
