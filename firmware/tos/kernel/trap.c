@@ -124,8 +124,9 @@ SYSCALL(time) {
  * (Figure 5's vertex 2), so it is written here, before anything else is done. A call done at
  * once leaves its result in d0; then, unless the main loop has something to do (loop_wanted),
  * the thread goes straight back to its slice, and a yield or a call that blocks (a channel,
- * wait, a barrier) straight to the scheduler's next choice: no queue is polled for nothing. The thread to enter is returned with interrupts off
- * (its RTE turns them on), or NULL, with the level as it was: the main loop takes over.
+ * wait, a barrier) straight to the scheduler's next choice: no queue is polled for nothing.
+ * The thread to enter is returned with interrupts off (its RTE turns them on), or NULL, with
+ * the level as it was: the main loop takes over.
  *
  * entry.S does the common case itself when no event class is on (dgl 0): the table's handler,
  * then, for a thread still running with nothing for the loop, its registers back and RTE;
