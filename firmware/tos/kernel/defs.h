@@ -100,6 +100,11 @@ struct ccb { /* channel control block: one occam channel */
   uint16_t token_rtid;  /* a routed focus kept here: the receiver it was routed to (it goes with that thread) */
 };
 
+/* A set of boards, a bit each: every board of the largest machine TOS runs (tos.toml [boards] max). */
+typedef uint64_t bset_t;
+#define BSET(b) ((bset_t)1 << (b))
+_Static_assert(TOS_MAX_BOARDS <= 64, "a set of boards is one 64-bit word");
+
 struct proc {
   uint8_t state;                 /* enum tos_pstate */
   uint8_t pid;                   /* 0..15: also its MMU address space */
@@ -135,7 +140,7 @@ struct proc {
   uint16_t route_seq[TOS_MAX_THREADS];     /* ... as of the home's seq-th placement of that slot */
   uint8_t gone[TOS_MAX_THREADS];           /* board + 1 a thread migrated to from here (routed tokens follow it) */
   uint32_t route_boards[2];                /* home: boards that have held a part of it */
-  uint32_t dealt[2];                       /* remote.c: slaves given a thread at random this round */
+  bset_t dealt;                            /* remote.c: slaves given a thread at random this round */
   uint8_t routed; /* a psend or a routed focus has been here: only then does rchan_pack test each of
                    * the 128 channels for one (that test cost every migration 2.4 ms of packing) */
 };
@@ -166,10 +171,6 @@ extern uint16_t board_id;
 extern int board_master;
 extern const char *board_name;
 extern uint32_t nboards; /* the machine's boards: processors 0..nboards-1 (main.c) */
-/* A set of boards, a bit each: every board of the largest machine TOS runs (tos.toml [boards] max). */
-typedef uint64_t bset_t;
-#define BSET(b) ((bset_t)1 << (b))
-_Static_assert(TOS_MAX_BOARDS <= 64, "a set of boards is one 64-bit word");
 extern uint32_t ram_bytes;
 void halt_board(uint32_t code) __attribute__((noreturn));
 const char *board_name_of(uint32_t processor);

@@ -24,16 +24,16 @@ static uint32_t rand_state;
 static uint32_t random_board(struct proc *p) {
   if (nboards < 2) return 0; /* no slave: this board, the master */
   uint32_t left = 0;
-  for (uint32_t b = 1; b < nboards; ++b) left += !(p->dealt[b / 32] >> (b % 32) & 1);
+  for (uint32_t b = 1; b < nboards; ++b) left += !(p->dealt & BSET(b));
   if (!left) {
-    p->dealt[0] = p->dealt[1] = 0;
+    p->dealt = 0;
     left = nboards - 1;
   }
   rand_state = rand_state * 1103515245u + 12345u;
   uint32_t k = (rand_state >> 16) % left, b = 1;
   for (;; ++b)
-    if (!(p->dealt[b / 32] >> (b % 32) & 1) && k-- == 0) break;
-  p->dealt[b / 32] |= 1u << (b % 32);
+    if (!(p->dealt & BSET(b)) && k-- == 0) break;
+  p->dealt |= BSET(b);
   return b;
 }
 
