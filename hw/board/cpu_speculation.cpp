@@ -61,7 +61,7 @@ void SpeculativeEngine::idle() {
   if (c_.mem_port_) c_.dma_seen_ = c_.mem_port_->stats(SharedMemoryPort::kDma).held;
   rebase_to_now();
   uint64_t c = cycle_of(sc_core::sc_time_stamp());  // woken at the next clock edge
-  if (cpu_.cycles() < c) cpu_.stall(c - cpu_.cycles());
+  if (cpu_.cycles() < c) cpu_.sleep(c - cpu_.cycles());
   fresh_ = false;
   need_ckpt_ = true;
 }

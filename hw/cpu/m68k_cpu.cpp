@@ -277,6 +277,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
           continue;
         }
         if (c.stopped_) {
+          if (target > c.cycles_) c.stopped_cycles_ += target - c.cycles_;
           c.cycles_ = target;
           return;
         }
@@ -377,6 +378,7 @@ void Cpu::save(State& s) const {
   s.cycles = cycles_;
   s.instructions = instructions_;
   s.user_exits = user_exits_;
+  s.stopped_cycles = stopped_cycles_;
   s.budget = budget_;
   s.ipl = ipl_;
   s.nmi_pending = nmi_pending_;
@@ -400,6 +402,7 @@ void Cpu::restore(const State& s) {
   cycles_ = s.cycles;
   instructions_ = s.instructions;
   user_exits_ = s.user_exits;
+  stopped_cycles_ = s.stopped_cycles;
   budget_ = s.budget;
   ipl_ = s.ipl;
   nmi_pending_ = s.nmi_pending;

@@ -60,6 +60,9 @@ class Cpu {
   // Exceptions taken in user mode (each one a return to the supervisor): how a simulator sees
   // that an operating system's threads still run (testbed's no-progress detection).
   uint64_t user_exits() const { return user_exits_; }
+  // Clocks of cycles() the core spent stopped (STOP, waiting for an interrupt): an operating
+  // system's idle time, so that a run's busy share is cycles() - stopped_cycles().
+  uint64_t stopped_cycles() const { return stopped_cycles_; }
 
   Registers& regs() { return r_; }
   // Called before each instruction with its pc, the cycle it starts at and the mode it runs in
@@ -97,7 +100,7 @@ class Cpu {
     Registers r;
     uint32_t pc, synced_pc;
     uint16_t ird, irc;
-    uint64_t cycles, instructions, user_exits;
+    uint64_t cycles, instructions, user_exits, stopped_cycles;
     uint32_t budget;
     int ipl;
     bool nmi_pending, stopped, halted, trace_pending, loop_mode;
@@ -120,6 +123,12 @@ class Cpu {
   uint32_t fast_wait_states(Space space, uint32_t address) const;
   // Clocks in which the core makes no progress (its bus taken by DMA): added to cycles().
   void stall(uint64_t clocks) { cycles_ += clocks; }
+  // Clocks the core slept stopped outside run_until (a platform that waits for the interrupt
+  // lines to change): added to cycles() and to stopped_cycles().
+  void sleep(uint64_t clocks) {
+    cycles_ += clocks;
+    stopped_cycles_ += clocks;
+  }
 
  private:
   // The execution engine (m68k_exec.h) and the instruction families derived from it
@@ -173,6 +182,7 @@ class Cpu {
   uint32_t undo_cap_ = 0;
   uint64_t instructions_ = 0;
   uint64_t user_exits_ = 0;
+  uint64_t stopped_cycles_ = 0;
   int ipl_ = 0;
   bool nmi_pending_ = false;
   bool yield_ = false, stopped_ = false, halted_ = false;

@@ -378,7 +378,8 @@ int sc_main(int argc, char** argv) {
         if (spec.stop_time == sc_core::SC_ZERO_TIME && !machine.script_ended()) rc = 1;
       }
       std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()
-                << " cycles, console " << machine.console_bytes(i) << " bytes";
+                << " cycles (" << b.cpu().core().stopped_cycles() << " stopped), console "
+                << machine.console_bytes(i) << " bytes";
       if (b.cpu().exact())
         std::cout << ", exact: " << b.cpu().commits() << " commits, " << b.cpu().rollbacks() << " rollbacks";
       std::cout << "\n";

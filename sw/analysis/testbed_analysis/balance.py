@@ -243,6 +243,52 @@ def analyse_case(rep, case, runs, size):
 CASES = ["compute", "comm", "mixed", "adder", "wator"]
 
 
+def slaves_busy(run_dir):
+    """Seconds each slave's CPU worked (its cycles less those it spent stopped in TOS's idle loop)
+    and the run's length, from the run's testbed.log; None if it does not say."""
+    try:
+        text = open(os.path.join(run_dir, "testbed.log")).read()
+    except OSError:
+        return None
+    mhz = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", text)
+    boards = dict((b, (int(c), int(st))) for b, c, st in
+                  re.findall(r"^board (\w+) .*? \d+ instructions, (\d+) cycles \((\d+) stopped\)", text, re.M))
+    if not mhz or any(n not in boards for n in SLAVE_NAMES):
+        return None
+    hz = float(mhz.group(1)) * 1e6
+    return [(boards[n][0] - boards[n][1]) / hz for n in SLAVE_NAMES], max(boards[n][0] for n in SLAVE_NAMES) / hz
+
+
+# Messages a communication-bound run sends (pairs x messages a pair), for its CPU per message.
+def _messages(case, size):
+    return SIZES[size]["comm"][0] * SIZES[size]["comm"][1] if case == "comm" else None
+
+
+def busy_column(case, runs, size):
+    """Each run's slaves busy (share of the run they were not stopped idle), and for the
+    communication-bound pairs the slaves' CPU per message: what a run's time is made of."""
+    out = []
+    for how in ("seq", "none", "random", "balanced", "nolink"):
+        b = slaves_busy(runs[how]["dir"]) if how in runs and runs[how].get("dir") else None
+        if b is None:
+            continue
+        secs, length = b
+        part = "%s %s%%" % (how, "/".join("%.0f" % (100.0 * s / length) for s in secs))
+        n = _messages(case, size)
+        if n:
+            part += " (%.1f ms of slave CPU a message)" % (1000.0 * sum(secs) / n)
+        out.append(part)
+    if not out:
+        return None
+    text = "slaves busy (e/a/f/w/s, share of the run not idle in STOP): " + ", ".join(out)
+    n = _messages(case, size)
+    if n and size == "full":
+        seed = SEED9[case]
+        text += ("; the report's times allow at most %.1f ms (sequential, one slave) and %.1f ms (random, five "
+                 "slaves) of slave CPU a message" % (1000.0 * seed[0] / n, 1000.0 * 5 * seed[1] / n))
+    return text
+
+
 def measured(case, runs, size):
     """What this run measured about the case, for Table 9's last column: the balancer's work and the
     load it saw (from Figure 41's log of the balanced run), and wator's cost per step."""
@@ -287,6 +333,9 @@ def measured(case, runs, size):
         out.append("A/B, the link rule off: %.1f s, mean ready queue %s, %d requests, %d threads moved"
                    % (runs["nolink"]["time"], " / ".join("%s %.1f" % (SLAVE_NAMES[k][0], v) for k, v in enumerate(nl["rql"].mean(axis=0))),
                       nl["requests"], nl["moved"]))
+    busy = busy_column(case, runs, size)
+    if busy:
+        out.append(busy)
     return "; ".join(out) if out else "-"
 
 
