@@ -191,6 +191,11 @@ def analyse_case(rep, case, runs, size):
                 "no balancer; the report has no such run")
     ok = all(runs[h]["time"] for h in hows)
     rep.check("%s: every run finished" % case, ok, ", ".join("%s %s s" % (h, runs[h]["time"]) for h in hows))
+    busy = {h: slaves_busy(runs[h]["dir"]) for h in hows}
+    rep.check("%s: every run's testbed.log gives each slave's working and stopped clocks (the busy shares)" % case,
+              all(b is not None and 0 < min(b[0]) and max(b[0]) <= b[1] for b in busy.values()),
+              ", ".join("%s %s" % (h, "missing" if b is None else "/".join("%.1f" % x for x in b[0]) + " of %.1f s" % b[1])
+                        for h, b in busy.items()))
     for h in hows:
         if "WRONG" in runs[h]["earth"]:
             rep.check("%s %s: the program's result is right" % (case, h), False, "its console says WRONG")
@@ -264,6 +269,28 @@ def _messages(case, size):
     return SIZES[size]["comm"][0] * SIZES[size]["comm"][1] if case == "comm" else None
 
 
+# The synthetic pairs' message (synthetic.c's MSG), for Table 6's fits at its size.
+MSG_BYTES = 1000
+
+
+def message_alone(section3_md, shown="docs/results/section3.md"):
+    """One message of MSG_BYTES alone on a quiet machine, sender to receiver, from the same
+    profile's section 3 (Table 6's fitted slope and intercept, local and remote): text, or None."""
+    try:
+        text = open(section3_md).read()
+    except OSError:
+        return None
+    fit = {}
+    for kind in ("local", "remote"):
+        sl = re.search(r"\| %s communication, slope \(Table 6\) \| [^|]+\| ([\d.]+) ms/K" % kind, text)
+        ic = re.search(r"\| %s communication, intercept \(Table 6\) \| [^|]+\| ([\d.]+) ms" % kind, text)
+        if not sl or not ic:
+            return None
+        fit[kind] = float(sl.group(1)) * MSG_BYTES / 1024.0 + float(ic.group(1))
+    return ("one %d-byte message alone, sender to receiver (Table 6's fits, %s): local %.2f ms, remote %.2f ms"
+            % (MSG_BYTES, shown, fit["local"], fit["remote"]))
+
+
 def busy_column(case, runs, size):
     """Each run's slaves busy (share of the run they were not stopped idle), and for the
     communication-bound pairs the slaves' CPU per message: what a run's time is made of."""
@@ -275,8 +302,9 @@ def busy_column(case, runs, size):
         secs, length = b
         part = "%s %s%%" % (how, "/".join("%.0f" % (100.0 * s / length) for s in secs))
         n = _messages(case, size)
-        if n:
-            part += " (%.1f ms of slave CPU a message)" % (1000.0 * sum(secs) / n)
+        if n:  # sequential: earth's CPU (every thread is there); else the five slaves'
+            part += " (%.1f ms of %s CPU a message)" % (1000.0 * (secs[0] if how == "seq" else sum(secs)) / n,
+                                                         "earth's" if how == "seq" else "the slaves'")
         out.append(part)
     if not out:
         return None
@@ -284,12 +312,12 @@ def busy_column(case, runs, size):
     n = _messages(case, size)
     if n and size == "full":
         seed = SEED9[case]
-        text += ("; the report's times allow at most %.1f ms (sequential, one slave) and %.1f ms (random, five "
-                 "slaves) of slave CPU a message" % (1000.0 * seed[0] / n, 1000.0 * 5 * seed[1] / n))
+        text += ("; the report's times allow at most %.1f ms (sequential, earth alone) and %.1f ms (random, five "
+                 "slaves) of CPU a message" % (1000.0 * seed[0] / n, 1000.0 * 5 * seed[1] / n))
     return text
 
 
-def measured(case, runs, size):
+def measured(case, runs, size, alone=None):
     """What this run measured about the case, for Table 9's last column: the balancer's work and the
     load it saw (from Figure 41's log of the balanced run), and wator's cost per step."""
     out = []
@@ -336,10 +364,12 @@ def measured(case, runs, size):
     busy = busy_column(case, runs, size)
     if busy:
         out.append(busy)
+    if busy and alone and _messages(case, size):
+        out.append(alone)
     return "; ".join(out) if out else "-"
 
 
-def table9(results, size):
+def table9(results, size, alone=None):
     """Table 9 as markdown, seed beside simulated, and what the run measured about each case."""
     out = ["| application | seed: sequential / random / balancing (s) | simulated: sequential / random / balancing (s) | measured in this run |",
            "|---|---|---|---|"]
@@ -356,7 +386,7 @@ def table9(results, size):
                    for a, b in zip(seed, sim)) and size == "full"
         out.append("| %s | %s | %s%s | %s |" % (TITLE9[case], " / ".join(f(v) for v in seed),
                                                " / ".join(f(v) + pct(v) for v in sim), " **>25%**" if flag else "",
-                                               measured(case, runs, size)))
+                                               measured(case, runs, size, alone)))
     note = ("" if size == "full" else "\nReduced size: the runs are shorter than the report's, so only the shape compares.\n")
     return "\n".join(out) + "\n" + note
 
