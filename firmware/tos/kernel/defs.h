@@ -213,6 +213,13 @@ extern int console_raw;
 #define NET_MAX_OPS 13 /* 16 descriptor words: header, operands, one address/length pair */
 /* enum net_type (NET_*): <tos/net_types.h>, shared with tests that forge messages */
 typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);
+/* Messages the network queue holds (net.c). A handler that queues more than there is room for
+ * waits in the send phase (region.c's post_data: a region's pages, one message each) without
+ * taking in what arrives, so a board it sends to that waits the same way for it never drains:
+ * with 32, seed003's btree on 32 boards stopped so (its full run). 128 holds several regions'
+ * replies. mem.c holds back a freed frame while a queued message has its data there: one a
+ * message at most, so the same number. */
+#define NET_TXQ 128
 void net_init(void);
 uint32_t net_me(void);
 void net_link_sample(void); /* REM-COMM, from the main loop */

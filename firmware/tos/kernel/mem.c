@@ -54,7 +54,7 @@ uint32_t frame_alloc(void) {
 /* A frame freed while a message in the network queue still has its data there (a user page
  * piece of a remote msg, an rput, a page copy: its process freed the page, or ended, before the
  * piece left) is held until the message has gone: no other process's data can leave in it. */
-#define HELD_MAX 32 /* the network queue's length: one frame per message at most */
+#define HELD_MAX NET_TXQ /* the network queue's length: one frame per message at most */
 static uint32_t held[HELD_MAX], nheld;
 
 static int is_held(uint32_t pa) {

@@ -36,11 +36,8 @@ struct txmsg {
   void (*done)(void *ctx);
   void *ctx;
 };
-/* Messages waiting for the controller. A handler that queues more than there is room for waits
- * in the send phase (region.c's post_data: a region's pages, one message each) without taking in
- * what arrives, so a board it sends to that waits the same way for it never drains: with 32,
- * seed003's btree on 32 boards stopped so (its full run). 128 holds several regions' replies. */
-#define TXQ 128
+/* Messages waiting for the controller (defs.h: NET_TXQ, and why so many). */
+#define TXQ NET_TXQ
 static struct txmsg txq[TXQ];
 static uint32_t tx_head, tx_tail;
 static net_handler handlers[NET_TYPES];
