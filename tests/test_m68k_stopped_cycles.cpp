@@ -9,29 +9,25 @@
 
 namespace {
 
-using m68k::Bus;
-using m68k::BusAccess;
-using m68k::BusResponse;
 using m68k::Cpu;
-using m68k::Model;
-using m68k::Space;
 
 constexpr uint32_t kMemSize = 64 * 1024;
 
-class Ram : public Bus, public M68kTestRam {
+// All of RAM is on the fast path: the bus answers nothing that matters here.
+class Ram : public m68k::Bus, public M68kTestRam {
  public:
   Ram() : M68kTestRam(kMemSize) {}
-  BusResponse read(const BusAccess&, uint16_t& d, uint32_t&) override {
+  m68k::BusResponse read(const m68k::BusAccess&, uint16_t& d, uint32_t&) override {
     d = 0xFFFF;
-    return BusResponse::Ok;
+    return m68k::BusResponse::Ok;
   }
-  BusResponse write(const BusAccess&, uint16_t, uint32_t&) override { return BusResponse::Ok; }
+  m68k::BusResponse write(const m68k::BusAccess&, uint16_t, uint32_t&) override { return m68k::BusResponse::Ok; }
 };
 
 // 1000 rounds of a counting loop, then STOP with every interrupt masked (it never wakes).
 struct Machine {
   Ram b;
-  Cpu c{b, Model::MC68010};
+  Cpu c{b, m68k::Model::MC68010};
   Machine() {
     b.put32(0, 0x8000);
     b.put32(4, 0x1000);
@@ -39,7 +35,7 @@ struct Machine {
                     0x51C8, 0xFFFE,   // loop: dbra d0,loop
                     0x4E72, 0x2700,   // stop #$2700
                     0x60FA});         // bra.s (never reached)
-    c.map_fast(Space::Supervisor, 0, kMemSize, b.mem.data(), true);
+    c.map_fast(m68k::Space::Supervisor, 0, kMemSize, b.mem.data(), true);
     c.reset();
   }
 };
