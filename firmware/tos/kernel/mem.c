@@ -90,7 +90,13 @@ void frame_free(uint32_t pa) {
     console_flush();
     halt_board(0x2FF);
   }
-  if (nheld < HELD_MAX && net_frame_queued(pa)) {
+  if (net_frame_queued(pa)) {
+    if (nheld == HELD_MAX) { /* more than the queue's messages: freeing it would send another's data */
+      kprintf("\ntos: %s: KERNEL BUG: frame 0x%x freed under a queued message with %u frames held already: halted\n",
+              board_name, pa, nheld);
+      console_flush();
+      halt_board(0x2FF);
+    }
     held[nheld++] = pa;
     return;
   }
