@@ -62,6 +62,9 @@ main_moved = lambda t: dict(samples, moves=[{"t": t, "n": 1, "tid": 0x400, "from
 expect("a main thread moved while its program still ran is a parent moved", balance.parent_moves(main_moved(1500)), True)
 expect("a main thread moved once the work was over is not", balance.parent_moves(main_moved(2500)), False)
 expect("a main thread moved at the last sample is counted (nothing shows the work over)", balance.parent_moves(main_moved(3500)), True)
+paging = dict(samples, lnk=np.array([[5, 1], [4, 0], [249, 39]]), moves=[{"t": 2500, "n": 1, "tid": 0x400, "from": 1, "to": 2}])
+expect("a main thread moved at the work's end, its pages and the elements' page returns still on the links, is not",
+       balance.parent_moves(paging), False)
 
 
 def unmatched_ok(tr, lost):
