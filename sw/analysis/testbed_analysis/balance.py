@@ -330,23 +330,31 @@ def measured(case, runs, size, alone=None):
                if runs.get(h, {}).get("time")]
         out.append("a step takes %s (seed: random 9,000 ms, balanced 5,500)" % ", ".join(per))
         here = runs.get("here", {})
-        m = None
+        earth = None  # earth's instructions and working cycles in the whole-ocean run, and its clock
         try:
-            m = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", open(os.path.join(here["dir"], "testbed.log")).read())
+            text = open(os.path.join(here["dir"], "testbed.log")).read()
+            m = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", text)
+            e = re.search(r"^board earth .*? (\d+) instructions, (\d+) cycles \((\d+) stopped\)", text, re.M)
+            if m and e:
+                earth = (int(e.group(1)), int(e.group(2)) - int(e.group(3)), m.group(1))
         except (OSError, KeyError):
             pass
-        if here.get("time") and m:
+        strips = re.search(r"wator: strips on boards((?: \d+)+)", here.get("earth", ""))
+        if here.get("time") and earth and strips:
             side = SIZES[size]["wator"][0]
-            cyc = here["time"] / steps * float(m.group(1)) * 1e6 / (side * side)
-            out.append("the whole ocean on earth alone (all 20 strips, their exchanges local): %.0f ms a step, %.0f "
-                       "cycles a cell a step at %s MHz, about %.0f instructions at the 68010 model's 9.8 cycles each; "
-                       "the report's 9 s a step on five 1.2 MIPS slaves is up to %.0f instructions a cell"
-                       % (1000.0 * here["time"] / steps, cyc, m.group(1), cyc / 9.8, 9.0 * 5 * 1.2e6 / (side * side)))
+            cells = steps * side * side
+            out.append("the whole ocean on earth alone (all %d strips, their exchanges local): %.0f ms a step; earth "
+                       "executed %.0f instructions a cell a step (%.1f cycles each at %s MHz, boot and exchanges "
+                       "included); the report's 9 s a step on five 1.2 MIPS slaves is up to %.0f instructions a cell"
+                       % (len(strips.group(1).split()), 1000.0 * here["time"] / steps, earth[0] / cells,
+                          earth[1] / earth[0], earth[2], 9.0 * 5 * 1.2e6 / (side * side)))
+        regions = re.search(r"\(fish by region ([\d ]+)\)", runs.get("none", {}).get("earth", ""))
+        nreg = len(regions.group(1).split()) if regions else None
         for h in ("none", "random"):  # which regions share a slave: a slave of one region has its season
             m = re.search(r"wator: strips on boards((?: \d+)+)", runs.get(h, {}).get("earth", ""))
-            if m:
+            if m and nreg:
                 on = [int(b) for b in m.group(1).split()]
-                per = ["%s %s" % (SLAVE_NAMES[b - 1][0], "".join(str(t * 4 // len(on) + 1) for t, x in enumerate(on) if x == b) or "-")
+                per = ["%s %s" % (SLAVE_NAMES[b - 1][0], "".join(str(t * nreg // len(on) + 1) for t, x in enumerate(on) if x == b) or "-")
                        for b in range(1, 6)]
                 out.append("%s: the region of each strip on each slave, a digit a strip, %s" % (h, " / ".join(per)))
     log = parse_log(runs["balanced"]["log"]) if runs.get("balanced", {}).get("log") else None
