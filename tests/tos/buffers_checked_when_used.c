@@ -123,7 +123,7 @@ int main(void) {
   printf("console write, buffer freed while blocked: EFAULT\n");
 
   /* 5. rput: a file on its way to another board, its buffer freed (a file of more pages than the
-   * network queue holds, net.c's TXQ: the rest is read from the buffer after it went) */
+   * network queue holds, defs.h's NET_TXQ: the rest is read from the buffer after it went) */
   length = 256 * 1024;
   buffer = grab(length);
   memset(buffer, 'z', length);

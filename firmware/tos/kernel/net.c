@@ -37,8 +37,7 @@ struct txmsg {
   void *ctx;
 };
 /* Messages waiting for the controller (defs.h: NET_TXQ, and why so many). */
-#define TXQ NET_TXQ
-static struct txmsg txq[TXQ];
+static struct txmsg txq[NET_TXQ];
 static uint32_t tx_head, tx_tail;
 static net_handler handlers[NET_TYPES];
 static uint8_t needs[NET_TYPES]; /* operands a message of the type must have */
@@ -106,7 +105,7 @@ void net_refused_report(void) {
  * `data` must stay put until done(ctx) is called (or until the message has left, if no done). */
 int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
               void (*done)(void *), void *ctx) {
-  if (((tx_head + 1) % TXQ) == tx_tail || nops > NET_MAX_OPS || len > TOS_MAX_NET_PIECE_BYTES) return 0;
+  if (((tx_head + 1) % NET_TXQ) == tx_tail || nops > NET_MAX_OPS || len > TOS_MAX_NET_PIECE_BYTES) return 0;
   struct txmsg *m = &txq[tx_head];
   m->dest = (uint16_t)dest;
   m->tag = (uint16_t)NET_TAG(type, nops);
@@ -116,7 +115,7 @@ int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, 
   m->len = len;
   m->done = done;
   m->ctx = ctx;
-  tx_head = (tx_head + 1) % TXQ;
+  tx_head = (tx_head + 1) % NET_TXQ;
   kernel_work = 1; /* for the send phase: a trapping thread does not go straight on (loop_wanted) */
   return 1;
 }
@@ -124,13 +123,13 @@ int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, 
 /* Is frame pa the data of a message still waiting in the queue? (A user page piece is translated
  * when queued and read when launched: mem.c keeps such a frame until it has left.) */
 int net_frame_queued(uint32_t pa) {
-  for (uint32_t i = tx_tail; i != tx_head; i = (i + 1) % TXQ)
+  for (uint32_t i = tx_tail; i != tx_head; i = (i + 1) % NET_TXQ)
     if (txq[i].len && (txq[i].data & ~(uint32_t)(TOS_PAGE_SIZE - 1)) == pa) return 1;
   return 0;
 }
 
-uint32_t net_queue_room(void) { return TXQ - 1 - (tx_head + TXQ - tx_tail) % TXQ; }
-uint32_t net_queue_capacity(void) { return TXQ - 1; }
+uint32_t net_queue_room(void) { return NET_TXQ - 1 - (tx_head + NET_TXQ - tx_tail) % NET_TXQ; }
+uint32_t net_queue_capacity(void) { return NET_TXQ - 1; }
 int net_tx_pending(void) { return tx_head != tx_tail; }
 
 /* 1994 mode: data the DMA is to send must be copied into the controller's buffer first. */
@@ -197,7 +196,7 @@ void net_send_phase(void) {
     if (!launch(m)) return; /* output queue full: later */
     ++net_sent;
     if (m->dest < nboards && link_sent[m->dest] < EV_LINK_COUNT_MASK) ++link_sent[m->dest];
-    tx_tail = (tx_tail + 1) % TXQ;
+    tx_tail = (tx_tail + 1) % NET_TXQ;
     if (m->len && anywhere && (m->done || frames_held())) /* the gather must have read RAM before */
       while (REG32(TB_NET_STATUS) & TB_NET_STATUS_LAUNCH_BUSY) { /* the owner reuses it */
       }

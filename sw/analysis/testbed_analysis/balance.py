@@ -251,20 +251,27 @@ def analyse_case(rep, case, runs, size):
 CASES = ["compute", "comm", "mixed", "adder", "wator"]
 
 
-def slaves_busy(run_dir):
-    """Seconds each slave's CPU worked (its cycles less those it spent stopped in TOS's idle loop)
-    and the run's length, from the run's testbed.log; None if it does not say."""
+def board_counts(run_dir):
+    """The run's testbed.log: each board's (instructions, cycles, cycles stopped in TOS's idle
+    loop) by name, and the clock in Hz; None if it does not say."""
     try:
         text = open(os.path.join(run_dir, "testbed.log")).read()
     except OSError:
         return None
     mhz = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", text)
-    boards = dict((b, (int(c), int(st))) for b, c, st in
-                  re.findall(r"^board (\w+) .*? \d+ instructions, (\d+) cycles \((\d+) stopped\)", text, re.M))
-    if not mhz or any(n not in boards for n in SLAVE_NAMES):
+    boards = dict((b, (int(i), int(c), int(st))) for b, i, c, st in
+                  re.findall(r"^board (\w+) .*? (\d+) instructions, (\d+) cycles \((\d+) stopped\)", text, re.M))
+    return (boards, float(mhz.group(1)) * 1e6) if mhz and boards else None
+
+
+def slaves_busy(run_dir):
+    """Seconds each slave's CPU worked (its cycles less those it spent stopped) and the run's
+    length; None if the run's testbed.log does not say."""
+    counts = board_counts(run_dir)
+    if counts is None or any(n not in counts[0] for n in SLAVE_NAMES):
         return None
-    hz = float(mhz.group(1)) * 1e6
-    return [(boards[n][0] - boards[n][1]) / hz for n in SLAVE_NAMES], max(boards[n][0] for n in SLAVE_NAMES) / hz
+    boards, hz = counts
+    return [(boards[n][1] - boards[n][2]) / hz for n in SLAVE_NAMES], max(boards[n][1] for n in SLAVE_NAMES) / hz
 
 
 # Messages a communication-bound run sends (pairs x messages a pair), for its CPU per message.
@@ -298,13 +305,13 @@ def busy_column(case, runs, size):
     """Each run's slaves busy (share of the run they were not stopped idle), and for the
     communication-bound pairs the slaves' CPU per message: what a run's time is made of."""
     out = []
+    n = _messages(case, size)
     for how in ("seq", "none", "random", "balanced", "nolink"):
         b = slaves_busy(runs[how]["dir"]) if how in runs and runs[how].get("dir") else None
         if b is None:
             continue
         secs, length = b
         part = "%s %s%%" % (how, "/".join("%.0f" % (100.0 * s / length) for s in secs))
-        n = _messages(case, size)
         if n:  # sequential: earth's CPU (every thread is there); else the five slaves'
             part += " (%.1f ms of %s CPU a message)" % (1000.0 * (secs[0] if how == "seq" else sum(secs)) / n,
                                                          "earth's" if how == "seq" else "the slaves'")
@@ -312,7 +319,6 @@ def busy_column(case, runs, size):
     if not out:
         return None
     text = "slaves busy (e/a/f/w/s, share of the run not idle in STOP): " + ", ".join(out)
-    n = _messages(case, size)
     if n and size == "full":
         seed = SEED9[case]
         text += ("; the report's times allow at most %.1f ms (sequential, earth alone) and %.1f ms (random, five "
@@ -330,15 +336,10 @@ def measured(case, runs, size, alone=None):
                if runs.get(h, {}).get("time")]
         out.append("a step takes %s (seed: random 9,000 ms, balanced 5,500)" % ", ".join(per))
         here = runs.get("here", {})
-        earth = None  # earth's instructions and working cycles in the whole-ocean run, and its clock
-        try:
-            text = open(os.path.join(here["dir"], "testbed.log")).read()
-            m = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", text)
-            e = re.search(r"^board earth .*? (\d+) instructions, (\d+) cycles \((\d+) stopped\)", text, re.M)
-            if m and e:
-                earth = (int(e.group(1)), int(e.group(2)) - int(e.group(3)), m.group(1))
-        except (OSError, KeyError):
-            pass
+        counts = board_counts(here["dir"]) if here.get("dir") else None
+        e = counts[0].get("earth") if counts else None
+        # earth's instructions and working cycles in the whole-ocean run, and its clock in MHz
+        earth = (e[0], e[1] - e[2], "%g" % (counts[1] / 1e6)) if e else None
         strips = re.search(r"wator: strips on boards((?: \d+)+)", here.get("earth", ""))
         if here.get("time") and earth and strips:
             side = SIZES[size]["wator"][0]
