@@ -16,6 +16,19 @@ static int32_t transfer(struct tcb *s, struct tcb *r) {
   return (int32_t)n;
 }
 
+/* The second to arrive has copied the message and restarted the first: it is pre-empted, its
+ * result in d0, behind its partner in the round robin. The report's threads "may be pre-empted
+ * if they call certain operating system services" (section 2.1), and in its `local` experiment
+ * "the receiver always blocks before the sender" (3.3.1), although the sender computes only
+ * about 10 ms, half a slice, between sends: the restarted receiver ran, and blocked again, before
+ * the sender's next send. A caller that kept the CPU would send next into a receiver still in
+ * the ready queue, and that message's copy would be the receive's service instead. */
+static int32_t preempt_after(struct tcb *t, int32_t result) {
+  t->regs[TCB_REGS_D0] = (uint32_t)result;
+  thread_yield(t);
+  return result;
+}
+
 static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, int sending) {
   if (chan < 0 || chan >= TOS_MAX_CHANNELS) return -TOS_EINVAL;
   if (!vm_check(t->proc, buf, len, !sending)) return remote_fetch(t, buf, len, !sending) ? 0 : -TOS_EFAULT;
@@ -46,11 +59,11 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   if (sending) {
     int32_t n = transfer(t, w);
     finish(w, n);
-    return n < 0 ? n : 0;
+    return preempt_after(t, n < 0 ? n : 0);
   }
   int32_t n = transfer(w, t);
   finish(w, n < 0 ? n : 0);
-  return n;
+  return preempt_after(t, n);
 }
 
 SYSCALL(send) {
