@@ -33,6 +33,15 @@ expect("pairs of steps every 1024 bytes, with one-size spikes between them", v, 
 kept = line + 0.05 * (np.floor((x + 100) / 1024) + np.floor((x + 900) / 1024) + np.floor((x + 500) / 1024))
 _, v, why = stats.page_steps(x, kept)
 expect("a third family of steps that stay is still refused", v, False)
+gap = np.delete(np.arange(len(x)), [66, 67])  # two sizes with no uninterrupted repetition
+_, v, why = stats.page_steps(x[gap], steps[gap])
+expect("a gap of missing sizes rises as the line does, it is not a step", v, True)
+jumped = steps.copy()
+jumped[67:] += 0.05
+_, v, why = stats.page_steps(x[gap], jumped[gap])
+expect("a step inside a gap of missing sizes is still a step (a third family)", v, False)
+xs, ys = stats.per_size_median([1, 1, 1, 51, 51, 51], [2.0, 1.5, 2.0, 3.0, 3.0, 9.0])
+expect("each size's median is what most repetitions took", ys == [2.0, 3.0], True)
 odd = line + 0.05 * np.floor(x / 700)
 _, v, why = stats.page_steps(x, odd)
 expect("steps every 700 bytes are not page steps", v, False)

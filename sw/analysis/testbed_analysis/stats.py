@@ -33,6 +33,16 @@ def per_size_min(sizes, values):
     return xs, [d[x] for x in xs]
 
 
+def per_size_median(sizes, values):
+    """Each size's median: the time most of its repetitions took, where one repetition served the
+    other way round (the sender first, its copy the receive's service) would be the minimum."""
+    d = {}
+    for s, v in zip(sizes, values):
+        d.setdefault(s, []).append(v)
+    xs = sorted(d)
+    return xs, [float(np.median(d[x])) for x in xs]
+
+
 def page_steps(xs, ys, page=1024):
     """Steps in a service time that otherwise grows linearly: where the rise between two
     neighbouring sizes stands out of the usual rise and is not taken back by the next. Returns (steps as byte positions, verdict,
@@ -42,10 +52,14 @@ def page_steps(xs, ys, page=1024):
     xs, ys = np.asarray(xs, float), np.asarray(ys, float)
     if len(xs) < 8:
         return [], False, "too few sizes"
-    step = float(np.median(np.diff(xs)))
-    d = np.diff(ys)
-    base = float(np.median(d))
-    mad = float(np.median(np.abs(d - base))) or 1e-6
+    dx = np.diff(xs)
+    step = float(np.median(dx))
+    # the usual rise is per byte: a size with no uninterrupted repetition leaves a gap of two
+    # or more steps, whose rise is that many usual ones, not a step
+    slope = float(np.median(np.diff(ys) / dx))
+    d = np.diff(ys) - slope * dx
+    base = 0.0
+    mad = float(np.median(np.abs(d))) or 1e-6
     thr = max(6 * mad, 0.002)
     # A step is a change of level that stays; a rise the next size takes back (a fall as far below
     # the usual rise) is one size served slowly -- every repetition of it met an interrupt or the
