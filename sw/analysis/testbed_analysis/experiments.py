@@ -204,8 +204,13 @@ def analyse_local(rep, tr, size, seed=SEED):
                         (seed["local_slope"] / 1000, 0.8, "seed: 1.95e-3 x + 0.8")]}])
     rep.row("local communication, slope (Table 6)", seed["local_slope"], f["slope"], "ms/K")
     rep.row("local communication, intercept (Table 6)", seed["local_intercept"], f["intercept"], "ms")
+    # what sets the bounds: the message furthest from the line, its timer interrupts and how far
+    # it is from the other repetitions of its size (a repetition served the other way round)
+    med = dict(zip(*stats.per_size_median(x, y)))
+    far = ["%s %d bytes, %d timer interrupt(s) in its service, %+.3f ms from its size's median" % (w, x[i], ticks[i], y[i] - med[x[i]])
+           for w, (i, _) in zip(("above:", "below:"), extremes(f, x, y))]
     rep.row("local communication, bounds (Table 6, +-)", seed["local_bounds"], (f["above"] + f["below"]) / 2, "ms",
-            "ours: +%.3f / -%.3f" % (f["above"], f["below"]))
+            "ours: +%.3f / -%.3f; furthest %s; furthest %s" % (f["above"], f["below"], far[0], far[1]))
     rep.row("timer interrupt inside a service (3.3.1/3.3.2)", seed["timer_blip"], blip, "ms",
             "%d of %d sends interrupted" % (int((ticks > 0).sum()), n))
     rep.row("receive request service, local (Figure 10 lower)", None, float(np.mean(yr)), "ms", "seed: constant, value not given")
@@ -227,6 +232,13 @@ def slower_everywhere(sizes, remote, local):
 
 def spread(v):
     return float(np.nanmax(v) - np.nanmin(v))
+
+
+def extremes(f, x, y):
+    """The messages furthest above and below the fit `f` (x in bytes, y in ms): what sets
+    Table 6's bounds, each as (index, residual)."""
+    r = y - (f["slope"] * x / 1000.0 + f["intercept"])
+    return (int(np.nanargmax(r)), float(np.nanmax(r))), (int(np.nanargmin(r)), float(np.nanmin(r)))
 
 
 def analyse_remote(rep, tr, size, seed=SEED):
@@ -291,8 +303,19 @@ def analyse_remote(rep, tr, size, seed=SEED):
     rep.row("pure msg flight at 1 K (Figure 14)", seed["pure_flight_1k"], at("pure_flight", 1.0), "ms", "line at 1000 bytes")
     rep.row("remote communication, slope (Table 6)", seed["remote_slope"], f["slope"], "ms/K", "sender's delay, the first (advert) message left out")
     rep.row("remote communication, intercept (Table 6)", seed["remote_intercept"], f["intercept"], "ms")
+    # what sets the bounds: the phase of the sender's delay that puts the message furthest from
+    # the line (the phases in order; what follows the rtr's arrival up to the sender's release last)
+    chain = ("sndr_service", "focus_flight", "focus_service", "rtr_flight")
+    part = {k: T[k][1:] for k in chain}
+    part["rtr_to_release"] = T["sender_delay"][1:] - sum(part[k] for k in chain)
+    line = {k: stats.fit(x[1:][np.isfinite(v)] / 1000.0, v[np.isfinite(v)]) for k, v in part.items()}
+    far = []
+    for w, (i, _) in zip(("above:", "below:"), extremes(f, x[1:], T["sender_delay"][1:])):
+        dev = {k: v[i] - (line[k]["slope"] * x[1:][i] / 1000.0 + line[k]["intercept"]) for k, v in part.items()}
+        k = max(dev, key=lambda k: abs(dev[k]) if not np.isnan(dev[k]) else -1)
+        far.append("%s %d bytes, its %s %.3f ms (%+.3f from that phase's line)" % (w, x[1:][i], k.replace("_", " "), part[k][i], dev[k]))
     rep.row("remote communication, bounds (Table 6, +-)", seed["remote_bounds"], (f["above"] + f["below"]) / 2, "ms",
-            "ours: +%.3f / -%.3f" % (f["above"], f["below"]))
+            "ours: +%.3f / -%.3f; furthest %s; furthest %s" % (f["above"], f["below"], far[0], far[1]))
     # remote vs local at every size both sent
     lmap = {}
     for s, r in zip(lsizes, lsnd):
