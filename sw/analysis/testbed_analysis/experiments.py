@@ -189,9 +189,9 @@ def analyse_local(rep, tr, size, seed=SEED):
     f = stats.fit(x / 1000.0, y)
     # the median, not the minimum: a tick that pre-empts the receiver on its way back to its
     # receive lets the sender arrive first, and that repetition's copy is the receive's service
-    xs, ymin = stats.per_size_median(x[clean], ycorr[clean]) if clean.sum() > 8 else stats.per_size_median(x, ycorr)
-    steps, verdict, why = stats.page_steps(xs, ymin)
-    fline = stats.fit(np.array(xs) / 1000.0, ymin)
+    xs, ymed = stats.per_size_median(x[clean], ycorr[clean]) if clean.sum() > 8 else stats.per_size_median(x, ycorr)
+    steps, verdict, why = stats.page_steps(xs, ymed)
+    fline = stats.fit(np.array(xs) / 1000.0, ymed)
     rep.check("local service time grows linearly with length (r^2 > 0.9)", fline["r2"] > 0.9,
               "r^2 = %.4f of %.4f ms/K x + %.4f ms over %d sizes" % (fline["r2"], fline["slope"], fline["intercept"], len(xs)))
     rep.check("steps at each 1024-byte page boundary (Figure 10)", verdict,
@@ -208,7 +208,7 @@ def analyse_local(rep, tr, size, seed=SEED):
     # it is from the other repetitions of its size (a repetition served the other way round)
     med = dict(zip(*stats.per_size_median(x, y)))
     far = ["%s %d bytes, %d timer interrupt(s) in its service, %+.3f ms from its size's median" % (w, x[i], ticks[i], y[i] - med[x[i]])
-           for w, (i, _) in zip(("above:", "below:"), extremes(f, x, y))]
+           for w, i in zip(("above:", "below:"), extremes(f, x, y))]
     rep.row("local communication, bounds (Table 6, +-)", seed["local_bounds"], (f["above"] + f["below"]) / 2, "ms",
             "ours: +%.3f / -%.3f; furthest %s; furthest %s" % (f["above"], f["below"], far[0], far[1]))
     rep.row("timer interrupt inside a service (3.3.1/3.3.2)", seed["timer_blip"], blip, "ms",
@@ -235,10 +235,10 @@ def spread(v):
 
 
 def extremes(f, x, y):
-    """The messages furthest above and below the fit `f` (x in bytes, y in ms): what sets
-    Table 6's bounds, each as (index, residual)."""
+    """The indices of the messages furthest above and below the fit `f` (x in bytes, y in ms):
+    what sets Table 6's bounds."""
     r = y - (f["slope"] * x / 1000.0 + f["intercept"])
-    return (int(np.nanargmax(r)), float(np.nanmax(r))), (int(np.nanargmin(r)), float(np.nanmin(r)))
+    return int(np.nanargmax(r)), int(np.nanargmin(r))
 
 
 def analyse_remote(rep, tr, size, seed=SEED):
@@ -310,7 +310,7 @@ def analyse_remote(rep, tr, size, seed=SEED):
     part["rtr_to_release"] = T["sender_delay"][1:] - sum(part[k] for k in chain)
     line = {k: stats.fit(x[1:][np.isfinite(v)] / 1000.0, v[np.isfinite(v)]) for k, v in part.items()}
     far = []
-    for w, (i, _) in zip(("above:", "below:"), extremes(f, x[1:], T["sender_delay"][1:])):
+    for w, i in zip(("above:", "below:"), extremes(f, x[1:], T["sender_delay"][1:])):
         dev = {k: v[i] - (line[k]["slope"] * x[1:][i] / 1000.0 + line[k]["intercept"]) for k, v in part.items()}
         k = max(dev, key=lambda k: abs(dev[k]) if not np.isnan(dev[k]) else -1)
         far.append("%s %d bytes, its %s %.3f ms (%+.3f from that phase's line)" % (w, x[1:][i], k.replace("_", " "), part[k][i], dev[k]))

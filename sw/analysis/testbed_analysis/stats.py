@@ -25,14 +25,6 @@ def summary(v):
             "median": float(np.median(v)), "p95": float(np.percentile(v, 95))}
 
 
-def per_size_min(sizes, values):
-    d = {}
-    for s, v in zip(sizes, values):
-        d[s] = min(v, d.get(s, v))
-    xs = sorted(d)
-    return xs, [d[x] for x in xs]
-
-
 def per_size_median(sizes, values):
     """Each size's median: the time most of its repetitions took, where one repetition served the
     other way round (the sender first, its copy the receive's service) would be the minimum."""
@@ -57,14 +49,13 @@ def page_steps(xs, ys, page=1024):
     # the usual rise is per byte: a size with no uninterrupted repetition leaves a gap of two
     # or more steps, whose rise is that many usual ones, not a step
     slope = float(np.median(np.diff(ys) / dx))
-    d = np.diff(ys) - slope * dx
-    base = 0.0
+    d = np.diff(ys) - slope * dx  # each rise less the usual one
     mad = float(np.median(np.abs(d))) or 1e-6
     thr = max(6 * mad, 0.002)
     # A step is a change of level that stays; a rise the next size takes back (a fall as far below
     # the usual rise) is one size served slowly -- every repetition of it met an interrupt or the
     # send's slower mode -- not a page boundary.
-    rise, fall = d - base > thr, d - base < -thr
+    rise, fall = d > thr, d < -thr
     idx = [i for i in np.where(rise)[0] if not (i + 1 < len(d) and fall[i + 1])]
     pos = [float(xs[i + 1]) for i in idx]
     crossings = int(xs[-1] // page) - int(xs[0] // page)
