@@ -13,6 +13,7 @@ endfunction()
 board_gtest(test_mmu test_mmu.cpp)
 board_gtest(test_timer_intc test_timer_intc.cpp)
 board_gtest(test_serial test_serial.cpp)
+board_gtest(test_cycle_profile test_cycle_profile.cpp)
 
 # Tests with a Board (and hand-assembled guest code, tests/board/guest_code.h).
 board_gtest(test_board_dma test_board_dma.cpp)

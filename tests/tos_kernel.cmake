@@ -323,6 +323,31 @@ add_test(NAME tos_profile_refuses_an_image_that_is_no_kernel
 set_tests_properties(tos_profile_refuses_a_trace_without_modes tos_profile_refuses_an_image_that_is_no_kernel
                      PROPERTIES LABELS "tos;hardening")
 set_tests_properties(tos_profile_refuses_an_image_that_is_no_kernel PROPERTIES DEPENDS tos_profile_refuses_a_trace_without_modes)
+# A whole run's cycles by instruction address (testbed's trace.cycle_profile: small for any run
+# length, where an instruction trace is not): the main job with earth profiled, summed by
+# tos-profile --cycles into the kernel's functions and user mode; the idle loop, the main loop
+# and the programs are all in it.
+add_test(NAME tos_profile_sums_a_runs_cycle_profile_by_function
+  COMMAND ${CMAKE_COMMAND} "-DCMD=sh|-c|$<TARGET_FILE:testbed> --out ${_tos_out}/cycle-profile --console none --set trace.cycle_profile=earth,fire >/dev/null && ${CMAKE_BINARY_DIR}/bin/tos-profile --cycles ${_tos_out}/cycle-profile/fire.cycles --top 200"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=cycle profile .*fire.cycles .*: [1-9][0-9]* cycles, [1-9][0-9]* instructions
+.*  cpu_idle .*  \\(user mode: the programs\\) .*  kmain "
+          -DCHECK_FILE=${_tos_out}/cycle-profile/earth.cycles "-DCHECK_REGEX=^[0-9A-F]+ S [0-9]+ [0-9]+
+"
+          -P ${_check})
+set_tests_properties(tos_profile_sums_a_runs_cycle_profile_by_function PROPERTIES LABELS "tos;perf")
+# ... and what is not a board, or not a profile, is named.
+add_test(NAME testbed_cycle_profile_refuses_a_board_it_does_not_have
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tos_out}/cycle-profile-moon|--set|trace.cycle_profile=earth,moon"
+          -DEXPECT_RC=2 "-DEXPECT_REGEX=trace.cycle_profile: 'moon' is no board of this machine"
+          -P ${_check})
+add_test(NAME tos_profile_refuses_a_cycle_profile_it_cannot_read
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${CMAKE_BINARY_DIR}/bin/tos-profile|--cycles|${_tos_out}/bad.cycles"
+          "-DSETUP_FILE=${_tos_out}/bad.cycles" "-DSETUP_TEXT=0006EC S 16
+"
+          -DEXPECT_RC=2 "-DEXPECT_REGEX=tos-profile: .*bad.cycles line 1 is not 'pc S.U cycles instructions'"
+          -P ${_check})
+set_tests_properties(testbed_cycle_profile_refuses_a_board_it_does_not_have
+                     tos_profile_refuses_a_cycle_profile_it_cannot_read PROPERTIES LABELS "tos;hardening")
 # The yield's choice in entry.S is the C scheduler's: round robin within a process, across two.
 tos_kernel_test(PROGRAM yields_choose_as_c_does)
 # ... and the registers the ABI says a call keeps (d2-d7/a2-a6 across TRAP #0 and TRAP #1, with

@@ -1,9 +1,11 @@
 // What a CPU tells the world about itself -- bus cycles and IPL changes to the bus observer (the
-// bus VCD), lines of the instruction trace -- goes through one log. Outside exact mode each
+// bus VCD), lines of the instruction trace, instructions for the cycle profile -- goes through
+// one log. Outside exact mode each
 // record is passed on at once; in exact mode it waits for the commit that makes it certain,
 // in the order it was made, and a rollback drops it with the run that made it.
 #pragma once
 #include "bus_observer.h"
+#include "cycle_profile.h"
 
 #include <systemc>
 
@@ -17,22 +19,28 @@ class CommitLog {
  public:
   void set_observer(BusObserver* o) { observer_ = o; }
   void set_trace(std::FILE* out) { trace_ = out; }
+  void set_profile(CycleProfile* p) { profile_ = p; }
   bool observed() const { return observer_ != nullptr; }
   bool tracing() const { return trace_ != nullptr; }
+  bool profiling() const { return profile_ != nullptr; }
   // Exact mode: records wait for flush() (a commit) or drop() (a rollback).
   void set_deferred(bool on) { deferred_ = on; }
 
   void bus_cycle(const BusCycleRecord& r) {
-    if (deferred_) records_.push_back(Record{Record::kBus, r, r.start, 0, {}});
+    if (deferred_) records_.push_back(Record{Record::kBus, r, r.start, 0, {}, 0, 0});
     else observer_->bus_cycle(r);
   }
   void ipl(const sc_core::sc_time& t, int level) {
-    if (deferred_) records_.push_back(Record{Record::kIpl, {}, t, level, {}});
+    if (deferred_) records_.push_back(Record{Record::kIpl, {}, t, level, {}, 0, 0});
     else observer_->ipl(t, level);
   }
   void trace(const sc_core::sc_time& t, const char* line) {
-    if (deferred_) records_.push_back(Record{Record::kTrace, {}, t, 0, line});
+    if (deferred_) records_.push_back(Record{Record::kTrace, {}, t, 0, line, 0, 0});
     else std::fputs(line, trace_);
+  }
+  void instruction(const sc_core::sc_time& t, uint32_t pc, bool supervisor, uint64_t cycle) {
+    if (deferred_) records_.push_back(Record{Record::kInstruction, {}, t, supervisor, {}, pc, cycle});
+    else profile_->instruction(pc, supervisor, cycle);
   }
   // Passes on what was recorded up to `until` in order; what lies beyond is dropped (a run that
   // ends while the CPU is ahead: the part after the end never happened).
@@ -42,15 +50,18 @@ class CommitLog {
 
  private:
   struct Record {
-    enum Kind { kBus, kIpl, kTrace } kind;
+    enum Kind { kBus, kIpl, kTrace, kInstruction } kind;
     BusCycleRecord bus;
     sc_core::sc_time time;
-    int level;
+    int level;  // kInstruction: supervisor mode
     std::string text;
+    uint32_t pc;  // kInstruction
+    uint64_t cycle;
   };
   std::vector<Record> records_;
   BusObserver* observer_ = nullptr;
   std::FILE* trace_ = nullptr;
+  CycleProfile* profile_ = nullptr;
   bool deferred_ = false;
 };
 

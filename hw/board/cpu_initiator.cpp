@@ -306,11 +306,22 @@ unsigned CpuInitiator::debug_access(bool write, uint32_t address, uint8_t* data,
 
 void CpuInitiator::set_instruction_trace(std::FILE* out) {
   log_.set_trace(out);
-  if (!out) {
+  install_tracer();
+}
+
+void CpuInitiator::set_cycle_profile(CycleProfile* p) {
+  log_.set_profile(p);
+  install_tracer();
+}
+
+void CpuInitiator::install_tracer() {
+  if (!log_.tracing() && !log_.profiling()) {
     cpu_.set_tracer(nullptr);
     return;
   }
   cpu_.set_tracer([this](uint32_t pc, uint64_t cycle, bool supervisor) {
+    if (log_.profiling()) log_.instruction(sync_time_ + lead(cycle), pc, supervisor, cycle);
+    if (!log_.tracing()) return;
     // the live mode: the instruction is read (and disassembled) through its own mapping
     uint8_t fc = supervisor ? m68k::FC_SUPERVISOR_PROGRAM : m68k::FC_USER_PROGRAM;
     std::string text;

@@ -123,6 +123,9 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   void set_observer(BusObserver* o) { log_.set_observer(o); }
   // Per-instruction trace ("cycle pc S|U disassembly": S in supervisor mode) to `out`, or nullptr for none.
   void set_instruction_trace(std::FILE* out);
+  // Cycles by instruction address (cycle_profile.h) into `p`, or nullptr for none; with a trace
+  // as well, both are written.
+  void set_cycle_profile(CycleProfile* p);
 
   // A debugger's hooks (sim/gdb), or nullptr.
   void set_debug_hook(CpuDebugHook* h) { debug_ = h; }
@@ -194,6 +197,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   std::function<sc_core::sc_time()> horizon_;
   std::function<void(const std::string&)> done_;
   CommitLog log_;
+  void install_tracer();  // the CPU's tracer: the instruction trace, the cycle profile, or both
   CpuDebugHook* debug_ = nullptr;
   uint64_t slow_accesses_ = 0, dmi_grants_ = 0;
   // The engines: both built with the module, the one of the platform's mode chosen at the start.

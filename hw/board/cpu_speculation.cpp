@@ -124,10 +124,11 @@ void SpeculativeEngine::checkpoint() {
 // other processes of this delta cycle run (the other boards queue theirs) before it joins. Every
 // choice here depends on the board's state only, never on the host's threads or their timing,
 // so a run gives the same results with any number of threads. A run whose board records
-// for an observer or a trace, or that must be done again after a device access, stays here.
+// for an observer, a trace or a profile, or that must be done again after a device access, stays here.
 void SpeculativeEngine::run(uint64_t end) {
   SpeculationPool* pool = SpeculationPool::instance();
-  if (!pool || !fresh_ || run_here_ || skip_ || c_.log_.observed() || c_.log_.tracing()) {
+  if (!pool || !fresh_ || run_here_ || skip_ || c_.log_.observed() || c_.log_.tracing() ||
+      c_.log_.profiling()) {
     run_here_ = false;
     if (skip_ && fresh_) --skip_;
     if (run_ahead(end) && last_run_reached_) widen();

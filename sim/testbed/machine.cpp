@@ -1,5 +1,6 @@
 #include "machine.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -33,6 +34,8 @@ bool Machine::host_result(const std::string& name) const {
   if (!spec_.board_vcd.empty())
     for (auto& bs : spec_.boards)
       if (in_out(spec_.board_vcd + "." + bs.name + ".vcd")) return true;
+  for (auto& b : spec_.cycle_profile)
+    if (name == b + ".cycles") return true;
   return false;
 }
 
@@ -114,6 +117,10 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
       link_ = std::make_unique<FileService>(up, spec_.out_dir);
       link_->set_reserved([this](const std::string& name) { return host_result(name); });
       b->link().connect(link_.get());
+    }
+    if (std::find(spec_.cycle_profile.begin(), spec_.cycle_profile.end(), bs.name) != spec_.cycle_profile.end()) {
+      profiles_.emplace_back(bs.name, std::make_unique<CycleProfile>());
+      b->cpu().set_cycle_profile(profiles_.back().second.get());
     }
     if (!spec_.board_vcd.empty()) {
       vcds_.push_back(std::make_unique<BusVcd>(spec_.board_vcd + "." + bs.name + ".vcd", bs.name));
@@ -268,6 +275,18 @@ std::string Machine::board_state(size_t i) {
       << ((core.regs().sr & 0x2000) ? " (supervisor)" : " (user)");
   }
   return s.str();
+}
+
+void Machine::write_cycle_profiles(std::ostream& os) const {
+  for (auto& [name, profile] : profiles_) {
+    std::string path = (std::filesystem::path(spec_.out_dir) / (name + ".cycles")).string();
+    std::ofstream out(path);
+    profile->write(out);
+    out.close();
+    if (!out) throw std::runtime_error("trace.cycle_profile: cannot write " + name + "'s profile to " + path);
+    os << "cycles: " << name << "'s " << profile->cycles() << " cycles by instruction address -> " << path
+       << " (tos-profile --cycles " << path << ")\n";
+  }
 }
 
 void Machine::run() {

@@ -14,6 +14,7 @@
 #include "bus_vcd.h"
 #include "centrenet_network.h"
 #include "console_endpoints.h"
+#include "cycle_profile.h"
 #include "file_service.h"
 #include "machine_spec.h"
 #include "monitor.h"
@@ -34,6 +35,9 @@ class Machine : public sc_core::sc_module {
   ~Machine() override;
 
   void run();                      // sc_start until all boards finish or spec.stop_time
+  // trace.cycle_profile: each named board's cycles by pc into out_dir/NAME.cycles, one line each
+  // to `os`; throws naming the file when one cannot be written.
+  void write_cycle_profiles(std::ostream& os) const;
   bool all_finished() const { return finished_ == boards_.size(); }
   const MachineSpec& spec() const { return spec_; }
   Board& board(size_t i) { return *boards_[i]; }
@@ -74,6 +78,7 @@ class Machine : public sc_core::sc_module {
   std::vector<std::unique_ptr<Device>> devices_;  // user devices (their plugins stay loaded)
   std::vector<std::unique_ptr<ConsoleSink>> consoles_;
   std::vector<std::unique_ptr<BusVcd>> vcds_;
+  std::vector<std::pair<std::string, std::unique_ptr<CycleProfile>>> profiles_;  // trace.cycle_profile
   std::unique_ptr<FileService> link_;
   std::unique_ptr<monitor::RecordingProbe> probe_;
   std::unique_ptr<MonitorLatency> latency_;

@@ -350,6 +350,20 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   }
   if (!m.board_vcd.empty())
     for (auto& b : m.boards) check_output_file(m.source, "trace.boards_vcd", m.board_vcd + "." + b.name + ".vcd");
+  // Boards named by a comma-separated list: a name that is no board's is refused, not ignored.
+  std::string listed = tr.get_string("cycle_profile", "");
+  for (size_t at = 0; at < listed.size();) {
+    size_t comma = listed.find(',', at);
+    std::string name = listed.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+    at = comma == std::string::npos ? listed.size() : comma + 1;
+    bool known = false;
+    for (auto& b : m.boards) known = known || b.name == name;
+    if (!known)
+      throw ConfigError(m.source + ": trace.cycle_profile: '" + name + "' is no board of this machine (\"" + listed +
+                        "\": board names, separated by commas)");
+    if (std::find(m.cycle_profile.begin(), m.cycle_profile.end(), name) == m.cycle_profile.end())
+      m.cycle_profile.push_back(name);
+  }
 
   auto unused = cfg.unused_keys();
   // A device's own keys are read by the device when the machine is built (Machine checks them then).

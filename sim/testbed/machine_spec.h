@@ -55,6 +55,7 @@ struct MachineSpec {
   std::string out_dir;                // console logs, downloaded files, traces, summary
   std::string upload_dir;             // files the master may fetch over its LAN link
   std::string board_vcd;              // per-board bus VCD prefix ("" = off)
+  std::vector<std::string> cycle_profile;  // boards whose cycles are counted by pc (out_dir/NAME.cycles)
   sc_core::sc_time stop_time;         // simulated time limit (0: until every board exits)
   sc_core::sc_time no_progress;       // a run without progress this long is stopped (0: never)
   sc_core::sc_time script_idle;       // the session script done and no progress this long: the run ends

@@ -325,6 +325,7 @@ int sc_main(int argc, char** argv) {
     machine.run();
     double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cout << "----- end of run at " << sc_core::sc_time_stamp() << " -----\n";
+    machine.write_cycle_profiles(std::cout);
 
     int rc = 0;
     if (machine.stalled()) {

@@ -1,6 +1,8 @@
 """tos-profile TRACE [--elf KERNEL] [--top N]: where TOS's cycles go, from a board's instruction
 trace (`tos-bench --trace-earth FILE`, `testbed-board --trace-instructions`; lines "cycle pc S|U
-disassembly").
+disassembly"). tos-profile --cycles PROFILE [--per N]: the same by function over a whole run, from
+a cycle profile (testbed's `trace.cycle_profile`; lines "pc S|U cycles instructions"), small
+for any run length, without the passes.
 
 The trace is cut into kernel passes: a pass begins where the CPU leaves user mode (a system call,
 a yield, a fault or an interrupt) and ends where it enters user mode again, so a pass is all the
@@ -132,17 +134,71 @@ def profile(trace, elf, nm="m68k-linux-gnu-nm", top=12, out=sys.stdout):
     return by
 
 
+USER = "(user mode: the programs)"
+
+
+def cycles_by_function(path, elf, nm="m68k-linux-gnu-nm"):
+    """A cycle profile's cycles by the kernel function that holds each supervisor-mode pc (USER for
+    user mode, "?" below the kernel's first symbol): ({name: cycles}, total cycles, instructions)."""
+    addrs, names = kernel_symbols(elf, nm)
+    by = collections.Counter()
+    instructions = 0
+    try:
+        with open(path) as fh:
+            for n, line in enumerate(fh, 1):
+                f = line.split()
+                try:
+                    if len(f) != 4 or f[1] not in ("S", "U"):
+                        raise ValueError
+                    pc, cycles = int(f[0], 16), int(f[2])
+                    instructions += int(f[3])
+                except ValueError:
+                    raise ProfileError("%s line %d is not 'pc S|U cycles instructions' (a cycle profile, "
+                                       "trace.cycle_profile): %r" % (path, n, line[:80]))
+                if f[1] == "U":
+                    by[USER] += cycles
+                else:
+                    i = bisect.bisect_right(addrs, pc) - 1
+                    by[names[i] if i >= 0 else "?"] += cycles
+    except OSError as e:
+        raise ProfileError("cannot read %s: %s" % (path, e))
+    if not by:
+        raise ProfileError("%s holds no cycles (an empty cycle profile)" % path)
+    return by, sum(by.values()), instructions
+
+
+def print_cycles(path, elf, nm="m68k-linux-gnu-nm", top=12, per=1, out=sys.stdout):
+    by, total, instructions = cycles_by_function(path, elf, nm)
+    print("cycle profile %s (kernel %s): %d cycles, %d instructions%s" % (
+        path, elf, total, instructions, ", per %d: %.0f cycles" % (per, total / per) if per > 1 else ""), file=out)
+    for f, n in by.most_common(top):
+        print("  %-32s %12.0f %5.1f%%" % (f, n / per, 100.0 * n / total), file=out)
+    rest = total - sum(n for _, n in by.most_common(top))
+    if rest:
+        print("  %-32s %12.0f %5.1f%%" % ("(%d more)" % (len(by) - top), rest / per, 100.0 * rest / total), file=out)
+    return by
+
+
 def main(argv=None, default_elf=None, nm="m68k-linux-gnu-nm"):
     ap = argparse.ArgumentParser(prog="tos-profile", description="where TOS's cycles go, from an instruction trace")
-    ap.add_argument("trace", help="an instruction trace (tos-bench --trace-earth FILE)")
+    ap.add_argument("trace", help="an instruction trace (tos-bench --trace-earth FILE), or with --cycles a cycle profile")
+    ap.add_argument("--cycles", action="store_true",
+                    help="the file is a cycle profile (testbed --set trace.cycle_profile=BOARD: OUT/BOARD.cycles)")
+    ap.add_argument("--per", type=int, default=1, help="with --cycles: cycles per this many (messages, steps)")
     ap.add_argument("--elf", default=default_elf, help="the kernel the trace ran (default: %(default)s)")
     ap.add_argument("--top", type=int, default=12, help="functions listed per kind (default 12)")
     args = ap.parse_args(argv)
     if args.top < 1 or args.top > 1000:
         print("tos-profile: --top %d: expected a whole number from 1 to 1000" % args.top, file=sys.stderr)
         return 2
+    if args.per < 1:
+        print("tos-profile: --per %d: expected a whole number from 1" % args.per, file=sys.stderr)
+        return 2
     try:
-        profile(args.trace, args.elf, nm=nm, top=args.top)
+        if args.cycles:
+            print_cycles(args.trace, args.elf, nm=nm, top=args.top, per=args.per)
+        else:
+            profile(args.trace, args.elf, nm=nm, top=args.top)
     except ProfileError as e:
         print("tos-profile: %s" % e, file=sys.stderr)
         return 2
