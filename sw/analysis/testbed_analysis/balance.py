@@ -126,8 +126,9 @@ def parent_moves(log):
     return [m for m in log["moves"] if m["tid"] & 63 == 0 and not after_the_work(m["t"])]
 
 
-# The sequential communication-bound run counts earth's cycles by instruction address (testbed's
-# trace.cycle_profile; the counts change nothing the run does): its CPU a message by function.
+# The sequential communication-bound run and wator's whole ocean on earth count earth's cycles by
+# instruction address (testbed's trace.cycle_profile; the counts change nothing the run does):
+# the CPU a message by function, and a step's instructions in user mode and in the kernel.
 PROFILED = 'trace.cycle_profile="earth"'
 
 
@@ -142,7 +143,8 @@ def run_case(case, size, sim, out):
     for how in hows:
         d = os.path.join(out, case + "-" + how)
         progs = PROGRAMS[case] + (["balancer", "dgl"] if how in ("balanced", "none", "nolink") else [])
-        sim(progs, rc_case(case, size, how), d, **({"sets": (PROFILED,)} if (case, how) == ("comm", "seq") else {}))
+        profiled = (case, how) in (("comm", "seq"), ("wator", "here"))
+        sim(progs, rc_case(case, size, how), d, **({"sets": (PROFILED,)} if profiled else {}))
         earth = runner.console(d, "earth")
         # the program starts on earth, but once its children have ended the balancer may move its
         # main thread (Figure 40 moves threads without children), which then prints its result on
@@ -179,7 +181,7 @@ def _mig_fig(rep, num, name, what, log, period_s):
             [{"xlabel": "program time (s)", "ylabel": "slave (1 earth .. 5 space)", "series": series}])
 
 
-def analyse_case(rep, case, runs, size, kernel_elf=None):
+def analyse_case(rep, case, runs, size):
     s = SIZES[size]
     period = s["wator_period"] if case == "wator" else s["period"]
     seed = SEED9[case]
@@ -204,15 +206,16 @@ def analyse_case(rep, case, runs, size, kernel_elf=None):
               all(b is not None and 0 < min(b[0]) and max(b[0]) <= b[1] for b in busy.values()),
               ", ".join("%s %s" % (h, "missing" if b is None else "/".join("%.1f" % x for x in b[0]) + " of %.1f s" % b[1])
                         for h, b in busy.items()))
-    if case == "comm":
-        prof = cpu_by_function(runs["seq"]["dir"], _messages(case, size), kernel_elf)
-        # every instruction earth committed but its last (whose end the profile never saw), once: a
-        # run rolled back and done again in exact mode is counted as it happened, not twice
-        rep.check("comm: earth's cycle profile of the sequential run holds each instruction it ran once (all but "
-                  "the last) and its cycles (all but the last instruction's and the reset's)",
-                  profile_holds_run(prof),
-                  "no profile, or no counts in testbed.log" if prof is None else
-                  "%d of %d instructions, %d of %d cycles" % (prof[1][1], prof[2][1], prof[1][0], prof[2][0]))
+    for pc, ph in (("comm", "seq"), ("wator", "here")):
+        if case == pc:
+            # every instruction earth committed but its last (whose end the profile never saw), once: a
+            # run rolled back and done again in exact mode is counted as it happened, not twice
+            prof = profiled_counts(runs[ph]["dir"])
+            rep.check("%s: earth's cycle profile of the %s run holds each instruction it ran once (all but the "
+                      "last) and its cycles (all but the last instruction's and the reset's)"
+                      % (case, "sequential" if ph == "seq" else "whole-ocean"), profile_holds_run(prof),
+                      "no profile, or no counts in testbed.log" if prof is None else
+                      "%d of %d instructions, %d of %d cycles" % (prof[1][1], prof[2][1], prof[1][0], prof[2][0]))
     for h in hows:
         if "WRONG" in runs[h]["earth"]:
             rep.check("%s %s: the program's result is right" % (case, h), False, "its console says WRONG")
@@ -317,14 +320,13 @@ def message_alone(section3_md, shown="docs/results/section3.md"):
 
 def cpu_by_function(run_dir, messages, kernel_elf, top=8):
     """Earth's CPU a message in a run whose every thread is on earth, by kernel function and the
-    programs' user mode, from its cycle profile: (text, profiled (cycles, instructions), earth's
-    (cycles, instructions) from testbed.log), or None when the run has no profile or log."""
+    programs' user mode, from its cycle profile: text, or None when the run has no profile or log."""
     from . import kernel_profile as KP
     counts = board_counts(run_dir)
     if counts is None or "earth" not in counts[0] or not kernel_elf:
         return None
     try:
-        by, total, instructions = KP.cycles_by_function(os.path.join(run_dir, "earth.cycles"), kernel_elf)
+        by, total, _ = KP.cycles_by_function(os.path.join(run_dir, "earth.cycles"), kernel_elf)
     except KP.ProfileError:
         return None
     hz = counts[1]
@@ -336,7 +338,21 @@ def cpu_by_function(run_dir, messages, kernel_elf, top=8):
             % (", ".join("%s %.2f ms" % ("user mode (the pairs' loops and library)" if f == KP.USER else f, ms(c))
                          for f, c in shown), len(by) - len(shown) - ("cpu_idle" in by), ms(rest),
                ms(total - by.get("cpu_idle", 0)), ms(by.get("cpu_idle", 0))))
-    return text, (total, instructions), (counts[0]["earth"][1], counts[0]["earth"][0])
+    return text
+
+
+def profiled_counts(run_dir):
+    """(None, the profile's (cycles, instructions), earth's (cycles, instructions) from testbed.log),
+    or None when the run has no profile or no counts."""
+    from . import kernel_profile as KP
+    counts = board_counts(run_dir)
+    if counts is None or "earth" not in counts[0]:
+        return None
+    try:
+        m = KP.mode_totals(os.path.join(run_dir, "earth.cycles"))
+    except KP.ProfileError:
+        return None
+    return None, (m["S"][0] + m["U"][0], m["S"][1] + m["U"][1]), (counts[0]["earth"][1], counts[0]["earth"][0])
 
 
 def profile_holds_run(prof):
@@ -394,6 +410,16 @@ def measured(case, runs, size, alone=None, kernel_elf=None):
                        "included); the report's 9 s a step on five 1.2 MIPS slaves is up to %.0f instructions a cell"
                        % (len(strips.group(1).split()), 1000.0 * here["time"] / steps, earth[0] / cells,
                           earth[1] / earth[0], earth[2], 9.0 * 5 * 1.2e6 / (side * side)))
+            from . import kernel_profile as KP
+            try:
+                modes = KP.mode_totals(os.path.join(here["dir"], "earth.cycles"))
+            except KP.ProfileError:
+                modes = None
+            if modes:
+                out.append("of them (earth's cycle profile) %.0f in user mode, the strips' update and their library "
+                           "calls, and %.0f in the kernel, their exchanges and the main loop (%.0f%% of earth's cycles "
+                           "in user mode)" % (modes["U"][1] / cells, modes["S"][1] / cells,
+                                              100.0 * modes["U"][0] / max(1, modes["U"][0] + modes["S"][0])))
         regions = re.search(r"\(fish by region ([\d ]+)\)", runs.get("none", {}).get("earth", ""))
         nreg = len(regions.group(1).split()) if regions else None
         for h in ("none", "random"):  # which regions share a slave: a slave of one region has its season
@@ -426,7 +452,7 @@ def measured(case, runs, size, alone=None, kernel_elf=None):
     seq = runs.get("seq", {})
     prof = cpu_by_function(seq["dir"], _messages(case, size), kernel_elf) if case == "comm" and seq.get("dir") else None
     if prof:
-        out.append(prof[0])
+        out.append(prof)
     return "; ".join(out) if out else "-"
 
 

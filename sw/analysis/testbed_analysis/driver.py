@@ -72,7 +72,7 @@ def run_one(name, args):
         kernel_elf = os.path.join(args.firmware_dir, "tos.elf")  # the cycle profile's functions
         for case in CASES4[name]:
             results[case] = B.run_case(case, args.size, sim, out)
-            B.analyse_case(rep, case, results[case], args.size, kernel_elf)
+            B.analyse_case(rep, case, results[case], args.size)
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
         # the same profile's section 3 (the 1994 profile's migration is not the default's)
         s3 = "section3.md" if args.profile == "default" else "section3-%s.md" % args.profile

@@ -167,6 +167,26 @@ def cycles_by_function(path, elf, nm="m68k-linux-gnu-nm"):
     return by, sum(by.values()), instructions
 
 
+def mode_totals(path):
+    """A cycle profile's (cycles, instructions) in each mode: {"S": ..., "U": ...}."""
+    tot = {"S": [0, 0], "U": [0, 0]}
+    try:
+        with open(path) as fh:
+            for n, line in enumerate(fh, 1):
+                f = line.split()
+                try:
+                    if len(f) != 4 or f[1] not in tot:
+                        raise ValueError
+                    tot[f[1]][0] += int(f[2])
+                    tot[f[1]][1] += int(f[3])
+                except ValueError:
+                    raise ProfileError("%s line %d is not 'pc S|U cycles instructions' (a cycle profile, "
+                                       "trace.cycle_profile): %r" % (path, n, line[:80]))
+    except OSError as e:
+        raise ProfileError("cannot read %s: %s" % (path, e))
+    return {k: tuple(v) for k, v in tot.items()}
+
+
 def print_cycles(path, elf, nm="m68k-linux-gnu-nm", top=12, per=1, out=sys.stdout):
     by, total, instructions = cycles_by_function(path, elf, nm)
     print("cycle profile %s (kernel %s): %d cycles, %d instructions%s" % (
