@@ -37,21 +37,24 @@ class ProfileError(Exception):
 
 
 def kernel_symbols(elf, nm):
-    """(addresses, names) of the kernel's text symbols, sorted; the entry labels must be there."""
+    """(addresses, names) of the kernel's text symbols, sorted; the entry labels must be there. A
+    name that several files use for their own static function (`request` in chan.c and in
+    balance.c) gets its file's name beside it, where the image's line information gives it."""
     try:
-        out = subprocess.run([nm, "-n", "--defined-only", elf], check=True, capture_output=True, text=True).stdout
+        out = subprocess.run([nm, "-n", "-l", "--defined-only", elf], check=True, capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
         raise ProfileError("cannot read the symbols of %s with %s: %s" % (elf, nm, e))
     syms = []
     for line in out.splitlines():
-        f = line.split()
+        sym, _, where = line.partition("\t")
+        f = sym.split()
         if len(f) == 3 and f[1] in "tTwW":
-            syms.append((int(f[0], 16), f[2]))
-    names = {n for _, n in syms}
+            syms.append((int(f[0], 16), f[2], where.rsplit(":", 1)[0].rsplit("/", 1)[-1]))
+    names = collections.Counter(n for _, n, _ in syms)
     missing = [e for e in ENTRIES if e not in names]
     if missing:
         raise ProfileError("%s has no kernel entry label %s: not a TOS kernel?" % (elf, ", ".join(missing)))
-    return [a for a, _ in syms], [n for _, n in syms]
+    return [a for a, _, _ in syms], ["%s (%s)" % (n, w) if names[n] > 1 and w else n for _, n, w in syms]
 
 
 def kind_of(entry, funcs):
