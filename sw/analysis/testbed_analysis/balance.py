@@ -206,6 +206,10 @@ def analyse_case(rep, case, runs, size):
               all(b is not None and 0 < min(b[0]) and max(b[0]) <= b[1] for b in busy.values()),
               ", ".join("%s %s" % (h, "missing" if b is None else "/".join("%.1f" % x for x in b[0]) + " of %.1f s" % b[1])
                         for h, b in busy.items()))
+    if case == "comm":  # Table 6's message alone is taken at the size the program says
+        sizes = [message_bytes({h: runs[h]}) for h in hows]
+        rep.check("comm: every run's program says its messages' size (synthetic.c MSG)",
+                  None not in sizes and len(set(sizes)) == 1, ", ".join("%s %s" % (h, b) for h, b in zip(hows, sizes)))
     for pc, ph in (("comm", "seq"), ("wator", "here")):
         if case == pc:
             # every instruction earth committed but its last (whose end the profile never saw), once: a
@@ -296,13 +300,21 @@ def _messages(case, size):
     return SIZES[size]["comm"][0] * SIZES[size]["comm"][1] if case == "comm" else None
 
 
-# The synthetic pairs' message (synthetic.c's MSG), for Table 6's fits at its size.
-MSG_BYTES = 1000
+def message_bytes(runs):
+    """The pairs' message size as the communication-bound runs' program printed it (synthetic.c's
+    MSG), or None."""
+    for r in runs.values():
+        m = re.search(r"synthetic: \d+ pairs, \d+ messages of (\d+) bytes each", r.get("earth", ""))
+        if m:
+            return int(m.group(1))
+    return None
 
 
-def message_alone(section3_md, shown="docs/results/section3.md"):
-    """One message of MSG_BYTES alone on a quiet machine, sender to receiver, from the same
+def message_alone(section3_md, msg_bytes, shown="docs/results/section3.md"):
+    """One message of msg_bytes alone on a quiet machine, sender to receiver, from the same
     profile's section 3 (Table 6's fitted slope and intercept, local and remote): text, or None."""
+    if not msg_bytes:
+        return None
     try:
         text = open(section3_md).read()
     except OSError:
@@ -313,9 +325,9 @@ def message_alone(section3_md, shown="docs/results/section3.md"):
         ic = re.search(r"\| %s communication, intercept \(Table 6\) \| [^|]+\| ([\d.]+) ms" % kind, text)
         if not sl or not ic:
             return None
-        fit[kind] = float(sl.group(1)) * MSG_BYTES / 1024.0 + float(ic.group(1))
+        fit[kind] = float(sl.group(1)) * msg_bytes / 1024.0 + float(ic.group(1))
     return ("one %d-byte message alone, sender to receiver (Table 6's fits, %s): local %.2f ms, remote %.2f ms"
-            % (MSG_BYTES, shown, fit["local"], fit["remote"]))
+            % (msg_bytes, shown, fit["local"], fit["remote"]))
 
 
 def cpu_by_function(run_dir, messages, kernel_elf, top=8):

@@ -76,7 +76,8 @@ def run_one(name, args):
         root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
         # the same profile's section 3 (the 1994 profile's migration is not the default's)
         s3 = "section3.md" if args.profile == "default" else "section3-%s.md" % args.profile
-        alone = B.message_alone(os.path.join(root, "docs", "results", s3), "docs/results/" + s3)
+        alone = B.message_alone(os.path.join(root, "docs", "results", s3), B.message_bytes(results.get("comm", {})),
+                                "docs/results/" + s3)
         rep.notes.append("Table 9 (seconds; in brackets, percent of the sequential run, or of the random one for wator):\n\n"
                          + B.table9(results, args.size, alone, kernel_elf))
         from .metrics import _tos_limits
