@@ -3,6 +3,7 @@ Figures 42-58). Each application does a fixed amount of work and runs three ways
 threads on earth with no balancer (sequential), placed at random by TOS, and all on earth
 (wator: on the seed's regions) with the master's `balancer` moving work. The balancer's log
 (Figure 41's TIM / LNK / RQL lines, its requests and the slaves' answers) gives the figures."""
+import collections
 import os
 import re
 
@@ -126,10 +127,10 @@ def parent_moves(log):
     return [m for m in log["moves"] if m["tid"] & 63 == 0 and not after_the_work(m["t"])]
 
 
-# The sequential communication-bound run and wator's whole ocean on earth count earth's cycles by
-# instruction address (testbed's trace.cycle_profile; the counts change nothing the run does):
-# the CPU a message by function, and a step's instructions in user mode and in the kernel.
-PROFILED = 'trace.cycle_profile="earth"'
+# Runs whose boards count their cycles by instruction address (testbed's trace.cycle_profile; the
+# counts change nothing a run does): the communication-bound pairs' CPU a message by function
+# (sequential: earth; random: the five slaves), and wator's instructions a step by mode.
+PROFILED = {("comm", "seq"): ("earth",), ("comm", "random"): tuple(SLAVE_NAMES), ("wator", "here"): ("earth",)}
 
 
 def run_case(case, size, sim, out):
@@ -143,8 +144,9 @@ def run_case(case, size, sim, out):
     for how in hows:
         d = os.path.join(out, case + "-" + how)
         progs = PROGRAMS[case] + (["balancer", "dgl"] if how in ("balanced", "none", "nolink") else [])
-        profiled = (case, how) in (("comm", "seq"), ("wator", "here"))
-        sim(progs, rc_case(case, size, how), d, **({"sets": (PROFILED,)} if profiled else {}))
+        boards = PROFILED.get((case, how))
+        sim(progs, rc_case(case, size, how), d,
+            **({"sets": ('trace.cycle_profile="%s"' % ",".join(boards),)} if boards else {}))
         earth = runner.console(d, "earth")
         # the program starts on earth, but once its children have ended the balancer may move its
         # main thread (Figure 40 moves threads without children), which then prints its result on
@@ -210,16 +212,18 @@ def analyse_case(rep, case, runs, size):
         sizes = [message_bytes({h: runs[h]}) for h in hows]
         rep.check("comm: every run's program says its messages' size (synthetic.c MSG)",
                   None not in sizes and len(set(sizes)) == 1, ", ".join("%s %s" % (h, b) for h, b in zip(hows, sizes)))
-    for pc, ph in (("comm", "seq"), ("wator", "here")):
+    for (pc, ph), boards in PROFILED.items():
         if case == pc:
-            # every instruction earth committed but its last (whose end the profile never saw), once: a
-            # run rolled back and done again in exact mode is counted as it happened, not twice
-            prof = profiled_counts(runs[ph]["dir"])
-            rep.check("%s: earth's cycle profile of the %s run holds each instruction it ran once (all but the "
-                      "last) and its cycles (all but the last instruction's and the reset's)"
-                      % (case, "sequential" if ph == "seq" else "whole-ocean"), profile_holds_run(prof),
-                      "no profile, or no counts in testbed.log" if prof is None else
-                      "%d of %d instructions, %d of %d cycles" % (prof[1][1], prof[2][1], prof[1][0], prof[2][0]))
+            # every instruction a board committed but its last (whose end the profile never saw), once:
+            # a run rolled back and done again in exact mode is counted as it happened, not twice
+            profs = [profiled_counts(runs[ph]["dir"], b) for b in boards]
+            rep.check("%s: each cycle profile of the %s run holds each instruction its board ran once (all but "
+                      "the last) and its cycles (all but the last instruction's and the reset's)"
+                      % (case, {"seq": "sequential", "here": "whole-ocean"}.get(ph, ph)),
+                      all(profile_holds_run(p) for p in profs),
+                      "; ".join("%s: %s" % (b, "no profile, or no counts in testbed.log" if p is None else
+                                            "%d of %d instructions, %d of %d cycles" % (p[1][1], p[2][1], p[1][0], p[2][0]))
+                                for b, p in zip(boards, profs)))
     for h in hows:
         if "WRONG" in runs[h]["earth"]:
             rep.check("%s %s: the program's result is right" % (case, h), False, "its console says WRONG")
@@ -330,41 +334,45 @@ def message_alone(section3_md, msg_bytes, shown="docs/results/section3.md"):
             % (msg_bytes, shown, fit["local"], fit["remote"]))
 
 
-def cpu_by_function(run_dir, messages, kernel_elf, top=8):
-    """Earth's CPU a message in a run whose every thread is on earth, by kernel function and the
-    programs' user mode, from its cycle profile: text, or None when the run has no profile or log."""
+def cpu_by_function(run_dir, messages, kernel_elf, boards=("earth",), top=8):
+    """The CPU a message of the boards' cycle profiles summed (earth's in a run whose every thread
+    is there, the five slaves' in a random run), by kernel function and the programs' user mode:
+    text, or None when the run lacks a profile or its log."""
     from . import kernel_profile as KP
     counts = board_counts(run_dir)
-    if counts is None or "earth" not in counts[0] or not kernel_elf:
+    if counts is None or any(b not in counts[0] for b in boards) or not kernel_elf:
         return None
+    by = collections.Counter()
     try:
-        by, total, _ = KP.cycles_by_function(os.path.join(run_dir, "earth.cycles"), kernel_elf)
+        for b in boards:
+            by.update(KP.cycles_by_function(os.path.join(run_dir, b + ".cycles"), kernel_elf)[0])
     except KP.ProfileError:
         return None
-    hz = counts[1]
-    ms = lambda c: 1000.0 * c / hz / messages
-    shown = [(f, c) for f, c in by.most_common() if f != "cpu_idle"][:top]
-    rest = total - sum(c for _, c in shown) - by.get("cpu_idle", 0)
-    text = ("earth's CPU a message in the sequential run by function (its cycle profile, trace.cycle_profile): %s, "
-            "the other %d functions %.2f ms (%.2f ms in all, %.2f ms idle)"
-            % (", ".join("%s %.2f ms" % ("user mode (the pairs' loops and library)" if f == KP.USER else f, ms(c))
-                         for f, c in shown), len(by) - len(shown) - ("cpu_idle" in by), ms(rest),
-               ms(total - by.get("cpu_idle", 0)), ms(by.get("cpu_idle", 0))))
-    return text
+    total = sum(by.values())
+    idle = by.pop("cpu_idle", 0)
+    ms = lambda c: 1000.0 * c / counts[1] / messages
+    shown = by.most_common(top)
+    rest = total - idle - sum(c for _, c in shown)
+    who = "earth's" if boards == ("earth",) else "the slaves'"
+    return ("%s CPU a message by function (%s cycle profile%s, trace.cycle_profile): %s, the other %d functions "
+            "%.2f ms (%.2f ms in all; %.2f ms idle, not in it)"
+            % (who, "its" if len(boards) == 1 else "their", "" if len(boards) == 1 else "s",
+               ", ".join("%s %.2f ms" % ("user mode (the pairs' loops and library)" if f == KP.USER else f, ms(c))
+                         for f, c in shown), len(by) - len(shown), ms(rest), ms(total - idle), ms(idle)))
 
 
-def profiled_counts(run_dir):
-    """(None, the profile's (cycles, instructions), earth's (cycles, instructions) from testbed.log),
-    or None when the run has no profile or no counts."""
+def profiled_counts(run_dir, board="earth"):
+    """(None, the board's profile's (cycles, instructions), its (cycles, instructions) from
+    testbed.log), or None when the run has no profile or no counts."""
     from . import kernel_profile as KP
     counts = board_counts(run_dir)
-    if counts is None or "earth" not in counts[0]:
+    if counts is None or board not in counts[0]:
         return None
     try:
-        m = KP.mode_totals(os.path.join(run_dir, "earth.cycles"))
+        m = KP.mode_totals(os.path.join(run_dir, board + ".cycles"))
     except KP.ProfileError:
         return None
-    return None, (m["S"][0] + m["U"][0], m["S"][1] + m["U"][1]), (counts[0]["earth"][1], counts[0]["earth"][0])
+    return None, (m["S"][0] + m["U"][0], m["S"][1] + m["U"][1]), (counts[0][board][1], counts[0][board][0])
 
 
 def profile_holds_run(prof):
@@ -461,10 +469,12 @@ def measured(case, runs, size, alone=None, kernel_elf=None):
         out.append(busy)
     if busy and alone and _messages(case, size):
         out.append(alone)
-    seq = runs.get("seq", {})
-    prof = cpu_by_function(seq["dir"], _messages(case, size), kernel_elf) if case == "comm" and seq.get("dir") else None
-    if prof:
-        out.append(prof)
+    for how in ("seq", "random"):
+        boards = PROFILED.get((case, how))
+        prof = (cpu_by_function(runs[how]["dir"], _messages(case, size), kernel_elf, boards)
+                if boards and runs.get(how, {}).get("dir") else None)
+        if prof:
+            out.append("%s: %s" % (how, prof))
     return "; ".join(out) if out else "-"
 
 
