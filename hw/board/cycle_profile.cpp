@@ -8,13 +8,10 @@ namespace testbed {
 
 void CycleProfile::write(std::ostream& os) const {
   for (int s = 1; s >= 0; --s) {
-    std::vector<uint32_t> pcs;
-    pcs.reserve(by_pc_[s].size());
-    for (auto& kv : by_pc_[s]) pcs.push_back(kv.first);
-    std::sort(pcs.begin(), pcs.end());
+    std::vector<std::pair<uint32_t, Count>> rows(by_pc_[s].begin(), by_pc_[s].end());
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     char line[64];
-    for (uint32_t pc : pcs) {
-      const Count& c = by_pc_[s].at(pc);
+    for (auto& [pc, c] : rows) {
       std::snprintf(line, sizeof line, "%06X %c %llu %llu\n", unsigned(pc), s ? 'S' : 'U',
                     (unsigned long long)c.cycles, (unsigned long long)c.count);
       os << line;

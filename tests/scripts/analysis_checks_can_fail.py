@@ -71,11 +71,11 @@ main_moved = lambda t: dict(samples, moves=[{"t": t, "n": 1, "tid": 0x400, "from
 expect("a main thread moved while its program still ran is a parent moved", balance.parent_moves(main_moved(1500)), True)
 expect("a main thread moved once the work was over is not", balance.parent_moves(main_moved(2500)), False)
 expect("a cycle profile that holds the run's instructions but the last holds the run",
-       balance.profile_holds_run(("", (41223350 * 12, 41223350), (41223350 * 12 + 74, 41223351))), True)
+       balance.profile_holds_run(((41223350 * 12, 41223350), (41223350 * 12 + 74, 41223351))), True)
 expect("a profile that counted a rolled-back run again does not",
-       balance.profile_holds_run(("", (41223350 * 12, 41223350 + 2000), (41223350 * 12 + 74, 41223351))), False)
+       balance.profile_holds_run(((41223350 * 12, 41223350 + 2000), (41223350 * 12 + 74, 41223351))), False)
 expect("a profile short of cycles does not",
-       balance.profile_holds_run(("", (41223350 * 12 - 5000, 41223350), (41223350 * 12 + 74, 41223351))), False)
+       balance.profile_holds_run(((41223350 * 12 - 5000, 41223350), (41223350 * 12 + 74, 41223351))), False)
 expect("no profile does not", balance.profile_holds_run(None), False)
 expect("a main thread moved at the last sample is counted (nothing shows the work over)", balance.parent_moves(main_moved(3500)), True)
 paging = dict(samples, lnk=np.array([[5, 1], [4, 0], [249, 39]]), moves=[{"t": 2500, "n": 1, "tid": 0x400, "from": 1, "to": 2}])

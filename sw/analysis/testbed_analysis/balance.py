@@ -222,7 +222,7 @@ def analyse_case(rep, case, runs, size):
                       % (case, {"seq": "sequential", "here": "whole-ocean"}.get(ph, ph)),
                       all(profile_holds_run(p) for p in profs),
                       "; ".join("%s: %s" % (b, "no profile, or no counts in testbed.log" if p is None else
-                                            "%d of %d instructions, %d of %d cycles" % (p[1][1], p[2][1], p[1][0], p[2][0]))
+                                            "%d of %d instructions, %d of %d cycles" % (p[0][1], p[1][1], p[0][0], p[1][0]))
                                 for b, p in zip(boards, profs)))
     for h in hows:
         if "WRONG" in runs[h]["earth"]:
@@ -362,8 +362,8 @@ def cpu_by_function(run_dir, messages, kernel_elf, boards=("earth",), top=8):
 
 
 def profiled_counts(run_dir, board="earth"):
-    """(None, the board's profile's (cycles, instructions), its (cycles, instructions) from
-    testbed.log), or None when the run has no profile or no counts."""
+    """(the board's profile's (cycles, instructions), its (cycles, instructions) from testbed.log),
+    or None when the run has no profile or no counts."""
     from . import kernel_profile as KP
     counts = board_counts(run_dir)
     if counts is None or board not in counts[0]:
@@ -372,13 +372,13 @@ def profiled_counts(run_dir, board="earth"):
         m = KP.mode_totals(os.path.join(run_dir, board + ".cycles"))
     except KP.ProfileError:
         return None
-    return None, (m["S"][0] + m["U"][0], m["S"][1] + m["U"][1]), (counts[0][board][1], counts[0][board][0])
+    return (m["S"][0] + m["U"][0], m["S"][1] + m["U"][1]), (counts[0][board][1], counts[0][board][0])
 
 
 def profile_holds_run(prof):
-    """A cycle profile (cpu_by_function's answer) holds every instruction its board committed but
+    """A cycle profile (profiled_counts' answer) holds every instruction its board committed but
     the last, each once, and its cycles but the last instruction's and the reset's (< 1000)."""
-    return prof is not None and prof[1][1] == prof[2][1] - 1 and 0 <= prof[2][0] - prof[1][0] <= 1000
+    return prof is not None and prof[0][1] == prof[1][1] - 1 and 0 <= prof[1][0] - prof[0][0] <= 1000
 
 
 def busy_column(case, runs, size):

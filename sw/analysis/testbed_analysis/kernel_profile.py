@@ -140,12 +140,9 @@ def profile(trace, elf, nm="m68k-linux-gnu-nm", top=12, out=sys.stdout):
 USER = "(user mode: the programs)"
 
 
-def cycles_by_function(path, elf, nm="m68k-linux-gnu-nm"):
-    """A cycle profile's cycles by the kernel function that holds each supervisor-mode pc (USER for
-    user mode, "?" below the kernel's first symbol): ({name: cycles}, total cycles, instructions)."""
-    addrs, names = kernel_symbols(elf, nm)
-    by = collections.Counter()
-    instructions = 0
+def read_cycle_profile(path):
+    """A cycle profile's lines, parsed: [(pc, "S" or "U", cycles, instructions)]."""
+    rows = []
     try:
         with open(path) as fh:
             for n, line in enumerate(fh, 1):
@@ -153,41 +150,36 @@ def cycles_by_function(path, elf, nm="m68k-linux-gnu-nm"):
                 try:
                     if len(f) != 4 or f[1] not in ("S", "U"):
                         raise ValueError
-                    pc, cycles = int(f[0], 16), int(f[2])
-                    instructions += int(f[3])
+                    rows.append((int(f[0], 16), f[1], int(f[2]), int(f[3])))
                 except ValueError:
                     raise ProfileError("%s line %d is not 'pc S|U cycles instructions' (a cycle profile, "
                                        "trace.cycle_profile): %r" % (path, n, line[:80]))
-                if f[1] == "U":
-                    by[USER] += cycles
-                else:
-                    i = bisect.bisect_right(addrs, pc) - 1
-                    by[names[i] if i >= 0 else "?"] += cycles
     except OSError as e:
         raise ProfileError("cannot read %s: %s" % (path, e))
+    return rows
+
+
+def cycles_by_function(path, elf, nm="m68k-linux-gnu-nm"):
+    """A cycle profile's cycles by the kernel function that holds each supervisor-mode pc (USER for
+    user mode, "?" below the kernel's first symbol): ({name: cycles}, total cycles, instructions)."""
+    addrs, names = kernel_symbols(elf, nm)
+    by = collections.Counter()
+    rows = read_cycle_profile(path)
+    for pc, mode, cycles, _ in rows:
+        if mode == "U":
+            by[USER] += cycles
+        else:
+            i = bisect.bisect_right(addrs, pc) - 1
+            by[names[i] if i >= 0 else "?"] += cycles
     if not by:
         raise ProfileError("%s holds no cycles (an empty cycle profile)" % path)
-    return by, sum(by.values()), instructions
+    return by, sum(by.values()), sum(r[3] for r in rows)
 
 
 def mode_totals(path):
     """A cycle profile's (cycles, instructions) in each mode: {"S": ..., "U": ...}."""
-    tot = {"S": [0, 0], "U": [0, 0]}
-    try:
-        with open(path) as fh:
-            for n, line in enumerate(fh, 1):
-                f = line.split()
-                try:
-                    if len(f) != 4 or f[1] not in tot:
-                        raise ValueError
-                    tot[f[1]][0] += int(f[2])
-                    tot[f[1]][1] += int(f[3])
-                except ValueError:
-                    raise ProfileError("%s line %d is not 'pc S|U cycles instructions' (a cycle profile, "
-                                       "trace.cycle_profile): %r" % (path, n, line[:80]))
-    except OSError as e:
-        raise ProfileError("cannot read %s: %s" % (path, e))
-    return {k: tuple(v) for k, v in tot.items()}
+    rows = read_cycle_profile(path)
+    return {m: (sum(r[2] for r in rows if r[1] == m), sum(r[3] for r in rows if r[1] == m)) for m in ("S", "U")}
 
 
 def print_cycles(path, elf, nm="m68k-linux-gnu-nm", top=12, per=1, out=sys.stdout):
