@@ -203,12 +203,12 @@ endforeach()
 # are the program's own output for these arguments, deterministic by construction).
 tos_kernel_test(PROGRAM wator NAME wator_same_result_any_placement ALL_FREE
   LINE "earth wator -n 40 -k 10 30 regions\nearth wator -n 40 -k 10 30 here\nearth wator -n 40 -k 10 30 random"
-  REGEX "step 30 fish 546 sharks 118 \\(fish by region 52 341 134 19\\)\nwator: 30 steps \\(regions\\) in [0-9]+ ms; fish 546 sharks 118.*wator: 30 steps \\(here\\) in [0-9]+ ms; fish 546 sharks 118.*wator: 30 steps \\(random\\) in [0-9]+ ms; fish 546 sharks 118")
+  REGEX "step 30 fish 343 sharks 108 \\(fish by region 30 68 163 82\\)\nwator: 30 steps \\(regions\\) in [0-9]+ ms; fish 343 sharks 108.*wator: 30 steps \\(here\\) in [0-9]+ ms; fish 343 sharks 108.*wator: 30 steps \\(random\\) in [0-9]+ ms; fish 343 sharks 108")
 # ... and the same when the balancer moves strips off earth while they run (their state is on
 # their stacks).
 tos_kernel_test(PROGRAM wator FILES balancer dgl NAME wator_same_result_balanced ALL_FREE
   LINE "earth dgl @* +rqlen\nmaster balancer -p 1000 -m 1000 -d 20000 &\nearth wator -n 40 -k 10 30 here"
-  REGEX "wator: 30 steps \\(here\\) in [0-9]+ ms; fish 546 sharks 118.*threads migrated in 0, out [1-9]")
+  REGEX "wator: 30 steps \\(here\\) in [0-9]+ ms; fish 343 sharks 108.*threads migrated in 0, out [1-9]")
 tos_kernel_test(PROGRAM adder FILES wator NAME adder_wator_refuse_bad_arguments
   LINE "earth adder 0\nearth adder 4 there\nearth wator -n 10\nearth wator 5 everywhere"
   REGEX "usage: adder.*usage: adder.*usage: wator.*usage: wator")

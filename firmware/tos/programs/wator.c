@@ -6,17 +6,25 @@
  * water, 2 on air, 3 on space, 4 on fire; earth has none). Five strips a region let a balancer
  * move part of a region. Each step a strip thread
  *   1. exchanges boundary rows with the strips above and below (ghost rows: what it sees there),
- *   2. updates its own animals in row order, each once: a fish moves to a random empty
- *      neighbour (N, E, S, W) and, old enough, leaves a young fish behind; a shark eats a
- *      random neighbouring fish, else moves like a fish, breeds likewise and starves after
- *      STARVE steps without food. A move into a ghost row makes the animal an emigrant,
- *   3. exchanges emigrants with its neighbours and resolves conflicts: an immigrant takes its
- *      cell if it is empty (a shark also if it holds a fish: eaten), else it is lost,
- *   4. reports its counts (and its board) to main, which prints them (and, after step 1, the
+ *   2. grows the food in each of its cells at the rate its row's temperature sets,
+ *   3. updates its own animals in row order, each once: a fish moves to a random empty
+ *      neighbour (N, E, S, W), eats the food where it ends, and, fed enough, leaves a young
+ *      fish behind when it moves; a shark eats a random neighbouring fish, else moves like a
+ *      fish, breeds when old enough and starves after STARVE steps without food. A move into a
+ *      ghost row makes the animal an emigrant,
+ *   4. exchanges emigrants with its neighbours and resolves conflicts: an immigrant takes its
+ *      cell if it is empty (a shark also if it holds a fish: eaten), else it is lost; a fish
+ *      that arrives eats the food of its new cell,
+ *   5. reports its counts (and its board) to main, which prints them (and, after step 1, the
  *      board of each strip: which regions share a board).
- * Seasons: the breeding age of fish follows a triangle wave of period SEASON steps, a quarter
- * period apart from region to region, so the regions' populations (and the threads' work,
- * which goes with the animals) boom and bust at different times and the load moves.
+ * Seasons, the seed's rule: "seasonal temperature variations occur across the ocean regions and
+ * these affect the fish's food sources, promoting or restricting the reproduction rate". A row's
+ * temperature follows a sine of period SEASON steps whose phase moves across the ocean (a
+ * quarter period a region), the food of its cells grows at a rate that rises with it, and a fish
+ * breeds on the food it has eaten. So the regions' populations (and the threads' work, which
+ * goes with the animals) boom and bust at different times and the load moves. The food and the
+ * temperature are doubles and the sine is the C library's, as C of the seed's time wrote them
+ * (C89's <math.h> has no float functions); the 68010 computes them in software.
  *
  * Every random choice is a hash of the seed, the step and the cell's coordinates, and every
  * thread receives in a fixed order, so the populations depend on the arguments only, never on
@@ -24,6 +32,7 @@
  *   wator [-n N] [-k K] [steps [regions|random|here]] [seed]
  * N: the ocean's side, 20..100 (default 100); K: print every K steps (default 10); steps
  * default 100; placement default here; seed default 1. */
+#include <math.h>
 #include <tos/tos.h>
 
 #define STRIPS 20
@@ -33,6 +42,10 @@
 #define SEASON 40
 #define SHARK_BREED 8
 #define STARVE 4
+#define GROW_COLD 0.05 /* the food a cell grows a step, as a share of what it lacks, coldest */
+#define GROW_WARM 0.5  /* ... and warmest */
+#define FISH_FULL 2.0  /* a fish breeds once it has eaten this much (a cell holds at most 1) */
+#define STRIP_PAGES 24 /* a strip thread's stack: its rows, ghosts, food and emigrants */
 
 #define CH_DOWN_ROW 0                      /* + t: strip t's bottom row, to t + 1 */
 #define CH_UP_ROW (CH_DOWN_ROW + STRIPS)   /* + t: its top row, to t - 1 */
@@ -45,6 +58,7 @@ enum { EMPTY, FISH, SHARK };
 
 struct cell {
   uint8_t kind, age, hunger, col; /* col: an emigrant's column */
+  double fed;                     /* a fish: food eaten since it last bred */
 };
 struct emigrants {
   int16_t n, pad;
@@ -77,10 +91,11 @@ static unsigned long elapsed_ms(unsigned long *since, unsigned long *rest_us) {
   return us / 1000;
 }
 
-static int fish_breed(int region, int step) { /* 2 (warm) .. 10 (cold) */
-  int p = (step + region * SEASON / REGIONS) % SEASON;
-  int tri = p < SEASON / 2 ? p : SEASON - p;
-  return 2 + tri * 8 / (SEASON / 2);
+/* The share of its lack a cell's food grows in ocean row `row` at `step`: a season's sine whose
+ * phase moves a whole period across the ocean's rows (a quarter period a region). */
+static double growth(int step, int row) {
+  double warmth = 0.5 + 0.5 * sin(2 * M_PI * ((double)step / SEASON + (double)row / n));
+  return GROW_COLD + (GROW_WARM - GROW_COLD) * warmth;
 }
 
 /* Exchange around the ring of strips: even strips send first, so no rendezvous waits on
@@ -93,11 +108,19 @@ static void swap(int t, int out, const void *sbuf, int slen, int in, void *rbuf,
   if (bad) exit(1);
 }
 
+/* A fish that ends its step in cell `x` eats the cell's food `*f`. */
+static void eat(struct cell *x, double *f) {
+  if ((x->kind & ~MOVED) != FISH) return;
+  x->fed += *f;
+  *f = 0;
+}
+
 static void strip(void *arg) {
-  int t = (int)(long)arg, region = t / (STRIPS / REGIONS);
+  int t = (int)(long)arg;
   int r0 = t * n / STRIPS, rows = (t + 1) * n / STRIPS - r0;
   int up = (t + STRIPS - 1) % STRIPS, down = (t + 1) % STRIPS, rowlen = n * (int)sizeof(struct cell);
   struct cell g[MAXR + 2][MAXN]; /* rows 0 and rows + 1: the neighbours' boundary rows */
+  double food[MAXR + 2][MAXN];   /* of g's own rows (1..rows) */
   struct emigrants out[2], in[2]; /* [0] up, [1] down */
   for (int r = 1; r <= rows; ++r)
     for (int c = 0; c < n; ++c) {
@@ -106,12 +129,17 @@ static void strip(void *arg) {
       x->kind = h < 250 ? FISH : h < 300 ? SHARK : EMPTY;
       x->age = (uint8_t)(h % 7);
       x->hunger = 0;
+      x->fed = 0;
+      food[r][c] = 0.5;
     }
   for (int step = 1; step <= steps; ++step) {
     swap(t, CH_DOWN_ROW + t, g[rows], rowlen, CH_DOWN_ROW + up, g[0], rowlen);
     swap(t, CH_UP_ROW + t, g[1], rowlen, CH_UP_ROW + down, g[rows + 1], rowlen);
     out[0].n = out[1].n = 0;
-    int breed = fish_breed(region, step);
+    for (int r = 1; r <= rows; ++r) {
+      double grow = growth(step, r0 + r - 1);
+      for (int c = 0; c < n; ++c) food[r][c] += grow * (1.0 - food[r][c]);
+    }
     for (int r = 1; r <= rows; ++r)
       for (int c = 0; c < n; ++c) {
         struct cell *x = &g[r][c];
@@ -119,44 +147,56 @@ static void strip(void *arg) {
         int shark = x->kind == SHARK;
         struct cell *nb[4] = {&g[r - 1][c], &g[r][(c + 1) % n], &g[r + 1][c], &g[r][(c + n - 1) % n]};
         struct cell *cand[4];
-        int k = 0, eat = 0;
+        int k = 0, eats = 0;
         if (shark)
           for (int i = 0; i < 4; ++i)
             if ((nb[i]->kind & ~MOVED) == FISH) cand[k++] = nb[i];
         if (k)
-          eat = 1;
+          eats = 1;
         else
           for (int i = 0; i < 4; ++i)
             if (nb[i]->kind == EMPTY) cand[k++] = nb[i];
         if (x->age < 255) ++x->age;
-        if (shark && !eat && ++x->hunger >= STARVE) {
+        if (shark && !eats && ++x->hunger >= STARVE) {
           x->kind = EMPTY;
           continue;
         }
-        if (eat) x->hunger = 0;
-        if (!k) continue;
+        if (eats) x->hunger = 0;
+        if (!k) {
+          eat(x, &food[r][c]);
+          continue;
+        }
         uint32_t h = hash((unsigned)step, (unsigned)(r0 + r - 1), (unsigned)c, 2);
         struct cell *to = cand[(uint16_t)(h >> 8) % (uint16_t)k];
-        struct cell born = {(uint8_t)(shark ? SHARK | MOVED : FISH | MOVED), 0, 0, 0};
-        int breeds = x->age >= (shark ? SHARK_BREED : breed);
-        if (breeds) x->age = 0;
+        struct cell born = {(uint8_t)(shark ? SHARK | MOVED : FISH | MOVED), 0, 0, 0, 0};
+        int breeds = shark ? x->age >= SHARK_BREED : x->fed >= FISH_FULL;
+        if (breeds) {
+          x->age = 0;
+          x->fed = 0;
+        }
         *to = *x;
         to->kind |= MOVED;
-        if (to < g[1] || to >= g[rows + 1]) { /* a ghost cell: an emigrant */
+        if (to < g[1] || to >= g[rows + 1]) { /* a ghost cell: an emigrant (it eats on arrival) */
           struct emigrants *e = &out[to >= g[rows + 1]];
           e->c[e->n] = *to;
           e->c[e->n++].col = (uint8_t)(to < g[1] ? to - g[0] : to - g[rows + 1]);
+        } else {
+          eat(to, &food[0][0] + (to - &g[0][0]));
         }
-        *x = breeds ? born : (struct cell){EMPTY, 0, 0, 0}; /* a newborn waits for the next step */
+        *x = breeds ? born : (struct cell){EMPTY, 0, 0, 0, 0}; /* a newborn waits for the next step */
       }
-    int len = (int)sizeof(struct emigrants);
-    swap(t, CH_DOWN_EMIG + t, &out[1], 4 + out[1].n * 4, CH_DOWN_EMIG + up, &in[0], len);
-    swap(t, CH_UP_EMIG + t, &out[0], 4 + out[0].n * 4, CH_UP_EMIG + down, &in[1], len);
+    int len = (int)sizeof(struct emigrants), cell = (int)sizeof(struct cell);
+    swap(t, CH_DOWN_EMIG + t, &out[1], 4 + out[1].n * cell, CH_DOWN_EMIG + up, &in[0], len);
+    swap(t, CH_UP_EMIG + t, &out[0], 4 + out[0].n * cell, CH_UP_EMIG + down, &in[1], len);
     for (int side = 0; side < 2; ++side) /* from above into row 1, from below into row `rows` */
       for (int i = 0; i < in[side].n; ++i) {
-        struct cell im = in[side].c[i], *x = &g[side ? rows : 1][im.col];
+        int r = side ? rows : 1;
+        struct cell im = in[side].c[i], *x = &g[r][im.col];
         int was = x->kind & ~MOVED, kind = im.kind & ~MOVED;
-        if (was == EMPTY || (kind == SHARK && was == FISH)) *x = im;
+        if (was == EMPTY || (kind == SHARK && was == FISH)) {
+          *x = im;
+          eat(x, &food[r][im.col]);
+        }
       }
     struct report rep = {0, 0, (int16_t)(step == 1 ? tos_info(TOS_INFO_BOARD) : 0)};
     for (int r = 1; r <= rows; ++r)
@@ -191,7 +231,7 @@ int main(int argc, char **argv) {
   unsigned long t0 = time_us(), rest = 0, ms = 0;
   for (int t = 0; t < STRIPS; ++t) {
     int board = random ? -1 : regions ? region_board[t / (STRIPS / REGIONS)] : HERE;
-    if (!create(t + 2, 8, board, strip, (void *)(long)t)) {
+    if (!create(t + 2, STRIP_PAGES, board, strip, (void *)(long)t)) {
       printf("wator: create strip %d: %s\n", t, tos_strerror(tos_errno));
       return 1;
     }
