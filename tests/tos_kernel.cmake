@@ -335,6 +335,14 @@ add_test(NAME tos_profile_sums_a_runs_cycle_profile_by_function
 "
           -P ${_check})
 set_tests_properties(tos_profile_sums_a_runs_cycle_profile_by_function PROPERTIES LABELS "tos;perf")
+# ... and with the program the board ran (--program), user mode by that program's functions:
+# wator's strips (wator.c) and the runtime's double arithmetic its food needs (float64.c).
+add_test(NAME tos_profile_splits_user_mode_by_the_programs_functions
+  COMMAND ${CMAKE_COMMAND} "-DCMD=sh|-c|$<TARGET_FILE:testbed> --set board.image=tos.elf --set board.filestore=tos-wator_same_result_any_placement.fs --out ${_tos_out}/cycle-profile-wator --console none --set trace.cycle_profile=earth >/dev/null && ${CMAKE_BINARY_DIR}/bin/tos-profile --cycles ${_tos_out}/cycle-profile-wator/earth.cycles --program ${CMAKE_BINARY_DIR}/firmware/wator.elf --top 200"
+          -DEXPECT_RC=0 "-DEXPECT_REGEX=  user: __muldf3 .*  user: strip "
+          -P ${_check})
+set_tests_properties(tos_profile_splits_user_mode_by_the_programs_functions PROPERTIES LABELS "tos;perf"
+                     DEPENDS tos_wator_same_result_any_placement)
 # ... and what is not a board, or not a profile, is named.
 add_test(NAME testbed_cycle_profile_refuses_a_board_it_does_not_have
   COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--out|${_tos_out}/cycle-profile-moon|--set|trace.cycle_profile=earth,moon"

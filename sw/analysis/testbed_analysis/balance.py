@@ -361,6 +361,24 @@ def cpu_by_function(run_dir, messages, kernel_elf, boards=("earth",), top=8):
                          for f, c in shown), len(by) - len(shown), ms(rest), ms(total - idle), ms(idle)))
 
 
+def user_by_file(profile, kernel_elf, program):
+    """A cycle profile's user-mode instructions by the source file of `program`'s function that
+    holds each pc (the program the board's user mode ran): a Counter, or None without them."""
+    from . import kernel_profile as KP
+    if not kernel_elf or not program or not os.path.exists(program):
+        return None
+    try:
+        by = KP.instructions_by_function(profile, kernel_elf, program=program)[0]
+        files = KP.source_files(program)
+    except KP.ProfileError:
+        return None
+    out = collections.Counter()
+    for f, n in by.items():
+        if f.startswith("user: "):
+            out[files.get(f[len("user: "):], "(no line information)")] += n
+    return out or None
+
+
 def profiled_counts(run_dir, board="earth"):
     """(the board's profile's (cycles, instructions), its (cycles, instructions) from testbed.log),
     or None when the run has no profile or no counts."""
@@ -440,6 +458,13 @@ def measured(case, runs, size, alone=None, kernel_elf=None):
                            "calls, and %.0f in the kernel, their exchanges and the main loop (%.0f%% of earth's cycles "
                            "in user mode)" % (modes["U"][1] / cells, modes["S"][1] / cells,
                                               100.0 * modes["U"][0] / max(1, modes["U"][0] + modes["S"][0])))
+                byfile = user_by_file(os.path.join(here["dir"], "earth.cycles"), kernel_elf,
+                                      os.path.join(os.path.dirname(kernel_elf), "wator.elf") if kernel_elf else None)
+                if byfile:
+                    shown = byfile.most_common(4)
+                    out.append("user mode by source file (wator's image; instructions a cell a step): %s, the rest %.0f"
+                               % (", ".join("%s %.0f" % (f, n / cells) for f, n in shown),
+                                  (sum(byfile.values()) - sum(n for _, n in shown)) / cells))
         regions = re.search(r"\(fish by region ([\d ]+)\)", runs.get("none", {}).get("earth", ""))
         nreg = len(regions.group(1).split()) if regions else None
         for h in ("none", "random"):  # which regions share a slave: a slave of one region has its season

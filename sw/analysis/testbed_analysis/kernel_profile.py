@@ -36,10 +36,10 @@ class ProfileError(Exception):
     pass
 
 
-def kernel_symbols(elf, nm):
-    """(addresses, names) of the kernel's text symbols, sorted; the entry labels must be there. A
-    name that several files use for their own static function (`request` in chan.c and in
-    balance.c) gets its file's name beside it, where the image's line information gives it."""
+def _text_symbols(elf, nm):
+    """[(address, name, file)] of an image's text symbols, sorted; a name that several files use
+    for their own static function (`request` in chan.c and in balance.c) gets its file's name
+    beside it, where the image's line information gives it: (addresses, names, files)."""
     try:
         out = subprocess.run([nm, "-n", "-l", "--defined-only", elf], check=True, capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
@@ -51,10 +51,24 @@ def kernel_symbols(elf, nm):
         if len(f) == 3 and f[1] in "tTwW":
             syms.append((int(f[0], 16), f[2], where.rsplit(":", 1)[0].rsplit("/", 1)[-1]))
     names = collections.Counter(n for _, n, _ in syms)
+    return ([a for a, _, _ in syms], ["%s (%s)" % (n, w) if names[n] > 1 and w else n for _, n, w in syms],
+            [w for _, _, w in syms])
+
+
+def source_files(elf, nm="m68k-linux-gnu-nm"):
+    """{function name (as the profile shows it): its source file's name, where the line
+    information gives it} of an image."""
+    _, names, files = _text_symbols(elf, nm)
+    return {n: f for n, f in zip(names, files) if f}
+
+
+def kernel_symbols(elf, nm):
+    """(addresses, names) of the kernel's text symbols, sorted; the entry labels must be there."""
+    addrs, names, _ = _text_symbols(elf, nm)
     missing = [e for e in ENTRIES if e not in names]
     if missing:
         raise ProfileError("%s has no kernel entry label %s: not a TOS kernel?" % (elf, ", ".join(missing)))
-    return [a for a, _, _ in syms], ["%s (%s)" % (n, w) if names[n] > 1 and w else n for _, n, w in syms]
+    return addrs, names
 
 
 def kind_of(entry, funcs):
@@ -159,21 +173,39 @@ def read_cycle_profile(path):
     return rows
 
 
-def cycles_by_function(path, elf, nm="m68k-linux-gnu-nm"):
+def cycles_by_function(path, elf, nm="m68k-linux-gnu-nm", program=None):
     """A cycle profile's cycles by the kernel function that holds each supervisor-mode pc (USER for
-    user mode, "?" below the kernel's first symbol): ({name: cycles}, total cycles, instructions)."""
+    user mode, "?" below the kernel's first symbol): ({name: cycles}, total cycles, instructions).
+    With `program` (the user image the board ran, every user pc taken for its) user mode is split
+    by that program's functions too, each as "user: NAME"."""
+    return _by_function(path, elf, nm, program, 2)
+
+
+def instructions_by_function(path, elf, nm="m68k-linux-gnu-nm", program=None):
+    """cycles_by_function's split, of the profile's instructions."""
+    return _by_function(path, elf, nm, program, 3)
+
+
+def _by_function(path, elf, nm, program, column):
     addrs, names = kernel_symbols(elf, nm)
+    uaddrs, unames, _ = _text_symbols(program, nm) if program else ([], [], [])
+    if program and not uaddrs:
+        raise ProfileError("%s has no text symbols: not a program image?" % program)
     by = collections.Counter()
     rows = read_cycle_profile(path)
-    for pc, mode, cycles, _ in rows:
-        if mode == "U":
-            by[USER] += cycles
+    for row in rows:
+        pc, mode, n = row[0], row[1], row[column]
+        if mode == "U" and not program:
+            by[USER] += n
+        elif mode == "U":
+            i = bisect.bisect_right(uaddrs, pc) - 1
+            by["user: " + (unames[i] if i >= 0 else "?")] += n
         else:
             i = bisect.bisect_right(addrs, pc) - 1
-            by[names[i] if i >= 0 else "?"] += cycles
+            by[names[i] if i >= 0 else "?"] += n
     if not by:
         raise ProfileError("%s holds no cycles (an empty cycle profile)" % path)
-    return by, sum(by.values()), sum(r[3] for r in rows)
+    return by, sum(r[2] for r in rows), sum(r[3] for r in rows)
 
 
 def mode_totals(path):
@@ -182,8 +214,8 @@ def mode_totals(path):
     return {m: (sum(r[2] for r in rows if r[1] == m), sum(r[3] for r in rows if r[1] == m)) for m in ("S", "U")}
 
 
-def print_cycles(path, elf, nm="m68k-linux-gnu-nm", top=12, per=1, out=sys.stdout):
-    by, total, instructions = cycles_by_function(path, elf, nm)
+def print_cycles(path, elf, nm="m68k-linux-gnu-nm", top=12, per=1, out=sys.stdout, program=None):
+    by, total, instructions = cycles_by_function(path, elf, nm, program)
     print("cycle profile %s (kernel %s): %d cycles, %d instructions%s" % (
         path, elf, total, instructions, ", per %d: %.0f cycles" % (per, total / per) if per > 1 else ""), file=out)
     for f, n in by.most_common(top):
@@ -201,6 +233,8 @@ def main(argv=None, default_elf=None, nm="m68k-linux-gnu-nm"):
                     help="the file is a cycle profile (testbed --set trace.cycle_profile=BOARD: OUT/BOARD.cycles)")
     ap.add_argument("--per", type=int, default=1, help="with --cycles: cycles per this many (messages, steps)")
     ap.add_argument("--elf", default=default_elf, help="the kernel the trace ran (default: %(default)s)")
+    ap.add_argument("--program", help="with --cycles: the program image the board's user mode ran, to split user "
+                    "mode by its functions")
     ap.add_argument("--top", type=int, default=12, help="functions listed per kind (default 12)")
     args = ap.parse_args(argv)
     if args.top < 1 or args.top > 1000:
@@ -211,7 +245,7 @@ def main(argv=None, default_elf=None, nm="m68k-linux-gnu-nm"):
         return 2
     try:
         if args.cycles:
-            print_cycles(args.trace, args.elf, nm=nm, top=args.top, per=args.per)
+            print_cycles(args.trace, args.elf, nm=nm, top=args.top, per=args.per, program=args.program)
         else:
             profile(args.trace, args.elf, nm=nm, top=args.top)
     except ProfileError as e:
