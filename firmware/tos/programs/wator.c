@@ -120,7 +120,8 @@ static void strip(void *arg) {
   int r0 = t * n / STRIPS, rows = (t + 1) * n / STRIPS - r0;
   int up = (t + STRIPS - 1) % STRIPS, down = (t + 1) % STRIPS, rowlen = n * (int)sizeof(struct cell);
   struct cell g[MAXR + 2][MAXN]; /* rows 0 and rows + 1: the neighbours' boundary rows */
-  double food[MAXR + 2][MAXN];   /* of g's own rows (1..rows) */
+  double food[MAXR + 2][MAXN];   /* shaped as g, so a cell's food sits at its offset in g; rows
+                                  * 0 and rows + 1 unused (a ghost cell's food is its owner's) */
   struct emigrants out[2], in[2]; /* [0] up, [1] down */
   for (int r = 1; r <= rows; ++r)
     for (int c = 0; c < n; ++c) {
