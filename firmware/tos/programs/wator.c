@@ -21,10 +21,11 @@
  * these affect the fish's food sources, promoting or restricting the reproduction rate". A row's
  * temperature follows a sine of period SEASON steps whose phase moves across the ocean (a
  * quarter period a region), the food of its cells grows at a rate that rises with it, and a fish
- * breeds on the food it has eaten. So the regions' populations (and the threads' work, which
- * goes with the animals) boom and bust at different times and the load moves. The food and the
+ * breeds on the food it has eaten. So the regions' populations (and the part of the threads'
+ * work that goes with the animals) boom and bust at different times. The food and the
  * temperature are doubles and the sine is the C library's, as C of the seed's time wrote them
- * (C89's <math.h> has no float functions); the 68010 computes them in software.
+ * (C89's <math.h> has no float functions); the 68010 computes them in software, and growing
+ * every cell's food is most of a step, the same in every cell whatever lives there.
  *
  * Every random choice is a hash of the seed, the step and the cell's coordinates, and every
  * thread receives in a fixed order, so the populations depend on the arguments only, never on
