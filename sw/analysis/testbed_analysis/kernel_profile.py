@@ -16,6 +16,7 @@ queue"): not a model, a count of executed 68010 cycles."""
 import argparse
 import bisect
 import collections
+import functools
 import subprocess
 import sys
 
@@ -36,10 +37,12 @@ class ProfileError(Exception):
     pass
 
 
+@functools.lru_cache(maxsize=None)
 def _text_symbols(elf, nm):
     """[(address, name, file)] of an image's text symbols, sorted; a name that several files use
     for their own static function (`request` in chan.c and in balance.c) gets its file's name
-    beside it, where the image's line information gives it: (addresses, names, files)."""
+    beside it, where the image's line information gives it: (addresses, names, files). Read once
+    an image: a run's five profiles and the split by file ask for the same ones."""
     try:
         out = subprocess.run([nm, "-n", "-l", "--defined-only", elf], check=True, capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
@@ -51,8 +54,8 @@ def _text_symbols(elf, nm):
         if len(f) == 3 and f[1] in "tTwW":
             syms.append((int(f[0], 16), f[2], where.rsplit(":", 1)[0].rsplit("/", 1)[-1]))
     names = collections.Counter(n for _, n, _ in syms)
-    return ([a for a, _, _ in syms], ["%s (%s)" % (n, w) if names[n] > 1 and w else n for _, n, w in syms],
-            [w for _, _, w in syms])
+    return (tuple(a for a, _, _ in syms), tuple("%s (%s)" % (n, w) if names[n] > 1 and w else n for _, n, w in syms),
+            tuple(w for _, _, w in syms))
 
 
 def source_files(elf, nm="m68k-linux-gnu-nm"):
@@ -176,8 +179,8 @@ def read_cycle_profile(path):
 def cycles_by_function(path, elf, nm="m68k-linux-gnu-nm", program=None):
     """A cycle profile's cycles by the kernel function that holds each supervisor-mode pc (USER for
     user mode, "?" below the kernel's first symbol): ({name: cycles}, total cycles, instructions).
-    With `program` (the user image the board ran, every user pc taken for its) user mode is split
-    by that program's functions too, each as "user: NAME"."""
+    With `program` (the image the board's user mode ran: every user-mode pc is taken for one of
+    its own) user mode is split by that program's functions too, each as "user: NAME"."""
     return _by_function(path, elf, nm, program, 2)
 
 
@@ -188,7 +191,7 @@ def instructions_by_function(path, elf, nm="m68k-linux-gnu-nm", program=None):
 
 def _by_function(path, elf, nm, program, column):
     addrs, names = kernel_symbols(elf, nm)
-    uaddrs, unames, _ = _text_symbols(program, nm) if program else ([], [], [])
+    uaddrs, unames, _ = _text_symbols(program, nm) if program else ((), (), ())
     if program and not uaddrs:
         raise ProfileError("%s has no text symbols: not a program image?" % program)
     by = collections.Counter()
