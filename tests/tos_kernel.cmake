@@ -175,8 +175,10 @@ tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_policy_none_o
   LOG earth LOG_REGEX "threads migrated in 0, out 0")
 # Random reconfiguration (the load-blind baseline): requests from slaves with work to others
 # (the first may be from a slave whose only work is its own shell or dgl: it waits there).
+# synthetic starts first: a request waiting on earth could otherwise move its main thread before
+# it has made its threads, and a thread off its home cannot create (EREMOTE, firmware/tos/README.md).
 tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_policy_random_moves_work CONSOLE master
-  LINE "earth dgl @* +rqlen\nmaster balancer -P random -s 7 -p 200 -m 400 -d 6000 &\nearth synthetic compute 20 600"
+  LINE "earth dgl @* +rqlen\nearth synthetic compute 20 600 &\nmaster balancer -P random -s 7 -p 200 -m 400 -d 6000"
   REGEX "policy random .*move work from 1 to [2-5] to relieve processor 1 \\(mig #[0-9]+\\)\nmig #[0-9]+: 0x[0-9a-f]+ leaves 1 for [2-5].*balancer: [1-9][0-9]* requests, [1-9][0-9]* migrations")
 # Communication-bound pairs placed at random: the busiest link is quietened by moving a thread
 # that last talked over it to the link's other end (Figure 40 with a link).
@@ -244,6 +246,8 @@ tos_kernel_test(PROGRAM migrated_writes_come_home REGEX "g = 42\n.*migrated_writ
   LABELS coherence)
 tos_kernel_test(PROGRAM migrated_writes_come_home NAME migrated_writes_come_home_dma_anywhere
   REGEX "g = 42\n.*migrated_writes_come_home: PASS" ALL_FREE SET centrenet.dma=dma-anywhere LABELS coherence)
+# A guest's sbrk grows the home's heap (kernel/remote.c, NET_SBRK): one break, pages made at home.
+tos_kernel_test(PROGRAM guest_sbrk_grows_home_heap ALL_FREE LABELS coherence)
 foreach(seed 1 2)
   tos_kernel_test(PROGRAM random_moves_keep_writes NAME random_moves_keep_writes_seed${seed}
     LINE "earth random_moves_keep_writes ${seed} 1000" ALL_FREE SET run.stop_ms=900000 LABELS coherence)

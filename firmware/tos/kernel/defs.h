@@ -214,12 +214,14 @@ extern int console_raw;
 /* enum net_type (NET_*): <tos/net_types.h>, shared with tests that forge messages */
 typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);
 /* Messages the network queue holds (net.c). A handler that queues more than there is room for
- * waits in the send phase (region.c's post_data: a region's pages, one message each) without
- * taking in what arrives, so a board it sends to that waits the same way for it never drains:
- * with 32, seed003's btree on 32 boards stopped so (its full run). 128 holds several regions'
- * replies. mem.c holds back a freed frame while a queued message has its data there: one a
+ * waits (net_queue_wait: region.c's post_data queues a region's pages, one message each), and
+ * while it waits the board holds arrived messages in memory, so that a board waiting the same
+ * way for it goes on (net.c, "network overflow"); 128 holds several regions' replies, so that
+ * this is rare. mem.c holds back a freed frame while a queued message has its data there: one a
  * message at most, so the same number. */
+#ifndef NET_TXQ /* a test kernel cuts it (firmware/tos/CMakeLists.txt: tos-txq8) */
 #define NET_TXQ 128
+#endif
 void net_init(void);
 uint32_t net_me(void);
 void net_link_sample(void); /* REM-COMM, from the main loop */
@@ -228,6 +230,12 @@ int net_bad(uint32_t from, uint32_t type, const char *why, uint32_t v); /* refus
 void net_refused_report(void);
 int net_queue(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
               void (*done)(void *), void *ctx);
+/* net_queue, waiting until there is room (arrived messages held in memory meanwhile) */
+void net_queue_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
+                    void (*done)(void *), void *ctx);
+void net_send_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops); /* no data */
+int net_input_pending(void); /* messages arrived: in the controller or held in memory */
+void net_held_report(void);
 uint32_t net_queue_room(void);
 int net_packs(void);            /* 1994 mode: outgoing data is copied into the controller's buffer */
 uint32_t net_piece_alloc(void); /* 1994 mode: a page-sized buffer the gather reads in place; 0: none (or dma-anywhere) */
@@ -240,6 +248,7 @@ void net_receive_phase(void);
 uint32_t net_data_len(void);
 void net_take(uint32_t off, uint32_t pa, uint32_t len);
 extern uint32_t net_sent, net_received, net_unknown, net_dropped, net_malformed, net_refused_total;
+extern uint32_t net_held, net_held_data, net_held_most, net_held_frames_most, net_hold_stalls;
 #define NET_MASTER 0 /* the master's processor number (board 0: the LAN link and the MMI are its) */
 
 /* ---- lan.c: the master's LAN link (SERIAL1), the host file service; monitor.c: the MMI ---- */
@@ -264,8 +273,8 @@ int remote_prefetch(struct tcb *t);
 void remote_fault_report(struct tcb *t, uint32_t va);
 void remote_child_report(struct proc *p, uint32_t parent_tid, int32_t code, uint32_t hops);
 void remote_drop_pages(struct tcb *t);
+int32_t remote_sbrk(struct tcb *t, uint32_t increment); /* a guest's thread: sbrk at the home; it waits */
 struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs);
-void net_send_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops);
 extern uint32_t remote_lost;
 /* pages.c: the page protocol (one owner per writable page, read copies, the home the manager) */
 uint32_t pages_reserve(uint32_t lo); /* boot: RAM from lo for a large machine's copy sets; the new lo */
@@ -406,6 +415,7 @@ int proc_pwait(struct tcb *t, int pid);
 struct proc *proc_new_guest(uint32_t hb, uint32_t hp, uint32_t hs);
 struct proc *proc_new_twin(struct proc *p); /* rex.c's process_twin: the twin's slot, nothing mapped */
 void proc_drop_twin(struct proc *c);
+int32_t proc_sbrk(struct proc *p, uint32_t increment); /* the home's break moves: the old one, or -error */
 int proc_reserve_slot(struct proc *p);     /* home: a slot for a thread on another board */
 void proc_release_slot(struct proc *p, int slot);
 

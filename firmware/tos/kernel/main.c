@@ -131,6 +131,7 @@ static void tell_done(void) {
       kprintf("tos: %s: rex questions %u (unserved: placed where asked %u), twins made %u\n", board_name, rex_asked,
               rex_unserved, twins_made);
     net_refused_report();
+    net_held_report();
   }
   done_told = done;
 }
@@ -141,7 +142,7 @@ static void tell_done(void) {
  * timer interrupt, sends them, as the report's loop did (section 3.2.1). */
 static void idle(void) {
   splhigh();
-  if (kernel_work || (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING) || rchan_pending() ||
+  if (kernel_work || net_input_pending() || rchan_pending() ||
       net_queue_room() != net_queue_capacity()) {
     spl0();
     return;
@@ -169,8 +170,7 @@ static void receive_phase(void) {
   /* work the send phase could not finish (the controller's output full, no piece buffer), or a
    * message that came after this phase's look (its interrupt's kernel_work cleared above by
    * the console), keeps the loop going: a trap goes round it (loop_wanted) */
-  if (net_tx_pending() || rchan_pending() || console_send_pending() ||
-      (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING))
+  if (net_tx_pending() || rchan_pending() || console_send_pending() || net_input_pending())
     kernel_work = 1;
 }
 

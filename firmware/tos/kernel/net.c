@@ -234,16 +234,17 @@ void net_link_sample(void) {
   }
 }
 
-/* ---- receiving: valid inside a handler, for the head message ---- */
+/* ---- receiving: valid inside a handler, for the message it serves ---- */
 static uint32_t rx_nops, rx_len;
 
 uint32_t net_data_len(void) { return rx_len; }
 
-/* Store `len` bytes of the head message's data, from byte `off` of the data, at physical `pa`. */
-void net_take(uint32_t off, uint32_t pa, uint32_t len) {
+/* Store `len` bytes of the controller's head message (of `nops` operands), from byte `off` of
+ * its data, at physical `pa`. */
+static void storeback(uint32_t nops, uint32_t off, uint32_t pa, uint32_t len) {
   if (!len) return;
   REG32(TB_NET_SB_ADDR) = anywhere ? pa : IN_AREA;
-  REG32(TB_NET_SB_OFFSET) = 4 + 4 * rx_nops + off;
+  REG32(TB_NET_SB_OFFSET) = 4 + 4 * nops + off;
   REG32(TB_NET_SB_LEN) = len;
   REG32(TB_NET_RXCMD) = TB_NET_RXCMD_STOREBACK;
   while (REG32(TB_NET_STATUS) & TB_NET_STATUS_STOREBACK_BUSY) {
@@ -251,33 +252,197 @@ void net_take(uint32_t off, uint32_t pa, uint32_t len) {
   if (!anywhere) memcpy((void *)pa, (const void *)IN_AREA, len);
 }
 
-/* Receive phase: every message in the input queue to its handler, then popped. */
+/* ---- network overflow ----
+ * A board that waits for room in its network queue (net_queue_wait) while the controller takes
+ * nothing is held up by a board whose input queue is full. If that board is waiting the same way
+ * for this one (both inside a handler of the receive phase, each queueing replies to the other),
+ * neither ever drains its input and both stop for good: seed003's btree did, on 32 boards with a
+ * queue of 32. So a waiting board moves the messages that have arrived out of its controller into
+ * memory, and the receive phase serves them first, in the order they came. Alewife does the same
+ * (seed 003, 4.1.1: a processor whose send queue stays full "too long" takes packets out of the
+ * network until it is unclogged); TOS takes one each time its send phase moves nothing, with no
+ * timeout to choose. A held message is a chain of frames: the first holds this header and the
+ * list of the frames after it, which hold its data. What it says is checked when it is served,
+ * as any message's. */
+struct held_msg {
+  uint32_t next;           /* the next held message's first frame; 0: none */
+  uint32_t from, tag, len; /* as the controller gave them */
+  uint32_t ops[NET_MAX_OPS];
+  uint32_t ndata;
+  uint32_t data[];         /* the frames of its data, TOS_PAGE_SIZE bytes each */
+};
+#define HELD_DATA_MAX ((TOS_PAGE_SIZE - sizeof(struct held_msg)) / 4)
+static uint32_t held_first, held_last; /* messages held, oldest first */
+static uint32_t held_now, held_frames;
+static uint32_t rx_held;         /* the message being served is held: its first frame (else the controller's head) */
+static int serving_head, head_moved; /* a handler serves the controller's head; it has been moved into memory */
+static int stall_said;
+uint32_t net_held, net_held_data, net_held_most, net_held_frames_most, net_hold_stalls;
+
+static uint32_t head_from(void) {
+  uint32_t src = REG32(TB_NET_IN_SRC);
+  return ((src & TB_NET_IN_SRC_NODE) >> TB_NET_IN_SRC_NODE_SHIFT) * TOS_MAX_SLOTS_PER_NODE +
+         ((src & TB_NET_IN_SRC_SLOT) >> TB_NET_IN_SRC_SLOT_SHIFT);
+}
+
+static void free_held(uint32_t pa) {
+  const struct held_msg *h = (const struct held_msg *)pa;
+  held_frames -= 1 + h->ndata;
+  for (uint32_t k = 0; k < h->ndata; ++k) frame_free(h->data[k]);
+  frame_free(pa);
+}
+
+/* The controller's head message copied into frames, then popped: its first frame, or 0 when
+ * it cannot be held (the board keeps a quarter of its frames for its processes). */
+static uint32_t hold_head(void) {
+  uint32_t len = REG32(TB_NET_IN_LEN);
+  volatile uint32_t *w = (volatile uint32_t *)TB_NET_IN_WIN;
+  uint32_t tag = w[0] & TB_NET_HEADER_TAG, nops = NET_NOPS(tag);
+  uint32_t bytes = len >= 4 + 4 * nops ? len - 4 - 4 * nops : 0;
+  uint32_t ndata = (bytes + TOS_PAGE_SIZE - 1) / TOS_PAGE_SIZE;
+  if (ndata > HELD_DATA_MAX || frames_free() < 1 + ndata + frames_total() / 4) return 0;
+  uint32_t pa = frame_alloc();
+  struct held_msg *h = (struct held_msg *)pa;
+  h->from = head_from();
+  h->tag = tag;
+  h->len = len;
+  for (uint32_t i = 0; i < nops && i < NET_MAX_OPS; ++i) h->ops[i] = w[1 + i];
+  for (uint32_t k = 0; k < ndata; ++k) {
+    h->data[k] = frame_alloc();
+    ++h->ndata;
+    uint32_t n = bytes - k * TOS_PAGE_SIZE;
+    storeback(nops, k * TOS_PAGE_SIZE, h->data[k], n < TOS_PAGE_SIZE ? n : TOS_PAGE_SIZE);
+  }
+  REG32(TB_NET_RXCMD) = TB_NET_RXCMD_POP;
+  held_frames += 1 + ndata;
+  if (held_frames > net_held_frames_most) net_held_frames_most = held_frames;
+  ++net_held;
+  if (ndata) ++net_held_data;
+  return pa;
+}
+
+/* One arrived message out of the controller into memory, for a board that waits for the network;
+ * 0 when none could be taken. */
+static int take_one(void) {
+  if (!(REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING)) return 0;
+  uint32_t pa = hold_head();
+  if (!pa) {
+    ++net_hold_stalls;
+    if (!stall_said) {
+      stall_said = 1;
+      kprintf("tos: %s: network: %u messages held in memory and no frame to hold the next one: waiting for the "
+              "network\n", board_name, held_now);
+    }
+    return 0;
+  }
+  stall_said = 0;
+  if (serving_head && !head_moved) { /* the message a handler is serving: its data from memory from now on */
+    head_moved = 1;
+    rx_held = pa;
+  } else {
+    if (held_last) ((struct held_msg *)held_last)->next = pa;
+    else held_first = pa;
+    held_last = pa;
+    if (++held_now > net_held_most) net_held_most = held_now;
+  }
+  kernel_work = 1; /* the receive phase serves what is held */
+  return 1;
+}
+
+/* Queue a message, waiting for room: the send phase runs until there is, and while the
+ * controller takes nothing, arrived messages are held in memory (above). */
+void net_queue_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops, uint32_t data, uint32_t len,
+                    void (*done)(void *), void *ctx) {
+  while (!net_queue(dest, type, ops, nops, data, len, done, ctx)) {
+    uint32_t before = tx_tail;
+    net_send_phase();
+    if (tx_tail == before) take_one();
+  }
+}
+void net_send_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops) {
+  net_queue_wait(dest, type, ops, nops, 0, 0, NULL, NULL);
+}
+
+int net_input_pending(void) { return held_first || (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING); }
+
+/* The end of a run: how much was held (nothing when nothing was). */
+void net_held_report(void) {
+  if (!net_held) return;
+  kprintf("tos: %s: network overflow: %u messages held in memory while the network was blocked, %u of them with "
+          "data (at most %u waiting, %u frames); %u times no frame to hold one\n", board_name, net_held, net_held_data,
+          net_held_most, net_held_frames_most, net_hold_stalls);
+}
+
+/* Store `len` bytes of the served message's data, from byte `off` of the data, at physical `pa`. */
+void net_take(uint32_t off, uint32_t pa, uint32_t len) {
+  if (!rx_held) {
+    storeback(rx_nops, off, pa, len);
+    return;
+  }
+  const struct held_msg *h = (const struct held_msg *)rx_held;
+  if (off >= rx_len) return;
+  if (len > rx_len - off) len = rx_len - off;
+  while (len) {
+    uint32_t in = off % TOS_PAGE_SIZE, n = TOS_PAGE_SIZE - in;
+    if (n > len) n = len;
+    memcpy((void *)pa, (const void *)(h->data[off / TOS_PAGE_SIZE] + in), n);
+    pa += n;
+    off += n;
+    len -= n;
+  }
+}
+
+/* A message to its handler, if it is one this board's kernel may take. */
+static void serve(uint32_t from, uint32_t tag, uint32_t len, const uint32_t *ops) {
+  rx_nops = NET_NOPS(tag);
+  rx_len = len >= 4 + 4 * rx_nops ? len - 4 - 4 * rx_nops : 0;
+  ++net_received;
+  uint32_t type = NET_TYPE(tag);
+  net_handler h = type < NET_TYPES ? handlers[type] : NULL;
+  if (!h) {
+    ++net_unknown;
+    net_bad(from, type, "unknown type, operands", rx_nops);
+  } else if (rx_nops < needs[type] || rx_nops > NET_MAX_OPS || len < 4 + 4 * rx_nops) {
+    net_bad(from, type, "too few operands", rx_nops);
+  } else if (from >= nboards || from == net_me()) {
+    /* kernels talk only to other boards' kernels: a message from this board is forged */
+    net_bad(from, type, from == net_me() ? "sent by this board itself, to" : "from a processor that is no board",
+            from);
+  } else {
+    h(from, ops, rx_nops);
+  }
+}
+
+/* Receive phase: every message held in memory, then every message in the controller's input
+ * queue, to its handler, in the order they came. */
 void net_receive_phase(void) {
-  while (REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING) {
-    uint32_t src = REG32(TB_NET_IN_SRC), len = REG32(TB_NET_IN_LEN);
+  for (;;) {
+    if (held_first) {
+      struct held_msg *h = (struct held_msg *)held_first;
+      rx_held = held_first;
+      held_first = h->next;
+      if (!held_first) held_last = 0;
+      --held_now;
+      serve(h->from, h->tag, h->len, h->ops);
+      free_held(rx_held);
+      rx_held = 0;
+      continue;
+    }
+    if (!(REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING)) break;
+    uint32_t len = REG32(TB_NET_IN_LEN);
     volatile uint32_t *w = (volatile uint32_t *)TB_NET_IN_WIN;
     uint32_t tag = w[0] & TB_NET_HEADER_TAG, ops[NET_MAX_OPS];
-    rx_nops = NET_NOPS(tag);
-    for (uint32_t i = 0; i < rx_nops && i < NET_MAX_OPS; ++i) ops[i] = w[1 + i];
-    rx_len = len >= 4 + 4 * rx_nops ? len - 4 - 4 * rx_nops : 0;
-    uint32_t from = ((src & TB_NET_IN_SRC_NODE) >> TB_NET_IN_SRC_NODE_SHIFT) * TOS_MAX_SLOTS_PER_NODE +
-                    ((src & TB_NET_IN_SRC_SLOT) >> TB_NET_IN_SRC_SLOT_SHIFT);
-    ++net_received;
-    uint32_t type = NET_TYPE(tag);
-    net_handler h = type < NET_TYPES ? handlers[type] : NULL;
-    if (!h) {
-      ++net_unknown;
-      net_bad(from, type, "unknown type, operands", rx_nops);
-    } else if (rx_nops < needs[type] || rx_nops > NET_MAX_OPS || len < 4 + 4 * rx_nops) {
-      net_bad(from, type, "too few operands", rx_nops);
-    } else if (from >= nboards || from == net_me()) {
-      /* kernels talk only to other boards' kernels: a message from this board is forged */
-      net_bad(from, type, from == net_me() ? "sent by this board itself, to" : "from a processor that is no board",
-              from);
+    for (uint32_t i = 0; i < NET_NOPS(tag) && i < NET_MAX_OPS; ++i) ops[i] = w[1 + i];
+    serving_head = 1;
+    head_moved = 0;
+    serve(head_from(), tag, len, ops);
+    serving_head = 0;
+    if (head_moved) { /* taken out of the controller (and popped) while its handler waited */
+      free_held(rx_held);
+      rx_held = 0;
     } else {
-      h(from, ops, rx_nops);
+      REG32(TB_NET_RXCMD) = TB_NET_RXCMD_POP;
     }
-    REG32(TB_NET_RXCMD) = TB_NET_RXCMD_POP;
   }
   REG16(TB_INTC_ENABLE) |= TB_INTC_ENABLE_NET; /* intr() masked it: the queue is empty now */
 }

@@ -387,8 +387,7 @@ static void request(struct proc *p, uint32_t v, uint32_t board, uint32_t tid, ui
     uint32_t o[7] = {p->home_board, p->home_pid, p->home_serial, v, tid, 0, 0};
     EVENT(DGL_COMMS, EV_PAGE_FWD);
     if (board == me()) return; /* (the home has its code; never asked) */
-    while (!net_queue(board, pa ? NET_PAGE : NET_PAGE_NONE, o, 7, pa, pa ? TOS_PAGE_SIZE : 0, NULL, NULL))
-      net_send_phase();
+    net_queue_wait(board, pa ? NET_PAGE : NET_PAGE_NONE, o, 7, pa, pa ? TOS_PAGE_SIZE : 0, NULL, NULL);
     ++pages_copied;
     return;
   }
@@ -484,9 +483,8 @@ static void do_fwd(struct proc *p, uint32_t v, uint32_t to, uint32_t move, uint3
   }
   uint32_t o[7] = {p->home_board, p->home_pid, p->home_serial, v, 0, move, seq};
   int kept = move && pinned(p, v); /* a send here still reads it: the frame stays a while */
-  while (!net_queue(to, NET_PAGE, o, 7, pa, TOS_PAGE_SIZE, move && !kept ? free_sent_frame : NULL,
-                    move && !kept ? (void *)pa : NULL))
-    net_send_phase();
+  net_queue_wait(to, NET_PAGE, o, 7, pa, TOS_PAGE_SIZE, move && !kept ? free_sent_frame : NULL,
+                 move && !kept ? (void *)pa : NULL);
   if (kept) {
     keep(p, v);
     ++pages_moved;

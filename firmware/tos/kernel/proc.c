@@ -389,14 +389,13 @@ SYSCALL(spawn) {
 
 /* sbrk(increment): move the end of the data segment; pages after the image are mapped from
  * fresh zeroed frames as it grows and freed as it shrinks (and with the process). */
-SYSCALL(sbrk) {
-  struct proc *p = t->proc;
+int32_t proc_sbrk(struct proc *p, uint32_t a1) {
   uint32_t old = p->brk, brk = old + a1;
   if ((int32_t)a1 > 0 && (brk > TOS_USER_IMAGE_TOP || brk < old)) return -TOS_ENOMEM;
   if ((int32_t)a1 < 0 && (brk < p->brk_base || brk > old)) return -TOS_EINVAL;
   uint32_t v0 = (old + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT, v1 = (brk + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT;
   for (uint32_t v = v0; v < v1; ++v) {
-    if (!p->guest && pages_exists(p, v)) continue; /* kept when it shrank: another board had it */
+    if (pages_exists(p, v)) continue; /* kept when it shrank: another board had it */
     uint32_t pa = frame_alloc();
     if (!pa) {
       while (v-- > v0) pages_free_here(p, v);
@@ -408,6 +407,9 @@ SYSCALL(sbrk) {
   p->brk = brk;
   return (int32_t)old;
 }
+/* A guest part of a process has no break of its own: its thread's sbrk goes home (remote.c),
+ * where the pages are made and whence the page protocol brings them. */
+SYSCALL(sbrk) { return t->proc->guest ? remote_sbrk(t, a1) : proc_sbrk(t->proc, a1); }
 static int descends(const struct proc *q, const struct proc *p);
 SYSCALL(pwait) {
   if ((int32_t)a1 >= 0 && a1 < TOS_MAX_PROCESSES && procs[a1].state != P_FREE && !proc_privileged(t->proc) &&

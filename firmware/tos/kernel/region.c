@@ -157,7 +157,7 @@ static void post(uint32_t dest, uint32_t type, const uint32_t *o, uint32_t nops)
     handle(dest, type, o, nops);
     return;
   }
-  while (!net_queue(dest, type, o, nops, 0, 0, NULL, NULL)) net_send_phase();
+  net_send_wait(dest, type, o, nops);
 }
 /* The region's data to `dest` in pieces, the step's type on each (the last one completes it);
  * ops[nops-2] is the piece, ops[nops-1] the last flag. */
@@ -166,7 +166,7 @@ static void post_data(uint32_t dest, uint32_t type, uint32_t *o, uint32_t nops, 
   for (uint32_t i = 0; i < n; ++i) {
     o[nops - 2] = i;
     o[nops - 1] = i == n - 1;
-    while (!net_queue(dest, type, o, nops, r->frame[i], piece_len(r, i), NULL, NULL)) net_send_phase();
+    net_queue_wait(dest, type, o, nops, r->frame[i], piece_len(r, i), NULL, NULL);
   }
 }
 /* A piece of data has come for r (checked by the caller): stored into its frame by the DMA. */

@@ -47,11 +47,6 @@ struct proc *proc_by_gpid(uint32_t hb, uint32_t hp, uint32_t hs) {
 
 uint32_t remote_lost; /* reports that found no one to deliver to (each also printed) */
 
-/* Queue a message that must go (a thread's end, a page given back): wait for room. */
-void net_send_wait(uint32_t dest, uint32_t type, const uint32_t *ops, uint32_t nops) {
-  while (!net_queue(dest, type, ops, nops, 0, 0, NULL, NULL)) net_send_phase();
-}
-
 /* The part of process (hb, hp, hs) on this board, made if there is none. */
 struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs) {
   struct proc *p = proc_by_gpid(hb, hp, hs);
@@ -89,10 +84,7 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
   if (slot < 0) return slot;
   uint32_t ops[12] = {net_me(), p->pid, p->serial, (uint32_t)slot, entry, arg, ret, n_pages,
                       parent->tid, (uint32_t)id, (uint32_t)proc_privileged(p), 0};
-  if (!net_queue(target, NET_CREATE, ops, 11, 0, 0, NULL, NULL)) {
-    proc_release_slot(p, slot);
-    return -TOS_EAGAIN;
-  }
+  net_send_wait(target, NET_CREATE, ops, 11); /* the caller waits for CREATED anyway (create has no EAGAIN) */
   rchan_spread(p, NULL);
   ++parent->children;
   pages_thread_placed(p, (uint32_t)slot, n_pages, target);
@@ -156,6 +148,46 @@ static void on_created(uint32_t from, const uint32_t *o, uint32_t nops) {
     route_placed(p, slot, from); /* (now that its part there exists: the master's update finds it) */
   }
   if (par && par->tid == ptid && par->state == T_REMOTE && par->answer_type == NET_CREATED) finish(par, result);
+}
+
+/* ---- sbrk on a guest board ----
+ * The break and the heap's pages are the home's: a page is made at the home and reaches the
+ * other boards by the page protocol (pages.c), which the home's directory must know of. So a
+ * thread on a guest board asks the home, and waits for the old break (or -error). */
+int32_t remote_sbrk(struct tcb *t, uint32_t increment) {
+  struct proc *p = t->proc;
+  uint32_t o[5] = {p->home_board, p->home_pid, p->home_serial, t->tid, increment};
+  net_send_wait(p->home_board, NET_SBRK, o, 5);
+  t->state = T_REMOTE; /* until SBRK_DONE */
+  t->answer_type = NET_SBRK_DONE;
+  t->answer_from = (uint8_t)(p->home_board + 1);
+  return 0;
+}
+
+static void on_sbrk(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  if (o[0] != net_me()) return (void)net_bad(from, NET_SBRK, "an sbrk for a process not homed here, home", o[0]);
+  if (!tid_of(o[3], o[0], o[1])) return (void)net_bad(from, NET_SBRK, "asking TID", o[3]);
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (p && !home_thread_on(p, o[3] & (TOS_MAX_THREADS - 1), from)) /* only where a thread of it is */
+    return (void)net_bad(from, NET_SBRK, "an sbrk from a board the home knows none of the process's threads on, thread", o[3]);
+  int32_t result = p ? proc_sbrk(p, o[4]) : -TOS_ESRCH; /* (gone: the asker's part goes too) */
+  uint32_t r[2] = {o[3], (uint32_t)result};
+  net_send_wait(from, NET_SBRK_DONE, r, 2);
+}
+
+static void on_sbrk_done(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
+    struct proc *p = &procs[i];
+    if (!proc_alive(p) || !p->guest || p->home_board != from || !tid_of(o[0], p->home_board, p->home_pid)) continue;
+    struct tcb *t = p->slots[o[0] & (TOS_MAX_THREADS - 1)];
+    if (t && t->tid == o[0] && t->state == T_REMOTE && t->answer_type == NET_SBRK_DONE) {
+      finish(t, (int32_t)o[1]);
+      return;
+    }
+  }
+  net_bad(from, NET_SBRK_DONE, "an answer to an sbrk no thread here waits for, thread", o[0]);
 }
 
 /* ---- a thread on this board that belongs to another board's process ends ---- */
@@ -225,7 +257,7 @@ void remote_process_gone(struct proc *p) {
   p->spread = 0;
   uint32_t ops[3] = {p->home_board, p->home_pid, p->home_serial};
   for (uint32_t b = 0; b < nboards; ++b)
-    if (b != net_me()) while (!net_queue(b, NET_KILL, ops, 3, 0, 0, NULL, NULL)) net_send_phase();
+    if (b != net_me()) net_send_wait(b, NET_KILL, ops, 3);
 }
 
 static void on_kill(uint32_t from, const uint32_t *o, uint32_t nops) {
@@ -250,4 +282,6 @@ void remote_init(void) {
   pages_init();
   region_init();
   net_register(NET_CHILD, on_child, 6);
+  net_register(NET_SBRK, on_sbrk, 5);
+  net_register(NET_SBRK_DONE, on_sbrk_done, 2);
 }

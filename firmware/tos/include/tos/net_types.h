@@ -70,6 +70,9 @@ enum net_type { /* what a message is */
   /* route.c (seed 001's Figure 2): the routing tables of a job's threads, kept by the master */
   NET_ROUTE_MOVED,    /* home -> master: home (board, pid, serial), slot, board, seq, boards mask (2 words) */
   NET_ROUTE,          /* master -> every board holding the job: home (board, pid, serial), slot, board, seq */
+  /* remote.c: sbrk from a thread on a guest board, served by the home (the break is the home's) */
+  NET_SBRK,           /* board -> home: home (board, pid, serial), asking TID, increment */
+  NET_SBRK_DONE,      /* home -> board: asking TID, the old break or -error */
   NET_TYPES = 64
 };
 #endif
