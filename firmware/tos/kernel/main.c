@@ -113,6 +113,9 @@ static void on_done(uint32_t from, const uint32_t *ops, uint32_t nops) {
 
 static void tell_done(void) {
   int done = boot_done() && nprocs == 0;
+  /* a board's last messages (a thread's end, a region's flush) leave before it says it is done:
+   * until then their data may hold a freed frame (mem.c), and the done line counts frames free */
+  if (done && !done_told && net_tx_pending()) return;
   if (board_master && done && done_boards == ALL_BOARDS && !halting) { /* everyone is done */
     halting = 1;
     halt_others();
