@@ -273,7 +273,8 @@ int remote_prefetch(struct tcb *t);
 void remote_fault_report(struct tcb *t, uint32_t va);
 void remote_child_report(struct proc *p, uint32_t parent_tid, int32_t code, uint32_t hops);
 void remote_drop_pages(struct tcb *t);
-int32_t remote_sbrk(struct tcb *t, uint32_t increment); /* a guest's thread: sbrk at the home; it waits */
+int32_t remote_sbrk(struct tcb *t, uint32_t increment);
+struct tcb *thread_here(uint32_t hb, uint32_t hp, uint32_t tid); /* migrate.c: thread tid of process (hb, hp), if on this board */ /* a guest's thread: sbrk at the home; it waits */
 struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs);
 extern uint32_t remote_lost;
 /* pages.c: the page protocol (one owner per writable page, read copies, the home the manager) */

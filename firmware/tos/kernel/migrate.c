@@ -42,7 +42,7 @@ uint32_t migrations_out, migrations_in;
 
 static void sent(void *ctx) { outbox_busy[(struct mig_pack *)ctx - outbox] = 0; }
 
-static struct tcb *find_local(uint32_t hb, uint32_t hp, uint32_t tid) {
+struct tcb *thread_here(uint32_t hb, uint32_t hp, uint32_t tid) {
   for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
     struct proc *p = &procs[i];
     if (!proc_alive(p) || p->home_board != hb || p->home_pid != hp) continue;
@@ -207,7 +207,7 @@ static void answer(const uint32_t *o, int32_t result);
 
 /* Do it if the thread is here, else pass the request on (home, then the thread's board). */
 static void route(const uint32_t *o) {
-  struct tcb *t = find_local(o[RQ_HB], o[RQ_HP], o[RQ_TID]);
+  struct tcb *t = thread_here(o[RQ_HB], o[RQ_HP], o[RQ_TID]);
   if (t) {
     answer(o, migrate_out(t, o[RQ_DEST], NULL));
     return;
@@ -232,7 +232,7 @@ static void route(const uint32_t *o) {
 }
 
 static int finish_requester(uint32_t tid, int32_t result) {
-  struct tcb *t = find_local((tid >> 10) & 63, (tid >> 6) & 15, tid);
+  struct tcb *t = thread_here((tid >> 10) & 63, (tid >> 6) & 15, tid);
   if (!t || t->state != T_REMOTE || t->answer_type != NET_MIGRATED) return 0;
   finish(t, result);
   return 1;
@@ -276,7 +276,7 @@ SYSCALL(migrate) {
   uint32_t hb = (tid >> 10) & 63, hp = (tid >> 6) & 15;
   if (!proc_privileged(t->proc) && (hb != t->proc->home_board || hp != t->proc->home_pid))
     return -TOS_EPERM; /* another process's thread: the operator's (or the balancer's) to move */
-  struct tcb *target = find_local(hb, hp, tid);
+  struct tcb *target = thread_here(hb, hp, tid);
   if (target) return migrate_out(target, dest, t);
   if (hb >= nboards) return -TOS_ESRCH;
   uint32_t o[RQ_OPS] = {hb, hp, tid, dest, net_me(), t->tid, 0};

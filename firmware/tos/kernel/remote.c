@@ -178,14 +178,10 @@ static void on_sbrk(uint32_t from, const uint32_t *o, uint32_t nops) {
 
 static void on_sbrk_done(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  for (int i = 0; i < TOS_MAX_PROCESSES; ++i) {
-    struct proc *p = &procs[i];
-    if (!proc_alive(p) || !p->guest || p->home_board != from || !tid_of(o[0], p->home_board, p->home_pid)) continue;
-    struct tcb *t = p->slots[o[0] & (TOS_MAX_THREADS - 1)];
-    if (t && t->tid == o[0] && t->state == T_REMOTE && t->answer_type == NET_SBRK_DONE) {
-      finish(t, (int32_t)o[1]);
-      return;
-    }
+  struct tcb *t = thread_here(from, o[0] >> 6 & 15, o[0]);
+  if (t && t->proc->guest && t->state == T_REMOTE && t->answer_type == NET_SBRK_DONE) {
+    finish(t, (int32_t)o[1]);
+    return;
   }
   net_bad(from, NET_SBRK_DONE, "an answer to an sbrk no thread here waits for, thread", o[0]);
 }
