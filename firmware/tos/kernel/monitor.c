@@ -17,7 +17,8 @@ static uint32_t words; /* entries delivered since boot */
 SYSCALL(mon_read) {
   if (!board_master) return -TOS_ENODEV;
   if ((int32_t)a2 < 0 || a2 > TOS_USER_TOP / 4) return -TOS_EINVAL;
-  if (!vm_check(t->proc, a1, a2 * 4, 1) || (a1 & 1)) return -TOS_EFAULT;
+  if (a1 & 1) return -TOS_EFAULT;
+  USER_BUFFER(t, a1, a2 * 4, 1);
   uint32_t chunk[32], n = 0;
   while (n < a2) {
     uint32_t k = 0;

@@ -587,6 +587,7 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
   uint32_t pa = (e & TB_MMU_PTE_VALID) && !KEPT(e) ? (e & PTE_FRAME) : frame_alloc();
   if (!pa) {
     kprintf("tos: %s: no frame for a page from %s\n", board_name, board_name_of(from));
+    if (p->guest) remote_fault(p, -TOS_ENOMEM); /* the whole process ends, as a fault ends it */
     proc_kill(p, -TOS_ENOMEM);
     return;
   }

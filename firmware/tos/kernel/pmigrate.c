@@ -80,7 +80,7 @@ SYSCALL(pmigrate) {
   if (pid >= TOS_MAX_PROCESSES || !proc_alive(&procs[pid]) || procs[pid].guest) return -TOS_ESRCH;
   struct proc *p = &procs[pid];
   if (p == t->proc) return -TOS_EINVAL; /* the caller would be inside a call: never checkpointed */
-  if (!proc_privileged(t->proc) && !proc_descends(p, t->proc)) return -TOS_EPERM;
+  if (!privilege_controls(t->proc, p)) return -TOS_EPERM;
   if (pm.state != PM_IDLE || p->remote_threads || !pages_all_home(p)) return -TOS_EBUSY;
   for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
     if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) return -TOS_EBUSY; /* a shared region's */

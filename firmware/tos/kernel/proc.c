@@ -92,6 +92,7 @@ static int owns(struct proc *p, uint32_t v) {
 
 static void release_memory(struct proc *p) {
   region_process_gone(p); /* its region frames are the region module's, mapped in its window */
+  privilege_process_gone(p); /* the devices it owned */
   /* the image, and pages copied into stack windows from another board (threads' own stacks
    * went with them) */
   for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {
@@ -272,13 +273,8 @@ void proc_kill(struct proc *p, int code) {
     struct tcb *t = p->slots[i];
     if (!t) continue;
     if (t->state == T_READY) unready(t);
-    chan_forget(t);
-    if (t->state == T_CONSOLE) console_forget(t);
-    if (t->state == T_CONSOLE_IN) console_forget_reader(t);
-    if (t->state == T_REMOTE) rfile_forget(t);
-    if (t->state == T_LAN) lan_forget(t);
     t->parent = NULL;
-    thread_free(t);
+    thread_free(t); /* (it forgets every wait: thread.c's thread_forget) */
   }
   proc_thread_gone(p);
 }
@@ -410,22 +406,12 @@ int32_t proc_sbrk(struct proc *p, uint32_t a1) {
 /* A guest part of a process has no break of its own: its thread's sbrk goes home (remote.c),
  * where the pages are made and whence the page protocol brings them. */
 SYSCALL(sbrk) { return t->proc->guest ? remote_sbrk(t, a1) : proc_sbrk(t->proc, a1); }
-static int descends(const struct proc *q, const struct proc *p);
 SYSCALL(pwait) {
-  if ((int32_t)a1 >= 0 && a1 < TOS_MAX_PROCESSES && procs[a1].state != P_FREE && !proc_privileged(t->proc) &&
-      !descends(&procs[a1], t->proc))
+  if ((int32_t)a1 >= 0 && a1 < TOS_MAX_PROCESSES && procs[a1].state != P_FREE && !privilege_controls(t->proc, &procs[a1]))
     return -TOS_EPERM; /* another's exit code is its parent's to collect */
   proc_pwait(t, (int32_t)a1);
   return (int32_t)t->regs[TCB_REGS_D0];
 }
-/* Privileges (firmware/tos/README.md "Privileges"): a process the boot script started (the
- * operator's shells, the machine's configured programs: the kernel is their parent) may halt its
- * board (the master's: the machine), kill any process of its board and migrate or move any
- * thread; every other process may kill, suspend (pstate) or wait for (pwait) only itself and its
- * descendants, migrate only its own threads, and neither halt, switch the operator's console nor
- * ask for a reconfiguration. */
-int proc_privileged(const struct proc *p) { return p->guest ? p->home_privileged : p->parent < 0; }
-
 /* Is q p itself or one of its descendants (parent links, each checked by serial)? */
 static int descends(const struct proc *q, const struct proc *p) {
   for (int hops = 0; hops <= TOS_MAX_PROCESSES && q->state != P_FREE; ++hops) { /* a zombie child too */
@@ -441,7 +427,7 @@ int proc_descends(const struct proc *q, const struct proc *p) { return descends(
 
 SYSCALL(kill) {
   if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;
-  if (!proc_privileged(t->proc) && !descends(&procs[a1], t->proc)) return -TOS_EPERM;
+  if (!privilege_controls(t->proc, &procs[a1])) return -TOS_EPERM;
   proc_kill(&procs[a1], -1);
   return 0;
 }
@@ -479,14 +465,14 @@ SYSCALL(pinfo) {
       o->slot = (uint8_t)i;
       o->board = p->where[i];
     }
-  if (!vm_check(t->proc, a2, sizeof info, 1)) return remote_fetch(t, a2, sizeof info, 1) ? 0 : -TOS_EFAULT;
+  USER_BUFFER(t, a2, sizeof info, 1);
   return vm_copyout(t->proc, a2, &info, sizeof info) ? 0 : -TOS_EFAULT;
 }
 
 SYSCALL(pstate) {
   if ((int32_t)a1 < 0 || a1 >= TOS_MAX_PROCESSES || !proc_alive(&procs[a1])) return -TOS_ECHILD;
   struct proc *p = &procs[a1];
-  if (a2 != 0 && !proc_privileged(t->proc) && !descends(p, t->proc)) return -TOS_EPERM;
+  if (a2 != 0 && !privilege_controls(t->proc, p)) return -TOS_EPERM;
   if (a2 == P_FOREGROUND || a2 == P_BACKGROUND || a2 == P_SUSPENDED) p->state = (uint8_t)a2;
   else if (a2 != 0) return -TOS_EINVAL;
   return p->state;

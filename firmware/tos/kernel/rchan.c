@@ -392,11 +392,12 @@ static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   }
   if (from == net_me()) return; /* our own come back: both sides are here, chan.c pairs them */
   c->peer = (uint8_t)(from + 1);
-  if (waiting && !c->rtr_sent && !vm_check(p, w->op_buf, w->op_len, 1)) {
+  int32_t usable = waiting && !c->rtr_sent ? user_buffer(w, w->op_buf, w->op_len, 1) : 1;
+  if (usable <= 0) {
     /* its buffer's page went to another board meanwhile (pages.c): the focus is kept and the
      * receive runs again once the page is back, which sends the rtr */
     c->waiter = NULL;
-    if (!remote_fetch(w, w->op_buf, w->op_len, 1)) finish(w, -TOS_EFAULT);
+    if (usable < 0) finish(w, -TOS_EFAULT);
     waiting = 0;
   }
   if (waiting && !c->rtr_sent) { /* the receiver waits: rtr at once */

@@ -662,30 +662,33 @@ static void on_flush(uint32_t from, const uint32_t *o) {
   serve_waiters(r);
 }
 
-/* MAP {rid, asker, the process's home pid, its home serial}: see the head of the file. */
+/* MAP {rid, asker, the process's home board, pid, serial}: see the head of the file. A process
+ * is named by all three: pid and serial alone repeat from board to board (every board's first
+ * program is pid 0, serial 1). A rid that is not the asking process's own -- another process's,
+ * or one deleted -- is a program's mistake, not a forgery: the asker is told ENOENT. */
 static void on_map(uint32_t from, const uint32_t *o) {
   uint32_t rid = o[0], b = o[1], home = rid >> 24;
   if (b >= nboards) return (void)net_bad(from, NET_RGN_MAP, "region map for board", b);
   if (home != me()) { /* a relay: the process's home vouches for the asker */
-    struct proc *p = proc_by_gpid(me(), o[2], o[3]);
-    if (!p || p->guest) return (void)net_bad(from, NET_RGN_MAP, "a region map for a process not homed here, pid", o[2]);
+    struct proc *p = o[2] == me() ? proc_by_gpid(me(), o[3], o[4]) : NULL;
+    if (!p || p->guest) return (void)net_bad(from, NET_RGN_MAP, "a region map for a process not homed here, pid", o[3]);
     if (b != from || !has_part(p, from))
       return (void)net_bad(from, NET_RGN_MAP, "a region map relayed for a board with no thread of the process", b);
     if (home >= nboards) return (void)net_bad(from, NET_RGN_MAP, "a region homed on no board, rid", rid);
-    post(home, NET_RGN_MAP, o, 4);
+    post(home, NET_RGN_MAP, o, 5);
     return;
   }
+  /* the asker speaks for its own process (b == from) or the process's home relays for it */
+  if (b != from && from != o[2]) return (void)net_bad(from, NET_RGN_MAP, "a region map for another board, asker", b);
   struct region *r = by_rid(rid);
-  if (r && !r->home) r = NULL;
-  if (r && (r->p->home_pid != o[2] || r->p->home_serial != o[3]))
-    return (void)net_bad(from, NET_RGN_MAP, "a region of another process, rid", rid);
+  if (r && (!r->home || r->p->home_board != o[2] || r->p->home_pid != o[3] || r->p->home_serial != o[4])) r = NULL;
   if (r) {
     int ok = r->p->guest ? from == r->p->home_board /* the process's home asks or vouches */
                          : b == from && has_part(r->p, from);
     if (!ok) return (void)net_bad(from, NET_RGN_MAP, "a region of a process with no thread on the asker, rid", rid);
     r->mappers |= BIT(b);
   } else {
-    ++region_stale; /* deleted, or the process ended: the asker learns */
+    ++region_stale; /* deleted, the process ended, or not the asker's: the asker learns */
   }
   uint32_t a[2] = {rid, r ? r->size : (uint32_t)-TOS_ENOENT};
   post(b, NET_RGN_MAPPED, a, 2);
@@ -790,7 +793,7 @@ H(NET_RGN_MAP) H(NET_RGN_MAPPED) H(NET_RGN_REQ) H(NET_RGN_DATA) H(NET_RGN_INVAL)
 H(NET_RGN_RECALL_ACK) H(NET_RGN_FLUSH) H(NET_RGN_NACK) H(NET_RGN_CM) H(NET_RGN_CM_DONE) H(NET_RGN_DROP)
 
 void region_init(void) {
-  net_register(NET_RGN_MAP, h_NET_RGN_MAP, 4);
+  net_register(NET_RGN_MAP, h_NET_RGN_MAP, 5);
   net_register(NET_RGN_MAPPED, h_NET_RGN_MAPPED, 2);
   net_register(NET_RGN_REQ, h_NET_RGN_REQ, 2);
   net_register(NET_RGN_DATA, h_NET_RGN_DATA, 5);
@@ -845,7 +848,17 @@ static void release(struct region *r) {
   memset(r, 0, sizeof *r);
 }
 
+uint32_t region_over_quota;
+/* A record for p's region rid, or NULL: none free, or p holds its quota (regions_per_process,
+ * counted: the end-of-run line) so that one process cannot take every record of the board. */
 static struct region *new_rec(struct proc *p, uint32_t rid) {
+  uint32_t held = 0;
+  for (uint32_t i = 0; i < rg_max; ++i)
+    if (rg[i].rid && rg[i].p == p && alive(&rg[i])) ++held;
+  if (held >= TOS_MAX_REGIONS_PER_PROCESS) {
+    ++region_over_quota;
+    return NULL;
+  }
   uint32_t hint = (rid & 0xFF) % TOS_MAX_REGIONS;
   for (uint32_t n = 0; n < TOS_MAX_REGIONS; ++n) {
     uint32_t i = (hint + n) % TOS_MAX_REGIONS;
@@ -902,6 +915,14 @@ void region_process_gone(struct proc *p) {
   serving[p->pid] = 0;
 }
 
+/* Thread t ends (thread.c's thread_forget: exit, kill, fault): its entries in the wait table go
+ * with it, whatever it waited for, so that the next thread in its TCB and TID (a process in the
+ * same slot) is handed nothing of its, and the table never fills with the dead. */
+void region_thread_gone(struct tcb *t) {
+  for (uint32_t i = 0; i < wt_max; ++i)
+    if (wt[i].what != W_NONE && wt[i].t == t) wt[i].what = W_NONE;
+}
+
 /* ---- computation servers ---- */
 static void region_jobs_serve(void) {
   for (uint32_t i = 0; i < NJOBS; ++i) {
@@ -934,7 +955,7 @@ SYSCALL(rgn_serve) {
       if (wt[k].what == W_SERVE && wait_live(&wt[k]) && wt[k].t->proc == p) wake(&wt[k], 0);
     return 0;
   }
-  if (!vm_check(p, a1, sizeof(struct tos_rgn_job), 1)) return -TOS_EFAULT;
+  USER_BUFFER(t, a1, sizeof(struct tos_rgn_job), 1);
   serving[p->pid] = 1;
   serving_serial[p->pid] = p->serial;
   struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
@@ -1010,8 +1031,8 @@ SYSCALL(rgn_map) {
     r->rid = a1;
     /* straight to the region's home when it can check the asker (it is the process's home) or
      * when the asker is the process's home; else through the process's home, which vouches */
-    uint32_t o[4] = {a1, me(), p->home_pid, p->home_serial};
-    post(p->guest && home != p->home_board ? p->home_board : home, NET_RGN_MAP, o, 4);
+    uint32_t o[5] = {a1, me(), p->home_board, p->home_pid, p->home_serial};
+    post(p->guest && home != p->home_board ? p->home_board : home, NET_RGN_MAP, o, 5);
   }
   return wait_add(t, W_MAP, r, 0) ? 0 : -TOS_ENOTCB;
 }
@@ -1076,7 +1097,7 @@ SYSCALL(rgn_cm) {
   if (!r) return -TOS_ENOENT;
   if (a2 != TOS_CM_READ && a2 != TOS_CM_WRITE) return -TOS_EINVAL;
   if ((a3 & 1) || a3 < TOS_USER_BASE || a3 >= TOS_USER_IMAGE_TOP) return -TOS_EINVAL;
-  if (!vm_check(t->proc, a5, 4, 1)) return -TOS_EFAULT;
+  USER_BUFFER(t, a5, 4, 1);
   /* a hit, or the home itself: the access runs here */
   if (r->home || (a2 == K_READ ? r->state != S_INVALID : r->state == S_EXCL)) return TOS_CM_LOCAL;
   REV(EV_RGN_MISS, r);

@@ -97,6 +97,23 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
   return 0;
 }
 
+/* Quotas (tos.toml [limits], issue #57): the processes of one home board hold at most
+ * guest_parts_per_home of this board's process slots and guest_tcbs_per_home of its TCBs, so
+ * that no board's programs can fill another board for its own programs and the other boards'.
+ * 0, or the error the creator gets. */
+static int32_t guest_quota(uint32_t home, const struct proc *part) {
+  uint32_t parts = 0, threads = 0;
+  for (int i = 0; i < TOS_MAX_PROCESSES; ++i)
+    if (proc_alive(&procs[i]) && procs[i].guest && procs[i].home_board == home) {
+      ++parts;
+      threads += procs[i].nthreads;
+    }
+  if (!part && parts >= TOS_MAX_GUEST_PARTS_PER_HOME) return -TOS_ENOPROC;
+  if (threads >= TOS_MAX_GUEST_TCBS_PER_HOME) return -TOS_ENOTCB;
+  return 0;
+}
+uint32_t remote_over_quota; /* creates refused by a quota here (the end-of-run line) */
+
 static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   /* thread slots are the home's to give: a create comes from the process's home only */
@@ -107,10 +124,16 @@ static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
     return (void)net_bad(from, NET_CREATE, "entry", o[4]);
   if (o[7] == 0 || o[7] > TOS_MAX_STACK_PAGES) return (void)net_bad(from, NET_CREATE, "stack pages", o[7]);
   if (!tid_of(o[8], o[0], o[1])) return (void)net_bad(from, NET_CREATE, "parent TID", o[8]);
-  struct proc *p = remote_guest(o[0], o[1], o[2]);
+  int32_t result = guest_quota(from, proc_by_gpid(o[0], o[1], o[2]));
+  struct proc *p = result ? NULL : remote_guest(o[0], o[1], o[2]);
   if (p) p->home_privileged = nops > 10 && o[10] == 1; /* the home's word: its privileges go with it */
-  int32_t result = -TOS_ENOPROC;
-  if (p) {
+  if (result) {
+    if (!remote_over_quota++)
+      kprintf("tos: %s: %s's processes are at their quota here: create refused (%s; more are only counted)\n",
+              board_name, board_name_of(from), result == -TOS_ENOPROC ? "process slots" : "TCBs");
+  } else if (!p) {
+    result = -TOS_ENOPROC;
+  } else {
     struct tcb *t = thread_new_in_slot(p, o[3], o[4], o[7], o[5], o[6]);
     if ((int32_t)t >= 0) {
       t->user_id = (int32_t)o[9];
@@ -246,6 +269,32 @@ static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);
 }
 
+/* The part here of another board's process failed (a thread's fault, trap.c; no frame for its
+ * page, pages.c): the part is removed at once by the caller, and the home is told, which removes
+ * the process with all its threads, on every board (its exit code this one), as a fault at home
+ * does. The message names a thread slot the process has here, as the home knows it. */
+void remote_fault(struct proc *p, int32_t code) {
+  for (uint32_t s = 0; s < TOS_MAX_THREADS; ++s)
+    if (p->slots[s]) {
+      uint32_t ops[5] = {p->home_board, p->home_pid, p->home_serial, s, (uint32_t)code};
+      net_send_wait(p->home_board, NET_FAULT, ops, 5);
+      return;
+    }
+}
+
+static void on_fault(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops; /* o: home (board, pid, serial), slot, code */
+  struct proc *p = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : NULL;
+  if (!p) return; /* ended meanwhile */
+  if (p->guest || !home_thread_on(p, o[3], from))
+    return (void)net_bad(from, NET_FAULT, "a fault of a thread that is not on the sender, slot", o[3]);
+  int32_t code = (int32_t)o[4];
+  if (code >= 0) return (void)net_bad(from, NET_FAULT, "exit code", o[4]);
+  kprintf("tos: %s: process %u (%s): its part on %s failed (thread slot %u, exit code %d): process removed\n",
+          board_name, p->pid, p->name, board_name_of(from), o[3], code);
+  proc_kill(p, code);
+}
+
 /* The home process is gone: every board removes its guest part. */
 void remote_process_gone(struct proc *p) {
   pages_forget(p);
@@ -275,6 +324,7 @@ void remote_init(void) {
   net_register(NET_CREATED, on_created, 5);
   net_register(NET_EXITED, on_exited, 7);
   net_register(NET_KILL, on_kill, 3);
+  net_register(NET_FAULT, on_fault, 5);
   pages_init();
   region_init();
   net_register(NET_CHILD, on_child, 6);

@@ -81,7 +81,7 @@ SYSCALL(rput) {
   if (a1 == net_me() || a1 >= nboards) return -TOS_EINVAL;
   if (!vm_copyinstr(t->proc, n, a2, sizeof n) || !fs_name_ok(n)) return -TOS_EINVAL;
   if (a4 > TOS_MAX_FS_FILE_BYTES) return -TOS_EFBIG;
-  if (!vm_check(t->proc, a3, a4, 0)) return -TOS_EFAULT;
+  USER_BUFFER(t, a3, a4, 0);
   if (sender) return -TOS_EBUSY;
   memcpy(name, n, sizeof name);
   sender = t;

@@ -262,7 +262,22 @@ struct tcb *thread_attach(struct proc *p, uint32_t slot) {
   return t;
 }
 
+/* Everything on this board that waits for t or points at it lets go: the one way out on exit,
+ * kill and fault (thread_free), so that no entry outlives its thread and the next thread given
+ * this TCB and TID (the same process slot and thread slot) inherits nothing. Each forget looks
+ * only at what t holds, so it is safe for a thread in any state. */
+static void thread_forget(struct tcb *t) {
+  chan_forget(t);
+  if (t->state == T_CONSOLE) console_forget(t);
+  if (t->state == T_CONSOLE_IN) console_forget_reader(t);
+  if (t->state == T_REMOTE) rfile_forget(t);
+  if (t->state == T_LAN) lan_forget(t);
+  region_thread_gone(t);
+  t->bar_wait = 0;
+}
+
 void thread_free(struct tcb *t) {
+  thread_forget(t);
   free_stack(t);
   thread_detach(t);
 }

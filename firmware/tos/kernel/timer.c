@@ -42,7 +42,7 @@ uint32_t uptime_us(void) {
 SYSCALL(clock) {
   uint32_t s = REG32(TB_TIMER_RTC_SEC); /* latches RTC_USEC */
   uint32_t us = REG32(TB_TIMER_RTC_USEC);
-  if (a1 && !vm_check(t->proc, a1, 4, 1)) return remote_fetch(t, a1, 4, 1) ? 0 : -TOS_EFAULT;
+  if (a1) USER_BUFFER(t, a1, 4, 1);
   if (a1 && !vm_copyout(t->proc, a1, &us, 4)) return -TOS_EFAULT;
   return (int32_t)s;
 }

@@ -55,6 +55,15 @@ static int stack_overflow(const struct tcb *t, uint32_t addr) {
   return addr < t->usp && t->usp - addr <= TOS_PAGE_SIZE && t->usp <= top && addr >= TOS_STACK_BASE;
 }
 
+/* A user thread's fault ends its process, with all its threads on every board: where the thread
+ * is a guest the home is told (remote_fault), which removes the process everywhere. The one way
+ * a fault ends a process (user_fault, remote_fault_report). */
+static void fault_ends_process(struct tcb *t, int32_t code) {
+  EVENT2(DGL_PROFILE, EV_FAULT, t->tid);
+  if (t->proc->guest) remote_fault(t->proc, code);
+  proc_kill(t->proc, code);
+}
+
 /* A user thread faulted: report it in one line and remove its process. */
 static void user_fault(struct tcb *t, uint32_t vector) {
   uint32_t addr = 0;
@@ -74,22 +83,41 @@ static void user_fault(struct tcb *t, uint32_t vector) {
   }
   kprintf("tos: %s: process %u (%s) thread %x: %s at pc 0x%x address 0x%x%s: process removed\n",
           board_name, t->proc->pid, t->proc->name, t->tid, fault_name(vector), frame_pc(t), addr, why);
-  EVENT2(DGL_PROFILE, EV_FAULT, t->tid);
-  proc_kill(t->proc, -(int32_t)(0x100 + vector));
+  fault_ends_process(t, -(int32_t)(0x100 + vector));
 }
 
 /* System calls: one handler per call, sys_<name>, defined by the module that owns it; the
  * table is built from tos.toml's list (a call without a handler does not link). The test-only
  * calls (net_inject: a raw kernel message) exist only in the test kernel, tos-test.elf: in
- * tos.elf, the kernel users run, their numbers answer ENOSYS like any unknown call. */
-#define X(name, number, nargs) syscall_fn sys_##name;
+ * tos.elf, the kernel users run, their numbers answer ENOSYS like any unknown call.
+ * A call tos.toml marks "privileged" is entered through its gate, which refuses every other
+ * caller with EPERM before the call runs (privilege.c decides); the other calls are entered
+ * directly, so the check costs them nothing. */
+#define X(name, number, nargs, privilege) syscall_fn sys_##name;
 TOS_SYSCALL_LIST(X)
 #ifdef TOS_TEST_CALLS
 TOS_TEST_SYSCALL_LIST(X)
 #endif
 #undef X
+#define GATE_ANY(name)
+#define GATE_OWN(name)
+#define GATE_OWNER(name)
+#define GATE_PRIVILEGED_TO_SET(name)
+#define GATE_PRIVILEGED(name) \
+  static int32_t gate_##name(struct tcb *t) { return proc_privileged(t->proc) ? sys_##name(t) : -TOS_EPERM; }
+#define X(name, number, nargs, privilege) GATE_##privilege(name)
+TOS_SYSCALL_LIST(X)
+#ifdef TOS_TEST_CALLS
+TOS_TEST_SYSCALL_LIST(X)
+#endif
+#undef X
+#define ENTRY_ANY(name) sys_##name
+#define ENTRY_OWN(name) sys_##name
+#define ENTRY_OWNER(name) sys_##name
+#define ENTRY_PRIVILEGED_TO_SET(name) sys_##name
+#define ENTRY_PRIVILEGED(name) gate_##name
 syscall_fn *const syscall_table[TOS_SYSCALL_COUNT] KERNEL_HOT_CONST = { /* entry.S's fast path indexes it too */
-#define X(name, number, nargs) [number] = sys_##name,
+#define X(name, number, nargs, privilege) [number] = ENTRY_##privilege(name),
     TOS_SYSCALL_LIST(X)
 #ifdef TOS_TEST_CALLS
     TOS_TEST_SYSCALL_LIST(X)
@@ -202,8 +230,7 @@ void service(struct tcb *t, uint32_t vector) {
 void remote_fault_report(struct tcb *t, uint32_t va) {
   kprintf("tos: %s: process %u (%s) thread %x: bus error at pc 0x%x address 0x%x (a page no board has): "
           "process removed\n", board_name, t->proc->pid, t->proc->name, t->tid, frame_pc(t), va);
-  EVENT2(DGL_PROFILE, EV_FAULT, t->tid);
-  proc_kill(t->proc, -(int32_t)(0x100 + 2));
+  fault_ends_process(t, -(int32_t)(0x100 + 2));
 }
 
 static const char *const reg_names[16] = {"d0", "d1", "d2", "d3", "d4", "d5", "d6", "d7",

@@ -43,7 +43,7 @@ enum net_type { /* what a message is */
   NET_PAGE_ACK,       /* holder -> home: virtual page, seq: freed */
   NET_PAGE_DONE,      /* requester -> home: virtual page, seq: mapped; the next request for it may go */
   /* region.c: shared regions (seed 003); ops start with the region's id (rid) */
-  NET_RGN_MAP,        /* board -> home: rid: its size, please */
+  NET_RGN_MAP,        /* board -> home: rid, asker, the process's home (board, pid, serial): its size, please */
   NET_RGN_MAPPED,     /* home -> board: rid, size or -error */
   NET_RGN_REQ,        /* board -> home: rid, kind (1 read, 2 write) */
   NET_RGN_DATA,       /* home -> board: rid, state granted, cm TID (0xFFFF: none), piece, last; a piece of the data (none: a grant) */
@@ -73,6 +73,10 @@ enum net_type { /* what a message is */
   /* remote.c: sbrk from a thread on a guest board, served by the home (the break is the home's) */
   NET_SBRK,           /* board -> home: home (board, pid, serial), asking TID, increment */
   NET_SBRK_DONE,      /* home -> board: asking TID, the old break or -error */
+  /* barrier.c: a guest's thread arrived at a barrier its process never made (its own mistake) */
+  NET_BAR_REFUSED,    /* home -> board: home (board, pid, serial), barrier, TID: the arrival fails, EINVAL */
+  /* remote.c: a thread of a process faulted away from its home; the home removes the process everywhere */
+  NET_FAULT,          /* board -> home: home (board, pid, serial), slot, the fault's exit code */
   NET_TYPES = 64
 };
 #endif
