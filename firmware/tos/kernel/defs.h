@@ -170,10 +170,11 @@ extern struct tcb *current;
 extern uint16_t board_id;
 extern int board_master;
 extern const char *board_name;
-extern uint32_t nboards; /* the machine's boards: processors 0..nboards-1 (main.c) */
+extern uint32_t nboards; /* the machine's boards: processors 0..nboards-1 (board.c) */
 extern uint32_t ram_bytes;
 void halt_board(uint32_t code) __attribute__((noreturn));
 const char *board_name_of(uint32_t processor);
+void board_identify(void); /* board.c: BOARDID read at boot */
 /* What sends a trapping thread's call round the main loop (loop_wanted, below): the slice has
  * ended (timer.c), an interrupt or a service left work for the loop (kernel_work), the machine
  * is halting (main.c). Three bytes of one long word, so that the trap's fast path (entry.S)
