@@ -38,7 +38,11 @@ int main(int argc, char **argv) {
   for (int i = 0; i < KILLS; ++i) {
     int c = spawn(NAME, NAME " child");
     CHECK(c >= 0, "spawn %d: %s", i, tos_strerror(tos_errno));
-    while (thread_state(c, 0) != T_REGION) yield();
+    int st;
+    while ((st = thread_state(c, 0)) != T_REGION) {
+      CHECK(st >= 0, "kill %d: the child's server ended without waiting in rgn_serve (the board's wait table full?)", i);
+      yield();
+    }
     CHECK(kill(c) == 0, "kill %d: %s", i, tos_strerror(tos_errno));
     pwait(c);
   }
