@@ -15,13 +15,17 @@ int main(int argc, char** argv) {
       "smpsim: seed 004's event-driven SMP simulator (round-robin, global ready queue, barriers with\n"
       "two-phase waiting). CONFIG is the seed's configuration file (section 2.2, Table 2.1):\n"
       "  curve line: p=32 q=100 in=3% out=3% nosync=0-200 [rand_ord=1] [job_configs=N]\n"
-      "              [wakeup=tail|head|preempt] [seed=N] [label=NAME]\n"
+      "              [sched=rr|linux] [wakeup=tail|head|preempt (rr) | smart|aip|silly (linux)]\n"
+      "              [seed=N] [label=NAME] [reach=CYCLES]\n"
+      "              linux only: [proc_change_penalty=75%] [mm_bonus=5%] [preemption_threshold=5%]\n"
+      "                          [nosync_nice=0]\n"
       "  job line:   sync=11 barrier=50 spin=6%|CYCLES|block|CS|CS+|2CS+|inf cmput=1%\n"
       "              [rand_cmput_sigma=SIGMA|DENSITY/INTERVAL[%]] [instance_num=N|X-Y[:J]]\n"
+      "              [nice=-20..19] (sched=linux)\n"
       "  global:     title=... (ignored by the simulation)\n"
       "One parameter of a curve may be a range X-Y[:J] (nosync or instance_num): the curve's x axis.",
       "smpsim"};
-  app.footer("Output columns: label x threads sync_threads spin ssr spins successes blocks switches elapsed completed.\n"
+  app.footer("Output columns: label x threads sync_threads spin ssr spins successes blocks switches elapsed completed epochs.\n"
              "Exit status: 0 ok, 2 bad input (the file, line and parameter are named), 3 a run hit --max-cycles.");
   std::string config, out_path, trace_path;
   int64_t seed = -1, max_cycles = int64_t(1) << 42, trace_until = 0;
@@ -64,7 +68,7 @@ int main(int argc, char** argv) {
     }
   }
   std::ostream& os = out_path.empty() ? std::cout : file;
-  os << "label\tx\tthreads\tsync_threads\tspin\tssr\tspins\tsuccesses\tblocks\tswitches\telapsed\tcompleted\n";
+  os << "label\tx\tthreads\tsync_threads\tspin\tssr\tspins\tsuccesses\tblocks\tswitches\telapsed\tcompleted\tepochs\n";
   bool all_done = true, traced = false;
   for (auto& curve : cfg.curves) {
     for (auto& pt : smpsim::expand_curve(curve)) {
@@ -91,7 +95,7 @@ int main(int argc, char** argv) {
       const int64_t spin = curve.jobs.front().spin;
       os << curve.label << "\t" << pt.x << "\t" << r.threads << "\t" << r.sync_threads << "\t"
          << (spin >= smpsim::kSpinForever ? std::string("inf") : std::to_string(spin)) << "\t" << ssr << "\t" << r.spins << "\t" << r.successes << "\t" << r.blocks
-         << "\t" << r.switches << "\t" << r.elapsed << "\t" << (r.completed ? 1 : 0) << "\n";
+         << "\t" << r.switches << "\t" << r.elapsed << "\t" << (r.completed ? 1 : 0) << "\t" << r.epochs << "\n";
       all_done &= r.completed;
     }
   }
