@@ -2,6 +2,8 @@
 # Hand-derived runs and the configuration parser's refusals (GoogleTest):
 testbed_gtest(test_smpsim_hand_values SOURCES test_smpsim_hand_values.cpp LIBS testbed_smpsim LABELS seed004)
 testbed_gtest(test_smpsim_config_errors SOURCES test_smpsim_config_errors.cpp LIBS testbed_smpsim LABELS seed004)
+# Linux's scheduler of chapter 6 (sched=linux): its decisions against cases worked by hand.
+testbed_gtest(test_smpsim_linux_scheduler SOURCES test_smpsim_linux_scheduler.cpp LIBS testbed_smpsim LABELS seed004)
 # The command refuses a bad file with exit status 2 and the line in its message.
 add_test(NAME smpsim_refuses_a_bad_file
   COMMAND sh -c "printf 'p=32 q=100 in=3%% out=3%% nosync=0\\nsync=2 barrier=x spin=1 cmput=1\\n' > bad.cfg; \
