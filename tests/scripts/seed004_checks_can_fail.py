@@ -1,6 +1,8 @@
 """Seed 004's shape checks (sw/smpsim/seed004_experiments.py) can fail: every experiment is fed
 curves without the seed's shape (SSR 50% at every load, 100% at every load, noise) instead of
-simulator output, and must report at least one FAIL for one of them."""
+simulator output, and must report at least one FAIL for one of them. The elapsed-time checks of
+Figures 7.7-7.10 must fail both ways: when 2CS+ finishes after CS, and when it finishes far
+sooner than the thesis says."""
 
 import os
 import random
@@ -18,6 +20,12 @@ def rng(s):
     a, _, b = s.partition("-")
     b, _, c = b.partition(":")
     return range(int(a), int(b or a) + 1, int(c or 1))
+
+
+# Elapsed time per spin name (the last word of fig7_spin's labels): 2CS+ slower than CS, or 95%
+# faster (the thesis: 20-54%).
+ELAPSED = {"reversed": {"CS": 1.0, "CS+": 1.5, "2CS+": 2.0},
+           "too_fast": {"CS": 1.0, "CS+": 0.2, "2CS+": 0.05}}
 
 
 class FakeCtx(ex.Ctx):
@@ -42,9 +50,11 @@ class FakeCtx(ex.Ctx):
                     ssr = {"flat50": 50.0, "flat100": 100.0}.get(self.shape)
                     if ssr is None:
                         ssr = random.Random(f"{cur['label']}{x}").uniform(0, 100)
+                    spin = cur["label"].split()[-1]
+                    factor = ELAPSED.get(self.shape, {}).get(spin, 1.0)
                     out.append({"label": cur["label"], "x": x, "threads": threads, "sync_threads": size, "spin": 6,
                                 "ssr": ssr, "spins": 100, "successes": int(ssr), "blocks": 0, "switches": 0,
-                                "elapsed": 1000 + x, "completed": 1})
+                                "elapsed": int((1000 + x) * factor), "completed": 1})
                 rows[cur["label"]] = out
         if "--trace-out" in extra:
             with open(extra[list(extra).index("--trace-out") + 1], "w") as f:
@@ -60,6 +70,12 @@ with tempfile.TemporaryDirectory() as d:
             res = fn(ctx)
             fails = [c for c, ok, _ in res["checks"] if not ok]
             failed_somewhere.setdefault(name, []).extend(f"{shape}: {c}" for c in fails)
+    for shape in ELAPSED:
+        res = ex.fig7_spin(FakeCtx(os.path.join(d, shape), shape))
+        fails = [c for c, ok, _ in res["checks"] if not ok and c.startswith("elapsed")]
+        print(f"fig7_spin, 2CS+ {shape}: {len(fails)} failing elapsed-time checks" + (f" (e.g. {fails[0]})" if fails else ""))
+        if not fails:
+            failed_somewhere["fig7_spin elapsed " + shape] = []
 bad = [n for n, f in failed_somewhere.items() if not f]
 for n, f in failed_somewhere.items():
     print(f"{n}: {len(f)} failing checks on shapeless curves" + (f" (e.g. {f[0]})" if f else ""))
