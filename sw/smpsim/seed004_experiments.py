@@ -322,13 +322,14 @@ SIZES_FULL = [2, 3, 4, 5, 10, 11, 15, 16, 22, 25, 32]
 SIZES_RED = [2, 3, 10, 16, 32]
 
 
-def jobs_cfg(sizes, mus, max_threads, barriers=50, rand_ord=1, dense=False):
+def jobs_cfg(sizes, mus, max_threads, barriers=50, rand_ord=1, dense=False, seed=None):
     cfg = []
+    sd = f" seed={seed}" if seed is not None else ""
     for s in sizes:
         kmax = max(2, -(-max_threads // s))
         step = 1 if dense else max(1, kmax // 40)
         for mu in mus:
-            cfg.append(f"{MACHINE} nosync=0 rand_ord={rand_ord} label=\"size{s}_mu{mu.rstrip('%')}\"")
+            cfg.append(f"{MACHINE} nosync=0 rand_ord={rand_ord}{sd} label=\"size{s}_mu{mu.rstrip('%')}\"")
             cfg.append(f"sync={s} barrier={barriers} spin=6% cmput={mu} rand_cmput_sigma={SIGMA} "
                        f"instance_num=1-{kmax}:{step}")
     return "\n".join(cfg) + "\n"
@@ -498,13 +499,44 @@ def fig4_6(ctx):
     sizes, rows = dense(ctx)
     tab = {mu: [surplus(rows[f"size{s}_mu{mu}"]) for s in sizes] for mu in ("1", "10")}
     res["values"]["surplus"] = {mu: dict(zip(sizes, v)) for mu, v in tab.items()}
-    plot(ctx, res, "fig4_6", {f"mu={mu}%": (sizes, [v[0] for v in tab[mu]]) for mu in tab}, "job size",
+    # The thesis ran one seed. N is where a step curve first drops to 50%, and near 2 x 32 threads
+    # a 50-barrier run either falls into alternating synchronization (SSR ~40%) or not (65-85%)
+    # depending on the seed: so N is measured over seeds, and the bound is checked on the median.
+    seeds = list(range(1, 21)) if ctx.full else list(range(1, 6))
+    per = {mu: {s: [] for s in sizes} for mu in ("1", "10")}
+    for sd in seeds:
+        r = rows if sd == 1 else ctx.run(f"fig4_6_seed{sd}", jobs_cfg(sizes, ["1%", "10%"], 100, dense=True, seed=sd))
+        for mu in per:
+            for s in sizes:
+                per[mu][s].append(surplus(r[f"size{s}_mu{mu}"])[0])
+    med = {mu: {s: sorted(v)[len(v) // 2] for s, v in d.items()} for mu, d in per.items()}
+    res["values"]["seeds"] = len(seeds)
+    res["values"]["median N over seeds (mu=1%)"] = med["1"]
+    res["values"]["median N over seeds (mu=10%)"] = med["10"]
+    res["values"]["seeds with N >= 32 (mu=1%)"] = {s: sum(n >= P for n in per["1"][s]) for s in sizes}
+    plot(ctx, res, "fig4_6", {f"mu={mu}%": (sizes, [med[mu][s] for s in sizes]) for mu in med}, "job size",
          ylabel="N: surplus threads with SSR > 50%", kind="bar", ylim=None,
-         title="Figure 4.6: maximal surplus with SSR > 50%")
-    over32 = [s for s, v in zip(sizes, tab["1"]) if s > 2 and v[0] >= P]
-    check(res, "surplus bounded by the processor count (sizes > 2)", not over32, f"exceptions: {over32}" if over32 else "all < 32")
-    fine_wins = sum(a[0] >= b[0] for a, b in zip(tab["1"], tab["10"]))
-    check(res, "fine grain reaches a bigger surplus than medium grain (most sizes)", fine_wins > len(sizes) / 2,
+         title=f"Figure 4.6: maximal surplus with SSR > 50% (median of {len(seeds)} seeds)")
+    over32 = [s for s in sizes if s > 2 and med["1"][s] >= P]
+    check(res, f"surplus bounded by the processor count (sizes > 2, median N of {len(seeds)} seeds)", not over32,
+          f"exceptions: {over32}" if over32 else "all < 32")
+    seed1 = [s for s, v in zip(sizes, tab["1"]) if s > 2 and v[0] >= P]
+    res["notes"].append(f"seed 1 alone (the table): N >= 32 for sizes {seed1 or 'none'}")
+    if ctx.full:
+        # The A/B of the cause: the same runs with 500 barriers, where a run has time to fall into
+        # alternating synchronization whatever its seed.
+        long_n = {s: [] for s in sizes}
+        for sd in seeds:
+            r = ctx.run(f"fig4_6_b500_seed{sd}", jobs_cfg(sizes, ["1%"], 100, barriers=500, dense=True, seed=sd))
+            for s in sizes:
+                long_n[s].append(surplus(r[f"size{s}_mu1"])[0])
+        med500 = {s: sorted(v)[len(v) // 2] for s, v in long_n.items()}
+        res["values"]["median N over seeds, 500 barriers (mu=1%)"] = med500
+        over500 = [s for s in sizes if s > 2 and med500[s] >= P]
+        check(res, "cause: with 500 barriers the median N stays below 32 (sizes > 2)", not over500,
+              f"exceptions: {over500}" if over500 else "all < 32: " + ", ".join(f"{s}: {n}" for s, n in med500.items()))
+    fine_wins = sum(med["1"][s] >= med["10"][s] for s in sizes)
+    check(res, "fine grain reaches a bigger surplus than medium grain (most sizes, medians)", fine_wins > len(sizes) / 2,
           f"{fine_wins} of {len(sizes)} sizes")
     return res
 
