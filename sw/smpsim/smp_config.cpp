@@ -154,7 +154,7 @@ std::vector<std::pair<std::string, std::string>> tokens(const LineCtx& c, const 
 const std::set<std::string> kGlobalKeys = {"title", "xlabel", "ylabel", "legend"};
 const std::set<std::string> kCurveKeys = {"p", "q", "in", "out", "nosync", "rand_ord", "job_configs",
                                           "wakeup", "seed", "label", "reach", "sched", "proc_change_penalty",
-                                          "mm_bonus", "preemption_threshold", "nosync_nice"};
+                                          "mm_bonus", "preemption_threshold", "nosync_nice", "stop"};
 const std::set<std::string> kJobKeys = {"sync", "barrier", "spin", "cmput", "rand_cmput_sigma", "instance_num",
                                         "nice"};
 // Settings that only Linux's scheduler reads (chapter 6): refused under sched=rr rather than ignored.
@@ -169,7 +169,7 @@ void parse_curve(const LineCtx& c, const std::vector<std::pair<std::string, std:
   std::map<std::string, std::string> m;
   for (auto& [k, v] : kv) {
     if (!kCurveKeys.count(k)) c.fail(k, "not a curve-line parameter (curve line: p q in out nosync rand_ord job_configs wakeup seed label reach sched "
-                 "proc_change_penalty mm_bonus preemption_threshold nosync_nice)");
+                 "proc_change_penalty mm_bonus preemption_threshold nosync_nice stop)");
     m[k] = v;
   }
   for (const char* k : {"p", "q", "in", "out", "nosync"})
@@ -215,6 +215,11 @@ void parse_curve(const LineCtx& c, const std::vector<std::pair<std::string, std:
     cv.mm_bonus = param("mm_bonus", "5%");
     cv.preemption_threshold = param("preemption_threshold", "5%");
     if (m.count("nosync_nice")) cv.nosync_nice = int(need_int(c, "nosync_nice", m["nosync_nice"], -20, 19));
+  }
+  if (m.count("stop")) {
+    const std::string& v = m["stop"];
+    if (v == "first") cv.stop_first = true;
+    else if (v != "last") c.fail("stop", "'" + v + "' is not first (5.1.4: at the first thread's exit) or last");
   }
   if (m.count("reach")) cv.reach = need_int(c, "reach", m["reach"], 0, kMaxCycles);
   if (m.count("seed")) cv.seed = uint64_t(need_int(c, "seed", m["seed"], 0, INT64_MAX));

@@ -62,6 +62,9 @@ struct CurveSpec {
   // quantum, as the seed's chapters 7-9 use) and the nice value of the non-synchronizing threads.
   int64_t proc_change_penalty = 0, mm_bonus = 0, preemption_threshold = 0;
   int nosync_nice = 0;
+  // stop=first: the run ends when the first thread finishes its computation (5.1.4: the load
+  // does not thin out towards the end); stop=last (default): when the last one does.
+  bool stop_first = false;
   uint64_t seed = 1;
   // Cycles from the end of a computation phase to reaching the barrier: the seed's examples
   // (3.2.1.1: 1 compute + 2 synchronize per barrier; 7.5.4: "415 finish the computation phase,

@@ -78,6 +78,7 @@ struct Job {
   JobSpec spec;
   std::vector<int> threads;
   int64_t gen = 0, arrived = 0, done = 0;
+  int64_t spins = 0, successes = 0;
   std::vector<int> blocked;  // in blocking order
   int64_t finish = -1;
 };
@@ -162,7 +163,7 @@ class Machine {
     } else {
       dispatch_idle();
     }
-    while (threads_left_ > 0 && !events_.empty()) {
+    while (threads_left_ > 0 && !stopped_ && !events_.empty()) {
       Event e = events_.top();
       events_.pop();
       Cpu& c = cpus_[size_t(e.cpu)];
@@ -178,9 +179,11 @@ class Machine {
       if (lx_) lx_flush();
       record_trace();
     }
-    res_.completed = threads_left_ == 0;
+    res_.completed = threads_left_ == 0 || stopped_;
     for (auto& j : jobs_) {
       res_.job_elapsed.push_back(j.finish);
+      res_.job_spins.push_back(j.spins);
+      res_.job_successes.push_back(j.successes);
       res_.elapsed = std::max(res_.elapsed, j.finish);
     }
     if (!res_.completed) res_.elapsed = now_;
@@ -211,6 +214,7 @@ class Machine {
     t.state = st;
     if (st == TState::Finished) {
       --threads_left_;
+      stopped_ |= s_.stop_first;
       Job& j = jobs_[size_t(t.job)];
       j.finish = std::max(j.finish, now_);
     }
@@ -353,6 +357,7 @@ class Machine {
       return;
     }
     ++res_.spins;
+    ++j.spins;
     Cpu& cpu = cpus_[size_t(c)];
     t.phase = Phase::Spin;
     t.spin_left = j.spec.spin;
@@ -363,6 +368,7 @@ class Machine {
 
   void spin_success(int c, int tid) {
     ++res_.successes;
+    ++jobs_[size_t(threads_[size_t(tid)].job)].successes;
     pass(c, tid);
   }
 
@@ -713,6 +719,7 @@ class Machine {
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   int64_t now_ = 0;
   int64_t threads_left_ = 0;
+  bool stopped_ = false;  // stop_first: a thread has finished
   int trace_ = -1;
   RunResult res_;
 };
@@ -744,6 +751,7 @@ std::vector<CurvePoint> expand_curve(const CurveSpec& curve) {
     r.wakeup = curve.wakeup;
     r.linux_params = {curve.proc_change_penalty, curve.mm_bonus, curve.preemption_threshold};
     r.nosync_nice = curve.nosync_nice;
+    r.stop_first = curve.stop_first;
     r.seed = curve.seed;
     r.reach = curve.reach;
     for (size_t i = 0; i < curve.jobs.size(); ++i) {

@@ -22,6 +22,7 @@ struct RunSpec {
   Wakeup wakeup = Wakeup::Tail;
   linux_sched::Params linux_params;  // sched=linux (chapter 6)
   int nosync_nice = 0;
+  bool stop_first = false;    // end at the first synchronizing thread's exit (5.1.4)
   uint64_t seed = 1;
   int64_t reach = 1;          // cycles from the end of a computation phase to the barrier
   std::vector<JobSpec> jobs;  // one entry per job instance
@@ -43,6 +44,7 @@ struct RunResult {
   int64_t epochs = 0;                // sched=linux: epoch recalculations (Algorithm 4, lines 19-22)
   int64_t elapsed = 0;               // cycle at which the last synchronizing thread passed its last barrier
   std::vector<int64_t> job_elapsed;
+  std::vector<int64_t> job_spins, job_successes;  // per job instance, for chapter 5's job classes
   bool completed = false;            // false: stopped at max_cycles
   std::vector<TracePoint> trace;
   double ssr() const { return spins ? 100.0 * double(successes) / double(spins) : -1.0; }
