@@ -15,7 +15,7 @@ set_tests_properties(smpsim_refuses_a_bad_file PROPERTIES LABELS seed004)
 # and what they test: sw/smpsim/seed004_experiments.py; the full size: docs-seed004).
 set(_s4_out ${CMAKE_BINARY_DIR}/test-out/seed004)
 foreach(e fig3_1 fig3_2 fig3_3 fig3_4 fig3_5 fig3_6 fig3_7 fig3_8 fig3_9 fig4_1 table4_1 fig4_2 fig4_3 fig4_4
-          fig4_5 fig4_6 fig7_1 fig7_2 fig7_spin fig7_6)
+          fig4_5 fig4_6 fig5_1 fig5_3 fig5_5 fig7_1 fig7_2 fig7_spin fig7_6)
   add_test(NAME seed004_${e}_reduced
     COMMAND ${CMAKE_BINARY_DIR}/bin/smpsim-experiment ${e} --size reduced --quiet --out ${_s4_out}/${e})
   set_tests_properties(seed004_${e}_reduced PROPERTIES LABELS seed004 TIMEOUT 600)

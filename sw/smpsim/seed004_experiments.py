@@ -13,6 +13,7 @@ Exit status: 0 every check passed, 1 a check failed, 2 bad arguments or a failed
 import argparse
 import math
 import os
+import random
 import subprocess
 import sys
 import time
@@ -40,7 +41,7 @@ class Ctx:
         os.makedirs(self.out, exist_ok=True)
         path = os.path.join(self.out, name + ".cfg")
         tsv = os.path.join(self.out, name + ".tsv")
-        outputs = [tsv] + [extra[i + 1] for i, a in enumerate(extra) if a == "--trace-out"]
+        outputs = [tsv] + [extra[i + 1] for i, a in enumerate(extra) if a in ("--trace-out", "--jobs-out")]
         # --reuse: the same configuration already simulated by this very smpsim binary.
         fresh = self.reuse and all(os.path.exists(o) and os.path.getmtime(o) > os.path.getmtime(self.smpsim)
                                    for o in outputs + [path]) and open(path).read() == cfg
@@ -541,6 +542,163 @@ def fig4_6(ctx):
     return res
 
 
+# ---------------------------------------------------------------- chapter 5
+
+MACHINE64 = "p=64 q=100 in=3% out=3%"  # chapter 5's machine (5.2.1: 64 processors)
+P64 = 64
+SIZES_5 = [(4, 7, 9), (8, 12, 1)]       # 5.2.1: job size 4-7 : 9, 8-12 : 1
+Z90 = 1.6448536269514722                # Pr(|Z| <= Z90) = 90% for a standard normal Z
+
+
+def draw(rng, dist, integer=False):
+    """5.1.3's notation: an interval chosen by weight, then a value uniform in it; (value, class)."""
+    u = rng.uniform(0, sum(w for _, _, w in dist))
+    for k, (lo, hi, w) in enumerate(dist):
+        if u < w or k == len(dist) - 1:
+            return (rng.randint(lo, hi) if integer else rng.uniform(lo, hi)), k
+        u -= w
+
+
+def job_sequence(seed, max_threads, mus, sigmas, by):
+    """5.1.5's random permutation mode: jobs drawn until their threads exceed max_threads; each job
+    is (size, mu %, rand_cmput_sigma, class), its class the interval of `by` ("mu" or "sigma")."""
+    rng = random.Random(seed)
+    seq, total = [], 0
+    while total <= max_threads:
+        size, _ = draw(rng, SIZES_5, integer=True)
+        mu, mc = draw(rng, mus)
+        if sigmas is None:
+            sig, sc = SIGMA, 0
+        else:
+            # 90% of the intervals within mu +- z (2.2.2), given in the direct format: with mu below z
+            # the symbolic one is refused, and a negative draw counts as 0 (2.2.1's truncation).
+            z, sc = draw(rng, sigmas)
+            sig = f"{z / Z90:.4f}"
+        seq.append((size, round(mu, 2), sig, mc if by == "mu" else sc))
+        total += size
+    return seq
+
+
+def permutation_runs(ctx, name, seed, barriers, max_threads, mus, sigmas=None, by="mu"):
+    """The k simulations of one job sequence (the i-th runs its first i jobs, ending at the first
+    thread's exit, 5.1.4); returns {class: [(threads, mean SSR of the class's jobs)]}."""
+    seq = job_sequence(seed, max_threads, mus, sigmas, by)
+    cfg = ""
+    for i in range(1, len(seq) + 1):
+        cfg += f"{MACHINE64} nosync=0 rand_ord=1 seed={seed} stop=first label=\"n{i}\"\n"
+        cfg += "".join(f"sync={z} barrier={barriers} spin=6% cmput={mu}% rand_cmput_sigma={sig}\n"
+                       for z, mu, sig, _ in seq[:i])
+    jobs = os.path.join(ctx.out, name + "_jobs.tsv")
+    rows = ctx.run(name, cfg, ["--jobs-out", jobs])
+    per = {}
+    with open(jobs) as f:
+        head = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            d = dict(zip(head, line.rstrip("\n").split("\t")))
+            i, j = int(d["label"][1:]), int(d["job"])
+            if int(d["spins"]):
+                per.setdefault(i, {}).setdefault(seq[j][3], []).append(100 * int(d["successes"]) / int(d["spins"]))
+    curves = {}
+    for i in range(1, len(seq) + 1):
+        threads = rows[f"n{i}"][0]["threads"]
+        for c, v in per.get(i, {}).items():
+            curves.setdefault(c, []).append((threads, mean(v)))
+    return curves
+
+
+def inter(curve, lo=P64, hi=2 * P64):
+    return mean([y for x, y in curve if lo < x <= hi])
+
+
+def chapter5(ctx, res, name, mus, sigmas, by, labels, title, barrier_counts):
+    seeds = [0, 1, 2, 3] if ctx.full else [0, 1]  # the thesis's seeds (5.2.1); a mean needs two
+    maxt = 2 * P64 + 32 if ctx.full else 2 * P64
+    out = {}
+    for sd in seeds:
+        for b in barrier_counts:
+            cur = permutation_runs(ctx, f"{name}_s{sd}b{b}", sd, b, maxt, mus, sigmas, by)
+            out[(sd, b)] = cur
+            plot(ctx, res, f"{name}_s{sd}b{b}", {labels[c]: tuple(zip(*cur[c])) for c in sorted(cur)}, "threads",
+                 vlines=[P64, 2 * P64], title=f"{title}: s{sd}b{b}")
+    return seeds, out
+
+
+def fig5_1(ctx):
+    """5.2: sigma-interval 15% of mu, mu classes 1-20% ... 51-60% (Figures 5.1-5.2)."""
+    res = new("fig5_1")
+    mus = [(1, 20, 1), (21, 30, 1), (31, 40, 1), (41, 50, 1), (51, 60, 1)]
+    labels = [f"mu={lo}-{hi}%" for lo, hi, _ in mus]
+    counts = [50, 200, 1000] if ctx.full else [200]
+    seeds, out = chapter5(ctx, res, "fig5_1", mus, None, "mu", labels, "Figure 5.1", counts)
+    b = counts[-1]
+    m = {sd: {c: inter(out[(sd, b)][c]) for c in out[(sd, b)]} for sd in seeds}
+    res["values"][f"mean class SSR, 64 < threads <= 128, {b} barriers"] = {
+        sd: {labels[c]: round(v, 1) for c, v in sorted(d.items())} for sd, d in m.items()}
+    top = [sd for sd in seeds if max(m[sd], key=m[sd].get) == 0]
+    check(res, f"mu=1-20% the best class in the intermediate load ({b} barriers, every seed)", len(top) == len(seeds),
+          f"seeds {top} of {seeds}")
+    rho = mean([spearman(sorted(m[sd]), [m[sd][c] for c in sorted(m[sd])]) for sd in seeds])
+    check(res, "bigger mu, lower SSR (mean Spearman rho over seeds < -0.8)", rho < -0.8, f"rho {rho:.2f}")
+    reach = []
+    for sd in seeds:
+        fine = out[(sd, b)][0]
+        above = [x for x, y in fine if x > P64 and y > 50]
+        first_low = min([x for x, y in fine if x > P64 and y <= 50], default=None)
+        reach.append((sd, max(above, default=None), first_low))
+    ok = all(a is not None for _, a, _ in reach)
+    check(res, "mu=1-20% keeps SSR > 50% at some load above 64 threads (every seed; thesis: up to 80-88)", ok,
+          ", ".join(f"seed {sd}: last above {a}, first below {lo}" for sd, a, lo in reach))
+    low = [(sd, labels[c]) for sd in seeds for c in m[sd] if c >= 2 and m[sd][c] >= 50]
+    check(res, "mu >= 31%: below 50% in the intermediate load", not low, f"exceptions {low}" if low else "none")
+    return res
+
+
+def fig5_3(ctx):
+    """5.3: a constant sigma-interval (90/0.15-1.5 cycles) with big mu (Figures 5.3-5.4)."""
+    res = new("fig5_3")
+    mus = [(51, 60, 1), (61, 70, 1), (71, 80, 1), (81, 90, 1), (94, 100, 1)]
+    labels = [f"mu={lo}-{hi}%" for lo, hi, _ in mus]
+    counts = [1000]  # the reversed order needs the long runs, at both sizes
+    seeds, out = chapter5(ctx, res, "fig5_3", mus, [(0.15, 1.5, 1)], "mu", labels, "Figure 5.3", counts)
+    b = counts[-1]
+    m = {sd: {c: inter(out[(sd, b)][c], P64, 10 ** 9) for c in out[(sd, b)]} for sd in seeds}
+    res["values"][f"mean class SSR above 64 threads, {b} barriers"] = {
+        sd: {labels[c]: round(v, 1) for c, v in sorted(d.items())} for sd, d in m.items()}
+    best = [sd for sd in seeds if 4 in m[sd] and max(m[sd], key=m[sd].get) == 4 and m[sd][4] > 50]
+    check(res, "mu=94-100%: the highest SSR, above 50% (5.3.2.1; every seed)", len(best) == len(seeds),
+          f"seeds {best} of {seeds}")
+    rho = mean([spearman([c for c in sorted(m[sd]) if c < 4], [m[sd][c] for c in sorted(m[sd]) if c < 4])
+                for sd in seeds])
+    check(res, "the other classes in reversed order: bigger mu, higher SSR (5.3.2.2; mean rho > 0.6)", rho > 0.6,
+          f"rho {rho:.2f}")
+    ends = [sd for sd in seeds if 0 in m[sd] and 3 in m[sd] and m[sd][3] > m[sd][0]]
+    check(res, "mu=81-90% above mu=51-60% (every seed)", len(ends) == len(seeds), f"seeds {ends} of {seeds}")
+    hi = [(sd, labels[c]) for sd in seeds for c in m[sd] if c < 4 and inter(out[(sd, b)][c]) >= 50]
+    check(res, "mu=51-90%: no intermediate load with mean SSR > 50% (5.3.2.3)", not hi, f"exceptions {hi}" if hi else "none")
+    return res
+
+
+def fig5_5(ctx):
+    """5.4: random mu and sigma, jobs classified by sigma-interval (Figure 5.5)."""
+    res = new("fig5_5")
+    mus = [(1, 20, 1), (21, 30, 1), (31, 90, 1)]
+    sigmas = [(0.15, 0.75, 1), (0.9, 1.5, 1), (1.65, 3, 1), (3.15, 15, 3)]
+    labels = [f"sigma-interval {lo}-{hi}" for lo, hi, _ in sigmas]
+    counts = [1000] if ctx.full else [200]
+    seeds, out = chapter5(ctx, res, "fig5_5", mus, sigmas, "sigma", labels, "Figure 5.5", counts)
+    b = counts[-1]
+    m = {sd: {c: inter(out[(sd, b)][c]) for c in out[(sd, b)]} for sd in seeds}
+    res["values"][f"mean class SSR, 64 < threads <= 128, {b} barriers"] = {
+        sd: {labels[c]: round(v, 1) for c, v in sorted(d.items())} for sd, d in m.items()}
+    wide = [(sd, round(m[sd][3], 1)) for sd in seeds if 3 in m[sd]]
+    check(res, "sigma-interval 3.15-15 (dispersal above the spin): below 50% in the intermediate load (every seed)",
+          all(v < 50 for _, v in wide), ", ".join(f"seed {sd}: {v}%" for sd, v in wide))
+    lowest = [sd for sd in seeds if 3 in m[sd] and min(m[sd], key=m[sd].get) == 3]
+    check(res, "sigma-interval 3.15-15 the lowest class (every seed)", len(lowest) == len(seeds),
+          f"seeds {lowest} of {seeds}")
+    return res
+
+
 # ---------------------------------------------------------------- chapter 7
 
 # The claims of 7.7 that the checks test (Tsafrir 2001, tables of 7.7.1 and 7.7.2): per wake-up
@@ -734,6 +892,7 @@ def fig7_6(ctx):
 
 EXPERIMENTS = {f.__name__: f for f in (fig3_1, fig3_2, fig3_3, fig3_4, fig3_5, fig3_6, fig3_7, fig3_8, fig3_9,
                                        fig4_1, table4_1, fig4_2, fig4_3, fig4_4, fig4_5, fig4_6,
+                                       fig5_1, fig5_3, fig5_5,
                                        fig7_1, fig7_2, fig7_spin, fig7_6)}
 
 

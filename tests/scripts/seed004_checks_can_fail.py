@@ -35,12 +35,14 @@ class FakeCtx(ex.Ctx):
 
     def run(self, name, cfg, extra=()):
         os.makedirs(self.out, exist_ok=True)
-        rows, cur = {}, None
+        rows, cur, jobs = {}, None, []
         for line in cfg.splitlines():
             if re.search(r"(^| )p=", line):
                 cur = {"label": re.search(r'label="([^"]*)"', line).group(1),
-                       "nosync": re.search(r"nosync=(\S+)", line).group(1)}
+                       "nosync": re.search(r"nosync=(\S+)", line).group(1), "n": 0}
             elif "sync=" in line:
+                jobs.append((cur["label"], cur["n"]))
+                cur["n"] += 1
                 size = int(re.search(r"(^| )sync=(\d+)", line).group(2))
                 inst = re.search(r"instance_num=(\S+)", line)
                 xs = rng(inst.group(1)) if inst else rng(cur["nosync"])
@@ -56,6 +58,12 @@ class FakeCtx(ex.Ctx):
                                 "ssr": ssr, "spins": 100, "successes": int(ssr), "blocks": 0, "switches": 0,
                                 "elapsed": int((1000 + x) * factor), "completed": 1})
                 rows[cur["label"]] = out
+        if "--jobs-out" in extra:  # chapter 5: every job of every run with the shape's SSR
+            with open(extra[list(extra).index("--jobs-out") + 1], "w") as f:
+                f.write("label\tx\tjob\tsync\tmu\tsigma\tspins\tsuccesses\n")
+                for lab, j in jobs:
+                    ssr = {"flat50": 50, "flat100": 100}.get(self.shape, random.Random(f"{lab}{j}").randint(0, 100))
+                    f.write(f"{lab}\t0\t{j}\t4\t1\t0\t100\t{ssr}\n")
         if "--trace-out" in extra:
             with open(extra[list(extra).index("--trace-out") + 1], "w") as f:
                 f.write("time\tready\trunning\tblocked\n0\t10\t0\t0\n10\t0\t5\t5\n20\t10\t0\t0\n30\t0\t10\t0\n")
