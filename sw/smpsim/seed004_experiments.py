@@ -755,7 +755,7 @@ def peak_lift(curve, m, top=212):
 def fig7_2(ctx):
     res = new("fig7_2")
     counts = [2000, 5000, 10000] if ctx.full else [2000, 5000]
-    nos = "0-200" if ctx.full else "21-200:4"  # reduced: threads 32, 36, ... (multiples of 16 included)
+    nos = "0-200" if ctx.full else "21-200:8"  # reduced: threads 32, 40, ... (multiples of 16 included)
     cfg = ""
     for mu in ("1%", "10%"):
         for b in counts:
