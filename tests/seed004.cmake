@@ -2,6 +2,8 @@
 # Hand-derived runs and the configuration parser's refusals (GoogleTest):
 testbed_gtest(test_smpsim_hand_values SOURCES test_smpsim_hand_values.cpp LIBS testbed_smpsim LABELS seed004)
 testbed_gtest(test_smpsim_config_errors SOURCES test_smpsim_config_errors.cpp LIBS testbed_smpsim LABELS seed004)
+# Linux's scheduler of chapter 6 (sched=linux): its decisions against cases worked by hand.
+testbed_gtest(test_smpsim_linux_scheduler SOURCES test_smpsim_linux_scheduler.cpp LIBS testbed_smpsim LABELS seed004)
 # The command refuses a bad file with exit status 2 and the line in its message.
 add_test(NAME smpsim_refuses_a_bad_file
   COMMAND sh -c "printf 'p=32 q=100 in=3%% out=3%% nosync=0\\nsync=2 barrier=x spin=1 cmput=1\\n' > bad.cfg; \
@@ -13,7 +15,7 @@ set_tests_properties(smpsim_refuses_a_bad_file PROPERTIES LABELS seed004)
 # and what they test: sw/smpsim/seed004_experiments.py; the full size: docs-seed004).
 set(_s4_out ${CMAKE_BINARY_DIR}/test-out/seed004)
 foreach(e fig3_1 fig3_2 fig3_3 fig3_4 fig3_5 fig3_6 fig3_7 fig3_8 fig3_9 fig4_1 table4_1 fig4_2 fig4_3 fig4_4
-          fig4_5 fig4_6 fig7_1 fig7_2 fig7_spin)
+          fig4_5 fig4_6 fig5_1 fig5_3 fig5_5 fig7_1 fig7_2 fig7_spin fig7_6)
   add_test(NAME seed004_${e}_reduced
     COMMAND ${CMAKE_BINARY_DIR}/bin/smpsim-experiment ${e} --size reduced --quiet --out ${_s4_out}/${e})
   set_tests_properties(seed004_${e}_reduced PROPERTIES LABELS seed004 TIMEOUT 600)

@@ -37,7 +37,7 @@ TEST(SmpsimConfigErrors, BadJobValuesNameTheLineAndParameter) {
   EXPECT_EQ(error_of(kCurve + "sync=2 barrier=1 spin=abc cmput=1\n"), "cfg:2: spin: 'abc' is not a number of cycles >= 0");
   EXPECT_EQ(error_of(kCurve + "sync=2 barrier=0 spin=1 cmput=1\n"), "cfg:2: barrier: '0' out of range [1, 1099511627776]");
   EXPECT_EQ(error_of(kCurve + "sync=2 barrier=1 spin=1 cmput=1 foo=1\n"),
-            "cfg:2: foo: not a synchronizing-job-line parameter (sync barrier spin cmput rand_cmput_sigma instance_num)");
+            "cfg:2: foo: not a synchronizing-job-line parameter (sync barrier spin cmput rand_cmput_sigma instance_num nice)");
   EXPECT_EQ(error_of(kCurve + "sync=2 barrier=1 spin=1 cmput=10 rand_cmput_sigma=100/15%\n"),
             "cfg:2: rand_cmput_sigma: DENSITY '100' is not in (0,100)");
   EXPECT_EQ(error_of(kCurve + "sync=2 barrier=1 spin=1 cmput=10 rand_cmput_sigma=90/100%\n"),
@@ -48,6 +48,43 @@ TEST(SmpsimConfigErrors, BadJobValuesNameTheLineAndParameter) {
   EXPECT_EQ(error_of(kCurve + "sync=2 barrier=1 spin=1 cmput=10 rand_cmput_sigma=-1\n"),
             "cfg:2: rand_cmput_sigma: '-1' is not a positive sigma (direct format) nor DENSITY/INTERVAL");
   EXPECT_EQ(error_of(kCurve + "sync=2 barrier=1 spin=1\n"), "cfg:2: cmput: mandatory on a synchronizing-job line");
+}
+
+// sched=linux (chapter 6): each setting has one reader, is range-checked, and a setting of the
+// other scheduler is refused rather than ignored.
+TEST(SmpsimConfigErrors, SchedulerSettingsAreCheckedAgainstTheScheduler) {
+  const std::string lx = "p=2 q=100 in=3 out=3 nosync=0 sched=linux";
+  EXPECT_EQ(error_of("p=2 q=100 in=3 out=3 nosync=0 sched=other\n" + kJob),
+            "cfg:1: sched: 'other' is not rr (SCHED_RR, chapters 2-5) or linux (SCHED_OTHER, chapter 6)");
+  EXPECT_EQ(error_of(lx + " wakeup=tail\n" + kJob),
+            "cfg:1: wakeup: 'tail' is a wake-up of sched=rr, this curve has sched=linux (smart, aip or silly)");
+  EXPECT_EQ(error_of("p=2 q=100 in=3 out=3 nosync=0 wakeup=smart\n" + kJob),
+            "cfg:1: wakeup: 'smart' is a wake-up of sched=linux, this curve has sched=rr (tail, head or preempt)");
+  EXPECT_EQ(error_of(lx + " wakeup=clever\n" + kJob), "cfg:1: wakeup: 'clever' is not smart, aip or silly");
+  EXPECT_EQ(error_of("p=2 q=100 in=3 out=3 nosync=0 proc_change_penalty=15\n" + kJob),
+            "cfg:1: proc_change_penalty: only with sched=linux (a parameter of Linux's scheduler, 6.6.2)");
+  EXPECT_EQ(error_of(lx + " mm_bonus=-1\n" + kJob), "cfg:1: mm_bonus: '-1' is not a number of cycles >= 0");
+  EXPECT_EQ(error_of(lx + " preemption_threshold=x%\n" + kJob),
+            "cfg:1: preemption_threshold: 'x%' is not a percentage >= 0");
+  EXPECT_EQ(error_of(lx + " nosync_nice=20\n" + kJob), "cfg:1: nosync_nice: '20' out of range [-20, 19]");
+  EXPECT_EQ(error_of(lx + "\nsync=2 barrier=1 spin=1 cmput=1 nice=-21\n"), "cfg:2: nice: '-21' out of range [-20, 19]");
+  EXPECT_EQ(error_of(kCurve + "sync=2 barrier=1 spin=1 cmput=1 nice=5\n"),
+            "cfg:2: nice: only with sched=linux on the curve line (NICE_TO_TICKS, 6.4.4)");
+  // Defaults: Linux 2.2's shares of the quantum (6.6.2), in cycles of this curve's q; SMART (7.3).
+  Config c = parse_config("p=2 q=200 in=3 out=3 nosync=0 sched=linux\n" + kJob, "cfg");
+  const CurveSpec& cv = c.curves.at(0);
+  EXPECT_EQ(cv.sched, Sched::Linux);
+  EXPECT_EQ(cv.wakeup, Wakeup::Smart);
+  EXPECT_EQ(cv.proc_change_penalty, 150);
+  EXPECT_EQ(cv.mm_bonus, 10);
+  EXPECT_EQ(cv.preemption_threshold, 10);
+  Config d = parse_config(lx + " wakeup=silly proc_change_penalty=300% mm_bonus=0 nosync_nice=-5\n"
+                               "sync=2 barrier=1 spin=1 cmput=1 nice=19\n", "cfg");
+  EXPECT_EQ(d.curves.at(0).wakeup, Wakeup::Silly);
+  EXPECT_EQ(d.curves.at(0).proc_change_penalty, 300);
+  EXPECT_EQ(d.curves.at(0).mm_bonus, 0);
+  EXPECT_EQ(d.curves.at(0).nosync_nice, -5);
+  EXPECT_EQ(d.curves.at(0).jobs.at(0).nice, 19);
 }
 
 TEST(SmpsimConfigErrors, BadStructureIsRefused) {

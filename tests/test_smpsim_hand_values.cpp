@@ -134,3 +134,22 @@ TEST(SmpsimHandValues, RunsAreDeterministicPerSeed) {
   EXPECT_EQ(a.successes, b.successes);
   EXPECT_TRUE(a.elapsed != c.elapsed || a.successes != c.successes);
 }
+
+// stop=first (5.1.4): two one-thread jobs on two processors, free switches, mu 10 and 30, one
+// barrier each (a lone thread completes its barrier on arrival). The first exit is at 10, the
+// last at 30. Per-job counts: a 2-thread job beside them, spin 5, mu 10: job 2's cpu-0 thread
+// spins once and succeeds (as in the first case above); the one-thread jobs never spin.
+TEST(SmpsimHandValues, StopAtTheFirstExitAndCountSpinsPerJob) {
+  const std::string jobs = "sync=1 barrier=1 spin=5 cmput=10\nsync=1 barrier=1 spin=5 cmput=30\n";
+  RunResult last = run_one("p=2 q=1000 in=0 out=0 nosync=0 reach=0\n" + jobs);
+  EXPECT_EQ(last.elapsed, 30);
+  RunResult first = run_one("p=2 q=1000 in=0 out=0 nosync=0 reach=0 stop=first\n" + jobs);
+  EXPECT_TRUE(first.completed);
+  EXPECT_EQ(first.elapsed, 10);
+  RunResult per = run_one("p=4 q=1000 in=0 out=0 nosync=0 reach=0\nsync=2 barrier=1 spin=5 cmput=10\n" + jobs);
+  ASSERT_EQ(per.job_spins.size(), 3u);
+  EXPECT_EQ(per.job_spins[0], 1);
+  EXPECT_EQ(per.job_successes[0], 1);
+  EXPECT_EQ(per.job_spins[1], 0);
+  EXPECT_EQ(per.job_spins[2], 0);
+}

@@ -22,9 +22,14 @@ const char* wakeup_name(Wakeup w) {
     case Wakeup::Tail: return "tail";
     case Wakeup::Head: return "head";
     case Wakeup::Preempt: return "preempt";
+    case Wakeup::Smart: return "smart";
+    case Wakeup::Aip: return "aip";
+    case Wakeup::Silly: return "silly";
   }
   return "?";
 }
+
+const char* sched_name(Sched s) { return s == Sched::Linux ? "linux" : "rr"; }
 
 std::string CurveSpec::x_param() const {
   if (nosync.ranged()) return "nosync";
@@ -148,8 +153,13 @@ std::vector<std::pair<std::string, std::string>> tokens(const LineCtx& c, const 
 
 const std::set<std::string> kGlobalKeys = {"title", "xlabel", "ylabel", "legend"};
 const std::set<std::string> kCurveKeys = {"p", "q", "in", "out", "nosync", "rand_ord", "job_configs",
-                                          "wakeup", "seed", "label", "reach"};
-const std::set<std::string> kJobKeys = {"sync", "barrier", "spin", "cmput", "rand_cmput_sigma", "instance_num"};
+                                          "wakeup", "seed", "label", "reach", "sched", "proc_change_penalty",
+                                          "mm_bonus", "preemption_threshold", "nosync_nice", "stop"};
+const std::set<std::string> kJobKeys = {"sync", "barrier", "spin", "cmput", "rand_cmput_sigma", "instance_num",
+                                        "nice"};
+// Settings that only Linux's scheduler reads (chapter 6): refused under sched=rr rather than ignored.
+const std::set<std::string> kLinuxCurveKeys = {"proc_change_penalty", "mm_bonus", "preemption_threshold",
+                                               "nosync_nice"};
 
 constexpr int64_t kMaxThreads = 100000;
 constexpr int64_t kMaxCycles = int64_t(1) << 40;
@@ -158,7 +168,8 @@ void parse_curve(const LineCtx& c, const std::vector<std::pair<std::string, std:
                  int64_t& job_configs) {
   std::map<std::string, std::string> m;
   for (auto& [k, v] : kv) {
-    if (!kCurveKeys.count(k)) c.fail(k, "not a curve-line parameter (curve line: p q in out nosync rand_ord job_configs wakeup seed label reach)");
+    if (!kCurveKeys.count(k)) c.fail(k, "not a curve-line parameter (curve line: p q in out nosync rand_ord job_configs wakeup seed label reach sched "
+                 "proc_change_penalty mm_bonus preemption_threshold nosync_nice stop)");
     m[k] = v;
   }
   for (const char* k : {"p", "q", "in", "out", "nosync"})
@@ -171,12 +182,44 @@ void parse_curve(const LineCtx& c, const std::vector<std::pair<std::string, std:
   cv.nosync = need_range(c, "nosync", m["nosync"], 0, kMaxThreads);
   if (m.count("rand_ord")) cv.rand_ord = need_int(c, "rand_ord", m["rand_ord"], INT32_MIN, INT32_MAX) != 0;
   job_configs = m.count("job_configs") ? need_int(c, "job_configs", m["job_configs"], 1, 1000) : -1;
+  if (m.count("sched")) {
+    const std::string& v = m["sched"];
+    if (v == "rr") cv.sched = Sched::RR;
+    else if (v == "linux") cv.sched = Sched::Linux;
+    else c.fail("sched", "'" + v + "' is not rr (SCHED_RR, chapters 2-5) or linux (SCHED_OTHER, chapter 6)");
+  }
+  const bool is_linux = cv.sched == Sched::Linux;
+  cv.wakeup = is_linux ? Wakeup::Smart : Wakeup::Tail;  // 7.3: "For starters, we will use the SMART wakeup scheme"
   if (m.count("wakeup")) {
     const std::string& w = m["wakeup"];
-    if (w == "tail") cv.wakeup = Wakeup::Tail;
-    else if (w == "head") cv.wakeup = Wakeup::Head;
-    else if (w == "preempt") cv.wakeup = Wakeup::Preempt;
-    else c.fail("wakeup", "'" + w + "' is not tail, head or preempt");
+    static const std::map<std::string, Wakeup> rr = {{"tail", Wakeup::Tail}, {"head", Wakeup::Head},
+                                                     {"preempt", Wakeup::Preempt}};
+    static const std::map<std::string, Wakeup> lx = {{"smart", Wakeup::Smart}, {"aip", Wakeup::Aip},
+                                                     {"silly", Wakeup::Silly}};
+    const auto& mine = is_linux ? lx : rr;
+    const auto& other = is_linux ? rr : lx;
+    if (mine.count(w)) cv.wakeup = mine.at(w);
+    else if (other.count(w))
+      c.fail("wakeup", "'" + w + "' is a wake-up of sched=" + (is_linux ? "rr" : "linux") + ", this curve has sched=" +
+                           sched_name(cv.sched) + (is_linux ? " (smart, aip or silly)" : " (tail, head or preempt)"));
+    else c.fail("wakeup", "'" + w + "' is not " + (is_linux ? "smart, aip or silly" : "tail, head or preempt"));
+  }
+  for (const auto& k : kLinuxCurveKeys)
+    if (m.count(k) && !is_linux) c.fail(k, "only with sched=linux (a parameter of Linux's scheduler, 6.6.2)");
+  // 6.6.2's parameters, cycles or N% of the quantum; defaults are Linux 2.2's shares of its quantum.
+  auto param = [&](const char* key, const char* dflt) {
+    return whole_cycles(c, key, m.count(key) ? m[key] : std::string(dflt), cv.q, kMaxCycles);
+  };
+  if (is_linux) {
+    cv.proc_change_penalty = param("proc_change_penalty", "75%");
+    cv.mm_bonus = param("mm_bonus", "5%");
+    cv.preemption_threshold = param("preemption_threshold", "5%");
+    if (m.count("nosync_nice")) cv.nosync_nice = int(need_int(c, "nosync_nice", m["nosync_nice"], -20, 19));
+  }
+  if (m.count("stop")) {
+    const std::string& v = m["stop"];
+    if (v == "first") cv.stop_first = true;
+    else if (v != "last") c.fail("stop", "'" + v + "' is not first (5.1.4: at the first thread's exit) or last");
   }
   if (m.count("reach")) cv.reach = need_int(c, "reach", m["reach"], 0, kMaxCycles);
   if (m.count("seed")) cv.seed = uint64_t(need_int(c, "seed", m["seed"], 0, INT64_MAX));
@@ -187,7 +230,7 @@ void parse_job(const LineCtx& c, const std::vector<std::pair<std::string, std::s
                JobSpec& j) {
   std::map<std::string, std::string> m;
   for (auto& [k, v] : kv) {
-    if (!kJobKeys.count(k)) c.fail(k, "not a synchronizing-job-line parameter (sync barrier spin cmput rand_cmput_sigma instance_num)");
+    if (!kJobKeys.count(k)) c.fail(k, "not a synchronizing-job-line parameter (sync barrier spin cmput rand_cmput_sigma instance_num nice)");
     m[k] = v;
   }
   for (const char* k : {"sync", "barrier", "spin", "cmput"})
@@ -231,6 +274,10 @@ void parse_job(const LineCtx& c, const std::vector<std::pair<std::string, std::s
     }
   }
   if (m.count("instance_num")) j.instances = need_range(c, "instance_num", m["instance_num"], 1, kMaxThreads);
+  if (m.count("nice")) {
+    if (cv.sched != Sched::Linux) c.fail("nice", "only with sched=linux on the curve line (NICE_TO_TICKS, 6.4.4)");
+    j.nice = int(need_int(c, "nice", m["nice"], -20, 19));
+  }
 }
 
 void finish_curve(const std::string& file, CurveSpec& cv, int64_t job_configs) {

@@ -24,9 +24,16 @@ struct Range {
   std::vector<int64_t> values() const;
 };
 
-// Where a thread released from the blocked state goes (the seed's chapter 2 moves it to the tail
-// of the ready queue, as TOS does; chapter 7's general-purpose scheduler runs it at once).
-enum class Wakeup { Tail, Head, Preempt };
+// The scheduler: the seed's SCHED_RR of chapters 2-5 (one global round-robin queue) or Linux's
+// SCHED_OTHER of chapters 6-9 (goodness, counters and epochs: linux_sched.h).
+enum class Sched { RR, Linux };
+const char* sched_name(Sched s);
+
+// Where a thread released from the blocked state goes. Under SCHED_RR: the tail of the ready
+// queue (the seed's chapter 2, and TOS), its head, or at once by preempting another job's thread
+// (`preempt`, which stood in for Linux before it was modelled). Under Linux: the wake-up schemes
+// of 6.6.1.2, SMART (the default of 7.3), AIP or SILLY.
+enum class Wakeup { Tail, Head, Preempt, Smart, Aip, Silly };
 const char* wakeup_name(Wakeup w);
 
 constexpr int64_t kSpinForever = INT64_MAX / 4;
@@ -40,6 +47,7 @@ struct JobSpec {
   double mu = 0;           // cmput: mean computation interval in cycles
   double sigma = 0;        // rand_cmput_sigma resolved to the direct format
   Range instances{1, 1, 1};  // instance_num
+  int nice = 0;              // nice: the traditional nice value, -20..19 (sched=linux; 6.3 uses 0)
 };
 
 struct CurveSpec {
@@ -48,7 +56,15 @@ struct CurveSpec {
   int64_t p = 0, q = 0, in = 0, out = 0;
   Range nosync;
   bool rand_ord = false;
+  Sched sched = Sched::RR;
   Wakeup wakeup = Wakeup::Tail;
+  // sched=linux: the tunable parameters of 6.6.2 in cycles (defaults: Linux 2.2's share of the
+  // quantum, as the seed's chapters 7-9 use) and the nice value of the non-synchronizing threads.
+  int64_t proc_change_penalty = 0, mm_bonus = 0, preemption_threshold = 0;
+  int nosync_nice = 0;
+  // stop=first: the run ends when the first thread finishes its computation (5.1.4: the load
+  // does not thin out towards the end); stop=last (default): when the last one does.
+  bool stop_first = false;
   uint64_t seed = 1;
   // Cycles from the end of a computation phase to reaching the barrier: the seed's examples
   // (3.2.1.1: 1 compute + 2 synchronize per barrier; 7.5.4: "415 finish the computation phase,

@@ -3,6 +3,8 @@
 // processor's generation counter, so rescheduling a processor simply outdates its old event.
 #include "smp_simulator.h"
 
+#include "linux_sched.h"
+
 #include <algorithm>
 #include <cmath>
 #include <deque>
@@ -11,6 +13,8 @@
 namespace smpsim {
 
 namespace {
+
+namespace lx = linux_sched;
 
 constexpr int64_t kForever = INT64_MAX / 4;
 
@@ -74,6 +78,7 @@ struct Job {
   JobSpec spec;
   std::vector<int> threads;
   int64_t gen = 0, arrived = 0, done = 0;
+  int64_t spins = 0, successes = 0;
   std::vector<int> blocked;  // in blocking order
   int64_t finish = -1;
 };
@@ -86,6 +91,7 @@ struct Cpu {
   bool pending_success = false;
   OutWhy why = OutWhy::Preempt;
   int reserved = -1;
+  int lx_prev = -1;  // sched=linux: the runnable prev to offer reschedule_idle once next is in
 };
 
 struct Event {
@@ -101,7 +107,8 @@ struct Event {
 
 class Machine {
  public:
-  explicit Machine(const RunSpec& s) : s_(s), rng_(s.seed), cpus_(size_t(s.p)) {
+  explicit Machine(const RunSpec& s)
+      : s_(s), lx_(s.sched == Sched::Linux), lp_(s.linux_params), rng_(s.seed), cpus_(size_t(s.p)) {
     for (auto& js : s.jobs) {
       Job j;
       j.spec = js;
@@ -127,6 +134,21 @@ class Machine {
     for (auto& t : threads_)
       if (t.job >= 0) t.remaining = draw(jobs_[size_t(t.job)]);
     ready_.assign(order.begin(), order.end());
+    if (lx_) {
+      // Linux's run queue starts in the same order; every task starts an epoch with a full
+      // counter, has run nowhere yet, and owns an address space unless it is a job's thread.
+      runlist_.assign(ready_.begin(), ready_.end());
+      ready_.clear();
+      lc_.resize(cpus_.size());
+      lt_.resize(threads_.size());
+      for (size_t i = 0; i < threads_.size(); ++i) {
+        const Thread& t = threads_[i];
+        lx::Task& x = lt_[i];
+        x.priority = lx::nice_to_cycles(t.job >= 0 ? jobs_[size_t(t.job)].spec.nice : s.nosync_nice, s.q);
+        x.counter = x.priority;
+        x.mm = t.job >= 0 ? int64_t(t.job) : int64_t(jobs_.size()) + int64_t(i);
+      }
+    }
     res_.threads = int64_t(threads_.size());
     res_.sync_threads = int64_t(threads_.size()) - s.nosync;
     threads_left_ = res_.sync_threads;
@@ -135,8 +157,13 @@ class Machine {
 
   RunResult run() {
     record_trace();
-    dispatch_idle();
-    while (threads_left_ > 0 && !events_.empty()) {
+    if (lx_) {
+      for (auto& c : lc_) c.need_resched = true;  // every processor runs schedule() at boot
+      lx_flush();
+    } else {
+      dispatch_idle();
+    }
+    while (threads_left_ > 0 && !stopped_ && !events_.empty()) {
       Event e = events_.top();
       events_.pop();
       Cpu& c = cpus_[size_t(e.cpu)];
@@ -149,11 +176,14 @@ class Machine {
         case CState::Run: running_event(e.cpu); break;
         case CState::Idle: break;
       }
+      if (lx_) lx_flush();
       record_trace();
     }
-    res_.completed = threads_left_ == 0;
+    res_.completed = threads_left_ == 0 || stopped_;
     for (auto& j : jobs_) {
       res_.job_elapsed.push_back(j.finish);
+      res_.job_spins.push_back(j.spins);
+      res_.job_successes.push_back(j.successes);
       res_.elapsed = std::max(res_.elapsed, j.finish);
     }
     if (!res_.completed) res_.elapsed = now_;
@@ -184,6 +214,7 @@ class Machine {
     t.state = st;
     if (st == TState::Finished) {
       --threads_left_;
+      stopped_ |= s_.stop_first;
       Job& j = jobs_[size_t(t.job)];
       j.finish = std::max(j.finish, now_);
     }
@@ -196,6 +227,10 @@ class Machine {
     cpu.thread = tid;
     t.cpu = c;
     t.prev_cpu = c;
+    if (lx_) {
+      lc_[size_t(c)].current = tid;
+      lt_[size_t(tid)].processor = c;
+    }
     set_state(t, TState::SwitchIn);
     ++res_.switches;
     schedule(c);
@@ -216,7 +251,8 @@ class Machine {
     cpu.state = CState::Run;
     set_state(t, TState::Running);
     cpu.seg_start = now_;
-    cpu.quantum_end = now_ + s_.q;
+    // Linux: the quantum is what is left of the counter (6.4.4); SCHED_RR: a fresh q.
+    cpu.quantum_end = now_ + (lx_ ? lt_[size_t(cpu.thread)].counter : s_.q);
     cpu.pending_success = false;
     if (t.phase == Phase::Compute) {
       cpu.act_end = now_ + t.remaining;
@@ -228,6 +264,13 @@ class Machine {
       cpu.act_end = now_ + t.spin_left;
     }
     schedule(c);
+    if (lx_ && cpu.lx_prev >= 0) {
+      // Algorithm 4, line 27: only once next is in does the switched-out prev, if runnable and
+      // still waiting, get reschedule_idle (7.6's example: t_8^22 preempts u after u's switch-in).
+      int prev = cpu.lx_prev;
+      cpu.lx_prev = -1;
+      if (threads_[size_t(prev)].state == TState::Ready) lx_offer(prev);
+    }
   }
 
   // Keeps what is left of the running activity when the thread leaves the processor.
@@ -240,6 +283,7 @@ class Machine {
 
   void switch_out(int c, OutWhy why) {
     Cpu& cpu = cpus_[size_t(c)];
+    if (lx_) lt_[size_t(cpu.thread)].counter = std::max<int64_t>(0, cpu.quantum_end - now_);
     cpu.state = CState::Out;
     cpu.why = why;
     set_state(threads_[size_t(cpu.thread)], TState::SwitchOut);
@@ -264,7 +308,9 @@ class Machine {
       else spin_fail(c);
     }
     if (cpu.state == CState::Run && cpu.thread == tid && now_ >= cpu.quantum_end) {
-      if (ready_.empty()) {
+      if (lx_) {
+        lx_schedule(c);  // counter 0: the timer sets need_resched (6.4.4)
+      } else if (ready_.empty()) {
         cpu.quantum_end = now_ + s_.q;  // nobody waits: a new quantum, no switch
       } else {
         save_progress(c);
@@ -289,7 +335,7 @@ class Machine {
     Thread& t = threads_[size_t(tid)];
     ++t.passed;
     if (t.passed == jobs_[size_t(t.job)].spec.barriers) {
-      switch_out(c, OutWhy::Exit);
+      give_up(c, OutWhy::Exit);
       set_state(t, TState::Finished);
       return;
     }
@@ -307,10 +353,11 @@ class Machine {
     }
     if (j.spec.spin == 0) {  // always block
       ++res_.blocks;
-      switch_out(c, OutWhy::Block);
+      give_up(c, OutWhy::Block);
       return;
     }
     ++res_.spins;
+    ++j.spins;
     Cpu& cpu = cpus_[size_t(c)];
     t.phase = Phase::Spin;
     t.spin_left = j.spec.spin;
@@ -321,12 +368,25 @@ class Machine {
 
   void spin_success(int c, int tid) {
     ++res_.successes;
+    ++jobs_[size_t(threads_[size_t(tid)].job)].successes;
     pass(c, tid);
   }
 
   void spin_fail(int c) {
     ++res_.blocks;
-    switch_out(c, OutWhy::Block);
+    give_up(c, OutWhy::Block);
+  }
+
+  // The running thread stops being runnable (blocks or exits): SCHED_RR switches it out and
+  // takes the queue's head; Linux removes it from the run queue and calls schedule().
+  void give_up(int c, OutWhy why) {
+    if (!lx_) {
+      switch_out(c, why);
+      return;
+    }
+    int tid = cpus_[size_t(c)].thread;
+    runlist_.erase(std::find(runlist_.begin(), runlist_.end(), tid));
+    lx_decide(c, tid, false, why);
   }
 
   void complete_barrier(int jid, int completer_cpu, int completer) {
@@ -372,6 +432,14 @@ class Machine {
   // Wake-up placement of released threads.
   void place(const std::vector<int>& tids) {
     if (tids.empty()) return;
+    if (lx_) {
+      // add_to_runqueue puts each woken task at the head of the run queue; the scheme decides
+      // which processors' schedule() will run (at the end of this event: lx_flush).
+      for (int tid : tids) runlist_.insert(runlist_.begin(), tid);
+      sync_counters();
+      lx::wake_up(lp_, lt_, lc_, tids, scheme());
+      return;
+    }
     switch (s_.wakeup) {
       case Wakeup::Tail:
         for (int tid : tids) ready_.push_back(tid);
@@ -379,6 +447,10 @@ class Machine {
       case Wakeup::Head:
         ready_.insert(ready_.begin(), tids.begin(), tids.end());
         break;
+      case Wakeup::Smart:
+      case Wakeup::Aip:
+      case Wakeup::Silly:
+        break;  // sched=linux's, handled above
       case Wakeup::Preempt: {
         // Runs at once: an idle processor, else the processor of a thread of another job
         // (its previous one if possible, else the one that has run longest in its quantum);
@@ -431,6 +503,10 @@ class Machine {
     cpu.state = CState::Idle;
     ++cpu.gen;
     t.cpu = -1;
+    if (lx_) {
+      lx_finish_switch_out(c, tid);
+      return;
+    }
     switch (cpu.why) {
       case OutWhy::Preempt:
         set_state(t, TState::Ready);
@@ -475,6 +551,139 @@ class Machine {
     dispatch_idle();
   }
 
+  // ---- sched=linux (chapter 6): the machine's side of linux_sched.h
+
+  lx::Scheme scheme() const {
+    return s_.wakeup == Wakeup::Silly ? lx::Scheme::Silly : s_.wakeup == Wakeup::Aip ? lx::Scheme::Aip : lx::Scheme::Smart;
+  }
+
+  // A running task's counter runs down with its cycles on the processor (cycle accuracy, 6.6.2);
+  // the scheduler's functions read it from lt_.
+  void sync_counters() {
+    for (auto& cpu : cpus_)
+      if (cpu.state == CState::Run) lt_[size_t(cpu.thread)].counter = std::max<int64_t>(0, cpu.quantum_end - now_);
+  }
+
+  // After a new epoch the running tasks' quanta are their new counters.
+  void apply_counters() {
+    for (size_t c = 0; c < cpus_.size(); ++c) {
+      Cpu& cpu = cpus_[c];
+      if (cpu.state != CState::Run) continue;
+      cpu.quantum_end = now_ + lt_[size_t(cpu.thread)].counter;
+      schedule(int(c));
+    }
+  }
+
+  // reschedule_idle for one runnable task (Algorithm 4 line 27). Only a wake-up of several tasks
+  // can race (6.6.1), so AIP's fix is the only scheme difference here.
+  void lx_offer(int tid) {
+    sync_counters();
+    lx::reschedule_idle(lp_, lt_, lc_, tid, s_.wakeup != Wakeup::Silly);
+  }
+
+  // schedule() on a processor whose need_resched is set (or whose quantum ran out).
+  void lx_schedule(int c) {
+    const Cpu& cpu = cpus_[size_t(c)];
+    if (cpu.state == CState::Run) lx_decide(c, cpu.thread, true, OutWhy::Preempt);
+    else if (cpu.state == CState::Idle) lx_decide(c, -1, false, OutWhy::Preempt);
+  }
+
+  // Algorithm 4: choose next; a new epoch if every candidate is exhausted; next waits in wait4cs
+  // (7.2) while prev is switched out; the decision is taken now and cannot be undone.
+  void lx_decide(int c, int prev, bool prev_runnable, OutWhy why) {
+    Cpu& cpu = cpus_[size_t(c)];
+    lc_[size_t(c)].need_resched = false;
+    lc_[size_t(c)].last_active = now_;
+    sync_counters();
+    std::vector<int> cand;
+    cand.reserve(runlist_.size());
+    for (int t : runlist_)
+      if (threads_[size_t(t)].state == TState::Ready) cand.push_back(t);
+    lx::Pick pk = lx::pick_next(lp_, lt_, cand, c, prev, prev_runnable);
+    if (pk.g == 0) {  // lines 19-22
+      lx::recalculate(lt_);
+      ++res_.epochs;
+      apply_counters();
+      pk = lx::pick_next(lp_, lt_, cand, c, prev, prev_runnable);
+    }
+    if (prev >= 0 && prev_runnable && pk.next == prev) {
+      cpu.quantum_end = now_ + lt_[size_t(prev)].counter;  // no switch (lines 5-7 win the tie)
+      schedule(c);
+      return;
+    }
+    if (pk.next >= 0) {
+      set_state(threads_[size_t(pk.next)], TState::Reserved);
+      lt_[size_t(pk.next)].processor = c;  // line 24
+    }
+    if (prev < 0) {
+      if (pk.next >= 0) dispatch(c, pk.next);
+      return;
+    }
+    if (prev_runnable) save_progress(c);
+    cpu.reserved = pk.next;
+    switch_out(c, why);
+  }
+
+  void lx_finish_switch_out(int c, int tid) {
+    Cpu& cpu = cpus_[size_t(c)];
+    Thread& t = threads_[size_t(tid)];
+    int runnable = -1;
+    switch (cpu.why) {
+      case OutWhy::Preempt:
+      case OutWhy::PreemptByWake:
+        set_state(t, TState::Ready);  // it never left the run queue
+        runnable = tid;
+        break;
+      case OutWhy::Exit: break;
+      case OutWhy::Block: {
+        Job& j = jobs_[size_t(t.job)];
+        if (j.gen > t.wait_gen) {
+          // Released while schedule() ran for it (7.6's t_8^22): it did not block after all.
+          ++t.passed;
+          if (t.passed == j.spec.barriers) {
+            set_state(t, TState::Finished);
+          } else {
+            t.phase = Phase::Compute;
+            t.remaining = draw(j);
+            set_state(t, TState::Ready);
+            runlist_.insert(runlist_.begin(), tid);
+            runnable = tid;
+          }
+        } else {
+          set_state(t, TState::Blocked);
+          j.blocked.push_back(tid);
+        }
+        break;
+      }
+    }
+    if (cpu.reserved >= 0) {
+      int r = cpu.reserved;
+      cpu.reserved = -1;
+      cpu.lx_prev = runnable;
+      dispatch(c, r);
+    } else {
+      lc_[size_t(c)].current = -1;  // the idle task
+      if (runnable >= 0) lx_offer(runnable);
+    }
+  }
+
+  // Every processor whose need_resched is set and that can act on it now (running, or idle)
+  // runs schedule(), in processor order (the serial simulator, 7.5.4). A processor switching
+  // keeps its flag until its switch-in ends (the check on return to user mode).
+  void lx_flush() {
+    for (bool again = true; again;) {
+      again = false;
+      for (size_t c = 0; c < cpus_.size(); ++c) {
+        if (!lc_[c].need_resched) continue;
+        CState st = cpus_[c].state;
+        if (st == CState::Run || st == CState::Idle) {
+          lx_schedule(int(c));
+          again = true;
+        }
+      }
+    }
+  }
+
   void record_trace() {
     if (trace_ < 0 || now_ > s_.trace_until) return;
     TracePoint p{now_, 0, 0, 0};
@@ -497,6 +706,11 @@ class Machine {
   }
 
   const RunSpec& s_;
+  const bool lx_;
+  const lx::Params lp_;
+  std::vector<lx::Task> lt_;    // sched=linux: per thread
+  std::vector<lx::Cpu> lc_;     // sched=linux: per processor
+  std::vector<int> runlist_;    // sched=linux: the run queue, runnable tasks in Linux's order
   Rng rng_;
   std::vector<Cpu> cpus_;
   std::vector<Thread> threads_;
@@ -505,6 +719,7 @@ class Machine {
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
   int64_t now_ = 0;
   int64_t threads_left_ = 0;
+  bool stopped_ = false;  // stop_first: a thread has finished
   int trace_ = -1;
   RunResult res_;
 };
@@ -532,7 +747,11 @@ std::vector<CurvePoint> expand_curve(const CurveSpec& curve) {
     r.out = curve.out;
     r.nosync = xp == "nosync" ? x : curve.nosync.lo;
     r.rand_ord = curve.rand_ord;
+    r.sched = curve.sched;
     r.wakeup = curve.wakeup;
+    r.linux_params = {curve.proc_change_penalty, curve.mm_bonus, curve.preemption_threshold};
+    r.nosync_nice = curve.nosync_nice;
+    r.stop_first = curve.stop_first;
     r.seed = curve.seed;
     r.reach = curve.reach;
     for (size_t i = 0; i < curve.jobs.size(); ++i) {

@@ -5,6 +5,7 @@
 // by processor id, as the seed's serial simulator did (7.5.4).
 #pragma once
 
+#include "linux_sched.h"
 #include "smp_config.h"
 
 #include <cstdint>
@@ -17,7 +18,11 @@ struct RunSpec {
   int64_t p = 1, q = 1, in = 0, out = 0;
   int64_t nosync = 0;
   bool rand_ord = false;
+  Sched sched = Sched::RR;
   Wakeup wakeup = Wakeup::Tail;
+  linux_sched::Params linux_params;  // sched=linux (chapter 6)
+  int nosync_nice = 0;
+  bool stop_first = false;    // end at the first synchronizing thread's exit (5.1.4)
   uint64_t seed = 1;
   int64_t reach = 1;          // cycles from the end of a computation phase to the barrier
   std::vector<JobSpec> jobs;  // one entry per job instance
@@ -36,8 +41,10 @@ struct RunResult {
   int64_t spins = 0, successes = 0;  // SSR = successes / spins (2.3.1: the last arriver is not counted)
   int64_t blocks = 0;                // yields into the blocked state
   int64_t switches = 0;              // context switches (each an out and an in)
+  int64_t epochs = 0;                // sched=linux: epoch recalculations (Algorithm 4, lines 19-22)
   int64_t elapsed = 0;               // cycle at which the last synchronizing thread passed its last barrier
   std::vector<int64_t> job_elapsed;
+  std::vector<int64_t> job_spins, job_successes;  // per job instance, for chapter 5's job classes
   bool completed = false;            // false: stopped at max_cycles
   std::vector<TracePoint> trace;
   double ssr() const { return spins ? 100.0 * double(successes) / double(spins) : -1.0; }

@@ -15,15 +15,19 @@ int main(int argc, char** argv) {
       "smpsim: seed 004's event-driven SMP simulator (round-robin, global ready queue, barriers with\n"
       "two-phase waiting). CONFIG is the seed's configuration file (section 2.2, Table 2.1):\n"
       "  curve line: p=32 q=100 in=3% out=3% nosync=0-200 [rand_ord=1] [job_configs=N]\n"
-      "              [wakeup=tail|head|preempt] [seed=N] [label=NAME]\n"
+      "              [sched=rr|linux] [wakeup=tail|head|preempt (rr) | smart|aip|silly (linux)]\n"
+      "              [seed=N] [label=NAME] [reach=CYCLES]\n"
+      "              linux only: [proc_change_penalty=75%] [mm_bonus=5%] [preemption_threshold=5%]\n"
+      "                          [nosync_nice=0]\n"
       "  job line:   sync=11 barrier=50 spin=6%|CYCLES|block|CS|CS+|2CS+|inf cmput=1%\n"
       "              [rand_cmput_sigma=SIGMA|DENSITY/INTERVAL[%]] [instance_num=N|X-Y[:J]]\n"
+      "              [nice=-20..19] (sched=linux)\n"
       "  global:     title=... (ignored by the simulation)\n"
       "One parameter of a curve may be a range X-Y[:J] (nosync or instance_num): the curve's x axis.",
       "smpsim"};
-  app.footer("Output columns: label x threads sync_threads spin ssr spins successes blocks switches elapsed completed.\n"
+  app.footer("Output columns: label x threads sync_threads spin ssr spins successes blocks switches elapsed completed epochs.\n"
              "Exit status: 0 ok, 2 bad input (the file, line and parameter are named), 3 a run hit --max-cycles.");
-  std::string config, out_path, trace_path;
+  std::string config, out_path, trace_path, jobs_path;
   int64_t seed = -1, max_cycles = int64_t(1) << 42, trace_until = 0;
   int trace_job = -1;
   app.add_option("config", config, "configuration file")->required();
@@ -36,6 +40,7 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--trace-until", trace_until, "last cycle of the trace")->check(CLI::NonNegativeNumber);
   app.add_option("--trace-out", trace_path, "file for the trace (first curve, first point)");
+  app.add_option("--jobs-out", jobs_path, "write one row per job instance: label x job sync mu sigma spins successes");
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -64,7 +69,16 @@ int main(int argc, char** argv) {
     }
   }
   std::ostream& os = out_path.empty() ? std::cout : file;
-  os << "label\tx\tthreads\tsync_threads\tspin\tssr\tspins\tsuccesses\tblocks\tswitches\telapsed\tcompleted\n";
+  std::ofstream jobs_file;
+  if (!jobs_path.empty()) {
+    jobs_file.open(jobs_path);
+    if (!jobs_file) {
+      std::cerr << "smpsim: " << jobs_path << ": cannot write\n";
+      return 2;
+    }
+    jobs_file << "label\tx\tjob\tsync\tmu\tsigma\tspins\tsuccesses\n";
+  }
+  os << "label\tx\tthreads\tsync_threads\tspin\tssr\tspins\tsuccesses\tblocks\tswitches\telapsed\tcompleted\tepochs\n";
   bool all_done = true, traced = false;
   for (auto& curve : cfg.curves) {
     for (auto& pt : smpsim::expand_curve(curve)) {
@@ -91,8 +105,13 @@ int main(int argc, char** argv) {
       const int64_t spin = curve.jobs.front().spin;
       os << curve.label << "\t" << pt.x << "\t" << r.threads << "\t" << r.sync_threads << "\t"
          << (spin >= smpsim::kSpinForever ? std::string("inf") : std::to_string(spin)) << "\t" << ssr << "\t" << r.spins << "\t" << r.successes << "\t" << r.blocks
-         << "\t" << r.switches << "\t" << r.elapsed << "\t" << (r.completed ? 1 : 0) << "\n";
+         << "\t" << r.switches << "\t" << r.elapsed << "\t" << (r.completed ? 1 : 0) << "\t" << r.epochs << "\n";
       all_done &= r.completed;
+      if (jobs_file.is_open())
+        for (size_t j = 0; j < pt.spec.jobs.size(); ++j)
+          jobs_file << curve.label << "\t" << pt.x << "\t" << j << "\t" << pt.spec.jobs[j].size << "\t"
+                    << pt.spec.jobs[j].mu << "\t" << pt.spec.jobs[j].sigma << "\t" << r.job_spins[j] << "\t"
+                    << r.job_successes[j] << "\n";
     }
   }
   os.flush();

@@ -1,6 +1,8 @@
 """Seed 004's shape checks (sw/smpsim/seed004_experiments.py) can fail: every experiment is fed
 curves without the seed's shape (SSR 50% at every load, 100% at every load, noise) instead of
-simulator output, and must report at least one FAIL for one of them."""
+simulator output, and must report at least one FAIL for one of them. The elapsed-time checks of
+Figures 7.7-7.10 must fail both ways: when 2CS+ finishes after CS, and when it finishes far
+sooner than the thesis says."""
 
 import os
 import random
@@ -20,6 +22,12 @@ def rng(s):
     return range(int(a), int(b or a) + 1, int(c or 1))
 
 
+# Elapsed time per spin name (the last word of fig7_spin's labels): 2CS+ slower than CS, or 95%
+# faster (the thesis: 20-54%).
+ELAPSED = {"reversed": {"CS": 1.0, "CS+": 1.5, "2CS+": 2.0},
+           "too_fast": {"CS": 1.0, "CS+": 0.2, "2CS+": 0.05}}
+
+
 class FakeCtx(ex.Ctx):
     def __init__(self, out, shape):
         super().__init__("/nonexistent/smpsim", out, "reduced", True)
@@ -27,12 +35,14 @@ class FakeCtx(ex.Ctx):
 
     def run(self, name, cfg, extra=()):
         os.makedirs(self.out, exist_ok=True)
-        rows, cur = {}, None
+        rows, cur, jobs = {}, None, []
         for line in cfg.splitlines():
             if re.search(r"(^| )p=", line):
                 cur = {"label": re.search(r'label="([^"]*)"', line).group(1),
-                       "nosync": re.search(r"nosync=(\S+)", line).group(1)}
+                       "nosync": re.search(r"nosync=(\S+)", line).group(1), "n": 0}
             elif "sync=" in line:
+                jobs.append((cur["label"], cur["n"]))
+                cur["n"] += 1
                 size = int(re.search(r"(^| )sync=(\d+)", line).group(2))
                 inst = re.search(r"instance_num=(\S+)", line)
                 xs = rng(inst.group(1)) if inst else rng(cur["nosync"])
@@ -42,10 +52,18 @@ class FakeCtx(ex.Ctx):
                     ssr = {"flat50": 50.0, "flat100": 100.0}.get(self.shape)
                     if ssr is None:
                         ssr = random.Random(f"{cur['label']}{x}").uniform(0, 100)
+                    spin = cur["label"].split()[-1]
+                    factor = ELAPSED.get(self.shape, {}).get(spin, 1.0)
                     out.append({"label": cur["label"], "x": x, "threads": threads, "sync_threads": size, "spin": 6,
                                 "ssr": ssr, "spins": 100, "successes": int(ssr), "blocks": 0, "switches": 0,
-                                "elapsed": 1000 + x, "completed": 1})
+                                "elapsed": int((1000 + x) * factor), "completed": 1})
                 rows[cur["label"]] = out
+        if "--jobs-out" in extra:  # chapter 5: every job of every run with the shape's SSR
+            with open(extra[list(extra).index("--jobs-out") + 1], "w") as f:
+                f.write("label\tx\tjob\tsync\tmu\tsigma\tspins\tsuccesses\n")
+                for lab, j in jobs:
+                    ssr = {"flat50": 50, "flat100": 100}.get(self.shape, random.Random(f"{lab}{j}").randint(0, 100))
+                    f.write(f"{lab}\t0\t{j}\t4\t1\t0\t100\t{ssr}\n")
         if "--trace-out" in extra:
             with open(extra[list(extra).index("--trace-out") + 1], "w") as f:
                 f.write("time\tready\trunning\tblocked\n0\t10\t0\t0\n10\t0\t5\t5\n20\t10\t0\t0\n30\t0\t10\t0\n")
@@ -60,6 +78,12 @@ with tempfile.TemporaryDirectory() as d:
             res = fn(ctx)
             fails = [c for c, ok, _ in res["checks"] if not ok]
             failed_somewhere.setdefault(name, []).extend(f"{shape}: {c}" for c in fails)
+    for shape in ELAPSED:
+        res = ex.fig7_spin(FakeCtx(os.path.join(d, shape), shape))
+        fails = [c for c, ok, _ in res["checks"] if not ok and c.startswith("elapsed")]
+        print(f"fig7_spin, 2CS+ {shape}: {len(fails)} failing elapsed-time checks" + (f" (e.g. {fails[0]})" if fails else ""))
+        if not fails:
+            failed_somewhere["fig7_spin elapsed " + shape] = []
 bad = [n for n, f in failed_somewhere.items() if not f]
 for n, f in failed_somewhere.items():
     print(f"{n}: {len(f)} failing checks on shapeless curves" + (f" (e.g. {f[0]})" if f else ""))
