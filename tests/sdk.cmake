@@ -13,12 +13,19 @@ foreach(t
     # printf("%llu %f %e %g") of computed values, and ctype, assert, abort and <math.h> with
     # tos-cc -lm (issues #31, #40: newlib): the host's digits
     "program_prints_64_bit_and_double_values_as_the_host:prints_numbers_as_the_host"
-    "tos_cc_refuses_68020_code_and_compiles_with_c:refuses_68020_code")
+    "tos_cc_refuses_68020_code_and_compiles_with_c:refuses_68020_code"
+    # the installed headers are the library's (time_t), and the time functions, swprintf and
+    # its kin, strtold, wcstold, towctrans, hsearch, on_exit link and print the host's lines
+    "c_library_agrees_with_its_headers:c_library_agrees_with_its_headers")
   string(REPLACE ":" ";" t "${t}")
   list(GET t 0 name)
   list(GET t 1 scenario)
   add_test(NAME sdk_${name} COMMAND ${_sdk_test} ${scenario} --prefix ${_sdk_prefix})
-  set_tests_properties(sdk_${name} PROPERTIES LABELS sdk FIXTURES_REQUIRED tos_sdk TIMEOUT 600)
+  set(_labels sdk)
+  if(name MATCHES "c_library")
+    list(APPEND _labels library)
+  endif()
+  set_tests_properties(sdk_${name} PROPERTIES LABELS "${_labels}" FIXTURES_REQUIRED tos_sdk TIMEOUT 600)
 endforeach()
 
 # gdb on a program built with the installed SDK: lines, arguments, locals, bt down to main.
