@@ -39,14 +39,23 @@ import subprocess
 import sys
 import tomllib
 
+# The clone's root (this file is waveforms/tbwaves.py), or an install's prefix (bin/tbwaves).
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+
+def project_file(root, tree_path, installed_path):
+    """A file of the project, at its path in the clone or, in an install, where cmake/install.cmake
+    puts it (the tables in share/testbed/tables, TOS's headers in m68k-tos/include)."""
+    p = os.path.join(root, tree_path)
+    q = os.path.join(root, installed_path)
+    return q if not os.path.exists(p) and os.path.exists(q) else p
 
 
 # ---- tables -------------------------------------------------------------------------------------
 def load_tables(root=ROOT, net_types_file=None):
-    with open(os.path.join(root, "sw/tables/events.toml"), "rb") as f:
+    with open(project_file(root, "sw/tables/events.toml", "share/testbed/tables/events.toml"), "rb") as f:
         ev = tomllib.load(f)
-    with open(os.path.join(root, "sw/tables/tos.toml"), "rb") as f:
+    with open(project_file(root, "sw/tables/tos.toml", "share/testbed/tables/tos.toml"), "rb") as f:
         tos = tomllib.load(f)
     events = {}
     conv = ev["convention"]
@@ -61,7 +70,7 @@ def load_tables(root=ROOT, net_types_file=None):
     syscalls = {s["number"]: s["name"] for s in tos.get("syscall", [])}
     boards = tos.get("boards", {}).get("names", ["master", "earth", "air", "fire", "water", "space"])
     net_types = {}
-    defs = net_types_file or os.path.join(root, "firmware/tos/include/tos/net_types.h")
+    defs = net_types_file or project_file(root, "firmware/tos/include/tos/net_types.h", "m68k-tos/include/tos/net_types.h")
     if os.path.exists(defs):
         m = re.search(r"enum\s+net_type\s*\{(.*?)\}", open(defs).read(), re.S)
         if m:

@@ -85,7 +85,10 @@ def install():
             "lib/cmake/TOS/tos_add_program.cmake", "lib/cmake/TOS/m68k-toolchain.cmake", "m68k-tos/lib/user.ld",
             "m68k-tos/lib/tos_user_layout.ld", "m68k-tos/include/stdio.h", "m68k-tos/include/tos/tos.h",
             "m68k-tos/include/testbed/tos.h", "libexec/tos/check_68010.py", "share/testbed/firmware/tos.elf",
-            "share/testbed/configs/testbed.toml", "share/doc/testbed/README.md", "share/doc/testbed/tos_abi.md"]
+            "share/testbed/configs/testbed.toml", "bin/tbwaves", "bin/tos-profile", "bin/testbed-experiment",
+            "bin/testbed-analyse", "share/testbed/waveforms/monitor.gtkw", "share/testbed/waveforms/events.filter",
+            "share/testbed/python/testbed_analysis/driver.py", "share/doc/testbed/README.md", "share/doc/testbed/docs/tos_abi.md",
+            "share/doc/testbed/firmware/tos/README.md"]
     missing = [p for p in need if not os.path.exists(os.path.join(A.prefix, p))]
     if missing:
         fail("not installed: " + ", ".join(missing))
