@@ -190,6 +190,16 @@ void Machine::watch_progress() {
   for (;;) {
     sc_core::wait(step);
     if (!watch_) return;
+    // A script line waiting for a prompt that does not come, while a program runs and prints
+    // (progress, so the stall below never fires): stopped, naming the line and what it waits for.
+    sc_core::sc_time since;
+    std::string what;
+    if (spec_.script_wait != sc_core::SC_ZERO_TIME && operator_ && operator_->waiting(since, what) &&
+        sc_core::sc_time_stamp() - since >= spec_.script_wait) {
+      script_stuck_ = what;
+      sc_core::sc_stop();
+      return;
+    }
     uint64_t now = progress();
     if (now != last) {
       last = now;
