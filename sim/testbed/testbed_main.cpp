@@ -379,8 +379,8 @@ int sc_main(int argc, char** argv) {
                   << std::defaultfloat << " ms: " << r.halt_reason;
         rc = 1;
       } else if (r.finished) {
-        std::cout << (r.exit_code == 1 ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
-        if (r.exit_code != 1) rc = 1;
+        std::cout << (r.succeeded() ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
+        if (!r.succeeded()) rc = 1;
       } else {
         std::cout << "still running (" << machine.board_state(i) << ")";
         std::string procs = machine.tos_processes(i);
