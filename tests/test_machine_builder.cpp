@@ -2,6 +2,7 @@
 // DeviceArgs::params as a machine file's [[boards.devices]] keys would, with TOML's types; a key
 // the model does not read is refused when the machine is built, naming it; the entry's own keys
 // are refused as parameters. A machine with a user device builds without SystemC's W506 warning.
+// The model is linked in with TESTBED_LINKED_DEVICE_MODEL.
 #include <gtest/gtest.h>
 
 #include "machine_builder.h"
@@ -17,12 +18,10 @@ struct Knob : testbed::Device {
   static inline std::string label;
 };
 
+// linked in, registered at start-up without a hand-written declaration
+TESTBED_LINKED_DEVICE_MODEL(Knob, "knob", 0x10);
+
 testbed::MachineBuilder two_boards() {
-  static bool registered = false;
-  if (!registered)
-    testbed::register_device_model(
-        {testbed::kDeviceAbi, "knob", 0x10, [](const testbed::DeviceArgs& a) -> testbed::Device* { return new Knob(a); }});
-  registered = true;
   testbed::MachineBuilder m(TESTBED_FIRMWARE_DIR);
   m.set("board.image", "\"demo.elf\"");
   m.add_board("master", 0, 0).add_board("earth", 0, 1);
