@@ -100,7 +100,7 @@ add_test(NAME tos_session_line_waiting_long_says_so
   COMMAND ${CMAKE_COMMAND}
     "-DCMD=$<TARGET_FILE:testbed>|--set|board.filestore=tos-jobs.fs|--input|${_sessions}/ctrl_c_without_wait.txt|--console|master|--stop-ms|120000|--set|run.script_wait_ms=3000|--out|${_tos_out}/ctrl_c_without_wait"
     -DEXPECT_RC=1
-    "-DEXPECT_REGEX=testbed: the session script's line 2 \\(\\^Cecho never typed\\) for `\\$ ` or `\\[console: master\\]\\\\r\\\\n` has waited 3 s \\(run.script_wait_ms\\)"
+    "-DEXPECT_REGEX=testbed: the session script's line 2 \\(\\^C\\) for `\\$ ` or `\\[console: master\\]\\\\r\\\\n` has waited 3 s \\(run.script_wait_ms\\)"
     -P ${_check})
 set_tests_properties(tos_session_ctrl_c_after_wait_ends_spinner tos_session_line_waiting_long_says_so
                      PROPERTIES LABELS "tos;hardening")

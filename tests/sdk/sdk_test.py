@@ -92,6 +92,18 @@ def install():
     missing = [p for p in need if not os.path.exists(os.path.join(A.prefix, p))]
     if missing:
         fail("not installed: " + ", ".join(missing))
+    # the installed scripts find their package, version and tables under the prefix, from anywhere
+    d = tempfile.mkdtemp(prefix="tos-sdk-tools-")
+    for tool in ("testbed-experiment", "testbed-analyse", "tos-profile"):
+        rc, out = run([tool, "--version"], d, env=sdk_env(), ok=False)
+        if rc != 0 or not out.startswith(tool + " "):
+            fail("the installed %s --version did not answer" % tool, out)
+    rc, out = run(["testbed-experiment", "--help"], d, env=sdk_env(), ok=False)
+    if rc != 0 or "usage" not in out:
+        fail("the installed testbed-experiment does not load its package", out)
+    rc, out = run(["tbwaves", "--help"], d, env=sdk_env(), ok=False)
+    if rc != 0 or "--around" not in out:
+        fail("the installed tbwaves does not start", out)
 
 
 def builds_and_boots():
