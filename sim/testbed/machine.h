@@ -91,7 +91,7 @@ class Machine : public sc_core::sc_module {
   uint64_t progress();  // a count that any progress increases
   void watch_progress();
   bool watch_ = true, stalled_ = false, script_ended_ = false;
-  std::string script_stuck_;
+  std::string script_stuck_, script_noted_;
   OperatorConsole* operator_ = nullptr;
   struct TosTables { uint32_t info = 0, procs = 0; };  // symbols of a TOS kernel image, per board
   std::vector<TosTables> tos_;
