@@ -4,15 +4,57 @@
 #   linker script), DIR/libexec/tos/check_68010.py    - from the firmware sub-build (firmware/tos/sdk)
 #   DIR/bin/testbed, testbed-board, tos-mkfs, monitor-decode, m68k-dis   - the simulator and tools
 #   DIR/share/testbed/configs, DIR/share/testbed/firmware (tos.elf, the programs, filestores)
-#   DIR/share/doc/testbed                                - README.md, the TOS README, docs/*.md
+#   DIR/bin/testbed-experiment, testbed-analyse, tos-profile, tbwaves; DIR/share/testbed/python,
+#   DIR/share/testbed/waveforms (save files, filters)        - the analysis and the waveforms
+#   DIR/share/doc/testbed                                - the READMEs and docs/, at their paths in the clone
 # An installed tool finds its configurations and firmware beside itself (sw/output/install_paths.h).
 install(TARGETS testbed testbed-board tos-mkfs monitor-decode m68k-dis RUNTIME DESTINATION bin)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/sim/configs/ DESTINATION share/testbed/configs)
 install(DIRECTORY ${TESTBED_FIRMWARE_DIR}/ DESTINATION share/testbed/firmware
         FILES_MATCHING PATTERN "*.elf" PATTERN "*.fs")
+# The documentation as it sits in the clone: every README and document (*.md) and the figures
+# they show (*.png, *.svg), each at its own path under share/doc/testbed/, so that their relative
+# links work in the install as in the tree (test docs_installed_links_resolve). The documents
+# name source files in backquotes, not as links.
 install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION share/doc/testbed)
-install(FILES ${CMAKE_SOURCE_DIR}/firmware/tos/README.md DESTINATION share/doc/testbed RENAME tos.md)
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/docs/ DESTINATION share/doc/testbed FILES_MATCHING PATTERN "*.md")
+foreach(dir docs examples firmware hw rtl sim sw waveforms)
+  file(GLOB_RECURSE _docs RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS
+       ${CMAKE_SOURCE_DIR}/${dir}/*.md ${CMAKE_SOURCE_DIR}/${dir}/*.png ${CMAKE_SOURCE_DIR}/${dir}/*.svg)
+  # sw/analysis/*_why.md and *_intro.md are not documents: testbed-experiment pastes them into
+  # docs/results/*.md, where their links are written from
+  list(FILTER _docs EXCLUDE REGEX "^sw/analysis/.*_(why|intro)\\.md$")
+  foreach(f ${_docs})
+    get_filename_component(_d ${f} DIRECTORY)
+    install(FILES ${CMAKE_SOURCE_DIR}/${f} DESTINATION share/doc/testbed/${_d})
+  endforeach()
+endforeach()
+# The tools the documents use beside the simulator: the analysis (sw/analysis: testbed-experiment,
+# testbed-analyse, tos-profile, in the versions that find their package, the firmware and the
+# simulator under the prefix; the package in share/testbed/python with the text it pastes into
+# reports) and the waveform workflow (waveforms/README.md: tbwaves, the GTKWave save files, the
+# translate filters, the sample session of the README's recipe).
+install(PROGRAMS ${CMAKE_BINARY_DIR}/install-bin/testbed-experiment ${CMAKE_BINARY_DIR}/install-bin/testbed-analyse
+                 ${CMAKE_BINARY_DIR}/install-bin/tos-profile DESTINATION bin)
+install(DIRECTORY ${CMAKE_SOURCE_DIR}/sw/analysis/testbed_analysis DESTINATION share/testbed/python
+        FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+file(GLOB _analysis_text ${CMAKE_SOURCE_DIR}/sw/analysis/*_why.md ${CMAKE_SOURCE_DIR}/sw/analysis/*_intro.md)
+install(FILES ${_analysis_text} DESTINATION share/testbed/python)
+install(FILES ${CMAKE_BINARY_DIR}/sw/output/version/testbed_version_info.h DESTINATION share/testbed)
+install(PROGRAMS ${CMAKE_SOURCE_DIR}/waveforms/tbwaves.py DESTINATION bin RENAME tbwaves)
+install(FILES ${TESTBED_GENERATED_DIR}/gtkwave/events.filter ${TESTBED_GENERATED_DIR}/gtkwave/registers.filter
+        DESTINATION share/testbed/waveforms)
+install(FILES ${CMAKE_SOURCE_DIR}/tests/waveforms/sample/rc ${CMAKE_SOURCE_DIR}/tests/waveforms/sample/input.txt
+        DESTINATION share/testbed/waveforms/sample)
+# The save files name their filter build/generated/gtkwave/events.filter, from the clone's root;
+# the installed ones name the installed filter by its absolute path, so they open from anywhere.
+foreach(g monitor monitor_events monitor_rtl)
+  install(CODE "
+    set(_dir \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/share/testbed/waveforms\")
+    file(READ \"${CMAKE_SOURCE_DIR}/waveforms/${g}.gtkw\" _g)
+    string(REPLACE \"build/generated/gtkwave/\" \"\${CMAKE_INSTALL_PREFIX}/share/testbed/waveforms/\" _g \"\${_g}\")
+    message(STATUS \"Installing: \${_dir}/${g}.gtkw\")
+    file(WRITE \"\${_dir}/${g}.gtkw\" \"\${_g}\")")
+endforeach()
 # The firmware sub-build's own rules (tos-cc, headers, libraries, TOSConfig.cmake), to the same prefix.
 install(CODE "
   execute_process(COMMAND \"${CMAKE_COMMAND}\" --install \"${CMAKE_BINARY_DIR}/firmware-build/build\"

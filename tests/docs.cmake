@@ -20,3 +20,12 @@ foreach(case "unmarked:a ```sh block without a <!-- recipe" "wrong_output:no mat
   set_tests_properties(docs_runner_refuses_${_doc}_recipes PROPERTIES LABELS docs
     PASS_REGULAR_EXPRESSION "FAIL: .*${_why}")
 endforeach()
+
+# The link checker of the installed documents (docs_installed_links_resolve, tests/sdk.cmake)
+# finds a link to a file that is not there and a fragment naming no heading, and passes over a
+# link in `code`.
+add_test(NAME docs_link_checker_finds_broken_links
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs/links_resolve.py ${CMAKE_CURRENT_SOURCE_DIR}/docs/broken_links)
+set_tests_properties(docs_link_checker_finds_broken_links PROPERTIES LABELS docs
+  PASS_REGULAR_EXPRESSION "FAIL: broken link README.md:5: sub/gone.md \\(no such file\\)\nFAIL: broken link sub/present.md:3: ../README.md#nowhere \\(no heading #nowhere there\\)\n$"
+  FAIL_REGULAR_EXPRESSION "in code|nowhere.md")

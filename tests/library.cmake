@@ -12,3 +12,11 @@ foreach(s headers_say_what_they_are compose_two_boards_and_a_monitor device_on_a
   add_test(NAME library_${s} COMMAND ${_lib_test} ${s} --prefix ${_lib_prefix})
   set_tests_properties(library_${s} PROPERTIES LABELS library FIXTURES_REQUIRED testbed_library TIMEOUT 900)
 endforeach()
+
+# MachineBuilder::add_device with a device's own parameters (issue 62): they reach the model as a
+# machine file's keys do; one the model does not read, or an entry key, is refused.
+add_executable(test_machine_builder test_machine_builder.cpp board_test_main.cpp)
+target_link_libraries(test_machine_builder PRIVATE GTest::gtest testbed_machine testbed_warnings)
+target_compile_definitions(test_machine_builder PRIVATE TESTBED_FIRMWARE_DIR="${TESTBED_FIRMWARE_DIR}")
+add_dependencies(test_machine_builder firmware)
+gtest_discover_tests(test_machine_builder DISCOVERY_TIMEOUT 60 PROPERTIES LABELS library)

@@ -13,12 +13,39 @@ foreach(t
     # printf("%llu %f %e %g") of computed values, and ctype, assert, abort and <math.h> with
     # tos-cc -lm (issues #31, #40: newlib): the host's digits
     "program_prints_64_bit_and_double_values_as_the_host:prints_numbers_as_the_host"
-    "tos_cc_refuses_68020_code_and_compiles_with_c:refuses_68020_code")
+    "tos_cc_refuses_68020_code_and_compiles_with_c:refuses_68020_code"
+    # the installed headers are the library's (time_t), and the time functions, swprintf and
+    # its kin, strtold, wcstold, towctrans, hsearch, on_exit link and print the host's lines
+    "c_library_agrees_with_its_headers:c_library_agrees_with_its_headers")
   string(REPLACE ":" ";" t "${t}")
   list(GET t 0 name)
   list(GET t 1 scenario)
   add_test(NAME sdk_${name} COMMAND ${_sdk_test} ${scenario} --prefix ${_sdk_prefix})
-  set_tests_properties(sdk_${name} PROPERTIES LABELS sdk FIXTURES_REQUIRED tos_sdk TIMEOUT 600)
+  set(_labels sdk)
+  if(name MATCHES "c_library")
+    list(APPEND _labels library)
+  endif()
+  set_tests_properties(sdk_${name} PROPERTIES LABELS "${_labels}" FIXTURES_REQUIRED tos_sdk TIMEOUT 600)
+endforeach()
+
+# Every relative link of the installed documents (share/doc/testbed) leads to a file there, and
+# its #fragment to a heading (issue 62: docs installed flat, the TOS README renamed, READMEs left
+# out). The checker finds broken links: docs_link_checker_finds_broken_links.
+add_test(NAME docs_installed_links_resolve
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs/links_resolve.py ${_sdk_prefix}/share/doc/testbed
+          --need README.md firmware/tos/README.md docs/tos_abi.md waveforms/README.md hw/board/README.md)
+set_tests_properties(docs_installed_links_resolve PROPERTIES LABELS "docs;sdk" FIXTURES_REQUIRED tos_sdk TIMEOUT 60)
+
+# The README recipes that name an installed tool run from an empty folder against the installed
+# prefix alone (the clone's paths mapped to the install's: tests/docs/run_recipes.py --installed);
+# those that make the install or use a tool it does not carry are listed with the reason.
+foreach(doc README.md firmware/tos/README.md)
+  string(MAKE_C_IDENTIFIER "${doc}" _id)
+  add_test(NAME docs_recipes_of_${_id}_run_in_the_install
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/docs/run_recipes.py ${CMAKE_SOURCE_DIR}/${doc}
+            --installed ${_sdk_prefix})
+  set_tests_properties(docs_recipes_of_${_id}_run_in_the_install PROPERTIES LABELS "docs;sdk"
+                       FIXTURES_REQUIRED tos_sdk TIMEOUT 1500)
 endforeach()
 
 # gdb on a program built with the installed SDK: lines, arguments, locals, bt down to main.

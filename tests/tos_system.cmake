@@ -85,6 +85,27 @@ add_test(NAME tos_session_job_control
           -P ${CMAKE_CURRENT_SOURCE_DIR}/scripts/tos_session_prompts.cmake)
 set_tests_properties(tos_session_job_control PROPERTIES LABELS "tos;hardening")
 
+# Ctrl-C for a running program with the shell's prompts alone (issue 62): `@wait TEXT` makes the
+# next line wait for the program's output instead of a prompt, so the Ctrl-C reaches the spinner
+# (600 s of computing) and the session goes on. Without the @wait line the Ctrl-C line waits for a
+# prompt that does not come while the spinner runs (progress: the no-progress guard never fires):
+# a tenth of run.script_wait_ms in, stderr names the line and what it waits for; at the whole of
+# it the run stops, naming them again.
+add_test(NAME tos_session_ctrl_c_after_wait_ends_spinner
+  COMMAND ${CMAKE_COMMAND}
+    "-DCMD=$<TARGET_FILE:testbed>|--set|board.filestore=tos-jobs.fs|--input|${_sessions}/ctrl_c_after_wait.txt|--console|master|--stop-ms|120000|--out|${_tos_out}/ctrl_c_after_wait"
+    -DEXPECT_RC=0
+    "-DEXPECT_REGEX=master\\$ spinner 600000.*spinner: spinning.*\\^C.*\\[1\\] spinner interrupted.*master\\$ echo after the interrupt\r?\nafter the interrupt.*master\\$ echo done\r?\ndone.*testbed: the session script is done"
+    -P ${_check})
+add_test(NAME tos_session_line_waiting_long_says_so
+  COMMAND ${CMAKE_COMMAND}
+    "-DCMD=$<TARGET_FILE:testbed>|--set|board.filestore=tos-jobs.fs|--input|${_sessions}/ctrl_c_without_wait.txt|--console|master|--stop-ms|120000|--set|run.script_wait_ms=3000|--out|${_tos_out}/ctrl_c_without_wait"
+    -DEXPECT_RC=1
+    "-DEXPECT_REGEX=testbed: the session script's line 2 \\(\\^C\\) for `\\$ ` or `\\[console: master\\]\\\\r\\\\n` has waited [0-9.]+ s; the run stops at 3 s \\(run.script_wait_ms\\).*testbed: the session script's line 2 \\(\\^C\\) for `\\$ ` or `\\[console: master\\]\\\\r\\\\n` has waited 3 s \\(run.script_wait_ms\\)"
+    -P ${_check})
+set_tests_properties(tos_session_ctrl_c_after_wait_ends_spinner tos_session_line_waiting_long_says_so
+                     PROPERTIES LABELS "tos;hardening")
+
 # Result files a guest cannot forge (issue #30, label security): a download named as one of the
 # host's own results (monitor.trace.txt, events.1.vcd, master.console.log) is refused by the host
 # (EPERM in TOS) and said on stderr; stale results of an earlier run are removed before the run

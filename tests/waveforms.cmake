@@ -23,6 +23,13 @@ waveforms_check(waveforms_tos_view_fst ${_wf_out}/tos-fst.gtkw
 waveforms_check(waveforms_tos_view_whole_run ${_wf_out}/tos-all.gtkw
   "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--window|all|--out|${_wf_out}/tos-all")
 
+# --around sizes the window by the frame (at most 200 of its lengths: the 1 KB RF_DATA frame of
+# the sample, 104 us, within 30 ms) and puts its marker on that frame, not the first in view.
+add_test(NAME waveforms_around_opens_on_the_frame
+  COMMAND ${Python3_EXECUTABLE} ${_wf}/around_opens_on_the_frame.py ${_tbwaves} ${_wf}/sample ${_wf_out}/around
+          RF_DATA 30)
+set_tests_properties(waveforms_around_opens_on_the_frame PROPERTIES LABELS waveforms TIMEOUT 120)
+
 # The check itself: a save file that opens where nothing happens (the first microsecond) fails.
 waveforms_check(waveforms_check_refuses_an_empty_window ${_wf_out}/empty.gtkw
   "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--window|0:0.001|--out|${_wf_out}/empty")

@@ -39,14 +39,23 @@ import subprocess
 import sys
 import tomllib
 
+# The clone's root (this file is waveforms/tbwaves.py), or an install's prefix (bin/tbwaves).
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+
+
+def project_file(root, tree_path, installed_path):
+    """A file of the project, at its path in the clone or, in an install, where cmake/install.cmake
+    puts it (the tables in share/testbed/tables, TOS's headers in m68k-tos/include)."""
+    p = os.path.join(root, tree_path)
+    q = os.path.join(root, installed_path)
+    return q if not os.path.exists(p) and os.path.exists(q) else p
 
 
 # ---- tables -------------------------------------------------------------------------------------
 def load_tables(root=ROOT, net_types_file=None):
-    with open(os.path.join(root, "sw/tables/events.toml"), "rb") as f:
+    with open(project_file(root, "sw/tables/events.toml", "share/testbed/tables/events.toml"), "rb") as f:
         ev = tomllib.load(f)
-    with open(os.path.join(root, "sw/tables/tos.toml"), "rb") as f:
+    with open(project_file(root, "sw/tables/tos.toml", "share/testbed/tables/tos.toml"), "rb") as f:
         tos = tomllib.load(f)
     events = {}
     conv = ev["convention"]
@@ -61,7 +70,7 @@ def load_tables(root=ROOT, net_types_file=None):
     syscalls = {s["number"]: s["name"] for s in tos.get("syscall", [])}
     boards = tos.get("boards", {}).get("names", ["master", "earth", "air", "fire", "water", "space"])
     net_types = {}
-    defs = net_types_file or os.path.join(root, "firmware/tos/include/tos/net_types.h")
+    defs = net_types_file or project_file(root, "firmware/tos/include/tos/net_types.h", "m68k-tos/include/tos/net_types.h")
     if os.path.exists(defs):
         m = re.search(r"enum\s+net_type\s*\{(.*?)\}", open(defs).read(), re.S)
         if m:
@@ -379,6 +388,24 @@ def activity(b):
     return []
 
 
+def around_hit(B, net, show, around):
+    """--around NAME: (start, end, label) in ps of the first Centrenet frame of that type on the
+    bus (end: where the frame signal next changes), else of the first event of that name (end =
+    start) on a board shown."""
+    hits = []
+    for n, ch in net.items():
+        if n.endswith(".frame"):
+            for i, (t, v) in enumerate(ch):
+                if v and re.search(r"\b" + around + r"\b", v):
+                    hits.append((t, ch[i + 1][0] if i + 1 < len(ch) else t, v))
+    for k in show:
+        if k in B:
+            hits += [(t, t, v) for t, v in B[k].sig.get("event", []) if re.match(around + r"\b", v)]
+    if not hits:
+        raise SystemExit(f"tbwaves: --around {around}: no such frame or event")
+    return min(hits)
+
+
 def choose_window(B, net, mode, t_end, show, around=None):
     """(start, end) in ps: 'all', 'A:B' in ms, or 'auto': the first stretch where the boards shown
     are all going (the last of their first threads, else the first event), long enough for about
@@ -390,18 +417,19 @@ def choose_window(B, net, mode, t_end, show, around=None):
         a, b = mode.split(":")
         return int(float(a) * 1e9), int(float(b) * 1e9)
     bs = [B[k] for k in show if k in B]
-    if around:  # the first frame of that type on the bus, or the first event of that name
-        hits = [t for n, ch in net.items() if n.endswith(".frame") for t, v in ch if v and re.search(r"\b" + around + r"\b", v)]
-        hits += [t for b in bs for t, v in b.sig.get("event", []) if re.match(around + r"\b", v)]
-        if not hits:
-            raise SystemExit(f"tbwaves: --around {around}: no such frame or event")
-        t0 = min(hits)
+    if around:
+        # Sized by the frame itself: at least 20 of its lengths (its neighbours on the bus), at
+        # most 200 (a frame of microseconds is not lost in a window of seconds when the boards
+        # go quiet after it); within that, about 40 changes of the busiest board shown. An event
+        # has no length: 10 us to 10 ms.
+        t0, t1, _ = around_hit(B, net, show, around)
+        lo, hi = (20 * (t1 - t0), 200 * (t1 - t0)) if t1 > t0 else (10_000_000, 10_000_000_000)
         spans = []
         for b in bs:
             ch = [t for t in activity(b) if t > t0]
             if ch:
                 spans.append(ch[min(40, len(ch) - 1)] - t0)
-        span = max(min(spans) if spans else 0, 10_000_000)
+        span = min(max(min(spans) if spans else 0, lo), hi)
         return max(0, t0 - span // 4), t0 + span
     if not bs:
         return 0, t_end
@@ -665,9 +693,13 @@ def main(argv=None):
             lost = [t for t, x in v[4] if x == 1 and win[0] <= t <= win[1]]
             if lost:
                 markers.append((lost[0], f"{v[0]}_lost_event"))
-    fr = [(t, v) for t, v in net.get("net.frame", []) if v and win[0] <= t <= win[1]]
-    if fr:
-        markers.append((fr[0][0], "frame_" + fr[0][1].split(" #")[0].replace(" ", "_").replace(">", "_to_")))
+    if a.around and a.window == "auto":  # on the frame or event asked for, not the first in view
+        t, _, label = around_hit(B, net, show, a.around)
+        markers.append((t, "around_" + re.sub(r"\W+", "_", label.split(" #")[0].replace(">", "_to_")).strip("_")))
+    else:
+        fr = [(t, v) for t, v in net.get("net.frame", []) if v and win[0] <= t <= win[1]]
+        if fr:
+            markers.append((fr[0][0], "frame_" + fr[0][1].split(" #")[0].replace(" ", "_").replace(">", "_to_")))
     markers.sort()
     # A signal that does not change in the window the file opens on is left out of the list (and
     # named in the file's comments): GTKWave's Signals tree still has it.

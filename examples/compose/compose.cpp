@@ -31,7 +31,7 @@ int sc_main(int argc, char* argv[]) {
       testbed::Board& b = machine->board(i);
       const testbed::BoardResult& r = b.result();
       std::printf("%s: %s, %llu instructions, %.3f ms, console: %s\n", b.basename(),
-                  r.finished ? ("exit " + std::to_string(r.exit_code)).c_str() : "running",
+                  r.finished ? ("exit status " + std::to_string(r.exit_status())).c_str() : "running",
                   (unsigned long long)b.cpu().core().instructions(), sc_core::sc_time_stamp().to_seconds() * 1e3,
                   machine->console_first_line(i).c_str());
     }

@@ -8,6 +8,9 @@ set(CMAKE_OBJCOPY m68k-linux-gnu-objcopy CACHE FILEPATH "")
 set(CMAKE_OBJDUMP m68k-linux-gnu-objdump CACHE FILEPATH "")
 set(CMAKE_C_FLAGS_INIT "-m68010 -ffreestanding -fno-pic -fno-stack-protector -fno-asynchronous-unwind-tables")
 set(CMAKE_ASM_FLAGS_INIT "-m68010")
+# The Debug configuration optimises for debugging (-Og): gdb shows a program's locals and steps
+# line by line, where the default RelWithDebInfo's -O2 leaves locals <optimized out>.
+set(CMAKE_C_FLAGS_DEBUG_INIT "-Og -g")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "-nostdlib -nostartfiles -static -Wl,--build-id=none -Wl,-z,noexecstack -Wl,--no-warn-rwx-segments")
 set(CMAKE_EXECUTABLE_SUFFIX_C ".elf")
 set(CMAKE_EXECUTABLE_SUFFIX_ASM ".elf")

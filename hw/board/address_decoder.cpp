@@ -17,7 +17,12 @@ AddressDecoder::AddressDecoder(sc_core::sc_module_name name, const std::vector<W
       if (uint64_t(w.base) < uint64_t(v.base) + v.size && uint64_t(v.base) < uint64_t(w.base) + w.size)
         throw std::invalid_argument(std::string(this->name()) + ": windows " + v.name + " and " + w.name + " overlap");
     }
-    ports_.push_back(std::make_unique<Port>(w.name.c_str()));
+    // The socket's SystemC name: the window's, with '.' and spaces (which SystemC refuses in a
+    // name) as '_'. SystemC makes the same name itself, but warns (W506) for each object: a
+    // user device's window "dev.crc0" gave four warnings in every run.
+    std::string sc_name = w.name;
+    std::replace_if(sc_name.begin(), sc_name.end(), [](char c) { return c == '.' || c == ' ' || c == '\t'; }, '_');
+    ports_.push_back(std::make_unique<Port>(sc_name.c_str()));
     ports_.back()->register_invalidate_direct_mem_ptr(this, &AddressDecoder::invalidate_direct_mem_ptr, int(i));
   }
 }

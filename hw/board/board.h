@@ -83,7 +83,17 @@ struct BoardConfig {
 
 struct BoardResult {
   bool finished = false;      // SIMCTL EXIT written
-  uint32_t exit_code = 0;     // the value written (1 = success)
+  // The value the guest wrote to SIMCTL EXIT. The register's convention, not a process's: 1
+  // (EXIT's SUCCESS) is success and any other value a failure code, so that a stray write of 0
+  // reads as a failure. succeeded() and exit_status() say it as a host program would.
+  uint32_t exit_code = 0;
+  bool succeeded() const { return finished && exit_code == TB_SIMCTL_EXIT_SUCCESS; }
+  // As a process's exit status: 0 for success, the guest's failure code otherwise (1 if it was
+  // none, or out of 1..255, or the board did not finish).
+  int exit_status() const {
+    if (succeeded()) return 0;
+    return finished && exit_code >= 2 && exit_code <= 255 ? int(exit_code) : 1;
+  }
   std::string halt_reason;    // non-empty: the CPU halted (double bus fault)
   sc_core::sc_time time;      // simulated time at the end
   uint64_t cycles = 0, instructions = 0;

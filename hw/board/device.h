@@ -100,7 +100,8 @@ struct DeviceModel {
 constexpr unsigned kDeviceAbi = 1;
 
 // Models linked into the program: MachineBuilder::add_device and `model = "..."` in a machine
-// file find them here. Registering a name twice throws.
+// file find them here (TESTBED_LINKED_DEVICE_MODEL below registers one). Registering a name
+// twice throws; the model must outlive the program's machines (the registry keeps its address).
 void register_device_model(const DeviceModel& model);
 const DeviceModel* find_device_model(const std::string& name);
 // A plugin: dlopen(path) and its testbed_device_model(); throws std::runtime_error saying why not
@@ -117,3 +118,16 @@ const DeviceModel* load_device_plugin(const std::string& path);
                                         }};                                                               \
     return &m;                                                                                            \
   }
+
+// A model linked into the program (not a plugin), registered when the program starts under
+// `model_name` (machine file: model = "name"; MachineBuilder::add_device(..., "name", ...)), with
+// no declaration to write: TESTBED_LINKED_DEVICE_MODEL(CrcUnit, "crc", 0x20) at namespace scope.
+#define TESTBED_LINKED_DEVICE_MODEL(Class, model_name, window_size)                                   \
+  static const bool testbed_linked_model_##Class = [] {                                              \
+    static const testbed::DeviceModel m{testbed::kDeviceAbi, model_name, window_size,                 \
+                                        [](const testbed::DeviceArgs& a) -> testbed::Device* {        \
+                                          return new Class(a);                                        \
+                                        }};                                                           \
+    testbed::register_device_model(m);                                                                \
+    return true;                                                                                      \
+  }()

@@ -148,10 +148,10 @@ int result(Board& b, const BoardOptions& o, gdb::GdbServer* gdb_server) {
     std::fprintf(stderr, "testbed-board: CPU halted: %s\n", r.halt_reason.c_str());
     return 3;
   }
-  if (r.exit_code == 1) return 0;
+  if (r.succeeded()) return 0;
   std::fprintf(stderr, "testbed-board: the guest reported failure code %u (0x%X)\n", unsigned(r.exit_code),
                unsigned(r.exit_code));
-  return r.exit_code >= 2 && r.exit_code <= 255 ? int(r.exit_code) : 1;
+  return r.exit_status();
 }
 
 }  // namespace

@@ -190,6 +190,29 @@ void Machine::watch_progress() {
   for (;;) {
     sc_core::wait(step);
     if (!watch_) return;
+    // A script line waiting for a prompt that does not come, while a program runs and prints
+    // (progress, so the stall below never fires): stopped, naming the line and what it waits for.
+    // A tenth of the way there it is said on stderr, once per line (an upload over the LAN link
+    // may take a minute; a spinning program would take the whole limit).
+    sc_core::sc_time since;
+    std::string what;
+    if (spec_.script_wait != sc_core::SC_ZERO_TIME && operator_ && operator_->waiting(since, what)) {
+      sc_core::sc_time waited = sc_core::sc_time_stamp() - since;
+      if (waited >= spec_.script_wait) {
+        script_stuck_ = what;
+        sc_core::sc_stop();
+        return;
+      }
+      if (waited >= spec_.script_wait / 10.0 && what != script_noted_) {
+        script_noted_ = what;
+        std::ostringstream w;
+        w << std::fixed << std::setprecision(3) << waited.to_seconds() << " s";
+        std::cerr << "testbed: the session script's " << what << " has waited " << w.str()
+                  << "; the run stops at " << spec_.script_wait
+                  << " (run.script_wait_ms). A program's output is not the shell's prompt: "
+                     "`@wait TEXT` before the line waits for the program's" << std::endl;
+      }
+    }
     uint64_t now = progress();
     if (now != last) {
       last = now;

@@ -57,6 +57,9 @@ class Machine : public sc_core::sc_module {
   // The session script (run.input) was typed to its end and then nothing progressed for
   // spec.script_idle: the run was ended as the operator's session is over.
   bool script_ended() const { return script_ended_; }
+  // A line of the session script waited spec.script_wait for its prompt: the run was stopped;
+  // which line, for what (empty when not).
+  const std::string& script_stuck() const { return script_stuck_; }
   // What TOS processes are still alive on board i (read from the kernel's process table when
   // its image is a TOS kernel): "sh (foreground), logger (background)"; "" when none or not TOS.
   std::string tos_processes(size_t i);
@@ -88,6 +91,7 @@ class Machine : public sc_core::sc_module {
   uint64_t progress();  // a count that any progress increases
   void watch_progress();
   bool watch_ = true, stalled_ = false, script_ended_ = false;
+  std::string script_stuck_, script_noted_;
   OperatorConsole* operator_ = nullptr;
   struct TosTables { uint32_t info = 0, procs = 0; };  // symbols of a TOS kernel image, per board
   std::vector<TosTables> tos_;

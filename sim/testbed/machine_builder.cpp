@@ -30,7 +30,8 @@ MachineBuilder& MachineBuilder::add_board(const std::string& name, unsigned node
 }
 
 MachineBuilder& MachineBuilder::add_device(const std::string& board, const std::string& name,
-                                           const std::string& model, uint32_t address) {
+                                           const std::string& model, uint32_t address,
+                                           const std::map<std::string, std::string>& params) {
   toml::array* boards = table_["boards"].as_array();
   toml::table* entry = nullptr;
   if (boards)
@@ -42,7 +43,20 @@ MachineBuilder& MachineBuilder::add_device(const std::string& board, const std::
   if (!devs) throw ConfigError(name_ + ": board " + board + ": devices: expected an array of tables");
   bool plugin = model.find('/') != std::string::npos ||
                 (model.size() > 3 && model.compare(model.size() - 3, 3, ".so") == 0);
-  devs->push_back(toml::table{{"name", name}, {"address", int64_t(address)}, {plugin ? "library" : "model", model}});
+  toml::table dev{{"name", name}, {"address", int64_t(address)}, {plugin ? "library" : "model", model}};
+  for (const auto& [key, value] : params) {
+    if (key.empty() || dev.contains(key) || key == "library" || key == "model")
+      throw ConfigError(name_ + ": add_device(" + name + "): parameter '" + key +
+                        "' is not the device's own (name, address, library and model are the entry's)");
+    toml::table parsed;
+    try {
+      parsed = toml::parse("v = " + value);
+    } catch (const toml::parse_error&) {
+      parsed = toml::table{{"v", value}};  // a bare word: a string, as set() takes it
+    }
+    dev.insert(key, *parsed.get("v"));
+  }
+  devs->push_back(std::move(dev));
   return *this;
 }
 

@@ -15,6 +15,7 @@
 #include "machine.h"
 #include "machine_spec.h"
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -32,9 +33,12 @@ class MachineBuilder {
   // A board ([[boards]]): node 0 slot 0 is the master; image "" = board.image.
   MachineBuilder& add_board(const std::string& name, unsigned node, unsigned slot, const std::string& image = "");
   // A user device on board `board` ([[boards.devices]]): `model` is a plugin's path (it has a
-  // '/' or ends in .so) or the name of a model linked in (register_device_model).
+  // '/' or ends in .so) or the name of a model linked in (register_device_model). `params` are
+  // the device's own keys (what its model reads from a.params), each a TOML value as in set():
+  //   m.add_device("earth", "crc0", "./libcrc_unit.so", 0xFE1000, {{"cycles_per_word", "40"}});
+  // A key the model does not read is refused when the machine is built, as in a machine file.
   MachineBuilder& add_device(const std::string& board, const std::string& name, const std::string& model,
-                             uint32_t address);
+                             uint32_t address, const std::map<std::string, std::string>& params = {});
 
   // The machine, checked as a machine file is (throws ConfigError naming what is wrong).
   MachineSpec spec() const;

@@ -306,6 +306,7 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   m.stop_time = sc_core::sc_time(stop_ms, sc_core::SC_MS);
   m.no_progress = sc_core::sc_time(double(run.get_int("no_progress_ms", 10000, 0, 1000000000)), sc_core::SC_MS);
   m.script_idle = sc_core::sc_time(double(run.get_int("script_idle_ms", 1000, 1, 1000000000)), sc_core::SC_MS);
+  m.script_wait = sc_core::sc_time(double(run.get_int("script_wait_ms", 600000, 0, 1000000000)), sc_core::SC_MS);
   m.out_dir = run.get_string("out_dir", "testbed-out");
   // A backslash is no separator here: `--out runs\one` would make one folder named so, beside
   // the one meant. Refused, as is a control character (a TOML escape such as \b in the name).

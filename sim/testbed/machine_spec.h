@@ -59,6 +59,7 @@ struct MachineSpec {
   sc_core::sc_time stop_time;         // simulated time limit (0: until every board exits)
   sc_core::sc_time no_progress;       // a run without progress this long is stopped (0: never)
   sc_core::sc_time script_idle;       // the session script done and no progress this long: the run ends
+  sc_core::sc_time script_wait;       // a script line waiting this long for its prompt ends the run (0: never)
 
   static MachineSpec from_config(const Config& cfg, const std::string& firmware_dir);
   // The board settings of board b (the defaults, its identity and RAM, its device windows).

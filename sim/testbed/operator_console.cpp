@@ -46,7 +46,6 @@ void OperatorConsole::set_interactive() {
 }
 
 void OperatorConsole::type(const std::string& text, const std::string& prompts) {
-  input_.insert(input_.end(), text.begin(), text.end());
   script_ = !text.empty();
   prompts_.clear();
   size_t a = 0;
@@ -56,18 +55,70 @@ void OperatorConsole::type(const std::string& text, const std::string& prompts) 
     if (b > a) prompts_.push_back(prompts.substr(a, b - a));
     a = b + 1;
   }
-  prompt_seen_ = prompts_.empty();
+  // Split into steps; a directive applies to the step after it.
+  std::vector<std::string> wait_next = prompts_;
+  int line = 1;
+  bool line_start = true;
+  for (size_t i = 0; i < text.size();) {
+    size_t e = i;
+    while (e < text.size() && text[e] != '\n' && text[e] != 0x03 && text[e] != 0x1A && text[e] != 0x04) ++e;
+    std::string piece = text.substr(i, e < text.size() ? e - i + 1 : std::string::npos);
+    i = e + 1;
+    bool ends_line = piece.back() == '\n';
+    if (line_start && piece.rfind("@wait ", 0) == 0) {
+      std::string what = piece.substr(6);
+      while (!what.empty() && (what.back() == '\n' || what.back() == '\r')) what.pop_back();
+      if (!what.empty()) wait_next = {what};
+    } else {
+      if (line_start && piece.rfind("@@", 0) == 0) piece.erase(0, 1);
+      steps_.push_back({piece, wait_next, line});
+      wait_next = prompts_;
+    }
+    line_start = ends_line;
+    if (ends_line) ++line;
+  }
+  typed_ = 0;
+  if (!steps_.empty()) expect(steps_.front().wait_for);
+  else expect(prompts_);
+}
+
+void OperatorConsole::expect(const std::vector<std::string>& texts) {
+  expected_ = texts;
+  prompt_seen_ = expected_.empty();
+  wait_since_ = sc_core::sc_time_stamp();
+}
+
+bool OperatorConsole::waiting(sc_core::sc_time& since, std::string& what) const {
+  if (steps_.empty() || prompt_seen_) return false;
+  auto shown = [](const std::string& t) {
+    std::string o;
+    for (unsigned char c : t) {
+      if (c == '\r') o += "\\r";
+      else if (c == '\n') o += "\\n";
+      else if (c < 32) o += std::string("^") + char(c + 64);
+      else o += char(c);
+    }
+    return o;
+  };
+  since = wait_since_;
+  std::string t = steps_.front().text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+  what = "line " + std::to_string(steps_.front().line) + " (" + shown(t) + ") for ";
+  for (size_t i = 0; i < expected_.size(); ++i) what += (i ? " or `" : "`") + shown(expected_[i]) + "`";
+  return true;
 }
 
 bool OperatorConsole::receive(uint8_t& byte) {
-  if (!input_.empty()) {
+  if (!steps_.empty()) {
     if (!prompt_seen_) return false;
-    byte = input_.front();
-    input_.pop_front();
-    // The next line waits for a prompt: after Enter, and after Ctrl-C, Ctrl-Z and Ctrl-D, which
-    // a person types without Enter and then waits for the shell (a script writes the next
-    // command right after one of them).
-    if ((byte == '\n' || byte == 0x03 || byte == 0x1A || byte == 0x04) && !prompts_.empty()) prompt_seen_ = false;
+    byte = uint8_t(steps_.front().text[typed_++]);
+    if (typed_ == steps_.front().text.size()) {
+      // The line is typed: the next waits for its prompt (a person types Ctrl-C, Ctrl-Z and
+      // Ctrl-D without Enter and then waits for the shell) or its @wait text.
+      steps_.pop_front();
+      typed_ = 0;
+      expect(steps_.empty() ? prompts_ : steps_.front().wait_for);
+    }
     return true;
   }
   if (!real_time_) return false;
@@ -95,10 +146,10 @@ bool OperatorConsole::receive(uint8_t& byte) {
 void OperatorConsole::transmit(uint8_t byte, const sc_core::sc_time& t) {
   ConsoleSink::transmit(byte, t);
   if (tcp_) tcp_->transmit(byte, t);
-  if (!prompts_.empty()) {
+  if (!expected_.empty()) {
     recent_.push_back(char(byte));
-    if (recent_.size() > 64) recent_.erase(0, recent_.size() - 64);
-    for (auto& p : prompts_)
+    if (recent_.size() > 256) recent_.erase(0, recent_.size() - 256);
+    for (auto& p : expected_)
       if (recent_.size() >= p.size() && recent_.compare(recent_.size() - p.size(), p.size(), p) == 0)
         prompt_seen_ = true;
   }

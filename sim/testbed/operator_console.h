@@ -21,23 +21,38 @@ class OperatorConsole : public ConsoleSink {
   ~OperatorConsole() override;
   void transmit(uint8_t byte, const sc_core::sc_time& t) override;
   bool receive(uint8_t& byte) override;
-  bool has_input() const override { return !input_.empty() || interactive_ || tcp_; }
+  bool has_input() const override { return !steps_.empty() || interactive_ || tcp_; }
 
   // A session script; `prompts` ('|'-separated, e.g. a shell's "$ " and TOS's
   // "[console: master]\r\n" when the console comes back): each line waits for one of them to
   // appear on the console before it is typed. "" types everything at once. Ctrl-C, Ctrl-Z and
   // Ctrl-D end a line as Enter does (the command after one follows it on the same line).
+  // A line `@wait TEXT` is not typed: the line after it waits for TEXT instead of a prompt (a
+  // running program's output, before a Ctrl-C for it); `@@` types a line's leading `@`.
   void type(const std::string& text, const std::string& prompts);
   // The session script has been typed to its end and the prompt after its last line has
   // appeared: the operator has nothing more to say (false without a script).
-  bool script_done() const { return script_ && input_.empty() && prompt_seen_; }
+  bool script_done() const { return script_ && steps_.empty() && prompt_seen_; }
+  // A script line waits for its prompt or text: since when, and which line for what (as
+  // "line 2 (^C) for `$ `"); false when none waits.
+  bool waiting(sc_core::sc_time& since, std::string& what) const;
   void set_interactive();  // stdin in raw mode until the console is destroyed
   void set_tcp(int port);  // throws std::runtime_error naming the port
 
  private:
+  // One line of a script (ended by Enter, Ctrl-C, Ctrl-Z or Ctrl-D), typed once one of
+  // `wait_for` has appeared on the console (at once if empty).
+  struct Step {
+    std::string text;
+    std::vector<std::string> wait_for;
+    int line;
+  };
   void real_time();
-  std::deque<uint8_t> input_;
-  std::vector<std::string> prompts_;
+  void expect(const std::vector<std::string>& texts);
+  std::deque<Step> steps_;
+  size_t typed_ = 0;  // bytes of steps_.front() typed
+  std::vector<std::string> prompts_, expected_;
+  sc_core::sc_time wait_since_;
   std::string recent_;
   bool prompt_seen_ = true;
   bool script_ = false;

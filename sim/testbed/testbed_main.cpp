@@ -339,6 +339,15 @@ int sc_main(int argc, char** argv) {
                 << " (run.no_progress_ms); each board's state is in the summary\n";
       rc = 1;
     }
+    if (!machine.script_stuck().empty()) {
+      std::ostringstream m;
+      m << "testbed: the session script's " << machine.script_stuck() << " has waited " << spec.script_wait
+        << " (run.script_wait_ms); stopped at " << sc_core::sc_time_stamp()
+        << ". A program's output is not the shell's prompt: `@wait TEXT` before the line waits for the program's\n";
+      std::cout << m.str();
+      std::cerr << m.str();
+      rc = 1;
+    }
     if (machine.script_ended()) {
       // The operator's session is over: the run ends as the person would leave the machine.
       // The shells waiting for input are expected; any other program still alive is named.
@@ -370,8 +379,8 @@ int sc_main(int argc, char** argv) {
                   << std::defaultfloat << " ms: " << r.halt_reason;
         rc = 1;
       } else if (r.finished) {
-        std::cout << (r.exit_code == 1 ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
-        if (r.exit_code != 1) rc = 1;
+        std::cout << (r.succeeded() ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
+        if (!r.succeeded()) rc = 1;
       } else {
         std::cout << "still running (" << machine.board_state(i) << ")";
         std::string procs = machine.tos_processes(i);

@@ -16,6 +16,14 @@ must end with `status` (default 0). A block without a marker, or an unknown mark
 test: a new recipe must say whether it runs.
 
 usage: run_recipes.py DOC.md --source DIR --build DIR
+       run_recipes.py DOC.md --installed PREFIX
+
+With --installed, the recipes run as a user of `cmake --install` would run them: from an empty
+scratch folder, with no clone and no build, PREFIX/bin first on PATH and ~/tos-sdk the prefix. A
+recipe runs when it names a tool the prefix installed, its paths in the clone mapped to the
+install's (INSTALLED_PATHS); the recipes that make the install (they name `build`) and those
+naming no installed tool are listed as not run, with the reason. What a mapped recipe needs and
+the install lacks fails it.
 """
 import argparse, os, re, shutil, subprocess, sys, tempfile
 
@@ -76,13 +84,65 @@ def parse_mark(r, path):
     return r
 
 
+# The clone's paths in the recipes and where an install has them (cmake/install.cmake).
+INSTALLED_PATHS = [
+    (r"python3 waveforms/tbwaves\.py\b", "tbwaves"),
+    (r"\bbuild/bin/", ""),
+    (r"\bbuild/firmware\b", "{prefix}/share/testbed/firmware"),
+    (r"(?<![\w/.-])sim/configs/", "{prefix}/share/testbed/configs/"),
+    (r"(?<![\w/.-])waveforms/", "{prefix}/share/testbed/waveforms/"),
+    (r"(?<![\w/.-])tests/waveforms/sample/", "{prefix}/share/testbed/waveforms/sample/"),
+]
+
+
+def for_the_install(r, prefix):
+    """r's body mapped to the install and whether it names an installed tool; or None and why it
+    is not run there."""
+    tools = set(os.listdir(os.path.join(prefix, "bin")))
+    body = r["body"]
+    if re.search(r"cmake --install build\b|cmake --build build --target\b", body):
+        return None, "makes the install or builds in the clone"
+    for m in re.finditer(r"\bbuild/bin/([\w.-]+)", body):
+        if m.group(1) not in tools:
+            return None, "build/bin/%s is not installed" % m.group(1)
+    for pat, rep in INSTALLED_PATHS:
+        body = re.sub(pat, rep.format(prefix=prefix).replace("\\", "\\\\"), body)
+    words = set(re.findall(r"(?:^|[\s;|&(])([\w.-]+)(?=\s|$)", body, re.M))
+    return body, bool(words & tools)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("doc")
-    ap.add_argument("--source", required=True)
-    ap.add_argument("--build", required=True)
+    ap.add_argument("--source")
+    ap.add_argument("--build")
+    ap.add_argument("--installed", help="run them against this installed prefix instead")
     a = ap.parse_args()
+    if not a.installed and not (a.source and a.build):
+        ap.error("--source and --build, or --installed")
     rs = [parse_mark(r, a.doc) for r in recipes(a.doc)]
+    if a.installed:
+        a.installed = os.path.abspath(a.installed)
+        # a shell's recipes (the first and those run in its shell after it) run together if one
+        # of them names an installed tool; one that makes the install is left out, and the next
+        # starts the shell afresh (PATH and ~/tos-sdk are the install's already)
+        chains = []
+        for r in rs:
+            if r["run"]:
+                body, tool = for_the_install(r, a.installed)
+                if body is None:
+                    r.update(run=False, mark="not run in the install: " + tool)
+                    continue
+                r.update(body=body, tool=tool)
+                if r["same"] and chains and chains[-1][-1] is rs[rs.index(r) - 1]:
+                    chains[-1].append(r)
+                else:
+                    r["same"] = False
+                    chains.append([r])
+        for c in chains:
+            if not any(r["tool"] for r in c):
+                for r in c:
+                    r.update(run=False, mark="not run in the install: names no installed tool")
     run = [r for r in rs if r["run"]]
     for r in rs:
         if not r["run"]:
@@ -93,10 +153,15 @@ def main():
     clone, home = os.path.join(scratch, "clone"), os.path.join(scratch, "home")
     os.makedirs(clone)
     os.makedirs(home)
-    for e in os.listdir(a.source):
-        if e not in ("build", ".git") and not e.startswith("build") and not e.startswith("testbed-out"):
-            os.symlink(os.path.join(a.source, e), os.path.join(clone, e))
-    os.symlink(os.path.abspath(a.build), os.path.join(clone, "build"))
+    env = dict(os.environ, HOME=home)
+    if a.installed:
+        os.symlink(a.installed, os.path.join(home, "tos-sdk"))
+        env["PATH"] = os.path.join(a.installed, "bin") + os.pathsep + env.get("PATH", "")
+    else:
+        for e in os.listdir(a.source):
+            if e not in ("build", ".git") and not e.startswith("build") and not e.startswith("testbed-out"):
+                os.symlink(os.path.join(a.source, e), os.path.join(clone, e))
+        os.symlink(os.path.abspath(a.build), os.path.join(clone, "build"))
 
     # One bash script: a block in a subshell of its own, or in its predecessor's. Markers in the
     # output split it per block; a failing block's marker is the last one printed.
@@ -116,7 +181,6 @@ def main():
             script.append(r["body"])
     script.append(') || { echo "@@failed@@"; exit 1; }')
     script.append("echo '@@done@@'")
-    env = dict(os.environ, HOME=home)
     try:
         proc = subprocess.run(["bash", "-c", "\n".join(script)], cwd=clone, env=env, capture_output=True,
                               text=True, timeout=1500, stdin=subprocess.DEVNULL)

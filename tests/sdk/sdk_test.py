@@ -51,15 +51,16 @@ def host_output(d):
     return run([os.path.join(d, "stats-host")], d)[1].splitlines()
 
 
-def boot(d, elf, tag):
-    """Boots TOS on the default machine with `earth stats` as the boot script; earth's lines."""
+def boot(d, elf, tag, name="stats"):
+    """Boots TOS on the default machine with `earth NAME` as the boot script; earth's lines
+    that start with NAME's "NAME:"."""
     with open(os.path.join(d, "rc"), "w") as f:
-        f.write("earth stats\n")
+        f.write("earth %s\n" % name)
     fs = "%s.fs" % tag
-    run(["tos-mkfs", "-o", fs, "stats=" + elf, "rc=rc"], d, env=sdk_env())
+    run(["tos-mkfs", "-o", fs, "%s=%s" % (name, elf), "rc=rc"], d, env=sdk_env())
     # stored without DWARF: the ELF on the host keeps it for gdb
     _, listing = run(["tos-mkfs", "--list", fs], d, env=sdk_env())
-    m = re.search(r"^stats\s+(\d+)\s", listing, re.M)
+    m = re.search(r"^%s\s+(\d+)\s" % name, listing, re.M)
     if not m or int(m.group(1)) >= os.path.getsize(elf):
         fail("tos-mkfs stored the program with its debug sections", listing)
     out_dir = os.path.join(d, "out-" + tag)
@@ -70,7 +71,7 @@ def boot(d, elf, tag):
     if not re.search(r"^machine: .* from %s/share/testbed/configs/testbed.toml$" % re.escape(A.prefix), out, re.M) \
             or not re.search(r"image %s/share/testbed/firmware/tos.elf" % re.escape(A.prefix), out):
         fail("the installed testbed did not take its machine and TOS from the prefix", out)
-    return [l for l in out.splitlines() if l.startswith("stats:")], out
+    return [l for l in out.splitlines() if l.startswith(name + ":")], out
 
 
 # ---------------------------------------------------------------------------------- scenarios
@@ -84,10 +85,25 @@ def install():
             "lib/cmake/TOS/tos_add_program.cmake", "lib/cmake/TOS/m68k-toolchain.cmake", "m68k-tos/lib/user.ld",
             "m68k-tos/lib/tos_user_layout.ld", "m68k-tos/include/stdio.h", "m68k-tos/include/tos/tos.h",
             "m68k-tos/include/testbed/tos.h", "libexec/tos/check_68010.py", "share/testbed/firmware/tos.elf",
-            "share/testbed/configs/testbed.toml", "share/doc/testbed/README.md", "share/doc/testbed/tos_abi.md"]
+            "share/testbed/configs/testbed.toml", "bin/tbwaves", "bin/tos-profile", "bin/testbed-experiment",
+            "bin/testbed-analyse", "share/testbed/waveforms/monitor.gtkw", "share/testbed/waveforms/events.filter",
+            "share/testbed/python/testbed_analysis/driver.py", "share/doc/testbed/README.md", "share/doc/testbed/docs/tos_abi.md",
+            "share/doc/testbed/firmware/tos/README.md"]
     missing = [p for p in need if not os.path.exists(os.path.join(A.prefix, p))]
     if missing:
         fail("not installed: " + ", ".join(missing))
+    # the installed scripts find their package, version and tables under the prefix, from anywhere
+    d = tempfile.mkdtemp(prefix="tos-sdk-tools-")
+    for tool in ("testbed-experiment", "testbed-analyse", "tos-profile"):
+        rc, out = run([tool, "--version"], d, env=sdk_env(), ok=False)
+        if rc != 0 or not out.startswith(tool + " "):
+            fail("the installed %s --version did not answer" % tool, out)
+    rc, out = run(["testbed-experiment", "--help"], d, env=sdk_env(), ok=False)
+    if rc != 0 or "usage" not in out:
+        fail("the installed testbed-experiment does not load its package", out)
+    rc, out = run(["tbwaves", "--help"], d, env=sdk_env(), ok=False)
+    if rc != 0 or "--around" not in out:
+        fail("the installed tbwaves does not start", out)
 
 
 def builds_and_boots():
@@ -122,6 +138,25 @@ def prints_numbers_as_the_host():
     print("\n".join(lines[1:]))
 
 
+def c_library_agrees_with_its_headers():
+    """tests/sdk/c_library.c built with tos-cc from the prefix alone (time functions, the wide
+    printf and scanf on strings, strtold, wcstold, towctrans, hcreate/hsearch, on_exit) and run
+    on earth prints, line for line, what the host's C library prints for it."""
+    d = tempfile.mkdtemp(prefix="tos-sdk-libc-")
+    shutil.copy(os.path.join(HERE, "c_library.c"), d)
+    run(["cc", "-O2", "-o", "libc-host", "c_library.c"], d)
+    host = [l for l in run([os.path.join(d, "libc-host")], d)[1].splitlines() if l.startswith("libc:")]
+    run(["tos-cc", "-o", "libc.elf", "c_library.c", "-Wall", "-Wextra", "-Werror"], d, env=sdk_env())
+    lines, out = boot(d, os.path.join(d, "libc.elf"), "libc", name="libc")
+    if len(host) < 30:
+        fail("the host's run printed %d lines, not the program's" % len(host), "\n".join(host))
+    diff = [(h, b) for h, b in zip(host, lines) if h != b]
+    if len(lines) != len(host) or diff:
+        fail("the board and the host differ: %d lines against %d; first differences:\n%s" % (
+            len(lines), len(host), "\n".join("host:  %s\nboard: %s" % p for p in diff[:8])), out)
+    print("\n".join(lines))
+
+
 def refuses_68020_code():
     """tos-cc runs the 68010 check after the link: a 68020 instruction fails it and no image is left."""
     d = scratch("check")
@@ -148,7 +183,8 @@ def main():
     A = ap.parse_args()
     A.prefix = os.path.abspath(A.prefix)
     fn = {"install": install, "builds_and_boots": builds_and_boots,
-          "prints_numbers_as_the_host": prints_numbers_as_the_host, "refuses_68020_code": refuses_68020_code}.get(A.scenario)
+          "prints_numbers_as_the_host": prints_numbers_as_the_host,
+          "c_library_agrees_with_its_headers": c_library_agrees_with_its_headers, "refuses_68020_code": refuses_68020_code}.get(A.scenario)
     if not fn:
         fail("unknown scenario " + A.scenario)
     fn()

@@ -2,6 +2,7 @@
  * a block of NUL-terminated NAME=value strings, ended by an empty one, onto the new process's
  * stack; __tos_start points environ at its strings. getenv reads environ; setenv / unsetenv
  * (setenv.c) change it and keep __tos_env_passed, the block spawn() gives children, current. */
+#include <reent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,4 +29,11 @@ char *getenv(const char *name) {
   for (char **e = environ; e && *e; ++e)
     if (strncmp(*e, name, n) == 0 && (*e)[n] == '=') return *e + n + 1;
   return NULL;
+}
+
+/* newlib's reentrant form, which its time functions call (tzset reads TZ): the environment is
+ * one per process, so the reent structure adds nothing. */
+char *_getenv_r(struct _reent *r, const char *name) {
+  (void)r;
+  return getenv(name);
 }

@@ -49,9 +49,13 @@ endfunction()
 # (no temporary directory); remove/rename (lib/file.c's call TOS directly); malloc and its
 # kin (lib/malloc.c, TOS's thread-safe allocator); exit (lib/tos.c: TOS's exit ends the calling
 # thread); getenv/setenv/environ (lib/env.c, setenv.c: spawn passes this process's copy on);
-# system (no shell to call); misc/lock.c (lib/lock.c implements the locks).
+# system (no shell to call); misc/lock.c (lib/lock.c implements the locks); search's hash.c and
+# ndbm (Berkeley db files; hcreate/hsearch are hcreate.c and hcreate_r.c, with hash_func.c's hash);
+# strtodg and strtorx (strtold for an 80-bit long double: it writes the x87 layout, not the
+# 68k's 96-bit one with its pad word; TOS's long double is computed in double, so strtold and
+# wcstold are built to read a double, as newlib does where long double is double: below).
 newlib_sources(_stdio libc/stdio EXCLUDE "^(nano-|tmpfile|tmpnam|mktemp|remove|rename|vfprintf|vfscanf)")
-newlib_sources(_stdlib libc/stdlib EXCLUDE "^(.*mallocr|malloc|calloc|realloc|free|malign|valloc|msize|mstats|mtrim|mlock|aligned_alloc|exit|_Exit|getenv|getenv_r|setenv|setenv_r|putenv|putenv_r|environ|envlock|system|arc4random.*|cxa_.*|quick_exit|on_exit.*)\\.c$")
+newlib_sources(_stdlib libc/stdlib EXCLUDE "^(.*mallocr|malloc|calloc|realloc|free|malign|valloc|msize|mstats|mtrim|mlock|aligned_alloc|exit|_Exit|getenv|getenv_r|setenv|setenv_r|putenv|putenv_r|environ|envlock|system|arc4random.*|cxa_.*|quick_exit|strtodg|strtorx)\\.c$")
 newlib_sources(_string libc/string)
 newlib_sources(_ctype libc/ctype)
 newlib_sources(_locale libc/locale)
@@ -59,8 +63,12 @@ newlib_sources(_reent libc/reent EXCLUDE "^(execr|fcntlr|fstat64r|lseek64r|open6
 newlib_sources(_misc libc/misc EXCLUDE "^lock\\.c$")
 newlib_sources(_signal libc/signal)
 newlib_sources(_time libc/time)
-newlib_sources(_search libc/search EXCLUDE "^(hash.*|ndbm|hcreate.*)\\.c$")
+newlib_sources(_search libc/search EXCLUDE "^(hash|hash_bigkey|hash_buf|hash_log2|hash_page|ndbm)\\.c$")
 set(_errno ${_nl}/libc/errno/errno.c)
+# strtold and wcstold through strtod and wcstod (their _LDBL_EQ_DBL branch): the value read is
+# a double, widened exactly, which is what TOS's long double arithmetic computes with anyway.
+set_source_files_properties(${_nl}/libc/stdlib/strtold.c ${_nl}/libc/stdlib/wcstold.c
+                            DIRECTORY ${CMAKE_CURRENT_SOURCE_DIR} PROPERTIES COMPILE_DEFINITIONS _LDBL_EQ_DBL)
 
 # newlib's flags: every program's (TOS_PROGRAM_CFLAGS, firmware/tos/CMakeLists.txt: no builtins,
 # so that its memcpy does not become a call to memcpy; no store or load merging, no jump tables:
@@ -88,12 +96,19 @@ target_include_directories(newlib_c BEFORE PRIVATE ${NEWLIB_INCLUDE_DIRS})
 target_compile_options(newlib_c PRIVATE ${NEWLIB_CFLAGS})
 
 # printf and scanf are each one source compiled four ways (as newlib's Makefile does): the full
-# one, STRING_ONLY (sprintf's), INTEGER_ONLY (iprintf's: assert uses it) and both.
+# one, STRING_ONLY (sprintf's), INTEGER_ONLY (iprintf's: assert uses it) and both. The wide ones
+# (vfwprintf.c, vfwscanf.c: fwprintf's, in _stdio) also STRING_ONLY, for swprintf, vswprintf,
+# swscanf and vswscanf.
 foreach(v "vfprintf;" "svfprintf;-DSTRING_ONLY" "vfiprintf;-DINTEGER_ONLY" "svfiprintf;-DSTRING_ONLY;-DINTEGER_ONLY"
-          "vfscanf;" "svfscanf;-DSTRING_ONLY" "vfiscanf;-DINTEGER_ONLY" "svfiscanf;-DSTRING_ONLY;-DINTEGER_ONLY")
+          "vfscanf;" "svfscanf;-DSTRING_ONLY" "vfiscanf;-DINTEGER_ONLY" "svfiscanf;-DSTRING_ONLY;-DINTEGER_ONLY"
+          "svfwprintf;-DSTRING_ONLY" "svfwscanf;-DSTRING_ONLY")
   list(GET v 0 name)
   list(SUBLIST v 1 -1 defs)
-  if(name MATCHES "printf")
+  if(name MATCHES "wprintf")
+    set(src ${_nl}/libc/stdio/vfwprintf.c)
+  elseif(name MATCHES "wscanf")
+    set(src ${_nl}/libc/stdio/vfwscanf.c)
+  elseif(name MATCHES "printf")
     set(src ${_nl}/libc/stdio/vfprintf.c)
   else()
     set(src ${_nl}/libc/stdio/vfscanf.c)

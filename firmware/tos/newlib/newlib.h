@@ -2,7 +2,8 @@
  * newlib's sources with CMake file lists instead, firmware/tos/newlib/newlib.cmake). The
  * choices: C99 printf and scanf in full (hh h l ll j z t, %a) with long long; long double read
  * as double by printf (the 68010 runtime computes long double in double precision, README
- * "The C library"); locks that TOS implements (lib/lock.c: threads of a process share stdio);
+ * "The C library"; _HAVE_LONG_DOUBLE declares strtold, which reads a double: newlib.cmake);
+ * locks that TOS implements (lib/lock.c: threads of a process share stdio);
  * 32-bit time_t (the board's clock counts from boot); no multibyte locales, no iconv. */
 #ifndef __NEWLIB_H__
 #define __NEWLIB_H__ 1
@@ -16,4 +17,5 @@
 #define _UNBUF_STREAM_OPT 1
 #define _RETARGETABLE_LOCKING 1
 #define _WANT_USE_LONG_TIME_T 1
+#define _HAVE_LONG_DOUBLE 1
 #endif

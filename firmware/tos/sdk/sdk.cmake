@@ -14,9 +14,23 @@ if(NOT TOS_SDK_VERSION)
 endif()
 
 # Merged into one folder; a folder of the list inside another (include/libc in include/) is
-# installed once, at the top.
+# installed once, at the top. A header found in an earlier folder of the list is left out of the
+# later ones: the compiler's search order picks the first, and so must the install (newlib's
+# libc/include carries placeholder newlib.h and _newlib_version.h, which over TOS's own gave a
+# program built from the install a 64-bit time_t against the library's 32-bit one).
+set(_earlier)
 foreach(dir ${TOS_USER_INCLUDE_DIRS})
   set(_nested)
+  foreach(other ${_earlier})
+    file(GLOB_RECURSE _seen RELATIVE ${other} ${other}/*.h)
+    foreach(h ${_seen})
+      if(EXISTS ${dir}/${h})
+        string(REGEX REPLACE "([.+])" "\\\\\\1" _h "${h}")
+        list(APPEND _nested REGEX "^${dir}/${_h}$" EXCLUDE)
+      endif()
+    endforeach()
+  endforeach()
+  list(APPEND _earlier ${dir})
   foreach(other ${TOS_USER_INCLUDE_DIRS})
     cmake_path(IS_PREFIX dir "${other}" NORMALIZE _inside)
     if(_inside AND NOT other STREQUAL dir)

@@ -73,16 +73,16 @@ def run_one(name, args):
         for case in CASES4[name]:
             results[case] = B.run_case(case, args.size, sim, out)
             B.analyse_case(rep, case, results[case], args.size)
-        root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+        from .paths import results_doc
         # the same profile's section 3 (the 1994 profile's migration is not the default's)
         s3 = "section3.md" if args.profile == "default" else "section3-%s.md" % args.profile
-        alone = B.message_alone(os.path.join(root, "docs", "results", s3), B.message_bytes(results.get("comm", {})),
+        alone = B.message_alone(results_doc(s3), B.message_bytes(results.get("comm", {})),
                                 "docs/results/" + s3)
         rep.notes.append("Table 9 (seconds; in brackets, percent of the sequential run, or of the random one for wator):\n\n"
                          + B.table9(results, args.size, alone, kernel_elf))
         from .metrics import _tos_limits
         limits = _tos_limits()
-        bound = B.migration_bound(os.path.join(root, "docs", "results", s3), limits["slice_us"] / 1000.0,
+        bound = B.migration_bound(results_doc(s3), limits["slice_us"] / 1000.0,
                                   limits["reconf_wait_ticks"], "docs/results/" + s3)
         if bound:
             rep.notes.append(bound)

@@ -13,7 +13,7 @@ import re
 import shutil
 import time
 
-from . import runner
+from . import paths, runner
 from .stats import fit
 
 NAMES = ["seed003-ops", "seed003-migration", "seed003-micro", "seed003-cnet", "seed003-btree"]
@@ -38,7 +38,6 @@ SIZES = {
     "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6),
                 "cnet": (40, "1,12", 3, 4, ("data", "static")), "btree": BTREE_REDUCED},
 }
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 METHODS = ["data", "rpc", "static", "repeat"]
 OPS = [("read_hit", "start read, hit"), ("end_read", "end read"), ("read_miss", "start read, miss, no invalidations"),
        ("write_inv1", "start write, miss, one invalidation"),
@@ -327,7 +326,7 @@ def cnet(rep, args, size):
     """The 8x8 bitonic counting network (firmware/tos/programs/cnet.c), one balancer per board on
     boards 2..25 of a generated machine, clients on the boards after them."""
     boards, clients, runs, iters, methods = SIZES[args.size]["cnet"]
-    config = os.path.join(ROOT, "sim", "configs", "boards-%d.toml" % boards)
+    config = paths.config("boards-%d.toml" % boards)
     first_bal, first_client = 2, 26
     res, checks_ok = {}, {}
     for mode in MODES:
@@ -424,8 +423,7 @@ SEED_BTREE_GAIN = {("Alewife", "static"): [(0, 44), (80, 5)], ("Alewife", "repea
 
 def btree(rep, args, size):
     z = SIZES[args.size]["btree"]
-    here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    config = os.path.join(os.path.dirname(here), "sim", "configs", "boards-%d.toml" % z["boards"])
+    config = paths.config("boards-%d.toml" % z["boards"])
     res, built, homed, host_s = {}, "", "", [0.0, 0.0]
     for mode in MODES:
         for method in BT_METHODS:
