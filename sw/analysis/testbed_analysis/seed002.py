@@ -104,6 +104,24 @@ def run(rep, args, size):
         if 2 * b in t and b + 1 in t:
             rep.check("Figure 6, %d boards: the wave comes down again at %d slaves" % (b, 2 * b), t[2 * b] < t[b + 1],
                       "%d slaves %d ms, %d slaves %d ms" % (b + 1, t[b + 1], 2 * b, t[2 * b]))
+    # Figure 9 (creation with migration on exit): the seed's "loss of the periodic waveform". The
+    # wave's size at B boards is the step from B to B+1 slaves; the claims ledger's row
+    # fig9-wave-lost (sw/analysis/claims/seed002.toml) compares Figure 9's mean step with Figure
+    # 6's and fails if migration on exit leaves the wave as it is or deepens it. It is a claim of
+    # the seed, not a property of a sound run, so it is not one of this run's checks.
+    steps = {"6": [], "9": []}
+    for b in size["boards"]:
+        t6, t9 = res.get(("6", b), {}), res.get(("9", b), {})
+        if b > 1 and all(k in t for t in (t6, t9) for k in (b, b + 1)):
+            steps["6"].append((b, 100.0 * (t6[b + 1] / t6[b] - 1)))
+            steps["9"].append((b, 100.0 * (t9[b + 1] / t9[b] - 1)))
+    if steps["6"]:
+        m6 = sum(s for _b, s in steps["6"]) / len(steps["6"])
+        m9 = sum(s for _b, s in steps["9"]) / len(steps["9"])
+        rep.parts.append("Figure 9's wave against Figure 6's (the step from B to B+1 slaves on B boards, percent): %s; "
+                         "mean step Figure 6 %+.1f%%, Figure 9 %+.1f%%.\n" % (
+                             ", ".join("%d boards %+.1f%% / %+.1f%%" % (b, s6, s9)
+                                       for (b, s6), (_b, s9) in zip(steps["6"], steps["9"])), m6, m9))
     # the answers agree: every variant computes the same result for the same slave count
     # Tables 1 and 2
     lines = ["| boards | " + " | ".join("Fig %s ours (seed)" % f for f in COLS) + " |", "|---" * 5 + "|"]
