@@ -135,6 +135,32 @@ def table_cell(text, after, row, col, nth=1):
     return None
 
 
+def crossover(text, after, below, above):
+    """The first row (its first cell) of the table after `after` from which column `below` stays
+    under column `above` in every later row; None if it never does."""
+    pos = text.find(after)
+    if pos < 0:
+        return None
+    rows, header = [], None
+    for ln in text[text.rfind("\n", 0, pos) + 1:].split("\n"):
+        if not ln.startswith("|"):
+            if header is not None:
+                break
+            continue
+        cells = _cells(ln)
+        if header is None:
+            header = cells
+        elif not set("".join(cells)) <= set("-: ") and below in header and above in header:
+            rows.append((cells[0], parse_number(cells[header.index(below)]), parse_number(cells[header.index(above)])))
+    first = None
+    for key, a, b in rows:
+        if a is not None and b is not None and a < b:
+            first = first or key
+        else:
+            first = None
+    return first
+
+
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 
 
@@ -156,6 +182,17 @@ def _eval(node, env):
     raise LedgerError("expression: %s not allowed" % ast.dump(node))
 
 
+PROSE_MARK = "<!-- prose: "
+CLAIMS_MARK = "<!-- claims: "
+
+
+def run_part(text):
+    """A doc without what the ledger and the prose templates add to it: values are read from the
+    run's own tables and lines, never from a filled template or a claims table."""
+    cut = [i for i in (text.find(PROSE_MARK), text.find(CLAIMS_MARK)) if i >= 0]
+    return text[:min(cut)] if cut else text
+
+
 class Docs:
     """The generated docs the values are read from; `current` is the doc being written (name, text)."""
 
@@ -164,12 +201,12 @@ class Docs:
 
     def text(self, name):
         if self.current and name in ("@", self.current[0]):
-            return self.current[1]
+            return run_part(self.current[1])
         if name == "@":
             return None
         if name not in self.cache:
             p = os.path.join(self.dir, name)
-            self.cache[name] = read(p) if os.path.exists(p) else None
+            self.cache[name] = run_part(read(p)) if os.path.exists(p) else None
         return self.cache[name]
 
 
@@ -199,7 +236,9 @@ def resolve(led, docs, overrides=None):
             text = docs.text(doc)
             cell = None
             if text is not None:
-                if "find" in sp:
+                if "below" in sp:
+                    cell = crossover(text, sp["after"], sp["below"], sp["above"])
+                elif "find" in sp:
                     start = text.find(sp["after"]) if "after" in sp else 0
                     m = re.search(sp["find"], text[start:]) if start >= 0 else None
                     cell = m.group(1) if m else None
@@ -382,8 +421,7 @@ def rows_for_doc(led, rows, doc_name):
     out = []
     for r in rows:
         cl = r["claim"]
-        docs = set(cl.get("docs", [led.get("doc", "@")]))
-        if doc_name in docs:
+        if cl.get("doc", led.get("doc")) == doc_name:
             out.append(r)
     return out
 
@@ -401,6 +439,53 @@ def doc_section(seed, doc_name, text, docs_dir=None, level=2):
             "computed (reproduced / explained / unexplained / not attempted). Here: %s. All seeds: "
             "[claims.md](claims.md).\n\n%s\n" % (
                 "#" * level, seed, seed, ", ".join("%d %s" % (c[v], v) for v in VERDICTS), rows_markdown(rows)))
+
+
+def doc_tail(seed, doc_name, body, prose=None, docs_dir=None):
+    """What follows a results doc's run: its prose template filled from the run (prose: a path
+    under sw/analysis) and its claims rows. Every seed's doc writer ends its doc with this, and
+    `docs-claims` (refresh) writes it again in place, so a change of the ledger or of the prose
+    shows without a new simulation; the run's tables and figures above stay as the run wrote them."""
+    out = []
+    if prose:
+        rel = os.path.relpath(prose, ROOT)
+        out.append("%s%s, its numbers filled from the tables above -->\n%s" % (
+            PROSE_MARK, rel, render(read(prose), seed, doc_name, body, docs_dir)))
+    sec = doc_section(seed, doc_name, body, docs_dir)
+    if sec:
+        out.append("\n%sgenerated from sw/analysis/claims/seed%s.toml -->\n%s" % (CLAIMS_MARK, seed, sec))
+    return "".join(out)
+
+
+# The prose each doc ends with (its first line is how a doc written before the markers is cut).
+DOC_PROSE = {"section3.md": ("000", "section3_why.md"), "section3-1994.md": ("000", "section3_why.md"),
+             "section4.md": ("000", "section4_why.md"), "section4-1994.md": ("000", "section4_why.md"),
+             "seed001.md": ("001", "seed001_why.md"), "seed003.md": ("003", "seed003_why.md"),
+             "seed002.md": ("002", None), "seed004.md": ("004", None), "filter-machine.md": ("000", None)}
+
+
+def refresh(docs_dir, names=None):
+    """Write each doc's tail again (doc_tail) from its run part; returns the docs changed."""
+    changed = []
+    for name, (seed, prose) in DOC_PROSE.items():
+        if names and name not in names:
+            continue
+        p = os.path.join(docs_dir, name)
+        if not os.path.exists(p):
+            continue
+        text = read(p)
+        body = run_part(text)
+        if prose and body == text:  # written before the markers: the prose starts at its heading
+            first = read(os.path.join(HERE, prose)).split("\n", 1)[0]
+            i = text.find("\n" + first + "\n")
+            if i >= 0:
+                body = text[:i + 1]
+        new = body + doc_tail(seed, name, body, os.path.join(HERE, prose) if prose else None, docs_dir)
+        if new != text:
+            with open(p, "w", encoding="utf-8") as f:
+                f.write(new)
+            changed.append(name)
+    return changed
 
 
 def claims_markdown(docs_dir, ledger_dir=None):
@@ -453,7 +538,8 @@ def value_problems(name, spec):
             if isinstance(node, ast.Constant) and float(node.value) not in UNIT_FACTORS:
                 return ["%s: the number %r typed into its expression" % (name, node.value)]
         return []
-    if "find" in spec or all(k in spec for k in ("after", "row", "col")):
+    if "find" in spec or all(k in spec for k in ("after", "row", "col")) or all(
+            k in spec for k in ("after", "below", "above")):
         return []
     return ["%s: neither read from a doc (find, or after/row/col) nor computed (expr): %r" % (name, spec)]
 
@@ -490,7 +576,8 @@ SLOT = re.compile(r"\{\{\s*([A-Za-z_][\w]*)\s*(?::([^}]*))?\}\}")
 def render(text, seed, doc_name, doc_text, docs_dir=None):
     """Fill the {{NAME}} slots of a prose text from the ledger's values, read from the doc being written."""
     led = load(seed)
-    vals = resolve(led, Docs(docs_dir or os.path.join(ROOT, "docs", "results"), (doc_name, doc_text)))
+    vals = resolve(led, Docs(docs_dir or os.path.join(ROOT, "docs", "results"),
+                             (doc_name, doc_text) if doc_name else None))
 
     def fill(m):
         name, fmt = m.group(1), m.group(2)
@@ -501,7 +588,8 @@ def render(text, seed, doc_name, doc_text, docs_dir=None):
             return "(not measured)"
         if fmt:
             return format(v, fmt)
-        return shown if shown is not None else "%g" % v
+        m = NUM.search(shown or "")
+        return m.group(0) if m else "%g" % v
     return SLOT.sub(fill, text)
 
 
@@ -513,7 +601,9 @@ ID_BEFORE = re.compile(r"(?:" + ID_WORDS + r"\s+|#)(?:[\dA-Z][\w.]*(?:-[\w.]+)*(
 # Names that contain digits: the processors, the compiler, the profile and NI called after the year.
 NAMES = re.compile(r"\b(?:MC)?680[0-4]0\b|\bGCC \d+\b|\bCM-5\b|\b1994(?= (?:NI|profile|mode|machine|pages|side))|"
                    r"-O2\b|\bTLM-2\.0\b|\bSystemC 2\.3\.4\b|\bC\d+\b|\bPVM ?3\b|\b8x8\b|\b4x4\b|\bSun 3/50s?\b|"
-                   r"\bSPARC ?\d+\b|\br\u00b2|\u03b1[\u2081\u2082]|\bX[0-9]\b")
+                   r"\bSPARC ?\d+\b|\br\u00b2|\u03b1[\u2081\u2082]|\bX[0-9]\b|"
+                   r"\b\d+\.\d+\.\d+\b|"  # a section's number, 3.3.7
+                   r"(?:et al\.|\b[A-Z][a-z]+) (?:19|20)\d\d\b")  # a citation, Hsieh 1995
 PROSE_NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*")
 
 
@@ -535,7 +625,7 @@ def prose_numbers(text, seed_texts=()):
     allowed = _spans(r"\{\{.*?\}\}", text) + _spans(r"`[^`]*`", text) + _spans(r"\]\([^)]*\)", text) \
         + _spans(r"<!--.*?-->", text) + _spans(NAMES.pattern, text)
     seeds = [normalise(s) for s in seed_texts]
-    for a, b in _spans(r"[\"\u201c][^\"\u201d\n]{3,}?[\"\u201d]", text):
+    for a, b in _spans(r"[\"\u201c][^\"\u201d]{3,400}?[\"\u201d]", text):
         q = normalise(text[a + 1:b - 1])
         if any(q in s for s in seeds):
             allowed.append((a, b))
@@ -568,6 +658,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(prog="testbed-claims", description=__doc__.split("\n")[0])
     ap.add_argument("--docs", default=os.path.join(ROOT, "docs", "results"))
     ap.add_argument("--out", help="write claims.md here")
+    ap.add_argument("--refresh", action="store_true", help="write each results doc's prose and claims rows again "
+                    "from its run part (doc_tail)")
     ap.add_argument("--ledger", default=LEDGER_DIR)
     ap.add_argument("--prose", nargs="*", help="report the hand-written numbers of these prose texts (exit 1 if any)")
     ap.add_argument("--render", nargs=3, metavar=("TEMPLATE", "SEED", "OUT"),
@@ -586,6 +678,9 @@ def main(argv=None):
         with open(out, "w", encoding="utf-8") as f:
             f.write(text)
         print("wrote %s" % out)
+    if args.refresh:
+        for name in refresh(args.docs):
+            print("wrote %s (its prose and claims, from its run)" % os.path.join(args.docs, name))
     if args.out:
         md = claims_markdown(args.docs, args.ledger)
         with open(args.out, "w", encoding="utf-8") as f:

@@ -244,6 +244,8 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
                 for ext in (".png", ".svg"):  # the page shows the PNG; the SVG beside it
                     shutil.copy(os.path.join(rep.out_dir, os.path.splitext(path)[0] + ext), figdir)
             body.append(rep.markdown(fig_prefix=os.path.basename(figdir), level=2))
+        from .claims import doc_tail
+        body.append(doc_tail("000", os.path.basename(args.doc_filter), "".join(body)))
         with open(args.doc_filter, "w") as f:
             f.write("".join(body))
         print("wrote %s" % args.doc_filter)
@@ -261,9 +263,9 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
                 body.append(table8_markdown(rep, fig_prefix=os.path.basename(figdir), level=2))
                 continue
             body.append(rep.markdown(fig_prefix=os.path.basename(figdir), level=2))
+        from .claims import doc_tail  # the prose filled from this run, then the claims rows
         why = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "section4_why.md")
-        if os.path.exists(why):
-            body.append(open(why).read())
+        body.append(doc_tail("000", os.path.basename(args.doc4), "".join(body), why))
         with open(args.doc4, "w") as f:
             f.write("".join(body))
         print("wrote %s" % args.doc4)
@@ -280,9 +282,9 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
             for _n, path, _c in rep.figures:
                 shutil.copy(os.path.join(rep.out_dir, path), figdir)
             body.append(rep.markdown(fig_prefix=os.path.basename(figdir), level=2))
+        from .claims import doc_tail  # the prose filled from this run, then the claims rows
         why = args.why or os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "section3_why.md")
-        if os.path.exists(why):
-            body.append(open(why).read())
+        body.append(doc_tail("000", os.path.basename(args.doc), "".join(body), why))
         with open(args.doc, "w") as f:
             f.write("".join(body))
         print("wrote %s" % args.doc)

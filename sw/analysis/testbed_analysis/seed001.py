@@ -286,6 +286,7 @@ def write_doc(path, reps, size, secs):
                 shutil.copy(base + ext, figdir)
     body = [open(os.path.join(here, "seed001_intro.md")).read(), "Run: size `%s`, %.0f s on this host.\n\n" % (size, secs)]
     body += [rep.markdown(fig_prefix=os.path.basename(figdir), level=2) for rep in reps]
-    body.append(open(os.path.join(here, "seed001_why.md")).read())
+    from .claims import doc_tail  # the prose filled from this run, then the claims rows
+    body.append(doc_tail("001", os.path.basename(path), "".join(body), os.path.join(here, "seed001_why.md")))
     with open(path, "w") as f:
         f.write("".join(body))
