@@ -284,7 +284,12 @@ def write_doc(path, reps, size, secs):
             base = os.path.splitext(os.path.join(rep.out, p))[0]
             for ext in (".png", ".svg"):
                 shutil.copy(base + ext, figdir)
-    body = [open(os.path.join(here, "seed001_intro.md")).read(), "Run: size `%s`, %.0f s on this host.\n\n" % (size, secs)]
+    from .docwriter import opening
+    with open(os.path.join(here, "seed001_intro.md")) as f:
+        about = f.read()
+    body = [opening("Seed 001 on the Testbed: DynamicPVM's process migration and task layer (Overeinder et al. 1996)",
+                    "build/bin/testbed-experiment seed001 --doc1 docs/results/seed001.md", "docs-seed001", about,
+                    size, secs)]
     body += [rep.markdown(fig_prefix=os.path.basename(figdir), level=2) for rep in reps]
     from .claims import doc_tail  # the prose filled from this run, then the claims rows
     body.append(doc_tail("001", os.path.basename(path), "".join(body), os.path.join(here, "seed001_why.md")))

@@ -637,8 +637,12 @@ def write_doc(path, reps, size, secs):
         shutil.rmtree(figdir)
     os.makedirs(figdir)
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    body = [open(os.path.join(here, "seed003_intro.md")).read(),
-            "Run: size `%s`, %.0f s on this host.\n\n" % (size, secs)]
+    from .docwriter import opening
+    with open(os.path.join(here, "seed003_intro.md")) as f:
+        about = f.read()
+    body = [opening("Seed 003 on the simulated Testbed: shared regions and dynamic computation migration",
+                    "build/bin/testbed-experiment seed003 --doc3 docs/results/seed003.md", "docs-seed003", about,
+                    size, secs)]
     for rep in reps:
         for _n, p, _c in rep.figures:
             base = os.path.splitext(os.path.join(rep.out, p))[0]
