@@ -208,6 +208,22 @@ class Generated(unittest.TestCase):
                          "docs/results/claims.md is not what the ledger and the docs give: "
                          "cmake --build build --target docs-claims")
 
+    def test_profiles_md_is_its_template_filled(self):
+        tpl = os.path.join(SRC, "sw", "analysis", "profiles_template.md")
+        self.assertEqual(C.read(os.path.join(SRC, "docs", "profiles.md")), C.render(C.read(tpl), "000", None, None, DOCS),
+                         "docs/profiles.md is not its template filled from the docs: "
+                         "cmake --build build --target docs-claims")
+
+    def test_every_doc_ends_with_its_tail(self):
+        # the prose and the rows after each doc's run are what doc_tail gives for that run
+        for name, (seed, prose) in C.DOC_PROSE.items():
+            text = C.read(os.path.join(DOCS, name))
+            body = C.run_part(text)
+            with self.subTest(doc=name):
+                self.assertNotEqual(body, text, "no prose or claims marker: cmake --build build --target docs-claims")
+                self.assertEqual(text, body + C.doc_tail(seed, name, body, os.path.join(SRC, "sw", "analysis", prose)
+                                                         if prose else None, DOCS))
+
     def test_seed001_quotes_the_seeds_percentages(self):
         from testbed_analysis import seed001 as S
         text = C.normalise(C.seed_text("001"))

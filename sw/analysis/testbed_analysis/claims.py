@@ -449,11 +449,11 @@ def doc_tail(seed, doc_name, body, prose=None, docs_dir=None):
     out = []
     if prose:
         rel = os.path.relpath(prose, ROOT)
-        out.append("%s%s, its numbers filled from the tables above -->\n%s" % (
+        out.append("%s%s, its numbers filled from the tables above -->\n%s\n" % (
             PROSE_MARK, rel, render(read(prose), seed, doc_name, body, docs_dir)))
     sec = doc_section(seed, doc_name, body, docs_dir)
     if sec:
-        out.append("\n%sgenerated from sw/analysis/claims/seed%s.toml -->\n%s" % (CLAIMS_MARK, seed, sec))
+        out.append("%sgenerated from sw/analysis/claims/seed%s.toml -->\n%s" % (CLAIMS_MARK, seed, sec))
     return "".join(out)
 
 
