@@ -197,9 +197,15 @@ class Prose(unittest.TestCase):
         led_text = C.read(os.path.join(DOCS, "seed003.md"))
         out = C.render("STATIC {{md_static_90_1994}} ms, data {{md_data_90_1994:.0f}} ms", "003", "seed003.md", led_text)
         self.assertNotIn("{{", out)
-        changed = led_text.replace("| 90% | 6.0 | 18.7 | 7.3 | 9.9 |", "| 90% | 6.0 | 18.7 | 8.8 | 9.9 |")
-        if changed != led_text:
-            self.assertIn("STATIC 8.8 ms", C.render("STATIC {{md_static_90_1994}} ms", "003", "seed003.md", changed))
+        # the same slot with the doc's cell changed: the prose follows the run, whatever it measured
+        lines = led_text.split("\n")
+        i = lines.index(next(ln for ln in lines if ln.startswith("1994 NI (processor copies; the CM-5's side), ms per "
+                                                                 "iteration (all five")))
+        j = next(k for k in range(i, len(lines)) if lines[k].startswith("| 90% |"))
+        cells = lines[j].split("|")
+        cells[4] = " 88.8 "  # the static column
+        lines[j] = "|".join(cells)
+        self.assertIn("STATIC 88.8 ms", C.render("STATIC {{md_static_90_1994}} ms", "003", "seed003.md", "\n".join(lines)))
 
 
 class Generated(unittest.TestCase):

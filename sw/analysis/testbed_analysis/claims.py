@@ -258,10 +258,6 @@ def resolve(led, docs, overrides=None):
 
 # ---------------------------------------------------------------- checks and verdicts
 
-def _num(led, claim, ref, vals):
-    return vals[ref]
-
-
 def check_names(check):
     if check["kind"] == "order":
         return list(check["values"])
