@@ -106,6 +106,13 @@ def one_factor(a, b):
     return al2, half, (ssa / sst if sst > 0 else 1.0), (ssa / se2 if se2 > 0 else float("inf"))
 
 
+# The overhead in percent as the seed's Tables 2 and 3 print it (the authors' rounding of their
+# own means: 4096 bytes at medium load is 1.8% there, where its two means give 1.9%)
+SEED_T2_PCT = {1: 4.8, 4: 5.6, 8: 6.7, 16: 6.4, 32: 8.7, 64: 6.7, 128: 8.6, 256: 6.0, 512: 7.8, 1024: 6.7,
+               2048: 7.5, 4096: 6.4, 8192: 5.2, 16384: 3.9, 32768: 4.1, 65536: 4.5, 131072: 4.2, 262144: 4.7,
+               524288: 4.2, 1048576: 3.9}
+SEED_T3_PCT = {1: 2.5, 4: 3.9, 8: 3.6, 16: 2.5, 32: 2.4, 64: 2.2, 128: 3.1, 256: 2.6, 512: 2.5, 1024: 2.1,
+               2048: 1.5, 4096: 1.8, 8192: 2.0, 16384: 0.8}
 # The seed's Table 3 (medium network load): size -> (PVM, DynamicPVM) microseconds
 SEED_T3 = {1: (7425, 7612), 4: (7372, 7660), 8: (7367, 7635), 16: (7402, 7588), 32: (7432, 7611), 64: (7489, 7652),
            128: (7570, 7806), 256: (7817, 8017), 512: (8311, 8519), 1024: (9232, 9426), 2048: (11151, 11322),
@@ -141,7 +148,7 @@ def pingpong(rep, args, size):
     bus_util = float(um.group(1)) if um else -1.0
     complete = done and all(len(t[ld][m].get(n, [])) == obs for ld in t for m in SYSTEMS for n in sizes)
     res = {}
-    for ld, seedt, table in (("low", SEED_T2, "2"), ("medium", SEED_T3, "3")):
+    for ld, seedt, seedp, table in (("low", SEED_T2, SEED_T2_PCT, "2"), ("medium", SEED_T3, SEED_T3_PCT, "3")):
         rows = ["| size (bytes) | plain TOS (µs) | PVM-style, fixed tids (µs) | PVM-style, routed (µs) | routing overhead | "
                 "effect α₂ of the routing, 95% c.i. (µs) | SSA/SST | layer vs plain | seed PVM (µs) | seed DynamicPVM (µs) |",
                 "|---|---|---|---|---|---|---|---|---|---|"]
@@ -156,7 +163,7 @@ def pingpong(rep, args, size):
             sd = seedt.get(n)
             rows.append("| %d | %.0f | %.0f | %.0f | %+.2f%% | %+.1f ± %.1f | %.3f | %+.1f%% | %s | %s |" % (
                 n, mp, mf, mr, _pct(mf, mr), al2, half, share, _pct(mp, mf), "%d" % sd[0] if sd else "-",
-                "%d (%.1f%%)" % (sd[1], _pct(sd[0], sd[1])) if sd else "-"))
+                "%d (%.1f%%)" % (sd[1], seedp[n]) if sd else "-"))
         rep.parts.append("**Table %s (%s network load%s).** Half the round trip of a message of each size between a "
                          "task on earth and one on air, grand mean of %d observations of %d round trips each, the three "
                          "systems interleaved: plain TOS channels (`send_block`/`receive` of the bytes), the PVM-style "
@@ -174,8 +181,8 @@ def pingpong(rep, args, size):
     low, med = res["low"], res["medium"]
     pl = [_pct(x["fixed"], x["pvm"]) for x in low]
     pm = [_pct(x["fixed"], x["pvm"]) for x in med]
-    s2 = [_pct(*v) for v in SEED_T2.values()]
-    s3 = [_pct(*v) for v in SEED_T3.values()]
+    s2 = list(SEED_T2_PCT.values())
+    s3 = list(SEED_T3_PCT.values())
     if low and med:
         rep.parts.append("The seed's DynamicPVM costs %.1f%% on average over PVM at low load (Table 2) and %.1f%% at "
                          "medium load (Table 3). On the Testbed the routed layer costs %.2f%% on average over the fixed "
@@ -200,9 +207,9 @@ def pingpong(rep, args, size):
                  {"title": "overhead (%)", "xlabel": "message size (bytes)", "ylabel": "%", "logx": True,
                   "series": [{"x": xs, "y": pl, "label": "ours: routing, low load", "style": "line"},
                              {"x": [x["n"] for x in med], "y": pm, "label": "ours: routing, medium load", "style": "line"},
-                             {"x": sorted(SEED_T2), "y": [_pct(*SEED_T2[n]) for n in sorted(SEED_T2)],
+                             {"x": sorted(SEED_T2), "y": [SEED_T2_PCT[n] for n in sorted(SEED_T2)],
                               "label": "seed, low (Table 2)", "style": "dots"},
-                             {"x": sorted(SEED_T3), "y": [_pct(*SEED_T3[n]) for n in sorted(SEED_T3)],
+                             {"x": sorted(SEED_T3), "y": [SEED_T3_PCT[n] for n in sorted(SEED_T3)],
                               "label": "seed, medium (Table 3)", "style": "dots"}]}])
     nobs = sum(len(v) for ld in t for m in SYSTEMS for v in t[ld][m].values())
     rep.check("every round trip completed", complete,
@@ -217,13 +224,16 @@ def pingpong(rep, args, size):
                  (low[-1]["fixed"] - low[-1]["plain"]) if low else 0, low[-1]["n"] if low else 0))
     both = pl + pm
     mean = sum(both) / len(both) if both else 0.0
-    # Only the bound is checked, not the sign: at the reduced size routing's cost (~1%) is below
-    # the run's timing effects (routed vs fixed 1.09, -1.55, 1.25, -1.37%, one size significantly
-    # cheaper routed after a 3 us change of the kernel's loop); the sizes whose 95% c.i. lies
-    # below 0 are named.
+    # Two-sided: the routed layer may differ from the fixed one by at most 10% either way (the
+    # seed's overheads are 0.8..8.7%); a routed layer 10% quicker would be as wrong as one 10%
+    # slower. Whether the sign and size are the seed's is the claims ledger's row (t2-overhead-low,
+    # sw/analysis/claims/seed001.toml), not this check: at the reduced size routing's cost (~1%)
+    # is below the run's timing effects (routed vs fixed 1.09, -1.55, 1.25, -1.37% seen). The
+    # sizes whose 95% c.i. lies below 0 are named.
     cheaper = [x["n"] for x in low + med if x["a2"] + x["ci"] < 0]
-    rep.check("the routing indirection costs at most a small share", bool(pl) and bool(pm) and max(both) <= 10.0,
-              "routed vs fixed: %s%%, mean %.2f%% (none above 10%%: the seed's 0.8..8.7%%; sizes significantly "
+    rep.check("the routing indirection costs a small share, either way", bool(pl) and bool(pm)
+              and max(both) <= 10.0 and min(both) >= -10.0,
+              "routed vs fixed: %s%%, mean %.2f%% (all within -10..+10%%: the seed's 0.8..8.7%%; sizes significantly "
               "cheaper routed, alpha2 + its 95%% c.i. below 0: %s)"
               % (", ".join("%.2f" % p for p in both), mean, ", ".join("%d bytes" % n for n in cheaper) or "none"))
     rep.check("the load ran through every medium-load observation", load_kbps > 0 and load_us >= medium_us > 0,
@@ -274,8 +284,14 @@ def write_doc(path, reps, size, secs):
             base = os.path.splitext(os.path.join(rep.out, p))[0]
             for ext in (".png", ".svg"):
                 shutil.copy(base + ext, figdir)
-    body = [open(os.path.join(here, "seed001_intro.md")).read(), "Run: size `%s`, %.0f s on this host.\n\n" % (size, secs)]
+    from .docwriter import opening
+    with open(os.path.join(here, "seed001_intro.md")) as f:
+        about = f.read()
+    body = [opening("Seed 001 on the Testbed: DynamicPVM's process migration and task layer (Overeinder et al. 1996)",
+                    "build/bin/testbed-experiment seed001 --doc1 docs/results/seed001.md", "docs-seed001", about,
+                    size, secs)]
     body += [rep.markdown(fig_prefix=os.path.basename(figdir), level=2) for rep in reps]
-    body.append(open(os.path.join(here, "seed001_why.md")).read())
+    from .claims import doc_tail  # the prose filled from this run, then the claims rows
+    body.append(doc_tail("001", os.path.basename(path), "".join(body), os.path.join(here, "seed001_why.md")))
     with open(path, "w") as f:
         f.write("".join(body))
