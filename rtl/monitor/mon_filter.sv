@@ -207,22 +207,26 @@ module mon_filter
 
 `ifndef SYNTHESIS
   // Every path of the filter (the regression requires each to be hit).
-  c_pass_disabled : cover property (@(posedge clk) disable iff (rst) first && !enable);
-  c_drop_class : cover property (@(posedge clk) disable iff (rst) first && enable && !class_ok);
-  c_drop_code : cover property (@(posedge clk) disable iff (rst) first && enable && class_ok && !code_ok);
-  c_drop_match : cover property (@(posedge clk) disable iff (rst) first && enable && class_ok && code_ok && !match_ok);
-  c_match_pass : cover property (@(posedge clk) disable iff (rst) first && enable && match_classes[cls_first] && match_ok);
-  c_decim_keep : cover property (@(posedge clk) disable iff (rst) first && at_decim && decim_on && decim_ok);
-  c_drop_decim : cover property (@(posedge clk) disable iff (rst) first && at_decim && !decim_ok);
-  c_guard_count : cover property (@(posedge clk) disable iff (rst) first && at_guard && guarded && guard_ok);
-  c_drop_guard : cover property (@(posedge clk) disable iff (rst) first && at_guard && guarded && !guard_ok);
-  c_new_window : cover property (@(posedge clk) disable iff (rst) new_window);
-  c_cont_pass : cover property (@(posedge clk) disable iff (rst) ev_wr && cont && follow_pass);
-  c_cont_drop : cover property (@(posedge clk) disable iff (rst) ev_wr && cont && !follow_pass);
-  c_sched_word : cover property (@(posedge clk) disable iff (rst) first && sched);
-  c_other_code : cover property (@(posedge clk) disable iff (rst) first && !sched && !info_known);
-  c_settings_write : cover property (@(posedge clk) disable iff (rst) changed);
-  c_settings_and_event : cover property (@(posedge clk) disable iff (rst) changed && ev_wr);
-  c_refused_write : cover property (@(posedge clk) disable iff (rst) cfg_wr && !writable);
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      c_pass_disabled : cover (first && !enable);
+      c_drop_class : cover (first && enable && !class_ok);
+      c_drop_code : cover (first && enable && class_ok && !code_ok);
+      c_drop_match : cover (first && enable && class_ok && code_ok && !match_ok);
+      c_match_pass : cover (first && enable && match_classes[cls_first] && match_ok);
+      c_decim_keep : cover (first && at_decim && decim_on && decim_ok);
+      c_drop_decim : cover (first && at_decim && !decim_ok);
+      c_guard_count : cover (first && at_guard && guarded && guard_ok);
+      c_drop_guard : cover (first && at_guard && guarded && !guard_ok);
+      c_new_window : cover (new_window);
+      c_cont_pass : cover (ev_wr && cont && follow_pass);
+      c_cont_drop : cover (ev_wr && cont && !follow_pass);
+      c_sched_word : cover (first && sched);
+      c_other_code : cover (first && !sched && !info_known);
+      c_settings_write : cover (changed);
+      c_settings_and_event : cover (changed && ev_wr);
+      c_refused_write : cover (cfg_wr && !writable);
+    end
+  end
 `endif
 endmodule

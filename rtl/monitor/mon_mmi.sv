@@ -144,30 +144,32 @@ module mon_mmi
 
 `ifndef SYNTHESIS
   // One pair per SMI per poll round: a round is the slots from SMI 1 to SMI N_SMI.
+  // (Immediate assertions and covers: Verilator checks them, yosys's formal frontend proves them.)
   logic [N_SMI:1] served;
   always_ff @(posedge clk) begin
     if (rst) served <= '0;
     else if (mb_poll) begin
       if (k == 4'd1) served <= '0;
-      if (mb_ack) begin
-        a_one_pair_per_round : assert (k == 4'd1 || !served[k])
-        else $error("mon_mmi: SMI %0d served twice in one poll round", k);
-        served[k] <= 1'b1;
-      end
+      if (mb_ack) served[k] <= 1'b1;
     end
   end
-  // A new pair is never accepted while the previous one is still on the bus.
-  a_no_overlap : assert property (@(posedge clk) disable iff (rst) mb_ack |-> !xfer_active || push_ev);
-  a_ack_only_when_polled : assert property (@(posedge clk) disable iff (rst) mb_ack |-> mb_poll);
-  a_k_in_range : assert property (@(posedge clk) disable iff (rst) k >= 4'd1 && k <= LAST_SMI);
-  c_stall : cover property (@(posedge clk) disable iff (rst) stall);
-  c_bus_poll_ack : cover property (@(posedge clk) disable iff (rst) mb_poll && mb_ack);
-  c_bus_poll_empty : cover property (@(posedge clk) disable iff (rst) mb_poll && !mb_ack);
-  c_bus_xfer_ts : cover property (@(posedge clk) disable iff (rst) push_ts);
-  c_bus_xfer_ev : cover property (@(posedge clk) disable iff (rst) push_ev);
-  c_bus_ev_and_poll : cover property (@(posedge clk) disable iff (rst) push_ev && mb_poll);
-  c_read_empty : cover property (@(posedge clk) disable iff (rst) rd_hi && !pop);
-  c_filter_write_refused : cover property (@(posedge clk) disable iff (rst) m_wr && m_addr != A_FLT_SEL && !sel_ok);
-  c_read_bypass : cover property (@(posedge clk) disable iff (rst) pop && count == '0);
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      if (mb_poll && mb_ack) a_one_pair_per_round : assert (k == 4'd1 || !served[k]);
+      // A new pair is never accepted while the previous one is still on the bus.
+      a_no_overlap : assert (!mb_ack || !xfer_active || push_ev);
+      a_ack_only_when_polled : assert (!mb_ack || mb_poll);
+      a_k_in_range : assert (k >= 4'd1 && k <= LAST_SMI);
+      c_stall : cover (stall);
+      c_bus_poll_ack : cover (mb_poll && mb_ack);
+      c_bus_poll_empty : cover (mb_poll && !mb_ack);
+      c_bus_xfer_ts : cover (push_ts);
+      c_bus_xfer_ev : cover (push_ev);
+      c_bus_ev_and_poll : cover (push_ev && mb_poll);
+      c_read_empty : cover (rd_hi && !pop);
+      c_filter_write_refused : cover (m_wr && m_addr != A_FLT_SEL && !sel_ok);
+      c_read_bypass : cover (pop && count == '0);
+    end
+  end
 `endif
 endmodule
