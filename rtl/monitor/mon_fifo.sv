@@ -142,7 +142,6 @@ module mon_fifo #(
   always_ff @(posedge clk) begin
     if (!rst) begin
       c_tracked_leaves : cover (f_busy && pop && f_pos == '0 && count == FULL);
-      c_both_pushes_and_pop : cover (push_a && pop && push_b && count != '0);
     end
   end
 `endif
