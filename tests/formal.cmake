@@ -38,12 +38,12 @@ formal_check(formal_mmi_cover mon_mmi cover 22 PARAMS ${_mmi_small})
 # (the run stops if the pattern is not there exactly once); the test passes only when an
 # assertion fails from reset and the counterexample VCD parses and converts to FST.
 formal_check(formal_mutant_fifo_second_push mon_fifo bmc 6 PARAMS DEPTH=4 WIDTH=4
-  ARGS --expect-fail --mutate mon_fifo.sv "if (push_b) wp <= inc(wp_b)\;" "if (push_b) wp <= wp_b\;")
+  ARGS --expect-fail --mutate mon_fifo.sv "if (push_b) wp <= inc(wp_b)" "if (push_b) wp <= wp_b")
 formal_check(formal_mutant_timebase_wrap mon_timebase bmc 16 PARAMS TICK_DIV=3 TS_W=2
-  ARGS --expect-fail --mutate mon_timebase.sv "assign wrap = tick && ts == '0\;" "assign wrap = tick && ts_q == '0\;")
+  ARGS --expect-fail --mutate mon_timebase.sv "assign wrap = tick && ts == '0" "assign wrap = tick && ts_q == '0")
 formal_check(formal_mutant_smi_full_off_by_one mon_smi bmc 8 PARAMS ${_smi_small}
   ARGS --cut u_filter --expect-fail --mutate mon_smi.sv "!pend_b && !fpend_b && count_p != FULL" "!pend_b && !fpend_b && count_p <= FULL")
 formal_check(formal_mutant_smi_lost_not_counted mon_smi bmc 8 PARAMS ${_smi_small}
-  ARGS --cut u_filter --expect-fail --mutate mon_smi.sv "lost_next = lost + 32'(ev_lost)\;" "lost_next = lost\;")
-formal_check(formal_mutant_filter_counts_passes mon_filter bmc 2
+  ARGS --cut u_filter --expect-fail --mutate mon_smi.sv "lost_next = lost + 32'(ev_lost)" "lost_next = lost")
+formal_check(formal_mutant_filter_counts_passes mon_filter bmc 4
   ARGS --expect-fail --mutate mon_filter.sv "filtered[c] + 32'(ev_wr && !ev_pass" "filtered[c] + 32'(ev_wr")

@@ -61,11 +61,12 @@ def yosys_model(rtl, out, top, params, only, drop, cut):
     script = [
         f"read_verilog -formal -sv -DFORMAL_{top.upper()} -I{rtl} {sources}",
         f"chparam {chparam} {top}" if params else "",
-        f"hierarchy -top {top}",
         # --cut: these submodule instances are replaced by free outputs (yosys cutpoint): the
-        # proof then holds whatever they do (the SMI's filter is proved on its own)
+        # proof then holds whatever they do (the SMI's filter is proved on its own). (After the
+        # first `hierarchy -top` the parameterized top has its derived name: prep finds it marked.)
+        f"hierarchy -top {top}" if cut else "",
         " ".join(["cutpoint"] + [f"{top}/{c}" for c in cut]) if cut else "",
-        f"prep -flatten -top {top}",
+        "prep -flatten" if cut else f"prep -flatten -top {top}",
         "memory_nordff",
         "async2sync",
         "dffunmap",
