@@ -7,6 +7,7 @@ packages=(
   libsystemc-dev verilator
   gcc-m68k-linux-gnu binutils-m68k-linux-gnu
   gtkwave libgtest-dev yosys
+  z3                       # formal: the SMT solver of yosys-smtbmc for the monitor RTL's proofs (rtl/formal)
   xvfb xauth imagemagick   # waveforms: GTKWave checked and photographed on a virtual X server
   libtomlplusplus-dev libcli11-dev
   newlib-source            # TOS's C library: newlib 3.3.0, compiled for the 68010 by the firmware build

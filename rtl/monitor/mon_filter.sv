@@ -207,22 +207,123 @@ module mon_filter
 
 `ifndef SYNTHESIS
   // Every path of the filter (the regression requires each to be hit).
-  c_pass_disabled : cover property (@(posedge clk) disable iff (rst) first && !enable);
-  c_drop_class : cover property (@(posedge clk) disable iff (rst) first && enable && !class_ok);
-  c_drop_code : cover property (@(posedge clk) disable iff (rst) first && enable && class_ok && !code_ok);
-  c_drop_match : cover property (@(posedge clk) disable iff (rst) first && enable && class_ok && code_ok && !match_ok);
-  c_match_pass : cover property (@(posedge clk) disable iff (rst) first && enable && match_classes[cls_first] && match_ok);
-  c_decim_keep : cover property (@(posedge clk) disable iff (rst) first && at_decim && decim_on && decim_ok);
-  c_drop_decim : cover property (@(posedge clk) disable iff (rst) first && at_decim && !decim_ok);
-  c_guard_count : cover property (@(posedge clk) disable iff (rst) first && at_guard && guarded && guard_ok);
-  c_drop_guard : cover property (@(posedge clk) disable iff (rst) first && at_guard && guarded && !guard_ok);
-  c_new_window : cover property (@(posedge clk) disable iff (rst) new_window);
-  c_cont_pass : cover property (@(posedge clk) disable iff (rst) ev_wr && cont && follow_pass);
-  c_cont_drop : cover property (@(posedge clk) disable iff (rst) ev_wr && cont && !follow_pass);
-  c_sched_word : cover property (@(posedge clk) disable iff (rst) first && sched);
-  c_other_code : cover property (@(posedge clk) disable iff (rst) first && !sched && !info_known);
-  c_settings_write : cover property (@(posedge clk) disable iff (rst) changed);
-  c_settings_and_event : cover property (@(posedge clk) disable iff (rst) changed && ev_wr);
-  c_refused_write : cover property (@(posedge clk) disable iff (rst) cfg_wr && !writable);
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      c_pass_disabled : cover (first && !enable);
+      c_drop_class : cover (first && enable && !class_ok);
+      c_drop_code : cover (first && enable && class_ok && !code_ok);
+      c_drop_match : cover (first && enable && class_ok && code_ok && !match_ok);
+      c_match_pass : cover (first && enable && match_classes[cls_first] && match_ok);
+      c_decim_keep : cover (first && at_decim && decim_on && decim_ok);
+      c_drop_decim : cover (first && at_decim && !decim_ok);
+      c_guard_count : cover (first && at_guard && guarded && guard_ok);
+      c_drop_guard : cover (first && at_guard && guarded && !guard_ok);
+      c_new_window : cover (new_window);
+      c_cont_pass : cover (ev_wr && cont && follow_pass);
+      c_cont_drop : cover (ev_wr && cont && !follow_pass);
+      c_sched_word : cover (first && sched);
+      c_other_code : cover (first && !sched && !info_known);
+      c_settings_write : cover (changed);
+      c_settings_and_event : cover (changed && ev_wr);
+      c_refused_write : cover (cfg_wr && !writable);
+    end
+  end
+`endif
+
+`ifdef FORMAL
+  // Model checking (rtl/formal/prove.py). The filter's inputs need no contract: every property
+  // holds for any sequence of events, settings writes and ticks.
+`ifdef FORMAL_MON_FILTER
+  initial assume (rst);
+`endif
+  logic f_past_valid = 1'b0;
+  always_ff @(posedge clk) f_past_valid <= 1'b1;
+
+  // The decision, stage by stage, for an event's first word.
+  wire [15:0] f_code_word = code_pass[info_index[6:4]];
+  always_comb begin
+    if (!rst && first) begin
+      f_disabled_passes : assert (enable || ev_pass);
+      f_masked_class_never_passes : assert (!(enable && !class_pass[cls_first]) || !ev_pass);
+      f_masked_code_never_passes : assert (!(enable && code_known && !f_code_word[info_index[3:0]]) || !ev_pass);
+      f_mismatch_never_passes : assert (!(enable && match_classes[cls_first] && ((ev_word ^ match_value) & match_mask) != '0)
+                                        || !ev_pass);
+      f_guard_full_never_passes : assert (!(enable && guarded && gcount_c >= guard_limit) || !ev_pass);
+      f_all_stages_pass : assert (!(enable && class_ok && code_ok && match_ok && decim_ok && guard_ok) || ev_pass);
+    end
+  end
+  // Continuation words share their first word's fate (as decided then, whatever changed since).
+  logic f_fate;
+  logic [3:0] f_fate_cls;
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      f_fate <= 1'b1;
+      f_fate_cls <= '0;
+    end else if (first) begin
+      f_fate <= ev_pass;
+      f_fate_cls <= cls_first;
+    end
+  end
+  always_comb begin
+    if (!rst && ev_wr && cont) f_continuation_shares_fate : assert (ev_pass == f_fate && cls == f_fate_cls);
+  end
+
+  // The rate guard passes at most guard_limit first words of a guarded class per window, and the
+  // decimation count stays below its N.
+  logic f_gcounts_le_limit;
+  always_comb begin
+    f_gcounts_le_limit = 1'b1;
+    for (int c = 0; c < NC; c++) f_gcounts_le_limit = f_gcounts_le_limit && gcount[c] <= guard_limit;
+  end
+  always_comb begin
+    if (f_past_valid) begin
+      f_guard_count_le_limit : assert (f_gcounts_le_limit);
+      f_decim_count_below_n : assert (dcount == '0 || dcount < decim_n);
+    end
+    if (!rst && first && enable && guarded && ev_pass) f_guard_counts_each_pass : assert (gcount_n[cls_first] == gcount_c + 16'd1);
+  end
+
+  // The counters add up: every accepted word is counted once, as passed or as filtered, in
+  // its class (sums mod 2^32, as the 32-bit registers wrap).
+  logic [31:0] f_words, f_passed;
+  logic [31:0] f_sum_passed, f_sum_filtered;
+  always_comb begin
+    f_sum_passed = '0;
+    f_sum_filtered = '0;
+    for (int c = 0; c < NC; c++) begin
+      f_sum_passed = f_sum_passed + passed[c];
+      f_sum_filtered = f_sum_filtered + filtered[c];
+    end
+  end
+  always_ff @(posedge clk) begin
+    if (rst) begin
+      f_words <= '0;
+      f_passed <= '0;
+    end else begin
+      f_words <= f_words + 32'(ev_wr);
+      f_passed <= f_passed + 32'(ev_wr && ev_pass);
+    end
+  end
+  always_comb begin
+    if (f_past_valid) begin
+      f_passed_counts_passes : assert (f_sum_passed == f_passed);
+      f_counters_add_up : assert (f_sum_passed + f_sum_filtered == f_words);
+    end
+  end
+
+  // Reset values: in the clock after reset every register reads as sw/tables says (the
+  // generated constants where the table gives one, else 0).
+  wire f_rd_code = rd_addr >= A_CODE && rd_addr < A_CODE + 8'd16 && !rd_addr[0];
+  wire [31:0] f_reset_rd = rd_addr == A_CLASS ? 32'(testbed_regs_pkg::TB_MON_FLT_CLASS_PASS_RESET) :
+                           f_rd_code ? 32'(testbed_regs_pkg::TB_MON_FLT_CODE_PASS_RESET) : '0;
+  always_ff @(posedge clk) begin
+    if (f_past_valid && $past(rst) && !rst && !ev_wr) f_reset_values : assert (rd_data == f_reset_rd && gen == '0);
+  end
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      c_continuation_of_masked_class : cover (ev_wr && cont && !f_fate && f_fate_cls != '0);
+      c_guard_at_limit : cover (guard_on && guard_limit == 16'd2 && gcount[cls_first] == 16'd2 && first && guarded);
+    end
+  end
 `endif
 endmodule

@@ -144,30 +144,86 @@ module mon_mmi
 
 `ifndef SYNTHESIS
   // One pair per SMI per poll round: a round is the slots from SMI 1 to SMI N_SMI.
+  // (Immediate assertions and covers: Verilator checks them, yosys's formal frontend proves them.)
   logic [N_SMI:1] served;
   always_ff @(posedge clk) begin
     if (rst) served <= '0;
     else if (mb_poll) begin
       if (k == 4'd1) served <= '0;
-      if (mb_ack) begin
-        a_one_pair_per_round : assert (k == 4'd1 || !served[k])
-        else $error("mon_mmi: SMI %0d served twice in one poll round", k);
-        served[k] <= 1'b1;
-      end
+      if (mb_ack) served[k] <= 1'b1;
     end
   end
-  // A new pair is never accepted while the previous one is still on the bus.
-  a_no_overlap : assert property (@(posedge clk) disable iff (rst) mb_ack |-> !xfer_active || push_ev);
-  a_ack_only_when_polled : assert property (@(posedge clk) disable iff (rst) mb_ack |-> mb_poll);
-  a_k_in_range : assert property (@(posedge clk) disable iff (rst) k >= 4'd1 && k <= LAST_SMI);
-  c_stall : cover property (@(posedge clk) disable iff (rst) stall);
-  c_bus_poll_ack : cover property (@(posedge clk) disable iff (rst) mb_poll && mb_ack);
-  c_bus_poll_empty : cover property (@(posedge clk) disable iff (rst) mb_poll && !mb_ack);
-  c_bus_xfer_ts : cover property (@(posedge clk) disable iff (rst) push_ts);
-  c_bus_xfer_ev : cover property (@(posedge clk) disable iff (rst) push_ev);
-  c_bus_ev_and_poll : cover property (@(posedge clk) disable iff (rst) push_ev && mb_poll);
-  c_read_empty : cover property (@(posedge clk) disable iff (rst) rd_hi && !pop);
-  c_filter_write_refused : cover property (@(posedge clk) disable iff (rst) m_wr && m_addr != A_FLT_SEL && !sel_ok);
-  c_read_bypass : cover property (@(posedge clk) disable iff (rst) pop && count == '0);
+  always_ff @(posedge clk) begin
+    if (!rst) begin
+      if (mb_poll && mb_ack) a_one_pair_per_round : assert (k == 4'd1 || !served[k]);
+      // A new pair is never accepted while the previous one is still on the bus.
+      a_no_overlap : assert (!mb_ack || !xfer_active || push_ev);
+      a_ack_only_when_polled : assert (!mb_ack || mb_poll);
+      a_k_in_range : assert (k >= 4'd1 && k <= LAST_SMI);
+      c_stall : cover (stall);
+      c_bus_poll_ack : cover (mb_poll && mb_ack);
+      c_bus_poll_empty : cover (mb_poll && !mb_ack);
+      c_bus_xfer_ts : cover (push_ts);
+      c_bus_xfer_ev : cover (push_ev);
+      c_bus_ev_and_poll : cover (push_ev && mb_poll);
+      c_read_empty : cover (rd_hi && !pop);
+      c_filter_write_refused : cover (m_wr && m_addr != A_FLT_SEL && !sel_ok);
+      c_read_bypass : cover (pop && count == '0);
+    end
+  end
+`endif
+
+`ifdef FORMAL
+  // Model checking (rtl/formal/prove.py). Alone (FORMAL_MON_MMI) the MMI assumes the slaves'
+  // side of the bus: an answer only to a poll (a_ack_only_when_polled, proved in monitor_top).
+`ifdef FORMAL_MON_MMI
+  initial assume (rst);
+  always_comb if (!rst) assume (!mb_ack || mb_poll);
+`endif
+  logic f_past_valid = 1'b0;
+  always_ff @(posedge clk) f_past_valid <= 1'b1;
+  localparam int SLOT = (2 * WORD_CLOCKS > EMPTY_CLOCKS) ? 2 * WORD_CLOCKS : EMPTY_CLOCKS;
+
+  // The round: SMI f_k (any one, chosen by the solver) is polled within N_SMI slots of at most
+  // SLOT clocks each, not counting the clocks the poller stalls on a full FIFO.
+  (* anyconst *) logic [3:0] f_k;
+  logic [15:0] f_wait;  // clocks since f_k was last polled (or since reset), stalls not counted
+  wire [3:0] f_dist = (f_k >= k) ? f_k - k : f_k + LAST_SMI - k;  // slots before f_k's
+  always_ff @(posedge clk) begin
+    if (rst) f_wait <= '0;
+    else if (mb_poll && k == f_k) f_wait <= '0;
+    else if (!stall) f_wait <= f_wait + 16'd1;
+  end
+  logic [N_SMI:1] f_from_k;
+  always_comb begin
+    for (int j = 1; j <= N_SMI; j++) f_from_k[j] = 4'(j) >= k;
+  end
+  always_comb begin
+    f_k_is_an_smi : assume (f_k >= 4'd1 && f_k <= LAST_SMI);
+    if (f_past_valid) begin
+      f_every_smi_polled_in_round : assert (32'(f_wait) <= N_SMI * SLOT);
+      f_round_in_step : assert (32'(f_wait) + 32'(wait_q) + 32'(f_dist) * SLOT <= N_SMI * SLOT);
+      f_wait_below_slot : assert (32'(wait_q) < SLOT);
+      // The pair in flight always has room: no FIFO overflow, no stall mid-pair.
+      if (xfer_active) f_pair_has_room : assert (32'(count) + (32'(wait_q) >= WORD_CLOCKS ? 2 : 1) <= DEPTH);
+      // (for a_one_pair_per_round: the SMIs from k on are not yet served in this round)
+      if (k != 4'd1) f_round_ahead_unserved : assert ((served & f_from_k) == '0);
+      f_xfer_src_polled : assert (!xfer_active || (xfer_src >= 4'd1 && xfer_src <= LAST_SMI));
+    end
+  end
+  always_ff @(posedge clk) begin
+    if (f_past_valid && !rst && !$past(rst)) begin
+      f_stall_counted : assert (stall_clocks == $past(stall_clocks) + 32'($past(stall)));
+      // The data phases: the time stamp WORD_CLOCKS after the answer, the event WORD_CLOCKS later.
+      if ($past(mb_poll && mb_ack)) f_pair_follows_answer : assert (xfer_active && xfer_src == $past(k) && 32'(wait_q) == 2 * WORD_CLOCKS - 1);
+    end
+    // Reset values: in the clock after reset STATUS and an empty DATA_HI read as sw/tables says.
+    if (f_past_valid && $past(rst) && !rst)
+      f_reset_values : assert (status_next == testbed_regs_pkg::TB_MON_MMI_STATUS_RESET && !pop &&
+                               data_hi == testbed_regs_pkg::TB_MON_MMI_DATA_HI_RESET);
+  end
+  always_ff @(posedge clk) begin
+    if (!rst) c_polled_after_stall : cover (mb_poll && k == f_k && f_wait > 16'(SLOT) && stall_clocks != '0);
+  end
 `endif
 endmodule

@@ -106,6 +106,8 @@ module monitor_top #(
 
 `ifndef SYNTHESIS
   // Only the polled SMI answers, and only one SMI drives a data phase.
-  a_ack_onehot : assert property (@(posedge clk) disable iff (rst) $onehot0(ack));
+  always_ff @(posedge clk) begin
+    if (!rst) a_ack_onehot : assert ($onehot0(ack));
+  end
 `endif
 endmodule
