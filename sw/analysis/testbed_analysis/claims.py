@@ -107,16 +107,11 @@ def _cells(line):
     return [c.strip() for c in line.strip().strip("|").split("|")]
 
 
-def table_cell(text, after, row, col, nth=1):
-    """The cell of the markdown table that follows the line containing `after` (its nth occurrence)."""
-    pos = -1
-    for _ in range(nth):
-        pos = text.find(after, pos + 1)
-        if pos < 0:
-            return None
-    lines = text[text.rfind("\n", 0, pos) + 1:].split("\n")  # the line itself may be the table's header
-    header = None
-    for ln in lines:
+def _table_from(text, pos):
+    """The header and the body rows of the markdown table on or after the line holding `pos` (the
+    line itself may be the table's header); ([], []) if none follows."""
+    header, rows = None, []
+    for ln in text[text.rfind("\n", 0, pos) + 1:].split("\n"):
         if not ln.startswith("|"):
             if header is not None:
                 break
@@ -124,9 +119,20 @@ def table_cell(text, after, row, col, nth=1):
         cells = _cells(ln)
         if header is None:
             header = cells
-            continue
-        if set("".join(cells)) <= set("-: "):
-            continue
+        elif not set("".join(cells)) <= set("-: "):
+            rows.append(cells)
+    return header or [], rows
+
+
+def table_cell(text, after, row, col, nth=1):
+    """The cell of the markdown table that follows the line containing `after` (its nth occurrence)."""
+    pos = -1
+    for _ in range(nth):
+        pos = text.find(after, pos + 1)
+        if pos < 0:
+            return None
+    header, rows = _table_from(text, pos)
+    for cells in rows:
         if cells[0] == row:
             if col not in header:
                 return None
@@ -141,17 +147,10 @@ def crossover(text, after, below, above):
     pos = text.find(after)
     if pos < 0:
         return None
-    rows, header = [], None
-    for ln in text[text.rfind("\n", 0, pos) + 1:].split("\n"):
-        if not ln.startswith("|"):
-            if header is not None:
-                break
-            continue
-        cells = _cells(ln)
-        if header is None:
-            header = cells
-        elif not set("".join(cells)) <= set("-: ") and below in header and above in header:
-            rows.append((cells[0], parse_number(cells[header.index(below)]), parse_number(cells[header.index(above)])))
+    header, body = _table_from(text, pos)
+    if below not in header or above not in header:
+        return None
+    rows = [(c[0], parse_number(c[header.index(below)]), parse_number(c[header.index(above)])) for c in body]
     first = None
     for key, a, b in rows:
         if a is not None and b is not None and a < b:
