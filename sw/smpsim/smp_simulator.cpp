@@ -518,30 +518,15 @@ class Machine {
         break;
       case OutWhy::Exit:
         break;
-      case OutWhy::Block: {
-        Job& j = jobs_[size_t(t.job)];
-        if (j.gen > t.wait_gen) {
-          // The barrier completed while the processor was being given up: no blocking, the
-          // thread is ready at once (4.3.4).
-          ++t.passed;
-          if (t.passed == j.spec.barriers) {
-            set_state(t, TState::Finished);
-          } else {
-            t.phase = Phase::Compute;
-            t.remaining = draw(j);
-            set_state(t, TState::Ready);
-            // Tail and head: queued (its own processor is free, so at the head it takes it back);
-            // preempt: runs at once, on an idle processor or by preempting another job's thread.
-            if (s_.wakeup == Wakeup::Tail) ready_.push_back(tid);
-            else if (s_.wakeup == Wakeup::Head) ready_.push_front(tid);
-            else place({tid});
-          }
-        } else {
-          set_state(t, TState::Blocked);
-          j.blocked.push_back(tid);
+      case OutWhy::Block:
+        if (blocks_or_goes_on(tid)) {
+          // Tail and head: queued (its own processor is free, so at the head it takes it back);
+          // preempt: runs at once, on an idle processor or by preempting another job's thread.
+          if (s_.wakeup == Wakeup::Tail) ready_.push_back(tid);
+          else if (s_.wakeup == Wakeup::Head) ready_.push_front(tid);
+          else place({tid});
         }
         break;
-      }
     }
     if (cpu.reserved >= 0) {
       int r = cpu.reserved;
@@ -549,6 +534,29 @@ class Machine {
       dispatch(c, r);
     }
     dispatch_idle();
+  }
+
+  // A thread's switch out to block has ended. When its barrier completed while the processor was
+  // being given up (4.3.4), it does not block after all: it passes the barrier, Finished at its
+  // job's last one, else Ready for its next compute phase (true: the caller queues it). Else it
+  // joins its job's blocked threads (false).
+  bool blocks_or_goes_on(int tid) {
+    Thread& t = threads_[size_t(tid)];
+    Job& j = jobs_[size_t(t.job)];
+    if (j.gen <= t.wait_gen) {
+      set_state(t, TState::Blocked);
+      j.blocked.push_back(tid);
+      return false;
+    }
+    ++t.passed;
+    if (t.passed == j.spec.barriers) {
+      set_state(t, TState::Finished);
+      return false;
+    }
+    t.phase = Phase::Compute;
+    t.remaining = draw(j);
+    set_state(t, TState::Ready);
+    return true;
   }
 
   // ---- sched=linux (chapter 6): the machine's side of linux_sched.h
@@ -635,26 +643,12 @@ class Machine {
         runnable = tid;
         break;
       case OutWhy::Exit: break;
-      case OutWhy::Block: {
-        Job& j = jobs_[size_t(t.job)];
-        if (j.gen > t.wait_gen) {
-          // Released while schedule() ran for it (7.6's t_8^22): it did not block after all.
-          ++t.passed;
-          if (t.passed == j.spec.barriers) {
-            set_state(t, TState::Finished);
-          } else {
-            t.phase = Phase::Compute;
-            t.remaining = draw(j);
-            set_state(t, TState::Ready);
-            runlist_.insert(runlist_.begin(), tid);
-            runnable = tid;
-          }
-        } else {
-          set_state(t, TState::Blocked);
-          j.blocked.push_back(tid);
+      case OutWhy::Block:
+        if (blocks_or_goes_on(tid)) {  // (released while schedule() ran for it: 7.6's t_8^22)
+          runlist_.insert(runlist_.begin(), tid);
+          runnable = tid;
         }
         break;
-      }
     }
     if (cpu.reserved >= 0) {
       int r = cpu.reserved;
