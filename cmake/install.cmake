@@ -21,8 +21,9 @@ foreach(dir docs examples firmware hw rtl sim sw waveforms)
   file(GLOB_RECURSE _docs RELATIVE ${CMAKE_SOURCE_DIR} CONFIGURE_DEPENDS
        ${CMAKE_SOURCE_DIR}/${dir}/*.md ${CMAKE_SOURCE_DIR}/${dir}/*.png ${CMAKE_SOURCE_DIR}/${dir}/*.svg)
   # sw/analysis/*_why.md and *_intro.md are not documents: testbed-experiment pastes them into
-  # docs/results/*.md, where their links are written from
-  list(FILTER _docs EXCLUDE REGEX "^sw/analysis/.*_(why|intro)\\.md$")
+  # docs/results/*.md, where their links are written from; profiles_template.md is docs/profiles.md
+  # before docs-claims fills it, its links written from docs/
+  list(FILTER _docs EXCLUDE REGEX "^sw/analysis/.*_(why|intro|template)\\.md$")
   foreach(f ${_docs})
     get_filename_component(_d ${f} DIRECTORY)
     install(FILES ${CMAKE_SOURCE_DIR}/${f} DESTINATION share/doc/testbed/${_d})
