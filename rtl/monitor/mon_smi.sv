@@ -71,7 +71,8 @@ module mon_smi
   logic [EW-1:0] head;
 
   logic [7:0] gen;
-  wire [EW-1:0] marker = {ts, 8'hAA, wraps};
+  localparam logic [7:0] WRAP_TAG = 8'hAA; // the wrap marker's middle byte (MONITOR_SPEC.md)
+  wire [EW-1:0] marker = {ts, WRAP_TAG, wraps};
   wire [EW-1:0] fmarker = {ts, testbed_events_pkg::EV_FILTER_MARKER_VALUE[15:8], gen};
   wire [EW-1:0] event_entry = {ts, c_wdata};
 
@@ -219,7 +220,7 @@ module mon_smi
       if (ev_lost) f_lost_only_without_room : assert (count_next == FULL || pend_b || fpend_b);
       // A wrap marker enters before any event written after its wrap.
       if (ev_push) f_markers_before_events : assert (!pend_b && !fpend_b);
-      if (f_wmark_in) f_wrap_marker_entry : assert ((mark_a ? (pend ? marker : fmarker) : (pend_a ? marker : fmarker)) == {ts, 8'hAA, wraps});
+      if (f_wmark_in) f_wrap_marker_entry : assert ((mark_a ? (pend ? marker : fmarker) : (pend_a ? marker : fmarker)) == {ts, WRAP_TAG, wraps});
       // The bus: only the polled SMI answers, only with an entry; it drives only its own phases.
       f_ack_only_polled_nonempty : assert (!mb_ack || (mb_poll && mb_poll_src == SRC && count_a != '0));
       f_bus_quiet_unless_addressed : assert (mb_data == '0 || (mb_xfer && mb_xfer_src == SRC));
