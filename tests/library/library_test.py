@@ -96,7 +96,8 @@ def filestore(d, elf, rc_lines, name="crc.fs"):
 def device_on_a_board():
     """examples/crc_device: the plugin mapped on earth by the machine file, TOS booted, the driver
     run: the device's CRC equals the program's, its interrupt was taken once, and the kernel's
-    checks held (an address outside the window EINVAL, a refused access EIO)."""
+    checks held (an address outside the window EINVAL, a refused access EIO, another process
+    EBUSY while the driver owns the device)."""
     d = example("crc_device")
     elf = build_device(d)
     fs = filestore(d, elf, ["earth crcdrive"])
@@ -109,6 +110,8 @@ def device_on_a_board():
     m = re.search(r"crcdrive: words 16, status 0x1, interrupts 1 \(after \d+ us\), result (0x[0-9a-f]+), expected (0x[0-9a-f]+)", log)
     if not m or m.group(1) != m.group(2):
         fail("the device's CRC or its interrupt is wrong", log)
+    if "crcdrive: a second process is refused the device (EBUSY)" not in log:
+        fail("a second process reached the driver's device (it is its owner's)", log)
     if "crcdrive: PASS" not in log or "tos: earth: all programs done" not in log:
         fail("the driver failed", log)
     print(log.strip())

@@ -2,9 +2,13 @@
  * (crc_regs.h, from ../crc.toml) and TOS's dev call: it finds the device in the board's DEV
  * directory, feeds it a message, waits for its interrupt, and checks the result against the
  * CRC computed here. It also shows the kernel's checks: an address outside every device window
- * is refused (EINVAL) and an access the device refuses (a write to RESULT) is EIO, not a crash. */
+ * is refused (EINVAL), an access the device refuses (a write to RESULT) is EIO, not a crash, and
+ * the device is its owner's: a second process (this program again, as "crcdrive probe") is
+ * refused EBUSY while the first holds it, since a device that can write memory by DMA would
+ * otherwise let any program write the kernel (firmware/tos/README.md "Privileges"). */
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <tos/tos.h>
 
 #include "crc_regs.h"
@@ -25,7 +29,16 @@ static uint32_t rd(unsigned long a, int op) {
   return v;
 }
 
-int main(void) {
+/* The second process: the device's status register, which its owner (our parent) reads freely. */
+static int probe(void) {
+  unsigned long base = (unsigned long)dev(TOS_DEV_ADDR, 0, 0);
+  uint32_t v = 0;
+  long r = dev(TOS_DEV_READ16, base + CRC_STATUS_OFF, (unsigned long)&v);
+  return r < 0 && tos_errno == TOS_EBUSY ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "probe") == 0) return probe();
   long n = dev(TOS_DEV_COUNT, 0, 0);
   if (n < 1) { printf("crcdrive: no user device on this board\n"); return 1; }
   unsigned long base = (unsigned long)dev(TOS_DEV_ADDR, 0, 0);
@@ -58,8 +71,11 @@ int main(void) {
   int refused_err = refused < 0 ? tos_errno : 0;
   printf("crcdrive: outside a window: error %d (EINVAL %d); a refused access: error %d (EIO %d)\n", outside_err,
          TOS_EINVAL, refused_err, TOS_EIO);
+  int child = spawn("crcdrive", "crcdrive probe");
+  int refused_other = child >= 0 && pwait(child) == 0;
+  printf("crcdrive: a second process %s\n", refused_other ? "is refused the device (EBUSY)" : "reaches the device");
   int ok = got == want && irqs == 1 && (status & CRC_STATUS_DONE) && !(after & CRC_STATUS_DONE) &&
-           outside_err == TOS_EINVAL && refused_err == TOS_EIO;
+           outside_err == TOS_EINVAL && refused_err == TOS_EIO && refused_other;
   printf("crcdrive: %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
