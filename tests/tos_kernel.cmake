@@ -394,7 +394,7 @@ tos_kernel_test(PROGRAM pmigrate_stress NAME pmigrate_moves_processes_keeping_ev
   SET run.stop_ms=900000 centrenet.dma=dma-anywhere LABELS "seed001;migration")
 tos_kernel_test(PROGRAM pmig_forged_refused NAME pmigrate_forged_messages_are_refused FILES pmig_task LOG air IMAGE tos-test.elf
   REGEX "pmig_forged_refused: PASS"
-  LOG_REGEX "an image announced by a board not its home.*a page of no image arriving here.*not to the master.*no migration under way.*pmig_task 5: 60 messages, 8 KB intact, ends on board 2"
+  LOG_REGEX "type [0-9]+ from [a-z]+: not from the home of the process it names.*a page of no image arriving here.*not to the master.*no migration under way.*pmig_task 5: 60 messages, 8 KB intact, ends on board 2"
   LABELS "seed001;migration;hardening")
 # The PVM-style task layer (seed 001, issue 35; lib/pvm.c, include/tos/pvm.h): typed pack/unpack
 # round trips and tags out of order; forged messages refused and counted by reason; task ids

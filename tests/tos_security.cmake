@@ -7,17 +7,17 @@
 set(_fast run.no_progress_ms=3000)
 tos_kernel_test(PROGRAM net_inject_is_test_only NAME net_inject_is_absent_from_tos_elf SET ${_fast} LABELS security)
 tos_kernel_test(PROGRAM forged_halt_is_refused IMAGE tos-test.elf SET ${_fast} LABELS security LOG air
-  LOG_REGEX "refused message type 6 from earth: a halt not from the master, sender \\(1\\): dropped \\(1 so far.*kernel messages refused: 10 \\(by type: 6:10\\)")
+  LOG_REGEX "refused message type 6 from earth: not from the master, sender \\(1\\): dropped \\(1 so far.*kernel messages refused: 10 \\(by type: 6:10\\)")
 tos_kernel_test(PROGRAM forged_create_is_refused NAME forged_remote_create_is_refused IMAGE tos-test.elf
   SET ${_fast} LABELS security LOG air
-  LOG_REGEX "refused message type 11 from water: a thread created in a process not homed on the sender, home \\(1\\)")
+  LOG_REGEX "refused message type 11 from water: not from the home of the process it names, home \\(1\\)")
 tos_kernel_test(PROGRAM forged_page_and_kill_fail NAME forged_page_request_and_kill_are_refused IMAGE tos-test.elf
-  SET ${_fast} LABELS security LOG air LOG_REGEX "refused message type 14 from water: a process ended by a board that is not its home"
+  SET ${_fast} LABELS security LOG air LOG_REGEX "refused message type 14 from water: not from the home of the process it names"
   REGEX "refused message type 15 from water: a page asked for in the name of a thread that is not away.*forged_page_and_kill_fail: PASS")
 tos_kernel_test(PROGRAM forged_console_is_refused NAME forged_console_input_is_refused IMAGE tos-test.elf
   LINE "master forged_console_is_refused" CONSOLE master SET ${_fast} LABELS security
   INPUT ${CMAKE_CURRENT_SOURCE_DIR}/tos/sessions/forged_console.txt PROMPT "operator>"
-  REGEX "refused message type 3 from earth: console input sent to the master's own console.*forged_console_is_refused: PASS")
+  REGEX "refused message type 3 from earth: not from the master, sender.*forged_console_is_refused: PASS")
 # Privileges (firmware/tos/README.md): a program the boot script did not start may not halt,
 # kill what is not its own, migrate another's threads or reconfigure.
 tos_kernel_test(PROGRAM unprivileged_cannot_halt NAME unprivileged_programs_cannot_halt_or_kill SET ${_fast}

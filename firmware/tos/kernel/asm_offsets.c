@@ -17,16 +17,16 @@
 void asm_offsets(void);
 void asm_offsets(void) {
   /* struct tcb: the thread's context (the exception entry, run_user) */
-  FIELD(T_REGS, struct tcb, regs, 15 * 4);
-  FIELD(T_USP, struct tcb, usp, 4);
-  FIELD(T_FLEN, struct tcb, frame_len, 2);
-  FIELD(T_FRAME, struct tcb, frame, FRAME_MAX + 2);
+  FIELD(T_REGS, struct tcb, ctx.regs, 15 * 4);
+  FIELD(T_USP, struct tcb, ctx.usp, 4);
+  FIELD(T_FLEN, struct tcb, ctx.frame_len, 2);
+  FIELD(T_FRAME, struct tcb, ctx.frame, FRAME_MAX + 2);
   FIELD(T_STATE, struct tcb, state, 1);
   /* ... and what yield's scheduling in assembly reads and writes */
   FIELD(T_NEXT, struct tcb, next, 4);
   FIELD(T_PREV, struct tcb, prev, 4);
   FIELD(T_PROC, struct tcb, proc, 4);
-  FIELD(T_CPU_SLICES, struct tcb, cpu_slices, 4);
+  FIELD(T_CPU_SLICES, struct tcb, ctx.cpu_slices, 4);
   DEFINE(T_RUNNING_STATE, T_RUNNING);
   DEFINE(T_READY_STATE, T_READY);
 

@@ -24,7 +24,7 @@ static struct tcb *candidate(uint32_t kind, uint32_t other) {
     struct proc *p = &procs[i];
     if (!proc_alive(p)) continue;
     for (struct tcb *t = p->rq_head; t; t = t->next) {
-      if (t->children) continue;
+      if (t->ctx.children) continue;
       if (kind == TOS_RECONF_COMPUTE) return t;
       if (t->last_link == other + 1) return t;
       if (t->last_link && !fallback) fallback = t;

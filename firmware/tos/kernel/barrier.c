@@ -48,10 +48,10 @@ static void release_here(struct proc *p, struct barrier *x, uint32_t b) {
     if (!w || w->state != T_BARRIER || w->bar_wait != b + 1 || w->bar_gen == x->gen) continue;
     w->bar_wait = 0;
     if (w->tid == x->last_tid) { /* off the home, the last arriver waited for its own arrival's news */
-      w->regs[TCB_REGS_D0] = 3;
+      w->ctx.regs[TCB_REGS_D0] = 3;
       EVENT2(DGL_BARRIER, EV_BAR_LAST, w->tid);
     } else {
-      w->regs[TCB_REGS_D0] = 2; /* released after blocking */
+      w->ctx.regs[TCB_REGS_D0] = 2; /* released after blocking */
       EVENT2(DGL_BARRIER, EV_BAR_RELEASE, w->tid);
     }
     ready_woken(w);
@@ -86,7 +86,6 @@ static void block(struct tcb *t) {
 /* ---- messages ---- */
 static void on_arrive(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops; /* o: home board, pid, serial, barrier, TID */
-  if (o[0] != net_me()) return (void)net_bad(from, NET_BAR_ARRIVE, "an arrival for a process not homed here, home", o[0]);
   if (o[1] >= TOS_MAX_PROCESSES) return (void)net_bad(from, NET_BAR_ARRIVE, "process", o[1]);
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (!p || p->guest) return (void)net_bad(from, NET_BAR_ARRIVE, "an arrival for a process that has gone, pid", o[1]);
@@ -110,7 +109,6 @@ static void on_arrive(uint32_t from, const uint32_t *o, uint32_t nops) {
 
 static void on_release(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops; /* o: home board, pid, serial, barrier, generation, last arriver's TID */
-  if (from != o[0]) return (void)net_bad(from, NET_BAR_RELEASE, "a release not from the process's home, home", o[0]);
   if (o[1] >= TOS_MAX_PROCESSES) return (void)net_bad(from, NET_BAR_RELEASE, "process", o[1]);
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (!p || !p->guest) return (void)net_bad(from, NET_BAR_RELEASE, "a release for a process not here, pid", o[1]);
@@ -127,7 +125,6 @@ static void on_release(uint32_t from, const uint32_t *o, uint32_t nops) {
  * or spinning, ends its barrier_wait with EINVAL. */
 static void on_refused(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops; /* o: home board, pid, serial, barrier, TID */
-  if (from != o[0]) return (void)net_bad(from, NET_BAR_REFUSED, "a refusal not from the process's home, home", o[0]);
   struct proc *p = o[1] < TOS_MAX_PROCESSES ? proc_by_gpid(o[0], o[1], o[2]) : NULL;
   if (!p || !p->guest) return (void)net_bad(from, NET_BAR_REFUSED, "a refusal for a process not here, pid", o[1]);
   struct tcb *t = p->slots[o[4] & (TOS_MAX_THREADS - 1)];
@@ -135,7 +132,7 @@ static void on_refused(uint32_t from, const uint32_t *o, uint32_t nops) {
     return (void)net_bad(from, NET_BAR_REFUSED, "a refusal for a thread not waiting there, TID", o[4]);
   t->bar_wait = 0;
   if (t->state == T_BARRIER) {
-    t->regs[TCB_REGS_D0] = (uint32_t)-TOS_EINVAL;
+    t->ctx.regs[TCB_REGS_D0] = (uint32_t)-TOS_EINVAL;
     ready_woken(t);
   } /* a spinner's next poll finds bar_wait clear: EINVAL */
 }

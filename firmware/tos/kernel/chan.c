@@ -24,7 +24,7 @@ static int32_t transfer(struct tcb *s, struct tcb *r) {
  * the sender's next send. A caller that kept the CPU would send next into a receiver still in
  * the ready queue, and that message's copy would be the receive's service instead. */
 static int32_t preempt_after(struct tcb *t, int32_t result) {
-  t->regs[TCB_REGS_D0] = (uint32_t)result;
+  t->ctx.regs[TCB_REGS_D0] = (uint32_t)result;
   thread_yield(t);
   return result;
 }
@@ -33,7 +33,7 @@ static int32_t request(struct tcb *t, int32_t chan, uint32_t buf, uint32_t len, 
   if (chan < 0 || chan >= TOS_MAX_CHANNELS) return -TOS_EINVAL;
   USER_BUFFER(t, buf, len, !sending);
   struct ccb *c = &t->proc->chan[chan];
-  (sending ? t->send_mask : t->recv_mask)[chan / 32] |= 1u << (chan % 32); /* its CCBs, should it migrate */
+  (sending ? t->ctx.send_mask : t->ctx.recv_mask)[chan / 32] |= 1u << (chan % 32); /* its CCBs, should it migrate */
   t->op_chan = chan;
   t->op_buf = buf;
   t->op_len = len;

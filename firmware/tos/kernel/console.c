@@ -457,9 +457,8 @@ static void select_board(int target) {
  * (the `console` command of the shell the operator is typing to). Anything else is forged. */
 static void on_select(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)nops;
-  if (from != NET_MASTER || board_master || ops[0] > 1) {
-    net_bad(from, NET_CON_SELECT, from != NET_MASTER || board_master ? "a console switch not from the master, sender"
-                                                                     : "selection", from != NET_MASTER ? from : ops[0]);
+  if (ops[0] > 1) {
+    net_bad(from, NET_CON_SELECT, "selection", ops[0]);
     return;
   }
   selected = ops[0] != 0;
@@ -473,7 +472,7 @@ static void on_select(uint32_t from, const uint32_t *ops, uint32_t nops) {
 
 static void on_request(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)nops;
-  if (!board_master || (int)from != console_target) {
+  if ((int)from != console_target) {
     net_bad(from, NET_CON_REQUEST, "a console switch asked by a board the operator is not using, sender", from);
     return;
   }
@@ -485,10 +484,8 @@ static void on_request(uint32_t from, const uint32_t *ops, uint32_t nops) {
 }
 
 static void on_in(uint32_t from, const uint32_t *ops, uint32_t nops) {
-  if (from != NET_MASTER || board_master || !selected) { /* typing comes from the operator's keyboard only */
-    net_bad(from, NET_CON_IN, board_master   ? "console input sent to the master's own console, sender"
-                              : !selected ? "console input for a console the operator has not selected, sender"
-                                          : "console input not from the master, sender", from);
+  if (!selected) { /* typing comes from the operator's keyboard only (the master's: net.c's table) */
+    net_bad(from, NET_CON_IN, "console input for a console the operator has not selected, sender", from);
     return;
   }
   char c[CHARS_PER_MSG];
@@ -499,10 +496,6 @@ static void on_in(uint32_t from, const uint32_t *ops, uint32_t nops) {
 
 static void on_out(uint32_t from, const uint32_t *ops, uint32_t nops) {
   char c[CHARS_PER_MSG];
-  if (!board_master) {
-    net_bad(from, NET_CON_OUT, "console output sent to a board that is not the master, sender", from);
-    return;
-  }
   uint32_t n = unpack(ops, nops, c);
   if ((int)from != console_target) return; /* a board that is no longer selected */
   for (uint32_t i = 0; i < n; ++i) {
@@ -513,10 +506,6 @@ static void on_out(uint32_t from, const uint32_t *ops, uint32_t nops) {
 
 static void on_credit(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)nops;
-  if (!board_master) {
-    net_bad(from, NET_CON_CREDIT, "console credit sent to a board that is not the master, sender", from);
-    return;
-  }
   if (ops[0] > 4 * IN_RING) { /* far more than the selected board's input ring can have taken */
     net_bad(from, NET_CON_CREDIT, "credit", ops[0]);
     return;

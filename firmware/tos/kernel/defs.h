@@ -33,32 +33,40 @@
 
 struct proc;
 struct ofile;
-struct tcb {
+/* What a thread is wherever it runs: its user context (entry.S saves and restores it; the
+ * first four fields at the offsets asm_offsets.c gives entry.S) and its place in its family
+ * and channels. Migration (migrate.c) sends it as one block and takes it with one assignment,
+ * a twin (rex.c) starts from a copy: a field added here travels with the thread without a line
+ * more; what stays with the board stays in struct tcb around it. */
+struct thread_ctx {
   uint32_t regs[15];       /* 0:  d0-d7, a0-a6 */
   uint32_t usp;            /* 60: user stack pointer */
   uint16_t frame_len;      /* 64: bytes of the exception frame below */
-  uint16_t pad;            /* 66 */
+  uint16_t moves;          /* 66: migrations so far (the home keeps the newest location) */
   uint8_t frame[FRAME_MAX + 2]; /* 68: SR, PC, format/vector (and the rest of a $8 frame) */
+  int32_t user_id;         /* the id the creator passed */
+  uint16_t parent_tid;     /* the creator's TID, TID_NONE for a process's first thread */
+  uint16_t stack_pages;
+  int32_t children;        /* children still alive */
+  int32_t child_code;      /* first non-zero exit code of a child */
+  uint32_t cpu_slices;     /* times scheduled */
+  uint32_t send_mask[TOS_MAX_CHANNELS / 32]; /* channels it has sent on (its CCBs travel with it) */
+  uint32_t recv_mask[TOS_MAX_CHANNELS / 32]; /* ... and received on */
+};
+
+struct tcb {
+  struct thread_ctx ctx;   /* first: entry.S's context at offset 0 */
   struct tcb *next, *prev; /* ready queue of the process (doubly linked), or the free list */
   struct proc *proc;
   uint16_t tid;            /* (board << 10) | (pid << 6) | slot */
   uint8_t slot;            /* thread slot in its process: selects its stack window */
   uint8_t state;           /* enum tos_tstate */
-  int32_t user_id;         /* the id the creator passed */
-  struct tcb *parent;      /* creator (valid while parent->tid == parent_tid) */
-  uint16_t parent_tid;
+  struct tcb *parent;      /* creator (valid while parent->tid == ctx.parent_tid) */
   uint8_t parent_board;    /* where the parent is, for a thread created from another board */
-  uint16_t stack_pages;
-  int32_t children;        /* children still alive */
-  int32_t child_code;      /* first non-zero exit code of a child */
   int32_t exit_code;
   uint32_t op_buf, op_len; /* a blocked send / receive / write: the user buffer */
   uint32_t op_total;
   int32_t op_chan;
-  uint32_t cpu_slices;     /* times scheduled */
-  uint32_t send_mask[TOS_MAX_CHANNELS / 32]; /* channels it has sent on (its CCBs travel with it) */
-  uint32_t recv_mask[TOS_MAX_CHANNELS / 32]; /* ... and received on */
-  uint16_t moves;          /* migrations so far (the home keeps the newest location) */
   uint8_t last_link;       /* board + 1 its last communication went to or came from; 0: local or none */
   uint8_t rq_counted;      /* in the rqlen class's ready queue: ready or running (thread.c) */
   uint8_t op_fault;        /* a remote msg found the receive buffer's page gone: EFAULT at its end */
@@ -501,7 +509,7 @@ typedef int32_t syscall_fn(struct tcb *t);
   static inline __attribute__((always_inline)) int32_t sys_##name##_body(                        \
       struct tcb *t, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t a4, uint32_t a5, uint32_t a6); \
   int32_t sys_##name(struct tcb *t) {                                                             \
-    const uint32_t *r_ = t->regs;                                                                 \
+    const uint32_t *r_ = t->ctx.regs;                                                                 \
     return sys_##name##_body(t, r_[1], r_[2], r_[3], r_[8], r_[9], r_[10]);                       \
   }                                                                                               \
   static inline __attribute__((always_inline)) int32_t sys_##name##_body(                        \

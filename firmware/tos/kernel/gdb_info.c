@@ -7,13 +7,13 @@
 const uint32_t tos_gdb_info[] = {
     1,                                        /* version of this table */
     sizeof(struct tcb),
-    __builtin_offsetof(struct tcb, regs),     /* d0-d7, a0-a6 */
-    __builtin_offsetof(struct tcb, usp),
-    __builtin_offsetof(struct tcb, frame),    /* SR, PC, format/vector */
+    __builtin_offsetof(struct tcb, ctx.regs),     /* d0-d7, a0-a6 */
+    __builtin_offsetof(struct tcb, ctx.usp),
+    __builtin_offsetof(struct tcb, ctx.frame),    /* SR, PC, format/vector */
     __builtin_offsetof(struct tcb, proc),
     __builtin_offsetof(struct tcb, tid),      /* 16 bits */
     __builtin_offsetof(struct tcb, state),    /* 8 bits, enum tos_tstate */
-    __builtin_offsetof(struct tcb, user_id),
+    __builtin_offsetof(struct tcb, ctx.user_id),
     sizeof(struct proc),
     __builtin_offsetof(struct proc, state),   /* 8 bits, enum tos_pstate */
     __builtin_offsetof(struct proc, pid),     /* 8 bits */

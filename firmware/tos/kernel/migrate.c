@@ -20,15 +20,8 @@
 #include "defs.h"
 
 struct mig_pack { /* the Centrenet message's data */
-  uint32_t regs[15], usp;
-  uint16_t frame_len, tid;
-  uint8_t frame[FRAME_MAX + 2];
-  int32_t user_id;
-  uint16_t parent_tid, stack_pages;
-  int32_t children, child_code;
-  uint32_t cpu_slices;
-  uint32_t send_mask[TOS_MAX_CHANNELS / 32], recv_mask[TOS_MAX_CHANNELS / 32];
-  uint16_t moves, nchan;
+  struct thread_ctx ctx; /* the thread, as it is wherever it runs (defs.h) */
+  uint16_t tid, nchan;
   struct mig_chan chan[TOS_MAX_CHANNELS];
 };
 #define PACK_HEAD ((uint32_t)__builtin_offsetof(struct mig_pack, chan))
@@ -65,21 +58,10 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
   struct proc *p = t->proc;
   EVENT2(DGL_COMMS, EV_MIGRATE, t->tid);
   if (t->state == T_READY) unready(t);
-  if (t == caller) t->regs[TCB_REGS_D0] = 0; /* migrate's result, read on the other board */
-  memcpy(m->regs, t->regs, sizeof m->regs);
-  m->usp = t->usp;
-  m->frame_len = t->frame_len;
+  if (t == caller) t->ctx.regs[TCB_REGS_D0] = 0; /* migrate's result, read on the other board */
+  m->ctx = t->ctx;
+  m->ctx.moves = (uint16_t)(t->ctx.moves + 1);
   m->tid = t->tid;
-  memcpy(m->frame, t->frame, sizeof m->frame);
-  m->user_id = t->user_id;
-  m->parent_tid = t->parent_tid;
-  m->stack_pages = t->stack_pages;
-  m->children = t->children;
-  m->child_code = t->child_code;
-  m->cpu_slices = t->cpu_slices;
-  memcpy(m->send_mask, t->send_mask, sizeof m->send_mask);
-  memcpy(m->recv_mask, t->recv_mask, sizeof m->recv_mask);
-  m->moves = (uint16_t)(t->moves + 1);
   uint32_t n;
   rchan_pack(t, dest, m->chan, &n);
   m->nchan = (uint16_t)n;
@@ -90,7 +72,7 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
     p->remote_mask[t->slot / 32] |= 1u << (t->slot % 32);
     ++p->remote_threads;
     p->where[t->slot] = (uint8_t)dest;
-    p->where_moves[t->slot] = m->moves;
+    p->where_moves[t->slot] = m->ctx.moves;
     p->spread = 1;
   }
   uint32_t ops[5] = {p->home_board, p->home_pid, p->home_serial, t->slot, (uint32_t)proc_privileged(p)};
@@ -108,11 +90,11 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
  * rerun cycle is a user one), else the RTE would enter supervisor mode at the sender's choice.
  * NULL if it is one, else what is wrong. */
 static const char *frame_wrong(const struct mig_pack *m) {
-  uint16_t sr = (uint16_t)(m->frame[0] << 8 | m->frame[1]), fv = (uint16_t)(m->frame[6] << 8 | m->frame[7]);
-  uint16_t ssw = (uint16_t)(m->frame[8] << 8 | m->frame[9]);
+  uint16_t sr = (uint16_t)(m->ctx.frame[0] << 8 | m->ctx.frame[1]), fv = (uint16_t)(m->ctx.frame[6] << 8 | m->ctx.frame[7]);
+  uint16_t ssw = (uint16_t)(m->ctx.frame[8] << 8 | m->ctx.frame[9]);
   if (sr & 0xFF00) return "status register";
-  if (fv >> 12 == 0 && m->frame_len == 8) return NULL;
-  if (fv >> 12 == 8 && m->frame_len == FRAME_MAX && ((ssw & 7) == 1 || (ssw & 7) == 2)) return NULL;
+  if (fv >> 12 == 0 && m->ctx.frame_len == 8) return NULL;
+  if (fv >> 12 == 8 && m->ctx.frame_len == FRAME_MAX && ((ssw & 7) == 1 || (ssw & 7) == 2)) return NULL;
   return "exception frame";
 }
 
@@ -137,10 +119,10 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
   }
   net_take(0, (uint32_t)m, len);
   const char *wrong = frame_wrong(m);
-  if (wrong) return (void)net_bad(from, NET_THREAD, wrong, m->frame_len);
+  if (wrong) return (void)net_bad(from, NET_THREAD, wrong, m->ctx.frame_len);
   if (m->tid != (((o[0] & 63) << 10) | (o[1] << 6) | slot)) return (void)net_bad(from, NET_THREAD, "TID", m->tid);
-  if (m->stack_pages == 0 || m->stack_pages > TOS_MAX_STACK_PAGES || m->children < 0)
-    return (void)net_bad(from, NET_THREAD, "stack pages", m->stack_pages);
+  if (m->ctx.stack_pages == 0 || m->ctx.stack_pages > TOS_MAX_STACK_PAGES || m->ctx.children < 0)
+    return (void)net_bad(from, NET_THREAD, "stack pages", m->ctx.stack_pages);
   struct proc *p = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : remote_guest(o[0], o[1], o[2]);
   if (!p || p->slots[slot] || tcbs_free() == 0 || m->nchan > TOS_MAX_CHANNELS ||
       PACK_HEAD + m->nchan * sizeof m->chan[0] > len) {
@@ -157,30 +139,18 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
     proc_release_slot(p, (int)slot);
     route_placed(p, slot, net_me());
   }
-  memcpy(t->regs, m->regs, sizeof t->regs);
-  t->usp = m->usp;
-  t->frame_len = m->frame_len;
-  memcpy(t->frame, m->frame, sizeof t->frame);
-  t->user_id = m->user_id;
-  t->parent_tid = m->parent_tid;
-  t->stack_pages = m->stack_pages;
-  t->children = m->children;
-  t->child_code = m->child_code;
-  t->cpu_slices = m->cpu_slices;
-  memcpy(t->send_mask, m->send_mask, sizeof t->send_mask);
-  memcpy(t->recv_mask, m->recv_mask, sizeof t->recv_mask);
-  t->moves = m->moves;
+  t->ctx = m->ctx;
   for (uint32_t i = 0, seen = 0; i < TOS_MAX_THREADS && seen < p->nthreads; ++i) { /* family here: direct reports again */
     struct tcb *x = p->slots[i];
     if (!x || (++seen, x == t)) continue;
-    if (x->tid == t->parent_tid) t->parent = x;
-    if (x->parent_tid == t->tid) x->parent = t;
+    if (x->tid == t->ctx.parent_tid) t->parent = x;
+    if (x->ctx.parent_tid == t->tid) x->parent = t;
   }
   rchan_unpack(t, m->chan, m->nchan);
   ready(t);
   ++migrations_in;
   if (p->guest) { /* the home learns where it is */
-    uint32_t r[5] = {o[0], o[1], o[2], slot | (uint32_t)t->moves << 8, net_me()};
+    uint32_t r[5] = {o[0], o[1], o[2], slot | (uint32_t)t->ctx.moves << 8, net_me()};
     net_send_wait(p->home_board, NET_MOVED, r, 5);
   }
   EVENT2(DGL_COMMS, EV_MIGRATE_IN, t->tid);

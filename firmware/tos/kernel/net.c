@@ -392,6 +392,45 @@ void net_take(uint32_t off, uint32_t pa, uint32_t len) {
   }
 }
 
+/* The kernel messages' privilege table (issue #57; the system calls' is tos.toml's
+ * "privilege"): who may send a kind of message and to whom, decided here from the sender the
+ * network interface names (never a field of the payload) before any handler runs. A handler
+ * checks only what needs its own state: that a TID is of a thread on the sender, a region step
+ * comes from the board holding the copy. ANY: any other board's kernel. */
+enum { ANY, FROM_MASTER, TO_MASTER, FROM_HOME, TO_HOME };
+static const uint8_t sender_rule[NET_TYPES] = {
+    /* the operator's console, the shutdown and the global scheduler are the master's */
+    [NET_CON_SELECT] = FROM_MASTER, [NET_CON_IN] = FROM_MASTER, [NET_HALT] = FROM_MASTER,
+    [NET_GS_PLACE] = FROM_MASTER,
+    [NET_CON_REQUEST] = TO_MASTER, [NET_CON_OUT] = TO_MASTER, [NET_CON_CREDIT] = TO_MASTER,
+    [NET_DONE] = TO_MASTER, [NET_GS_ASK] = TO_MASTER,
+    /* a process's home speaks for it (op 0: its home board): its threads, its end, its
+     * barriers, its pages, its image... */
+    [NET_CREATE] = FROM_HOME, [NET_KILL] = FROM_HOME, [NET_BAR_RELEASE] = FROM_HOME,
+    [NET_BAR_REFUSED] = FROM_HOME, [NET_PMIG_BEGIN] = FROM_HOME, [NET_PAGE_INVAL] = FROM_HOME,
+    [NET_PAGE_FWD] = FROM_HOME, [NET_PAGE_GRANT] = FROM_HOME, [NET_PAGE_DROP] = FROM_HOME,
+    /* ... and is the one asked */
+    [NET_SBRK] = TO_HOME, [NET_BAR_ARRIVE] = TO_HOME, [NET_PAGE_REQ] = TO_HOME, [NET_PAGE_ACK] = TO_HOME,
+    [NET_PAGE_DONE] = TO_HOME,
+};
+static const char *const rule_broken[] = {
+    [FROM_MASTER] = "not from the master, sender",
+    [TO_MASTER] = "sent to a board that is not the master, sender",
+    [FROM_HOME] = "not from the home of the process it names, home",
+    [TO_HOME] = "for a process not homed here, home",
+};
+
+/* Does a message of `type` from `from` with first operand op0 keep its rule? */
+static int sender_may(uint32_t type, uint32_t from, uint32_t op0) {
+  switch (sender_rule[type]) {
+    case FROM_MASTER: return from == NET_MASTER;
+    case TO_MASTER: return board_master;
+    case FROM_HOME: return from == op0;
+    case TO_HOME: return op0 == net_me();
+    default: return 1;
+  }
+}
+
 /* A message to its handler, if it is one this board's kernel may take. */
 static void serve(uint32_t from, uint32_t tag, uint32_t len, const uint32_t *ops) {
   rx_nops = NET_NOPS(tag);
@@ -408,6 +447,9 @@ static void serve(uint32_t from, uint32_t tag, uint32_t len, const uint32_t *ops
     /* kernels talk only to other boards' kernels: a message from this board is forged */
     net_bad(from, type, from == net_me() ? "sent by this board itself, to" : "from a processor that is no board",
             from);
+  } else if (!sender_may(type, from, rx_nops ? ops[0] : 0)) {
+    uint32_t rule = sender_rule[type];
+    net_bad(from, type, rule_broken[rule], rule == FROM_MASTER || rule == TO_MASTER ? from : ops[0]);
   } else {
     h(from, ops, rx_nops);
   }

@@ -197,7 +197,7 @@ static void wake(struct proc *p, uint32_t v) {
     if (!satisfied(p, v, (int)(t->page_wait >> 31))) continue;
     REG16(TB_MMU_FAULT_STATUS) = 0;
     t->page_fresh = (uint16_t)(v + 1);
-    t->fresh_slices = t->cpu_slices;
+    t->fresh_slices = t->ctx.cpu_slices;
     ready(t); /* RTE reruns the faulted access; a system call runs again */
   }
 }
@@ -259,7 +259,7 @@ static int fresh(struct proc *p, uint32_t v) {
   if (p->state == P_SUSPENDED) return 0; /* (its threads do not run until it goes on) */
   for (int i = 0; i < TOS_MAX_THREADS; ++i) {
     struct tcb *t = p->slots[i];
-    if (t && t->page_fresh == v + 1 && t->state == T_READY && t->cpu_slices == t->fresh_slices) return 1;
+    if (t && t->page_fresh == v + 1 && t->state == T_READY && t->ctx.cpu_slices == t->fresh_slices) return 1;
   }
   return 0;
 }
@@ -399,20 +399,17 @@ static void request(struct proc *p, uint32_t v, uint32_t board, uint32_t tid, ui
   pump();
 }
 
-/* The home process p named by a message's first three operands, or NULL (said why). */
-static struct proc *home_proc(uint32_t from, uint32_t type, const uint32_t *o) {
-  struct proc *p = o[0] == me() ? proc_by_gpid(o[0], o[1], o[2]) : NULL;
-  if (!p || p->guest) {
-    if (o[0] != me()) net_bad(from, type, "not this board's process, home", o[0]);
-    return NULL; /* (the process has ended meanwhile: nothing to serve) */
-  }
-  return p;
+/* The home process p a message names by its first three operands (net.c's table made sure it is
+ * this board's), or NULL: it has ended meanwhile, and there is nothing to serve. */
+static struct proc *home_proc(const uint32_t *o) {
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  return p && !p->guest ? p : NULL;
 }
 
 static void on_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   if (from != me()) EVENT(DGL_COMMS, EV_RX_MPC);
-  struct proc *p = home_proc(from, NET_PAGE_REQ, o);
+  struct proc *p = home_proc(o);
   if (!p) return;
   if (o[3] >= TOS_USER_PAGES) return (void)net_bad(from, NET_PAGE_REQ, "page out of range", o[3]);
   if (REGION_WINDOW_PAGE(o[3])) return (void)net_bad(from, NET_PAGE_REQ, "a page of the region window", o[3]);
@@ -428,7 +425,7 @@ static void on_req(uint32_t from, const uint32_t *o, uint32_t nops) {
 
 static void on_ack(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  struct proc *p = home_proc(from, NET_PAGE_ACK, o);
+  struct proc *p = home_proc(o);
   if (!p) return;
   struct pg_act *a = o[3] < TOS_USER_PAGES ? act_by_seq(p, o[3], o[4]) : NULL;
   if (!a || from >= nboards || !(a->waiting_acks & BIT(from)))
@@ -440,7 +437,7 @@ static void on_ack(uint32_t from, const uint32_t *o, uint32_t nops) {
 
 static void on_done(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  struct proc *p = home_proc(from, NET_PAGE_DONE, o);
+  struct proc *p = home_proc(o);
   if (!p) return;
   struct pg_act *a = o[3] < TOS_USER_PAGES ? act_by_seq(p, o[3], o[4]) : NULL;
   if (!a || a->board != from || a->waiting_acks)
@@ -451,10 +448,6 @@ static void on_done(uint32_t from, const uint32_t *o, uint32_t nops) {
 /* ---- a holder: the home's orders ---- */
 /* The guest part (or home process) a message from the home is about, or NULL. */
 static struct proc *holder_proc(uint32_t from, uint32_t type, const uint32_t *o) {
-  if (from != o[0]) {
-    net_bad(from, type, "not from the process's home, home", o[0]);
-    return NULL;
-  }
   if (o[3] >= TOS_USER_PAGES) {
     net_bad(from, type, "page out of range", o[3]);
     return NULL;
@@ -664,7 +657,7 @@ int remote_page_fault(struct tcb *t, uint32_t va, int write) {
  * pages under its PC are brought over first. 1 if the thread now waits for one. */
 int remote_prefetch(struct tcb *t) {
   uint32_t pc;
-  memcpy(&pc, &t->frame[2], 4);
+  memcpy(&pc, &t->ctx.frame[2], 4);
   return remote_page_fault(t, pc, 0) || remote_page_fault(t, pc + 6, 0);
 }
 
@@ -676,12 +669,12 @@ int remote_fetch(struct tcb *t, uint32_t va, uint32_t len, int write) {
   for (uint32_t pg = va >> TOS_PAGE_SHIFT; pg <= (va + len - 1) >> TOS_PAGE_SHIFT && pg < TOS_USER_PAGES; ++pg) {
     if (satisfied(t->proc, pg, write)) continue;
     uint32_t pc;
-    memcpy(&pc, &t->frame[2], 4);
+    memcpy(&pc, &t->ctx.frame[2], 4);
     pc -= 2; /* TRAP #n is one word (set before asking: the answer may come at once) */
-    memcpy(&t->frame[2], &pc, 4);
+    memcpy(&t->ctx.frame[2], &pc, 4);
     if (remote_page_fault(t, pg << TOS_PAGE_SHIFT, write)) return 1;
     pc += 2;
-    memcpy(&t->frame[2], &pc, 4);
+    memcpy(&t->ctx.frame[2], &pc, 4);
     return 0;
   }
   return 0;

@@ -221,8 +221,6 @@ static void drop_image(struct pm_in *m) {
 
 static void on_begin(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (o[0] != from || from == net_me()) /* a home speaks for its own processes only */
-    return (void)net_bad(from, NET_PMIG_BEGIN, "an image announced by a board not its home, home", o[0]);
   if (o[1] >= TOS_MAX_PROCESSES || o[3] > TOS_PMIG_INDIRECT || o[4] == 0 || o[4] > TOS_USER_PAGES)
     return (void)net_bad(from, NET_PMIG_BEGIN, "operand out of range, process", o[1]);
   if (incoming(o)) return (void)net_bad(from, NET_PMIG_BEGIN, "an image already arriving, process", o[1]);

@@ -198,18 +198,18 @@ int proc_spawn_env(const char *path, const char *args, const char *env, uint32_t
   }
   /* the environment and the command line on the stack: entry(cmdline, env), returning to 0
    * (crt0 never returns) */
-  uint32_t envp = (t->usp + 8 - env_len) & ~3u;
+  uint32_t envp = (t->ctx.usp + 8 - env_len) & ~3u;
   p->env = envp;
   p->env_len = env_len;
   uint32_t len = strlen(args) + 1;
   if (len > TOS_MAX_ARGS_BYTES) len = TOS_MAX_ARGS_BYTES;
   uint32_t str = (envp - len) & ~3u;
   uint32_t zero = 0;
-  t->usp = str - 12;
+  t->ctx.usp = str - 12;
   /* (the first stack's top pages were mapped just now: these cannot fail) */
   if (!vm_copyout(p, envp, env, env_len) || !vm_copyout(p, str, args, len - 1) ||
-      !vm_copyout(p, str + len - 1, "", 1) || !vm_copyout(p, t->usp, &zero, 4) ||
-      !vm_copyout(p, t->usp + 4, &str, 4) || !vm_copyout(p, t->usp + 8, &envp, 4)) {
+      !vm_copyout(p, str + len - 1, "", 1) || !vm_copyout(p, t->ctx.usp, &zero, 4) ||
+      !vm_copyout(p, t->ctx.usp + 4, &str, 4) || !vm_copyout(p, t->ctx.usp + 8, &envp, 4)) {
     thread_free(t);
     release_memory(p);
     p->state = P_FREE;
@@ -348,12 +348,12 @@ void proc_thread_gone(struct proc *p) {
 /* pwait(pid): 1 if the thread blocked, else it already has its result in d0. */
 int proc_pwait(struct tcb *t, int pid) {
   if (pid < 0 || pid >= TOS_MAX_PROCESSES || procs[pid].state == P_FREE || &procs[pid] == t->proc) {
-    t->regs[TCB_REGS_D0] = (uint32_t)-TOS_ECHILD;
+    t->ctx.regs[TCB_REGS_D0] = (uint32_t)-TOS_ECHILD;
     return 0;
   }
   struct proc *p = &procs[pid];
   if (p->state == P_ZOMBIE) { /* it has ended: collect its code */
-    t->regs[TCB_REGS_D0] = (uint32_t)p->exit_code;
+    t->ctx.regs[TCB_REGS_D0] = (uint32_t)p->exit_code;
     reap(p);
     return 0;
   }
@@ -363,7 +363,7 @@ int proc_pwait(struct tcb *t, int pid) {
       t->state = T_PWAIT;
       return 1;
     }
-  t->regs[TCB_REGS_D0] = (uint32_t)-TOS_EINVAL;
+  t->ctx.regs[TCB_REGS_D0] = (uint32_t)-TOS_EINVAL;
   return 0;
 }
 
@@ -410,7 +410,7 @@ SYSCALL(pwait) {
   if ((int32_t)a1 >= 0 && a1 < TOS_MAX_PROCESSES && procs[a1].state != P_FREE && !privilege_controls(t->proc, &procs[a1]))
     return -TOS_EPERM; /* another's exit code is its parent's to collect */
   proc_pwait(t, (int32_t)a1);
-  return (int32_t)t->regs[TCB_REGS_D0];
+  return (int32_t)t->ctx.regs[TCB_REGS_D0];
 }
 /* Is q p itself or one of its descendants (parent links, each checked by serial)? */
 static int descends(const struct proc *q, const struct proc *p) {
@@ -451,10 +451,10 @@ SYSCALL(pinfo) {
     o->tid = th->tid;
     o->state = th->state;
     o->slot = th->slot;
-    memcpy(&o->pc, &th->frame[2], 4);
-    o->sp = th->usp;
-    o->slices = th->cpu_slices;
-    o->d0 = th->regs[TCB_REGS_D0];
+    memcpy(&o->pc, &th->ctx.frame[2], 4);
+    o->sp = th->ctx.usp;
+    o->slices = th->ctx.cpu_slices;
+    o->d0 = th->ctx.regs[TCB_REGS_D0];
     o->board = (uint8_t)net_me();
   }
   for (uint32_t i = 0; i < TOS_MAX_THREADS && !p->guest; ++i) /* the home knows where its others are */

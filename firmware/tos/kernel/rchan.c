@@ -226,7 +226,7 @@ static uint32_t tid_of_slot(const struct proc *p, uint32_t slot) {
 static int partner_here(const struct tcb *t, uint32_t c, int sending) {
   for (int i = 0; i < TOS_MAX_THREADS; ++i) {
     const struct tcb *o = t->proc->slots[i];
-    if (o && o != t && CHAN_USED(sending ? o->recv_mask : o->send_mask, c)) return 1;
+    if (o && o != t && CHAN_USED(sending ? o->ctx.recv_mask : o->ctx.send_mask, c)) return 1;
   }
   return 0;
 }
@@ -300,7 +300,7 @@ void rchan_spread(struct proc *p, const struct tcb *mover) {
   for (uint32_t ch = 0; ch < TOS_MAX_CHANNELS; ++ch) {
     struct ccb *c = &p->chan[ch];
     struct tcb *w = c->waiter;
-    if (!c->quiet || !w || w->state != T_SEND || (mover && CHAN_USED(mover->recv_mask, ch))) continue;
+    if (!c->quiet || !w || w->state != T_SEND || (mover && CHAN_USED(mover->ctx.recv_mask, ch))) continue;
     c->quiet = 0;
     focus_out(w, c, p, ch);
   }
@@ -521,7 +521,7 @@ uint32_t rchan_stray;
 /* Channel ch's part of t's migration, if t has used it (or is a routed psend's receiver). */
 static void pack_chan(struct tcb *t, uint32_t ch, uint32_t dest, struct mig_chan *e, uint32_t *n) {
   struct ccb *c = &t->proc->chan[ch];
-  int s = CHAN_USED(t->send_mask, ch), r = CHAN_USED(t->recv_mask, ch);
+  int s = CHAN_USED(t->ctx.send_mask, ch), r = CHAN_USED(t->ctx.recv_mask, ch);
   /* a psend routed to t (route.c) on a channel t has not received on yet: t is its receiver */
   if (t->proc->routed && ((c->token == T_TOKEN_FOCUS && c->token_rtid == t->tid) ||
                           (c->waiter && c->waiter->state == T_SEND && c->waiter->op_route == t->slot + 1u)))
@@ -559,7 +559,7 @@ void rchan_pack(struct tcb *t, uint32_t dest, struct mig_chan *e, uint32_t *n) {
    * that routes psends (route.c) a channel t has not used may have t as its receiver: there every
    * channel is looked at. */
   for (uint32_t word = 0; word < TOS_MAX_CHANNELS / 32; ++word) {
-    uint32_t used = t->proc->routed ? ~0u : t->send_mask[word] | t->recv_mask[word];
+    uint32_t used = t->proc->routed ? ~0u : t->ctx.send_mask[word] | t->ctx.recv_mask[word];
     for (uint32_t ch = word * 32; used; ++ch, used >>= 1)
       if (used & 1u) pack_chan(t, ch, dest, e, n);
   }

@@ -738,7 +738,7 @@ static void on_nack(uint32_t from, const uint32_t *o) {
   for (uint32_t i = 0; i < wt_max; ++i)
     if (wt[i].what == W_CM && wt[i].tid == o[1] && &rg[wt[i].r] == r) {
       if (o[2] == TOS_EAGAIN) {
-        uint32_t a[5] = {r->rid, wt[i].kind, wt[i].t->regs[3], wt[i].t->regs[8], wt[i].tid}; /* fn, arg */
+        uint32_t a[5] = {r->rid, wt[i].kind, wt[i].t->ctx.regs[3], wt[i].t->ctx.regs[8], wt[i].tid}; /* fn, arg */
         post(from, NET_RGN_CM, a, 5);
       } else {
         wake(&wt[i], -TOS_ENOENT);

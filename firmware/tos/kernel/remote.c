@@ -86,7 +86,7 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
                       parent->tid, (uint32_t)id, (uint32_t)proc_privileged(p), 0};
   net_send_wait(target, NET_CREATE, ops, 11); /* the caller waits for CREATED anyway (create has no EAGAIN) */
   rchan_spread(p, NULL);
-  ++parent->children;
+  ++parent->ctx.children;
   pages_thread_placed(p, (uint32_t)slot, n_pages, target);
   p->where[slot] = (uint8_t)target;
   p->where_moves[slot] = 0;
@@ -116,8 +116,7 @@ uint32_t remote_over_quota; /* creates refused by a quota here (the end-of-run l
 
 static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  /* thread slots are the home's to give: a create comes from the process's home only */
-  if (from != o[0]) return (void)net_bad(from, NET_CREATE, "a thread created in a process not homed on the sender, home", o[0]);
+  /* thread slots are the home's to give: a create comes from the process's home only (net.c) */
   if (o[1] >= TOS_MAX_PROCESSES) return (void)net_bad(from, NET_CREATE, "process", o[1]);
   if (o[3] >= TOS_MAX_THREADS) return (void)net_bad(from, NET_CREATE, "thread slot", o[3]);
   if (o[4] < TOS_USER_BASE || o[4] >= TOS_USER_IMAGE_TOP || (o[4] & 1))
@@ -136,9 +135,9 @@ static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
   } else {
     struct tcb *t = thread_new_in_slot(p, o[3], o[4], o[7], o[5], o[6]);
     if ((int32_t)t >= 0) {
-      t->user_id = (int32_t)o[9];
+      t->ctx.user_id = (int32_t)o[9];
       t->parent = NULL;
-      t->parent_tid = (uint16_t)o[8];
+      t->ctx.parent_tid = (uint16_t)o[8];
       t->parent_board = (uint8_t)from;
       p->gone[o[3]] = 0;
       EVENT2(DGL_PROFILE, EV_CREATE, t->tid);
@@ -166,7 +165,7 @@ static void on_created(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (result < 0) {
     pages_thread_gone(p, slot, from); /* its stack was never made */
     proc_release_slot(p, (int)slot);
-    if (par && par->tid == ptid) --par->children;
+    if (par && par->tid == ptid) --par->ctx.children;
   } else {
     route_placed(p, slot, from); /* (now that its part there exists: the master's update finds it) */
   }
@@ -189,7 +188,6 @@ int32_t remote_sbrk(struct tcb *t, uint32_t increment) {
 
 static void on_sbrk(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (o[0] != net_me()) return (void)net_bad(from, NET_SBRK, "an sbrk for a process not homed here, home", o[0]);
   if (!tid_of(o[3], o[0], o[1])) return (void)net_bad(from, NET_SBRK, "asking TID", o[3]);
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (p && !home_thread_on(p, o[3] & (TOS_MAX_THREADS - 1), from)) /* only where a thread of it is */
@@ -212,7 +210,7 @@ static void on_sbrk_done(uint32_t from, const uint32_t *o, uint32_t nops) {
 /* ---- a thread on this board that belongs to another board's process ends ---- */
 void remote_thread_exit(struct tcb *t, int32_t code, int parent_told) {
   struct proc *p = t->proc;
-  uint32_t ops[7] = {p->home_board, p->home_pid, p->home_serial, t->slot, t->parent_tid, (uint32_t)code,
+  uint32_t ops[7] = {p->home_board, p->home_pid, p->home_serial, t->slot, t->ctx.parent_tid, (uint32_t)code,
                      (uint32_t)parent_told};
   net_send_wait(p->home_board, NET_EXITED, ops, 7);
 }
@@ -307,8 +305,7 @@ void remote_process_gone(struct proc *p) {
 
 static void on_kill(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  /* only the home says its process is gone */
-  if (from != o[0]) return (void)net_bad(from, NET_KILL, "a process ended by a board that is not its home, home", o[0]);
+  (void)from; /* only the home says its process is gone (net.c) */
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (p && p->guest) proc_kill(p, -1);
 }

@@ -66,14 +66,12 @@ static void ask(uint32_t board, uint32_t tid) {
 
 static void on_gs_ask(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (net_me() != 0) return (void)net_bad(from, NET_GS_ASK, "a placement question to a board that is not the master, TID", o[0]);
   if (o[0] > 0xFFFF || (o[0] >> 10 & 15) >= TOS_BOARD_NAME_COUNT) return (void)net_bad(from, NET_GS_ASK, "asking TID", o[0]);
   ask(from, o[0]);
 }
 
 static void on_gs_place(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (from != 0) return (void)net_bad(from, NET_GS_PLACE, "a placement from a board that is not the master, TID", o[0]);
   if (o[1] >= TOS_BOARD_NAME_COUNT) return (void)net_bad(from, NET_GS_PLACE, "board", o[1]);
   struct tcb *t = asker(o[0]);
   if (!t) return (void)net_bad(from, NET_GS_PLACE, "a placement no thread here asked for, TID", o[0]);
@@ -158,13 +156,13 @@ SYSCALL(process_twin) {
     proc_drop_twin(c);
     return rc ? rc : -TOS_ENOTCB;
   }
-  memcpy(k->regs, t->regs, sizeof k->regs);
-  k->regs[TCB_REGS_D0] = 0; /* the twin's answer */
-  k->usp = t->usp;
-  k->frame_len = t->frame_len;
-  memcpy(k->frame, t->frame, sizeof k->frame);
-  k->stack_pages = t->stack_pages;
-  k->user_id = t->user_id;
+  memcpy(k->ctx.regs, t->ctx.regs, sizeof k->ctx.regs);
+  k->ctx.regs[TCB_REGS_D0] = 0; /* the twin's answer */
+  k->ctx.usp = t->ctx.usp;
+  k->ctx.frame_len = t->ctx.frame_len;
+  memcpy(k->ctx.frame, t->ctx.frame, sizeof k->ctx.frame);
+  k->ctx.stack_pages = t->ctx.stack_pages;
+  k->ctx.user_id = t->ctx.user_id;
   ++twins_made;
   EVENT2(DGL_THREADS, EV_TWIN, k->tid);
   ready(k);

@@ -143,7 +143,7 @@ static inline __attribute__((always_inline)) struct tcb *choose(void) {
     slice_owner = t;
     slice_over = 0;
     ++switches;
-    ++t->cpu_slices;
+    ++t->ctx.cpu_slices;
     EVENT(DGL_PROFILE, EV_SCHEDULE_BIT | t->tid);
   }
   t->state = T_RUNNING;
@@ -182,7 +182,7 @@ void ready_woken(struct tcb *t) {
 
 /* Complete a blocked call with `result` in d0 and queue the thread. */
 void finish(struct tcb *t, int32_t result) {
-  t->regs[TCB_REGS_D0] = (uint32_t)result;
+  t->ctx.regs[TCB_REGS_D0] = (uint32_t)result;
   ready_woken(t);
 }
 
@@ -195,11 +195,11 @@ uint32_t thread_window_top(uint32_t slot) { return TOS_STACK_BASE + (slot + 1) *
 
 static void free_stack(struct tcb *t) {
   uint32_t top = window_top(t->slot) >> TOS_PAGE_SHIFT;
-  for (uint32_t i = 1; i <= t->stack_pages; ++i) {
+  for (uint32_t i = 1; i <= t->ctx.stack_pages; ++i) {
     uint32_t pa = vm_unmap(t->proc, top - i);
     if (pa) frame_free(pa);
   }
-  t->stack_pages = 0;
+  t->ctx.stack_pages = 0;
 }
 
 static int slot_taken(const struct proc *p, uint32_t slot) {
@@ -227,7 +227,7 @@ struct tcb *thread_new_in_slot(struct proc *p, uint32_t slot, uint32_t entry, ui
     uint32_t old = vm_unmap(p, (top >> TOS_PAGE_SHIFT) - i); /* an earlier thread's, not yet given back */
     if (old) frame_free(old);
     vm_map(p, (top >> TOS_PAGE_SHIFT) - i, frame_alloc(), 1);
-    t->stack_pages = (uint16_t)i;
+    t->ctx.stack_pages = (uint16_t)i;
   }
   /* entry(arg) with return address ret: the C calling convention's frame (on the pages just
    * mapped: cannot fail) */
@@ -236,13 +236,13 @@ struct tcb *thread_new_in_slot(struct proc *p, uint32_t slot, uint32_t entry, ui
     thread_free(t);
     return (struct tcb *)-TOS_ENOMEM;
   }
-  t->usp = sp;
+  t->ctx.usp = sp;
   /* a format $0 frame: SR (user mode, interrupts on), PC, format/vector 0 */
-  t->frame_len = 8;
-  t->frame[0] = 0x00;
-  t->frame[1] = 0x00;
-  memcpy(&t->frame[2], &entry, 4);
-  t->frame[6] = t->frame[7] = 0;
+  t->ctx.frame_len = 8;
+  t->ctx.frame[0] = 0x00;
+  t->ctx.frame[1] = 0x00;
+  memcpy(&t->ctx.frame[2], &entry, 4);
+  t->ctx.frame[6] = t->ctx.frame[7] = 0;
   return t;
 }
 
@@ -255,7 +255,7 @@ struct tcb *thread_attach(struct proc *p, uint32_t slot) {
   t->proc = p;
   t->slot = (uint8_t)slot;
   t->tid = (uint16_t)(((p->home_board & 63u) << 10) | ((uint32_t)p->home_pid << 6) | slot);
-  t->parent_tid = TID_NONE;
+  t->ctx.parent_tid = TID_NONE;
   p->slots[slot] = t;
   ++p->nthreads;
   EVENT2(DGL_THREADS, EV_THREAD_IN, t->tid); /* N-THREADS: created or migrated in */
@@ -312,10 +312,10 @@ int thread_create_local(struct tcb *parent, int32_t id, uint32_t n_pages, uint32
                         uint32_t ret) {
   struct tcb *t = thread_new(parent->proc, entry, n_pages, arg, ret);
   if ((int32_t)t < 0) return (int32_t)t;
-  t->user_id = id;
+  t->ctx.user_id = id;
   t->parent = parent;
-  t->parent_tid = parent->tid;
-  ++parent->children;
+  t->ctx.parent_tid = parent->tid;
+  ++parent->ctx.children;
   t->proc->gone[t->slot] = 0;
   if (t->proc->route[t->slot]) route_placed(t->proc, t->slot, net_me()); /* a slot last used elsewhere */
   EVENT2(DGL_PROFILE, EV_CREATE, t->tid);
@@ -327,10 +327,10 @@ int thread_create_local(struct tcb *parent, int32_t id, uint32_t n_pages, uint32
 /* A child of `parent` has ended with `code` (here or on another board). */
 void child_ended(struct tcb *parent, int32_t code) {
   if (parent->state == T_FREE) return;
-  if (code && !parent->child_code) parent->child_code = code;
-  if (--parent->children == 0 && parent->state == T_WAIT) {
-    int32_t c = parent->child_code;
-    parent->child_code = 0;
+  if (code && !parent->ctx.child_code) parent->ctx.child_code = code;
+  if (--parent->ctx.children == 0 && parent->state == T_WAIT) {
+    int32_t c = parent->ctx.child_code;
+    parent->ctx.child_code = 0;
     finish(parent, c);
   }
 }
@@ -340,12 +340,12 @@ void thread_exit(struct tcb *t, int32_t code) {
   struct tcb *par = t->parent;
   EVENT2(DGL_PROFILE, EV_EXIT, t->tid);
   int told = 0;
-  if (par && par->tid == t->parent_tid) {
+  if (par && par->tid == t->ctx.parent_tid) {
     child_ended(par, code);
     told = 1;
   }
   if (p->guest) remote_thread_exit(t, code, told); /* the home learns, and the parent wherever it is */
-  else if (!told && t->parent_tid != TID_NONE) remote_child_report(p, t->parent_tid, code, 0);
+  else if (!told && t->ctx.parent_tid != TID_NONE) remote_child_report(p, t->ctx.parent_tid, code, 0);
   remote_drop_pages(t); /* stack pages it left on other boards */
   /* orphans: children of this thread no longer report to it */
   for (int i = 0; i < TOS_MAX_THREADS; ++i)
@@ -361,9 +361,9 @@ void thread_exit(struct tcb *t, int32_t code) {
 }
 
 int thread_wait(struct tcb *t) {
-  if (t->children == 0) {
-    int32_t c = t->child_code;
-    t->child_code = 0;
+  if (t->ctx.children == 0) {
+    int32_t c = t->ctx.child_code;
+    t->ctx.child_code = 0;
     return c;
   }
   t->state = T_WAIT;

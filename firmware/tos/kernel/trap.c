@@ -42,7 +42,7 @@ static const char *fault_name(uint32_t v) {
 
 static uint32_t frame_pc(const struct tcb *t) {
   uint32_t pc;
-  memcpy(&pc, &t->frame[2], 4);
+  memcpy(&pc, &t->ctx.frame[2], 4);
   return pc;
 }
 
@@ -50,9 +50,9 @@ static uint32_t frame_pc(const struct tcb *t) {
  * foot), or at most a page below its stack pointer into a window below: the stack has
  * overflowed. */
 static int stack_overflow(const struct tcb *t, uint32_t addr) {
-  uint32_t top = thread_window_top(t->slot), lo = top - t->stack_pages * TOS_PAGE_SIZE;
+  uint32_t top = thread_window_top(t->slot), lo = top - t->ctx.stack_pages * TOS_PAGE_SIZE;
   if (addr < lo && addr >= top - TOS_STACK_WINDOW) return 1;
-  return addr < t->usp && t->usp - addr <= TOS_PAGE_SIZE && t->usp <= top && addr >= TOS_STACK_BASE;
+  return addr < t->ctx.usp && t->ctx.usp - addr <= TOS_PAGE_SIZE && t->ctx.usp <= top && addr >= TOS_STACK_BASE;
 }
 
 /* A user thread's fault ends its process, with all its threads on every board: where the thread
@@ -69,7 +69,7 @@ static void user_fault(struct tcb *t, uint32_t vector) {
   uint32_t addr = 0;
   const char *why = "";
   if (vector == 2 || vector == 3) { /* format $8 frame: the fault address at +10 */
-    memcpy(&addr, &t->frame[10], 4);
+    memcpy(&addr, &t->ctx.frame[10], 4);
     uint16_t st = REG16(TB_MMU_FAULT_STATUS);
     if (vector == 2 && (st & TB_MMU_FAULT_STATUS_VALID)) {
       addr = REG32(TB_MMU_FAULT_ADDR);
@@ -168,7 +168,7 @@ static void trap_events(uint32_t n) { /* some class is on */
 }
 
 struct tcb *trap_fast(struct tcb *t) {
-  uint32_t n = t->regs[TCB_REGS_D0];
+  uint32_t n = t->ctx.regs[TCB_REGS_D0];
   if (dgl) trap_events(n);
   syscall_fn *f = n < TOS_SYSCALL_COUNT ? syscall_table[n] : NULL;
   return trap_finish(t, f ? f(t) : -TOS_ENOSYS);
@@ -176,7 +176,7 @@ struct tcb *trap_fast(struct tcb *t) {
 
 struct tcb *trap_finish(struct tcb *t, int32_t result) {
   int running = t->state == T_RUNNING;
-  if (running) t->regs[TCB_REGS_D0] = (uint32_t)result;
+  if (running) t->ctx.regs[TCB_REGS_D0] = (uint32_t)result;
   uint16_t sr = splhigh_inline();
   if (loop_wanted()) {
     splx_inline(sr);
