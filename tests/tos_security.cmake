@@ -43,6 +43,10 @@ tos_kernel_test(PROGRAM regions_stay_private NAME regions_are_private_to_their_p
   LOG air LOG_REGEX "24 region ids of earth refused.*regions_stay_private thief: PASS")
 tos_kernel_test(PROGRAM killed_servers_leave_none NAME killed_servers_leave_no_waits ALL_FREE SET ${_fast}
   LABELS "security;seed003")
+# A TID is not given again while a child still names it as its parent: an orphan's end reaches
+# no later thread of the same slot (issue #57).
+tos_kernel_test(PROGRAM orphan_end_reaches_no_one ALL_FREE SET ${_fast} LABELS security
+  REGEX "A was thread [0-9a-f]+, B is [0-9a-f]+ \\(another TID\\).*orphan_end_reaches_no_one: PASS")
 tos_kernel_test(PROGRAM region_records_have_a_quota ALL_FREE SET ${_fast} LABELS "security;seed003"
   LOG earth LOG_REGEX "region records refused by a quota: 1")
 tos_kernel_test(PROGRAM guest_parts_have_a_quota ALL_FREE SET ${_fast} LABELS security

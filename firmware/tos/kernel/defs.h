@@ -143,6 +143,10 @@ struct proc {
   uint8_t spread;                /* home: a thread has lived elsewhere (the end is told to every board) */
   uint8_t where[TOS_MAX_THREADS];          /* home: the board of a thread in remote_mask */
   uint16_t where_moves[TOS_MAX_THREADS];   /* ... as of its moves-th migration */
+  /* home: the children alive (anywhere) whose parent is the thread of a slot, or was: a slot is
+   * not given again until they have ended, so a child's end never reaches a later thread with
+   * its parent's TID (proc_slot_free; issue #57) */
+  uint8_t parent_refs[TOS_MAX_THREADS];
   /* route.c: the routing table (seed 001's Figure 2), on every board holding the process */
   uint8_t route[TOS_MAX_THREADS];          /* board + 1 of a thread, as the master said (0: its tid's home) */
   uint16_t route_seq[TOS_MAX_THREADS];     /* ... as of the home's seq-th placement of that slot */
@@ -452,6 +456,9 @@ void proc_drop_twin(struct proc *c);
 int32_t proc_sbrk(struct proc *p, uint32_t increment); /* the home's break moves: the old one, or -error */
 int proc_reserve_slot(struct proc *p);     /* home: a slot for a thread on another board */
 void proc_release_slot(struct proc *p, int slot);
+int proc_slot_free(const struct proc *p, uint32_t slot);
+void proc_child_born(struct proc *p, uint32_t parent_tid);
+void proc_child_ended(struct proc *p, uint32_t parent_tid);
 
 /* ---- thread.c: TCBs, ready queues, create / exit / wait, scheduling ---- */
 void thread_init(void);

@@ -306,10 +306,28 @@ struct proc *proc_new_guest(uint32_t hb, uint32_t hp, uint32_t hs) {
   return p;
 }
 
+/* May slot s be given to a new thread? Not while a thread holds it, here or elsewhere, nor while
+ * a child of its last thread lives: the child names that thread's TID as its parent's, and its
+ * end would go to the new thread (the home keeps the count: proc_child_born / _ended). */
+int proc_slot_free(const struct proc *p, uint32_t s) {
+  return !p->slots[s] && !(p->remote_mask[s / 32] >> (s % 32) & 1) && !p->parent_refs[s];
+}
+
+/* The home: a thread is born to (or has ended under) the thread of TID parent_tid. Every
+ * creation is the home's, and every thread's end reaches the home (thread_exit here,
+ * NET_EXITED from elsewhere), so the count is whole; the process's end clears it. */
+void proc_child_born(struct proc *p, uint32_t parent_tid) {
+  if (!p->guest && parent_tid != TID_NONE) ++p->parent_refs[parent_tid & (TOS_MAX_THREADS - 1)];
+}
+void proc_child_ended(struct proc *p, uint32_t parent_tid) {
+  uint8_t *n = &p->parent_refs[parent_tid & (TOS_MAX_THREADS - 1)];
+  if (!p->guest && parent_tid != TID_NONE && *n) --*n;
+}
+
 int proc_reserve_slot(struct proc *p) {
   if (p->nthreads + p->remote_threads >= TOS_MAX_THREADS) return -TOS_ENOTHREAD;
   for (uint32_t s = 0; s < TOS_MAX_THREADS; ++s)
-    if (!p->slots[s] && !(p->remote_mask[s / 32] >> (s % 32) & 1)) {
+    if (proc_slot_free(p, s)) {
       p->remote_mask[s / 32] |= 1u << (s % 32);
       ++p->remote_threads;
       return (int)s;

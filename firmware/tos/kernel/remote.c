@@ -86,6 +86,7 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
                       parent->tid, (uint32_t)id, (uint32_t)proc_privileged(p), 0};
   net_send_wait(target, NET_CREATE, ops, 11); /* the caller waits for CREATED anyway (create has no EAGAIN) */
   rchan_spread(p, NULL);
+  proc_child_born(p, parent->tid);
   ++parent->ctx.children;
   pages_thread_placed(p, (uint32_t)slot, n_pages, target);
   p->where[slot] = (uint8_t)target;
@@ -165,6 +166,7 @@ static void on_created(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (result < 0) {
     pages_thread_gone(p, slot, from); /* its stack was never made */
     proc_release_slot(p, (int)slot);
+    proc_child_ended(p, ptid);
     if (par && par->tid == ptid) --par->ctx.children;
   } else {
     route_placed(p, slot, from); /* (now that its part there exists: the master's update finds it) */
@@ -264,6 +266,7 @@ static void on_exited(uint32_t from, const uint32_t *o, uint32_t nops) {
   }
   proc_release_slot(p, (int)o[3]);
   if (!o[6] && o[4] != TID_NONE) remote_child_report(p, o[4], (int32_t)o[5], 0);
+  proc_child_ended(p, o[4]);
   if (p->nthreads == 0 && p->remote_threads == 0) proc_thread_gone(p);
 }
 

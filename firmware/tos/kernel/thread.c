@@ -202,15 +202,12 @@ static void free_stack(struct tcb *t) {
   t->ctx.stack_pages = 0;
 }
 
-static int slot_taken(const struct proc *p, uint32_t slot) {
-  return p->slots[slot] || (p->remote_mask[slot / 32] >> (slot % 32) & 1);
-}
-
 /* A new TCB in process p, ready to start at `entry` as entry(arg) returning to `ret`. */
 struct tcb *thread_new(struct proc *p, uint32_t entry, uint32_t stack_pages, uint32_t arg, uint32_t ret) {
   if (p->nthreads + p->remote_threads >= TOS_MAX_THREADS) return (struct tcb *)-TOS_ENOTHREAD;
   uint32_t slot = 0;
-  while (slot_taken(p, slot)) ++slot;
+  while (slot < TOS_MAX_THREADS && !proc_slot_free(p, slot)) ++slot;
+  if (slot == TOS_MAX_THREADS) return (struct tcb *)-TOS_ENOTHREAD; /* slots held for living orphans */
   return thread_new_in_slot(p, slot, entry, stack_pages, arg, ret);
 }
 
@@ -315,6 +312,7 @@ int thread_create_local(struct tcb *parent, int32_t id, uint32_t n_pages, uint32
   t->ctx.user_id = id;
   t->parent = parent;
   t->ctx.parent_tid = parent->tid;
+  proc_child_born(t->proc, parent->tid);
   ++parent->ctx.children;
   t->proc->gone[t->slot] = 0;
   if (t->proc->route[t->slot]) route_placed(t->proc, t->slot, net_me()); /* a slot last used elsewhere */
@@ -346,6 +344,7 @@ void thread_exit(struct tcb *t, int32_t code) {
   }
   if (p->guest) remote_thread_exit(t, code, told); /* the home learns, and the parent wherever it is */
   else if (!told && t->ctx.parent_tid != TID_NONE) remote_child_report(p, t->ctx.parent_tid, code, 0);
+  proc_child_ended(p, t->ctx.parent_tid); /* (the home's count; a guest's end is counted there) */
   remote_drop_pages(t); /* stack pages it left on other boards */
   /* orphans: children of this thread no longer report to it */
   for (int i = 0; i < TOS_MAX_THREADS; ++i)
