@@ -370,8 +370,10 @@ def next_over_calls(name):
     over a channel send and over a channel receive, each of which blocks main while the kernel
     runs its partner thread; each line first reads a page the page protocol brings back from the
     board main visited (a bus error in the step). Each `next` lands on the program's next source
-    line in the same thread; none stops in the kernel or in another thread. Once per NI mode
-    (--dma): the pages come home through the NI either way."""
+    line in the same thread; none stops in the kernel or in another thread. Then `stepi` over the
+    `trap` of a receive, which waits while the partner computes in user code, lands on the
+    instruction after it in main's thread, and with `monitor step kernel` a stepi over a trap
+    stops in the kernel (thread 1). Once per NI mode (--dma): the pages come home through the NI either way."""
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "gdb_next_over_calls.c")
     lines = {}
     for n, text in enumerate(open(src), 1):
@@ -386,21 +388,35 @@ def next_over_calls(name):
     try:
         out = gdb(port + 1, ["monitor space user", "break gdb_next_over_calls.c:%d" % lines["printf"], "continue",
                              "thread", "next", "thread", "next", "thread", "next", "thread", "info frame",
-                             "delete", "detach"], prog, timeout=240)
+                             # stepi over the trap itself, then the same with `monitor step kernel`
+                             "tbreak gdb_next_over_calls.c:%d" % lines["stepi"], "continue",
+                             "break __tos_syscall thread 2", "continue", "stepi", "stepi", "stepi", "x/i $pc",
+                             "thread", "monitor step kernel", "continue", "stepi", "stepi", "stepi", "thread",
+                             "monitor step user", "delete", "detach"], prog, timeout=240)
         expect(out, r"hit Breakpoint 1, main \(\) at .*gdb_next_over_calls.c:%d" % lines["printf"], "earth stopped at the printf line",
                sim.text())
-        got = [int(n) for n in re.findall(r"^(\d+)\t", out, re.M)]
+        nexts = out[:out.index("Stack level 0")] if "Stack level 0" in out else out
+        got = [int(n) for n in re.findall(r"^(\d+)\t", nexts, re.M)]
         want = [lines["printf"], lines["send"], lines["receive"], lines["after"]]
         if got != want:
             fail("`next` went through lines %s, not %s (printf, send, receive, the line after)" % (got, want), out,
                  sim.text())
-        threads = [int(t) for t in re.findall(r"^\[Current thread is \d+ \(Thread (\d+)\)\]", out, re.M)]
+        threads = [int(t) for t in re.findall(r"^\[Current thread is \d+ \(Thread (\d+)\)\]", nexts, re.M)]
         if len(threads) != 4 or len(set(threads)) != 1 or threads[0] < 0x10000:
             fail("the thread after each `next` is not the TOS thread stopped at the breakpoint: %s" % threads, out)
-        if "Switching to" in out[out.index("hit Breakpoint 1"):]:
+        if "Switching to" in nexts[nexts.index("hit Breakpoint 1"):]:
             fail("a `next` stopped in another thread", out)
         expect(out, r"^Stack level 0, frame at 0x[0-9a-f]+:\s+pc = 0x[0-9a-f]+ in main \(.*gdb_next_over_calls.c:%d\)"
                % lines["after"], "the frame is main's, at the line after the receive")
+        expect(out, r"^=> 0x[0-9a-f]+ <__tos_syscall\+\d+>:\s+moveml %%sp@\+[^\n]*\n\[Current thread is 2 \(Thread %d\)\]"
+               % threads[0], "stepi over the trap of a receive that waits: the instruction after it, in the same thread")
+        expect(out, r"^a step stops at the kernel's first instruction$", "monitor step kernel answers")
+        hits = [m.start() for m in re.finditer(r"hit Breakpoint \d+, __tos_syscall", out)]
+        if len(hits) != 2:
+            fail("__tos_syscall's breakpoint was not hit twice", out)
+        after = out[hits[1]:]
+        expect(after, r"^\[Switching to Thread 1\]", "with `monitor step kernel` a stepi over the trap stops in the kernel")
+        expect(after, r"^\[Current thread is 1 \(Thread 1\)\]", "... in thread 1, the CPU")
         if sim.wait(60) is None:
             fail("the program did not end after the detach", out, sim.text())
         expect(sim.stdout(), r"^gdb_next_over_calls: back, 1\s*$", "printf printed once, after the moves", out)

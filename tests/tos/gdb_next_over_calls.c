@@ -5,7 +5,8 @@
  * Each of the three lines reads a variable main wrote on the other board, each in a page of its
  * own: the line's own instructions take a bus error and the page protocol brings the page home,
  * so a single step of gdb's `next` enters the kernel there too. gdb stops at the printf line and
- * `next`s over each; the test finds the lines by the markers in their comments. */
+ * `next`s over each; the test finds the lines by the markers in their comments. Then the test
+ * steps (stepi) over the trap of one more receive, which waits while the partner computes. */
 #include <stdio.h>
 #include <tos/tos.h>
 
@@ -16,6 +17,9 @@ static void partner(void *arg) {
   char b[4];
   (void)arg;
   receive(1, b, sizeof b);
+  send_block(2, "ok", 3);
+  receive(3, b, sizeof b);
+  compute_ms(100); /* user code, five slices: it runs while main waits in the receive below */
   send_block(2, "ok", 3);
 }
 
@@ -30,6 +34,8 @@ int main(void) {
   send_block(1, "go", moved[1][0] + 1);                    /* line: send */
   receive(2, reply, moved[2][0] + 1);                      /* line: receive */
   printf("gdb_next_over_calls: %s\n", reply);              /* line: after */
+  send_block(3, "go", 3);
+  receive(2, reply, sizeof reply);                         /* line: stepi */
   int rc = wait();
   printf("gdb_next_over_calls: PASS\n");
   return rc;
