@@ -123,7 +123,7 @@ void GdbTarget::update_check() {
 bool GdbTarget::check(uint32_t pc, bool supervisor) {
   bool first = first_;
   first_ = false;
-  if (stepping_ && step_thread_) return check_thread_step(pc, supervisor, first);
+  if (stepping_ && step_thread_) return check_thread_step(pc, supervisor);
   if (stepping_ && !first) {
     stop_ = StopKind::Step;
     return true;
@@ -148,7 +148,7 @@ bool GdbTarget::check_breaks(uint32_t pc, bool supervisor) {
 // long run of another thread costs no memory reads. An instruction that left user mode and comes
 // back at its own pc has not completed (an interrupt before it, a page fault the 68010 reruns, a
 // call the kernel restarts): it runs again. Breakpoints met on the way stop as in a continue.
-bool GdbTarget::check_thread_step(uint32_t pc, bool supervisor, bool first) {
+bool GdbTarget::check_thread_step(uint32_t pc, bool supervisor) {
   if (supervisor) {
     step_where_ = Where::Kernel;
     step_left_ = true;
@@ -156,14 +156,13 @@ bool GdbTarget::check_thread_step(uint32_t pc, bool supervisor, bool first) {
   }
   if (step_where_ == Where::Kernel) step_where_ = user_thread() == step_thread_ ? Where::Thread : Where::Other;
   if (step_where_ == Where::Other) return check_breaks(pc, false);
-  if (pc != step_pc_ || (step_ran_ && !step_left_)) {
+  if (pc != resume_pc_ || (step_ran_ && !step_left_)) {
     stop_ = StopKind::Step;
     return true;
   }
-  step_ran_ = true;
+  step_ran_ = true;  // the instruction the step began at (its breakpoint is the one it stopped at)
   step_left_ = false;
-  if (first || pc == resume_pc_) return false;  // the instruction the step began at
-  return check_breaks(pc, false);
+  return false;
 }
 
 void GdbTarget::access(const m68k::BusAccess& a, unsigned len) {
@@ -205,7 +204,6 @@ void GdbTarget::resume(bool step) {
   // A step that begins in a TOS thread's user code is that thread's (see check_thread_step).
   uint32_t th = step && step_over_kernel_ && tos() ? current_thread() : kCpuThread;
   step_thread_ = th != kCpuThread ? th : 0;
-  step_pc_ = resume_pc_;
   step_where_ = Where::Thread;
   step_ran_ = step_left_ = false;
   stop_ = StopKind::None;

@@ -97,7 +97,7 @@ class GdbTarget : public CpuDebugHook {
     return s == Space::Any || (s == Space::Supervisor) == supervisor;
   }
   bool check(uint32_t pc, bool supervisor);
-  bool check_thread_step(uint32_t pc, bool supervisor, bool first);
+  bool check_thread_step(uint32_t pc, bool supervisor);
   bool check_breaks(uint32_t pc, bool supervisor);
   uint32_t user_thread();
   void update_check();
@@ -120,13 +120,13 @@ class GdbTarget : public CpuDebugHook {
   std::vector<Point> breaks_, watches_;
   bool started_ = false, stepping_ = false, first_ = false, memory_written_ = false;
   uint32_t resume_pc_ = 0;
-  // A step of one TOS thread (step_thread_, 0 for a plain step): where the CPU is now as the
-  // step sees it, the pc of the thread's instruction under way (step_pc_), whether that
-  // instruction has begun in user mode (step_ran_) and whether the thread has left user mode
-  // since (step_left_: a trap, an interrupt or a fault, maybe a switch to other threads).
+  // A step of one TOS thread (step_thread_, 0 for a plain step) from resume_pc_: where the CPU
+  // is now as the step sees it, whether the instruction at resume_pc_ has begun in user mode
+  // (step_ran_) and whether the thread has left user mode since (step_left_: a trap, an
+  // interrupt or a fault, maybe a switch to other threads).
   enum class Where { Thread, Kernel, Other };
   bool step_over_kernel_ = true;
-  uint32_t step_thread_ = 0, step_pc_ = 0;
+  uint32_t step_thread_ = 0;
   Where step_where_ = Where::Thread;
   bool step_ran_ = false, step_left_ = false;
   StopKind stop_ = StopKind::None;
