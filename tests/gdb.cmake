@@ -9,6 +9,18 @@ if(TESTBED_GDB_MULTIARCH)
               --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
     set_tests_properties(gdb_${scenario} PROPERTIES LABELS gdb TIMEOUT 300)
   endforeach()
+  # `next` over printf, a channel send and a channel receive of a TOS thread (issue #62), in both
+  # NI modes: kernel entries are stepped through, the step ends in the same thread.
+  foreach(_dma 1994 dma-anywhere)
+    set(_n gdb_next_over_calls_lands_on_the_next_line)
+    if(NOT _dma STREQUAL "1994")
+      set(_n ${_n}_dma_anywhere)
+    endif()
+    add_test(NAME ${_n}
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py next_over_calls --dma ${_dma}
+              --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
+    set_tests_properties(${_n} PROPERTIES LABELS gdb TIMEOUT 300)
+  endforeach()
   # A guest's or a debugger's action never aborts the simulator (issue #30).
   set_tests_properties(gdb_pc_in_hole PROPERTIES LABELS "gdb;security;hardening")
 else()
@@ -19,3 +31,8 @@ endif()
 set(_gdb_rc ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/gdb_five_threads.rc)
 file(WRITE ${_gdb_rc} "# boot script of the gdb test tos_threads\nearth gdb_five_threads\n")
 tos_filestore(NAME tos-gdb_five_threads FILES gdb_five_threads RC ${_gdb_rc})
+
+# next_over_calls: earth runs tests/tos/gdb_next_over_calls.c (main and a partner thread).
+set(_gdb_rc ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/gdb_next_over_calls.rc)
+file(WRITE ${_gdb_rc} "# boot script of the gdb test next_over_calls\nearth gdb_next_over_calls\n")
+tos_filestore(NAME tos-gdb_next_over_calls FILES gdb_next_over_calls RC ${_gdb_rc})

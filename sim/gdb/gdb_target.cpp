@@ -109,6 +109,7 @@ void GdbTarget::clear_all() {
   breaks_.clear();
   watches_.clear();
   stepping_ = false;
+  step_thread_ = 0;
   update_check();
 }
 
@@ -122,17 +123,45 @@ void GdbTarget::update_check() {
 bool GdbTarget::check(uint32_t pc, bool supervisor) {
   bool first = first_;
   first_ = false;
+  if (stepping_ && step_thread_) return check_thread_step(pc, supervisor);
   if (stepping_ && !first) {
     stop_ = StopKind::Step;
     return true;
   }
   if (first && pc == resume_pc_) return false;
+  return check_breaks(pc, supervisor);
+}
+
+bool GdbTarget::check_breaks(uint32_t pc, bool supervisor) {
   for (const Point& b : breaks_)
     if (b.addr == pc && matches(b.space, supervisor)) {
       stop_ = StopKind::Breakpoint;
       stop_addr_ = pc;
       return true;
     }
+  return false;
+}
+
+// A step of TOS thread step_thread_. The kernel entries it meets are not the user's: the step
+// ends only when that thread is back in user mode past its instruction. The thread is known by
+// `current` only where the kernel hands the CPU to user code (a kernel-to-user change), so a
+// long run of another thread costs no memory reads. An instruction that left user mode and comes
+// back at its own pc has not completed (an interrupt before it, a page fault the 68010 reruns, a
+// call the kernel restarts): it runs again. Breakpoints met on the way stop as in a continue.
+bool GdbTarget::check_thread_step(uint32_t pc, bool supervisor) {
+  if (supervisor) {
+    step_where_ = Where::Kernel;
+    step_left_ = true;
+    return check_breaks(pc, true);
+  }
+  if (step_where_ == Where::Kernel) step_where_ = user_thread() == step_thread_ ? Where::Thread : Where::Other;
+  if (step_where_ == Where::Other) return check_breaks(pc, false);
+  if (pc != resume_pc_ || (step_ran_ && !step_left_)) {
+    stop_ = StopKind::Step;
+    return true;
+  }
+  step_ran_ = true;  // the instruction the step began at (its breakpoint is the one it stopped at)
+  step_left_ = false;
   return false;
 }
 
@@ -172,6 +201,11 @@ void GdbTarget::resume(bool step) {
   stepping_ = step;
   first_ = true;
   resume_pc_ = core().regs().pc;
+  // A step that begins in a TOS thread's user code is that thread's (see check_thread_step).
+  uint32_t th = step && step_over_kernel_ && tos() ? current_thread() : kCpuThread;
+  step_thread_ = th != kCpuThread ? th : 0;
+  step_where_ = Where::Thread;
+  step_ran_ = step_left_ = false;
   stop_ = StopKind::None;
   if (memory_written_) {
     refresh_prefetch();
@@ -270,10 +304,17 @@ bool GdbTarget::find_thread(uint32_t id, Thread& out) {
 
 // The TOS thread the CPU runs: in user mode, `current`.
 uint32_t GdbTarget::current_thread() {
-  if (!tos() || (core().regs().sr & 0x2000) || !load_info()) return kCpuThread;
+  if (!tos() || (core().regs().sr & 0x2000)) return kCpuThread;
+  uint32_t th = user_thread();
+  return th ? th : kCpuThread;
+}
+
+// The TOS thread `current` names (the one in user mode when the CPU is); 0 if there is none.
+// The SR is not looked at: within a run it is the core's, not regs()' (check_thread_step).
+uint32_t GdbTarget::user_thread() {
+  if (!load_info()) return 0;
   uint32_t cur = phys32(tos_current_);
-  if (!cur) return kCpuThread;
-  return kTosThread + phys16(cur + info_[kTcbTid]);
+  return cur ? kTosThread + phys16(cur + info_[kTcbTid]) : 0;
 }
 
 bool GdbTarget::live(const Thread& t) { return t.id == kCpuThread || t.id == current_thread(); }

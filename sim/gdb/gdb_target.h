@@ -67,8 +67,14 @@ class GdbTarget : public CpuDebugHook {
   void set_space(Space s) { space_ = s; }
   Space space() const { return space_; }
 
-  // Resume (step: exactly one instruction, then stop).
+  // Resume (step: exactly one instruction, then stop). A step of a TOS thread in user mode runs
+  // through the kernel (step_over_kernel, the default): a trap, an interrupt or a fault it meets
+  // is run, with whatever the kernel does meanwhile (other threads included), until that thread
+  // runs user code again; the step ends there (past the instruction it began at). With
+  // step_over_kernel off a step stops at the kernel's first instruction.
   void resume(bool step);
+  void set_step_over_kernel(bool on) { step_over_kernel_ = on; }
+  bool step_over_kernel() const { return step_over_kernel_; }
   // What stopped the board since it was resumed (None if nothing): taken by the server.
   StopKind stop_kind() const { return stop_; }
   uint32_t stop_address() const { return stop_addr_; }
@@ -91,6 +97,9 @@ class GdbTarget : public CpuDebugHook {
     return s == Space::Any || (s == Space::Supervisor) == supervisor;
   }
   bool check(uint32_t pc, bool supervisor);
+  bool check_thread_step(uint32_t pc, bool supervisor);
+  bool check_breaks(uint32_t pc, bool supervisor);
+  uint32_t user_thread();
   void update_check();
   void refresh_prefetch();
 
@@ -111,6 +120,15 @@ class GdbTarget : public CpuDebugHook {
   std::vector<Point> breaks_, watches_;
   bool started_ = false, stepping_ = false, first_ = false, memory_written_ = false;
   uint32_t resume_pc_ = 0;
+  // A step of one TOS thread (step_thread_, 0 for a plain step) from resume_pc_: where the CPU
+  // is now as the step sees it, whether the instruction at resume_pc_ has begun in user mode
+  // (step_ran_) and whether the thread has left user mode since (step_left_: a trap, an
+  // interrupt or a fault, maybe a switch to other threads).
+  enum class Where { Thread, Kernel, Other };
+  bool step_over_kernel_ = true;
+  uint32_t step_thread_ = 0;
+  Where step_where_ = Where::Thread;
+  bool step_ran_ = false, step_left_ = false;
   StopKind stop_ = StopKind::None;
   uint32_t stop_addr_ = 0;
   int stop_watch_type_ = 0;

@@ -323,6 +323,7 @@ void GdbServer::drop_client(size_t i) {
   c.halted = c.want_stop_reply = c.interrupt = false;
   targets_[i]->clear_all();
   targets_[i]->set_space(GdbTarget::Space::Supervisor);
+  targets_[i]->set_step_over_kernel(true);
 }
 
 void GdbServer::read_client(size_t i) {
@@ -661,12 +662,17 @@ std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
     return buf;
   }
   if (c == "time") return "kernel time " + sc_core::sc_time_stamp().to_string() + "\n";
+  if (c == "step user" || c == "step kernel" || c == "step") {
+    if (c != "step") t.set_step_over_kernel(c == "step user");
+    return t.step_over_kernel() ? "a step in a TOS thread's user code runs through the kernel (traps, interrupts, faults)\n"
+                                : "a step stops at the kernel's first instruction\n";
+  }
   if (c == "space user") t.set_space(GdbTarget::Space::User);
   else if (c == "space supervisor") t.set_space(GdbTarget::Space::Supervisor);
   else if (c == "space any") t.set_space(GdbTarget::Space::Any);
   else if (c == "space") {
   } else
-    return "monitor commands: cycles, time, space [user|supervisor|any]\n";
+    return "monitor commands: cycles, time, space [user|supervisor|any], step [user|kernel]\n";
   const char* names[] = {"supervisor", "user", "any"};
   return std::string("breakpoints, watchpoints and memory: ") + names[int(t.space())] + " space\n";
 }

@@ -364,6 +364,68 @@ def tos_threads(name):
         sim.kill()
 
 
+def next_over_calls(name):
+    """`next` over system calls in a TOS thread (issue #62): earth stops at the printf line of
+    tests/tos/gdb_next_over_calls.c, then `next` three times: over printf (a write to the console),
+    over a channel send and over a channel receive, each of which blocks main while the kernel
+    runs its partner thread; each line first reads a page the page protocol brings back from the
+    board main visited (a bus error in the step). Each `next` lands on the program's next source
+    line in the same thread; none stops in the kernel or in another thread. Then `stepi` over the
+    `trap` of a receive, which waits while the partner computes in user code, lands on the
+    instruction after it in main's thread, and with `monitor step kernel` a stepi over a trap
+    stops in the kernel (thread 1). Once per NI mode (--dma): the pages come home through the NI either way."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "gdb_next_over_calls.c")
+    lines = {}
+    for n, text in enumerate(open(src), 1):
+        m = re.search(r"/\* line: (\w+) \*/", text)
+        if m:
+            lines[m.group(1)] = n
+    prog = os.path.join(A.firmware, "gdb_next_over_calls.elf")
+    port = free_port(name, 6)
+    sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000",
+               "--set", "board.filestore=tos-gdb_next_over_calls.fs", "--set", "centrenet.dma=" + A.dma,
+               "--console", "earth", "--out", tempfile.mkdtemp(prefix="gdb-next-")], port)
+    try:
+        out = gdb(port + 1, ["monitor space user", "break gdb_next_over_calls.c:%d" % lines["printf"], "continue",
+                             "thread", "next", "thread", "next", "thread", "next", "thread", "info frame",
+                             # stepi over the trap itself, then the same with `monitor step kernel`
+                             "tbreak gdb_next_over_calls.c:%d" % lines["stepi"], "continue",
+                             "break __tos_syscall thread 2", "continue", "stepi", "stepi", "stepi", "x/i $pc",
+                             "thread", "monitor step kernel", "continue", "stepi", "stepi", "stepi", "thread",
+                             "monitor step user", "delete", "detach"], prog, timeout=240)
+        expect(out, r"hit Breakpoint 1, main \(\) at .*gdb_next_over_calls.c:%d" % lines["printf"], "earth stopped at the printf line",
+               sim.text())
+        nexts = out[:out.index("Stack level 0")] if "Stack level 0" in out else out
+        got = [int(n) for n in re.findall(r"^(\d+)\t", nexts, re.M)]
+        want = [lines["printf"], lines["send"], lines["receive"], lines["after"]]
+        if got != want:
+            fail("`next` went through lines %s, not %s (printf, send, receive, the line after)" % (got, want), out,
+                 sim.text())
+        threads = [int(t) for t in re.findall(r"^\[Current thread is \d+ \(Thread (\d+)\)\]", nexts, re.M)]
+        if len(threads) != 4 or len(set(threads)) != 1 or threads[0] < 0x10000:
+            fail("the thread after each `next` is not the TOS thread stopped at the breakpoint: %s" % threads, out)
+        if "Switching to" in nexts[nexts.index("hit Breakpoint 1"):]:
+            fail("a `next` stopped in another thread", out)
+        expect(out, r"^Stack level 0, frame at 0x[0-9a-f]+:\s+pc = 0x[0-9a-f]+ in main \(.*gdb_next_over_calls.c:%d\)"
+               % lines["after"], "the frame is main's, at the line after the receive")
+        expect(out, r"^=> 0x[0-9a-f]+ <__tos_syscall\+\d+>:\s+moveml %%sp@\+[^\n]*\n\[Current thread is 2 \(Thread %d\)\]"
+               % threads[0], "stepi over the trap of a receive that waits: the instruction after it, in the same thread")
+        expect(out, r"^a step stops at the kernel's first instruction$", "monitor step kernel answers")
+        hits = [m.start() for m in re.finditer(r"hit Breakpoint \d+, __tos_syscall", out)]
+        if len(hits) != 2:
+            fail("__tos_syscall's breakpoint was not hit twice", out)
+        after = out[hits[1]:]
+        expect(after, r"^\[Switching to Thread 1\]", "with `monitor step kernel` a stepi over the trap stops in the kernel")
+        expect(after, r"^\[Current thread is 1 \(Thread 1\)\]", "... in thread 1, the CPU")
+        if sim.wait(60) is None:
+            fail("the program did not end after the detach", out, sim.text())
+        expect(sim.stdout(), r"^gdb_next_over_calls: back, 1\s*$", "printf printed once, after the moves", out)
+        expect(sim.stdout(), r"^gdb_next_over_calls: ok\s*$", "main received the partner's reply", out)
+        expect(sim.stdout(), r"^gdb_next_over_calls: PASS\s*$", "the program ran to its end", out)
+    finally:
+        sim.kill()
+
+
 def sdk_backtrace(name):
     """A program built outside the tree with the installed SDK (tests/sdk/program, `tos-cc`, -g by
     default) and booted with the installed testbed: gdb stops in it and shows source lines,
@@ -414,13 +476,14 @@ def main():
     ap.add_argument("--firmware", required=True)
     ap.add_argument("--gdb", default="gdb-multiarch")
     ap.add_argument("--sdk", help="the installed SDK's prefix (sdk_backtrace)")
+    ap.add_argument("--dma", default="1994", help="the NI mode, centrenet.dma (next_over_calls)")
     A = ap.parse_args()
     if A.sdk:
         A.sdk = os.path.abspath(A.sdk)
     fn = globals().get(A.scenario)
     if not callable(fn):
         fail("unknown scenario " + A.scenario)
-    fn("gdb_" + A.scenario)
+    fn("gdb_" + A.scenario + ("" if A.dma == "1994" else "_" + A.dma))
     print("PASS", A.scenario)
 
 
