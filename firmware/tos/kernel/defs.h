@@ -199,7 +199,9 @@ extern volatile union loop_flags {
 #define kernel_work (loop_flags.f.kernel_work)
 #define halting (loop_flags.f.halting)
 
-/* ---- console.c: the operator's console (SERIAL0), interrupt driven ---- */
+/* ---- the operator's console (SERIAL0), interrupt driven: console_uart.c (the port, kputc),
+ * console_line.c (reads and writes of descriptors 0..2), console_jobs.c (Ctrl-C, Ctrl-Z),
+ * console_remote.c (console switching); what they share among themselves is console.h's ---- */
 void console_init(void);
 void console_intr(void);
 int console_put(const char *s, int n);      /* bytes taken (the rest: no room) */

@@ -27,7 +27,7 @@ struct ofile {
 static struct ofile ofiles[TOS_MAX_PROCESSES * TOS_MAX_FDS];
 static struct ofile console_file = {F_CONSOLE, TOS_O_READ | TOS_O_WRITE, 1, -1, 0}; /* never freed */
 
-/* Console input comes from console.c; until it is there, reading the console is end of file. */
+/* Console input comes from console_line.c; until it is there, reading the console is end of file. */
 __attribute__((weak)) int32_t console_read(struct tcb *t, uint32_t buf, uint32_t len) {
   (void)t, (void)buf, (void)len;
   return 0;
