@@ -6,6 +6,7 @@
 `define TESTBED_EVENTS_PKG_SV
 // verilator lint_off UNUSEDPARAM
 package testbed_events_pkg;
+  localparam logic [15:0] EV_WRAP_MARKER_VALUE = 16'hAA00;
   localparam logic [15:0] EV_FILTER_MARKER_VALUE = 16'hAB00;
   localparam logic [3:0] EV_FILTER_CLASS_SCHED = 4'd14;
   localparam logic [3:0] EV_FILTER_CLASS_OTHER = 4'd15;

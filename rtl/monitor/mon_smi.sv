@@ -71,7 +71,7 @@ module mon_smi
   logic [EW-1:0] head;
 
   logic [7:0] gen;
-  localparam logic [7:0] WRAP_TAG = 8'hAA; // the wrap marker's middle byte (MONITOR_SPEC.md)
+  localparam logic [7:0] WRAP_TAG = testbed_events_pkg::EV_WRAP_MARKER_VALUE[15:8]; // the wrap marker's tag (events.toml)
   wire [EW-1:0] marker = {ts, WRAP_TAG, wraps};
   wire [EW-1:0] fmarker = {ts, testbed_events_pkg::EV_FILTER_MARKER_VALUE[15:8], gen};
   wire [EW-1:0] event_entry = {ts, c_wdata};

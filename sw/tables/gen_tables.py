@@ -564,6 +564,7 @@ def sv_events_package(ev):
            "// Checked in as rtl/generated/testbed_events_pkg.sv (a test fails when it is stale).",
            "`ifndef TESTBED_EVENTS_PKG_SV", "`define TESTBED_EVENTS_PKG_SV",
            "// verilator lint_off UNUSEDPARAM", "package testbed_events_pkg;",
+           f"  localparam logic [15:0] EV_WRAP_MARKER_VALUE = 16'h{conv['wrap_marker_value']:04X};",
            f"  localparam logic [15:0] EV_FILTER_MARKER_VALUE = 16'h{conv['filter_marker_value']:04X};",
            f"  localparam logic [3:0] EV_FILTER_CLASS_SCHED = 4'd{conv['filter_class_sched']};",
            f"  localparam logic [3:0] EV_FILTER_CLASS_OTHER = 4'd{conv['filter_class_other']};",
