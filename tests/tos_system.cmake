@@ -27,6 +27,12 @@ endfunction()
 tos_session_test(NAME shell_basics
   REGEX "master\\$ help.*ps \\[-l\\].*hello operator.*hello from board 0, thread [0-9a-f]+: hello one two.*\\[1\\] local.*1 local +bg +2.*master\\$ kill 1.*master\\$ ps[^l]*master\\$ nosuchprog.*sh: nosuchprog: no such program.*\\[console: water\\].*this is *\r?\n.*now on water.*\\[console: master\\].*back on the master.*machine halted")
 
+# The operator switches the console (issue 62 item 8): the shell of the board switched to prompts
+# at once, as after a Ctrl-C with no job, so the operator sees where they type (before, its prompt
+# came only after the next line); the same for the master's shell when the console comes back.
+tos_session_test(NAME console_switch_prompts
+  REGEX "\\[console: water\\]\r?\nwater\\$ echo now on water\r?\nnow on water.*\\[console: master\\]\r?\nmaster\\$ echo back on the master\r?\nback on the master.*machine halted")
+
 # Migration from the shell: a background program's first thread (ready while it computes) is
 # moved to air and ps on the master shows it there; a thread that does not exist and a board
 # that does not exist are refused, each with its reason; kill removes the program on every

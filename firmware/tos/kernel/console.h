@@ -34,6 +34,7 @@ static inline void kputc_inline(char c) {
 /* ---- console_jobs.c: Ctrl-C and Ctrl-Z, counted in the interrupt (console_uart.c) ---- */
 extern volatile uint32_t con_intr_typed, con_susp_typed;
 void job_control(void); /* the main loop's console pass, when one was typed */
+int console_job_running(void); /* a foreground job of the console's shell is alive */
 
 /* ---- console_line.c: the input ring the receive interrupt fills ---- */
 #define IN_RING 256
@@ -41,6 +42,7 @@ extern volatile char con_in_ring[IN_RING];
 extern volatile uint32_t con_in_head, con_in_tail; /* interrupt: head; readers: tail */
 static inline uint32_t in_room(void) { return IN_RING - 1 - ((con_in_head - con_in_tail) & (IN_RING - 1)); }
 void line_give_empty_line(void); /* Ctrl-C with no foreground job: the shell prompts again */
+void line_prompt_again(void);    /* the operator switched here: a waiting shell prompts again */
 
 /* ---- console_remote.c: console switching ---- */
 #define CONSOLE_LOCAL (-1)

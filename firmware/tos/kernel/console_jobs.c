@@ -23,6 +23,12 @@ static int foreground_job(const struct proc *p) {
   return 0;
 }
 
+int console_job_running(void) {
+  for (int i = 0; i < TOS_MAX_PROCESSES; ++i)
+    if (foreground_job(&procs[i])) return 1;
+  return 0;
+}
+
 /* Ctrl-C ends the foreground job (exit code TOS_EXIT_INTERRUPTED); with none, the line being
  * typed is dropped and an empty one given, so the shell prompts again. Ctrl-Z suspends the
  * foreground job (the scheduler passes it over) and its waiters return -ESTOPPED: the shell

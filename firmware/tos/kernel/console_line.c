@@ -159,6 +159,14 @@ void line_give_empty_line(void) {
   }
 }
 
+/* The operator has just come to this board's console (console switching): a shell waiting for a
+ * line with nothing typed yet prompts again, as after a Ctrl-C with no job, so the operator sees
+ * a prompt at once rather than after the next line. A foreground job reading the console (not
+ * the shell) is given nothing. */
+void line_prompt_again(void) {
+  if (readers_head && !line_len && !console_job_running()) line_give_empty_line();
+}
+
 static void console_input_service(void) {
   if (con_intr_typed || con_susp_typed) job_control();
   if (!readers_head && !console_raw) cook(); /* echo as the operator types */

@@ -76,6 +76,7 @@ static void select_board(int target) {
   credit = 0;
   if (target != CONSOLE_LOCAL) net_send_wait((uint32_t)target, NET_CON_SELECT, &on, 1);
   kprintf("[console: %s]\n", target == CONSOLE_LOCAL ? board_name : board_name_of((uint32_t)target));
+  if (target == CONSOLE_LOCAL) line_prompt_again();
 }
 
 /* Who may ask what (the sender is the network interface's source board): only the master
@@ -94,6 +95,7 @@ static void on_select(uint32_t from, const uint32_t *ops, uint32_t nops) {
     net_send_wait(0, NET_CON_CREDIT, &c, 1);
     con_consumed = 0;
     kprintf("[console: %s]\n", board_name);
+    line_prompt_again();
   }
 }
 
