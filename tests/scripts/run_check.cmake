@@ -3,7 +3,8 @@
 #   [-DSETUP_DIR=<dir to create fresh>] [-DSETUP_FILE=<path> -DSETUP_TEXT=<text>]
 #   [-DCHECK_FILE=<path> -DCHECK_REGEX=<regex over its contents>] [-DCHECK_FILE2=... -DCHECK_REGEX2=...]
 #   [-DCHECK_BOARDS_FREE=<the run's output folder>: every board's console log ends (TOS) with
-#    "all programs done" and as many frames and TCBs free as it had at boot: nothing leaked]
+#    "all programs done", said once, and as many frames and TCBs free as it had at boot: nothing
+#    leaked]
 #   [-DFORBID_REGEX=<regex> with CHECK_BOARDS_FREE: no board's console log may match it]
 if(SETUP_DIR)
   file(REMOVE_RECURSE ${SETUP_DIR})
@@ -53,6 +54,9 @@ if(CHECK_BOARDS_FREE)
     list(LENGTH done n)
     if(n EQUAL 0)
       message(FATAL_ERROR "${log}: the board never reported all programs done")
+    endif()
+    if(n GREATER 1)  # the summary of the whole run, said once when the machine halts
+      message(FATAL_ERROR "${log}: the board reported all programs done ${n} times")
     endif()
     if(FORBID_REGEX AND text MATCHES "${FORBID_REGEX}")
       message(FATAL_ERROR "${log}: matches '${FORBID_REGEX}': '${CMAKE_MATCH_0}'")

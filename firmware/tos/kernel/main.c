@@ -17,11 +17,13 @@ volatile union loop_flags loop_flags KERNEL_HOT;
 
 /* halt(all): this board, or (master, all) every board: the others first, by message. */
 static int done_told = -1; /* what this board last told the master it is (1 done, 0 busy) */
+static void say_done(void);
 static void on_halt(uint32_t from, const uint32_t *ops, uint32_t nops) {
   (void)ops;
   (void)nops;
   (void)from; /* the master's only (its operator's shutdown, or every board done): net.c's table */
-  if (done_told != 1) kprintf("tos: %s: halted by the master\n", board_name);
+  if (done_told == 1) say_done();
+  else kprintf("tos: %s: halted by the master\n", board_name);
   console_flush();
   halt_board(1);
 }
@@ -77,21 +79,25 @@ static void tell_done(void) {
   uint32_t d = (uint32_t)done;
   if (board_master) on_done(net_me(), &d, 1);
   else if (!net_queue(0, NET_DONE, &d, 1, 0, 0, NULL, NULL)) return; /* later */
-  if (done) {
-    kprintf("tos: %s: all programs done, %u frames free, %u TCBs free; threads migrated in %u, out %u\n", board_name,
-            frames_free(), tcbs_free(), migrations_in, migrations_out);
-    if (reconf_asked)
-      kprintf("tos: %s: reconfiguration requests %u: moved a thread at once %u, later %u; none fitted %u\n",
-              board_name, reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded);
-    if (rex_asked || twins_made)
-      kprintf("tos: %s: rex questions %u (unserved: placed where asked %u), twins made %u\n", board_name, rex_asked,
-              rex_unserved, twins_made);
-    if (remote_over_quota) kprintf("tos: %s: creates refused by a quota: %u\n", board_name, remote_over_quota);
-    if (region_over_quota) kprintf("tos: %s: region records refused by a quota: %u\n", board_name, region_over_quota);
-    net_refused_report();
-    net_held_report();
-  }
   done_told = done;
+}
+
+/* A done board's summary, said once, when the machine halts: a board may be done, get work from
+ * another board (a thread created or migrated there) and be done again, so its done line at each
+ * such turn would be a summary of part of the run. */
+static void say_done(void) {
+  kprintf("tos: %s: all programs done, %u frames free, %u TCBs free; threads migrated in %u, out %u\n", board_name,
+          frames_free(), tcbs_free(), migrations_in, migrations_out);
+  if (reconf_asked)
+    kprintf("tos: %s: reconfiguration requests %u: moved a thread at once %u, later %u; none fitted %u\n",
+            board_name, reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded);
+  if (rex_asked || twins_made)
+    kprintf("tos: %s: rex questions %u (unserved: placed where asked %u), twins made %u\n", board_name, rex_asked,
+            rex_unserved, twins_made);
+  if (remote_over_quota) kprintf("tos: %s: creates refused by a quota: %u\n", board_name, remote_over_quota);
+  if (region_over_quota) kprintf("tos: %s: region records refused by a quota: %u\n", board_name, region_over_quota);
+  net_refused_report();
+  net_held_report();
 }
 
 /* Nothing to run: wait for an interrupt, unless one has just left work (checked with
@@ -186,6 +192,7 @@ void kmain(void) {
       tell_done();
       if (halting && halt_next < nboards) halt_others();
       if (halting && halt_next >= nboards && net_queue_room() == net_queue_capacity()) {
+        if (done_told == 1) say_done();
         kprintf("tos: %s: machine halted\n", board_name);
         console_flush();
         halt_board(1);
