@@ -19,27 +19,29 @@ import re
 import sys
 import tomllib
 
-HERE = pathlib.Path(__file__).resolve().parent
+import tables
+
+HERE = tables.HERE
 
 
-def load(tables=HERE):
-    with open(tables / "memory_map.toml", "rb") as f:
+def load(folder=HERE):
+    folder = pathlib.Path(folder)
+    with open(folder / "memory_map.toml", "rb") as f:
         mm = tomllib.load(f)
     # Each device keeps its registers in registers/<device>.toml ([[register]] entries).
-    for extra in sorted((tables / "registers").glob("*.toml")):
+    for extra in sorted((folder / "registers").glob("*.toml")):
         with open(extra, "rb") as f:
             doc = tomllib.load(f)
         for key in ("register", "layout", "instance"):
             mm.setdefault(key, []).extend(doc.get(key, []))
-    with open(tables / "events.toml", "rb") as f:
-        ev = tomllib.load(f)
+    try:
+        ev = tables.events(folder)
+        tos = tables.tos(folder)
+    except tables.TableError as e:
+        fail(e)
     # The SMI filter's event classes are TOS's dgl classes (tos.toml event_class bits).
-    tos_path = tables / "tos.toml"
-    if tos_path.exists():
-        with open(tos_path, "rb") as f:
-            ev["_classes"] = {c["name"]: c["bit"] for c in tomllib.load(f).get("event_class", [])}
-    else:
-        ev["_classes"] = {}
+    ev["_classes"] = {c["name"]: c["bit"] for c in tos.get("event_class", [])}
+    ev["_tid"] = tables.tid_layout_of(tos)
     filter_table(ev)
     validate(mm, ev)
     expand_instances(mm)
@@ -638,9 +640,10 @@ def gtkwave_filter(ev):
         for n in range(256):
             lines.append(f"{conv['filter_marker_value'] | n:04X} FILTER_{n:02X}")
     # [TID+0x4000]: thread TID scheduled (profile class; the rq class's join uses the same
-    # word). TID = board << 10 | process << 6 | slot (tos.toml's gettid).
+    # word). TID: tos.toml's [tid].
+    t = ev["_tid"]
     for tid in range(conv["tid_mask"] + 1):
-        lines.append(f"{conv['schedule_bit'] | tid:04X} SCHED(b{tid >> 10}.P{(tid >> 6) & 0xF}.T{tid & 0x3F})")
+        lines.append(f"{conv['schedule_bit'] | tid:04X} SCHED(b{t.board(tid)}.{t.name(tid)})")
     return "\n".join(lines) + "\n"
 
 

@@ -18,8 +18,9 @@ import os
 import re
 
 from . import runner
+from .trace import SLAVE_NAMES
 
-SLAVES = ["earth", "air", "fire", "water", "space"]
+SLAVES = SLAVE_NAMES
 
 
 # section 3.3.7's logger (experiments.OVERFLOW_LOGGER). It stops once the stream has been quiet for
@@ -66,11 +67,9 @@ def script(cfg, rate, ms):
 def _trace_counts(path):
     """Per board: words that reached the master (events and their argument words), filter
     markers, and the words of each kind: comms (coded events of the comms class), sched."""
-    from .trace import event_table
-    codes, _conv = event_table()
-    import tomllib
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tables", "events.toml"), "rb") as f:
-        cls = {e["code"]: e.get("class") for e in tomllib.load(f)["event"]}
+    from .trace import TABLES, event_table, tables
+    codes, conv = event_table()
+    cls = {e["code"]: e.get("class") for e in tables.events(TABLES)["event"]}
     out = {}
     cont = {}
     for line in open(path):
@@ -84,17 +83,17 @@ def _trace_counts(path):
         if p[4].startswith("ARG("):
             d["words"] += 1
             d[cont.get(b, "other")] = d.get(cont.get(b, "other"), 0) + 1
-            cont[b] = cont[b] if w & 0x8000 else None
+            cont[b] = cont[b] if w & conv["continue_bit"] else None
             continue
-        if (w & 0xFF00) == 0xAB00:
+        if (w & conv["wrap_marker_mask"]) == conv["filter_marker_value"]:
             d["fmarkers"] += 1
             continue
-        if (w & 0xFF00) == 0xAA00:
+        if (w & conv["wrap_marker_mask"]) == conv["wrap_marker_value"]:
             continue
         d["words"] += 1
-        kind = "comms" if cls.get(w & 0x7FFF) == "comms" else ("sched" if w & 0x4000 else "other")
+        kind = "comms" if cls.get(w & ~conv["continue_bit"]) == "comms" else ("sched" if w & conv["schedule_bit"] else "other")
         d[kind] = d.get(kind, 0) + 1
-        cont[b] = kind if w & 0x8000 else None
+        cont[b] = kind if w & conv["continue_bit"] else None
     return out
 
 

@@ -22,7 +22,7 @@ blocked requests are released first-in first-out (right for the one-pair test pr
 """
 from dataclasses import dataclass, field
 
-from .trace import code_of, event_table
+from .trace import TID, code_of, event_table
 
 _C = {}
 
@@ -33,12 +33,18 @@ def C(name):
     return _C[name]
 
 
+# The rq class's words: [TID] leaves, [TID+0x4000] joins; a slave's TID (board 1 on) is at least this.
+_FIRST_SLAVE_TID = 1 << TID.board_shift
+
+
 def is_rq_leave(w):
-    return 0x0400 <= w < 0x4000 and not (w & 0x8000)
+    c = event_table()[1]
+    return _FIRST_SLAVE_TID <= w < c["rq_join_bit"] and not (w & c["continue_bit"])
 
 
 def is_rq_join(w):
-    return (w & 0xC000) == 0x4000 and (w & 0x3FFF) >= 0x0400
+    c = event_table()[1]
+    return (w & (c["continue_bit"] | c["rq_join_bit"])) == c["rq_join_bit"] and (w & c["tid_mask"]) >= _FIRST_SLAVE_TID
 
 
 @dataclass
