@@ -185,7 +185,8 @@ def docs(tos, ev):
         out.append(f"| {name} | {lsb + width - 1}..{lsb} |")
     out += ["", "## Centrenet messages between kernels (`enum net_type`, `<testbed/tos_net.h>`)", "",
             "| name | value | what it is |", "|---|---|---|"]
-    out += [f"| `NET_{n['name']}` | {n['value']} | {n.get('desc', '-')} |" for n in tos["net_type"]]
+    cell = lambda text: text.replace("|", "\\|")  # a | inside a description is not a column
+    out += [f"| `NET_{n['name']}` | {n['value']} | {cell(n.get('desc', '-'))} |" for n in tos["net_type"]]
     out += ["", "## Limits", "", "| limit | value |", "|---|---|"]
     out += [f"| `{k}` | {v} |" for k, v in tos["limits"].items()]
     out += ["", "## Layout", "", "| name | address |", "|---|---|"]

@@ -32,7 +32,7 @@
  * the same every time. */
 #include <string.h>
 #include <testbed/memory_map.h>
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static uint32_t rng;

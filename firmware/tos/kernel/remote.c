@@ -69,7 +69,7 @@ static int home_thread_on(const struct proc *p, uint32_t slot, uint32_t b) {
 
 /* A TID of process (hb, hp): its board and pid fields say so. */
 static int tid_of(uint32_t tid, uint32_t hb, uint32_t hp) {
-  return tid <= 0xFFFF && (tid >> 10 & 15) == (hb & 15) && (tid >> 6 & 15) == hp;
+  return tid <= 0xFFFF && (tid >> TOS_TID_BOARD_SHIFT & 15) == (hb & 15) && (tid >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) == hp;
 }
 
 /* ---- creation ---- */

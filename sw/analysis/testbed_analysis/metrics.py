@@ -9,7 +9,7 @@ import os
 
 import numpy as np
 
-from . import fsm, perfetto, runner
+from . import fsm, runner
 from .trace import BOARD_NAMES, TABLES, event_table, read, tables
 
 SLAVES = list(range(1, len(BOARD_NAMES)))
