@@ -12,6 +12,8 @@
  * Messages: CREATE (home -> target) and CREATED (target -> home); EXITED (a remote thread
  * ended: target -> home); KILL (home -> every board: the process is gone); the PAGE_* messages
  * are pages.c's. */
+#include <tos/rand.h>
+
 #include "defs.h"
 
 static uint32_t rand_state;
@@ -29,7 +31,7 @@ static uint32_t random_board(struct proc *p) {
     p->dealt = 0;
     left = nboards - 1;
   }
-  rand_state = rand_state * 1103515245u + 12345u;
+  rand_state = TOS_RAND_NEXT(rand_state);
   uint32_t k = (rand_state >> 16) % left, b = 1;
   for (;; ++b)
     if (!(p->dealt & BSET(b)) && k-- == 0) break;
