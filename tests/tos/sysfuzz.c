@@ -37,7 +37,7 @@
 
 static uint32_t rng;
 static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
+  rng = TOS_RAND_NEXT(rng);
   return (rng >> 8) ^ (rng << 21);
 }
 #define PICK(a) ((a)[rnd() % (sizeof(a) / sizeof((a)[0]))])
