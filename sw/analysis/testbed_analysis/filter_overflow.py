@@ -273,7 +273,8 @@ def metric_rc(size):
 def _cpu_pairs(path):
     """Per slave: USER_ON/USER_OFF events in the trace and the times one followed its own kind
     (an ON after an ON: a USER_OFF missing between them), and the span of cpu events (ms)."""
-    from .trace import code_of
+    from .trace import code_of, event_table
+    conv = event_table()[1]
     on, off = code_of("USER_ON"), code_of("USER_OFF")
     out, last, t = {}, {}, []
     for line in open(path):
@@ -282,8 +283,8 @@ def _cpu_pairs(path):
         p = line.split()
         if len(p) < 5 or p[4].startswith("ARG("):
             continue
-        b, w = int(p[2]), int(p[3], 16) & 0x7FFF
-        if w not in (on, off) or (int(p[3], 16) & 0x4000):
+        b, w = int(p[2]), int(p[3], 16) & ~conv["continue_bit"]
+        if w not in (on, off) or (int(p[3], 16) & conv["schedule_bit"]):
             continue
         d = out.setdefault(b, {"events": 0, "broken": 0})
         d["events"] += 1

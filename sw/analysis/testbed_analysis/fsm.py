@@ -100,7 +100,7 @@ def requests(trace):
                 aw = st["await"]
                 if aw is not None:
                     st["await"] = None
-                    tid = w & 0x3FFF
+                    tid = w & event_table()[1]["tid_mask"]
                     hit = [r for r in st["blocked"] if r.tid == tid]
                     if hit:
                         r = hit[0]
@@ -144,7 +144,8 @@ def requests(trace):
                 p.kind, p.t_served = "refetch", e.t
                 st["pending"] = None
             else:  # a blocked receive whose buffer's page went elsewhere is run again (pages.c)
-                hit = [r for r in st["blocked"] if (r.tid & 0x3FFF) == (e.arg & 0x3FFF)] if out.tids_known \
+                mask = event_table()[1]["tid_mask"]
+                hit = [r for r in st["blocked"] if (r.tid & mask) == (e.arg & mask)] if out.tids_known \
                     else st["blocked"][:1]  # (without TIDs: the one-pair programs' receiver)
                 if hit:
                     st["blocked"].remove(hit[0])
