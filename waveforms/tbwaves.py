@@ -199,7 +199,7 @@ def interpret(trace, tables, tick_ps_hint=None):
         if b.first is None:
             b.first = t
         if b.cont:  # an operand of the event before
-            b.args.append(w & 0x7FFF)
+            b.args.append(w & ~conv["continue_bit"])
             b.cont -= 1
             if not b.cont:
                 name, kind = b.pending

@@ -49,7 +49,7 @@ class Event:
     @property
     def code(self):
         """The event's code: the word without the continue bit (bit 15: a word follows)."""
-        return self.word & 0x7FFF
+        return self.word & ~event_table()[1]["continue_bit"]
 
 
 @dataclass
@@ -134,7 +134,7 @@ def _build(path, raw, tick_ps, footer):
             cont[board] = bool(word & conv["continue_bit"])
             prev = cont.get(("ev", board))
             if prev is not None:
-                prev.arg = word & 0x7FFF
+                prev.arg = word & ~conv["continue_bit"]
             continue
         e = Event(t=t, board=board, word=word, name=_name(word), line=where)
         cont[board] = bool(word & conv["continue_bit"])
