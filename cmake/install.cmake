@@ -118,7 +118,10 @@ write_basic_package_version_file(${CMAKE_BINARY_DIR}/TestbedModelsConfigVersion.
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_SOURCE_DIR}/cmake/TestbedModelsConfig.cmake ${CMAKE_BINARY_DIR}/TestbedModelsConfigVersion.cmake
         DESTINATION lib/cmake/TestbedModels)
-install(FILES ${CMAKE_SOURCE_DIR}/sw/tables/gen_tables.py ${CMAKE_SOURCE_DIR}/sw/tables/memory_map.toml
+# tables.py: the one reader of the tables, for gen_tables.py, tbwaves, the analysis (share/testbed/python)
+# and configs/gen_boards.py, each of which finds share/testbed/tables from where it is installed.
+install(FILES ${CMAKE_SOURCE_DIR}/sw/tables/gen_tables.py ${CMAKE_SOURCE_DIR}/sw/tables/tables.py
+              ${CMAKE_SOURCE_DIR}/sw/tables/memory_map.toml
               ${CMAKE_SOURCE_DIR}/sw/tables/events.toml ${CMAKE_SOURCE_DIR}/sw/tables/tos.toml
         DESTINATION share/testbed/tables)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/sw/tables/registers/ DESTINATION share/testbed/tables/registers)

@@ -17,9 +17,9 @@ function(waveforms_check NAME GTKW MAKE)
 endfunction()
 
 waveforms_check(waveforms_tos_view_opens_on_activity ${_wf_out}/tos.gtkw
-  "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--centrenet|${_wf}/sample/centrenet.vcd|--net-types|${_wf}/sample/net_types.h|--out|${_wf_out}/tos")
+  "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--centrenet|${_wf}/sample/centrenet.vcd|--net-types|${_wf}/sample/net_types.toml|--out|${_wf_out}/tos")
 waveforms_check(waveforms_tos_view_fst ${_wf_out}/tos-fst.gtkw
-  "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--centrenet|${_wf}/sample/centrenet.vcd|--net-types|${_wf}/sample/net_types.h|--boards|earth,air|--around|MSG|--fst|--out|${_wf_out}/tos-fst")
+  "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--centrenet|${_wf}/sample/centrenet.vcd|--net-types|${_wf}/sample/net_types.toml|--boards|earth,air|--around|MSG|--fst|--out|${_wf_out}/tos-fst")
 waveforms_check(waveforms_tos_view_whole_run ${_wf_out}/tos-all.gtkw
   "${Python3_EXECUTABLE}|${_tbwaves}|--trace|${_wf}/sample/monitor.trace.txt|--window|all|--out|${_wf_out}/tos-all")
 

@@ -24,8 +24,9 @@ Centrenet (scope net): frame (each frame on the bus as a named interval: "earth>
   #12 40B"), busy, and txq_<board> (frames waiting in each controller's output queue).
 mmi_fill (scope monitor) with --monitor.
 
-Names come from sw/tables/events.toml and tos.toml (read here, so a new event is named without
-code changes) and Centrenet message types from TOS's enum net_type (firmware/tos/include/tos/net_types.h).
+Names come from sw/tables/events.toml and tos.toml (read here through sw/tables/tables.py, so a new
+event is named without code changes), Centrenet message types from tos.toml's [[net_type]] (TOS's
+enum net_type).
 String-valued signals (VCD `string`), so no translate filter is needed and nothing shows as a
 number it is not.
 """
@@ -37,26 +38,29 @@ import re
 import shutil
 import subprocess
 import sys
-import tomllib
 
 # The clone's root (this file is waveforms/tbwaves.py), or an install's prefix (bin/tbwaves).
 ROOT = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 
-def project_file(root, tree_path, installed_path):
-    """A file of the project, at its path in the clone or, in an install, where cmake/install.cmake
-    puts it (the tables in share/testbed/tables, TOS's headers in m68k-tos/include)."""
-    p = os.path.join(root, tree_path)
-    q = os.path.join(root, installed_path)
+def tables_dir(root):
+    """sw/tables in the clone or, in an install, share/testbed/tables (cmake/install.cmake)."""
+    p = os.path.join(root, "sw", "tables")
+    q = os.path.join(root, "share", "testbed", "tables")
     return q if not os.path.exists(p) and os.path.exists(q) else p
+
+
+sys.path.insert(0, tables_dir(ROOT))
+import tables  # noqa: E402  (sw/tables/tables.py: the one reader of the tables)
+
+TID = tables.tid_layout(tables_dir(ROOT))
 
 
 # ---- tables -------------------------------------------------------------------------------------
 def load_tables(root=ROOT, net_types_file=None):
-    with open(project_file(root, "sw/tables/events.toml", "share/testbed/tables/events.toml"), "rb") as f:
-        ev = tomllib.load(f)
-    with open(project_file(root, "sw/tables/tos.toml", "share/testbed/tables/tos.toml"), "rb") as f:
-        tos = tomllib.load(f)
+    folder = tables_dir(root)
+    ev = tables.events(folder)
+    tos = tables.tos(folder)
     events = {}
     conv = ev["convention"]
     for e in ev.get("event", []):
@@ -68,28 +72,18 @@ def load_tables(root=ROOT, net_types_file=None):
                 else "channel" if "channel" in d.lower() else "number")
         events[first] = (e["name"], e.get("follows", 0), kind)
     syscalls = {s["number"]: s["name"] for s in tos.get("syscall", [])}
-    boards = tos.get("boards", {}).get("names", ["master", "earth", "air", "fire", "water", "space"])
-    net_types = {}
-    defs = net_types_file or project_file(root, "firmware/tos/include/tos/net_types.h", "m68k-tos/include/tos/net_types.h")
-    if os.path.exists(defs):
-        m = re.search(r"enum\s+net_type\s*\{(.*?)\}", open(defs).read(), re.S)
-        if m:
-            n = 0
-            for item in re.finditer(r"NET_(\w+)\s*(?:=\s*(\d+))?\s*,?", re.sub(r"/\*.*?\*/", "", m.group(1), flags=re.S)):
-                if item.group(2):
-                    n = int(item.group(2))
-                if item.group(1) != "TYPES":
-                    net_types[n] = item.group(1)
-                n += 1
+    boards = tables.board_names(folder)
+    net_types = tables.net_types(net_types_file) if net_types_file else {
+        n["value"]: n["name"] for n in tos.get("net_type", [])}
     return conv, events, syscalls, boards, net_types
 
 
 def board_name(boards, k):
-    return boards[k] if 0 <= k < len(boards) else f"board{k}"
+    return tables.board_name(k, boards)
 
 
 def tid_name(tid):
-    return f"P{(tid >> 6) & 0xF}.T{tid & 0x3F}"
+    return TID.name(tid)
 
 
 # ---- input --------------------------------------------------------------------------------------
@@ -193,7 +187,7 @@ def interpret(trace, tables, tick_ps_hint=None):
             continue
         if w in events:
             cont[k] = events[w][1]
-        elif not w & 0xC000:
+        elif not w & (conv["continue_bit"] | conv["schedule_bit"]):
             rq_boards.add(k)
     for ns, k, w, marker in trace:
         if marker:
@@ -205,7 +199,7 @@ def interpret(trace, tables, tick_ps_hint=None):
         if b.first is None:
             b.first = t
         if b.cont:  # an operand of the event before
-            b.args.append(w & 0x7FFF)
+            b.args.append(w & ~conv["continue_bit"])
             b.cont -= 1
             if not b.cont:
                 name, kind = b.pending
@@ -241,7 +235,7 @@ def interpret(trace, tables, tick_ps_hint=None):
             elif name in ("PREEMPT", "TRAP7", "TICK"):
                 b.put("user", t, 0)
             continue
-        if w & 0x8000:
+        if w & conv["continue_bit"]:
             b.put("event", t, f"EVENT_{w:04X}")
             continue
         tid = w & conv["tid_mask"]
@@ -529,8 +523,10 @@ def from_template(a):
         keep.append(line)
     ch = read_vcd(a.dump, lambda n: n in names)
     # The SMIs' wrap markers come every 65.5 ms whatever happens: they are not activity.
+    conv = tables.events(tables_dir(a.root))["convention"]
     wraps = {t for c in ch.values() for t, v in c
-             if (isinstance(v, str) and v.startswith("WRAP_")) or (isinstance(v, int) and v & 0xFF00 == 0xAA00 and v <= 0xFFFF)}
+             if (isinstance(v, str) and v.startswith("WRAP_")) or (isinstance(v, int) and v & conv["wrap_marker_mask"] == conv["wrap_marker_value"]
+                                                                           and v <= 0xFFFF)}
     # Values at the dump's first time stamp are where signals start, not changes.
     t_min = min((c[0][0] for c in ch.values() if c), default=0)
     moves = {n: [t for t, _ in c if t > t_min and t not in wraps] for n, c in ch.items()}
@@ -583,8 +579,8 @@ def main(argv=None):
     ap.add_argument("--window", default="auto", help="auto (the first activity), all, or A:B in ms")
     ap.add_argument("--around", help="open on the first Centrenet frame of this type (MSG, RF_DATA, ...) "
                     "or the first event of this name (TRAP7, CREATE, ...)")
-    ap.add_argument("--net-types", help="the C file whose enum net_type names Centrenet messages "
-                    "(default: firmware/tos/include/tos/net_types.h; a trace recorded with another kernel: its own)")
+    ap.add_argument("--net-types", help="a TOML file of [[net_type]] entries (name, value) naming Centrenet "
+                    "messages (default: sw/tables/tos.toml's; a trace recorded with another kernel: its own)")
     ap.add_argument("--smi-depth", type=int, default=1024, help="SMI FIFO entries (monitor.smi_depth): the full mark")
     ap.add_argument("--fst", action="store_true", help="write FST (vcd2fst) instead of VCD")
     ap.add_argument("--max-mb", type=float, default=200, help="refuse to write a dump estimated above this")

@@ -12,8 +12,15 @@ default machine's (sim/configs/testbed.toml). Usage: gen_boards.py [--check] OUT
 import pathlib
 import sys
 
-NAMES = ["master", "earth", "air", "fire", "water", "space"]
-SLOTS = 16
+# The tables: sw/tables in the clone; share/testbed/tables beside share/testbed/configs in an install.
+HERE = pathlib.Path(__file__).resolve().parent
+TABLES = next((p for p in (HERE.parent.parent / "sw" / "tables", HERE.parent / "tables") if p.exists()),
+              HERE.parent.parent / "sw" / "tables")
+sys.path.insert(0, str(TABLES))
+import tables  # noqa: E402  (sw/tables/tables.py: the one reader of the tables)
+
+NAMES = tables.board_names(TABLES)
+SLOTS = tables.tos(TABLES)["limits"]["slots_per_node"]
 
 
 def machine(n):
@@ -27,7 +34,7 @@ def machine(n):
         out += ["[[centrenet.nodes]]", f"parent = {-1 if k == 0 else 0}"]
     out.append("")
     for b in range(n):
-        name = NAMES[b] if b < len(NAMES) else f"board{b}"
+        name = tables.board_name(b, NAMES)
         out += ["[[boards]]", f'name = "{name}"', f"node = {b // SLOTS}", f"slot = {b % SLOTS}", ""]
     return "\n".join(out)
 

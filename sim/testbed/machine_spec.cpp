@@ -16,12 +16,12 @@
 #include <set>
 #include <sstream>
 
+#include <testbed/board_names.h>
+
 #include "filestore.h"
 
 namespace testbed {
 namespace {
-
-const char* const kTestbedNames[] = {"master", "earth", "air", "fire", "water", "space"};
 
 // A file named by `key` (image, filestore): a path, or a name in the firmware folder.
 std::string resolve_file(const std::string& value, const std::string& firmware_dir, const Config& where,
@@ -194,9 +194,9 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   std::set<std::string> names;
   std::set<std::pair<unsigned, unsigned>> slots;
   if (list.empty()) {
-    for (unsigned i = 0; i < 6; ++i) {
+    for (unsigned i = 0; i < tables::kBoardNames.size(); ++i) {
       BoardSpec b;
-      b.name = kTestbedNames[i];
+      b.name = tables::kBoardNames[i];
       b.slot = i;
       b.master = i == 0;
       b.image = resolve_image(default_image, firmware_dir, bd);

@@ -5,6 +5,7 @@ One definition (memory_map.toml, registers/*.toml, events.toml), many consumers:
   testbed/memory_map.h     C header (C, C++, firmware, m68k assembly): addresses, offsets, and
                            each register field's mask (TB_<R>_<REG>_<F>) and _SHIFT, enumerated
                            values (TB_<R>_<REG>_<F>_<V>), RAM layouts (TB_<R>_<L>_<F>)
+  testbed/board_names.h    C++: the Testbed's board names (tos.toml's [boards])
   testbed/register_tables.h C++ declarations the device models use: one struct per register
                            (offset, width, access, reset, fields), one RegSpec table per region
   verilog/testbed_regs_pkg.sv SystemVerilog package with the same names as the C header
@@ -19,242 +20,37 @@ import re
 import sys
 import tomllib
 
-HERE = pathlib.Path(__file__).resolve().parent
+import tables
+from tables import elements, field_mask, reg_reset
+
+HERE = tables.HERE
 
 
-def load(tables=HERE):
-    with open(tables / "memory_map.toml", "rb") as f:
-        mm = tomllib.load(f)
-    # Each device keeps its registers in registers/<device>.toml ([[register]] entries).
-    for extra in sorted((tables / "registers").glob("*.toml")):
-        with open(extra, "rb") as f:
-            doc = tomllib.load(f)
-        for key in ("register", "layout", "instance"):
-            mm.setdefault(key, []).extend(doc.get(key, []))
-    with open(tables / "events.toml", "rb") as f:
-        ev = tomllib.load(f)
-    # The SMI filter's event classes are TOS's dgl classes (tos.toml event_class bits).
-    tos_path = tables / "tos.toml"
-    if tos_path.exists():
-        with open(tos_path, "rb") as f:
-            ev["_classes"] = {c["name"]: c["bit"] for c in tomllib.load(f).get("event_class", [])}
-    else:
-        ev["_classes"] = {}
-    filter_table(ev)
-    validate(mm, ev)
-    expand_instances(mm)
-    return mm, ev
-
-
-FIELD_ACCESS = ("ro", "wo", "rw", "w1c", "rc")
-# Field access kinds a register's access allows (a read-only register has no writable field).
-ALLOWED_FIELD_ACCESS = {"ro": ("ro", "rc"), "wo": ("wo",), "rw": FIELD_ACCESS}
-
-
-def field_bits(where, f, width):
-    """(lsb, msb) of a field: bits = N or "HI..LO"."""
-    b = f.get("bits")
+def load(folder=HERE):
+    """The tables, read and checked by tables.py, and the SMI filter's view of the events."""
     try:
-        if isinstance(b, int) and not isinstance(b, bool):
-            hi = lo = b
-        else:
-            hi, lo = (int(x) for x in str(b).split(".."))
-    except ValueError:
-        fail(f"{where}.{f.get('name')}: bits must be N or \"HI..LO\", not {b!r}")
-    if lo < 0 or hi < lo:
-        fail(f"{where}.{f['name']}: bits {b!r} must be HI..LO with HI >= LO >= 0")
-    if hi >= width:
-        fail(f"{where}.{f['name']}: bits {b!r} exceed the {width}-bit width")
-    return lo, hi
-
-
-def field_mask(f):
-    return ((1 << (f["msb"] - f["lsb"] + 1)) - 1) << f["lsb"]
-
-
-def check_values(where, vals, bits):
-    seen_n, seen_v = set(), set()
-    for v in vals:
-        if not isinstance(v.get("name"), str) or not isinstance(v.get("value"), int):
-            fail(f"{where}: each value needs a name and an integer value")
-        check_name(where, v["name"])
-        if v["name"] in seen_n:
-            fail(f"{where}: value {v['name']} defined twice")
-        if v["value"] in seen_v:
-            fail(f"{where}: two values share {v['value']}")
-        if not 0 <= v["value"] < (1 << bits):
-            fail(f"{where}: value {v['name']} = {v['value']} does not fit in {bits} bits")
-        seen_n.add(v["name"])
-        seen_v.add(v["value"])
-
-
-def check_reset(where, reset, bits):
-    if reset == "config":
-        return
-    if isinstance(reset, bool) or not isinstance(reset, int) or not 0 <= reset < (1 << bits):
-        fail(f"{where}: reset must be an integer that fits in {bits} bits, or \"config\"")
-
-
-IDENT = re.compile(r"[A-Z][A-Z0-9_]*$")
-
-
-def check_name(where, name):
-    if not isinstance(name, str) or not IDENT.match(name):
-        fail(f"{where}: name {name!r} must be upper case letters, digits and _ (a C, C++ and SV name)")
-
-
-def check_fields(where, fields, width, reg_access=None, owner=None):
-    """Parses and checks the fields of a register or layout in place (adds lsb, msb)."""
-    taken = {}
-    names = set()
-    for f in fields:
-        if not isinstance(f.get("name"), str):
-            fail(f"{where}: a field without a name")
-        fw = f"{where}.{f['name']}"
-        check_name(fw, f["name"])
-        if f["name"] == owner:
-            fail(f"{fw}: a field may not have its register's name")
-        if f.get("access") not in FIELD_ACCESS:
-            fail(f"{fw}: field access must be one of {', '.join(FIELD_ACCESS)}")
-        if reg_access and f["access"] not in ALLOWED_FIELD_ACCESS[reg_access]:
-            fail(f"{fw}: a {f['access']} field in a {reg_access} register")
-        if f["name"] in names:
-            fail(f"{where}: field {f['name']} defined twice")
-        names.add(f["name"])
-        f["lsb"], f["msb"] = field_bits(where, f, width)
-        for b in range(f["lsb"], f["msb"] + 1):
-            if b in taken:
-                fail(f"{where}: fields {taken[b]} and {f['name']} overlap (bit {b})")
-            taken[b] = f["name"]
-        check_reset(fw, f.get("reset", 0), f["msb"] - f["lsb"] + 1)
-        check_values(fw, f.get("values", []), f["msb"] - f["lsb"] + 1)
-
-
-def reg_reset(reg):
-    """The register's value after reset: its own `reset`, or its fields' resets put together;
-    "config" when a board parameter sets it."""
-    if "reset" in reg:
-        return reg["reset"]
-    v = 0
-    for f in reg.get("field", []):
-        r = f.get("reset", 0)
-        if r == "config":
-            return "config"
-        v |= r << f["lsb"]
-    return v
-
-
-def expand_instances(mm):
-    """[[instance]] region = R, of = S: region R has the register file of region S (one model,
-    several instances, as the two serial ports). Its registers are S's, renamed in region."""
-    for inst in mm.get("instance", []):
-        for reg in [r for r in mm["register"] if r["region"] == inst["of"]]:
-            copy = dict(reg, region=inst["region"], instance_of=inst["of"])
-            mm["register"].append(copy)
-
-
-def elements(reg):
-    """(name, offset) of each register a [[register]] entry defines: itself, or for an array
-    (count, stride) NAME0 .. NAME<count-1>."""
-    n = reg.get("count")
-    if n is None:
-        return [(reg["name"], reg["offset"])]
-    return [(f"{reg['name']}{i}", reg["offset"] + i * reg["stride"]) for i in range(n)]
+        mm = tables.memory_map(folder)
+        ev = tables.events(folder)
+        tos = tables.tos(folder)
+    except tables.TableError as e:
+        fail(e)
+    # The SMI filter's event classes are TOS's dgl classes (tos.toml event_class bits).
+    ev["_classes"] = {c["name"]: c["bit"] for c in tos.get("event_class", [])}
+    ev["_tid"] = tables.tid_layout_of(tos)
+    ev["_board_names"] = tos["boards"]["names"]
+    filter_table(ev)
+    return mm, ev
 
 
 def fail(msg):
     sys.exit(f"gen_tables: {msg}")
 
 
-def validate(mm, ev):
-    regions = mm["region"]
-    names = set()
-    spans = []
-    top = 1 << mm["board"]["address_bits"]
-    for r in regions:
-        if r["name"] in names:
-            fail(f"region {r['name']} defined twice")
-        names.add(r["name"])
-        if r["base"] + r["size"] > top:
-            fail(f"region {r['name']} ends past the {mm['board']['address_bits']}-bit address space")
-        spans.append((r["base"], r["base"] + r["size"], r["name"]))
-    spans.sort()
-    for a, b in zip(spans, spans[1:]):
-        if a[1] > b[0]:
-            fail(f"regions {a[2]} and {b[2]} overlap")
-    by_name = {r["name"]: r for r in regions}
-    seen = set()
-    used = {}  # (region, byte offset) -> register
-    for reg in mm.get("register", []):
-        r = by_name.get(reg["region"])
-        if r is None:
-            fail(f"register {reg['name']} names unknown region {reg['region']}")
-        if reg["width"] not in (16, 32):
-            fail(f"register {reg['region']}.{reg['name']}: width must be 16 or 32")
-        if reg["access"] not in ("ro", "wo", "rw"):
-            fail(f"register {reg['region']}.{reg['name']}: access must be ro, wo or rw")
-        if ("count" in reg) != ("stride" in reg) or reg.get("count", 1) < 1:
-            fail(f"register {reg['region']}.{reg['name']}: an array needs count >= 1 and stride")
-        if reg.get("first_as_base") and "count" not in reg:
-            fail(f"register {reg['region']}.{reg['name']}: first_as_base is for arrays")
-        for name, off in elements(reg):
-            key = (reg["region"], name)
-            if key in seen:
-                fail(f"register {reg['region']}.{name} defined twice")
-            seen.add(key)
-            if off + reg["width"] // 8 > r["size"]:
-                fail(f"register {reg['region']}.{name} lies outside its region")
-            if off % min(2, reg["width"] // 8):
-                fail(f"register {reg['region']}.{name} is misaligned")
-            # Registers of different sets (MON: the slave's SMI, the master's MMI) may share an
-            # address, since a board decodes one set; within a set nothing may overlap.
-            for b in range(off, off + reg["width"] // 8):
-                other = used.get((reg["region"], reg.get("set", ""), b))
-                if other:
-                    fail(f"registers {reg['region']}.{other} and {reg['region']}.{name} overlap")
-                used[(reg["region"], reg.get("set", ""), b)] = name
-        where = f"register {reg['region']}.{reg['name']}"
-        if "field" in reg and "values" in reg:
-            fail(f"{where}: give values to a field, or to a register without fields, not both")
-        check_name(where, reg["name"])
-        check_fields(where, reg.get("field", []), reg["width"], reg["access"], reg["name"])
-        check_reset(where, reg.get("reset", 0), reg["width"])
-        check_values(where, reg.get("values", []), reg["width"])
-    for inst in mm.get("instance", []):
-        if inst.get("region") not in by_name or inst.get("of") not in by_name:
-            fail(f"instance {inst.get('region')} of {inst.get('of')}: unknown region")
-        if any(reg["region"] == inst["region"] for reg in mm.get("register", [])):
-            fail(f"instance {inst['region']}: the region has registers of its own")
-    for lay in mm.get("layout", []):
-        where = f"layout {lay.get('region')}.{lay.get('name')}"
-        if lay.get("region") not in by_name:
-            fail(f"{where}: unknown region")
-        if lay.get("width") not in (8, 16, 32):
-            fail(f"{where}: width must be 8, 16 or 32")
-        if (lay["region"], lay["name"]) in seen:
-            fail(f"{where}: a register of that name exists")
-        check_name(where, lay.get("name"))
-        check_fields(where, lay.get("field", []), lay["width"], owner=lay["name"])
-    for name in mm.get("irq", {}):
-        if name not in by_name:
-            fail(f"irq {name} names unknown region")
-        if not 1 <= mm["irq"][name] <= 7:
-            fail(f"irq {name}: level must be 1..7")
-    conv = ev["convention"]
-    codes = {}
-    for e in ev.get("event", []):
-        c = e["code"]
-        if not 0 <= c <= 0xFFFF:
-            fail(f"event {e['name']}: code out of 16 bits")
-        if (c & conv["wrap_marker_mask"]) == conv["wrap_marker_value"]:
-            fail(f"event {e['name']}: code 0x{c:04X} collides with the wrap marker 0xAAnn")
-        if c & conv["schedule_bit"]:
-            fail(f"event {e['name']}: code 0x{c:04X} has the schedule bit (14) set")
-        if c & conv["continue_bit"]:
-            fail(f"event {e['name']}: give the code without bit 15; set follows instead")
-        if c in codes:
-            fail(f"events {codes[c]} and {e['name']} share code 0x{c:04X}")
-        codes[c] = e["name"]
+def validate(mm):
+    try:
+        tables.validate_memory_map(mm)
+    except tables.TableError as e:
+        fail(e)
 
 
 def region_symbols(mm, r):
@@ -608,6 +404,18 @@ def events_header(ev):
     return "\n".join(out)
 
 
+def board_names_header(ev):
+    """C++: the Testbed's board names by number (tos.toml's [boards] names), for the simulator."""
+    names = ev["_board_names"]
+    return "\n".join(["// Generated by sw/tables/gen_tables.py from tos.toml ([boards] names). Do not edit.",
+                      "#pragma once", "#include <array>", "", "namespace testbed::tables {", "",
+                      "// The Testbed's boards by number (seed 000 section 2.1.1): the machine a file without",
+                      "// [[boards]] has; a larger machine's further boards are board<N>.",
+                      f"inline constexpr std::array<const char*, {len(names)}> kBoardNames = {{"
+                      + ", ".join(f'"{n}"' for n in names) + "};", "",
+                      "}  // namespace testbed::tables", ""])
+
+
 def verilog(mm, ev):
     out = ["// Generated by sw/tables/gen_tables.py. Do not edit.",
            "`ifndef TESTBED_MEMORY_MAP_VH", "`define TESTBED_MEMORY_MAP_VH"]
@@ -638,9 +446,10 @@ def gtkwave_filter(ev):
         for n in range(256):
             lines.append(f"{conv['filter_marker_value'] | n:04X} FILTER_{n:02X}")
     # [TID+0x4000]: thread TID scheduled (profile class; the rq class's join uses the same
-    # word). TID = board << 10 | process << 6 | slot (tos.toml's gettid).
+    # word). TID: tos.toml's [tid].
+    t = ev["_tid"]
     for tid in range(conv["tid_mask"] + 1):
-        lines.append(f"{conv['schedule_bit'] | tid:04X} SCHED(b{tid >> 10}.P{(tid >> 6) & 0xF}.T{tid & 0x3F})")
+        lines.append(f"{conv['schedule_bit'] | tid:04X} SCHED(b{t.board(tid)}.{t.name(tid)})")
     return "\n".join(lines) + "\n"
 
 
@@ -783,7 +592,7 @@ def device_tables(path, out):
                 fail(f"device {name}: [[{key}]] is for the board's own tables")
         mm = {"board": project["board"], "region": [{"name": name, "base": 0, "size": size, "desc": dev.get("desc", name)}],
               "register": regs}
-        validate(mm, {"convention": {}, "event": []})
+        validate(mm)
     except SystemExit as e:
         msg = str(e.code)
         # The last register the message names is the one found wrong (an overlap names the earlier first).
@@ -834,6 +643,7 @@ def main():
         write_if_changed(out / "include/testbed/memory_map.h", c_header(mm, ev))
         write_if_changed(out / "include/testbed/events.h", events_header(ev))
         write_if_changed(out / "include/testbed/register_tables.h", register_tables(mm))
+        write_if_changed(out / "include/testbed/board_names.h", board_names_header(ev))
         write_if_changed(out / "verilog/memory_map.vh", verilog(mm, ev))
         write_if_changed(out / "verilog/testbed_regs_pkg.sv", sv_package(mm))
         write_if_changed(out / "verilog/testbed_events_pkg.sv", sv_events_package(ev))

@@ -2,6 +2,7 @@
 """Generate TOS's binary interface from tos.toml (and check events.toml's classes against it).
 
   testbed/tos.h          C header: kernel, user library and host tools
+  testbed/tos_net.h      enum net_type: the Centrenet messages between kernels (kernel and tests)
   tos_user_layout.ld     linker symbols a user program's link script includes
   docs/tos_abi.md        the documentation (checked in; a test fails when it is stale)
 Usage: gen_tos.py --out DIR | --docs DIR | --check-docs DIR  [--tables DIR]
@@ -9,27 +10,11 @@ Usage: gen_tos.py --out DIR | --docs DIR | --check-docs DIR  [--tables DIR]
 import argparse
 import pathlib
 import sys
-import tomllib
 
-HERE = pathlib.Path(__file__).resolve().parent
-ARG_REGS = ["d1", "d2", "d3", "a0", "a1", "a2"]
-# Further tables of named values: (tos.toml table, C prefix, heading in the docs).
-VALUE_TABLES = [("mon_status", "TOS_MON_", "`mon_status` selectors"), ("lan_flag", "TOS_LAN_", "`lan_put` flags"),
-                ("reconf", "TOS_RECONF_", "`reconfigure` kinds"),
-                ("cm_mode", "TOS_CM_", "`rgn_cm` modes"), ("cm_result", "TOS_CM_", "`rgn_cm` results"),
-                ("cm_policy", "TOS_CM_", "`rgn_policy` policies"), ("cm_count", "TOS_CM_", "`rgn_policy` counts"),
-                ("barrier_policy", "TOS_BARRIER_", "`barrier_arrive` waiting policies"),
-                ("wakeup", "TOS_WAKE_", "`sched_wakeup` placements"), ("dev_op", "TOS_DEV_", "`dev` operations"),
-                ("pmig_mode", "TOS_PMIG_", "`pmigrate` checkpoint modes"),
-                ("route_info", "TOS_ROUTE_", "`route_info` selectors")]
-C_TYPES = {"char": 1, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "int32_t": 4}
-# who may make a system call (tos.toml's comment above [[syscall]]; kernel/privilege.c checks it)
-PRIVILEGES = {"any": "every process", "privileged": "a process the boot script started (EPERM otherwise)",
-              "own": "any, on its own process or descendants; privileged, on any",
-              "owner": "the device's owner",
-              "privileged_to_set": "any, to read; a privileged process, to set"}
+import tables
+from tables import ARG_REGS, C_TYPES, PRIVILEGES, VALUE_TABLES
 
-
+HERE = tables.HERE
 def privilege(s):
     return s.get("privilege", "any").upper()
 
@@ -38,60 +23,15 @@ def fail(msg):
     sys.exit(f"gen_tos: {msg}")
 
 
-def load(tables=HERE):
-    with open(tables / "tos.toml", "rb") as f:
-        tos = tomllib.load(f)
-    with open(tables / "events.toml", "rb") as f:
-        ev = tomllib.load(f)
-    validate(tos, ev)
-    return tos, ev
+def load(folder=HERE):
+    """tos.toml and events.toml, checked (tables.py), and the board's page size."""
+    try:
+        return tables.tos(folder), tables.events(folder), tables.board(folder)["page_size"]
+    except tables.TableError as e:
+        fail(e)
 
 
-def validate(tos, ev):
-    lim, lay = tos["limits"], tos["layout"]
-    page = 1024
-    for k, v in lay.items():
-        if v % page:
-            fail(f"layout.{k} = 0x{v:X} is not a multiple of the 1 KB page")
-    if lay["user_image_top"] - lay["user_base"] != lim["image_bytes"]:
-        fail("layout: user_image_top - user_base must equal limits.image_bytes")
-    if lay["user_image_top"] > lay["stack_base"]:
-        fail("layout: the image overlaps the stack windows")
-    if lay["stack_base"] + lim["threads"] * lay["stack_window"] != lay["user_top"]:
-        fail("layout: user_top must be stack_base + threads * stack_window")
-    if (lim["stack_pages"] + 1) * page != lay["stack_window"]:
-        fail("layout: stack_window must be limits.stack_pages pages and a guard page")
-    if lay["kernel_stack_top"] > lay["fs_base"]:
-        fail("layout: the kernel stack must lie below the filestore")
-    for group, key in (("syscall", "number"), ("error", "value"), ("info", "value"), ("event_class", "bit"),
-                       ("open_flag", "value"), ("whence", "value"), *((t, "value") for t, _, _ in VALUE_TABLES)):
-        seen = {}
-        for e in tos.get(group, []):
-            if e[key] in seen:
-                fail(f"{group} {seen[e[key]]} and {e['name']} share {key} {e[key]}")
-            seen[e[key]] = e["name"]
-    for s in tos["syscall"]:
-        if len(s["args"]) > len(ARG_REGS):
-            fail(f"syscall {s['name']} has more than {len(ARG_REGS)} arguments")
-        if s.get("privilege", "any") not in PRIVILEGES:
-            fail(f"syscall {s['name']}: privilege '{s['privilege']}' is not one of {sorted(PRIVILEGES)}")
-    for c in tos["event_class"]:
-        if not 0 <= c["bit"] < 16:
-            fail(f"event class {c['name']}: bit {c['bit']} is not 0..15")
-    for f in tos.get("open_flag", []):
-        if f["value"] <= 0 or f["value"] & (f["value"] - 1):
-            fail(f"open flag {f['name']}: {f['value']} is not a single bit")
-    for st in tos.get("struct", []):
-        for fld in st["fields"]:
-            if fld["type"] not in C_TYPES:
-                fail(f"struct {st['name']}.{fld['name']}: type {fld['type']} is not one of {sorted(C_TYPES)}")
-    classes = {c["name"] for c in tos["event_class"]}
-    for e in ev.get("event", []):
-        if e["class"] not in classes:
-            fail(f"event {e['name']} names class '{e['class']}', which tos.toml does not define")
-
-
-def c_header(tos):
+def c_header(tos, page):
     out = ["/* Generated by sw/tables/gen_tos.py from tos.toml. Do not edit. */",
            "#ifndef TESTBED_TOS_H", "#define TESTBED_TOS_H", "",
            "/* Limits (seed 000 section 2.1.2). */"]
@@ -100,8 +40,8 @@ def c_header(tos):
     out += ["", "/* Physical and virtual layout. */"]
     for k, v in tos["layout"].items():
         out.append(f"#define TOS_{k.upper()} 0x{v:06X}")
-    out += ["#define TOS_PAGE_SIZE 1024", "#define TOS_PAGE_SHIFT 10",
-            f"#define TOS_USER_PAGES {tos['layout']['user_top'] // 1024}", "",
+    out += [f"#define TOS_PAGE_SIZE {page}", f"#define TOS_PAGE_SHIFT {page.bit_length() - 1}",
+            f"#define TOS_USER_PAGES {tos['layout']['user_top'] // page}", "",
             "/* occam's HALT and STOP, as exit codes. */",
             "#define TOS_EXIT_HALT 0x7F01", "#define TOS_EXIT_STOP 0x7F02",
             "/* A process ended by Ctrl-C at the console (the console driver's interrupt). */",
@@ -117,6 +57,13 @@ def c_header(tos):
             f"#define TOS_BOARD_NAME_COUNT {len(names)}",
             f"#define TOS_MAX_BOARDS {tos['boards']['max']} /* most boards a machine may have (BOARDID BOARDS) */",
             "#define TOS_BOARD_NAMES { " + ", ".join(f'"{n}"' for n in names) + " }"]
+    tid = tables.tid_layout_of(tos)
+    out += ["", "/* A thread's identity: TID = board << TOS_TID_BOARD_SHIFT | process << TOS_TID_PROCESS_SHIFT | slot. */",
+            f"#define TOS_TID_SLOT_MASK 0x{tid.slot_mask:X}",
+            f"#define TOS_TID_PROCESS_SHIFT {tid.process_shift}",
+            f"#define TOS_TID_PROCESS_MASK 0x{tid.process_mask:X}",
+            f"#define TOS_TID_BOARD_SHIFT {tid.board_shift}",
+            f"#define TOS_TID_BOARD_MASK 0x{tid.board_mask:X}"]
     out += ["", "/* Error codes: a call returns -code. */"]
     for e in tos["error"]:
         out.append(f"#define TOS_{e['name']} {e['value']} /* {e['desc']} */")
@@ -162,6 +109,21 @@ def c_header(tos):
             out.append("};")
         out.append("#endif")
     out += ["", "#endif", ""]
+    return "\n".join(out)
+
+
+def net_header(tos):
+    out = ["/* Generated by sw/tables/gen_tos.py from tos.toml ([[net_type]]). Do not edit.",
+           " * The kinds of Centrenet message TOS kernels exchange (a message's header tag, bits 7..0):",
+           " * the kernel's (kernel/net.c and its users) and the tests' that forge corrupt ones with",
+           " * net_inject(), from one list. Operands are 32-bit words; data follows them. */",
+           "#ifndef TESTBED_TOS_NET_H", "#define TESTBED_TOS_NET_H",
+           "enum net_type { /* what a message is */"]
+    for n in tos["net_type"]:
+        if n.get("group"):
+            out.append(f"  /* {n['group']} */")
+        out.append(f"  NET_{n['name']} = {n['value']}," + (f" /* {n['desc']} */" if n.get("desc") else ""))
+    out += [f"  NET_TYPES = {tos['net']['types']}", "};", "#endif", ""]
     return "\n".join(out)
 
 
@@ -214,6 +176,17 @@ def docs(tos, ev):
     for c in tos["event_class"]:
         names = ", ".join(f"`{e['name']}`" for e in ev.get("event", []) if e["class"] == c["name"]) or "-"
         out.append(f"| `{c['name']}` | {c['bit']} | {names} | {c['desc']} |")
+    out += ["", "## Thread identity", "",
+            "TID = board << `TOS_TID_BOARD_SHIFT` \\| process << `TOS_TID_PROCESS_SHIFT` \\| slot.", "",
+            "| field | bits |", "|---|---|"]
+    tid = tables.tid_layout_of(tos)
+    for name, lsb, width in (("slot", 0, tid.slot_bits), ("process", tid.process_shift, tid.process_bits),
+                             ("board", tid.board_shift, tid.board_bits)):
+        out.append(f"| {name} | {lsb + width - 1}..{lsb} |")
+    out += ["", "## Centrenet messages between kernels (`enum net_type`, `<testbed/tos_net.h>`)", "",
+            "| name | value | what it is |", "|---|---|---|"]
+    cell = lambda text: text.replace("|", "\\|")  # a | inside a description is not a column
+    out += [f"| `NET_{n['name']}` | {n['value']} | {cell(n.get('desc', '-'))} |" for n in tos["net_type"]]
     out += ["", "## Limits", "", "| limit | value |", "|---|---|"]
     out += [f"| `{k}` | {v} |" for k, v in tos["limits"].items()]
     out += ["", "## Layout", "", "| name | address |", "|---|---|"]
@@ -234,10 +207,11 @@ def main():
     ap.add_argument("--check-docs")
     ap.add_argument("--tables", default=str(HERE))
     a = ap.parse_args()
-    tos, ev = load(pathlib.Path(a.tables))
+    tos, ev, page = load(pathlib.Path(a.tables))
     if a.out:
         out = pathlib.Path(a.out)
-        write_if_changed(out / "include/testbed/tos.h", c_header(tos))
+        write_if_changed(out / "include/testbed/tos.h", c_header(tos, page))
+        write_if_changed(out / "include/testbed/tos_net.h", net_header(tos))
         write_if_changed(out / "ld/tos_user_layout.ld", linker_symbols(tos))
     if a.docs:
         write_if_changed(pathlib.Path(a.docs) / "tos_abi.md", docs(tos, ev))

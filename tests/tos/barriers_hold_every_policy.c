@@ -18,7 +18,7 @@ static volatile int early, bad_calls;
 static struct barrier_stats stats[THREADS];
 static int bar;
 
-static unsigned rnd(unsigned *s) { *s = *s * 1103515245u + 12345u; return *s >> 16; }
+static unsigned rnd(unsigned *s) { *s = TOS_RAND_NEXT(*s); return *s >> 16; }
 
 static void worker(void *arg) {
   int me = (int)(long)arg;

@@ -4,7 +4,7 @@
  * a receiver that does not wait, a migrating thread of 3 bytes, and a message type no kernel
  * knows. Air must count each, say so on its console, drop it, and go on: every real message
  * still arrives intact (the ctest entry reads air's console for the reports). */
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static unsigned char buf[3000];

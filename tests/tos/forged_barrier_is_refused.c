@@ -3,7 +3,7 @@
  * (earth), which would complete the barrier of two, and a release to air from water, which is
  * not the process's home. Both must be refused (counted on the receiving boards), the waiting
  * thread must not go on until this thread's own arrival completes the barrier, and then it must. */
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static volatile int passed;

@@ -5,7 +5,7 @@
  * console as the shell would) reads is the one the operator types after the prompt. Before the
  * fix the forged line was read first. */
 #include <string.h>
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static void forger(void *arg) {

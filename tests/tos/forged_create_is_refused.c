@@ -7,7 +7,7 @@
  * end, its exit code 77 would have reached the parent here as a child's).
  * The serial of this process is not known to it; the forger tries the first few (a fresh
  * board's first processes have small ones). */
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static void evil(void *arg) {

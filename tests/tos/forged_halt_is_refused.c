@@ -4,7 +4,7 @@
  * many come, and go on serving the thread it runs for this program. Before the fix air printed
  * "halted by the master" and stopped: the round trip below never ended and the run was stopped
  * by the no-progress detection (exit status 1). */
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static void echo(void *arg) {

@@ -7,7 +7,7 @@
  * process is gone: earth and air must refuse all three. Before the fix the data page was gone
  * (this program was removed at its first touch of it: "unmapped page") and the thread on air
  * was killed (the round trip below never ended: the no-progress detection stopped the run). */
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static volatile unsigned char data[3 * 1024] __attribute__((aligned(1024)));

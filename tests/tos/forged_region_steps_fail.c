@@ -8,7 +8,7 @@
  * asked for does no harm (it is counted as stale, info RGN_STALE on air), and the region works
  * on afterwards. */
 #include <tos/region.h>
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static rid_t id;

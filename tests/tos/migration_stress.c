@@ -29,7 +29,7 @@ static volatile struct { /* a page per pair: its two threads write it from where
 } shared[PAIRS] __attribute__((aligned(1024)));
 
 static unsigned long next(unsigned long *s) {
-  *s = *s * 1103515245ul + 12345ul;
+  *s = TOS_RAND_NEXT(*s);
   return (*s >> 16) & 0x7FFF;
 }
 

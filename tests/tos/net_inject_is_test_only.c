@@ -3,7 +3,7 @@
  * any unknown call, so a program cannot halt another board "by the master". On a kernel that
  * still has it, the halt below leaves and air stops: this program then fails its check, and
  * the round trip to air that follows would never end. */
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static void echo(void *arg) {

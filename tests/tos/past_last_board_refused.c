@@ -4,7 +4,7 @@
  * and forges to it a focus from board 16 (one past the machine) and one whose home is board 16;
  * board 15 must refuse and count both (the ctest entry reads its console), the real messages still
  * arrive, and earth's kernel will not send to board 16 at all. */
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static unsigned char buf[2000];

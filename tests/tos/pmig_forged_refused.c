@@ -4,7 +4,7 @@
  * migration air is not making. Air must refuse each (counted, said on its console) and then
  * still take a real process moved from earth whole, which runs to its end there. The call's
  * own refusals follow, and a process inside a channel operation is not checkpointed (EAGAIN). */
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 int main(void) {

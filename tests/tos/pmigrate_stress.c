@@ -11,7 +11,7 @@
 
 static unsigned long s = 1;
 static unsigned long next(void) {
-  s = s * 1103515245ul + 12345ul;
+  s = TOS_RAND_NEXT(s);
   return (s >> 16) & 0x7FFF;
 }
 

@@ -17,7 +17,7 @@
  * reply through); fire's table must end with T on water.
  *   pvm_routes_follow_moves MESSAGES */
 #include <stdlib.h>
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include <tos/pvm.h>
 #include "tos_check.h"
 

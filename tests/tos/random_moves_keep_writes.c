@@ -28,7 +28,7 @@ static unsigned long seed = 1;
 static int rounds = 200, moves = 1;
 
 static unsigned long next(unsigned long *s) {
-  *s = *s * 1103515245ul + 12345ul;
+  *s = TOS_RAND_NEXT(*s);
   return (*s >> 16) & 0x7FFF;
 }
 

@@ -44,7 +44,7 @@ static void mover(void *arg) {
   maker(arg);
 }
 
-static uint32_t lcg(uint32_t *s) { return *s = *s * 1103515245u + 12345u, *s >> 16; }
+static uint32_t lcg(uint32_t *s) { return *s = TOS_RAND_NEXT(*s), *s >> 16; }
 
 static long inc_cm(void *rgn, long unused) {
   (void)unused;

@@ -27,7 +27,7 @@ static uint32_t lower_bound(void) {
   return lb;
 }
 
-static uint32_t lcg(uint32_t *s) { return *s = *s * 1103515245u + 12345u, *s >> 16; }
+static uint32_t lcg(uint32_t *s) { return *s = TOS_RAND_NEXT(*s), *s >> 16; }
 
 /* How many writes thread k makes: fixed by its seed alone, whatever the schedule. */
 static int writes_of(int k, int *small_writes) {

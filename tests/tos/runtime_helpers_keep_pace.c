@@ -61,7 +61,7 @@ static unsigned per_call(unsigned long us, unsigned long empty) { return (unsign
 int main(void) {
   uint32_t x = 12345;
   for (int i = 0; i < 16; ++i) { /* operands of every size: small divisors (printf's 10) and large */
-    x = x * 1103515245u + 12345u;
+    x = TOS_RAND_NEXT(x);
     a32[i] = x >> (i & 7);
     b32[i] = i % 4 == 0 ? 10u : i % 4 == 1 ? (x >> 20) : i % 4 == 2 ? (x >> 3) : (x & 0xFFFF);
     a64[i] = (uint64_t)x << 29 ^ x;

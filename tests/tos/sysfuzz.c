@@ -32,12 +32,12 @@
  * the same every time. */
 #include <string.h>
 #include <testbed/memory_map.h>
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include "tos_check.h"
 
 static uint32_t rng;
 static uint32_t rnd(void) {
-  rng = rng * 1103515245u + 12345u;
+  rng = TOS_RAND_NEXT(rng);
   return (rng >> 8) ^ (rng << 21);
 }
 #define PICK(a) ((a)[rnd() % (sizeof(a) / sizeof((a)[0]))])

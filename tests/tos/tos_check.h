@@ -3,6 +3,7 @@
  * entry (tests/tos.cmake) runs the program on a booted TOS and reads the console. */
 #ifndef TOS_CHECK_H
 #define TOS_CHECK_H
+#include <tos/rand.h>
 #include <tos/tos.h>
 
 #define CHECK(cond, ...)                                        \
@@ -29,7 +30,7 @@ static inline int tos_board_of(int tid) {
 /* The test programs' pseudo-random numbers (the C standard's example LCG, 15 bits): a seeded,
  * repeatable schedule for a randomized test. */
 static inline unsigned long tos_check_next(unsigned long *s) {
-  *s = *s * 1103515245ul + 12345ul;
+  *s = TOS_RAND_NEXT(*s);
   return (*s >> 16) & 0x7FFF;
 }
 

@@ -8,7 +8,7 @@ import re, subprocess, sys
 
 tbwaves, sample, out, kind, max_ms = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], float(sys.argv[5])
 r = subprocess.run([sys.executable, tbwaves, "--trace", sample + "/monitor.trace.txt", "--centrenet",
-                    sample + "/centrenet.vcd", "--net-types", sample + "/net_types.h", "--boards", "earth,air",
+                    sample + "/centrenet.vcd", "--net-types", sample + "/net_types.toml", "--boards", "earth,air",
                     "--around", kind, "--out", out], capture_output=True, text=True)
 print(r.stdout + r.stderr)
 m = re.search(r"opens on ([\d.]+)\.\.([\d.]+) ms", r.stdout)
@@ -18,7 +18,7 @@ a, b = float(m.group(1)), float(m.group(2))
 # the frame: the first of that type in the Centrenet VCD's decoded names, from tbwaves itself
 sys.path.insert(0, tbwaves.rsplit("/", 1)[0])
 import tbwaves as T  # noqa: E402
-tables = T.load_tables(T.ROOT, sample + "/net_types.h")
+tables = T.load_tables(T.ROOT, sample + "/net_types.toml")
 net = T.net_signals(T.read_vcd(sample + "/centrenet.vcd", lambda n: n.endswith(".frame") or n.endswith(".owner")
                                or n.endswith(".header") or n.endswith(".bytes") or n.endswith(".src")
                                or n.endswith(".dst") or n.endswith(".busy")), tables)

@@ -13,7 +13,7 @@
 #include <testbed/memory_map.h>
 #include <testbed/tos.h>
 #include <tos/fs_format.h>
-#include <tos/net_types.h>
+#include <testbed/tos_net.h>
 #include <tos/pinfo.h>
 
 #define NULL ((void *)0)
@@ -58,7 +58,7 @@ struct tcb {
   struct thread_ctx ctx;   /* first: entry.S's context at offset 0 */
   struct tcb *next, *prev; /* ready queue of the process (doubly linked), or the free list */
   struct proc *proc;
-  uint16_t tid;            /* (board << 10) | (pid << 6) | slot */
+  uint16_t tid;            /* (board << 10) | (pid << 6) | slot: TOS_TID_* (tos.toml [tid]) */
   uint8_t slot;            /* thread slot in its process: selects its stack window */
   uint8_t state;           /* enum tos_tstate */
   struct tcb *parent;      /* creator (valid while parent->tid == ctx.parent_tid) */
@@ -226,7 +226,8 @@ extern int console_raw;
 #define NET_TYPE(tag) ((tag) & 0xFF)
 #define NET_NOPS(tag) (((tag) >> 8) & 0xF)
 #define NET_MAX_OPS 13 /* 16 descriptor words: header, operands, one address/length pair */
-/* enum net_type (NET_*): <tos/net_types.h>, shared with tests that forge messages */
+/* enum net_type (NET_*): <testbed/tos_net.h>, generated from sw/tables/tos.toml's [[net_type]],
+ * shared with tests that forge messages */
 typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);
 /* Messages the network queue holds (net.c). A handler that queues more than there is room for
  * waits (net_queue_wait: region.c's post_data queues a region's pages, one message each), and

@@ -120,7 +120,7 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
   net_take(0, (uint32_t)m, len);
   const char *wrong = frame_wrong(m);
   if (wrong) return (void)net_bad(from, NET_THREAD, wrong, m->ctx.frame_len);
-  if (m->tid != (((o[0] & 63) << 10) | (o[1] << 6) | slot)) return (void)net_bad(from, NET_THREAD, "TID", m->tid);
+  if (m->tid != (((o[0] & TOS_TID_BOARD_MASK) << TOS_TID_BOARD_SHIFT) | (o[1] << TOS_TID_PROCESS_SHIFT) | slot)) return (void)net_bad(from, NET_THREAD, "TID", m->tid);
   if (m->ctx.stack_pages == 0 || m->ctx.stack_pages > TOS_MAX_STACK_PAGES || m->ctx.children < 0)
     return (void)net_bad(from, NET_THREAD, "stack pages", m->ctx.stack_pages);
   struct proc *p = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : remote_guest(o[0], o[1], o[2]);
@@ -202,7 +202,7 @@ static void route(const uint32_t *o) {
 }
 
 static int finish_requester(uint32_t tid, int32_t result) {
-  struct tcb *t = thread_here((tid >> 10) & 63, (tid >> 6) & 15, tid);
+  struct tcb *t = thread_here((tid >> TOS_TID_BOARD_SHIFT) & TOS_TID_BOARD_MASK, (tid >> TOS_TID_PROCESS_SHIFT) & TOS_TID_PROCESS_MASK, tid);
   if (!t || t->state != T_REMOTE || t->answer_type != NET_MIGRATED) return 0;
   finish(t, result);
   return 1;
@@ -243,7 +243,7 @@ SYSCALL(migrate) {
   uint32_t tid = a1, dest = a2;
   if (dest >= nboards) return -TOS_EINVAL;
   if (tid > 0xFFFF || tid == TID_NONE) return -TOS_ESRCH;
-  uint32_t hb = (tid >> 10) & 63, hp = (tid >> 6) & 15;
+  uint32_t hb = (tid >> TOS_TID_BOARD_SHIFT) & TOS_TID_BOARD_MASK, hp = (tid >> TOS_TID_PROCESS_SHIFT) & TOS_TID_PROCESS_MASK;
   if (!proc_privileged(t->proc) && (hb != t->proc->home_board || hp != t->proc->home_pid))
     return -TOS_EPERM; /* another process's thread: the operator's (or the balancer's) to move */
   struct tcb *target = thread_here(hb, hp, tid);

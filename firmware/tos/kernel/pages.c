@@ -413,7 +413,7 @@ static void on_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (!p) return;
   if (o[3] >= TOS_USER_PAGES) return (void)net_bad(from, NET_PAGE_REQ, "page out of range", o[3]);
   if (REGION_WINDOW_PAGE(o[3])) return (void)net_bad(from, NET_PAGE_REQ, "a page of the region window", o[3]);
-  if ((o[4] >> 6) != (((uint32_t)p->home_board & 15u) << 4 | p->home_pid))
+  if ((o[4] >> TOS_TID_PROCESS_SHIFT) != (((uint32_t)p->home_board & 15u) << (TOS_TID_BOARD_SHIFT - TOS_TID_PROCESS_SHIFT) | p->home_pid))
     return (void)net_bad(from, NET_PAGE_REQ, "thread not of the process", o[4]);
   /* from another board, only for a thread of the process that is away from home (a request
    * names its thread: a board may not ask in the name of one that is here) */

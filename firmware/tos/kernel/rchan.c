@@ -219,7 +219,7 @@ static int forward(uint32_t fwd, uint32_t type, const uint32_t *o, uint32_t nops
 #define ROUTED_OPS 9
 #define ROUTED_HOPS 32
 static uint32_t tid_of_slot(const struct proc *p, uint32_t slot) {
-  return (uint32_t)(p->home_board & 63) << 10 | (uint32_t)p->home_pid << 6 | slot;
+  return (uint32_t)(p->home_board & TOS_TID_BOARD_MASK) << TOS_TID_BOARD_SHIFT | (uint32_t)p->home_pid << TOS_TID_PROCESS_SHIFT | slot;
 }
 
 /* Is another thread of t's process here using channel c the other way? */
@@ -348,7 +348,7 @@ static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   EVENT(DGL_COMMS, EV_RX_FOCUS);
   if (!mpc_ok(net_from, NET_FOCUS, o)) return;
   int routed = nops >= ROUTED_OPS;
-  if (routed && (o[7] >> 10 != o[0] || (o[7] >> 6 & 15) != o[1]))
+  if (routed && (o[7] >> TOS_TID_BOARD_SHIFT != o[0] || (o[7] >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) != o[1]))
     return (void)net_bad(net_from, NET_FOCUS, "a routed focus for a thread not of its process, TID", o[7]);
   struct proc *p;
   struct ccb *c = ccb_of(o, &p);

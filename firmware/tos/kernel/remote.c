@@ -12,6 +12,8 @@
  * Messages: CREATE (home -> target) and CREATED (target -> home); EXITED (a remote thread
  * ended: target -> home); KILL (home -> every board: the process is gone); the PAGE_* messages
  * are pages.c's. */
+#include <tos/rand.h>
+
 #include "defs.h"
 
 static uint32_t rand_state;
@@ -29,7 +31,7 @@ static uint32_t random_board(struct proc *p) {
     p->dealt = 0;
     left = nboards - 1;
   }
-  rand_state = rand_state * 1103515245u + 12345u;
+  rand_state = TOS_RAND_NEXT(rand_state);
   uint32_t k = (rand_state >> 16) % left, b = 1;
   for (;; ++b)
     if (!(p->dealt & BSET(b)) && k-- == 0) break;
@@ -69,7 +71,7 @@ static int home_thread_on(const struct proc *p, uint32_t slot, uint32_t b) {
 
 /* A TID of process (hb, hp): its board and pid fields say so. */
 static int tid_of(uint32_t tid, uint32_t hb, uint32_t hp) {
-  return tid <= 0xFFFF && (tid >> 10 & 15) == (hb & 15) && (tid >> 6 & 15) == hp;
+  return tid <= 0xFFFF && (tid >> TOS_TID_BOARD_SHIFT & 15) == (hb & 15) && (tid >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) == hp;
 }
 
 /* ---- creation ---- */

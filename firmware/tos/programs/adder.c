@@ -31,6 +31,7 @@
  * on its stack, so it may migrate. Pairs of operands follow a fixed sequence: 255 + 1 (the longest
  * carry propagation) first, then an LCG's; 65536 pairs are the seed's every op1, op2.
  *   adder [pairs [here|random|spread]]    defaults 256 here */
+#include <tos/rand.h>
 #include <tos/tos.h>
 
 #define BITS 8
@@ -161,7 +162,7 @@ int main(int argc, char **argv) {
       op1 = 255;
       op2 = 1;
     } else {
-      x = x * 1103515245ul + 12345ul;
+      x = TOS_RAND_NEXT(x);
       op1 = (int)((x >> 16) & 255);
       op2 = (int)((x >> 24) & 255);
     }

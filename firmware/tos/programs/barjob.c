@@ -9,6 +9,7 @@
  * of microseconds. WAKE: tail or head, set on every board used (sched_wakeup). Prints one line:
  *   barjob: policy P wake W load L cs_us C limit_us M elapsed_us E spins S ok K blocks B last A
  * Several barjob processes started together are chapter 4's set of identical jobs. */
+#include <tos/rand.h>
 #include <tos/tos.h>
 
 static int slaves, bg, barriers, bar, start_bar;
@@ -20,7 +21,7 @@ struct result {
 };
 static unsigned seed0 = 1;
 
-static unsigned rnd(unsigned *s) { *s = *s * 1103515245u + 12345u; return (*s >> 8) & 0xFFFFFF; }
+static unsigned rnd(unsigned *s) { *s = TOS_RAND_NEXT(*s); return (*s >> 8) & 0xFFFFFF; }
 /* mean + spread * N(0,1), the normal as the sum of twelve uniforms less six (Irwin-Hall), in
  * integers: the 68010 has no floating point, and a soft-float log and cos would take longer than
  * the seed's finest computation interval */

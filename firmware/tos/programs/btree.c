@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tos/rand.h>
 #include <tos/region.h>
 #include <tos/tos.h>
 
@@ -55,7 +56,7 @@ static void fail(const char *what) {
 }
 
 static uint32_t rnd(uint32_t *s) {
-  *s = *s * 1103515245u + 12345u;
+  *s = TOS_RAND_NEXT(*s);
   return *s >> 8;
 }
 static int32_t rnd_key(uint32_t *s) { return (int32_t)((rnd(s) ^ (rnd(s) << 12)) % (KEY_MAX + 1)); }

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <tos/rand.h>
 #include <tos/region.h>
 #include <tos/tos.h>
 
@@ -207,7 +208,7 @@ static void worker(void *arg) {
   void *r = rgn_map(ids[0]);
   if (!r) fail("worker map");
   for (int i = 0; i < m_iters; ++i) {
-    seed = seed * 1103515245u + 12345u;
+    seed = TOS_RAND_NEXT(seed);
     int read = (int)((seed >> 16) % 100) < m_pct;
     if (m_method == TOS_CM_POLICY_DATA) { /* data migration with replication: CRL's calls */
       if ((read ? rgn_start_read(r) : rgn_start_write(r)) < 0) fail("worker access");

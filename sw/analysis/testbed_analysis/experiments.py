@@ -11,7 +11,7 @@ import re
 import numpy as np
 
 from . import fsm, perfetto, plots, runner, stats
-from .trace import read
+from .trace import BOARD_NAMES, SLAVE_NAMES, read  # SLAVE_NAMES: balance.py takes it from here
 
 SEED = {
     "local_slope": 1.95, "local_intercept": 1.025, "local_bounds": 0.275,
@@ -514,7 +514,7 @@ def analyse_multiphase(rep, tr, size, seed=SEED):
     # Figure 19: ready queue lengths
     rq = fsm.ready_queues(tr)
     rep.fig(19, "fig19_ready_queues", "length of the ready queue on each slave during multi-phase",
-            [{"title": perfetto.BOARD_NAMES[b], "xlabel": "time (s)", "ylabel": "queue length",
+            [{"title": BOARD_NAMES[b], "xlabel": "time (s)", "ylabel": "queue length",
               "series": [{"x": [(t - t0) / 1000 for t, _ in rq[b]], "y": [v for _, v in rq[b]], "style": "step"}]}
              for b in sorted(rq) if 1 <= b <= 5], sharex=True)
     # Figure 20: OCMs completed per 50 ms
@@ -562,7 +562,6 @@ def analyse_multiphase(rep, tr, size, seed=SEED):
 
 
 # ---------------------------------------------------------------- 3.3.7 overflow
-SLAVE_NAMES = ["earth", "air", "fire", "water", "space"]
 
 
 def rc_overflow(rate, ms, slaves):

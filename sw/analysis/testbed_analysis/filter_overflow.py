@@ -18,8 +18,9 @@ import os
 import re
 
 from . import runner
+from .trace import SLAVE_NAMES
 
-SLAVES = ["earth", "air", "fire", "water", "space"]
+SLAVES = SLAVE_NAMES
 
 
 # section 3.3.7's logger (experiments.OVERFLOW_LOGGER). It stops once the stream has been quiet for
@@ -66,11 +67,9 @@ def script(cfg, rate, ms):
 def _trace_counts(path):
     """Per board: words that reached the master (events and their argument words), filter
     markers, and the words of each kind: comms (coded events of the comms class), sched."""
-    from .trace import event_table
-    codes, _conv = event_table()
-    import tomllib
-    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tables", "events.toml"), "rb") as f:
-        cls = {e["code"]: e.get("class") for e in tomllib.load(f)["event"]}
+    from .trace import TABLES, event_table, tables
+    codes, conv = event_table()
+    cls = {e["code"]: e.get("class") for e in tables.events(TABLES)["event"]}
     out = {}
     cont = {}
     for line in open(path):
@@ -84,17 +83,17 @@ def _trace_counts(path):
         if p[4].startswith("ARG("):
             d["words"] += 1
             d[cont.get(b, "other")] = d.get(cont.get(b, "other"), 0) + 1
-            cont[b] = cont[b] if w & 0x8000 else None
+            cont[b] = cont[b] if w & conv["continue_bit"] else None
             continue
-        if (w & 0xFF00) == 0xAB00:
+        if (w & conv["wrap_marker_mask"]) == conv["filter_marker_value"]:
             d["fmarkers"] += 1
             continue
-        if (w & 0xFF00) == 0xAA00:
+        if (w & conv["wrap_marker_mask"]) == conv["wrap_marker_value"]:
             continue
         d["words"] += 1
-        kind = "comms" if cls.get(w & 0x7FFF) == "comms" else ("sched" if w & 0x4000 else "other")
+        kind = "comms" if cls.get(w & ~conv["continue_bit"]) == "comms" else ("sched" if w & conv["schedule_bit"] else "other")
         d[kind] = d.get(kind, 0) + 1
-        cont[b] = kind if w & 0x8000 else None
+        cont[b] = kind if w & conv["continue_bit"] else None
     return out
 
 
@@ -274,7 +273,8 @@ def metric_rc(size):
 def _cpu_pairs(path):
     """Per slave: USER_ON/USER_OFF events in the trace and the times one followed its own kind
     (an ON after an ON: a USER_OFF missing between them), and the span of cpu events (ms)."""
-    from .trace import code_of
+    from .trace import code_of, event_table
+    conv = event_table()[1]
     on, off = code_of("USER_ON"), code_of("USER_OFF")
     out, last, t = {}, {}, []
     for line in open(path):
@@ -283,8 +283,8 @@ def _cpu_pairs(path):
         p = line.split()
         if len(p) < 5 or p[4].startswith("ARG("):
             continue
-        b, w = int(p[2]), int(p[3], 16) & 0x7FFF
-        if w not in (on, off) or (int(p[3], 16) & 0x4000):
+        b, w = int(p[2]), int(p[3], 16) & ~conv["continue_bit"]
+        if w not in (on, off) or (int(p[3], 16) & conv["schedule_bit"]):
             continue
         d = out.setdefault(b, {"events": 0, "broken": 0})
         d["events"] += 1

@@ -22,7 +22,7 @@ blocked requests are released first-in first-out (right for the one-pair test pr
 """
 from dataclasses import dataclass, field
 
-from .trace import code_of, event_table
+from .trace import TID, code_of, event_table
 
 _C = {}
 
@@ -33,12 +33,18 @@ def C(name):
     return _C[name]
 
 
+# The rq class's words: [TID] leaves, [TID+0x4000] joins; a slave's TID (board 1 on) is at least this.
+_FIRST_SLAVE_TID = 1 << TID.board_shift
+
+
 def is_rq_leave(w):
-    return 0x0400 <= w < 0x4000 and not (w & 0x8000)
+    c = event_table()[1]
+    return _FIRST_SLAVE_TID <= w < c["rq_join_bit"] and not (w & c["continue_bit"])
 
 
 def is_rq_join(w):
-    return (w & 0xC000) == 0x4000 and (w & 0x3FFF) >= 0x0400
+    c = event_table()[1]
+    return (w & (c["continue_bit"] | c["rq_join_bit"])) == c["rq_join_bit"] and (w & c["tid_mask"]) >= _FIRST_SLAVE_TID
 
 
 @dataclass
@@ -94,7 +100,7 @@ def requests(trace):
                 aw = st["await"]
                 if aw is not None:
                     st["await"] = None
-                    tid = w & 0x3FFF
+                    tid = w & event_table()[1]["tid_mask"]
                     hit = [r for r in st["blocked"] if r.tid == tid]
                     if hit:
                         r = hit[0]
@@ -138,7 +144,8 @@ def requests(trace):
                 p.kind, p.t_served = "refetch", e.t
                 st["pending"] = None
             else:  # a blocked receive whose buffer's page went elsewhere is run again (pages.c)
-                hit = [r for r in st["blocked"] if (r.tid & 0x3FFF) == (e.arg & 0x3FFF)] if out.tids_known \
+                mask = event_table()[1]["tid_mask"]
+                hit = [r for r in st["blocked"] if (r.tid & mask) == (e.arg & mask)] if out.tids_known \
                     else st["blocked"][:1]  # (without TIDs: the one-pair programs' receiver)
                 if hit:
                     st["blocked"].remove(hit[0])

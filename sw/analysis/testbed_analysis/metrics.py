@@ -6,15 +6,14 @@ rates, the cost in run time, and checks that the metric shows the program's phas
 The seed's numbers (SEED8) are only the comparison column: nothing here feeds them to the model.
 """
 import os
-import tomllib
 
 import numpy as np
 
-from . import fsm, perfetto, runner
-from .trace import HERE, event_table, read
+from . import fsm, runner
+from .trace import BOARD_NAMES, TABLES, event_table, read, tables
 
-SLAVES = [1, 2, 3, 4, 5]
-NAMES = {b: perfetto.BOARD_NAMES[b] for b in SLAVES}
+SLAVES = list(range(1, len(BOARD_NAMES)))
+NAMES = {b: BOARD_NAMES[b] for b in SLAVES}
 # The ten links (unordered pairs of slaves), in the seed's key order '1-2', '1-3', ...
 LINKS = [(a, b) for a in SLAVES for b in SLAVES if a < b]
 COMPUTE, COMM = (1, 2, 3, 4), (5, 6, 7, 8)     # Table 5: phases 1-4 compute-bound, 5-8 communication-bound
@@ -42,8 +41,7 @@ PERIOD_MS = 20.0   # CPU-TIME's fixed period: the seed's choice, which is also T
 
 
 def _tos_limits():
-    with open(os.path.normpath(os.path.join(HERE, "..", "..", "tables", "tos.toml")), "rb") as f:
-        return tomllib.load(f)["limits"]
+    return tables.tos(TABLES)["limits"]
 
 
 def rc_metric(size, cls):

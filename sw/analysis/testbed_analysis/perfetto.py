@@ -5,16 +5,15 @@ board that sent to the board that served."""
 import json
 
 from . import fsm
-from .trace import event_table
-
-BOARD_NAMES = ["master", "earth", "air", "fire", "water", "space"]
+from .trace import board_name, event_table
 
 
 def export(trace, path, remote_pairs=()):
-    codes, _ = event_table()
+    codes, conv = event_table()
+    sched = conv["continue_bit"] | conv["schedule_bit"]
     ev = []
     for b in trace.boards():
-        name = BOARD_NAMES[b] if b < len(BOARD_NAMES) else "board%d" % b
+        name = board_name(b)
         ev.append({"ph": "M", "name": "process_name", "pid": b, "args": {"name": "%s (board %d)" % (name, b)}})
         for tid, tn in ((0, "events"), (1, "requests"), (2, "MPC services"), (3, "threads")):
             ev.append({"ph": "M", "name": "thread_name", "pid": b, "tid": tid, "args": {"name": tn}})
@@ -35,8 +34,8 @@ def export(trace, path, remote_pairs=()):
             tid = -1
         elif reqs.tids_known and fsm.is_rq_leave(e.word):
             tid = e.word
-        elif not reqs.tids_known and (e.word & 0xC000) == 0x4000:
-            tid = e.word & 0x3FFF
+        elif not reqs.tids_known and (e.word & sched) == conv["schedule_bit"]:
+            tid = e.word & conv["tid_mask"]
         if tid is None:
             continue
         if e.board in cur:

@@ -14,6 +14,7 @@ import time
 
 from . import runner
 from .seed003 import Rep
+from .trace import SLAVE_NAMES
 
 NAMES = ["seed002"]
 # (figure, family, loopar mode, caption)
@@ -184,10 +185,10 @@ def policies(rep, args, size):
         runner.run_testbed(args.bin_dir, args.firmware_dir, "seed002", ["loopar", "balancer", "dgl"], head + runs, d,
                            quiet=args.quiet)
         # the master thread prints where it ends: a balancing policy may have moved it off earth
-        printed = "".join(runner.console(d, b) for b in ("earth", "air", "fire", "water", "space"))
+        printed = "".join(runner.console(d, b) for b in SLAVE_NAMES)
         t = {int(n): int(ms) for n, ms in re.findall(r"loopar: create (\d+) slaves, work \d+: (\d+) ms", printed)}
         mig = sum(int(x) for x in re.findall(r"threads migrated in (\d+)", "".join(runner.console(d, b) for b in
-                                                                               ("earth", "air", "fire", "water", "space"))))
+                                                                               SLAVE_NAMES)))
         rep.check("policy %s: every run finished" % name, len(t) == len(size["policy_slaves"]),
                   "%d of %d runs printed a time (%s)" % (len(t), len(size["policy_slaves"]), d))
         rows.append((name, what, t, mig))

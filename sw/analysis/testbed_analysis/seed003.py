@@ -15,6 +15,7 @@ import time
 
 from . import paths, runner
 from .stats import fit
+from .trace import board_name
 
 NAMES = ["seed003-ops", "seed003-migration", "seed003-micro", "seed003-cnet", "seed003-btree"]
 MODES = ["1994", "dma-anywhere"]
@@ -95,7 +96,7 @@ def _run(args, name, rc, mode, out, program="rgnbench", config=None, boards=6):
                                 sets=[('centrenet.dma="%s"' if config else "centrenet.dma=%s") % mode], config=config)
     con = runner.console(d, "earth")
     if "%s: done" % program not in con:
-        names = ["master", "earth", "air", "fire", "water", "space"] + ["board%d" % b for b in range(6, boards)]
+        names = [board_name(b) for b in range(boards)]
         fails = re.findall(r"%s: FAIL.*" % program, "".join(runner.console(d, b) for b in names[1:boards]))
         raise runner.RunError("%s (%s): %s did not finish: %s (see %s)" % (name, mode, program, "; ".join(fails) or
                                                                           "no end line", d))

@@ -14,11 +14,23 @@ sw/tables/events.toml, the project's one definition of the codes.
 """
 import os
 import struct
-import tomllib
+import sys
 from dataclasses import dataclass, field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-EVENTS_TOML = os.path.normpath(os.path.join(HERE, "..", "..", "tables", "events.toml"))
+# sw/tables in the clone; share/testbed/tables beside share/testbed/python in an install.
+TABLES = os.path.normpath(os.path.join(HERE, "..", "..", "tables"))
+if TABLES not in sys.path:
+    sys.path.insert(0, TABLES)
+import tables  # noqa: E402  (sw/tables/tables.py: the one reader of the tables)
+
+BOARD_NAMES = tables.board_names(TABLES)  # master, earth, air, fire, water, space (tos.toml)
+SLAVE_NAMES = BOARD_NAMES[1:]
+TID = tables.tid_layout(TABLES)  # board << 10 | process << 6 | slot (tos.toml's [tid])
+
+
+def board_name(k):
+    return tables.board_name(k, BOARD_NAMES)
 
 
 class TraceError(Exception):
@@ -37,7 +49,7 @@ class Event:
     @property
     def code(self):
         """The event's code: the word without the continue bit (bit 15: a word follows)."""
-        return self.word & 0x7FFF
+        return self.word & ~event_table()[1]["continue_bit"]
 
 
 @dataclass
@@ -62,12 +74,11 @@ class Trace:
 _table = None
 
 
-def event_table(path=EVENTS_TOML):
+def event_table(folder=TABLES):
     """code -> (name, follows), plus the conventions."""
     global _table
     if _table is None:
-        with open(path, "rb") as f:
-            doc = tomllib.load(f)
+        doc = tables.events(folder)
         codes = {e["code"]: (e["name"], e.get("follows", 0)) for e in doc["event"]}
         _table = (codes, doc["convention"])
     return _table
@@ -123,7 +134,7 @@ def _build(path, raw, tick_ps, footer):
             cont[board] = bool(word & conv["continue_bit"])
             prev = cont.get(("ev", board))
             if prev is not None:
-                prev.arg = word & 0x7FFF
+                prev.arg = word & ~conv["continue_bit"]
             continue
         e = Event(t=t, board=board, word=word, name=_name(word), line=where)
         cont[board] = bool(word & conv["continue_bit"])

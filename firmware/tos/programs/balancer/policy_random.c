@@ -1,12 +1,14 @@
 /* Random reconfiguration: the load-blind baseline. Every migration period one slave, chosen at
  * random among those with work by the metric, is asked to move a thread to another slave chosen
  * at random. The generator is the balancer's own (seeded by -s), so a run repeats exactly. */
+#include <tos/rand.h>
+
 #include "balancer.h"
 
 static unsigned long state;
 
 static int pick(int n) { /* 0..n-1 */
-  state = state * 1103515245ul + 12345ul;
+  state = TOS_RAND_NEXT(state);
   return (int)((state >> 16) % (unsigned long)n);
 }
 
