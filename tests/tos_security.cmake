@@ -11,6 +11,11 @@ tos_kernel_test(PROGRAM forged_halt_is_refused IMAGE tos-test.elf SET ${_fast} L
 tos_kernel_test(PROGRAM forged_create_is_refused NAME forged_remote_create_is_refused IMAGE tos-test.elf
   SET ${_fast} LABELS security LOG air
   LOG_REGEX "refused message type 11 from water: not from the home of the process it names, home \\(1\\)")
+# A TID's board field whole (six bits): a create from board17 naming a parent of board 1 (the same
+# low four bits) is refused on a machine of 32 boards.
+tos_kernel_test(PROGRAM tid_board_field_checked IMAGE tos-test.elf LABELS "security;hardening"
+  CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-32.toml LINE "board17 tid_board_field_checked" CONSOLE board17 LOG board18
+  LOG_REGEX "refused message type 11 from board17: parent TID \\(1[0-9][0-9][0-9]\\)")
 tos_kernel_test(PROGRAM forged_page_and_kill_fail NAME forged_page_request_and_kill_are_refused IMAGE tos-test.elf
   SET ${_fast} LABELS security LOG air LOG_REGEX "refused message type 14 from water: not from the home of the process it names"
   REGEX "refused message type 15 from water: a page asked for in the name of a thread that is not away.*forged_page_and_kill_fail: PASS")

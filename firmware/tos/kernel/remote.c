@@ -71,7 +71,7 @@ static int home_thread_on(const struct proc *p, uint32_t slot, uint32_t b) {
 
 /* A TID of process (hb, hp): its board and pid fields say so. */
 static int tid_of(uint32_t tid, uint32_t hb, uint32_t hp) {
-  return tid <= 0xFFFF && (tid >> TOS_TID_BOARD_SHIFT & 15) == (hb & 15) && (tid >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) == hp;
+  return tid <= 0xFFFF && (tid >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) == hb && (tid >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) == hp;
 }
 
 /* ---- creation ---- */
@@ -203,7 +203,7 @@ static void on_sbrk(uint32_t from, const uint32_t *o, uint32_t nops) {
 
 static void on_sbrk_done(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  struct tcb *t = thread_here(from, o[0] >> 6 & 15, o[0]);
+  struct tcb *t = thread_here(from, o[0] >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK, o[0]);
   if (t && t->proc->guest && t->state == T_REMOTE && t->answer_type == NET_SBRK_DONE) {
     finish(t, (int32_t)o[1]);
     return;

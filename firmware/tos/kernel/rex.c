@@ -66,7 +66,7 @@ static void ask(uint32_t board, uint32_t tid) {
 
 static void on_gs_ask(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (o[0] > 0xFFFF || (o[0] >> TOS_TID_BOARD_SHIFT & 15) >= TOS_BOARD_NAME_COUNT) return (void)net_bad(from, NET_GS_ASK, "asking TID", o[0]);
+  if (o[0] > 0xFFFF || (o[0] >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) >= nboards) return (void)net_bad(from, NET_GS_ASK, "asking TID", o[0]);
   ask(from, o[0]);
 }
 
