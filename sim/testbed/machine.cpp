@@ -81,7 +81,7 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     auto& ni = net_->ni(centrenet::BoardAddress{uint8_t(bs.node), uint8_t(bs.slot)});
     b->attach_net(ni.target);
     Board* board = b.get();
-    ni.on_irq([board](bool level) { board->set_irq(IrqSource::Net, level); });
+    ni.irq_line().connect([board](bool level) { board->set_irq(IrqSource::Net, level); });
     if (spec_.net.ni.mode == centrenet::DmaMode::kAnywhere) {
       // The NI's DMA reaches this board's physical RAM; its bursts and the CPU share the port.
       ni.dma.bind(b->dma_target());
