@@ -13,6 +13,8 @@ endfunction()
 board_gtest(test_mmu test_mmu.cpp)
 board_gtest(test_timer_intc test_timer_intc.cpp)
 board_gtest(test_serial test_serial.cpp)
+# Its tests each elaborate a model (one refuses elaboration): a process each.
+testbed_gtest(test_irq_line PER_PROCESS SOURCES test_irq_line.cpp LIBS testbed_board LABELS board)
 board_gtest(test_cycle_profile test_cycle_profile.cpp)
 
 # Tests with a Board (and hand-assembled guest code, tests/board/guest_code.h).

@@ -111,6 +111,7 @@ struct Rig {
       NetworkInterface& ni = net->ni(a);
       ni.dma.bind(ram.back()->socket);
       hosts.back()->socket.bind(ni.target);
+      ni.irq_line().leave_open("no board: the hosts poll the NI or watch its `irq` signal");
     }
   }
   size_t index(BoardAddress a) const {

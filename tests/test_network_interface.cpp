@@ -191,7 +191,7 @@ TEST(NetworkInterface, ReceiveInterruptFollowsTheInputQueue) {
   Rig rig(cfg);
   NetworkInterface& ni = rig.ni(B(0, 1));
   std::vector<std::pair<bool, sc_time>> edges;  // the callback output sees every change
-  ni.on_irq([&](bool l) { edges.emplace_back(l, sc_core::sc_time_stamp()); });
+  ni.irq_line().connect([&](bool l) { edges.emplace_back(l, sc_core::sc_time_stamp()); });
   rig.thread([&] {
     Host& rx = rig.host(B(0, 1));
     rx.set(TB_NET_CTRL_OFF, 1);

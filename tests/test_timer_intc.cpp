@@ -29,7 +29,7 @@ struct Bench {
     cpu.socket.bind(decoder.target);
     decoder.port("TIMER").bind(timer.socket);
     decoder.port("INTC").bind(intc.socket);
-    timer.on_irq([this](bool l) { intc.set_line(IrqSource::Timer, l); });
+    timer.irq_line().connect([this](bool l) { intc.set_line(IrqSource::Timer, l); });
     intc.on_ipl_change([this](int l) { ipl_changes.emplace_back(sc_core::sc_time_stamp(), l); });
   }
   void stop() {

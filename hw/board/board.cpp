@@ -70,7 +70,8 @@ void Board::add_device(const std::string& name, Device& device) {
     devices_[i] = &device;
     decoder_.port("dev." + name).bind(device.socket);
     device.dma.bind(dma_.socket);
-    device.on_irq([this, i](bool l) { intc_.set_line(IrqSource::Dev, directory_.set_line(unsigned(i), l)); });
+    device.irq_line().connect(
+        [this, i](bool l) { intc_.set_line(IrqSource::Dev, directory_.set_line(unsigned(i), l)); });
     return;
   }
   throw std::invalid_argument(std::string(this->name()) + ": no window declared for device " + name +
@@ -115,9 +116,9 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
     if (who == SharedMemoryPort::kDma) cpu_.after_dma_claim();
   });
 
-  timer_.on_irq([this](bool l) { intc_.set_line(IrqSource::Timer, l); });
-  serial0_.on_irq([this](bool l) { intc_.set_line(IrqSource::Serial0, l); });
-  serial1_.on_irq([this](bool l) { intc_.set_line(IrqSource::Serial1, l); });
+  timer_.irq_line().connect([this](bool l) { intc_.set_line(IrqSource::Timer, l); });
+  serial0_.irq_line().connect([this](bool l) { intc_.set_line(IrqSource::Serial0, l); });
+  serial1_.irq_line().connect([this](bool l) { intc_.set_line(IrqSource::Serial1, l); });
   intc_.on_ipl_change([this](int l) { cpu_.set_ipl(l); });
   cpu_.set_interrupt_acknowledge(
       [this](int level) { return intc_.acknowledge(level) ? m68k::Bus::kAutovector : m68k::Bus::kSpurious; });

@@ -7,7 +7,7 @@
 //   testbed::Board b("air", c);
 //   b.attach_net(ni.target_socket);           // before sc_start; likewise attach_monitor()
 //   ni.dma.bind(b.dma_target()); ni.set_memory_port(&b.memory_port());   // dma-anywhere
-//   ni.on_irq([&](bool l) { b.set_irq(testbed::IrqSource::Net, l); });
+//   ni.irq_line().connect([&](bool l) { b.set_irq(testbed::IrqSource::Net, l); });
 //   b.console().connect(&endpoint);           // or a ConsoleSwitch; b.link() on the master
 //   b.load_image(testbed::load_elf("tos.elf"));
 //   b.on_exit([&](testbed::Board& x) { ... x.result() ... });   // default: sc_stop()

@@ -5,7 +5,7 @@
 //     TOML table through the project's generator (testbed-gen-device, cmake testbed_device_registers):
 //       add_registers(tables::kCrcRegisters); on_write<regs::crc::DATA>(...);
 //   - interrupt: set_irq(level), a level-sensitive line the board ORs into INTC's DEV source
-//     (the board's one way of raising interrupts: a device's on_irq wired to the controller);
+//     (the board's one way of raising interrupts: a device's IrqLine wired to the controller);
 //   - DMA (optional): dma_read/dma_write from a SystemC thread, through the board's DMA port,
 //     so that in exact mode the CPU is rolled back when it has run past the access;
 //   - time: handlers run at the access's own time t; state changes the CPU must see later are
@@ -13,6 +13,7 @@
 // A plugin library defines one model:  TESTBED_DEVICE_MODEL(CrcUnit, "crc", regs::crc::kSize)
 #pragma once
 #include "config.h"
+#include "irq_line.h"
 #include "register_target.h"
 
 #include <systemc>
@@ -20,7 +21,6 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -46,14 +46,17 @@ class Device : public RegisterTarget {
 
   // The interrupt line (level-sensitive). Call it from a SystemC process or a register handler:
   // the board's controller sees the change at the current kernel time.
-  void set_irq(bool level) {
-    if (level == irq_) return;
-    irq_ = level;
-    if (on_irq_) on_irq_(level);
+  void set_irq(bool level) { irq_.set(level); }
+  bool irq() const { return irq_.level(); }
+  // The board connects the line (Board::add_device); a device does not. A device never added to
+  // a board is refused at end_of_elaboration unless its builder leaves the line open.
+  IrqLine& irq_line() { return irq_; }
+
+  // A device that overrides this calls Device::end_of_elaboration() first.
+  void end_of_elaboration() override {
+    RegisterTarget::end_of_elaboration();
+    irq_.check_connected();
   }
-  bool irq() const { return irq_; }
-  // The board connects the line here (Board::add_device); a device does not call it.
-  void on_irq(std::function<void(bool)> f) { on_irq_ = std::move(f); }
 
   // RESET instruction and power-up: put the registers back (the line drops with them).
   virtual void reset() {}
@@ -84,8 +87,7 @@ class Device : public RegisterTarget {
   }
 
   sc_core::sc_time period_;
-  bool irq_ = false;
-  std::function<void(bool)> on_irq_;
+  IrqLine irq_{name()};
 };
 
 // A device model: what a plugin library exports (testbed_device_model) or a program registers.
@@ -97,7 +99,7 @@ struct DeviceModel {
 };
 // Changes whenever Device, DeviceArgs or DeviceModel change layout: a plugin built against other
 // headers is refused by name, not run.
-constexpr unsigned kDeviceAbi = 1;
+constexpr unsigned kDeviceAbi = 2;
 
 // Models linked into the program: MachineBuilder::add_device and `model = "..."` in a machine
 // file find them here (TESTBED_LINKED_DEVICE_MODEL below registers one). Registering a name

@@ -64,9 +64,12 @@ void SerialPort::tx_ready_method() { update_irq(sc_core::sc_time_stamp()); }
 
 void SerialPort::update_irq(const sc_time& t) {
   bool l = ((ctrl_ & kRxIrq) && rx_ready_) || ((ctrl_ & kTxIrq) && tx_ready(t));
-  if (l == irq_level_) return;
-  irq_level_ = l;
-  if (irq_) irq_(l);
+  irq_.set(l);
+}
+
+void SerialPort::end_of_elaboration() {
+  RegisterTarget::end_of_elaboration();
+  irq_.check_connected();
 }
 
 void SerialPort::declare_registers() {

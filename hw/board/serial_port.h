@@ -2,10 +2,9 @@
 // character at `baud`, RTS/CTS flow control towards the host side, and an interrupt line
 // (RX_IRQ while a character waits, TX_IRQ while the transmitter is free).
 #pragma once
+#include "irq_line.h"
 #include "register_target.h"
 #include "serial_endpoint.h"
-
-#include <functional>
 
 namespace testbed {
 
@@ -20,8 +19,8 @@ class SerialPort : public RegisterTarget {
   void connect(SerialEndpoint* e);
   SerialEndpoint* endpoint() const { return endpoint_; }
 
-  void on_irq(std::function<void(bool)> f) { irq_ = std::move(f); }
-  bool irq() const { return irq_level_; }
+  IrqLine& irq_line() { return irq_; }  // the board connects it to its interrupt controller
+  bool irq() const { return irq_.level(); }
   uint32_t baud() const { return baud_; }
   sc_core::sc_time char_time() const { return char_time_; }
   uint64_t transmitted() const { return tx_count_; }
@@ -29,6 +28,7 @@ class SerialPort : public RegisterTarget {
   void reset();
 
  private:
+  void end_of_elaboration() override;
   void declare_registers();
   void rx_thread();
   void tx_ready_method();
@@ -43,8 +43,7 @@ class SerialPort : public RegisterTarget {
   bool rx_ready_ = false, tx_lost_ = false;
   sc_core::sc_time tx_busy_until_;
   uint64_t tx_count_ = 0, rx_count_ = 0;
-  bool irq_level_ = false;
-  std::function<void(bool)> irq_;
+  IrqLine irq_{name()};
   sc_core::sc_event connected_, tx_done_, rx_taken_;
 };
 

@@ -68,9 +68,12 @@ void Timer::expiry_method() {
 
 void Timer::update_irq() {
   bool l = (ctrl_ & kIrq) && (status_ & kExpired);
-  if (l == irq_level_) return;
-  irq_level_ = l;
-  if (irq_) irq_(l);
+  irq_.set(l);
+}
+
+void Timer::end_of_elaboration() {
+  RegisterTarget::end_of_elaboration();
+  irq_.check_connected();
 }
 
 uint64_t Timer::rtc_micros(const sc_time& t) const {

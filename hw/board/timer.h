@@ -4,9 +4,8 @@
 // so a temporally decoupled CPU that reads COUNT ahead of the kernel sees the value at its own
 // local time; a kernel event at each expiry drives the interrupt line.
 #pragma once
+#include "irq_line.h"
 #include "register_target.h"
-
-#include <functional>
 
 namespace testbed {
 
@@ -16,14 +15,15 @@ class Timer : public RegisterTarget {
   Timer(sc_core::sc_module_name name, uint32_t tick_hz = 1000000,
         sc_core::sc_time latency = sc_core::SC_ZERO_TIME);
 
-  void on_irq(std::function<void(bool)> f) { irq_ = std::move(f); }
-  bool irq() const { return irq_level_; }
+  IrqLine& irq_line() { return irq_; }  // the board connects it to its interrupt controller
+  bool irq() const { return irq_.level(); }
   uint32_t tick_hz() const { return tick_hz_; }
   // When the interrupt line will next rise by itself (sc_max_time() if it will not).
   sc_core::sc_time next_irq_time() const;
   void reset();  // stops the timer and clears its status; the real-time clock keeps running
 
  private:
+  void end_of_elaboration() override;
   void declare_registers();
   uint32_t count(const sc_core::sc_time& t) const;
   void write_ctrl(uint32_t value, const sc_core::sc_time& t);
@@ -43,8 +43,7 @@ class Timer : public RegisterTarget {
   sc_core::sc_time rtc_epoch_;
   uint32_t rtc_usec_latch_ = 0;
   bool rtc_latched_ = false;
-  bool irq_level_ = false;
-  std::function<void(bool)> irq_;
+  IrqLine irq_{name()};
   sc_core::sc_event expiry_event_;
 };
 

@@ -46,6 +46,7 @@ void NetworkInterface::end_of_elaboration() {
   RegisterTarget::end_of_elaboration();
   if (p_.mode == DmaMode::kAnywhere && dma.size() == 0)
     SC_REPORT_ERROR(name(), "dma-anywhere mode needs the `dma` initiator socket bound to the board's memory");
+  irq_.check_connected();
 }
 
 // ---- bus side -----------------------------------------------------------------------------
@@ -77,10 +78,9 @@ void NetworkInterface::drive_irq() {
   // Every change of the input queue passes here (update_irq): one writer of the depth too.
   if (in_queue.read() != unsigned(inq_.size())) in_queue.write(unsigned(inq_.size()));
   bool level = regs::net::CTRL::RXIE::get(ctrl_) && !inq_.empty();
-  if (level == irq_level_) return;
-  irq_level_ = level;
+  if (level == irq_.level()) return;
   irq.write(level);
-  if (irq_) irq_(level);
+  irq_.set(level);
 }
 
 void NetworkInterface::set_error(uint32_t code) {

@@ -10,7 +10,8 @@
 //
 // Sockets: `target` answers the NET region of the board's bus (addresses either relative to
 // the region or absolute, TB_NET_BASE..); `dma` is the initiator for DMA into board memory
-// (needed in dma-anywhere mode, optional in 1994 mode); `irq` is the interrupt output.
+// (needed in dma-anywhere mode, optional in 1994 mode); `irq_line()` is the interrupt output
+// (`irq` shows its level).
 //
 // DMA timing: buffer memory costs buffer_word_time per 16-bit word; board RAM costs
 // ram_word_time per word plus the target's annotated latency, in bursts of dma_burst_bytes,
@@ -30,6 +31,7 @@
 #include <vector>
 
 #include "centrenet_bus.h"
+#include "irq_line.h"
 #include "memory_port.h"
 #include "register_target.h"
 
@@ -110,9 +112,9 @@ class NetworkInterface : public RegisterTarget, public BusController {
   tlm_utils::simple_initiator_socket_optional<NetworkInterface> dma;
   sc_core::sc_signal<bool> irq;  // the interrupt line, observable (waveforms, tests)
   sc_core::sc_signal<unsigned> in_queue;  // frames in the input queue (waveforms: the network's VCD)
-  // The interrupt output, as every device has it: called with the new level whenever `irq`
-  // changes (a board: [&](bool l) { board.set_irq(testbed::IrqSource::Net, l); }).
-  void on_irq(std::function<void(bool)> f) { irq_ = std::move(f); }
+  // The interrupt output, as every device has it: given the new level whenever `irq` changes
+  // (a board: ni.irq_line().connect([&](bool l) { board.set_irq(testbed::IrqSource::Net, l); })).
+  testbed::IrqLine& irq_line() { return irq_; }
   tlm::tlm_target_socket<32>& target_socket;  // the same socket as `target` (Board::attach_net)
 
   // `exists` tells whether a board address is on the network (for BAD_DEST).
@@ -169,13 +171,12 @@ class NetworkInterface : public RegisterTarget, public BusController {
   std::function<bool(BoardAddress)> exists_;
   SharedMemoryPort* mem_port_ = nullptr;
   std::function<void(const Frame&)> on_receive_;
-  std::function<void(bool)> irq_;
+  testbed::IrqLine irq_{name()};
 
   std::array<uint32_t, kDescriptorWords> desc_{};  // OUT_DESCn
   uint32_t ctrl_ = 0, sb_addr_ = 0, sb_offset_ = 0, sb_len_ = 0;
   std::vector<uint8_t> buffer_;
   uint32_t error_ = kOk;
-  bool irq_level_ = false;
   std::deque<FramePtr> inq_;
   size_t inq_bytes_ = 0;
   std::deque<Job> jobs_;

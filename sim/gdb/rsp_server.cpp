@@ -443,212 +443,271 @@ void GdbServer::process_input(size_t i, bool packets) {
 
 // ------------------------------------------------------------------ packets
 
+// The packets, as VCML's gdbserver keeps them: a table of handlers keyed by the packet's prefix
+// (or, for queries named in full, the whole packet), searched in order, the first match
+// answering. A packet no entry matches gets the empty reply ("not supported").
+struct GdbServer::PacketHandler {
+  enum Match { Prefix, Whole };
+  const char* key;
+  Match match;
+  void (GdbServer::*handle)(const Packet&);  // or, when null, the fixed `answer`
+  const char* answer;
+};
+
 void GdbServer::handle_packet(size_t i, const std::string& p) {
+  static const PacketHandler kHandlers[] = {
+      {"?", PacketHandler::Prefix, &GdbServer::on_stop_reason, nullptr},
+      {"g", PacketHandler::Prefix, &GdbServer::on_read_registers, nullptr},
+      {"G", PacketHandler::Prefix, &GdbServer::on_write_registers, nullptr},
+      {"p", PacketHandler::Prefix, &GdbServer::on_read_register, nullptr},
+      {"P", PacketHandler::Prefix, &GdbServer::on_write_register, nullptr},
+      {"m", PacketHandler::Prefix, &GdbServer::on_read_memory, nullptr},
+      {"M", PacketHandler::Prefix, &GdbServer::on_write_memory, nullptr},
+      {"X", PacketHandler::Prefix, &GdbServer::on_write_memory, nullptr},
+      {"c", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
+      {"s", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
+      {"C", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
+      {"S", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
+      {"D", PacketHandler::Prefix, &GdbServer::on_detach, nullptr},
+      {"k", PacketHandler::Prefix, &GdbServer::on_kill, nullptr},
+      {"H", PacketHandler::Prefix, &GdbServer::on_set_thread, nullptr},
+      {"T", PacketHandler::Prefix, &GdbServer::on_thread_alive, nullptr},
+      {"Z", PacketHandler::Prefix, &GdbServer::on_breakpoint, nullptr},
+      {"z", PacketHandler::Prefix, &GdbServer::on_breakpoint, nullptr},
+      {"qSupported", PacketHandler::Prefix, &GdbServer::on_supported, nullptr},
+      {"qXfer:features:read:target.xml:", PacketHandler::Prefix, &GdbServer::on_target_xml, nullptr},
+      {"qXfer:features:read:", PacketHandler::Prefix, nullptr, "E00"},  // no other annex
+      {"qAttached", PacketHandler::Whole, nullptr, "1"},
+      {"qC", PacketHandler::Whole, &GdbServer::on_current_thread, nullptr},
+      {"qfThreadInfo", PacketHandler::Whole, &GdbServer::on_thread_list, nullptr},
+      {"qsThreadInfo", PacketHandler::Whole, nullptr, "l"},  // the whole list went in the first reply
+      {"qThreadExtraInfo,", PacketHandler::Prefix, &GdbServer::on_thread_extra_info, nullptr},
+      {"qRcmd,", PacketHandler::Prefix, &GdbServer::on_monitor_command, nullptr},
+      {"qSymbol::", PacketHandler::Whole, nullptr, "OK"},
+  };
   GdbTarget& t = *targets_[i];
   Client& c = clients_[i];
-  bool user = t.space() == GdbTarget::Space::User;
-  auto reply = [&](const std::string& s) { send_packet(i, s); };
-  uint32_t th = c.gen_thread ? c.gen_thread : t.current_thread();
-  if (p.empty()) return reply("");
-  switch (p[0]) {
-    case '?':
-      if (c.attached_stop) {  // stopped by attaching: the thread is whichever runs now
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "T05thread:%x;", t.current_thread());
-        return reply(buf);
-      }
-      return reply(c.last_stop);
-    case 'g': {
-      std::string s;
-      for (int r = 0; r < GdbTarget::kRegs; ++r) s += hex32(t.thread_reg(th, r));
-      return reply(s);
-    }
-    case 'G': {
-      std::vector<uint8_t> b;
-      if (!from_hex(p, 1, 4 * GdbTarget::kRegs, b)) return reply("E01");
-      for (int r = 0; r < GdbTarget::kRegs; ++r)
-        t.set_thread_reg(th, r, uint32_t(b[4 * r]) << 24 | uint32_t(b[4 * r + 1]) << 16 | uint32_t(b[4 * r + 2]) << 8 | b[4 * r + 3]);
-      return reply("OK");
-    }
-    case 'p': {
-      size_t pos = 1;
-      uint32_t n;
-      if (!parse_hex(p, pos, n) || pos != p.size()) return reply("E01");
-      if (n >= uint32_t(GdbTarget::kRegs)) return reply("E00");
-      return reply(hex32(t.thread_reg(th, int(n))));
-    }
-    case 'P': {
-      size_t pos = 1;
-      uint32_t n;
-      std::vector<uint8_t> b;
-      if (!parse_hex(p, pos, n, "=") || pos >= p.size() || p[pos] != '=' || !from_hex(p, pos + 1, 4, b))
-        return reply("E01");
-      if (n >= uint32_t(GdbTarget::kRegs)) return reply("E00");
-      if (!t.set_thread_reg(th, int(n), uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]))
-        return reply("E14");
-      return reply("OK");
-    }
-    case 'm': {
-      size_t pos = 1;
-      uint32_t addr, len;
-      if (!parse_hex(p, pos, addr, ",") || pos >= p.size() || p[pos] != ',') return reply("E01");
-      ++pos;
-      if (!parse_hex(p, pos, len) || pos != p.size()) return reply("E01");
-      len = std::min<uint32_t>(len, kMaxPacket / 2 - 16);
-      std::vector<uint8_t> b(len);
-      bool handled = false;
-      unsigned got = len ? t.thread_read(th, addr, b.data(), len, handled) : 0;
-      if (len && !handled) got = t.read(addr, b.data(), len, user);
-      if (len && !got) return reply("E14");  // EFAULT: nothing there
-      return reply(to_hex(b.data(), got));
-    }
-    case 'M':
-    case 'X': {
-      size_t pos = 1;
-      uint32_t addr, len;
-      if (!parse_hex(p, pos, addr, ",") || pos >= p.size() || p[pos] != ',') return reply("E01");
-      ++pos;
-      if (!parse_hex(p, pos, len, ":") || pos >= p.size() || p[pos] != ':') return reply("E01");
-      ++pos;
-      std::vector<uint8_t> b;
-      if (p[0] == 'M') {
-        if (!from_hex(p, pos, len, b)) return reply("E01");
-      } else {
-        if (p.size() - pos != len) return reply("E01");
-        b.assign(p.begin() + long(pos), p.end());
-      }
-      bool handled = false;
-      unsigned put = len ? t.thread_write(th, addr, b.data(), len, handled) : 0;
-      if (len && !handled) put = t.write(addr, b.data(), len, user);
-      if (put != len) return reply("E14");
-      return reply("OK");
-    }
-    case 'c':
-    case 's':
-    case 'C':
-    case 'S': {
-      size_t pos = 1;
-      if (p[0] == 'C' || p[0] == 'S') {  // the signal is ignored: there are no signals to deliver
-        uint32_t sig;
-        if (!parse_hex(p, pos, sig, ";")) return reply("E01");
-        if (pos < p.size()) ++pos;
-      }
-      if (pos < p.size()) {
-        uint32_t addr;
-        if (!parse_hex(p, pos, addr) || pos != p.size()) return reply("E01");
-        t.set_reg(17, addr);
-      }
-      t.resume(p[0] == 's' || p[0] == 'S');
-      c.attached_stop = false;
-      c.halted = false;
-      c.want_stop_reply = true;
-      return;
-    }
-    case 'D':
-      reply("OK");
-      std::fprintf(stderr, "gdb: %s detached\n", t.board().name());
-      t.clear_all();
-      t.resume(false);
-      c.halted = c.want_stop_reply = false;
-      return;
-    case 'k':
-      std::fprintf(stderr, "gdb: killed from %s's gdb\n", t.board().name());
-      killed_ = true;
-      sc_core::sc_stop();
-      return;
-    case 'H': {
-      if (p.size() < 3 || (p[1] != 'g' && p[1] != 'c')) return reply("E01");
-      if (p[1] == 'c') return reply("OK");  // the whole board resumes
-      if (p.compare(2, std::string::npos, "-1") == 0 || p.compare(2, std::string::npos, "0") == 0) {
-        c.gen_thread = 0;
-        return reply("OK");
-      }
-      size_t pos = 2;
-      uint32_t id;
-      GdbTarget::Thread found;
-      if (!parse_hex(p, pos, id) || pos != p.size() || !t.find_thread(id, found)) return reply("E01");
-      c.gen_thread = id == t.current_thread() ? 0 : id;
-      return reply("OK");
-    }
-    case 'T': {
-      size_t pos = 1;
-      uint32_t id;
-      GdbTarget::Thread found;
-      if (!parse_hex(p, pos, id) || pos != p.size() || !t.find_thread(id, found)) return reply("E01");
-      return reply("OK");
-    }
-    case 'Z':
-    case 'z': {
-      if (p.size() < 2 || p[1] < '0' || p[1] > '4') return reply("");
-      size_t pos = 2;
-      uint32_t addr, kind;
-      if (pos >= p.size() || p[pos] != ',') return reply("E01");
-      ++pos;
-      if (!parse_hex(p, pos, addr, ",;") || pos >= p.size() || p[pos] != ',') return reply("E01");
-      ++pos;
-      if (!parse_hex(p, pos, kind, ";")) return reply("E01");
-      int type = p[1] - '0';
-      bool ok = p[0] == 'Z' ? t.insert(type, addr, kind) : t.remove(type, addr, kind);
-      return reply(ok ? "OK" : "E01");
-    }
-    case 'q':
-    case 'Q':
-    case 'v':
-      break;
-    default:
-      return reply("");
+  const Packet k{i, p, t, c, c.gen_thread ? c.gen_thread : t.current_thread(), t.space() == GdbTarget::Space::User};
+  if (p.empty()) return reply(k, "");
+  for (const PacketHandler& h : kHandlers) {
+    bool match = h.match == PacketHandler::Whole ? p == h.key : p.compare(0, std::strlen(h.key), h.key) == 0;
+    if (!match) continue;
+    if (h.handle) return (this->*h.handle)(k);
+    return reply(k, h.answer);
   }
-  // General queries.
-  if (!p.compare(0, 10, "qSupported")) {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "PacketSize=%x;qXfer:features:read+;swbreak+;hwbreak+", kMaxPacket);
-    return reply(buf);
-  }
-  if (!p.compare(0, 31, "qXfer:features:read:target.xml:")) {
-    size_t pos = 31;
-    uint32_t off, len;
-    if (!parse_hex(p, pos, off, ",") || pos >= p.size() || p[pos] != ',') return reply("E01");
-    ++pos;
-    if (!parse_hex(p, pos, len) || pos != p.size()) return reply("E01");
-    std::string xml = kTargetXml;
-    if (off >= xml.size()) return reply("l");
-    std::string part = xml.substr(off, std::min<size_t>(len, kMaxPacket / 2));
-    return reply((off + part.size() >= xml.size() ? "l" : "m") + part);
-  }
-  if (!p.compare(0, 20, "qXfer:features:read:")) return reply("E00");
-  if (p == "qAttached") return reply("1");
-  if (p == "qC") {
+  reply(k, "");
+}
+
+void GdbServer::on_stop_reason(const Packet& k) {
+  if (k.c.attached_stop) {  // stopped by attaching: the thread is whichever runs now
     char buf[32];
-    std::snprintf(buf, sizeof buf, "QC%x", t.current_thread());
-    return reply(buf);
+    std::snprintf(buf, sizeof buf, "T05thread:%x;", k.t.current_thread());
+    return reply(k, buf);
   }
-  if (p == "qfThreadInfo") {
-    std::string s = "m";
-    for (const auto& th2 : t.threads()) {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "%s%x", s.size() > 1 ? "," : "", th2.id);
-      s += buf;
-    }
-    return reply(s);
+  reply(k, k.c.last_stop);
+}
+
+void GdbServer::on_read_registers(const Packet& k) {
+  std::string s;
+  for (int r = 0; r < GdbTarget::kRegs; ++r) s += hex32(k.t.thread_reg(k.th, r));
+  reply(k, s);
+}
+
+void GdbServer::on_write_registers(const Packet& k) {
+  std::vector<uint8_t> b;
+  if (!from_hex(k.p, 1, 4 * GdbTarget::kRegs, b)) return reply(k, "E01");
+  for (int r = 0; r < GdbTarget::kRegs; ++r)
+    k.t.set_thread_reg(k.th, r, uint32_t(b[4 * r]) << 24 | uint32_t(b[4 * r + 1]) << 16 | uint32_t(b[4 * r + 2]) << 8 | b[4 * r + 3]);
+  reply(k, "OK");
+}
+
+void GdbServer::on_read_register(const Packet& k) {
+  size_t pos = 1;
+  uint32_t n;
+  if (!parse_hex(k.p, pos, n) || pos != k.p.size()) return reply(k, "E01");
+  if (n >= uint32_t(GdbTarget::kRegs)) return reply(k, "E00");
+  reply(k, hex32(k.t.thread_reg(k.th, int(n))));
+}
+
+void GdbServer::on_write_register(const Packet& k) {
+  const std::string& p = k.p;
+  size_t pos = 1;
+  uint32_t n;
+  std::vector<uint8_t> b;
+  if (!parse_hex(p, pos, n, "=") || pos >= p.size() || p[pos] != '=' || !from_hex(p, pos + 1, 4, b))
+    return reply(k, "E01");
+  if (n >= uint32_t(GdbTarget::kRegs)) return reply(k, "E00");
+  if (!k.t.set_thread_reg(k.th, int(n), uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]))
+    return reply(k, "E14");
+  reply(k, "OK");
+}
+
+void GdbServer::on_read_memory(const Packet& k) {
+  const std::string& p = k.p;
+  size_t pos = 1;
+  uint32_t addr, len;
+  if (!parse_hex(p, pos, addr, ",") || pos >= p.size() || p[pos] != ',') return reply(k, "E01");
+  ++pos;
+  if (!parse_hex(p, pos, len) || pos != p.size()) return reply(k, "E01");
+  len = std::min<uint32_t>(len, kMaxPacket / 2 - 16);
+  std::vector<uint8_t> b(len);
+  bool handled = false;
+  unsigned got = len ? k.t.thread_read(k.th, addr, b.data(), len, handled) : 0;
+  if (len && !handled) got = k.t.read(addr, b.data(), len, k.user);
+  if (len && !got) return reply(k, "E14");  // EFAULT: nothing there
+  reply(k, to_hex(b.data(), got));
+}
+
+// M: the data in hex; X: binary (unescaped by process_input).
+void GdbServer::on_write_memory(const Packet& k) {
+  const std::string& p = k.p;
+  size_t pos = 1;
+  uint32_t addr, len;
+  if (!parse_hex(p, pos, addr, ",") || pos >= p.size() || p[pos] != ',') return reply(k, "E01");
+  ++pos;
+  if (!parse_hex(p, pos, len, ":") || pos >= p.size() || p[pos] != ':') return reply(k, "E01");
+  ++pos;
+  std::vector<uint8_t> b;
+  if (p[0] == 'M') {
+    if (!from_hex(p, pos, len, b)) return reply(k, "E01");
+  } else {
+    if (p.size() - pos != len) return reply(k, "E01");
+    b.assign(p.begin() + long(pos), p.end());
   }
-  if (p == "qsThreadInfo") return reply("l");
-  if (!p.compare(0, 17, "qThreadExtraInfo,")) {
-    size_t pos = 17;
-    uint32_t id;
-    if (!parse_hex(p, pos, id) || pos != p.size()) return reply("E01");
-    std::string s = t.describe(id);
-    if (s.empty()) return reply("E01");
-    return reply(hex_text(s));
+  bool handled = false;
+  unsigned put = len ? k.t.thread_write(k.th, addr, b.data(), len, handled) : 0;
+  if (len && !handled) put = k.t.write(addr, b.data(), len, k.user);
+  if (put != len) return reply(k, "E14");
+  reply(k, "OK");
+}
+
+// c, s, C, S: the board resumes (a step for s and S); the stop reply comes when it stops.
+void GdbServer::on_resume(const Packet& k) {
+  const std::string& p = k.p;
+  size_t pos = 1;
+  if (p[0] == 'C' || p[0] == 'S') {  // the signal is ignored: there are no signals to deliver
+    uint32_t sig;
+    if (!parse_hex(p, pos, sig, ";")) return reply(k, "E01");
+    if (pos < p.size()) ++pos;
   }
-  if (!p.compare(0, 6, "qRcmd,")) {
-    std::vector<uint8_t> b;
-    if ((p.size() - 6) % 2 || !from_hex(p, 6, (p.size() - 6) / 2, b)) return reply("E01");
-    std::string out = monitor_command(i, std::string(b.begin(), b.end()));
-    if (out.empty()) return reply("OK");
-    return reply(hex_text(out));
+  if (pos < p.size()) {
+    uint32_t addr;
+    if (!parse_hex(p, pos, addr) || pos != p.size()) return reply(k, "E01");
+    k.t.set_reg(17, addr);
   }
-  if (p == "qSymbol::") return reply("OK");
-  return reply("");
+  k.t.resume(p[0] == 's' || p[0] == 'S');
+  k.c.attached_stop = false;
+  k.c.halted = false;
+  k.c.want_stop_reply = true;
+}
+
+void GdbServer::on_detach(const Packet& k) {
+  reply(k, "OK");
+  std::fprintf(stderr, "gdb: %s detached\n", k.t.board().name());
+  k.t.clear_all();
+  k.t.resume(false);
+  k.c.halted = k.c.want_stop_reply = false;
+}
+
+void GdbServer::on_kill(const Packet& k) {
+  std::fprintf(stderr, "gdb: killed from %s's gdb\n", k.t.board().name());
+  killed_ = true;
+  sc_core::sc_stop();
+}
+
+// Hg picks the thread g, G, p, P, m, M and X act on; Hc is accepted (the whole board resumes).
+void GdbServer::on_set_thread(const Packet& k) {
+  const std::string& p = k.p;
+  if (p.size() < 3 || (p[1] != 'g' && p[1] != 'c')) return reply(k, "E01");
+  if (p[1] == 'c') return reply(k, "OK");  // the whole board resumes
+  if (p.compare(2, std::string::npos, "-1") == 0 || p.compare(2, std::string::npos, "0") == 0) {
+    k.c.gen_thread = 0;
+    return reply(k, "OK");
+  }
+  size_t pos = 2;
+  uint32_t id;
+  GdbTarget::Thread found;
+  if (!parse_hex(p, pos, id) || pos != p.size() || !k.t.find_thread(id, found)) return reply(k, "E01");
+  k.c.gen_thread = id == k.t.current_thread() ? 0 : id;
+  reply(k, "OK");
+}
+
+void GdbServer::on_thread_alive(const Packet& k) {
+  size_t pos = 1;
+  uint32_t id;
+  GdbTarget::Thread found;
+  if (!parse_hex(k.p, pos, id) || pos != k.p.size() || !k.t.find_thread(id, found)) return reply(k, "E01");
+  reply(k, "OK");
+}
+
+// Z and z: insert and remove breakpoints (0, 1) and watchpoints (2, 3, 4).
+void GdbServer::on_breakpoint(const Packet& k) {
+  const std::string& p = k.p;
+  if (p.size() < 2 || p[1] < '0' || p[1] > '4') return reply(k, "");
+  size_t pos = 2;
+  uint32_t addr, kind;
+  if (pos >= p.size() || p[pos] != ',') return reply(k, "E01");
+  ++pos;
+  if (!parse_hex(p, pos, addr, ",;") || pos >= p.size() || p[pos] != ',') return reply(k, "E01");
+  ++pos;
+  if (!parse_hex(p, pos, kind, ";")) return reply(k, "E01");
+  int type = p[1] - '0';
+  bool ok = p[0] == 'Z' ? k.t.insert(type, addr, kind) : k.t.remove(type, addr, kind);
+  reply(k, ok ? "OK" : "E01");
+}
+
+void GdbServer::on_supported(const Packet& k) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "PacketSize=%x;qXfer:features:read+;swbreak+;hwbreak+", kMaxPacket);
+  reply(k, buf);
+}
+
+void GdbServer::on_target_xml(const Packet& k) {
+  const std::string& p = k.p;
+  size_t pos = 31;
+  uint32_t off, len;
+  if (!parse_hex(p, pos, off, ",") || pos >= p.size() || p[pos] != ',') return reply(k, "E01");
+  ++pos;
+  if (!parse_hex(p, pos, len) || pos != p.size()) return reply(k, "E01");
+  std::string xml = kTargetXml;
+  if (off >= xml.size()) return reply(k, "l");
+  std::string part = xml.substr(off, std::min<size_t>(len, kMaxPacket / 2));
+  reply(k, (off + part.size() >= xml.size() ? "l" : "m") + part);
+}
+
+void GdbServer::on_current_thread(const Packet& k) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "QC%x", k.t.current_thread());
+  reply(k, buf);
+}
+
+void GdbServer::on_thread_list(const Packet& k) {
+  std::string s = "m";
+  for (const auto& th2 : k.t.threads()) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%s%x", s.size() > 1 ? "," : "", th2.id);
+    s += buf;
+  }
+  reply(k, s);
+}
+
+void GdbServer::on_thread_extra_info(const Packet& k) {
+  size_t pos = 17;
+  uint32_t id;
+  if (!parse_hex(k.p, pos, id) || pos != k.p.size()) return reply(k, "E01");
+  std::string s = k.t.describe(id);
+  if (s.empty()) return reply(k, "E01");
+  reply(k, hex_text(s));
+}
+
+// qRcmd: gdb's `monitor` command, its text in hex.
+void GdbServer::on_monitor_command(const Packet& k) {
+  const std::string& p = k.p;
+  std::vector<uint8_t> b;
+  if ((p.size() - 6) % 2 || !from_hex(p, 6, (p.size() - 6) / 2, b)) return reply(k, "E01");
+  std::string out = monitor_command(k.i, std::string(b.begin(), b.end()));
+  if (out.empty()) return reply(k, "OK");
+  reply(k, hex_text(out));
 }
 
 std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {

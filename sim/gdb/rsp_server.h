@@ -37,6 +37,18 @@ class GdbServer : public sc_core::sc_module {
   static constexpr unsigned kMaxPacket = 16384;  // announced PacketSize; longer ones are refused
 
  private:
+  struct Client;
+  // A packet as its handler sees it; handle_packet's table of handlers (rsp_server.cpp) is keyed
+  // by the packet's prefix.
+  struct Packet {
+    size_t i;              // the board, and its client
+    const std::string& p;  // the packet, unescaped
+    GdbTarget& t;
+    Client& c;
+    uint32_t th;  // the thread g, G, p, P, m, M and X act on (Hg)
+    bool user;    // memory accesses in the user space (`monitor space user`)
+  };
+  struct PacketHandler;
   struct Client {
     int listen_fd = -1, fd = -1;
     std::string in;          // bytes received, not yet a whole packet
@@ -56,6 +68,26 @@ class GdbServer : public sc_core::sc_module {
   void drop_client(size_t i);
   void process_input(size_t i, bool packets);
   void handle_packet(size_t i, const std::string& p);
+  void reply(const Packet& k, const std::string& body) { send_packet(k.i, body); }
+  void on_stop_reason(const Packet& k);
+  void on_read_registers(const Packet& k);
+  void on_write_registers(const Packet& k);
+  void on_read_register(const Packet& k);
+  void on_write_register(const Packet& k);
+  void on_read_memory(const Packet& k);
+  void on_write_memory(const Packet& k);
+  void on_resume(const Packet& k);
+  void on_detach(const Packet& k);
+  void on_kill(const Packet& k);
+  void on_set_thread(const Packet& k);
+  void on_thread_alive(const Packet& k);
+  void on_breakpoint(const Packet& k);
+  void on_supported(const Packet& k);
+  void on_target_xml(const Packet& k);
+  void on_current_thread(const Packet& k);
+  void on_thread_list(const Packet& k);
+  void on_thread_extra_info(const Packet& k);
+  void on_monitor_command(const Packet& k);
   void send_packet(size_t i, const std::string& body);
   void send_raw(size_t i, const std::string& bytes);
   void report_stop(size_t i);

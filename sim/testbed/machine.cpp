@@ -68,86 +68,11 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     c.validate();
     auto b = std::make_unique<Board>(bs.name.c_str(), c);
     spec_.timing.apply(*b);
-    for (auto& d : bs.devices) {  // user devices: built by their model, wired by the board
-      DeviceArgs a{bs.name + "_" + d.name, d.address, sc_core::sc_time(1.0 / c.clock_hz, sc_core::SC_SEC),
-                   sc_core::sc_time(1.0 / c.clock_hz, sc_core::SC_SEC) * double(c.io_wait_states), d.params};
-      devices_.emplace_back(d.model->create(a));
-      b->add_device(d.name, *devices_.back());
-      for (auto& k : d.params.unused_keys())  // the device has read what it understands
-        if (k.compare(0, d.params.path().size() + 1, d.params.path() + ".") == 0)
-          throw ConfigError(d.params.locate(k.substr(d.params.path().size() + 1)) + ": device " + d.name + " (" +
-                            d.model->name + ") has no such setting");
-    }
-    auto& ni = net_->ni(centrenet::BoardAddress{uint8_t(bs.node), uint8_t(bs.slot)});
-    b->attach_net(ni.target);
-    Board* board = b.get();
-    ni.on_irq([board](bool level) { board->set_irq(IrqSource::Net, level); });
-    if (spec_.net.ni.mode == centrenet::DmaMode::kAnywhere) {
-      // The NI's DMA reaches this board's physical RAM; its bursts and the CPU share the port.
-      ni.dma.bind(b->dma_target());
-      ni.set_memory_port(&b->memory_port());
-    }
-    if (bs.node == 0 && bs.master) {
-      if (rtl_monitor_) b->attach_monitor(rtl_monitor_->mmi);
-      else b->attach_monitor(monitor_->mmi().socket);
-    } else if (bs.node == 0 && bs.slot <= spec_.mon.params.n_smi) {
-      if (rtl_monitor_) b->attach_monitor(*rtl_monitor_->smi[bs.slot - 1]);
-      else b->attach_monitor(monitor_->smi(bs.slot).socket);
-      smi_bound.insert(bs.slot);
-    }
-    std::string log = (fs::path(spec_.out_dir) / (bs.name + ".console.log")).string();
-    if (bs.master) {  // the operator's console: what is typed enters here
-      auto op = std::make_unique<OperatorConsole>(log, stdout, bs.name == spec_.console);
-      if (!spec_.input.empty()) {
-        std::ifstream in(spec_.input, std::ios::binary);
-        std::stringstream text;
-        text << in.rdbuf();
-        op->type(text.str(), spec_.input_prompt);
-      }
-      if (spec_.interactive) op->set_interactive();
-      if (spec_.console_tcp) op->set_tcp(spec_.console_tcp);
-      operator_ = op.get();
-      consoles_.push_back(std::move(op));
-    } else {
-      consoles_.push_back(std::make_unique<ConsoleSink>(log, stdout, bs.name == spec_.console));
-    }
-    b->console().connect(consoles_.back().get());
-    if (bs.master) {
-      std::string up = spec_.upload_dir.empty() ? spec_.out_dir : spec_.upload_dir;
-      link_ = std::make_unique<FileService>(up, spec_.out_dir);
-      link_->set_reserved([this](const std::string& name) { return host_result(name); });
-      b->link().connect(link_.get());
-    }
-    if (std::find(spec_.cycle_profile.begin(), spec_.cycle_profile.end(), bs.name) != spec_.cycle_profile.end()) {
-      profiles_.emplace_back(bs.name, std::make_unique<CycleProfile>());
-      b->cpu().set_cycle_profile(profiles_.back().second.get());
-    }
-    if (!spec_.board_vcd.empty()) {
-      vcds_.push_back(std::make_unique<BusVcd>(spec_.board_vcd + "." + bs.name + ".vcd", bs.name));
-      b->cpu().set_observer(vcds_.back().get());
-      b->cpu().set_fast_path(false);  // every bus cycle in the waveform, RAM's included (as testbed-board)
-    }
-    // The filestore is one more segment of the boot image: the board's one loader places both.
-    ElfImage image = load_elf(bs.image);
-    check_board_image(image);
-    {
-      auto sym = [&](const char* n) { auto it = image.symbols.find(n); return it == image.symbols.end() ? 0u : it->second; };
-      tos_.push_back({sym("tos_gdb_info"), sym("procs")});
-    }
-    if (!bs.filestore.empty()) {
-      std::vector<uint8_t> store = filestore::read_file(bs.filestore);
-      filestore::check_image(store, bs.filestore, bs.ram_bytes);
-      filestore::add_segment(image, store, bs.filestore);
-    }
-    b->load_image(image);
-    b->on_exit([this](Board& x) {
-      // Said when it happens: the other boards may run on for a long time.
-      if (!x.result().halt_reason.empty())
-        std::cerr << "testbed: board " << x.basename() << " halted at " << std::fixed << std::setprecision(3)
-                  << sc_core::sc_time_stamp().to_seconds() * 1e3 << std::defaultfloat << " ms: "
-                  << x.result().halt_reason << "; the other boards go on" << std::endl;
-      if (++finished_ == boards_.size()) sc_core::sc_stop();
-    });
+    add_devices(bs, c, *b);
+    if (unsigned smi = attach_network_and_monitor(bs, *b)) smi_bound.insert(smi);
+    attach_console_and_link(bs, *b);
+    attach_observers(bs, *b);
+    load_board(bs, *b);
     boards_.push_back(std::move(b));
   }
   // An SMI without a slave (monitor.smis above node 0's highest slot) is a card on the
@@ -159,6 +84,105 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     if (rtl_monitor_) idle_smi_.back()->bind(*rtl_monitor_->smi[k - 1]);
     else idle_smi_.back()->bind(monitor_->smi(k).socket);
   }
+}
+
+// User devices: built by their model, wired by the board.
+void Machine::add_devices(const BoardSpec& bs, const BoardConfig& c, Board& b) {
+  for (auto& d : bs.devices) {
+    DeviceArgs a{bs.name + "_" + d.name, d.address, sc_core::sc_time(1.0 / c.clock_hz, sc_core::SC_SEC),
+                 sc_core::sc_time(1.0 / c.clock_hz, sc_core::SC_SEC) * double(c.io_wait_states), d.params};
+    devices_.emplace_back(d.model->create(a));
+    b.add_device(d.name, *devices_.back());
+    for (auto& k : d.params.unused_keys())  // the device has read what it understands
+      if (k.compare(0, d.params.path().size() + 1, d.params.path() + ".") == 0)
+        throw ConfigError(d.params.locate(k.substr(d.params.path().size() + 1)) + ": device " + d.name + " (" +
+                          d.model->name + ") has no such setting");
+  }
+}
+
+// The board's NI on Centrenet, and its monitoring card: the SMI slot it took (0: none).
+unsigned Machine::attach_network_and_monitor(const BoardSpec& bs, Board& b) {
+  auto& ni = net_->ni(centrenet::BoardAddress{uint8_t(bs.node), uint8_t(bs.slot)});
+  b.attach_net(ni.target);
+  ni.irq_line().connect([&b](bool level) { b.set_irq(IrqSource::Net, level); });
+  if (spec_.net.ni.mode == centrenet::DmaMode::kAnywhere) {
+    // The NI's DMA reaches this board's physical RAM; its bursts and the CPU share the port.
+    ni.dma.bind(b.dma_target());
+    ni.set_memory_port(&b.memory_port());
+  }
+  if (bs.node == 0 && bs.master) {
+    if (rtl_monitor_) b.attach_monitor(rtl_monitor_->mmi);
+    else b.attach_monitor(monitor_->mmi().socket);
+  } else if (bs.node == 0 && bs.slot <= spec_.mon.params.n_smi) {
+    if (rtl_monitor_) b.attach_monitor(*rtl_monitor_->smi[bs.slot - 1]);
+    else b.attach_monitor(monitor_->smi(bs.slot).socket);
+    return bs.slot;
+  }
+  return 0;
+}
+
+void Machine::attach_console_and_link(const BoardSpec& bs, Board& b) {
+  namespace fs = std::filesystem;
+  std::string log = (fs::path(spec_.out_dir) / (bs.name + ".console.log")).string();
+  if (bs.master) {  // the operator's console: what is typed enters here
+    auto op = std::make_unique<OperatorConsole>(log, stdout, bs.name == spec_.console);
+    if (!spec_.input.empty()) {
+      std::ifstream in(spec_.input, std::ios::binary);
+      std::stringstream text;
+      text << in.rdbuf();
+      op->type(text.str(), spec_.input_prompt);
+    }
+    if (spec_.interactive) op->set_interactive();
+    if (spec_.console_tcp) op->set_tcp(spec_.console_tcp);
+    operator_ = op.get();
+    consoles_.push_back(std::move(op));
+  } else {
+    consoles_.push_back(std::make_unique<ConsoleSink>(log, stdout, bs.name == spec_.console));
+  }
+  b.console().connect(consoles_.back().get());
+  if (bs.master) {
+    std::string up = spec_.upload_dir.empty() ? spec_.out_dir : spec_.upload_dir;
+    link_ = std::make_unique<FileService>(up, spec_.out_dir);
+    link_->set_reserved([this](const std::string& name) { return host_result(name); });
+    b.link().connect(link_.get());
+  }
+}
+
+// The cycle profile and the bus waveform, for the boards the run asks them of.
+void Machine::attach_observers(const BoardSpec& bs, Board& b) {
+  if (std::find(spec_.cycle_profile.begin(), spec_.cycle_profile.end(), bs.name) != spec_.cycle_profile.end()) {
+    profiles_.emplace_back(bs.name, std::make_unique<CycleProfile>());
+    b.cpu().set_cycle_profile(profiles_.back().second.get());
+  }
+  if (!spec_.board_vcd.empty()) {
+    vcds_.push_back(std::make_unique<BusVcd>(spec_.board_vcd + "." + bs.name + ".vcd", bs.name));
+    b.cpu().set_observer(vcds_.back().get());
+    b.cpu().set_fast_path(false);  // every bus cycle in the waveform, RAM's included (as testbed-board)
+  }
+}
+
+void Machine::load_board(const BoardSpec& bs, Board& b) {
+  // The filestore is one more segment of the boot image: the board's one loader places both.
+  ElfImage image = load_elf(bs.image);
+  check_board_image(image);
+  {
+    auto sym = [&](const char* n) { auto it = image.symbols.find(n); return it == image.symbols.end() ? 0u : it->second; };
+    tos_.push_back({sym("tos_gdb_info"), sym("procs")});
+  }
+  if (!bs.filestore.empty()) {
+    std::vector<uint8_t> store = filestore::read_file(bs.filestore);
+    filestore::check_image(store, bs.filestore, bs.ram_bytes);
+    filestore::add_segment(image, store, bs.filestore);
+  }
+  b.load_image(image);
+  b.on_exit([this](Board& x) {
+    // Said when it happens: the other boards may run on for a long time.
+    if (!x.result().halt_reason.empty())
+      std::cerr << "testbed: board " << x.basename() << " halted at " << std::fixed << std::setprecision(3)
+                << sc_core::sc_time_stamp().to_seconds() * 1e3 << std::defaultfloat << " ms: "
+                << x.result().halt_reason << "; the other boards go on" << std::endl;
+    if (++finished_ == boards_.size()) sc_core::sc_stop();
+  });
 }
 
 Machine::~Machine() = default;

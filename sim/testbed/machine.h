@@ -88,6 +88,12 @@ class Machine : public sc_core::sc_module {
   std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<Machine>>> idle_smi_;  // SMIs without a slave
   size_t finished_ = 0;
 
+  // The constructor's steps for each board, in this order.
+  void add_devices(const BoardSpec& bs, const BoardConfig& c, Board& b);
+  unsigned attach_network_and_monitor(const BoardSpec& bs, Board& b);
+  void attach_console_and_link(const BoardSpec& bs, Board& b);
+  void attach_observers(const BoardSpec& bs, Board& b);
+  void load_board(const BoardSpec& bs, Board& b);
   uint64_t progress();  // a count that any progress increases
   void watch_progress();
   bool watch_ = true, stalled_ = false, script_ended_ = false;

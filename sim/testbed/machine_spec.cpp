@@ -174,22 +174,15 @@ BoardConfig MachineSpec::board_config(const BoardSpec& bs) const {
   return c;
 }
 
-MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmware_dir) {
-  MachineSpec m;
-  m.source = cfg.source_name();
-  m.profile = cfg.get_choice("profile", "default", Config::profile_names());
+namespace {
 
-  // Every board's settings: the one reader, shared with testbed-board (BoardConfig::read).
-  m.board.read(cfg);
-  m.timing.read(cfg);
-
+// [board] and the boards: [[boards]] entries, or the Testbed's six when none are listed.
+void read_boards(MachineSpec& m, const Config& cfg, const std::string& firmware_dir) {
   Config bd = cfg.section("board");
   uint32_t ram_kb = m.board.ram_bytes / 1024;
   std::string default_image = bd.get_string("image", "");
   std::string default_filestore = bd.get_string("filestore", "");
   std::set<std::pair<std::string, uint32_t>> checked_stores;
-
-  // Boards: [[boards]] entries, or the Testbed's six when none are listed.
   std::vector<Config> list = cfg.array_of_tables("boards");
   std::set<std::string> names;
   std::set<std::pair<unsigned, unsigned>> slots;
@@ -226,8 +219,10 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   }
   if (!m.find("master") && std::none_of(m.boards.begin(), m.boards.end(), [](auto& b) { return b.master; }))
     throw ConfigError(m.source + ": no master board (node 0, slot 0)");
+}
 
-  // Centrenet: one bus per node; node parents from [[centrenet.nodes]] (default: one node).
+// Centrenet: one bus per node; node parents from [[centrenet.nodes]] (default: one node).
+void read_centrenet(MachineSpec& m, const Config& cfg) {
   Config cn = cfg.section("centrenet");
   unsigned max_node = 0;
   for (auto& b : m.boards) max_node = std::max(max_node, b.node);
@@ -262,8 +257,10 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   } catch (const std::invalid_argument& e) {
     throw ConfigError(m.source + ": centrenet: " + e.what());
   }
+}
 
-  // The monitor: one SMI per slave of node 0 (source = slot), the MMI on the master.
+// The monitor: one SMI per slave of node 0 (source = slot), the MMI on the master.
+void read_monitor(MachineSpec& m, const Config& cfg) {
   Config mc = cfg.section("monitor");
   auto& p = m.mon.params;
   unsigned slaves = 0;
@@ -293,7 +290,10 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
                         "parameters (5 SMIs, 1024/512 entries, 1 us tick, 36 us poll period); set the others back");
     m.probe = false;  // the probe is a hook of the TLM model
   }
+}
 
+// [run]: when the run stops, where its results go, the operator's console.
+void read_run(MachineSpec& m, const Config& cfg) {
   Config run = cfg.section("run");
   double stop_ms = run.get_double("stop_ms", 0.0, 0.0, 1e9);
   if (stop_ms > 0 && stop_ms < 0.001)
@@ -327,7 +327,10 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
   m.input_prompt = run.get_string("input_prompt", "$ |[console: master]\r\n");
   m.interactive = run.get_bool("interactive", false);
   m.console_tcp = int(run.get_int("console_tcp", 0, 0, 65535));
+}
 
+// [trace]: the waveforms and cycle profiles asked for, every output path checked.
+void read_traces(MachineSpec& m, const Config& cfg) {
   Config tr = cfg.section("trace");
   m.board_vcd = tr.get_string("boards_vcd", "");
   m.mon.vcd_path = tr.get_string("monitor_vcd", "");
@@ -365,7 +368,9 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
     if (std::find(m.cycle_profile.begin(), m.cycle_profile.end(), name) == m.cycle_profile.end())
       m.cycle_profile.push_back(name);
   }
+}
 
+void refuse_unknown_settings(const MachineSpec& m, const Config& cfg) {
   auto unused = cfg.unused_keys();
   // A device's own keys are read by the device when the machine is built (Machine checks them then).
   unused.erase(std::remove_if(unused.begin(), unused.end(), [](const std::string& k) { return is_device_key(k); }),
@@ -375,6 +380,24 @@ MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmw
     for (auto& k : unused) list += (list.empty() ? "" : ", ") + k;
     throw ConfigError(m.source + ": unknown setting(s): " + list);
   }
+}
+
+}  // namespace
+
+MachineSpec MachineSpec::from_config(const Config& cfg, const std::string& firmware_dir) {
+  MachineSpec m;
+  m.source = cfg.source_name();
+  m.profile = cfg.get_choice("profile", "default", Config::profile_names());
+
+  // Every board's settings: the one reader, shared with testbed-board (BoardConfig::read).
+  m.board.read(cfg);
+  m.timing.read(cfg);
+  read_boards(m, cfg, firmware_dir);
+  read_centrenet(m, cfg);
+  read_monitor(m, cfg);
+  read_run(m, cfg);
+  read_traces(m, cfg);
+  refuse_unknown_settings(m, cfg);
   return m;
 }
 

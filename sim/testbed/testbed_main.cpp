@@ -221,22 +221,31 @@ int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
   return rc;
 }
 
-}  // namespace
+// ---- the run's steps ------------------------------------------------------------------------
 
-int sc_main(int argc, char** argv) {
-  CLI::App app{"The Edinburgh Testbed multicomputer: boards, Centrenet and the hybrid monitor"};
-  app.set_version_flag("--version", testbed::version_line("testbed"), "print the version and git commit, then exit");
+struct Options {
   std::string config_path = testbed::installed_or(TESTBED_DEFAULT_CONFIG, "configs/testbed.toml");
   std::vector<std::string> sets;
   std::string firmware_dir = testbed::installed_or(TESTBED_FIRMWARE_DIR, "firmware");
   std::string out_dir, console;
   double stop_ms = -1;
-  app.add_option("config", config_path, "machine configuration (TOML)")->capture_default_str();
-  app.add_option("--set", sets, "override a setting: --set cpu.clock_mhz=8 (repeatable)");
-  app.add_option("--firmware-dir", firmware_dir, "where image names are looked up")->capture_default_str();
-  app.add_option("--out", out_dir, "output folder (console logs, monitor trace, VCDs)");
-  app.add_option("--console", console, "board whose console is the terminal (or none)");
-  app.add_option("--stop-ms", stop_ms, "simulated time limit in ms (0: until every board exits; else 0.001..1e9)")
+  std::string input;
+  bool interactive = false;
+  int console_tcp = -1;
+  int threads = -1;
+  std::string gdb_spec;
+};
+
+// -1: go on; otherwise the exit code (--help, --version: 0; a bad option or value: 2).
+int parse_options(int argc, char** argv, Options& o) {
+  CLI::App app{"The Edinburgh Testbed multicomputer: boards, Centrenet and the hybrid monitor"};
+  app.set_version_flag("--version", testbed::version_line("testbed"), "print the version and git commit, then exit");
+  app.add_option("config", o.config_path, "machine configuration (TOML)")->capture_default_str();
+  app.add_option("--set", o.sets, "override a setting: --set cpu.clock_mhz=8 (repeatable)");
+  app.add_option("--firmware-dir", o.firmware_dir, "where image names are looked up")->capture_default_str();
+  app.add_option("--out", o.out_dir, "output folder (console logs, monitor trace, VCDs)");
+  app.add_option("--console", o.console, "board whose console is the terminal (or none)");
+  app.add_option("--stop-ms", o.stop_ms, "simulated time limit in ms (0: until every board exits; else 0.001..1e9)")
       ->check(CLI::Validator(
           [](std::string& v) -> std::string {
             double d = 0;
@@ -245,23 +254,18 @@ int sc_main(int argc, char** argv) {
             return "";
           },
           "MS"));
-  std::string input;
-  bool interactive = false;
-  app.add_option("--input", input, "a file typed at the operator's console (the master's shell)");
-  int console_tcp = -1;
-  app.add_option("--console-tcp", console_tcp,
+  app.add_option("--input", o.input, "a file typed at the operator's console (the master's shell)");
+  app.add_option("--console-tcp", o.console_tcp,
                  "the operator's console also on 127.0.0.1:PORT (nc 127.0.0.1 PORT), in real time")
       ->check(CLI::Range(1, 65535));
-  app.add_flag("--interactive", interactive,
+  app.add_flag("--interactive", o.interactive,
                "this terminal is the operator's console (raw; the master's shell, switched in TOS with "
                "`console BOARD`); Ctrl-] ends the run");
-  int threads = -1;
-  app.add_option("--threads", threads,
+  app.add_option("--threads", o.threads,
                  "host threads for the boards' speculative runs (run.threads; 0: the host's cores); "
                  "every output is the same whatever the number")
       ->check(CLI::Range(0, int(CpuTiming::kMaxThreads)));
-  std::string gdb_spec;
-  app.add_option("--gdb", gdb_spec,
+  app.add_option("--gdb", o.gdb_spec,
                  "GDB remote stub: board i on 127.0.0.1:PORT+i (PORT[,nowait]; waits for a gdb to attach "
                  "unless nowait); README 'Debugging with gdb'");
   try {
@@ -269,158 +273,199 @@ int sc_main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a bad option or value: 2 (bad input), as every tool
   }
+  return -1;
+}
 
+// The configuration file with the command line's settings over it, as TOML overrides.
+Config configuration(const Options& o) {
+  Config cfg = Config::from_file(o.config_path);
+  for (auto& s : o.sets) cfg.apply_override(s);
+  if (!o.out_dir.empty()) cfg.apply_override("run.out_dir=" + toml_string(o.out_dir));
+  if (!o.console.empty()) cfg.apply_override("run.console=" + toml_string(o.console));
+  if (o.stop_ms >= 0) {
+    std::ostringstream v;
+    v << std::setprecision(17) << o.stop_ms;
+    std::string text = v.str();
+    if (text.find_first_of(".e") == std::string::npos) text += ".0";  // a TOML float
+    cfg.apply_override("run.stop_ms=" + text);
+  }
+  if (!o.input.empty()) cfg.apply_override("run.input=" + toml_string(o.input));
+  if (o.console_tcp > 0) cfg.apply_override("run.console_tcp=" + std::to_string(o.console_tcp));
+  if (o.threads >= 0) cfg.apply_override("run.threads=" + std::to_string(o.threads));
+  if (o.interactive) {
+    cfg.apply_override("run.interactive=true");
+    if (o.console.empty()) cfg.apply_override("run.console=\"master\"");
+  }
+  cfg.apply_profile();
+  return cfg;
+}
+
+// --gdb PORT[,nowait]: a stub per board on PORT+i (nullptr without --gdb).
+std::unique_ptr<gdb::GdbServer> start_gdb(const std::string& gdb_spec, Machine& machine, const MachineSpec& spec) {
+  if (gdb_spec.empty()) return nullptr;
+  std::string port_text = gdb_spec.substr(0, gdb_spec.find(','));
+  std::string rest = gdb_spec.size() > port_text.size() ? gdb_spec.substr(port_text.size()) : "";
+  char* end = nullptr;
+  long port_l = std::strtol(port_text.c_str(), &end, 10);
+  int port = (port_text.empty() || *end || port_l > 65535) ? -1 : int(port_l);
+  bool wait = rest != ",nowait";
+  if (!rest.empty() && rest != ",nowait") port = -1;
+  if (port <= 0 || port + int(machine.board_count()) - 1 > 65535)
+    throw std::runtime_error("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
+  std::vector<Board*> boards;
+  std::vector<std::string> images;
+  for (size_t i = 0; i < machine.board_count(); ++i) {
+    boards.push_back(&machine.board(i));
+    images.push_back(i < spec.boards.size() ? spec.boards[i].image : "");
+  }
+  auto server = std::make_unique<gdb::GdbServer>("gdb", boards, port, wait, images);
+  machine.disable_progress_watch();  // a debugger holds boards as long as it likes
+  std::cerr << "testbed: gdb stub on 127.0.0.1:" << port << "+i";
+  for (size_t i = 0; i < machine.board_count(); ++i)
+    std::cerr << (i ? ", " : " (") << machine.board(i).basename() << " " << port + int(i);
+  std::cerr << ")" << (wait ? ", waiting for gdb to attach" : "") << std::endl;
+  return server;
+}
+
+// The operator's session is over: the run ends as the person would leave the machine. The shells
+// waiting for input are expected; any other program still alive is named.
+void report_session_over(Machine& machine, const MachineSpec& spec) {
+  std::ostringstream stopped;
+  for (size_t i = 0; i < machine.board_count(); ++i) {
+    std::string procs = machine.tos_processes(i), others;
+    size_t a = 0;
+    while (a < procs.size()) {
+      size_t e = procs.find(", ", procs.find(')', a));
+      std::string one = procs.substr(a, e == std::string::npos ? std::string::npos : e - a);
+      if (one.rfind("sh (", 0) != 0) others += (others.empty() ? "" : ", ") + one;
+      a = e == std::string::npos ? procs.size() : e + 2;
+    }
+    if (!others.empty()) stopped << "testbed:   " << machine.board(i).basename() << ": " << others << "\n";
+  }
+  std::cout << "testbed: the session script is done and for " << spec.script_idle
+            << " nothing progressed (run.script_idle_ms): the session is over, the run ends at "
+            << sc_core::sc_time_stamp() << "\n";
+  if (!stopped.str().empty())
+    std::cout << "testbed: programs still there, stopped with the run (waiting for what no one will send):\n"
+              << stopped.str();
+}
+
+// Why the run stopped when it was not every board finishing: no progress, a session script
+// stuck, or the session over. 1 when the stop is a failure.
+int report_stop(Machine& machine, const MachineSpec& spec) {
+  int rc = 0;
+  if (machine.stalled()) {
+    std::ostringstream m;
+    m << "testbed: no progress since " << machine.last_progress() << ": for " << spec.no_progress
+      << " of simulated time no board ran a user thread, wrote to its console, used Centrenet or the LAN link, "
+         "or finished. The machine is deadlocked or waits for what cannot come; stopped at "
+      << sc_core::sc_time_stamp() << " (run.no_progress_ms). Each board's state is below.\n";
+    std::cout << m.str();
+    std::cerr << "testbed: stopped at " << sc_core::sc_time_stamp() << ": no progress for " << spec.no_progress
+              << " (run.no_progress_ms); each board's state is in the summary\n";
+    rc = 1;
+  }
+  if (!machine.script_stuck().empty()) {
+    std::ostringstream m;
+    m << "testbed: the session script's " << machine.script_stuck() << " has waited " << spec.script_wait
+      << " (run.script_wait_ms); stopped at " << sc_core::sc_time_stamp()
+      << ". A program's output is not the shell's prompt: `@wait TEXT` before the line waits for the program's\n";
+    std::cout << m.str();
+    std::cerr << m.str();
+    rc = 1;
+  }
+  if (machine.script_ended()) report_session_over(machine, spec);
+  return rc;
+}
+
+// A line per board: how it ended, what it ran, its console's first line. 1 when one failed.
+int report_boards(Machine& machine, const MachineSpec& spec) {
+  int rc = 0;
+  for (size_t i = 0; i < machine.board_count(); ++i) {
+    Board& b = machine.board(i);
+    const BoardResult& r = b.result();
+    std::cout << "board " << std::left << std::setw(8) << b.basename() << std::right;
+    if (!r.halt_reason.empty()) {
+      std::cout << "HALTED at " << std::fixed << std::setprecision(3) << r.time.to_seconds() * 1e3
+                << std::defaultfloat << " ms: " << r.halt_reason;
+      rc = 1;
+    } else if (r.finished) {
+      std::cout << (r.succeeded() ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
+      if (!r.succeeded()) rc = 1;
+    } else {
+      std::cout << "still running (" << machine.board_state(i) << ")";
+      std::string procs = machine.tos_processes(i);
+      if (!procs.empty()) std::cout << ", TOS processes: " << procs;
+      if (spec.stop_time == sc_core::SC_ZERO_TIME && !machine.script_ended()) rc = 1;
+    }
+    std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()
+              << " cycles (" << b.cpu().core().stopped_cycles() << " stopped), console "
+              << machine.console_bytes(i) << " bytes";
+    if (b.cpu().exact())
+      std::cout << ", exact: " << b.cpu().commits() << " commits, " << b.cpu().rollbacks() << " rollbacks";
+    std::cout << "\n";
+    if (!machine.console_first_line(i).empty())
+      std::cout << "      " << std::left << std::setw(8) << "" << std::right << "console: "
+                << machine.console_first_line(i) << "\n";
+  }
+  return rc;
+}
+
+// Once the machine's own files are closed, every write error of the run is known
+// (output_errors.h): 3 when one failed or the summary could not be written, else `rc`.
+int exit_code_after_output(const MachineSpec& spec, int rc) {
+  std::cout << "results in " << spec.out_dir << "/\n";
+  std::cout.flush();
+  for (auto& f : output::failures())
+    std::cerr << "testbed: output error: " << f.path << ": " << f.why << "\n";
+  if (!output::failures().empty()) {
+    std::cerr << "testbed: " << output::failures().size()
+              << " output file(s) could not be written; the rest of the results are in " << spec.out_dir << "/\n";
+    return 3;
+  }
+  if (!std::cout) {
+    std::cerr << "testbed: writing the run's summary to standard output failed\n";
+    return 3;
+  }
+  return rc;
+}
+
+// Builds the machine, runs it, and writes the summary; the exit code.
+int run(const Options& o) {
+  MachineSpec spec = MachineSpec::from_config(configuration(o), o.firmware_dir);
+  check_fits_host(spec);
+  spec.print(std::cout);
+  auto machine_owner = std::make_unique<Machine>("testbed", spec);
+  Machine& machine = *machine_owner;
+  std::unique_ptr<gdb::GdbServer> gdb_server = start_gdb(o.gdb_spec, machine, spec);
+  std::cout << "----- console of " << (spec.console.empty() ? "no board" : spec.console) << " -----"
+            << std::endl;
+  auto t0 = std::chrono::steady_clock::now();
+  machine.run();
+  double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::cout << "----- end of run at " << sc_core::sc_time_stamp() << " -----\n";
+  machine.write_cycle_profiles(std::cout);
+  int rc = report_stop(machine, spec);
+  rc |= report_boards(machine, spec);
+  machine.network().report(std::cout);
+  rc |= report_monitor(machine, std::cout, host_seconds);
+  report_threads(machine, std::cout);
+  std::cout << std::fixed << std::setprecision(3) << "host: " << host_seconds << " s for "
+            << sc_core::sc_time_stamp().to_seconds()
+            << " s simulated\n";
+  // The machine's own files (console logs, trace dumps) are closed with it.
+  gdb_server.reset();  // it names the boards: it goes before them
+  machine_owner.reset();
+  return exit_code_after_output(spec, rc);
+}
+
+}  // namespace
+
+int sc_main(int argc, char** argv) {
+  Options o;
+  if (int rc = parse_options(argc, argv, o); rc >= 0) return rc;
   try {
-    Config cfg = Config::from_file(config_path);
-    for (auto& s : sets) cfg.apply_override(s);
-    if (!out_dir.empty()) cfg.apply_override("run.out_dir=" + toml_string(out_dir));
-    if (!console.empty()) cfg.apply_override("run.console=" + toml_string(console));
-    if (stop_ms >= 0) {
-      std::ostringstream v;
-      v << std::setprecision(17) << stop_ms;
-      std::string text = v.str();
-      if (text.find_first_of(".e") == std::string::npos) text += ".0";  // a TOML float
-      cfg.apply_override("run.stop_ms=" + text);
-    }
-    if (!input.empty()) cfg.apply_override("run.input=" + toml_string(input));
-    if (console_tcp > 0) cfg.apply_override("run.console_tcp=" + std::to_string(console_tcp));
-    if (threads >= 0) cfg.apply_override("run.threads=" + std::to_string(threads));
-    if (interactive) {
-      cfg.apply_override("run.interactive=true");
-      if (console.empty()) cfg.apply_override("run.console=\"master\"");
-    }
-    cfg.apply_profile();
-    MachineSpec spec = MachineSpec::from_config(cfg, firmware_dir);
-    check_fits_host(spec);
-    spec.print(std::cout);
-    auto machine_owner = std::make_unique<Machine>("testbed", spec);
-    Machine& machine = *machine_owner;
-    std::unique_ptr<gdb::GdbServer> gdb_server;
-    if (!gdb_spec.empty()) {
-      std::string port_text = gdb_spec.substr(0, gdb_spec.find(','));
-      std::string rest = gdb_spec.size() > port_text.size() ? gdb_spec.substr(port_text.size()) : "";
-      char* end = nullptr;
-      long port_l = std::strtol(port_text.c_str(), &end, 10);
-      int port = (port_text.empty() || *end || port_l > 65535) ? -1 : int(port_l);
-      bool wait = rest != ",nowait";
-      if (!rest.empty() && rest != ",nowait") port = -1;
-      if (port <= 0 || port + int(machine.board_count()) - 1 > 65535)
-        throw std::runtime_error("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
-      std::vector<Board*> boards;
-      std::vector<std::string> images;
-      for (size_t i = 0; i < machine.board_count(); ++i) {
-        boards.push_back(&machine.board(i));
-        images.push_back(i < spec.boards.size() ? spec.boards[i].image : "");
-      }
-      gdb_server = std::make_unique<gdb::GdbServer>("gdb", boards, port, wait, images);
-      machine.disable_progress_watch();  // a debugger holds boards as long as it likes
-      std::cerr << "testbed: gdb stub on 127.0.0.1:" << port << "+i";
-      for (size_t i = 0; i < machine.board_count(); ++i)
-        std::cerr << (i ? ", " : " (") << machine.board(i).basename() << " " << port + int(i);
-      std::cerr << ")" << (wait ? ", waiting for gdb to attach" : "") << std::endl;
-    }
-    std::cout << "----- console of " << (spec.console.empty() ? "no board" : spec.console) << " -----"
-              << std::endl;
-    auto t0 = std::chrono::steady_clock::now();
-    machine.run();
-    double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::cout << "----- end of run at " << sc_core::sc_time_stamp() << " -----\n";
-    machine.write_cycle_profiles(std::cout);
-
-    int rc = 0;
-    if (machine.stalled()) {
-      std::ostringstream m;
-      m << "testbed: no progress since " << machine.last_progress() << ": for " << spec.no_progress
-        << " of simulated time no board ran a user thread, wrote to its console, used Centrenet or the LAN link, "
-           "or finished. The machine is deadlocked or waits for what cannot come; stopped at "
-        << sc_core::sc_time_stamp() << " (run.no_progress_ms). Each board's state is below.\n";
-      std::cout << m.str();
-      std::cerr << "testbed: stopped at " << sc_core::sc_time_stamp() << ": no progress for " << spec.no_progress
-                << " (run.no_progress_ms); each board's state is in the summary\n";
-      rc = 1;
-    }
-    if (!machine.script_stuck().empty()) {
-      std::ostringstream m;
-      m << "testbed: the session script's " << machine.script_stuck() << " has waited " << spec.script_wait
-        << " (run.script_wait_ms); stopped at " << sc_core::sc_time_stamp()
-        << ". A program's output is not the shell's prompt: `@wait TEXT` before the line waits for the program's\n";
-      std::cout << m.str();
-      std::cerr << m.str();
-      rc = 1;
-    }
-    if (machine.script_ended()) {
-      // The operator's session is over: the run ends as the person would leave the machine.
-      // The shells waiting for input are expected; any other program still alive is named.
-      std::ostringstream stopped;
-      for (size_t i = 0; i < machine.board_count(); ++i) {
-        std::string procs = machine.tos_processes(i), others;
-        size_t a = 0;
-        while (a < procs.size()) {
-          size_t e = procs.find(", ", procs.find(')', a));
-          std::string one = procs.substr(a, e == std::string::npos ? std::string::npos : e - a);
-          if (one.rfind("sh (", 0) != 0) others += (others.empty() ? "" : ", ") + one;
-          a = e == std::string::npos ? procs.size() : e + 2;
-        }
-        if (!others.empty()) stopped << "testbed:   " << machine.board(i).basename() << ": " << others << "\n";
-      }
-      std::cout << "testbed: the session script is done and for " << spec.script_idle
-                << " nothing progressed (run.script_idle_ms): the session is over, the run ends at "
-                << sc_core::sc_time_stamp() << "\n";
-      if (!stopped.str().empty())
-        std::cout << "testbed: programs still there, stopped with the run (waiting for what no one will send):\n"
-                  << stopped.str();
-    }
-    for (size_t i = 0; i < machine.board_count(); ++i) {
-      Board& b = machine.board(i);
-      const BoardResult& r = b.result();
-      std::cout << "board " << std::left << std::setw(8) << b.basename() << std::right;
-      if (!r.halt_reason.empty()) {
-        std::cout << "HALTED at " << std::fixed << std::setprecision(3) << r.time.to_seconds() * 1e3
-                  << std::defaultfloat << " ms: " << r.halt_reason;
-        rc = 1;
-      } else if (r.finished) {
-        std::cout << (r.succeeded() ? "finished" : "FAILED, exit code " + std::to_string(r.exit_code));
-        if (!r.succeeded()) rc = 1;
-      } else {
-        std::cout << "still running (" << machine.board_state(i) << ")";
-        std::string procs = machine.tos_processes(i);
-        if (!procs.empty()) std::cout << ", TOS processes: " << procs;
-        if (spec.stop_time == sc_core::SC_ZERO_TIME && !machine.script_ended()) rc = 1;
-      }
-      std::cout << "  " << b.cpu().core().instructions() << " instructions, " << b.cpu().core().cycles()
-                << " cycles (" << b.cpu().core().stopped_cycles() << " stopped), console "
-                << machine.console_bytes(i) << " bytes";
-      if (b.cpu().exact())
-        std::cout << ", exact: " << b.cpu().commits() << " commits, " << b.cpu().rollbacks() << " rollbacks";
-      std::cout << "\n";
-      if (!machine.console_first_line(i).empty())
-        std::cout << "      " << std::left << std::setw(8) << "" << std::right << "console: "
-                  << machine.console_first_line(i) << "\n";
-    }
-    machine.network().report(std::cout);
-    rc |= report_monitor(machine, std::cout, host_seconds);
-    report_threads(machine, std::cout);
-    std::cout << std::fixed << std::setprecision(3) << "host: " << host_seconds << " s for "
-              << sc_core::sc_time_stamp().to_seconds()
-              << " s simulated\n";
-    // The machine's own files (console logs, trace dumps) are closed with it: then every write
-    // error of the run is known (output_errors.h).
-    gdb_server.reset();  // it names the boards: it goes before them
-    machine_owner.reset();
-    std::cout << "results in " << spec.out_dir << "/\n";
-    std::cout.flush();
-    for (auto& f : output::failures())
-      std::cerr << "testbed: output error: " << f.path << ": " << f.why << "\n";
-    if (!output::failures().empty()) {
-      std::cerr << "testbed: " << output::failures().size()
-                << " output file(s) could not be written; the rest of the results are in " << spec.out_dir << "/\n";
-      return 3;
-    }
-    if (!std::cout) {
-      std::cerr << "testbed: writing the run's summary to standard output failed\n";
-      return 3;
-    }
-    return rc;
+    return run(o);
   } catch (const ConfigError& e) {
     std::cerr << "testbed: configuration error: " << e.what() << "\n";
   } catch (const ElfError& e) {
