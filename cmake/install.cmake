@@ -82,7 +82,7 @@ set(TESTBED_PUBLIC_HEADERS
   hw/bus/memory_port.h hw/bus/register_target.h
   hw/centrenet/centrenet_bus.h hw/centrenet/centrenet_config.h hw/centrenet/centrenet_network.h
   hw/centrenet/fibre_link.h hw/centrenet/frame.h hw/centrenet/network_interface.h
-  hw/cpu/m68k_bus.h hw/cpu/m68k_cpu.h
+  hw/cpu/m68k_bus.h hw/cpu/m68k_cpu.h hw/cpu/m68k_sr.h
   hw/monitor/mmi.h hw/monitor/monitor.h hw/monitor/monitor_engine.h hw/monitor/monitor_params.h
   hw/monitor/monitor_probe.h hw/monitor/monitor_tlm.h hw/monitor/monitor_vcd.h hw/monitor/smi.h
   hw/monitor/smi_filter.h
