@@ -9,9 +9,10 @@ silently disagrees the day the definition changes: this check finds the copies.
 Each row of FACTS is one fact: its name, where its one definition lives (`home`), why a copy
 is harmful, the regular expressions that find a copy written by hand (`patterns`), the files
 searched (`where`: globs on the file's name, and `under`: globs on its path from the
-repository's top, `*` crossing folders; a file must match both) and the files allowed to hold it (`allowed`: its home and the files generated from it). A pattern
-finds the fact as it is written where it would be copied (`sr & 0x2000`, `0xAA00`), not every
-number that happens to share its digits (0x2000 is also an instruction word and an address).
+repository's top, `*` crossing folders; a file must match both) and the files allowed to hold
+it (`allowed`: its home and the files generated from it). A pattern finds the fact as it is
+written where it would be copied (`sr & 0x2000`, `0xAA00`), not every number that happens to
+share its digits (0x2000 is also an instruction word and an address).
 To cover another fact, or the same fact in another language (the Python side: board names, net
 message types, TID bits), add a row; `--self-test` then proves the row can fail.
 
@@ -75,7 +76,8 @@ FACTS = [
          home="sw/tables/registers/mmu.toml [[layout]] PTE (TB_MMU_PTE_*), memory_map.toml "
               "board.page_size (TB_PAGE_SIZE, TB_PAGE_SHIFT)",
          why="the MMU model walks the table the kernel writes and the debugger reads",
-         patterns=[r"(?i)\bpte\w*\s*&\s*(0x[0-9a-f]+|\d+)\b", r"\bva\w*\s*>>\s*10\b", r"\bva\w*\s*&\s*0[xX]3[fF][fF]\b"],
+         patterns=[r"(?i)\bpte\w*\s*&\s*(0x[0-9a-f]+|\d+)\b", r"\bva\w*\s*>>\s*10\b",
+                   r"\bva\w*\s*&\s*0[xX]3[fF][fF]\b"],
          where=C_CXX, under=["hw/board/*", "sim/*", "firmware/*"],
          sample="  pa = (pte & 0xFFFC00u) | (va & 0x3FF);", sample_path="sim/gdb/copy.cpp"),
     Fact(name="file service sync bytes",

@@ -175,8 +175,8 @@ void Exec::group0(Cpu& c) {
     c.t_ = false;
     c.loop_mode_ = false;
     idle(c, 8);
-    uint16_t ssw = (uint16_t)((c.fault_write_ ? 0 : kSswRead) | (c.fault_instr_ ? kSswInstructionFetch : kSswDataFetch) |
-                              (c.fault_fc_ & 7));
+    uint16_t ssw = (uint16_t)((c.fault_write_ ? 0 : kSswRead) |
+                              (c.fault_instr_ ? kSswInstructionFetch : kSswDataFetch) | (c.fault_fc_ & 7));
     uint16_t frame[29] = {};
     frame[0] = old;
     frame[1] = (uint16_t)(c.inst_pc_ >> 16);
