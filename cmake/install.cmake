@@ -82,7 +82,7 @@ set(TESTBED_PUBLIC_HEADERS
   hw/bus/irq_line.h hw/bus/memory_port.h hw/bus/register_target.h
   hw/centrenet/centrenet_bus.h hw/centrenet/centrenet_config.h hw/centrenet/centrenet_network.h
   hw/centrenet/fibre_link.h hw/centrenet/frame.h hw/centrenet/network_interface.h
-  hw/cpu/m68k_bus.h hw/cpu/m68k_cpu.h
+  hw/cpu/m68k_bus.h hw/cpu/m68k_cpu.h hw/cpu/m68k_sr.h
   hw/monitor/mmi.h hw/monitor/monitor.h hw/monitor/monitor_engine.h hw/monitor/monitor_params.h
   hw/monitor/monitor_probe.h hw/monitor/monitor_tlm.h hw/monitor/monitor_vcd.h hw/monitor/smi.h
   hw/monitor/smi_filter.h
@@ -92,7 +92,8 @@ set(TESTBED_PUBLIC_HEADERS
 list(TRANSFORM TESTBED_PUBLIC_HEADERS PREPEND ${CMAKE_SOURCE_DIR}/)
 install(FILES ${TESTBED_PUBLIC_HEADERS} DESTINATION include/testbed)
 install(FILES ${TESTBED_GENERATED_DIR}/include/testbed/memory_map.h ${TESTBED_GENERATED_DIR}/include/testbed/register_tables.h
-              ${TESTBED_GENERATED_DIR}/include/testbed/events.h DESTINATION include/testbed)
+              ${TESTBED_GENERATED_DIR}/include/testbed/events.h
+              ${TESTBED_GENERATED_DIR}/include/testbed/file_service_protocol.h DESTINATION include/testbed)
 set(TESTBED_MODEL_LIBRARIES m68k_core testbed_elf testbed_config testbed_output testbed_tables testbed_bus
     testbed_board testbed_centrenet testbed_monitor_engine testbed_monitor testbed_filestore testbed_machine
     systemc_tlm testbed_warnings)
@@ -123,6 +124,7 @@ install(FILES ${CMAKE_SOURCE_DIR}/cmake/TestbedModelsConfig.cmake ${CMAKE_BINARY
 install(FILES ${CMAKE_SOURCE_DIR}/sw/tables/gen_tables.py ${CMAKE_SOURCE_DIR}/sw/tables/tables.py
               ${CMAKE_SOURCE_DIR}/sw/tables/memory_map.toml
               ${CMAKE_SOURCE_DIR}/sw/tables/events.toml ${CMAKE_SOURCE_DIR}/sw/tables/tos.toml
+              ${CMAKE_SOURCE_DIR}/sw/tables/file_service.toml
         DESTINATION share/testbed/tables)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/sw/tables/registers/ DESTINATION share/testbed/tables/registers)
 install(PROGRAMS ${CMAKE_SOURCE_DIR}/cmake/testbed-gen-device DESTINATION bin)

@@ -350,7 +350,7 @@ TEST(M68010, InterruptsAtEachIplAreMaskedByTheSrMaskExceptLevel7) {
         EXPECT_EQ(bus.iack_level, level);
         uint32_t sp = bus.get32(kResult + 4);
         EXPECT_EQ(bus.get16(sp + 6), (24 + level) * 4);
-        EXPECT_EQ(cpu.regs().sr & 0x0700, 0x0700);  // the handler's STOP #$2700
+        EXPECT_EQ(cpu.regs().sr & m68k::kSrIntMask, m68k::kSrIntMask);  // the handler's STOP #$2700
       } else {
         EXPECT_EQ(bus.get16(kResult), 0xEE) << level << " " << mask;
       }

@@ -122,7 +122,7 @@ Prep d(int reg, uint32_t v) {
   return [=](Cpu& c, CountingBus&) { c.regs().d[reg] = v; };
 }
 Prep flags(uint16_t ccr) {
-  return [=](Cpu& c, CountingBus&) { c.regs().sr = (uint16_t)((c.regs().sr & 0xFF00) | ccr); };
+  return [=](Cpu& c, CountingBus&) { c.regs().sr = (uint16_t)((c.regs().sr & m68k::kSrSystemByte) | ccr); };
 }
 Prep both(Prep a, Prep b) {
   return [=](Cpu& c, CountingBus& bus) {
@@ -533,7 +533,7 @@ TEST(Mc68010Timing, Table9_20_InterruptTraceReset) {
     {
       Machine m(model);
       m.load({0x4E71});
-      m.cpu.regs().sr = 0x2000;
+      m.cpu.regs().sr = m68k::kSrSupervisor;
       m.cpu.regs().pc = kCode;
       m.cpu.load_prefetch(0x4E71, 0x4E71);
       m.cpu.set_ipl(3);
@@ -548,7 +548,7 @@ TEST(Mc68010Timing, Table9_20_InterruptTraceReset) {
     {
       Machine m(model);
       m.load({0x4E71});
-      m.cpu.regs().sr = 0xA700;
+      m.cpu.regs().sr = m68k::kSrTrace | m68k::kSrSupervisor | m68k::kSrIntMask;
       m.cpu.regs().pc = kCode;
       m.cpu.load_prefetch(0x4E71, 0x4E71);
       m.cpu.run_until(m.cpu.cycles() + 1);  // the NOP
@@ -699,7 +699,7 @@ TEST(Mc68010LoopMode, AnInterruptLeavesItAndTheLoopCompletes) {
   for (int i = 0; i < 64; i++) m.bus.mem[0x4000 + i] = (uint8_t)(i + 1);
   m.load(kCopyLoop);
   m.cpu.regs().d[0] = 63;
-  m.cpu.regs().sr = 0x2000;  // interrupts enabled
+  m.cpu.regs().sr = m68k::kSrSupervisor;  // interrupts enabled
   m.cpu.regs().pc = kCode;
   m.cpu.load_prefetch(kCopyLoop[0], kCopyLoop[1]);
   m.cpu.run_until(m.cpu.cycles() + 200);  // inside the loop, in loop mode

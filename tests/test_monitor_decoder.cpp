@@ -82,7 +82,7 @@ TEST(MonitorDecoder, AbsoluteTimesSurviveThousandsOfWraps) {
 TEST(MonitorDecoder, NamesComeFromTheSharedTable) {
   EXPECT_EQ(dec::event_name(EV_TRAP70), "TRAP70");
   EXPECT_EQ(dec::event_name(EV_CREATE), "CREATE");
-  EXPECT_EQ(dec::event_name(0xAA05), "WRAP_05");
+  EXPECT_EQ(dec::event_name(EV_WRAP_MARKER_VALUE | 5), "WRAP_05");
   EXPECT_EQ(dec::event_name(0x4000 | 17), "SCHED(17)");
 }
 
@@ -90,7 +90,8 @@ namespace {
 std::vector<uint32_t> good_stream() {
   // SMI 1: (ts 5, TRAP7) (ts 0x0002 after a wrap, 0xAA01) ; SMI 2: (ts 9, CREATE) (ts 9, CTID 3)
   return {0x00010005, 0x00020009, 0x00010000 | EV_TRAP7, 0x80000000, 0x00020000 | EV_CREATE,
-          0x00010002, 0x0001AA01, 0x00020009, 0x00020003, 0x00010003, 0x00010000 | EV_TRAP70};
+          0x00010002, 0x00010000 | EV_WRAP_MARKER_VALUE | 1, 0x00020009, 0x00020003, 0x00010003,
+          0x00010000 | EV_TRAP70};
 }
 }  // namespace
 

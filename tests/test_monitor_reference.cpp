@@ -6,6 +6,8 @@
 
 #include "monitor_engine.h"
 
+#include <testbed/events.h>
+
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -33,7 +35,7 @@ struct Reference {
 
   void marker(Smi& m) {
     if (m.pending && m.f.size() < p.smi_depth) {
-      m.f.push_back(uint32_t(ts) << 16 | 0xAA00 | (wraps & 0xFF));
+      m.f.push_back(uint32_t(ts) << 16 | EV_WRAP_MARKER_VALUE | (wraps & 0xFF));
       m.pending = false;
     }
   }

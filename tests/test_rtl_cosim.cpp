@@ -8,6 +8,7 @@
 #include "tlm_payload.h"
 
 #include <gtest/gtest.h>
+#include <testbed/events.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <array>
@@ -84,7 +85,7 @@ std::vector<Op> slave_ops(Rng& r, uint64_t clocks) {
     unsigned x = r.below(100);
     if (mode == 2 || (mode == 1 && x < 10)) {
       uint16_t w = uint16_t(r.next());
-      if ((w & 0xFF00) == 0xAA00) w ^= 0x100;
+      if ((w & EV_WRAP_MARKER_MASK) == EV_WRAP_MARKER_VALUE) w ^= 0x100;
       v.push_back({c, true, 0, 2, w});
     } else if (x < 20) {
       static const unsigned regs[][2] = {{2, 2}, {4, 2}, {8, 2}, {0xA, 2}, {8, 4}};

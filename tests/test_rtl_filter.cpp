@@ -39,7 +39,7 @@ void run_until(const Params& p, const Profile& prof, uint64_t seed, uint64_t eve
   for (unsigned k = 1; k <= p.n_smi; ++k)
     for (unsigned s = 0; s < SmiFilter::kStages; ++s)
       tot.drops[s] += eng.engine().filter(k).drops(SmiFilter::Stage(s));
-  for (uint32_t w : ls.stats().stream) tot.markers += (w & 0xFF00) == EV_FILTER_MARKER_VALUE;
+  for (uint32_t w : ls.stats().stream) tot.markers += (w & EV_WRAP_MARKER_MASK) == EV_FILTER_MARKER_VALUE;
   EXPECT_EQ(eng.late_accesses(), 0u);
 }
 

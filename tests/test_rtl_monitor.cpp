@@ -169,7 +169,7 @@ TEST_F(Both, WrapMarkerFromEverySmi) {
     const unsigned order[] = {3, 1, 2};
     for (unsigned i = 0; i < 3; ++i) {
       EXPECT_EQ(words[2 * i], order[i] << 16 | 0x0000);
-      EXPECT_EQ(words[2 * i + 1], order[i] << 16 | 0xAA01);
+      EXPECT_EQ(words[2 * i + 1], order[i] << 16 | EV_WRAP_MARKER_VALUE | 1);
     }
   }
 }

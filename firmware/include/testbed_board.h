@@ -3,6 +3,7 @@
  * hw/board/README.md describes the devices. C only (freestanding, m68k-linux-gnu-gcc -m68010). */
 #ifndef TESTBED_BOARD_H
 #define TESTBED_BOARD_H
+#include <testbed/file_service_protocol.h> /* TB_FS_REQUEST_SYNC, TB_FS_REPLY_SYNC */
 #include <testbed/memory_map.h>
 
 #define TB_REG8(a) (*(volatile unsigned char *)(a))
@@ -19,9 +20,8 @@
 /* Exception vector of an autovectored interrupt at IPL `level`. */
 #define TB_AUTOVECTOR(level) (24 + (level))
 
-/* Host file service on SERIAL1 (protocol in hw/board/README.md). */
-#define TB_FS_REQUEST_SYNC 0xA5
-#define TB_FS_REPLY_SYNC 0x5A
+/* Host file service on SERIAL1 (protocol in hw/board/README.md): its sync bytes come from the
+ * generated <testbed/file_service_protocol.h>. */
 
 /* Serial ports: base TB_SERIAL0_BASE (console) or TB_SERIAL1_BASE (LAN link, file service);
  * both ports have one register file (TB_SERIAL0_* and TB_SERIAL1_* offsets and bits agree). */

@@ -1,10 +1,11 @@
 // The host side of the master's LAN link (SERIAL1): a file service that lets firmware fetch
 // files from a host folder and store result files into another. Protocol (all lengths
-// big-endian; checksum = 8-bit sum of the bytes it follows, from the byte after the sync):
+// big-endian; checksum = 8-bit sum of the bytes it follows, from the byte after the sync; the
+// sync bytes are TB_FS_REQUEST_SYNC and TB_FS_REPLY_SYNC, sw/tables/file_service.toml):
 //
-//   request : 0xA5  op  name_len  name[name_len]  len[4]  data[len]  checksum
+//   request : REQUEST_SYNC  op  name_len  name[name_len]  len[4]  data[len]  checksum
 //             op 'G' get a file (len 0), 'P' put a file (data = contents)
-//   reply   : 0x5A  status  len[4]  data[len]  checksum
+//   reply   : REPLY_SYNC  status  len[4]  data[len]  checksum
 //             status 0 ok (G: data = contents), 1 no such file, 2 bad name, 3 bad checksum,
 //             4 host I/O error, 5 too large, 6 unknown op, 7 a name the host keeps for its own
 //             results (a 'P' the host refuses, so that a guest cannot plant a file the host
@@ -20,6 +21,8 @@
 #pragma once
 #include "serial_endpoint.h"
 
+#include <testbed/file_service_protocol.h>
+
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -31,7 +34,7 @@ namespace testbed {
 
 class FileService : public SerialEndpoint {
  public:
-  static constexpr uint8_t kRequestSync = 0xA5, kReplySync = 0x5A;
+  static constexpr uint8_t kRequestSync = TB_FS_REQUEST_SYNC, kReplySync = TB_FS_REPLY_SYNC;
   enum Status : uint8_t {
     Ok = 0, NoSuchFile = 1, BadName = 2, BadChecksum = 3, IoError = 4, TooLarge = 5, BadOp = 6, Reserved = 7
   };

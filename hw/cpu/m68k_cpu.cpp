@@ -175,13 +175,13 @@ void Exec::group0(Cpu& c) {
     c.t_ = false;
     c.loop_mode_ = false;
     idle(c, 8);
-    uint16_t ssw = (uint16_t)((c.fault_write_ ? 0 : 0x100) | (c.fault_instr_ ? 0x2000 : 0x1000) |
-                              (c.fault_fc_ & 7));
+    uint16_t ssw = (uint16_t)((c.fault_write_ ? 0 : kSswRead) |
+                              (c.fault_instr_ ? kSswInstructionFetch : kSswDataFetch) | (c.fault_fc_ & 7));
     uint16_t frame[29] = {};
     frame[0] = old;
     frame[1] = (uint16_t)(c.inst_pc_ >> 16);
     frame[2] = (uint16_t)c.inst_pc_;
-    frame[3] = (uint16_t)(0x8000 | vec * 4);
+    frame[3] = (uint16_t)(kFrameFormatBusFault | vec * 4);
     frame[4] = ssw;
     frame[5] = (uint16_t)(c.fault_addr_ >> 16);
     frame[6] = (uint16_t)c.fault_addr_;
@@ -332,7 +332,7 @@ Cpu::Cpu(Bus& bus, Model model) : bus_(bus), model_(model) {
       g_table[1][op] = reads_then_writes_ccr((uint16_t)op) ? &Exec::save_ccr : g_inner_010[op];
     for (uint32_t op = 0; op < 65536; op++) g_loopable[op] = loopable((uint16_t)op);
   });
-  r_.sr = 0x2700;
+  r_.sr = kSrReset;
   unpack_sr(r_.sr);
 }
 
@@ -453,14 +453,14 @@ uint32_t Cpu::fast_wait_states(Space space, uint32_t address) const {
 }
 
 uint16_t Cpu::pack_sr() const {
-  return (uint16_t)((t_ ? 0x8000 : 0) | (s_ ? 0x2000 : 0) | mask_ << 8 | Exec::ccr(*this));
+  return (uint16_t)((t_ ? kSrTrace : 0) | (s_ ? kSrSupervisor : 0) | mask_ << kSrIntMaskShift | Exec::ccr(*this));
 }
 
 void Cpu::unpack_sr(uint16_t sr) {
   Exec::set_ccr(*this, (uint8_t)sr);
-  t_ = (sr >> 15) & 1;
-  mask_ = (sr >> 8) & 7;
-  s_ = (sr >> 13) & 1;
+  t_ = (sr >> kSrTraceShift) & 1;
+  mask_ = (sr >> kSrIntMaskShift) & 7;
+  s_ = (sr >> kSrSupervisorShift) & 1;
   // The windows stay open unless the space changes: run_until() comes here every time, and a
   // board that runs ten instructions per quantum would otherwise miss all three each time.
   if (cur_pages_ != pages_[s_ ? 1 : 0]) {
@@ -523,7 +523,7 @@ void Cpu::load_prefetch(uint16_t ird, uint16_t irc) {
 void Cpu::reset() {
   halted_ = stopped_ = false;
   loop_mode_ = false;
-  unpack_sr(0x2700);
+  unpack_sr(kSrReset);
   t_ = false;
   r_.vbr = 0;
   uint64_t before = cycles_;

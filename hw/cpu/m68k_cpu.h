@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "m68k_bus.h"
+#include "m68k_sr.h"
 
 namespace m68k {
 
@@ -258,7 +259,7 @@ class Cpu {
   // The SR the instruction started with, once the undo log has been replayed.
   uint16_t inst_sr() const {
     uint32_t ccr = (undo_ccr_ & kCcrSaved) ? undo_ccr_ & 0x1F : fx_ << 4 | fn_ << 3 | fz_ << 2 | fv_ << 1 | fc_;
-    return (uint16_t)((t_ ? 0x8000 : 0) | (s_ ? 0x2000 : 0) | mask_ << 8 | ccr);
+    return (uint16_t)((t_ ? kSrTrace : 0) | (s_ ? kSrSupervisor : 0) | mask_ << kSrIntMaskShift | ccr);
   }
   // The group-0 fault being raised (address error or bus error).
   uint32_t fault_addr_ = 0;

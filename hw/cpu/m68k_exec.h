@@ -419,9 +419,9 @@ struct Exec {
   static void set_sr(Cpu& c, uint16_t v) {
     c.limit_ = 0;  // the mask or T may have changed: back to the run loop's checks
     set_ccr(c, (uint8_t)v);
-    logged(c, c.t_) = (v >> 15) & 1;
-    logged(c, c.mask_) = (v >> 8) & 7;
-    set_supervisor(c, (v >> 13) & 1);
+    logged(c, c.t_) = (v >> kSrTraceShift) & 1;
+    logged(c, c.mask_) = (v >> kSrIntMaskShift) & 7;
+    set_supervisor(c, (v >> kSrSupervisorShift) & 1);
   }
   static M68K_INLINE bool cond(const Cpu& c, int cc) {
     switch (cc) {

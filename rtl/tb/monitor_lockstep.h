@@ -5,6 +5,8 @@
 #pragma once
 #include "monitor_model.h"
 
+#include <testbed/events.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <sstream>
@@ -57,7 +59,7 @@ class Stimulus {
       if (w) {
         ops.write_start |= uint16_t(1u << i);
         uint16_t w = uint16_t(rng_.next());
-        if ((w & 0xFF00) == 0xAA00) w ^= 0x0100;  // 0xAAnn is the markers' own
+        if ((w & EV_WRAP_MARKER_MASK) == EV_WRAP_MARKER_VALUE) w ^= 0x0100;  // the wrap markers' own
         ops.word[i] = w;
       } else if (rng_.chance(prof_.reg_read_per_mille)) {
         static const int8_t regs[] = {kSmiStatus, kSmiLevel, kSmiLost, kSmiLostLo};
@@ -218,7 +220,7 @@ inline std::string check_stream(const std::vector<uint32_t>& stream, unsigned n_
     if (phase[src] == 0) {
       ts[src] = w;
     } else {
-      if ((w & 0xFF00) == 0xAA00) {
+      if ((w & EV_WRAP_MARKER_MASK) == EV_WRAP_MARKER_VALUE) {
         ++mk;
         uint64_t e = (epoch[src] & ~uint64_t(0xFF)) | (w & 0xFF);
         if (e < epoch[src]) e += 256;

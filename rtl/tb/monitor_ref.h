@@ -3,6 +3,8 @@
 #pragma once
 #include "monitor_model.h"
 
+#include <testbed/events.h>
+
 #include <deque>
 #include <stdexcept>
 #include <utility>
@@ -132,7 +134,7 @@ class RefMonitor : public Model {
 
   void try_marker(Smi& s) {
     if (s.marker_pending && s.fifo.size() < p_.smi_depth) {
-      s.fifo.push_back({ts_, uint16_t(0xAA00 | (wraps_ & 0xFF))});
+      s.fifo.push_back({ts_, uint16_t(EV_WRAP_MARKER_VALUE | (wraps_ & 0xFF))});
       s.marker_pending = false;
     }
   }

@@ -2,6 +2,7 @@
 #include "rsp_server.h"
 
 #include "elf_loader.h"
+#include "m68k_sr.h"
 
 #include <testbed/memory_map.h>
 
@@ -32,7 +33,7 @@ void GdbTarget::set_reg(int n, uint32_t v) {
   else if (n < 16) r.a[n - 8] = v;
   else if (n == 16) {
     uint16_t sr = uint16_t(v);
-    bool was = r.sr & 0x2000, now = sr & 0x2000;
+    bool was = r.sr & m68k::kSrSupervisor, now = sr & m68k::kSrSupervisor;
     if (was != now) {  // a[7] is the stack pointer of the mode SR names: swap them over
       if (was) {
         r.ssp = r.a[7];
@@ -192,7 +193,7 @@ bool GdbTarget::keep_off_fast_path(uint32_t base, bool supervisor) {
 void GdbTarget::refresh_prefetch() {
   m68k::Registers& r = core().regs();
   uint8_t b[4] = {0, 0, 0, 0};
-  bool user = !(r.sr & 0x2000);
+  bool user = !(r.sr & m68k::kSrSupervisor);
   board_.cpu().debug_access(false, r.pc, b, 4, user ? m68k::FC_USER_PROGRAM : m68k::FC_SUPERVISOR_PROGRAM);
   core().load_prefetch(uint16_t(b[0] << 8 | b[1]), uint16_t(b[2] << 8 | b[3]));
 }
@@ -304,7 +305,7 @@ bool GdbTarget::find_thread(uint32_t id, Thread& out) {
 
 // The TOS thread the CPU runs: in user mode, `current`.
 uint32_t GdbTarget::current_thread() {
-  if (!tos() || (core().regs().sr & 0x2000)) return kCpuThread;
+  if (!tos() || (core().regs().sr & m68k::kSrSupervisor)) return kCpuThread;
   uint32_t th = user_thread();
   return th ? th : kCpuThread;
 }
@@ -325,7 +326,7 @@ std::string GdbTarget::describe(uint32_t id) {
   char buf[160];
   if (t.id == kCpuThread) {
     std::snprintf(buf, sizeof buf, "%s CPU%s", board_.basename(),
-                  tos() ? ((core().regs().sr & 0x2000) ? ", kernel" : ", user") : "");
+                  tos() ? ((core().regs().sr & m68k::kSrSupervisor) ? ", kernel" : ", user") : "");
     return buf;
   }
   const char* st = t.state < sizeof kThreadStates / sizeof *kThreadStates ? kThreadStates[t.state] : "?";
@@ -358,11 +359,11 @@ bool GdbTarget::set_thread_reg(uint32_t id, int n, uint32_t v) {
 
 // A user address of thread t's process: its page table (ASID = pid), walked here.
 bool GdbTarget::translate(const Thread& t, uint32_t va, uint32_t& pa) {
-  uint32_t page = va >> 10;
+  uint32_t page = va >> TB_PAGE_SHIFT;
   if (!t.ptable || page >= info_[kUserPages]) return false;
   uint32_t pte = phys32(t.ptable + 4 * page);
   if (!(pte & TB_MMU_PTE_VALID) || !(pte & TB_MMU_PTE_USER)) return false;
-  pa = (pte & 0xFFFC00u) | (va & 0x3FF);
+  pa = (pte & TB_MMU_PTE_FRAME) | (va & (TB_PAGE_SIZE - 1));
   return true;
 }
 

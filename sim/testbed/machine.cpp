@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "filestore.h"
+#include "m68k_sr.h"
 #include "monitor_pins_tlm.h"
 
 namespace testbed {
@@ -313,13 +314,13 @@ std::string Machine::board_state(size_t i) {
   if (core.halted()) {
     s << "halted: " << core.halt_reason();
   } else if (core.stopped()) {
-    unsigned mask = (core.regs().sr >> 8) & 7;
+    unsigned mask = (core.regs().sr & m68k::kSrIntMask) >> m68k::kSrIntMaskShift;
     s << "in STOP, interrupt mask " << mask
       << (mask == 7 ? " (only a level-7 interrupt can wake it)" : "")
       << (core.interrupt_pending() ? ", an interrupt pending" : ", no interrupt pending");
   } else {
     s << "executing at pc 0x" << std::hex << core.regs().pc << std::dec
-      << ((core.regs().sr & 0x2000) ? " (supervisor)" : " (user)");
+      << ((core.regs().sr & m68k::kSrSupervisor) ? " (supervisor)" : " (user)");
   }
   return s.str();
 }

@@ -272,6 +272,18 @@ def board(folder=HERE):
     return b
 
 
+def file_service(folder=HERE):
+    """file_service.toml: the host file service's sync bytes, two different bytes."""
+    fs = _read(folder, "file_service.toml")
+    sync = fs["sync"]
+    for k in ("request", "reply"):
+        if not isinstance(sync.get(k), int) or not 0 <= sync[k] <= 0xFF:
+            raise TableError(f"file_service.toml: sync.{k} = {sync.get(k)} is not a byte")
+    if sync["request"] == sync["reply"]:
+        raise TableError("file_service.toml: the request and reply sync bytes must differ")
+    return fs
+
+
 def tos(folder=HERE):
     """tos.toml, checked against itself, events.toml's classes and the board's page size."""
     t = _read(folder, "tos.toml")

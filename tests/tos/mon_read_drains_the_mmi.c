@@ -25,7 +25,8 @@ int main(void) {
         continue;
       }
       have_ts[k] = 0;
-      CHECK((w & 0xFF00) == 0xAA00, "SMI %u: event word 0x%lx is a wrap marker", k, (unsigned long)(w & 0xFFFF));
+      CHECK((w & EV_WRAP_MARKER_MASK) == EV_WRAP_MARKER_VALUE, "SMI %u: event word 0x%lx is a wrap marker", k,
+            (unsigned long)(w & 0xFFFF));
       CHECK((w & 0xFF) == (uint32_t)markers[k] + 1, "SMI %u: marker %lu follows %d", k, (unsigned long)(w & 0xFF),
             markers[k]);
       ++markers[k];

@@ -17,7 +17,7 @@
  * the host stores nothing, and the reply is read and dropped; the link stays in step. A request
  * that times out before it is all out runs out the same way. */
 #include "defs.h"
-#include <testbed_board.h> /* TB_FS_REQUEST_SYNC, TB_FS_REPLY_SYNC */
+#include <testbed_board.h> /* TB_FS_REQUEST_SYNC, TB_FS_REPLY_SYNC (file_service_protocol.h) */
 
 #define RING 512                      /* bytes, a power of two */
 #define LAN_TIMEOUT_US 5000000u       /* no byte for this long: -ETIMEDOUT */

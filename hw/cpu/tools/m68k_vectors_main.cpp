@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "m68k_cpu.h"
+#include "m68k_sr.h"
 #include "tool_args.h"
 #include "version.h"
 
@@ -138,7 +139,7 @@ std::string run_one(m68k::Cpu& cpu, std::vector<uint8_t>& mem, const Test& t) {
   r.usp = b[15];
   r.ssp = b[16];
   r.sr = (uint16_t)b[17];
-  r.a[7] = (r.sr & 0x2000) ? r.ssp : r.usp;
+  r.a[7] = (r.sr & m68k::kSrSupervisor) ? r.ssp : r.usp;
   r.pc = b[18] - 4;
   cpu.load_prefetch((uint16_t)t.before.prefetch[0], (uint16_t)t.before.prefetch[1]);
   cpu.clear_halt();
