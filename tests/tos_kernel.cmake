@@ -68,7 +68,9 @@ function(tos_kernel_test)
   if(T_FORBID) # with ALL_FREE: no board's console log may match it
     list(APPEND setup "-DFORBID_REGEX=${T_FORBID}")
   endif()
-  if(T_LOG)
+  if(T_LOG STREQUAL "any") # some board's console log must match LOG_REGEX
+    list(APPEND setup -DCHECK_ANY_LOG=${_tos_out}/${T_NAME} "-DCHECK_ANY_REGEX=${T_LOG_REGEX}")
+  elseif(T_LOG)
     list(APPEND setup -DCHECK_FILE=${_tos_out}/${T_NAME}/${T_LOG}.console.log "-DCHECK_REGEX=${T_LOG_REGEX}")
   endif()
   add_test(NAME tos_${T_NAME}

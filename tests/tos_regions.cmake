@@ -50,18 +50,19 @@ set_tests_properties(experiment_seed003-btree_reduced PROPERTIES LABELS "seed003
 # kernel with a queue of 8 (tos-txq8.elf) runs the reduced B-tree on 8 boards: without the
 # overflow, its region handlers stop every slave for good, each in the send phase toward one
 # whose input queue is full (the no-progress detector ends the run). With it, the tree is whole,
-# every frame comes back, and board7's end-of-run line counts the messages it held.
+# every frame comes back, and the end-of-run line of a board that held messages counts them.
 tos_kernel_test(PROGRAM btree NAME network_overflow_keeps_btree_going IMAGE tos-txq8.elf
   CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-8.toml LINE "earth btree data 0,100 2 4 2370 500 500 95"
   REGEX "btree: check: .*: yes; .*invariants hold.*btree: done" ALL_FREE LABELS "seed003;hardening"
-  SET run.no_progress_ms=3000 LOG board7 LOG_REGEX "network overflow: [1-9][0-9]* messages held in memory")
+  SET run.no_progress_ms=3000 LOG any LOG_REGEX "network overflow: [1-9][0-9]* messages held in memory")
 # The held messages' data: the counting network on 40 boards with the same kernel (8 clients)
-# makes board25 hold messages that carry a region's pieces, served from memory; every value the
-# network hands out is checked (cnet check ... ok).
+# makes boards hold messages that carry a region's pieces, served from memory; every value the
+# network hands out is checked (cnet check ... ok). Which boards hold data moves with the timing
+# (board25 did until the kernel's end-of-run lines moved), so the check is that some board did.
 tos_kernel_test(PROGRAM cnet NAME network_overflow_serves_held_data IMAGE tos-txq8.elf
   CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-40.toml LINE "earth cnet data 2 26 1,8 3 4"
   REGEX "cnet check data 8 12 ok.*cnet: done" ALL_FREE LABELS "seed003;hardening"
-  SET run.no_progress_ms=3000 LOG board25
+  SET run.no_progress_ms=3000 LOG any
   LOG_REGEX "network overflow: [1-9][0-9]* messages held in memory while the network was blocked, [1-9][0-9]* of them with data")
 
 # A thread waiting for the protocol blocks alone: its board's other thread runs meanwhile.
