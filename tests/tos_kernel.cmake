@@ -221,6 +221,10 @@ foreach(t adder_sums_correct_spread adder_sums_correct_here adder_sums_correct_r
   set_property(TEST tos_${t} APPEND PROPERTY LABELS balance)
 endforeach()
 tos_kernel_test(PROGRAM migration_keeps_data ALL_FREE)
+# A process's console is its home's (issue 62 item 4): a thread on air and one that moved to fire
+# print on earth's console, the program's, whole and in order.
+tos_kernel_test(PROGRAM migrated_printf_goes_home ALL_FREE LABELS "sdk;migration"
+  REGEX "printed on air: the quick brown fox jumps over the lazy dog, 0123456789, then the end\r?\n.*printed on fire after a migration\r?\n.*printed at home.*migrated_printf_goes_home: PASS")
 tos_kernel_test(PROGRAM migration_keeps_data NAME migration_keeps_data_dma_anywhere SET centrenet.dma=dma-anywhere ALL_FREE)
 # Several seeds (each run is deterministic), over a thousand migrations each; the full size
 # is build/bin/testbed with the boot line "earth migration_stress SEED 5000 1500".
@@ -395,8 +399,8 @@ tos_kernel_test(PROGRAM pmigrate_stress NAME pmigrate_moves_processes_keeping_ev
   REGEX "pmigrate_stress: [1-9] moves direct, [1-9] indirect.*pmigrate_stress: PASS" ALL_FREE
   SET run.stop_ms=900000 centrenet.dma=dma-anywhere LABELS "seed001;migration")
 tos_kernel_test(PROGRAM pmig_forged_refused NAME pmigrate_forged_messages_are_refused FILES pmig_task LOG air IMAGE tos-test.elf
-  REGEX "pmig_forged_refused: PASS"
-  LOG_REGEX "type [0-9]+ from [a-z]+: not from the home of the process it names.*a page of no image arriving here.*not to the master.*no migration under way.*pmig_task 5: 60 messages, 8 KB intact, ends on board 2"
+  REGEX "pmig_task 5: 60 messages, 8 KB intact, ends on board 2.*pmig_forged_refused: PASS"
+  LOG_REGEX "type [0-9]+ from [a-z]+: not from the home of the process it names.*a page of no image arriving here.*not to the master.*no migration under way"
   LABELS "seed001;migration;hardening")
 # The PVM-style task layer (seed 001, issue 35; lib/pvm.c, include/tos/pvm.h): typed pack/unpack
 # round trips and tags out of order; forged messages refused and counted by reason; task ids

@@ -23,18 +23,26 @@ int console_raw;
 
 
 /* ---- output ---- */
-/* Copy what fits of the thread's pending output (op_buf, op_len) into the ring. */
+/* Copy what fits of the thread's pending output (op_buf, op_len) into the ring, or, for a thread
+ * away from its process's home, home (remote.c: the process's console is its home's). */
 static int feed(struct tcb *t) {
   char chunk[64];
   while (t->op_len) {
     uint32_t n = t->op_len < sizeof chunk ? t->op_len : sizeof chunk;
-    if (room() < 2 * n) return 0; /* room for "\r\n" expansion */
+    if (t->proc->guest) {
+      uint32_t r = remote_console_room();
+      if (!r) return 0;
+      if (n > r) n = r;
+    } else if (room() < 2 * n) {
+      return 0; /* room for "\r\n" expansion */
+    }
     if (!vm_copyin(t->proc, chunk, t->op_buf, n)) { /* the page went while the thread waited */
       t->op_total = (uint32_t)-TOS_EFAULT;
       t->op_len = 0;
       return 1;
     }
-    console_put(chunk, (int)n);
+    if (t->proc->guest) remote_console_out(t, chunk, n);
+    else console_put(chunk, (int)n);
     t->op_buf += n;
     t->op_len -= n;
   }

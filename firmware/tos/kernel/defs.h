@@ -291,6 +291,9 @@ void remote_fault_report(struct tcb *t, uint32_t va);
 void remote_child_report(struct proc *p, uint32_t parent_tid, int32_t code, uint32_t hops);
 void remote_drop_pages(struct tcb *t);
 int32_t remote_sbrk(struct tcb *t, uint32_t increment);
+uint32_t remote_console_room(void);                                        /* a guest's console output: characters one message takes now (0: the queue is full) */
+void remote_console_out(const struct tcb *t, const char *src, uint32_t n); /* ... sent home, to the process's console */
+extern uint32_t remote_console_lost;                                       /* home: characters of processes already gone */
 struct tcb *thread_here(uint32_t hb, uint32_t hp, uint32_t tid); /* migrate.c: thread tid of process (hb, hp), if on this board */ /* a guest's thread: sbrk at the home; it waits */
 struct proc *remote_guest(uint32_t hb, uint32_t hp, uint32_t hs);
 extern uint32_t remote_lost;

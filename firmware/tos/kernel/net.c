@@ -411,7 +411,7 @@ static const uint8_t sender_rule[NET_TYPES] = {
     [NET_PAGE_FWD] = FROM_HOME, [NET_PAGE_GRANT] = FROM_HOME, [NET_PAGE_DROP] = FROM_HOME,
     /* ... and is the one asked */
     [NET_SBRK] = TO_HOME, [NET_BAR_ARRIVE] = TO_HOME, [NET_PAGE_REQ] = TO_HOME, [NET_PAGE_ACK] = TO_HOME,
-    [NET_PAGE_DONE] = TO_HOME,
+    [NET_PAGE_DONE] = TO_HOME, [NET_GUEST_OUT] = TO_HOME,
 };
 static const char *const rule_broken[] = {
     [FROM_MASTER] = "not from the master, sender",

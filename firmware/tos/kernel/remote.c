@@ -320,6 +320,46 @@ void remote_drop_pages(struct tcb *t) {
   if (!t->proc->guest) pages_thread_gone(t->proc, t->slot, net_me()); /* a guest's: on NET_EXITED */
 }
 
+/* ---- a process's console is its home's ----
+ * A program's output reaches the console it was started from, wherever its threads run (as a
+ * remote login's job prints on the terminal that started it, not on the machine it runs on): a
+ * thread away from home writes its console output home, GUEST_OUT_CHARS characters a message,
+ * and the home prints it. The writer waits (console_line.c's writers' queue) while the network
+ * queue is full. Messages from one board to another arrive in order, so a thread's output does. */
+#define GUEST_OUT_HEAD 5
+#define GUEST_OUT_CHARS (4 * (NET_MAX_OPS - GUEST_OUT_HEAD))
+uint32_t remote_console_room(void) { return net_queue_room() ? GUEST_OUT_CHARS : 0; }
+
+void remote_console_out(const struct tcb *t, const char *src, uint32_t n) {
+  const struct proc *p = t->proc;
+  uint32_t o[NET_MAX_OPS] = {p->home_board, p->home_pid, p->home_serial, t->tid, n};
+  for (uint32_t i = 0; i < n; i += 4) {
+    uint32_t w = 0;
+    for (uint32_t k = 0; k < 4; ++k) w = (w << 8) | (uint8_t)(i + k < n ? src[i + k] : 0);
+    o[GUEST_OUT_HEAD + i / 4] = w;
+  }
+  net_queue(p->home_board, NET_GUEST_OUT, o, GUEST_OUT_HEAD + (n + 3) / 4, 0, 0, NULL, NULL);
+}
+
+uint32_t remote_console_lost; /* characters of a process that had ended when they came home */
+
+static void on_guest_out(uint32_t from, const uint32_t *o, uint32_t nops) {
+  if (!tid_of(o[3], o[0], o[1])) return (void)net_bad(from, NET_GUEST_OUT, "writing TID", o[3]);
+  if (o[4] > 4 * (nops - GUEST_OUT_HEAD)) return (void)net_bad(from, NET_GUEST_OUT, "count", o[4]);
+  struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
+  if (!p) { /* ended meanwhile (a kill): its output goes with it, counted */
+    remote_console_lost += o[4];
+    return;
+  }
+  if (!home_thread_on(p, o[3] & (TOS_MAX_THREADS - 1), from))
+    return (void)net_bad(from, NET_GUEST_OUT, "output from a board the home knows none of the process's threads on, thread", o[3]);
+  for (uint32_t i = 0; i < o[4]; ++i) {
+    char c = (char)(o[GUEST_OUT_HEAD + i / 4] >> (24 - 8 * (i % 4)));
+    if (c == '\r') continue; /* kputc adds it back before '\n' */
+    kputc(c);
+  }
+}
+
 void remote_init(void) {
   rand_state = 0x5EED0000u + net_me();
   net_register(NET_CREATE, on_create, 10);
@@ -332,4 +372,5 @@ void remote_init(void) {
   net_register(NET_CHILD, on_child, 6);
   net_register(NET_SBRK, on_sbrk, 5);
   net_register(NET_SBRK_DONE, on_sbrk_done, 2);
+  net_register(NET_GUEST_OUT, on_guest_out, GUEST_OUT_HEAD);
 }
