@@ -61,7 +61,6 @@ TEST(IrqLine, ALineLeftOpenOnPurposeIsAccepted) {
   EXPECT_EQ(elaboration_error(), "");
   EXPECT_EQ(sc_core::sc_time_stamp(), sc_core::sc_time(1, sc_core::SC_US));
   EXPECT_TRUE(shelf.timer.irq_line().left_open());
-  EXPECT_THROW(shelf.timer.irq_line().leave_open(""), std::invalid_argument);  // a reason is required
 }
 
 TEST(IrqLine, AConnectedLineDeliversEachChangeOfLevelOnce) {
@@ -81,8 +80,11 @@ TEST(IrqLine, AConnectedLineDeliversEachChangeOfLevelOnce) {
   }
 }
 
+// (Apart from the elaborating tests: an exception thrown after sc_start has switched to SystemC's
+// coroutine stacks makes AddressSanitizer warn that it cannot follow the stack.)
 TEST(IrqLine, ALineLeftOpenCanStillBeConnectedByItsBuilder) {
   IrqLine line("ni");
+  EXPECT_THROW(line.leave_open(""), std::invalid_argument);  // a reason is required
   line.leave_open("no board yet");
   std::vector<bool> seen;
   line.connect([&](bool l) { seen.push_back(l); });
