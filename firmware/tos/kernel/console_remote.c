@@ -21,17 +21,13 @@ int console_send_pending(void) { return con_fwd_head != con_fwd_tail; }
 
 static void pack(uint32_t *ops, const char *src, uint32_t n) {
   ops[0] = n;
-  for (uint32_t i = 0; i < n; i += 4) {
-    uint32_t w = 0;
-    for (uint32_t k = 0; k < 4; ++k) w = (w << 8) | (uint8_t)(i + k < n ? src[i + k] : 0);
-    ops[1 + i / 4] = w;
-  }
+  net_pack_chars(ops + 1, src, n);
 }
 
 static uint32_t unpack(const uint32_t *ops, uint32_t nops, char *dst) {
   uint32_t n = ops[0];
   if (n > 4 * (nops - 1)) n = 4 * (nops - 1);
-  for (uint32_t i = 0; i < n; ++i) dst[i] = (char)(ops[1 + i / 4] >> (24 - 8 * (i % 4)));
+  for (uint32_t i = 0; i < n; ++i) dst[i] = net_unpacked_char(ops + 1, i);
   return n;
 }
 

@@ -226,6 +226,15 @@ extern int console_raw;
 #define NET_TYPE(tag) ((tag) & 0xFF)
 #define NET_NOPS(tag) (((tag) >> 8) & 0xF)
 #define NET_MAX_OPS 13 /* 16 descriptor words: header, operands, one address/length pair */
+/* Characters carried in operands, four a word, first in the high byte (console messages). */
+static inline void net_pack_chars(uint32_t *words, const char *src, uint32_t n) {
+  for (uint32_t i = 0; i < n; i += 4) {
+    uint32_t w = 0;
+    for (uint32_t k = 0; k < 4; ++k) w = (w << 8) | (uint8_t)(i + k < n ? src[i + k] : 0);
+    words[i / 4] = w;
+  }
+}
+static inline char net_unpacked_char(const uint32_t *words, uint32_t i) { return (char)(words[i / 4] >> (24 - 8 * (i % 4))); }
 /* enum net_type (NET_*): <testbed/tos_net.h>, generated from sw/tables/tos.toml's [[net_type]],
  * shared with tests that forge messages */
 typedef void (*net_handler)(uint32_t from, const uint32_t *ops, uint32_t nops);

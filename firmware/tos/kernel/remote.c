@@ -333,11 +333,7 @@ uint32_t remote_console_room(void) { return net_queue_room() ? GUEST_OUT_CHARS :
 void remote_console_out(const struct tcb *t, const char *src, uint32_t n) {
   const struct proc *p = t->proc;
   uint32_t o[NET_MAX_OPS] = {p->home_board, p->home_pid, p->home_serial, t->tid, n};
-  for (uint32_t i = 0; i < n; i += 4) {
-    uint32_t w = 0;
-    for (uint32_t k = 0; k < 4; ++k) w = (w << 8) | (uint8_t)(i + k < n ? src[i + k] : 0);
-    o[GUEST_OUT_HEAD + i / 4] = w;
-  }
+  net_pack_chars(o + GUEST_OUT_HEAD, src, n);
   net_queue(p->home_board, NET_GUEST_OUT, o, GUEST_OUT_HEAD + (n + 3) / 4, 0, 0, NULL, NULL);
 }
 
@@ -354,7 +350,7 @@ static void on_guest_out(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (!home_thread_on(p, o[3] & (TOS_MAX_THREADS - 1), from))
     return (void)net_bad(from, NET_GUEST_OUT, "output from a board the home knows none of the process's threads on, thread", o[3]);
   for (uint32_t i = 0; i < o[4]; ++i) {
-    char c = (char)(o[GUEST_OUT_HEAD + i / 4] >> (24 - 8 * (i % 4)));
+    char c = net_unpacked_char(o + GUEST_OUT_HEAD, i);
     if (c == '\r') continue; /* kputc adds it back before '\n' */
     kputc(c);
   }
