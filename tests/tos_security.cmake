@@ -16,6 +16,11 @@ tos_kernel_test(PROGRAM forged_create_is_refused NAME forged_remote_create_is_re
 tos_kernel_test(PROGRAM tid_board_field_checked IMAGE tos-test.elf LABELS "security;hardening"
   CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-32.toml LINE "board17 tid_board_field_checked" CONSOLE board17 LOG board18
   LOG_REGEX "refused message type 11 from board17: parent TID \\(1[0-9][0-9][0-9]\\)")
+# The same field where a home serves its pages: a thread on board18 of a process at home on board17
+# gets its pages (the home once compared four bits and refused it).
+tos_kernel_test(PROGRAM paging_on_high_boards LABELS "security;hardening" SET ${_fast}
+  CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-32.toml LINE "board17 paging_on_high_boards" CONSOLE board17
+  FORBID "refused message")
 tos_kernel_test(PROGRAM forged_page_and_kill_fail NAME forged_page_request_and_kill_are_refused IMAGE tos-test.elf
   SET ${_fast} LABELS security LOG air LOG_REGEX "refused message type 14 from water: not from the home of the process it names"
   REGEX "refused message type 15 from water: a page asked for in the name of a thread that is not away.*forged_page_and_kill_fail: PASS")

@@ -157,6 +157,16 @@ struct proc {
                    * the 128 channels for one (that test cost every migration 2.4 ms of packing) */
 };
 
+/* A TID of process (home board hb, pid hp): made, and recognised, by its fields whole (tos.toml
+ * [tid]; a board field cut to four bits once took board 17's TIDs for board 1's). */
+static inline uint32_t tid_make(uint32_t hb, uint32_t hp, uint32_t slot) {
+  return (hb & TOS_TID_BOARD_MASK) << TOS_TID_BOARD_SHIFT | (hp & TOS_TID_PROCESS_MASK) << TOS_TID_PROCESS_SHIFT | slot;
+}
+static inline int tid_of(uint32_t tid, uint32_t hb, uint32_t hp) {
+  return tid <= 0xFFFF && (tid >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) == hb &&
+         (tid >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) == hp;
+}
+
 /* ---- route.c: routing tables kept by the master (seed 001's Figure 2) ---- */
 void route_placed(struct proc *p, uint32_t slot, uint32_t board); /* home: a thread is now on board */
 uint32_t route_lookup(const struct proc *p, uint32_t slot);       /* the board the table gives */
@@ -326,7 +336,7 @@ void pages_arrived(struct proc *p, uint32_t v);
 void pmigrate_init(void);
 void pmigrate_poll(void); /* from the main loop: the migration under way takes its next step */
 extern uint32_t pmig_out, pmig_in, pmig_ckpt_pages;
-extern uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
+extern uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred, pages_asked;
 /* region.c: shared regions and computation migration (seed 003) */
 void region_init(void);
 void region_process_gone(struct proc *p); /* its part here ends: copies go home, its regions are deleted */

@@ -88,6 +88,9 @@ static void tell_done(void) {
 static void say_done(void) {
   kprintf("tos: %s: all programs done, %u frames free, %u TCBs free; threads migrated in %u, out %u\n", board_name,
           frames_free(), tcbs_free(), migrations_in, migrations_out);
+  if (pages_asked || pages_copied || pages_moved || pages_invalidated)
+    kprintf("tos: %s: pages asked for %u; sent as copies %u, moved %u; invalidated %u; held for a call %u\n",
+            board_name, pages_asked, pages_copied, pages_moved, pages_invalidated, pages_deferred);
   if (reconf_asked)
     kprintf("tos: %s: reconfiguration requests %u: moved a thread at once %u, later %u; none fitted %u\n",
             board_name, reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded);

@@ -92,7 +92,7 @@ uint32_t pages_reserve(uint32_t lo) {
   return lo + sizeof(bset_t) * TOS_MAX_PROCESSES * TOS_USER_PAGES;
 }
 
-uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
+uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred, pages_asked; /* (say_done prints them) */
 
 static uint32_t me(void) { return net_me(); }
 static int is_code(const struct proc *p, uint32_t v) { return v >= p->text_lo && v < p->text_hi; }
@@ -413,7 +413,7 @@ static void on_req(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (!p) return;
   if (o[3] >= TOS_USER_PAGES) return (void)net_bad(from, NET_PAGE_REQ, "page out of range", o[3]);
   if (REGION_WINDOW_PAGE(o[3])) return (void)net_bad(from, NET_PAGE_REQ, "a page of the region window", o[3]);
-  if ((o[4] >> TOS_TID_PROCESS_SHIFT) != (((uint32_t)p->home_board & 15u) << (TOS_TID_BOARD_SHIFT - TOS_TID_PROCESS_SHIFT) | p->home_pid))
+  if (!tid_of(o[4], p->home_board, p->home_pid))
     return (void)net_bad(from, NET_PAGE_REQ, "thread not of the process", o[4]);
   /* from another board, only for a thread of the process that is away from home (a request
    * names its thread: a board may not ask in the name of one that is here) */
@@ -645,6 +645,7 @@ int remote_page_fault(struct tcb *t, uint32_t va, int write) {
   if (v < top && v >= top - TOS_STACK_WINDOW / TOS_PAGE_SIZE) write = 1; /* its own stack: it follows */
   t->page_wait = v | (write ? 1u << 31 : 0);
   t->state = T_PAGE;
+  ++pages_asked;
   EVENT2(DGL_COMMS, write && (p->ptable[v] & TB_MMU_PTE_VALID) ? EV_PAGE_WFAULT : EV_PAGE_FAULT, t->tid);
   if (p->home_board == me()) EVENT(DGL_COMMS, EV_PAGE_REQ); /* (served here, perhaps at once) */
   send(p->home_board, NET_PAGE_REQ, p, v, t->tid, write != 0, 0, 6);

@@ -478,7 +478,7 @@ SYSCALL(pinfo) {
   for (uint32_t i = 0; i < TOS_MAX_THREADS && !p->guest; ++i) /* the home knows where its others are */
     if (p->remote_mask[i / 32] >> (i % 32) & 1) {
       struct tos_pinfo_thread *o = &info.thread[info.nthreads++];
-      o->tid = (uint16_t)((p->home_board & TOS_TID_BOARD_MASK) << TOS_TID_BOARD_SHIFT | (uint32_t)p->home_pid << TOS_TID_PROCESS_SHIFT | i);
+      o->tid = (uint16_t)tid_make(p->home_board, p->home_pid, i);
       o->state = T_AWAY;
       o->slot = (uint8_t)i;
       o->board = p->where[i];

@@ -218,9 +218,7 @@ static int forward(uint32_t fwd, uint32_t type, const uint32_t *o, uint32_t nops
  * between the board it goes to and its home until it lands). */
 #define ROUTED_OPS 9
 #define ROUTED_HOPS 32
-static uint32_t tid_of_slot(const struct proc *p, uint32_t slot) {
-  return (uint32_t)(p->home_board & TOS_TID_BOARD_MASK) << TOS_TID_BOARD_SHIFT | (uint32_t)p->home_pid << TOS_TID_PROCESS_SHIFT | slot;
-}
+static uint32_t tid_of_slot(const struct proc *p, uint32_t slot) { return tid_make(p->home_board, p->home_pid, slot); }
 
 /* Is another thread of t's process here using channel c the other way? */
 static int partner_here(const struct tcb *t, uint32_t c, int sending) {
@@ -348,7 +346,7 @@ static void on_focus(uint32_t net_from, const uint32_t *o, uint32_t nops) {
   EVENT(DGL_COMMS, EV_RX_FOCUS);
   if (!mpc_ok(net_from, NET_FOCUS, o)) return;
   int routed = nops >= ROUTED_OPS;
-  if (routed && (o[7] >> TOS_TID_BOARD_SHIFT != o[0] || (o[7] >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) != o[1]))
+  if (routed && !tid_of(o[7], o[0], o[1]))
     return (void)net_bad(net_from, NET_FOCUS, "a routed focus for a thread not of its process, TID", o[7]);
   struct proc *p;
   struct ccb *c = ccb_of(o, &p);

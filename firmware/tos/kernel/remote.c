@@ -69,11 +69,6 @@ static int home_thread_on(const struct proc *p, uint32_t slot, uint32_t b) {
   return slot < TOS_MAX_THREADS && in_mask(p, slot) && p->where[slot] == b;
 }
 
-/* A TID of process (hb, hp): its board and pid fields say so. */
-static int tid_of(uint32_t tid, uint32_t hb, uint32_t hp) {
-  return tid <= 0xFFFF && (tid >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) == hb && (tid >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) == hp;
-}
-
 /* ---- creation ---- */
 int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t processor, uint32_t entry, uint32_t arg,
                   uint32_t ret) {

@@ -251,7 +251,7 @@ struct tcb *thread_attach(struct proc *p, uint32_t slot) {
   memset(t, 0, sizeof *t);
   t->proc = p;
   t->slot = (uint8_t)slot;
-  t->tid = (uint16_t)(((p->home_board & TOS_TID_BOARD_MASK) << TOS_TID_BOARD_SHIFT) | ((uint32_t)p->home_pid << TOS_TID_PROCESS_SHIFT) | slot);
+  t->tid = (uint16_t)tid_make(p->home_board, p->home_pid, slot);
   t->ctx.parent_tid = TID_NONE;
   p->slots[slot] = t;
   ++p->nthreads;

@@ -59,12 +59,23 @@ def rc_case(case, size, how):
         return pre + "earth adder %d %s\n" % (s["adder"], place)
     side, steps = s["wator"]
     wp = s["wator_period"]
-    place = "random" if how == "random" else "here" if how == "here" else "regions"
+    how, _, food = how.partition("-")  # "-double": the A/B run whose food is software doubles
+    # balanced starts where random does (the same seed deals the regions alike): what it gains
+    # over random is the balancer's; none keeps the seed's Figure 54 regions, unbalanced
+    place = how if how in ("random", "strips", "here") else "random" if how == "balanced" else "regions"
     pre = ""
     if how in ("balanced", "none"):
         pre = "earth dgl @* +rqlen +links\n" + BALANCER % ("testbed" if how == "balanced" else "none", wp, wp, "")
-    return pre + "earth wator -n %d -k 1 %d %s\n" % (side, steps, place)
+    return pre + "earth wator -n %d -k 1%s %d %s\n" % (side, " -f " + food if food else "", steps, place)
 
+
+# wator's A/B runs: the strips dealt one by one (a placement the report's program, a thread a
+# region, could not make), and random and balanced with the food grown in software doubles in
+# every cell (the work then the same in every region whatever lives there).
+WATOR_AB = ("strips", "random-double", "balanced-double")
+WATOR_AB_LABELS = {"strips": "random placement strip by strip (A/B)",
+                   "random-double": "random placement, food in doubles (A/B)",
+                   "balanced-double": "balanced, food in doubles (A/B)"}
 
 PROGRAMS = {"compute": ["synthetic"], "comm": ["synthetic"], "mixed": ["synthetic"], "adder": ["adder"], "wator": ["wator"]}
 
@@ -139,11 +150,11 @@ def run_case(case, size, sim, out):
     if case == "comm":
         hows += ("nolink",)
     if case == "wator":  # the whole ocean on earth alone: the work of a step, for its cost per cell
-        hows += ("here",)
+        hows += WATOR_AB + ("here",)
     runs = {}
     for how in hows:
         d = os.path.join(out, case + "-" + how)
-        progs = PROGRAMS[case] + (["balancer", "dgl"] if how in ("balanced", "none", "nolink") else [])
+        progs = PROGRAMS[case] + (["balancer", "dgl"] if how.partition("-")[0] in ("balanced", "none", "nolink") else [])
         boards = PROFILED.get((case, how))
         sim(progs, rc_case(case, size, how), d,
             **({"sets": ('trace.cycle_profile="%s"' % ",".join(boards),)} if boards else {}))
@@ -198,12 +209,15 @@ def analyse_case(rep, case, runs, size):
     if "nolink" in runs:
         rep.row("Table 9, %s: balanced with the link rule off (A/B)" % TITLE9[case], None, runs["nolink"]["time"], "s",
                 "balancer -l 1000000: requests for ready-queue imbalance only")
+    for how in WATOR_AB if case == "wator" else ():
+        rep.row("Table 9, %s: %s" % (TITLE9[case], WATOR_AB_LABELS[how]), None, runs[how]["time"], "s")
     if "here" in runs:
         rep.row("wator: the whole ocean on earth alone (its work, for the cost of a step)", None, runs["here"]["time"], "s",
                 "no balancer; the report has no such run")
-    ok = all(runs[h]["time"] for h in hows)
-    rep.check("%s: every run finished" % case, ok, ", ".join("%s %s s" % (h, runs[h]["time"]) for h in hows))
-    busy = {h: slaves_busy(runs[h]["dir"]) for h in hows}
+    ran = hows + (WATOR_AB if case == "wator" else ())
+    ok = all(runs[h]["time"] for h in ran)
+    rep.check("%s: every run finished" % case, ok, ", ".join("%s %s s" % (h, runs[h]["time"]) for h in ran))
+    busy = {h: slaves_busy(runs[h]["dir"]) for h in ran}
     rep.check("%s: every run's testbed.log gives each slave's working and stopped clocks (the busy shares)" % case,
               all(b is not None and 0 < min(b[0]) and max(b[0]) <= b[1] for b in busy.values()),
               ", ".join("%s %s" % (h, "missing" if b is None else "/".join("%.1f" % x for x in b[0]) + " of %.1f s" % b[1])
@@ -224,7 +238,7 @@ def analyse_case(rep, case, runs, size):
                       "; ".join("%s: %s" % (b, "no profile, or no counts in testbed.log" if p is None else
                                             "%d of %d instructions, %d of %d cycles" % (p[0][1], p[1][1], p[0][0], p[1][0]))
                                 for b, p in zip(boards, profs)))
-    for h in hows:
+    for h in ran:
         if "WRONG" in runs[h]["earth"]:
             rep.check("%s %s: the program's result is right" % (case, h), False, "its console says WRONG")
     if case == "compute" and ok:
@@ -404,7 +418,7 @@ def busy_column(case, runs, size):
     communication-bound pairs the slaves' CPU per message: what a run's time is made of."""
     out = []
     n = _messages(case, size)
-    for how in ("seq", "none", "random", "balanced", "nolink"):
+    for how in ("seq", "none", "random", "balanced", "nolink") + (WATOR_AB if case == "wator" else ()):
         b = slaves_busy(runs[how]["dir"]) if how in runs and runs[how].get("dir") else None
         if b is None:
             continue
@@ -425,13 +439,23 @@ def busy_column(case, runs, size):
     return text
 
 
+def pages_asked(run_dir):
+    """Pages the five slaves asked a home for in a run (each board's end-of-run "pages asked for"
+    line, kernel/main.c say_done; a board that asked none prints no line)."""
+    total = 0
+    for b in SLAVE_NAMES:
+        m = re.search(r"tos: \w+: pages asked for (\d+);", runner.console(run_dir, b))
+        total += int(m.group(1)) if m else 0
+    return total
+
+
 def measured(case, runs, size, alone=None, kernel_elf=None):
     """What this run measured about the case, for Table 9's last column: the balancer's work and the
     load it saw (from Figure 41's log of the balanced run), and wator's cost per step."""
     out = []
     if case == "wator":
         steps = SIZES[size]["wator"][1]
-        per = ["%s %.0f ms" % (h, 1000.0 * runs[h]["time"] / steps) for h in ("none", "random", "balanced")
+        per = ["%s %.0f ms" % (h, 1000.0 * runs[h]["time"] / steps) for h in ("none", "random", "balanced") + WATOR_AB
                if runs.get(h, {}).get("time")]
         out.append("a step takes %s (seed: random 9,000 ms, balanced 5,500)" % ", ".join(per))
         here = runs.get("here", {})
@@ -465,9 +489,14 @@ def measured(case, runs, size, alone=None, kernel_elf=None):
                     out.append("user mode by source file (wator's image; instructions a cell a step): %s, the rest %.0f"
                                % (", ".join("%s %.0f" % (f, n / cells) for f, n in shown),
                                   (sum(byfile.values()) - sum(n for _, n in shown)) / cells))
+        asked = {h: pages_asked(runs[h]["dir"]) for h in ("none", "random", "balanced") + WATOR_AB
+                 if runs.get(h, {}).get("dir")}
+        if asked:  # remote paging: what the strips asked earth (their process's home) for
+            out.append("pages the slaves asked their home for (their end-of-run lines): %s"
+                       % ", ".join("%s %d" % (h, n) for h, n in asked.items()))
         regions = re.search(r"\(fish by region ([\d ]+)\)", runs.get("none", {}).get("earth", ""))
         nreg = len(regions.group(1).split()) if regions else None
-        for h in ("none", "random"):  # which regions share a slave: a slave of one region has its season
+        for h in ("none", "random", "strips"):  # which regions share a slave: a slave of one region has its season
             m = re.search(r"wator: strips on boards((?: \d+)+)", runs.get(h, {}).get("earth", ""))
             if m and nreg:
                 on = [int(b) for b in m.group(1).split()]
