@@ -30,6 +30,8 @@
  * computation there, in a server thread of the process (rgn_serve), and send back its result.
  * STATIC: computation for writes, data for reads; REPEAT: computation for writes, and for reads
  * after a write until some board has asked to read twice with no write between, then data.
+ * With optimistic active messages on (seed 003 6.2.3: rgn_serve's oam_return) the computation
+ * runs on its arrival instead, without a thread: see "optimistic active messages" below.
  *
  * Every message is checked where it arrives: the sender is the network interface's source
  * board; a request must come from a board the home knows one of the process's threads is on, an
@@ -49,7 +51,10 @@
 #define NPAGES(size) (((uint32_t)(size) + TOS_PAGE_SIZE - 1) / TOS_PAGE_SIZE)
 #define RGN_PAGES (TOS_MAX_REGION_BYTES / TOS_PAGE_SIZE)
 #define WIN_LO (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT)
-#define WIN_HI (TOS_STACK_BASE >> TOS_PAGE_SHIFT)
+/* The window's two top pages are no region's: a process's handler stack for the computations
+ * run as optimistic active messages, above a guard page never mapped (its overflow faults). */
+#define OAM_STACK_PAGE ((TOS_STACK_BASE >> TOS_PAGE_SHIFT) - 1)
+#define WIN_HI (OAM_STACK_PAGE - 1)
 #define NO_TID 0xFFFFu
 _Static_assert(TOS_MAX_REGIONS <= 256, "a rid's index is 8 bits");
 
@@ -82,6 +87,7 @@ struct region {
   bset_t read_once;          /* REPEAT: boards that asked to read once since the last write */
   uint8_t reads_data;        /* REPEAT: a board read twice: data for reads until the next write */
   uint32_t n_data, n_compute;
+  uint32_t n_oam, n_abort[4]; /* computations run as optimistic active messages: completed, aborted by cause */
 };
 static struct region rg[TOS_MAX_REGIONS];
 static uint16_t generation = 1;
@@ -114,8 +120,9 @@ static uint32_t wseq, wt_max; /* entries past wt_max have never been used: scans
 
 /* Migrated computations at a home, waiting for a server or being run by one. */
 #define NJOBS 32
+enum { J_FREE, J_WAITING, J_RUNNING, J_OAM }; /* J_OAM: to run as an optimistic active message */
 struct job {
-  uint8_t state, r, from, mode; /* state 0 free, 1 waiting, 2 running */
+  uint8_t state, r, from, mode; /* J_* */
   uint16_t tid;
   uint32_t fn, arg, rid, id;
   struct proc *p;
@@ -240,6 +247,7 @@ static void do_held(struct region *r);
 static struct hreq *hq_head(struct region *r);
 static void region_jobs_serve(void);
 static void serve_waiters(struct region *r);
+static int oam_on(const struct proc *p);
 
 /* May an access of this kind start here now? Not while an invalidation or recall waits for the
  * accesses here to end, nor, at the home, while another board's request is served or is next. */
@@ -402,6 +410,12 @@ static void home_run(struct region *r) {
         j->p = r->p;
         j->serial = r->p->serial;
         q->used = 0;
+        if (oam_on(r->p)) { /* it runs at the loop's next step, wherever this was called from */
+          j->state = J_OAM;
+          region_oam_pending = 1;
+          kernel_work = 1;
+          continue;
+        }
         region_jobs_serve();
         continue;
       }
@@ -889,6 +903,48 @@ static struct region *lookup(struct proc *p, uint32_t a) {
   return r;
 }
 
+/* ---- optimistic active messages (seed 003 6.2.3, Table 6.4) ----
+ * A process that asked for them (rgn_serve with oam_return) has a migrated computation run at
+ * its region's home on arrival, from the main loop right after the receive phase: no thread is
+ * created or woken. It runs in user mode, in the process's address space, on the process's
+ * handler stack (a page at OAM_STACK_PAGE), as fn(region, arg) returning to oam_return, which
+ * hands the result to the kernel. It may not block, so the kernel makes the region's access
+ * for it without blocking (Table 6.4's rgn_start_*_nonblock) and, as Hsieh's abort code does,
+ * aborts it to a thread -- the process's server thread, which runs it from its start as
+ * without optimistic active messages -- when it would block: the access not grantable now
+ * (BUSY), a page of its code not mapped here or a fault on a page that is away or read-only
+ * here (PAGE), a system call (CALL: a handler makes none; the call traps to the loop through a
+ * copy of the vector table, never to a call's handler), or past TOS_OAM_BUDGET_US (BUDGET).
+ * A computation aborted after it began has its region's data put back first (a write's are
+ * saved before it starts), so the rerun is its only effect on the region; what it wrote outside
+ * its region stays (Hsieh's hand-written handlers abort before they write). Any other fault is
+ * the process's: it is removed, as for a fault of one of its threads. */
+enum { AB_BUSY, AB_PAGE, AB_BUDGET, AB_CALL };
+static struct {
+  uint32_t ret, serial; /* oam_return, for the process of that serial; 0: off */
+  uint8_t stack;        /* its handler stack is mapped */
+} oam[TOS_MAX_PROCESSES];
+uint8_t region_oam_pending;
+static uint32_t oam_completed, oam_aborted[4], oam_faulted;
+static struct tcb oam_ctx;                      /* the handler's context: no thread's */
+static uint32_t oam_vectors[256];               /* the kernel's, with the call traps to `exception` */
+static uint8_t oam_undo[TOS_MAX_REGION_BYTES];  /* a write's region as it was */
+
+static int oam_on(const struct proc *p) {
+  return oam[p->pid].ret && oam[p->pid].serial == p->serial;
+}
+static void oam_off(struct proc *p) {
+  oam[p->pid].ret = 0;
+  if (!oam[p->pid].stack) return;
+  oam[p->pid].stack = 0;
+  uint32_t pa = vm_unmap(p, OAM_STACK_PAGE);
+  if (pa) frame_free(pa);
+}
+/* Mapped here for the user: its code runs without a fetch. */
+static int oam_page_here(struct proc *p, uint32_t va) {
+  return vm_mapped(p, va, 0) && (p->ptable[va >> TOS_PAGE_SHIFT] & TB_MMU_PTE_USER);
+}
+
 /* The process's part here ends (proc.c, before its memory goes): an exclusive copy goes home,
  * a read copy is given up, the home's regions are deleted (the other boards' parts are being
  * killed), jobs and servers forgotten. */
@@ -913,6 +969,7 @@ void region_process_gone(struct proc *p) {
     release(r);
   }
   serving[p->pid] = 0;
+  oam_off(p);
 }
 
 /* Thread t ends (thread.c's thread_forget: exit, kill, fault): its entries in the wait table go
@@ -951,11 +1008,17 @@ SYSCALL(rgn_serve) {
   struct proc *p = t->proc; /* (on any board where regions of the process are homed) */
   if (a1 == 0) { /* serving is over: every server of the process returns 0 */
     serving[p->pid] = 0;
+    oam_off(p);
     for (uint32_t k = 0; k < wt_max; ++k)
       if (wt[k].what == W_SERVE && wait_live(&wt[k]) && wt[k].t->proc == p) wake(&wt[k], 0);
     return 0;
   }
   USER_BUFFER(t, a1, sizeof(struct tos_rgn_job), 1);
+  if (a2 && ((a2 & 1) || a2 < TOS_USER_BASE || a2 >= TOS_USER_IMAGE_TOP)) return -TOS_EINVAL;
+  if (a2) {
+    oam[p->pid].ret = a2;
+    oam[p->pid].serial = p->serial;
+  }
   serving[p->pid] = 1;
   serving_serial[p->pid] = p->serial;
   struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
@@ -978,6 +1041,144 @@ SYSCALL(rgn_serve_done) {
     return 0;
   }
   return -TOS_EINVAL;
+}
+
+/* The access the handler held ends. A handler that aborted after it began has its region's
+ * data put back; its job goes to the server thread (the abort: it runs from its start there). */
+static void oam_end(struct job *j, struct region *r, int began, int aborted, uint32_t cause) {
+  if (began) {
+    if (aborted && j->mode == K_WRITE)
+      for (uint32_t i = 0; i < NPAGES(r->size); ++i) memcpy((void *)r->frame[i], oam_undo + i * TOS_PAGE_SIZE, piece_len(r, i));
+    if (j->mode == K_READ) --r->readers;
+    else r->writer = 0;
+    if (!aborted && j->mode == K_WRITE) { /* REPEAT: the home's write counts, as rgn_end_write's */
+      r->read_once = 0;
+      r->reads_data = 0;
+    }
+    REV(EV_RGN_END, r);
+  }
+  if (aborted) {
+    ++r->n_abort[cause];
+    ++oam_aborted[cause];
+    j->state = J_WAITING;
+  } else {
+    ++r->n_oam;
+    ++oam_completed;
+    j->state = J_FREE;
+    REV(EV_RGN_CM_RESULT, r);
+    uint32_t o[3] = {j->rid, j->tid, oam_ctx.ctx.regs[2]};
+    post(j->from, NET_RGN_CM_DONE, o, 3);
+  }
+  if (began) progress(r);
+  if (aborted) region_jobs_serve();
+}
+
+static void oam_run(struct job *j) {
+  struct region *r = &rg[j->r];
+  if (r->rid != j->rid || !alive(r)) {
+    j->state = J_FREE;
+    return;
+  }
+  struct proc *p = r->p;
+  if (!oam_on(p)) { /* turned off meanwhile: the server's */
+    j->state = J_WAITING;
+    region_jobs_serve();
+    return;
+  }
+  if (!oam[p->pid].stack) {
+    uint32_t pa = p->ptable[OAM_STACK_PAGE] ? 0 : frame_alloc();
+    if (!pa) {
+      j->state = J_WAITING; /* no frame for it: the server runs it (not an abort: it never began) */
+      region_jobs_serve();
+      return;
+    }
+    vm_map(p, OAM_STACK_PAGE, pa, 1);
+    oam[p->pid].stack = 1;
+  }
+  if (!grantable(r, j->mode) || oldest(r)) return oam_end(j, r, 0, 1, AB_BUSY);
+  if (!oam_page_here(p, j->fn) || !oam_page_here(p, oam[p->pid].ret)) return oam_end(j, r, 0, 1, AB_PAGE);
+  /* fn(region, arg) returning to oam_return: the C calling convention's frame on the handler
+   * stack, user mode with interrupts on, a format $0 frame */
+  struct tcb *h = &oam_ctx;
+  memset(&h->ctx, 0, sizeof h->ctx);
+  h->proc = p;
+  h->tid = j->tid; /* (the caller's: a fault's line names it) */
+  h->state = T_RUNNING;
+  uint32_t frame3[3] = {oam[p->pid].ret, r->vpage << TOS_PAGE_SHIFT, j->arg};
+  h->ctx.usp = ((OAM_STACK_PAGE + 1) << TOS_PAGE_SHIFT) - sizeof frame3;
+  if (!vm_copyout(p, h->ctx.usp, frame3, sizeof frame3)) { /* (mapped above: cannot fail) */
+    j->state = J_WAITING;
+    region_jobs_serve();
+    return;
+  }
+  h->ctx.frame_len = 8;
+  memcpy(&h->ctx.frame[2], &j->fn, 4);
+  if (!oam_vectors[0]) {
+    for (uint32_t v = 0; v < 256; ++v) oam_vectors[v] = vectors[v];
+    oam_vectors[32 + TOS_SYSCALL_TRAP] = oam_vectors[2]; /* `exception`, as every fault's */
+    oam_vectors[32 + TOS_YIELD_TRAP] = oam_vectors[2];
+  }
+  if (j->mode == K_READ) ++r->readers;
+  else r->writer = 1;
+  REV(EV_RGN_GRANTED, r);
+  if (j->mode == K_WRITE)
+    for (uint32_t i = 0; i < NPAGES(r->size); ++i) memcpy(oam_undo + i * TOS_PAGE_SIZE, (const void *)r->frame[i], piece_len(r, i));
+  struct tcb *was = current; /* (what the debugger's `current` shows stays a thread) */
+  vm_activate(p);
+  uint32_t t0 = uptime_us(), vector;
+  int over = 0;
+  set_vbr(oam_vectors);
+  for (;;) {
+    vector = run_user(h);
+    if (vector < 24 || vector > 31) break;
+    intr(vector); /* a device interrupt while it ran: back to it, within its budget */
+    spl0();
+    if (uptime_us() - t0 >= TOS_OAM_BUDGET_US) {
+      over = 1;
+      break;
+    }
+  }
+  set_vbr(vectors);
+  current = was;
+  spl0();
+
+  const uint32_t *regs = h->ctx.regs;
+  if (over) return oam_end(j, r, 1, 1, AB_BUDGET);
+  if (vector == 32 + TOS_SYSCALL_TRAP && regs[0] == SYS_RGN_SERVE_DONE && regs[1] == 0) /* oam_return: done */
+    return oam_end(j, r, 1, 0, 0);
+  if (vector == 32 + TOS_SYSCALL_TRAP || vector == 32 + TOS_YIELD_TRAP) return oam_end(j, r, 1, 1, AB_CALL);
+  if (vector == 2) { /* a page the page protocol would fetch or take for writing: a thread's to wait for */
+    uint16_t st = REG16(TB_MMU_FAULT_STATUS);
+    uint32_t reason = (st & TB_MMU_FAULT_STATUS_REASON) >> TB_MMU_FAULT_STATUS_REASON_SHIFT;
+    if ((st & TB_MMU_FAULT_STATUS_VALID) && REG32(TB_MMU_FAULT_ADDR) >= TOS_USER_BASE &&
+        (reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED || reason == TB_MMU_FAULT_STATUS_REASON_READ_ONLY ||
+         reason == TB_MMU_FAULT_STATUS_REASON_NOT_USER)) {
+      REG16(TB_MMU_FAULT_STATUS) = 0;
+      return oam_end(j, r, 1, 1, AB_PAGE);
+    }
+  }
+  ++oam_faulted;
+  j->state = J_FREE;
+  oam_fault(h, vector); /* the process is removed: its regions and jobs with it */
+}
+
+void region_oam_run(void) {
+  region_oam_pending = 0;
+  for (;;) { /* in arrival order; a run may queue more (its access's end serves the next request) */
+    struct job *j = NULL;
+    for (uint32_t i = 0; i < NJOBS; ++i)
+      if (jobs[i].state == J_OAM && (!j || jobs[i].id < j->id)) j = &jobs[i];
+    if (!j) return;
+    oam_run(j);
+  }
+}
+
+void region_oam_report(void) {
+  uint32_t aborted = oam_aborted[AB_BUSY] + oam_aborted[AB_PAGE] + oam_aborted[AB_BUDGET] + oam_aborted[AB_CALL];
+  if (!oam_completed && !aborted && !oam_faulted) return;
+  kprintf("tos: %s: optimistic active messages: %u completed, %u aborted (region busy %u, page away %u, past the "
+          "budget %u, system call %u), %u faulted\n", board_name, oam_completed, aborted, oam_aborted[AB_BUSY],
+          oam_aborted[AB_PAGE], oam_aborted[AB_BUDGET], oam_aborted[AB_CALL], oam_faulted);
 }
 
 /* ---- the calls ---- */
@@ -1115,6 +1316,8 @@ SYSCALL(rgn_policy) {
   if (!r->home) return -TOS_EPERM;
   if (a3 == TOS_CM_COUNT_DATA) return (int32_t)r->n_data;
   if (a3 == TOS_CM_COUNT_COMPUTE) return (int32_t)r->n_compute;
+  if (a3 == TOS_CM_COUNT_OAM) return (int32_t)r->n_oam;
+  if (a3 >= TOS_CM_COUNT_ABORT_BUSY && a3 <= TOS_CM_COUNT_ABORT_CALL) return (int32_t)r->n_abort[a3 - TOS_CM_COUNT_ABORT_BUSY];
   if (a3 != 0 || a2 > TOS_CM_POLICY_REPEAT) return -TOS_EINVAL;
   r->policy = (uint8_t)a2;
   r->read_once = 0;
