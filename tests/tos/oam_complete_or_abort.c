@@ -7,8 +7,10 @@
  *   - a write while fire holds the region's only copy (it wrote it by data migration): the home
  *     cannot start the access without a recall, which blocks: aborted (region busy);
  *   - a write that increments the region and then computes for far longer than the budget
- *     (TOS_OAM_BUDGET_US): aborted (budget), and the increment is done once, by the rerun;
- *   - a write that makes a system call: aborted (call); the rerun's call answers, at the home.
+ *     (TOS_OAM_BUDGET_US): aborted (budget); it continues in the server thread, so the increment
+ *     is done once (a rerun from the start would do it twice);
+ *   - a write that makes a system call: aborted (call); the call is made in the server thread
+ *     that continues it, at the home.
  * With "off" the same computations run in the server thread: every result the same, the handler
  * counts all 0. Frames and TCBs on this board are back to their start at the end (the handler
  * stack goes with the servers), and every board's at the run's end (ALL_FREE). */

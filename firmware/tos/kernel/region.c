@@ -910,32 +910,51 @@ static struct region *lookup(struct proc *p, uint32_t a) {
  * handler stack (a page at OAM_STACK_PAGE), as fn(region, arg) returning to oam_return, which
  * hands the result to the kernel. It may not block, so the kernel makes the region's access
  * for it without blocking (Table 6.4's rgn_start_*_nonblock) and, as Hsieh's abort code does,
- * aborts it to a thread -- the process's server thread, which runs it from its start as
- * without optimistic active messages -- when it would block: the access not grantable now
- * (BUSY), a page of its code not mapped here or a fault on a page that is away or read-only
- * here (PAGE), a system call (CALL: a handler makes none; the call traps to the loop through a
- * copy of the vector table, never to a call's handler), or past TOS_OAM_BUDGET_US (BUDGET).
- * A computation aborted after it began has its region's data put back first (a write's are
- * saved before it starts), so the rerun is its only effect on the region; what it wrote outside
- * its region stays (Hsieh's hand-written handlers abort before they write). Any other fault is
- * the process's: it is removed, as for a fault of one of its threads. */
+ * aborts it to a thread, the process's server thread, when it would block or runs long:
+ *  - before it begins, when the access is not grantable now or the handler stack is in use
+ *    (BUSY), or its code is not mapped here (PAGE): the server runs it from its start, as
+ *    without optimistic active messages;
+ *  - after it began, on a fault on a page that is away or read-only here (PAGE), a system call
+ *    (CALL: a handler makes none; the call traps reach the loop through a copy of the vector
+ *    table, never a call's handler) or past TOS_OAM_BUDGET_US (BUDGET): it continues where it
+ *    stopped, in a server thread of the process that waits for work (rgn_serve), which takes
+ *    its context -- registers, the handler stack, the frame (a bus error's reruns its access;
+ *    a call's trap is made again) -- and the region's access it holds; its return through
+ *    oam_return ends the access, sends the result and gives the server its own context back.
+ *    Until then the handler stack is the continuation's. Handing over a context happens in the
+ *    main loop, never inside the server's own trap (entry.S stores a call's callee-saved
+ *    registers into its TCB on its way out).
+ * Any other fault is the process's: it is removed, as for a fault of one of its threads. */
 enum { AB_BUSY, AB_PAGE, AB_BUDGET, AB_CALL };
+struct uctx { /* what entry.S enters a thread by */
+  uint32_t regs[15], usp;
+  uint16_t frame_len;
+  uint8_t frame[FRAME_MAX + 2];
+};
+enum { C_NONE, C_WAITING, C_RUNNING, C_DONE }; /* an aborted handler's continuation */
 static struct {
   uint32_t ret, serial; /* oam_return, for the process of that serial; 0: off */
   uint8_t stack;        /* its handler stack is mapped */
+  uint8_t cont;         /* C_*: a continuation has the handler stack */
+  uint8_t from, mode;   /* the continuation's job: the caller's board, the access */
+  uint16_t tid;         /* ... the caller */
+  uint32_t rid;
+  struct uctx ctx;      /* C_WAITING: the handler's context; C_RUNNING: the server's own */
+  struct tcb *server;   /* C_RUNNING, C_DONE: the server thread running it */
+  uint16_t server_tid;
+  uint32_t server_buf;  /* its rgn_serve job buffer */
 } oam[TOS_MAX_PROCESSES];
 uint8_t region_oam_pending;
 static uint32_t oam_completed, oam_aborted[4], oam_faulted;
 static struct tcb oam_ctx;                      /* the handler's context: no thread's */
 static uint32_t oam_vectors[256];               /* the kernel's, with the call traps to `exception` */
-static uint8_t oam_undo[TOS_MAX_REGION_BYTES];  /* a write's region as it was */
 
 static int oam_on(const struct proc *p) {
   return oam[p->pid].ret && oam[p->pid].serial == p->serial;
 }
 static void oam_off(struct proc *p) {
   oam[p->pid].ret = 0;
-  if (!oam[p->pid].stack) return;
+  if (!oam[p->pid].stack || oam[p->pid].cont) return; /* (a continuation's: freed at its end) */
   oam[p->pid].stack = 0;
   uint32_t pa = vm_unmap(p, OAM_STACK_PAGE);
   if (pa) frame_free(pa);
@@ -969,6 +988,7 @@ void region_process_gone(struct proc *p) {
     release(r);
   }
   serving[p->pid] = 0;
+  oam[p->pid].cont = C_NONE; /* (its server goes with the process) */
   oam_off(p);
 }
 
@@ -978,6 +998,8 @@ void region_process_gone(struct proc *p) {
 void region_thread_gone(struct tcb *t) {
   for (uint32_t i = 0; i < wt_max; ++i)
     if (wt[i].what != W_NONE && wt[i].t == t) wt[i].what = W_NONE;
+  uint32_t pid = t->proc->pid;
+  if (oam[pid].cont >= C_RUNNING && oam[pid].server == t) oam[pid].cont = C_NONE; /* (its access goes with the region) */
 }
 
 /* ---- computation servers ---- */
@@ -1024,11 +1046,27 @@ SYSCALL(rgn_serve) {
   struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
   if (!w) return -TOS_ENOTCB;
   w->buf = a1;
+  if (oam[p->pid].cont == C_WAITING) { /* a continuation waits for a server: the loop hands it over */
+    region_oam_pending = 1;
+    kernel_work = 1;
+    return 0;
+  }
   region_jobs_serve();
   return 0;
 }
 
+static void oam_result(uint32_t rid, uint32_t mode, uint32_t from, uint32_t tid, uint32_t result, int handler);
 SYSCALL(rgn_serve_done) {
+  if (a1 == 0) { /* a continuation returned through oam_return: it is over in the server */
+    uint32_t pid = t->proc->pid;
+    if (oam[pid].cont != C_RUNNING || oam[pid].server != t || oam[pid].server_tid != t->tid) return -TOS_EINVAL;
+    oam_result(oam[pid].rid, oam[pid].mode, oam[pid].from, oam[pid].tid, a2, 0);
+    oam[pid].cont = C_DONE; /* the loop gives the server its own context back */
+    t->state = T_REGION;
+    region_oam_pending = 1;
+    kernel_work = 1;
+    return 0;
+  }
   for (uint32_t i = 0; i < NJOBS; ++i) {
     struct job *j = &jobs[i];
     if (j->state != 2 || j->id != a1 || j->p != t->proc || j->serial != t->proc->serial) continue;
@@ -1043,34 +1081,99 @@ SYSCALL(rgn_serve_done) {
   return -TOS_EINVAL;
 }
 
-/* The access the handler held ends. A handler that aborted after it began has its region's
- * data put back; its job goes to the server thread (the abort: it runs from its start there). */
-static void oam_end(struct job *j, struct region *r, int began, int aborted, uint32_t cause) {
-  if (began) {
-    if (aborted && j->mode == K_WRITE)
-      for (uint32_t i = 0; i < NPAGES(r->size); ++i) memcpy((void *)r->frame[i], oam_undo + i * TOS_PAGE_SIZE, piece_len(r, i));
-    if (j->mode == K_READ) --r->readers;
-    else r->writer = 0;
-    if (!aborted && j->mode == K_WRITE) { /* REPEAT: the home's write counts, as rgn_end_write's */
-      r->read_once = 0;
-      r->reads_data = 0;
-    }
-    REV(EV_RGN_END, r);
+/* A migrated computation that held the region's access is over (as a handler, or as a
+ * continuation in a server): the access ends, the result goes to the caller. */
+static void oam_result(uint32_t rid, uint32_t mode, uint32_t from, uint32_t tid, uint32_t result, int handler) {
+  struct region *r = by_rid(rid);
+  if (!r || !r->home) return; /* deleted meanwhile: the caller has been told */
+  if (mode == K_READ) --r->readers;
+  else r->writer = 0;
+  if (mode == K_WRITE) { /* REPEAT: the home's write counts, as rgn_end_write's */
+    r->read_once = 0;
+    r->reads_data = 0;
   }
-  if (aborted) {
-    ++r->n_abort[cause];
-    ++oam_aborted[cause];
-    j->state = J_WAITING;
-  } else {
+  REV(EV_RGN_END, r);
+  if (handler) {
     ++r->n_oam;
     ++oam_completed;
-    j->state = J_FREE;
-    REV(EV_RGN_CM_RESULT, r);
-    uint32_t o[3] = {j->rid, j->tid, oam_ctx.ctx.regs[2]};
-    post(j->from, NET_RGN_CM_DONE, o, 3);
   }
-  if (began) progress(r);
-  if (aborted) region_jobs_serve();
+  REV(EV_RGN_CM_RESULT, r);
+  uint32_t o[3] = {rid, tid, result};
+  post(from, NET_RGN_CM_DONE, o, 3);
+  progress(r);
+}
+
+/* Aborted before it began: the server runs it from its start. */
+static void oam_restart(struct job *j, struct region *r, uint32_t cause) {
+  ++r->n_abort[cause];
+  ++oam_aborted[cause];
+  j->state = J_WAITING;
+  region_jobs_serve();
+}
+
+static void ctx_out(struct uctx *c, const struct tcb *t) {
+  memcpy(c->regs, t->ctx.regs, sizeof c->regs);
+  c->usp = t->ctx.usp;
+  c->frame_len = t->ctx.frame_len;
+  memcpy(c->frame, t->ctx.frame, sizeof c->frame);
+}
+static void ctx_in(struct tcb *t, const struct uctx *c) {
+  memcpy(t->ctx.regs, c->regs, sizeof c->regs);
+  t->ctx.usp = c->usp;
+  t->ctx.frame_len = c->frame_len;
+  memcpy(t->ctx.frame, c->frame, sizeof c->frame);
+}
+
+/* Aborted after it began: its context waits for a server to continue it (oam_hand_over). */
+static void oam_continue(struct job *j, struct region *r, uint32_t cause) {
+  uint32_t pid = r->p->pid;
+  ++r->n_abort[cause];
+  ++oam_aborted[cause];
+  struct uctx *c = &oam[pid].ctx;
+  ctx_out(c, &oam_ctx);
+  if (cause == AB_CALL) { /* the trap again, in the thread: its PC back over the TRAP word */
+    uint32_t pc;
+    memcpy(&pc, &c->frame[2], 4);
+    pc -= 2;
+    memcpy(&c->frame[2], &pc, 4);
+  }
+  oam[pid].cont = C_WAITING;
+  oam[pid].rid = j->rid;
+  oam[pid].from = j->from;
+  oam[pid].tid = j->tid;
+  oam[pid].mode = j->mode;
+  j->state = J_FREE;
+}
+
+/* A continuation and a server of its process (from the main loop: neither is in a trap now). */
+static void oam_hand_over(uint32_t pid) {
+  if (oam[pid].cont == C_WAITING) { /* to a server that waits for work: it becomes the continuation */
+    struct waiter *w = NULL;
+    for (uint32_t k = 0; k < wt_max && !w; ++k)
+      if (wt[k].what == W_SERVE && wait_live(&wt[k]) && wt[k].t->proc->pid == pid &&
+          wt[k].t->proc->serial == oam[pid].serial)
+        w = &wt[k];
+    if (!w) return; /* every server busy: the next that asks for work */
+    struct tcb *t = w->t;
+    struct uctx c = oam[pid].ctx;
+    ctx_out(&oam[pid].ctx, t);
+    ctx_in(t, &c);
+    oam[pid].server = t;
+    oam[pid].server_tid = t->tid;
+    oam[pid].server_buf = w->buf;
+    oam[pid].cont = C_RUNNING;
+    w->what = W_NONE;
+    ready_woken(t);
+  } else if (oam[pid].cont == C_DONE) { /* the server is itself again, waiting for work */
+    struct tcb *t = oam[pid].server;
+    oam[pid].cont = C_NONE;
+    if (t->tid != oam[pid].server_tid || t->state != T_REGION) return;
+    ctx_in(t, &oam[pid].ctx);
+    struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
+    if (w) w->buf = oam[pid].server_buf;
+    if (!oam[pid].ret) oam_off(t->proc); /* serving ended meanwhile: its stack goes now */
+    region_jobs_serve();
+  }
 }
 
 static void oam_run(struct job *j) {
@@ -1095,8 +1198,8 @@ static void oam_run(struct job *j) {
     vm_map(p, OAM_STACK_PAGE, pa, 1);
     oam[p->pid].stack = 1;
   }
-  if (!grantable(r, j->mode) || oldest(r)) return oam_end(j, r, 0, 1, AB_BUSY);
-  if (!oam_page_here(p, j->fn) || !oam_page_here(p, oam[p->pid].ret)) return oam_end(j, r, 0, 1, AB_PAGE);
+  if (oam[p->pid].cont || !grantable(r, j->mode) || oldest(r)) return oam_restart(j, r, AB_BUSY);
+  if (!oam_page_here(p, j->fn) || !oam_page_here(p, oam[p->pid].ret)) return oam_restart(j, r, AB_PAGE);
   /* fn(region, arg) returning to oam_return: the C calling convention's frame on the handler
    * stack, user mode with interrupts on, a format $0 frame */
   struct tcb *h = &oam_ctx;
@@ -1121,8 +1224,6 @@ static void oam_run(struct job *j) {
   if (j->mode == K_READ) ++r->readers;
   else r->writer = 1;
   REV(EV_RGN_GRANTED, r);
-  if (j->mode == K_WRITE)
-    for (uint32_t i = 0; i < NPAGES(r->size); ++i) memcpy(oam_undo + i * TOS_PAGE_SIZE, (const void *)r->frame[i], piece_len(r, i));
   struct tcb *was = current; /* (what the debugger's `current` shows stays a thread) */
   vm_activate(p);
   uint32_t t0 = uptime_us(), vector;
@@ -1143,10 +1244,12 @@ static void oam_run(struct job *j) {
   spl0();
 
   const uint32_t *regs = h->ctx.regs;
-  if (over) return oam_end(j, r, 1, 1, AB_BUDGET);
-  if (vector == 32 + TOS_SYSCALL_TRAP && regs[0] == SYS_RGN_SERVE_DONE && regs[1] == 0) /* oam_return: done */
-    return oam_end(j, r, 1, 0, 0);
-  if (vector == 32 + TOS_SYSCALL_TRAP || vector == 32 + TOS_YIELD_TRAP) return oam_end(j, r, 1, 1, AB_CALL);
+  if (over) return oam_continue(j, r, AB_BUDGET);
+  if (vector == 32 + TOS_SYSCALL_TRAP && regs[0] == SYS_RGN_SERVE_DONE && regs[1] == 0) { /* oam_return: done */
+    j->state = J_FREE;
+    return oam_result(j->rid, j->mode, j->from, j->tid, regs[2], 1);
+  }
+  if (vector == 32 + TOS_SYSCALL_TRAP || vector == 32 + TOS_YIELD_TRAP) return oam_continue(j, r, AB_CALL);
   if (vector == 2) { /* a page the page protocol would fetch or take for writing: a thread's to wait for */
     uint16_t st = REG16(TB_MMU_FAULT_STATUS);
     uint32_t reason = (st & TB_MMU_FAULT_STATUS_REASON) >> TB_MMU_FAULT_STATUS_REASON_SHIFT;
@@ -1154,7 +1257,7 @@ static void oam_run(struct job *j) {
         (reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED || reason == TB_MMU_FAULT_STATUS_REASON_READ_ONLY ||
          reason == TB_MMU_FAULT_STATUS_REASON_NOT_USER)) {
       REG16(TB_MMU_FAULT_STATUS) = 0;
-      return oam_end(j, r, 1, 1, AB_PAGE);
+      return oam_continue(j, r, AB_PAGE);
     }
   }
   ++oam_faulted;
@@ -1168,9 +1271,11 @@ void region_oam_run(void) {
     struct job *j = NULL;
     for (uint32_t i = 0; i < NJOBS; ++i)
       if (jobs[i].state == J_OAM && (!j || jobs[i].id < j->id)) j = &jobs[i];
-    if (!j) return;
+    if (!j) break;
     oam_run(j);
   }
+  for (uint32_t pid = 0; pid < TOS_MAX_PROCESSES; ++pid)
+    if (oam[pid].cont == C_WAITING || oam[pid].cont == C_DONE) oam_hand_over(pid);
 }
 
 void region_oam_report(void) {
