@@ -911,19 +911,21 @@ static struct region *lookup(struct proc *p, uint32_t a) {
  * hands the result to the kernel. It may not block, so the kernel makes the region's access
  * for it without blocking (Table 6.4's rgn_start_*_nonblock) and, as Hsieh's abort code does,
  * aborts it to a thread, the process's server thread, when it would block or runs long:
- *  - before it begins, when the access is not grantable now or the handler stack is in use
- *    (BUSY), or its code is not mapped here (PAGE): the server runs it from its start, as
- *    without optimistic active messages;
+ *  - before it begins, when the access is not grantable now, the handler stack is in use or no
+ *    server thread of the process waits for work here (BUSY: it would have nowhere to go on an
+ *    abort but to wait, holding the region, for a server that may itself wait for the region),
+ *    or its code is not mapped here (PAGE): the server runs it from its start, as without
+ *    optimistic active messages;
  *  - after it began, on a fault on a page that is away or read-only here (PAGE), a system call
  *    (CALL: a handler makes none; the call traps reach the loop through a copy of the vector
  *    table, never a call's handler) or past TOS_OAM_BUDGET_US (BUDGET): it continues where it
- *    stopped, in a server thread of the process that waits for work (rgn_serve), which takes
- *    its context -- registers, the handler stack, the frame (a bus error's reruns its access;
- *    a call's trap is made again) -- and the region's access it holds; its return through
- *    oam_return ends the access, sends the result and gives the server its own context back.
- *    Until then the handler stack is the continuation's. Handing over a context happens in the
- *    main loop, never inside the server's own trap (entry.S stores a call's callee-saved
- *    registers into its TCB on its way out).
+ *    stopped, at once, in the server thread that waited for work when it began (none ran
+ *    meanwhile), which takes its context -- registers, the handler stack, the frame (a bus
+ *    error's reruns its access; a call's trap is made again) -- and the region's access it
+ *    holds; its return through oam_return ends the access, sends the result and gives the
+ *    server its own context back (in the main loop, after the server's trap: entry.S stores a
+ *    call's callee-saved registers into its TCB on its way out). Until then the handler stack
+ *    is the continuation's.
  * Any other fault is the process's: it is removed, as for a fault of one of its threads. */
 enum { AB_BUSY, AB_PAGE, AB_BUDGET, AB_CALL };
 struct uctx { /* what entry.S enters a thread by */
@@ -931,7 +933,7 @@ struct uctx { /* what entry.S enters a thread by */
   uint16_t frame_len;
   uint8_t frame[FRAME_MAX + 2];
 };
-enum { C_NONE, C_WAITING, C_RUNNING, C_DONE }; /* an aborted handler's continuation */
+enum { C_NONE, C_RUNNING, C_DONE }; /* an aborted handler's continuation */
 static struct {
   uint32_t ret, serial; /* oam_return, for the process of that serial; 0: off */
   uint8_t stack;        /* its handler stack is mapped */
@@ -939,7 +941,7 @@ static struct {
   uint8_t from, mode;   /* the continuation's job: the caller's board, the access */
   uint16_t tid;         /* ... the caller */
   uint32_t rid;
-  struct uctx ctx;      /* C_WAITING: the handler's context; C_RUNNING: the server's own */
+  struct uctx ctx;      /* the server's own context while it runs the continuation */
   struct tcb *server;   /* C_RUNNING, C_DONE: the server thread running it */
   uint16_t server_tid;
   uint32_t server_buf;  /* its rgn_serve job buffer */
@@ -1046,11 +1048,6 @@ SYSCALL(rgn_serve) {
   struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
   if (!w) return -TOS_ENOTCB;
   w->buf = a1;
-  if (oam[p->pid].cont == C_WAITING) { /* a continuation waits for a server: the loop hands it over */
-    region_oam_pending = 1;
-    kernel_work = 1;
-    return 0;
-  }
   region_jobs_serve();
   return 0;
 }
@@ -1124,56 +1121,54 @@ static void ctx_in(struct tcb *t, const struct uctx *c) {
   memcpy(t->ctx.frame, c->frame, sizeof c->frame);
 }
 
-/* Aborted after it began: its context waits for a server to continue it (oam_hand_over). */
-static void oam_continue(struct job *j, struct region *r, uint32_t cause) {
+/* A server thread of p waiting for work here (its TCB holds its whole context: it is blocked). */
+static struct waiter *oam_server(const struct proc *p) {
+  for (uint32_t k = 0; k < wt_max; ++k)
+    if (wt[k].what == W_SERVE && wait_live(&wt[k]) && wt[k].t->proc == p) return &wt[k];
+  return NULL;
+}
+
+/* Aborted after it began: it continues in server w, which becomes it; the server's own context
+ * waits in oam[] for the continuation's end (rgn_serve_done(0), then oam_server_back). */
+static void oam_continue(struct job *j, struct region *r, uint32_t cause, struct waiter *w) {
   uint32_t pid = r->p->pid;
   ++r->n_abort[cause];
   ++oam_aborted[cause];
-  struct uctx *c = &oam[pid].ctx;
-  ctx_out(c, &oam_ctx);
+  struct tcb *t = w->t;
+  struct uctx c;
+  ctx_out(&c, &oam_ctx);
   if (cause == AB_CALL) { /* the trap again, in the thread: its PC back over the TRAP word */
     uint32_t pc;
-    memcpy(&pc, &c->frame[2], 4);
+    memcpy(&pc, &c.frame[2], 4);
     pc -= 2;
-    memcpy(&c->frame[2], &pc, 4);
+    memcpy(&c.frame[2], &pc, 4);
   }
-  oam[pid].cont = C_WAITING;
+  ctx_out(&oam[pid].ctx, t);
+  ctx_in(t, &c);
+  oam[pid].cont = C_RUNNING;
   oam[pid].rid = j->rid;
   oam[pid].from = j->from;
   oam[pid].tid = j->tid;
   oam[pid].mode = j->mode;
+  oam[pid].server = t;
+  oam[pid].server_tid = t->tid;
+  oam[pid].server_buf = w->buf;
+  w->what = W_NONE;
   j->state = J_FREE;
+  ready_woken(t);
 }
 
-/* A continuation and a server of its process (from the main loop: neither is in a trap now). */
-static void oam_hand_over(uint32_t pid) {
-  if (oam[pid].cont == C_WAITING) { /* to a server that waits for work: it becomes the continuation */
-    struct waiter *w = NULL;
-    for (uint32_t k = 0; k < wt_max && !w; ++k)
-      if (wt[k].what == W_SERVE && wait_live(&wt[k]) && wt[k].t->proc->pid == pid &&
-          wt[k].t->proc->serial == oam[pid].serial)
-        w = &wt[k];
-    if (!w) return; /* every server busy: the next that asks for work */
-    struct tcb *t = w->t;
-    struct uctx c = oam[pid].ctx;
-    ctx_out(&oam[pid].ctx, t);
-    ctx_in(t, &c);
-    oam[pid].server = t;
-    oam[pid].server_tid = t->tid;
-    oam[pid].server_buf = w->buf;
-    oam[pid].cont = C_RUNNING;
-    w->what = W_NONE;
-    ready_woken(t);
-  } else if (oam[pid].cont == C_DONE) { /* the server is itself again, waiting for work */
-    struct tcb *t = oam[pid].server;
-    oam[pid].cont = C_NONE;
-    if (t->tid != oam[pid].server_tid || t->state != T_REGION) return;
-    ctx_in(t, &oam[pid].ctx);
-    struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
-    if (w) w->buf = oam[pid].server_buf;
-    if (!oam[pid].ret) oam_off(t->proc); /* serving ended meanwhile: its stack goes now */
-    region_jobs_serve();
-  }
+/* The continuation is over: the server is itself again, waiting for work (from the main loop:
+ * not inside its trap). */
+static void oam_server_back(uint32_t pid) {
+  struct tcb *t = oam[pid].server;
+  oam[pid].cont = C_NONE;
+  if (t->tid != oam[pid].server_tid || t->state != T_REGION) return;
+  ctx_in(t, &oam[pid].ctx);
+  struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
+  if (w) w->buf = oam[pid].server_buf;
+  if (!oam[pid].ret) oam_off(t->proc); /* serving ended meanwhile: its stack goes now */
+  region_jobs_serve();
 }
 
 static void oam_run(struct job *j) {
@@ -1198,7 +1193,8 @@ static void oam_run(struct job *j) {
     vm_map(p, OAM_STACK_PAGE, pa, 1);
     oam[p->pid].stack = 1;
   }
-  if (oam[p->pid].cont || !grantable(r, j->mode) || oldest(r)) return oam_restart(j, r, AB_BUSY);
+  struct waiter *sw = oam[p->pid].cont ? NULL : oam_server(p);
+  if (!sw || !grantable(r, j->mode) || oldest(r)) return oam_restart(j, r, AB_BUSY);
   if (!oam_page_here(p, j->fn) || !oam_page_here(p, oam[p->pid].ret)) return oam_restart(j, r, AB_PAGE);
   /* fn(region, arg) returning to oam_return: the C calling convention's frame on the handler
    * stack, user mode with interrupts on, a format $0 frame */
@@ -1244,12 +1240,12 @@ static void oam_run(struct job *j) {
   spl0();
 
   const uint32_t *regs = h->ctx.regs;
-  if (over) return oam_continue(j, r, AB_BUDGET);
+  if (over) return oam_continue(j, r, AB_BUDGET, sw);
   if (vector == 32 + TOS_SYSCALL_TRAP && regs[0] == SYS_RGN_SERVE_DONE && regs[1] == 0) { /* oam_return: done */
     j->state = J_FREE;
     return oam_result(j->rid, j->mode, j->from, j->tid, regs[2], 1);
   }
-  if (vector == 32 + TOS_SYSCALL_TRAP || vector == 32 + TOS_YIELD_TRAP) return oam_continue(j, r, AB_CALL);
+  if (vector == 32 + TOS_SYSCALL_TRAP || vector == 32 + TOS_YIELD_TRAP) return oam_continue(j, r, AB_CALL, sw);
   if (vector == 2) { /* a page the page protocol would fetch or take for writing: a thread's to wait for */
     uint16_t st = REG16(TB_MMU_FAULT_STATUS);
     uint32_t reason = (st & TB_MMU_FAULT_STATUS_REASON) >> TB_MMU_FAULT_STATUS_REASON_SHIFT;
@@ -1257,7 +1253,7 @@ static void oam_run(struct job *j) {
         (reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED || reason == TB_MMU_FAULT_STATUS_REASON_READ_ONLY ||
          reason == TB_MMU_FAULT_STATUS_REASON_NOT_USER)) {
       REG16(TB_MMU_FAULT_STATUS) = 0;
-      return oam_continue(j, r, AB_PAGE);
+      return oam_continue(j, r, AB_PAGE, sw);
     }
   }
   ++oam_faulted;
@@ -1275,7 +1271,7 @@ void region_oam_run(void) {
     oam_run(j);
   }
   for (uint32_t pid = 0; pid < TOS_MAX_PROCESSES; ++pid)
-    if (oam[pid].cont == C_WAITING || oam[pid].cont == C_DONE) oam_hand_over(pid);
+    if (oam[pid].cont == C_DONE) oam_server_back(pid);
 }
 
 void region_oam_report(void) {
