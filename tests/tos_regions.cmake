@@ -89,3 +89,23 @@ tos_kernel_test(PROGRAM regions_homed_where_created ALL_FREE LABELS seed003)
 # The home's own writer is not starved by readers on the other boards that ask again as soon as
 # they are invalidated: the copy the home's request got goes to its waiting threads first.
 tos_kernel_test(PROGRAM regions_home_writer_gets_in ALL_FREE LABELS seed003)
+
+# Optimistic active messages (seed 003 6.2.3, issue #59; kernel/region.c): migrated computations
+# that complete as handlers and ones aborted to the server thread because the region is busy,
+# past the budget and on a system call, with the exact counts after each; then the same without
+# them ("off": every count 0, the same results). Nothing leaks: this board's frames and TCBs
+# are back where they began, and every board's at the end.
+tos_kernel_test(PROGRAM oam_complete_or_abort NAME optimistic_active_messages_complete_or_abort ALL_FREE LABELS seed003
+  LINE "earth oam_complete_or_abort\nearth oam_complete_or_abort off"
+  REGEX "oam_complete_or_abort: optimistic active messages on.*after a last write: 3 completed, aborted 1 busy, 1 budget, 1 call.*oam_complete_or_abort: PASS.*messages off.*after a last write: 0 completed.*oam_complete_or_abort: PASS"
+  LOG earth LOG_REGEX "optimistic active messages: 3 completed, 3 aborted \\(region busy 1, page away 0, past the budget 1, system call 1\\), 0 faulted")
+# A handler that faults is its process's fault: the process is removed, the board goes on.
+tos_kernel_test(PROGRAM oam_fault_ends_process NAME optimistic_active_message_fault_ends_its_process ALL_FREE LABELS seed003
+  REGEX "writes to address 0.*process [0-9]+ \\(oam_fault_ends_[a-z_]*\\) migrated computation of thread [0-9a-f]+: bus error at pc 0x[0-9a-f]+ address 0x0 \\(unmapped page\\): process removed"
+  FORBID "FAIL"
+  LOG earth LOG_REGEX "optimistic active messages: 0 completed, 0 aborted \\(region busy 0, page away 0, past the budget 0, system call 0\\), 1 faulted")
+# A handler whose code page is away (a region homed on a guest part that has not fetched it):
+# aborted on a page away, run by the server thread; the next one completes; a third faults on a
+# data page away after it began and continues in the server thread.
+tos_kernel_test(PROGRAM oam_page_away NAME optimistic_active_message_aborts_on_a_page_away ALL_FREE LABELS seed003
+  REGEX "oam_page_away: on fire: 1 completed, 2 aborted on a page away, 0 aborted otherwise.*oam_page_away: PASS")

@@ -344,6 +344,12 @@ void region_thread_gone(struct tcb *t);  /* its waits go with it (thread.c threa
 /* a page of the region window (region.c's, not the page protocol's) */
 #define REGION_WINDOW_PAGE(v) ((v) >= (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT) && (v) < (TOS_STACK_BASE >> TOS_PAGE_SHIFT))
 extern uint32_t region_stale;
+extern uint8_t region_oam_pending;   /* migrated computations wait to run as optimistic active messages */
+void region_oam_run(void);           /* from the main loop: run them (seed 003 6.2.3) */
+void region_oam_report(void);        /* the end-of-run line: how they ended */
+void oam_fault(struct tcb *h, uint32_t vector); /* trap.c: such a computation faulted: its process's fault */
+void set_vbr(const void *table);     /* entry.S: the vector base (the 68010's VBR) */
+extern const uint32_t vectors[256];  /* entry.S: the kernel's vector table */
 /* migrate.c: thread migration (seed 000 section 2.2.2, Figure 7) */
 void migrate_init(void);
 int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller);

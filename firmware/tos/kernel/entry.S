@@ -21,6 +21,8 @@
 #include "asm_offsets.h"   /* T_* and P_*: struct tcb and struct proc offsets, generated (asm_offsets.c) */
 
     .section .vectors,"a"
+    .globl vectors
+vectors:
     .long TOS_KERNEL_STACK_TOP
     .long _start
     .rept 30+TOS_SYSCALL_TRAP
@@ -426,6 +428,15 @@ rte_thread5:                        /* into a thread: a fault here is the thread
 9:  addq.l  #8,%sp                  /* a longer frame (a bus error's): resume pushes it */
     move.l  %a3,%a0
     bra     resume_off
+/* void set_vbr(const void *table): region.c runs a migrated computation with a copy of the
+ * table whose two call traps go to `exception` (to the kernel's loop, not to a call's handler):
+ * such a computation is no thread, and makes no calls. */
+    .globl set_vbr
+set_vbr:
+    move.l  4(%sp),%d0
+    movec   %d0,%vbr
+    rts
+
     .globl cpu_idle
 cpu_idle:
     stop    #0x2000

@@ -102,6 +102,7 @@ static void say_done(void) {
   if (remote_console_lost)
     kprintf("tos: %s: console output of processes already ended, not printed: %u characters\n", board_name,
             remote_console_lost);
+  region_oam_report();
   net_refused_report();
   net_held_report();
 }
@@ -189,6 +190,7 @@ void kmain(void) {
     if (done_told == 1) tell_done(); /* work came from another board: busy again */
     send_phase();
     receive_phase();
+    if (region_oam_pending) region_oam_run(); /* computations that arrived run now, without a thread */
     balance_poll();
     pmigrate_poll();
     pages_poll();

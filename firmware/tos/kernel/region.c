@@ -30,6 +30,8 @@
  * computation there, in a server thread of the process (rgn_serve), and send back its result.
  * STATIC: computation for writes, data for reads; REPEAT: computation for writes, and for reads
  * after a write until some board has asked to read twice with no write between, then data.
+ * With optimistic active messages on (seed 003 6.2.3: rgn_serve's oam_return) the computation
+ * runs on its arrival instead, without a thread: see "optimistic active messages" below.
  *
  * Every message is checked where it arrives: the sender is the network interface's source
  * board; a request must come from a board the home knows one of the process's threads is on, an
@@ -49,7 +51,10 @@
 #define NPAGES(size) (((uint32_t)(size) + TOS_PAGE_SIZE - 1) / TOS_PAGE_SIZE)
 #define RGN_PAGES (TOS_MAX_REGION_BYTES / TOS_PAGE_SIZE)
 #define WIN_LO (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT)
-#define WIN_HI (TOS_STACK_BASE >> TOS_PAGE_SHIFT)
+/* The window's two top pages are no region's: a process's handler stack for the computations
+ * run as optimistic active messages, above a guard page never mapped (its overflow faults). */
+#define OAM_STACK_PAGE ((TOS_STACK_BASE >> TOS_PAGE_SHIFT) - 1)
+#define WIN_HI (OAM_STACK_PAGE - 1)
 #define NO_TID 0xFFFFu
 _Static_assert(TOS_MAX_REGIONS <= 256, "a rid's index is 8 bits");
 
@@ -82,6 +87,7 @@ struct region {
   bset_t read_once;          /* REPEAT: boards that asked to read once since the last write */
   uint8_t reads_data;        /* REPEAT: a board read twice: data for reads until the next write */
   uint32_t n_data, n_compute;
+  uint32_t n_oam, n_abort[4]; /* computations run as optimistic active messages: completed, aborted by cause */
 };
 static struct region rg[TOS_MAX_REGIONS];
 static uint16_t generation = 1;
@@ -114,8 +120,9 @@ static uint32_t wseq, wt_max; /* entries past wt_max have never been used: scans
 
 /* Migrated computations at a home, waiting for a server or being run by one. */
 #define NJOBS 32
+enum { J_FREE, J_WAITING, J_RUNNING, J_OAM }; /* J_OAM: to run as an optimistic active message */
 struct job {
-  uint8_t state, r, from, mode; /* state 0 free, 1 waiting, 2 running */
+  uint8_t state, r, from, mode; /* J_* */
   uint16_t tid;
   uint32_t fn, arg, rid, id;
   struct proc *p;
@@ -240,6 +247,7 @@ static void do_held(struct region *r);
 static struct hreq *hq_head(struct region *r);
 static void region_jobs_serve(void);
 static void serve_waiters(struct region *r);
+static int oam_on(const struct proc *p);
 
 /* May an access of this kind start here now? Not while an invalidation or recall waits for the
  * accesses here to end, nor, at the home, while another board's request is served or is next. */
@@ -402,6 +410,12 @@ static void home_run(struct region *r) {
         j->p = r->p;
         j->serial = r->p->serial;
         q->used = 0;
+        if (oam_on(r->p)) { /* it runs at the loop's next step, wherever this was called from */
+          j->state = J_OAM;
+          region_oam_pending = 1;
+          kernel_work = 1;
+          continue;
+        }
         region_jobs_serve();
         continue;
       }
@@ -889,6 +903,69 @@ static struct region *lookup(struct proc *p, uint32_t a) {
   return r;
 }
 
+/* ---- optimistic active messages (seed 003 6.2.3, Table 6.4) ----
+ * A process that asked for them (rgn_serve with oam_return) has a migrated computation run at
+ * its region's home on arrival, from the main loop right after the receive phase: no thread is
+ * created or woken. It runs in user mode, in the process's address space, on the process's
+ * handler stack (a page at OAM_STACK_PAGE), as fn(region, arg) returning to oam_return, which
+ * hands the result to the kernel. It may not block, so the kernel makes the region's access
+ * for it without blocking (Table 6.4's rgn_start_*_nonblock) and, as Hsieh's abort code does,
+ * aborts it to a thread, the process's server thread, when it would block or runs long:
+ *  - before it begins, when the access is not grantable now, the handler stack is in use or no
+ *    server thread of the process waits for work here (BUSY: it would have nowhere to go on an
+ *    abort but to wait, holding the region, for a server that may itself wait for the region),
+ *    or its code is not mapped here (PAGE): the server runs it from its start, as without
+ *    optimistic active messages;
+ *  - after it began, on a fault on a page that is away or read-only here (PAGE), a system call
+ *    (CALL: a handler makes none; the call traps reach the loop through a copy of the vector
+ *    table, never a call's handler) or past TOS_OAM_BUDGET_US (BUDGET): it continues where it
+ *    stopped, at once, in the server thread that waited for work when it began (none ran
+ *    meanwhile), which takes its context -- registers, the handler stack, the frame (a bus
+ *    error's reruns its access; a call's trap is made again) -- and the region's access it
+ *    holds; its return through oam_return ends the access, sends the result and gives the
+ *    server its own context back (in the main loop, after the server's trap: entry.S stores a
+ *    call's callee-saved registers into its TCB on its way out). Until then the handler stack
+ *    is the continuation's.
+ * Any other fault is the process's: it is removed, as for a fault of one of its threads. */
+enum { AB_BUSY, AB_PAGE, AB_BUDGET, AB_CALL };
+struct uctx { /* what entry.S enters a thread by */
+  uint32_t regs[15], usp;
+  uint16_t frame_len;
+  uint8_t frame[FRAME_MAX + 2];
+};
+enum { C_NONE, C_RUNNING, C_DONE }; /* an aborted handler's continuation */
+static struct {
+  uint32_t ret, serial; /* oam_return, for the process of that serial; 0: off */
+  uint8_t stack;        /* its handler stack is mapped */
+  uint8_t cont;         /* C_*: a continuation has the handler stack */
+  uint8_t from, mode;   /* the continuation's job: the caller's board, the access */
+  uint16_t tid;         /* ... the caller */
+  uint32_t rid;
+  struct uctx ctx;      /* the server's own context while it runs the continuation */
+  struct tcb *server;   /* C_RUNNING, C_DONE: the server thread running it */
+  uint16_t server_tid;
+  uint32_t server_buf;  /* its rgn_serve job buffer */
+} oam[TOS_MAX_PROCESSES];
+uint8_t region_oam_pending;
+static uint32_t oam_completed, oam_aborted[4], oam_faulted;
+static struct tcb oam_ctx;                      /* the handler's context: no thread's */
+static uint32_t oam_vectors[256];               /* the kernel's, with the call traps to `exception` */
+
+static int oam_on(const struct proc *p) {
+  return oam[p->pid].ret && oam[p->pid].serial == p->serial;
+}
+static void oam_off(struct proc *p) {
+  oam[p->pid].ret = 0;
+  if (!oam[p->pid].stack || oam[p->pid].cont) return; /* (a continuation's: freed at its end) */
+  oam[p->pid].stack = 0;
+  uint32_t pa = vm_unmap(p, OAM_STACK_PAGE);
+  if (pa) frame_free(pa);
+}
+/* Mapped here for the user: its code runs without a fetch. */
+static int oam_page_here(struct proc *p, uint32_t va) {
+  return vm_mapped(p, va, 0) && (p->ptable[va >> TOS_PAGE_SHIFT] & TB_MMU_PTE_USER);
+}
+
 /* The process's part here ends (proc.c, before its memory goes): an exclusive copy goes home,
  * a read copy is given up, the home's regions are deleted (the other boards' parts are being
  * killed), jobs and servers forgotten. */
@@ -913,6 +990,8 @@ void region_process_gone(struct proc *p) {
     release(r);
   }
   serving[p->pid] = 0;
+  oam[p->pid].cont = C_NONE; /* (its server goes with the process) */
+  oam_off(p);
 }
 
 /* Thread t ends (thread.c's thread_forget: exit, kill, fault): its entries in the wait table go
@@ -921,6 +1000,8 @@ void region_process_gone(struct proc *p) {
 void region_thread_gone(struct tcb *t) {
   for (uint32_t i = 0; i < wt_max; ++i)
     if (wt[i].what != W_NONE && wt[i].t == t) wt[i].what = W_NONE;
+  uint32_t pid = t->proc->pid;
+  if (oam[pid].cont >= C_RUNNING && oam[pid].server == t) oam[pid].cont = C_NONE; /* (its access goes with the region) */
 }
 
 /* ---- computation servers ---- */
@@ -951,11 +1032,17 @@ SYSCALL(rgn_serve) {
   struct proc *p = t->proc; /* (on any board where regions of the process are homed) */
   if (a1 == 0) { /* serving is over: every server of the process returns 0 */
     serving[p->pid] = 0;
+    oam_off(p);
     for (uint32_t k = 0; k < wt_max; ++k)
       if (wt[k].what == W_SERVE && wait_live(&wt[k]) && wt[k].t->proc == p) wake(&wt[k], 0);
     return 0;
   }
   USER_BUFFER(t, a1, sizeof(struct tos_rgn_job), 1);
+  if (a2 && ((a2 & 1) || a2 < TOS_USER_BASE || a2 >= TOS_USER_IMAGE_TOP)) return -TOS_EINVAL;
+  if (a2) {
+    oam[p->pid].ret = a2;
+    oam[p->pid].serial = p->serial;
+  }
   serving[p->pid] = 1;
   serving_serial[p->pid] = p->serial;
   struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
@@ -965,7 +1052,18 @@ SYSCALL(rgn_serve) {
   return 0;
 }
 
+static void oam_result(uint32_t rid, uint32_t mode, uint32_t from, uint32_t tid, uint32_t result, int handler);
 SYSCALL(rgn_serve_done) {
+  if (a1 == 0) { /* a continuation returned through oam_return: it is over in the server */
+    uint32_t pid = t->proc->pid;
+    if (oam[pid].cont != C_RUNNING || oam[pid].server != t || oam[pid].server_tid != t->tid) return -TOS_EINVAL;
+    oam_result(oam[pid].rid, oam[pid].mode, oam[pid].from, oam[pid].tid, a2, 0);
+    oam[pid].cont = C_DONE; /* the loop gives the server its own context back */
+    t->state = T_REGION;
+    region_oam_pending = 1;
+    kernel_work = 1;
+    return 0;
+  }
   for (uint32_t i = 0; i < NJOBS; ++i) {
     struct job *j = &jobs[i];
     if (j->state != 2 || j->id != a1 || j->p != t->proc || j->serial != t->proc->serial) continue;
@@ -978,6 +1076,210 @@ SYSCALL(rgn_serve_done) {
     return 0;
   }
   return -TOS_EINVAL;
+}
+
+/* A migrated computation that held the region's access is over (as a handler, or as a
+ * continuation in a server): the access ends, the result goes to the caller. */
+static void oam_result(uint32_t rid, uint32_t mode, uint32_t from, uint32_t tid, uint32_t result, int handler) {
+  struct region *r = by_rid(rid);
+  if (!r || !r->home) return; /* deleted meanwhile: the caller has been told */
+  if (mode == K_READ) --r->readers;
+  else r->writer = 0;
+  if (mode == K_WRITE) { /* REPEAT: the home's write counts, as rgn_end_write's */
+    r->read_once = 0;
+    r->reads_data = 0;
+  }
+  REV(EV_RGN_END, r);
+  if (handler) {
+    ++r->n_oam;
+    ++oam_completed;
+  }
+  REV(EV_RGN_CM_RESULT, r);
+  uint32_t o[3] = {rid, tid, result};
+  post(from, NET_RGN_CM_DONE, o, 3);
+  progress(r);
+}
+
+/* Aborted before it began: the server runs it from its start. */
+static void oam_restart(struct job *j, struct region *r, uint32_t cause) {
+  ++r->n_abort[cause];
+  ++oam_aborted[cause];
+  j->state = J_WAITING;
+  region_jobs_serve();
+}
+
+static void ctx_out(struct uctx *c, const struct tcb *t) {
+  memcpy(c->regs, t->ctx.regs, sizeof c->regs);
+  c->usp = t->ctx.usp;
+  c->frame_len = t->ctx.frame_len;
+  memcpy(c->frame, t->ctx.frame, sizeof c->frame);
+}
+static void ctx_in(struct tcb *t, const struct uctx *c) {
+  memcpy(t->ctx.regs, c->regs, sizeof c->regs);
+  t->ctx.usp = c->usp;
+  t->ctx.frame_len = c->frame_len;
+  memcpy(t->ctx.frame, c->frame, sizeof c->frame);
+}
+
+/* A server thread of p waiting for work here (its TCB holds its whole context: it is blocked). */
+static struct waiter *oam_server(const struct proc *p) {
+  for (uint32_t k = 0; k < wt_max; ++k)
+    if (wt[k].what == W_SERVE && wait_live(&wt[k]) && wt[k].t->proc == p) return &wt[k];
+  return NULL;
+}
+
+/* Aborted after it began: it continues in server w, which becomes it; the server's own context
+ * waits in oam[] for the continuation's end (rgn_serve_done(0), then oam_server_back). */
+static void oam_continue(struct job *j, struct region *r, uint32_t cause, struct waiter *w) {
+  uint32_t pid = r->p->pid;
+  ++r->n_abort[cause];
+  ++oam_aborted[cause];
+  struct tcb *t = w->t;
+  struct uctx c;
+  ctx_out(&c, &oam_ctx);
+  if (cause == AB_CALL) { /* the trap again, in the thread: its PC back over the TRAP word */
+    uint32_t pc;
+    memcpy(&pc, &c.frame[2], 4);
+    pc -= 2;
+    memcpy(&c.frame[2], &pc, 4);
+  }
+  ctx_out(&oam[pid].ctx, t);
+  ctx_in(t, &c);
+  oam[pid].cont = C_RUNNING;
+  oam[pid].rid = j->rid;
+  oam[pid].from = j->from;
+  oam[pid].tid = j->tid;
+  oam[pid].mode = j->mode;
+  oam[pid].server = t;
+  oam[pid].server_tid = t->tid;
+  oam[pid].server_buf = w->buf;
+  w->what = W_NONE;
+  j->state = J_FREE;
+  ready_woken(t);
+}
+
+/* The continuation is over: the server is itself again, waiting for work (from the main loop:
+ * not inside its trap). */
+static void oam_server_back(uint32_t pid) {
+  struct tcb *t = oam[pid].server;
+  oam[pid].cont = C_NONE;
+  if (t->tid != oam[pid].server_tid || t->state != T_REGION) return;
+  ctx_in(t, &oam[pid].ctx);
+  struct waiter *w = wait_add(t, W_SERVE, NULL, 0);
+  if (w) w->buf = oam[pid].server_buf;
+  if (!oam[pid].ret) oam_off(t->proc); /* serving ended meanwhile: its stack goes now */
+  region_jobs_serve();
+}
+
+static void oam_run(struct job *j) {
+  struct region *r = &rg[j->r];
+  if (r->rid != j->rid || !alive(r)) {
+    j->state = J_FREE;
+    return;
+  }
+  struct proc *p = r->p;
+  if (!oam_on(p)) { /* turned off meanwhile: the server's */
+    j->state = J_WAITING;
+    region_jobs_serve();
+    return;
+  }
+  if (!oam[p->pid].stack) {
+    uint32_t pa = p->ptable[OAM_STACK_PAGE] ? 0 : frame_alloc();
+    if (!pa) {
+      j->state = J_WAITING; /* no frame for it: the server runs it (not an abort: it never began) */
+      region_jobs_serve();
+      return;
+    }
+    vm_map(p, OAM_STACK_PAGE, pa, 1);
+    oam[p->pid].stack = 1;
+  }
+  struct waiter *sw = oam[p->pid].cont ? NULL : oam_server(p);
+  if (!sw || !grantable(r, j->mode) || oldest(r)) return oam_restart(j, r, AB_BUSY);
+  if (!oam_page_here(p, j->fn) || !oam_page_here(p, oam[p->pid].ret)) return oam_restart(j, r, AB_PAGE);
+  /* fn(region, arg) returning to oam_return: the C calling convention's frame on the handler
+   * stack, user mode with interrupts on, a format $0 frame */
+  struct tcb *h = &oam_ctx;
+  memset(&h->ctx, 0, sizeof h->ctx);
+  h->proc = p;
+  h->tid = j->tid; /* (the caller's: a fault's line names it) */
+  h->state = T_RUNNING;
+  uint32_t frame3[3] = {oam[p->pid].ret, r->vpage << TOS_PAGE_SHIFT, j->arg};
+  h->ctx.usp = ((OAM_STACK_PAGE + 1) << TOS_PAGE_SHIFT) - sizeof frame3;
+  if (!vm_copyout(p, h->ctx.usp, frame3, sizeof frame3)) { /* (mapped above: cannot fail) */
+    j->state = J_WAITING;
+    region_jobs_serve();
+    return;
+  }
+  h->ctx.frame_len = 8;
+  memcpy(&h->ctx.frame[2], &j->fn, 4);
+  if (!oam_vectors[0]) {
+    for (uint32_t v = 0; v < 256; ++v) oam_vectors[v] = vectors[v];
+    oam_vectors[32 + TOS_SYSCALL_TRAP] = oam_vectors[2]; /* `exception`, as every fault's */
+    oam_vectors[32 + TOS_YIELD_TRAP] = oam_vectors[2];
+  }
+  if (j->mode == K_READ) ++r->readers;
+  else r->writer = 1;
+  REV(EV_RGN_GRANTED, r);
+  struct tcb *was = current; /* (what the debugger's `current` shows stays a thread) */
+  vm_activate(p);
+  uint32_t t0 = uptime_us(), vector;
+  int over = 0;
+  set_vbr(oam_vectors);
+  for (;;) {
+    vector = run_user(h);
+    if (vector < 24 || vector > 31) break;
+    intr(vector); /* a device interrupt while it ran: back to it, within its budget */
+    spl0();
+    if (uptime_us() - t0 >= TOS_OAM_BUDGET_US) {
+      over = 1;
+      break;
+    }
+  }
+  set_vbr(vectors);
+  current = was;
+  spl0();
+
+  const uint32_t *regs = h->ctx.regs;
+  if (over) return oam_continue(j, r, AB_BUDGET, sw);
+  if (vector == 32 + TOS_SYSCALL_TRAP && regs[0] == SYS_RGN_SERVE_DONE && regs[1] == 0) { /* oam_return: done */
+    j->state = J_FREE;
+    return oam_result(j->rid, j->mode, j->from, j->tid, regs[2], 1);
+  }
+  if (vector == 32 + TOS_SYSCALL_TRAP || vector == 32 + TOS_YIELD_TRAP) return oam_continue(j, r, AB_CALL, sw);
+  if (vector == 2) { /* a page the page protocol would fetch or take for writing: a thread's to wait for */
+    uint16_t st = REG16(TB_MMU_FAULT_STATUS);
+    uint32_t reason = (st & TB_MMU_FAULT_STATUS_REASON) >> TB_MMU_FAULT_STATUS_REASON_SHIFT;
+    if ((st & TB_MMU_FAULT_STATUS_VALID) && REG32(TB_MMU_FAULT_ADDR) >= TOS_USER_BASE &&
+        (reason == TB_MMU_FAULT_STATUS_REASON_UNMAPPED || reason == TB_MMU_FAULT_STATUS_REASON_READ_ONLY ||
+         reason == TB_MMU_FAULT_STATUS_REASON_NOT_USER)) {
+      REG16(TB_MMU_FAULT_STATUS) = 0;
+      return oam_continue(j, r, AB_PAGE, sw);
+    }
+  }
+  ++oam_faulted;
+  j->state = J_FREE;
+  oam_fault(h, vector); /* the process is removed: its regions and jobs with it */
+}
+
+void region_oam_run(void) {
+  region_oam_pending = 0;
+  for (;;) { /* in arrival order; a run may queue more (its access's end serves the next request) */
+    struct job *j = NULL;
+    for (uint32_t i = 0; i < NJOBS; ++i)
+      if (jobs[i].state == J_OAM && (!j || jobs[i].id < j->id)) j = &jobs[i];
+    if (!j) break;
+    oam_run(j);
+  }
+  for (uint32_t pid = 0; pid < TOS_MAX_PROCESSES; ++pid)
+    if (oam[pid].cont == C_DONE) oam_server_back(pid);
+}
+
+void region_oam_report(void) {
+  uint32_t aborted = oam_aborted[AB_BUSY] + oam_aborted[AB_PAGE] + oam_aborted[AB_BUDGET] + oam_aborted[AB_CALL];
+  if (!oam_completed && !aborted && !oam_faulted) return;
+  kprintf("tos: %s: optimistic active messages: %u completed, %u aborted (region busy %u, page away %u, past the "
+          "budget %u, system call %u), %u faulted\n", board_name, oam_completed, aborted, oam_aborted[AB_BUSY],
+          oam_aborted[AB_PAGE], oam_aborted[AB_BUDGET], oam_aborted[AB_CALL], oam_faulted);
 }
 
 /* ---- the calls ---- */
@@ -1115,6 +1417,8 @@ SYSCALL(rgn_policy) {
   if (!r->home) return -TOS_EPERM;
   if (a3 == TOS_CM_COUNT_DATA) return (int32_t)r->n_data;
   if (a3 == TOS_CM_COUNT_COMPUTE) return (int32_t)r->n_compute;
+  if (a3 == TOS_CM_COUNT_OAM) return (int32_t)r->n_oam;
+  if (a3 >= TOS_CM_COUNT_ABORT_BUSY && a3 <= TOS_CM_COUNT_ABORT_CALL) return (int32_t)r->n_abort[a3 - TOS_CM_COUNT_ABORT_BUSY];
   if (a3 != 0 || a2 > TOS_CM_POLICY_REPEAT) return -TOS_EINVAL;
   r->policy = (uint8_t)a2;
   r->read_once = 0;

@@ -64,8 +64,9 @@ static void fault_ends_process(struct tcb *t, int32_t code) {
   proc_kill(t->proc, code);
 }
 
-/* A user thread faulted: report it in one line and remove its process. */
-static void user_fault(struct tcb *t, uint32_t vector) {
+/* A user thread faulted: report it in one line and remove its process. `who` names what ran:
+ * a thread, or a migrated computation run without one (oam_fault). */
+static void fault_report(struct tcb *t, uint32_t vector, const char *who) {
   uint32_t addr = 0;
   const char *why = "";
   if (vector == 2 || vector == 3) { /* format $8 frame: the fault address at +10 */
@@ -81,10 +82,16 @@ static void user_fault(struct tcb *t, uint32_t vector) {
       REG16(TB_MMU_FAULT_STATUS) = 0;
     }
   }
-  kprintf("tos: %s: process %u (%s) thread %x: %s at pc 0x%x address 0x%x%s: process removed\n",
-          board_name, t->proc->pid, t->proc->name, t->tid, fault_name(vector), frame_pc(t), addr, why);
+  kprintf("tos: %s: process %u (%s) %s %x: %s at pc 0x%x address 0x%x%s: process removed\n",
+          board_name, t->proc->pid, t->proc->name, who, t->tid, fault_name(vector), frame_pc(t), addr, why);
   fault_ends_process(t, -(int32_t)(0x100 + vector));
 }
+static void user_fault(struct tcb *t, uint32_t vector) { fault_report(t, vector, "thread"); }
+
+/* A migrated computation run as an optimistic active message (region.c) faulted: user code of
+ * the process, run in user mode in its address space, so the fault is the process's, as any of
+ * its threads' would be. `h` holds the handler's context and the caller's TID. */
+void oam_fault(struct tcb *h, uint32_t vector) { fault_report(h, vector, "migrated computation of thread"); }
 
 /* System calls: one handler per call, sys_<name>, defined by the module that owns it; the
  * table is built from tos.toml's list (a call without a handler does not link). The test-only

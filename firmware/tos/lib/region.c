@@ -53,12 +53,28 @@ long cm_call_how(void *rgn, int mode, cm_fn fn, long arg, int *how) {
   return result;
 }
 
+/* Where a migrated computation run as an optimistic active message returns (kernel/region.c):
+ * its result (d0) to the kernel as rgn_serve_done(0, result). No thread ever comes here (the
+ * ILLEGAL: one that jumped here faults). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+void __cm_oam_return(void);
+__asm__(".text\n.globl __cm_oam_return\n__cm_oam_return:\n"
+        "\tmove.l %d0,%d2\n\tmoveq #0,%d1\n\tmoveq #" STR(SYS_RGN_SERVE_DONE) ",%d0\n"
+        "\ttrap #" STR(TOS_SYSCALL_TRAP) "\n\tillegal\n");
+
+static int oam_wanted;
+void cm_oam(int on) { oam_wanted = on; }
+
 /* The home's server: each job is a computation another board migrated here; it runs as an
- * ordinary access of the home (which may itself have to call a copy back first). */
+ * ordinary access of the home (which may itself have to call a copy back first). With
+ * optimistic active messages on, the computations run on arrival without it, and it runs those
+ * that aborted (kernel/region.c). */
 static void serve(void *unused) {
   (void)unused;
   struct tos_rgn_job j;
-  while (__tos_syscall(SYS_RGN_SERVE, (long)&j, 0, 0, 0, 0, 0) == 1) {
+  long ret = oam_wanted ? (long)__cm_oam_return : 0;
+  while (__tos_syscall(SYS_RGN_SERVE, (long)&j, ret, 0, 0, 0, 0) == 1) {
     void *rgn = (void *)j.rgn;
     int write = j.mode == TOS_CM_WRITE;
     long result = 0;
@@ -84,8 +100,14 @@ static const struct {
                 {"repeat", TOS_CM_POLICY_REPEAT}};
 
 int cm_policy_named(const char *name) {
+  size_t n = strlen(name);
+  int oam = n > 4 && !strcmp(name + n - 4, "+oam");
+  if (oam) n -= 4;
   for (unsigned i = 0; i < sizeof policies / sizeof policies[0]; ++i)
-    if (!strcmp(name, policies[i].name)) return policies[i].policy;
+    if (strlen(policies[i].name) == n && !strncmp(name, policies[i].name, n)) {
+      if (oam) cm_oam(1);
+      return policies[i].policy;
+    }
   return -1;
 }
 

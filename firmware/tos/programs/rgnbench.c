@@ -8,17 +8,19 @@
  *       start read hit, end read, start read miss with no invalidation, start write miss with
  *       one invalidation (fire holds a read copy) and with three (fire, water, space: every
  *       other slave). Lines: "ops NAME n us".
- *   rgnbench mig SIZES MAXN STEP
+ *   rgnbench mig SIZES MAXN STEP [oam]
  *       Figures 7-1..7-6: for each size (comma separated), the client reads n remote regions by
  *       data migration (rgn_start_read/rgn_end_read on a flushed copy), by dynamic data
  *       migration (cm_call, the home's policy DATA) and by dynamic computation migration
- *       (cm_call of a null computation, policy RPC). Lines: "mig KIND SIZE n us".
+ *       (cm_call of a null computation, policy RPC). Lines: "mig KIND SIZE n us". With "oam",
+ *       the home runs the migrated computations as optimistic active messages (seed 003 6.2.3).
  *   rgnbench micro METHOD PCTS RUNS ITERS
  *       Figures 7-7..7-10: one thread on every slave accesses one 256-byte region homed here,
  *       reading with probability PCT% (each of the comma separated PCTS) and writing otherwise,
  *       yielding after each access; run i (1..RUNS) has every thread do i*ITERS iterations.
  *       METHOD: data (rgn_start_*: data migration with replication), rpc, static, repeat
- *       (cm_call with the home's policy). Lines: "micro METHOD PCT iters us".
+ *       (cm_call with the home's policy), each of the last three with "+oam" for optimistic
+ *       active messages at the home. Lines: "micro METHOD PCT iters us".
  * The client is driven over channels (only a thread on the process's home board may create
  * threads); helper threads take read copies on other boards and say so over a channel. */
 #include <stdio.h>
@@ -262,6 +264,11 @@ static void micro(const char *method, const char *pcts, const char *runs, const 
   if (wait() != 0) fail("micro");
   printf("micro: decisions data %ld computation %ld\n", rgn_count(home_r[0], TOS_CM_COUNT_DATA),
          rgn_count(home_r[0], TOS_CM_COUNT_COMPUTE));
+  if (strstr(method, "+oam"))
+    printf("micro: optimistic active messages completed %ld, aborted: region busy %ld, page away %ld, past the "
+           "budget %ld, system call %ld\n", rgn_count(home_r[0], TOS_CM_COUNT_OAM),
+           rgn_count(home_r[0], TOS_CM_COUNT_ABORT_BUSY), rgn_count(home_r[0], TOS_CM_COUNT_ABORT_PAGE),
+           rgn_count(home_r[0], TOS_CM_COUNT_ABORT_BUDGET), rgn_count(home_r[0], TOS_CM_COUNT_ABORT_CALL));
 }
 
 int main(int argc, char **argv) {
@@ -269,6 +276,7 @@ int main(int argc, char **argv) {
     if (!create(1, 4, CLIENT, client, NULL)) fail("create client");
     ops(atoi(argv[2]), atoi(argv[3]) > MAXR ? MAXR : atoi(argv[3]), atoi(argv[4]) > 0 ? atoi(argv[4]) : 1);
   } else if (argc >= 5 && !strcmp(argv[1], "mig")) {
+    cm_oam(argc >= 6 && !strcmp(argv[5], "oam"));
     if (!cm_serve_start(4)) fail("cm_serve_start"); /* the home's server: computation migration */
     if (!create(1, 4, CLIENT, client, NULL)) fail("create client");
     mig(argv[2], atoi(argv[3]) > MAXR ? MAXR : atoi(argv[3]), atoi(argv[4]) > 0 ? atoi(argv[4]) : 1);
@@ -277,7 +285,7 @@ int main(int argc, char **argv) {
     printf("rgnbench: done\n");
     return 0;
   } else {
-    printf("usage: rgnbench ops SIZE MAXN STEP | mig SIZES MAXN STEP | micro METHOD PCTS RUNS ITERS\n");
+    printf("usage: rgnbench ops SIZE MAXN STEP | mig SIZES MAXN STEP [oam] | micro METHOD PCTS RUNS ITERS\n");
     return 2;
   }
   struct cmd q = {C_QUIT, 0};

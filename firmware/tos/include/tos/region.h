@@ -39,7 +39,13 @@ void cm_serve_stop(void);          /* every server of the process on this board 
 /* A policy by the name programs take on their command line ("data", "rpc", "static", "repeat"):
  * TOS_CM_POLICY_*, or -1 for any other name; and the name of a policy ("?" for none). */
 int cm_policy_named(const char *name);
+/* Optimistic active messages (seed 003 6.2.3): on (before the servers start), a migrated
+ * computation runs at the home on its arrival without a thread, in user mode, and is aborted to
+ * a server thread when it would block, makes a system call or runs past the kernel's budget;
+ * rgn_count's TOS_CM_COUNT_OAM and _ABORT_* count them. A policy's name with "+oam" ("static+oam")
+ * turns them on too. Off by default. */
+void cm_oam(int on);
 const char *cm_policy_name(int policy);
 int rgn_policy(void *rgn, int policy);  /* at the home: TOS_CM_POLICY_DATA, RPC, STATIC or REPEAT */
-long rgn_count(void *rgn, int what);    /* at the home: TOS_CM_COUNT_DATA or TOS_CM_COUNT_COMPUTE */
+long rgn_count(void *rgn, int what);    /* at the home: TOS_CM_COUNT_* (DATA, COMPUTE, OAM, ABORT_*) */
 #endif
