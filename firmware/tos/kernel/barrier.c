@@ -92,7 +92,7 @@ static void on_arrive(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (o[3] >= TOS_MAX_BARRIERS) return (void)net_bad(from, NET_BAR_ARRIVE, "barrier", o[3]);
   struct barrier *x = bar_of(p, o[3]);
   uint32_t tid = o[4], slot = tid & (TOS_MAX_THREADS - 1);
-  if (tid > 0xFFFF || (tid >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) != (o[0] & TOS_TID_BOARD_MASK) || (tid >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) != o[1])
+  if (!tid_of(tid, o[0], o[1]))
     return (void)net_bad(from, NET_BAR_ARRIVE, "an arrival of another process's thread, TID", tid);
   /* the home knows where its threads are: an arrival comes only from its thread's board */
   if (from >= BAR_MAX_BOARDS || !(p->remote_mask[slot / 32] >> (slot % 32) & 1) || p->where[slot] != from)

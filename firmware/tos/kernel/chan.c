@@ -75,7 +75,7 @@ SYSCALL(send) {
  * thread tid is (route.c, rchan.c) */
 SYSCALL(psend) {
   const struct proc *p = t->proc;
-  if (a4 >> TOS_TID_BOARD_SHIFT != p->home_board || (a4 >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) != p->home_pid) return -TOS_EINVAL;
+  if (!tid_of(a4, p->home_board, p->home_pid)) return -TOS_EINVAL;
   t->op_route = (uint8_t)((a4 & (TOS_MAX_THREADS - 1)) + 1);
   t->proc->routed = 1;
   return request(t, (int32_t)a1, a2, a3, 1);

@@ -120,7 +120,7 @@ static void on_thread(uint32_t from, const uint32_t *o, uint32_t nops) {
   net_take(0, (uint32_t)m, len);
   const char *wrong = frame_wrong(m);
   if (wrong) return (void)net_bad(from, NET_THREAD, wrong, m->ctx.frame_len);
-  if (m->tid != (((o[0] & TOS_TID_BOARD_MASK) << TOS_TID_BOARD_SHIFT) | (o[1] << TOS_TID_PROCESS_SHIFT) | slot)) return (void)net_bad(from, NET_THREAD, "TID", m->tid);
+  if (!tid_of(m->tid, o[0], o[1]) || (m->tid & TOS_TID_SLOT_MASK) != slot) return (void)net_bad(from, NET_THREAD, "TID", m->tid);
   if (m->ctx.stack_pages == 0 || m->ctx.stack_pages > TOS_MAX_STACK_PAGES || m->ctx.children < 0)
     return (void)net_bad(from, NET_THREAD, "stack pages", m->ctx.stack_pages);
   struct proc *p = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : remote_guest(o[0], o[1], o[2]);

@@ -618,7 +618,7 @@ static void on_cm(uint32_t from, const uint32_t *o) {
     return (void)net_bad(from, NET_RGN_CM, "migrated computation's address", o[2]);
   uint32_t slot = o[4] & (TOS_MAX_THREADS - 1);
   /* the caller's TID names a thread of the process; the process's home also knows where it is */
-  if (o[4] >= NO_TID || (o[4] >> TOS_TID_PROCESS_SHIFT) != ((r->p->home_board & 15u) << (TOS_TID_BOARD_SHIFT - TOS_TID_PROCESS_SHIFT) | r->p->home_pid) ||
+  if (o[4] >= NO_TID || !tid_of(o[4], r->p->home_board, r->p->home_pid) ||
       (!r->p->guest && (!(r->p->remote_mask[slot / 32] >> (slot % 32) & 1) || r->p->where[slot] != from)))
     return (void)net_bad(from, NET_RGN_CM, "caller TID not of a thread of the process on the sender", o[4]);
   home_request(r, from, o[1], 1, o[4], o[2], o[3]);

@@ -157,7 +157,7 @@ SYSCALL(route_info) {
   switch (a1) {
   case TOS_ROUTE_BOARD: {
     uint32_t tid = a2, slot = tid & (TOS_MAX_THREADS - 1);
-    if (tid >> TOS_TID_BOARD_SHIFT != p->home_board || (tid >> TOS_TID_PROCESS_SHIFT & TOS_TID_PROCESS_MASK) != p->home_pid) return -TOS_EINVAL;
+    if (!tid_of(tid, p->home_board, p->home_pid)) return -TOS_EINVAL;
     return (int32_t)route_lookup(p, slot);
   }
   case TOS_ROUTE_UPDATES: return (int32_t)n_updates;
