@@ -119,6 +119,10 @@ tos_kernel_test(PROGRAM entries_must_be_mapped_code LABELS security ALL_FREE
 # A guard page below every stack, 32-page stacks included.
 tos_kernel_test(PROGRAM stack_overflow_hits_guard LABELS security ALL_FREE
   REGEX "\\(stack overflow\\): process removed.*\\(stack overflow\\): process removed.*stack_overflow_hits_guard: PASS")
+# A frame larger than the stack window (main's and a thread's) is named a stack overflow too.
+tos_kernel_test(PROGRAM big_frame_is_stack_overflow LABELS security ALL_FREE
+  REGEX "\\(stack overflow\\): process removed.*\\(stack overflow\\): process removed.*big_frame_is_stack_overflow: PASS"
+  FORBID "unmapped page")
 # The loader never frees a filestore block (crafted executables from make_bad_executables.py).
 tos_kernel_test(PROGRAM loader_frees_only_frames FILES ${_bad_files} hello LABELS security ALL_FREE
   REGEX "bad-overlap: not a TOS executable: segments share a page.*loader_frees_only_frames: PASS")

@@ -46,13 +46,14 @@ static uint32_t frame_pc(const struct tcb *t) {
   return pc;
 }
 
-/* An access below the thread's stack, in its window (down to the guard page at the window's
- * foot), or at most a page below its stack pointer into a window below: the stack has
- * overflowed. */
+/* The stack has overflowed: an access below the thread's stack, in its window (down to the
+ * guard page at the window's foot), or below its stack and at most a page below its stack
+ * pointer, wherever that now is: a frame larger than what is left (big local arrays) moves the
+ * stack pointer out of the window, even below every window, before its first access. */
 static int stack_overflow(const struct tcb *t, uint32_t addr) {
   uint32_t top = thread_window_top(t->slot), lo = top - t->ctx.stack_pages * TOS_PAGE_SIZE;
   if (addr < lo && addr >= top - TOS_STACK_WINDOW) return 1;
-  return addr < t->ctx.usp && t->ctx.usp - addr <= TOS_PAGE_SIZE && t->ctx.usp <= top && addr >= TOS_STACK_BASE;
+  return addr < lo && t->ctx.usp <= top && addr + TOS_PAGE_SIZE >= t->ctx.usp;
 }
 
 /* A user thread's fault ends its process, with all its threads on every board: where the thread
