@@ -207,19 +207,20 @@ foreach(place spread here random)
   tos_kernel_test(PROGRAM adder NAME adder_sums_correct_${place} LINE "earth adder 24 ${place}" ALL_FREE
     REGEX "adder: 255 \\+ 1 is 256, delays: muller 8 merge 3.*adder: longest delay 255 \\+ 1: muller 8 merge 3\nadder: 24 additions \\(${place}\\) correct in [0-9]+ ms")
 endforeach()
-# wator: the same populations on one board, over the seed's regions and at random (the numbers
-# are the program's own output for these arguments, deterministic by construction).
+# wator: the same populations on one board, over the seed's regions, with its regions dealt at
+# random, strip by strip, and with the food in doubles (the numbers are the program's own output
+# for these arguments, deterministic by construction).
 tos_kernel_test(PROGRAM wator NAME wator_same_result_any_placement ALL_FREE
-  LINE "earth wator -n 40 -k 10 30 regions\nearth wator -n 40 -k 10 30 here\nearth wator -n 40 -k 10 30 random"
-  REGEX "step 30 fish 343 sharks 108 \\(fish by region 30 68 163 82\\)\nwator: 30 steps \\(regions\\) in [0-9]+ ms; fish 343 sharks 108.*wator: 30 steps \\(here\\) in [0-9]+ ms; fish 343 sharks 108.*wator: 30 steps \\(random\\) in [0-9]+ ms; fish 343 sharks 108")
+  LINE "earth wator -n 40 -k 10 30 regions\nearth wator -n 40 -k 10 30 here\nearth wator -n 40 -k 10 30 random\nearth wator -n 40 -k 10 30 strips\nearth wator -n 40 -k 10 -f double 30 regions"
+  REGEX "step 30 fish 343 sharks 108 \\(fish by region 30 68 163 82\\)\nwator: 30 steps \\(regions\\) in [0-9]+ ms; fish 343 sharks 108.*wator: 30 steps \\(here\\) in [0-9]+ ms; fish 343 sharks 108.*wator: 30 steps \\(random\\) in [0-9]+ ms; fish 343 sharks 108.*wator: 30 steps \\(strips\\) in [0-9]+ ms; fish 343 sharks 108.*wator: 30 steps \\(regions\\) in [0-9]+ ms; fish 343 sharks 108")
 # ... and the same when the balancer moves strips off earth while they run (their state is on
 # their stacks).
 tos_kernel_test(PROGRAM wator FILES balancer dgl NAME wator_same_result_balanced ALL_FREE
   LINE "earth dgl @* +rqlen\nmaster balancer -p 1000 -m 1000 -d 20000 &\nearth wator -n 40 -k 10 30 here"
   REGEX "wator: 30 steps \\(here\\) in [0-9]+ ms; fish 343 sharks 108.*threads migrated in 0, out [1-9]")
 tos_kernel_test(PROGRAM adder FILES wator NAME adder_wator_refuse_bad_arguments
-  LINE "earth adder 0\nearth adder 4 there\nearth wator -n 10\nearth wator 5 everywhere"
-  REGEX "usage: adder.*usage: adder.*usage: wator.*usage: wator")
+  LINE "earth adder 0\nearth adder 4 there\nearth wator -n 10\nearth wator 5 everywhere\nearth wator -f single 5"
+  REGEX "usage: adder.*usage: adder.*usage: wator.*usage: wator.*usage: wator")
 foreach(t adder_sums_correct_spread adder_sums_correct_here adder_sums_correct_random wator_same_result_any_placement
           wator_same_result_balanced adder_wator_refuse_bad_arguments)
   set_property(TEST tos_${t} APPEND PROPERTY LABELS balance)
