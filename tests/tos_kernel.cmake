@@ -402,6 +402,20 @@ tos_kernel_test(PROGRAM pmig_forged_refused NAME pmigrate_forged_messages_are_re
   REGEX "pmig_task 5: 60 messages, 8 KB intact, ends on board 2.*pmig_forged_refused: PASS"
   LOG_REGEX "type [0-9]+ from [a-z]+: not from the home of the process it names.*a page of no image arriving here.*not to the master.*no migration under way"
   LABELS "seed001;migration;hardening")
+# Open files in the checkpoint (seed 001, issue 61; kernel/pmigrate.c, file.c): a task with a file
+# open for reading and writing at an offset and a log under two descriptors, moved DIRECT to air
+# and INDIRECT to board 3, reads on from its offset there and finds every byte it wrote; its files
+# leave the home; a file another process has open keeps the task home (EBUSY).
+tos_kernel_test(PROGRAM pmigrate_carries_open_files FILES pmig_file_task ALL_FREE SET run.stop_ms=900000
+  REGEX "pmig_file_task 1: read position kept, written data intact, files on board 2.*files moved direct to board 2.*pmig_file_task 2: read position kept, written data intact, files on board 3.*files moved indirect to board 3.*pmigrate_carries_open_files: PASS"
+  LABELS "seed001;migration")
+# Forged file records in a checkpoint (bad descriptor index, name, offset, a block of no file):
+# refused, counted and said on air; a real task with open files still moves there after them.
+tos_kernel_test(PROGRAM pmig_files_forged_refused NAME pmigrate_forged_file_records_are_refused
+  FILES pmig_file_task LOG air IMAGE tos-test.elf SET run.stop_ms=900000
+  REGEX "pmig_file_task 9: read position kept, written data intact, files on board 2.*pmig_files_forged_refused: PASS"
+  LOG_REGEX "a carried file at a bad descriptor index, file.*a carried file with a bad name, file.*a carried file with a bad size or offset, file.*a block of a carried file out of its files' order"
+  LABELS "seed001;migration;hardening")
 # The PVM-style task layer (seed 001, issue 35; lib/pvm.c, include/tos/pvm.h): typed pack/unpack
 # round trips and tags out of order; forged messages refused and counted by reason; task ids
 # valid while tasks move (whole jobs by pmigrate direct and indirect, a worker by migrate).

@@ -448,6 +448,28 @@ void fs_stat(struct tos_fsstat *st);
 /* ---- file.c: descriptors (0, 1, 2: the console) and the file system calls ---- */
 void file_inherit(struct proc *p, struct proc *parent); /* 0..2 from the parent (the console if none) */
 void file_close_all(struct proc *p);
+/* A process's open files carried in its migration checkpoint (pmigrate.c): the descriptor
+ * record lists each open file once, with the descriptors pointing to it; its bytes follow. */
+#define PMIG_FILE_MAX_BYTES (64u * 1024u) /* a bigger file is refused (EFBIG): the image stays small */
+struct pmig_file {
+  uint16_t fds;  /* bit i: descriptor i points to it */
+  uint8_t flags; /* TOS_O_READ, TOS_O_WRITE, TOS_O_APPEND */
+  uint8_t pad;
+  uint32_t off, size;
+  char name[TOS_FS_NAME_LEN];
+};
+struct pmig_files {
+  uint32_t n;
+  struct pmig_file f[TOS_MAX_FDS];
+};
+/* home: p's open files into r, their nodes into node; n, or -TOS_EBUSY (a file another process
+ * uses, or opened twice), -TOS_EFBIG, -TOS_EINVAL (an offset past the largest file) */
+int file_checkpoint(struct proc *p, struct pmig_files *r, int16_t *node);
+/* destination: the record checked and its files made and opened in p (a guest part); 0, or the
+ * refusal's reason (*err: the -error the home is told) */
+const char *file_restore(struct proc *p, const struct pmig_files *r, int16_t *node, int32_t *err);
+void file_carried(struct proc *p, const struct pmig_files *r); /* home: the carried descriptors closed */
+void file_drop_carried(struct proc *p, const struct pmig_files *r, const int16_t *node, uint32_t made);
 
 /* ---- proc.c: processes ---- */
 extern struct proc procs[TOS_MAX_PROCESSES];

@@ -21,6 +21,12 @@
  * Until phase 4 nothing has changed at the home, so any failure (a refusal, 20 s without an
  * answer) resumes the process where it was.
  *
+ * Its open files go in the checkpoint (file.c's file_checkpoint): a descriptor record first
+ * (REC_FILES: each file's name, flags, offset, size and descriptors), then each file's bytes a
+ * block at a time (REC_PIECE), then the pages; the destination makes and opens the files as the
+ * record says and the home, once the image is there, closes its descriptors and removes its
+ * copies. A process with no file open sends exactly the image it sent before.
+ *
  * What it moves: a process with nothing elsewhere (no thread on another board, no page held by
  * another) -- DynamicPVM's unit, a task on one host; one migration at a time per home.
  * Every message is checked against who may send it and what is under way. */
@@ -30,6 +36,15 @@
 #define PM_READY_US 20000000u  /* no answer from the destination by then: ETIMEDOUT */
 #define CKPT_REC (4u + TOS_PAGE_SIZE) /* a checkpoint file's record: the virtual page, its bytes */
 #define CKPT_MAX (TOS_MAX_FS_FILE_BYTES / CKPT_REC)
+/* An image's records past its pages (the checkpoint file keeps the same word): */
+#define REC_FILES 0x10000u  /* the descriptor record (struct pmig_files) */
+#define REC_PIECE 0x20000u  /* | file << 9 | block: a block of a carried file */
+#define PIECE_FILE(v) ((v) >> 9 & 15u)
+#define PIECE_BLOCK(v) ((v) & 511u)
+#define IS_PIECE(v) (((v) & ~0x1FFFu) == REC_PIECE)
+#define FILE_BLOCKS(size) (((size) + TOS_PAGE_SIZE - 1) / TOS_PAGE_SIZE)
+#define PM_MAX_RECORDS (TOS_USER_PAGES + 1 + TOS_MAX_FDS * (PMIG_FILE_MAX_BYTES / TOS_PAGE_SIZE))
+static int rec_ok(uint32_t v) { return v < TOS_USER_PAGES || v == REC_FILES || IS_PIECE(v); }
 
 static void ckpt_poll(void); /* the master's restore of a checkpoint file */
 
@@ -46,7 +61,24 @@ static struct {
   uint16_t caller_tid;
   uint32_t t0, n, sent;
   uint16_t v[TOS_USER_PAGES];
+  /* its open files: the records before its pages (nfrec: 0 with none), pinned (fs_remap) while
+   * queued messages still read their blocks (inflight) */
+  uint32_t nfrec, inflight;
+  uint8_t pinned;
+  int16_t node[TOS_MAX_FDS];
+  struct pmig_files files;
 } pm;
+static uint32_t fdrec[TOS_PAGE_SIZE / 4]; /* the descriptor record as sent: a whole block */
+
+static void unpin(void) {
+  for (uint32_t i = 0; i < pm.files.n; ++i) fs_unmap(pm.node[i]);
+  pm.pinned = 0;
+}
+
+static void file_sent(void *ctx) { /* a queued record of the files has left */
+  (void)ctx;
+  if (--pm.inflight == 0 && pm.pinned && pm.state == PM_IDLE) unpin();
+}
 
 static uint32_t gword(const struct proc *p) { return (uint32_t)p->home_board << 8 | p->home_pid; }
 
@@ -62,6 +94,7 @@ static void end(int32_t result) {
   if (result == 0) ++pmig_out;
   pm.state = PM_IDLE;
   pm.p = NULL;
+  if (pm.pinned && pm.inflight == 0) unpin();
 }
 
 static int image_page(struct proc *p, uint32_t v) {
@@ -81,7 +114,7 @@ SYSCALL(pmigrate) {
   struct proc *p = &procs[pid];
   if (p == t->proc) return -TOS_EINVAL; /* the caller would be inside a call: never checkpointed */
   if (!privilege_controls(t->proc, p)) return -TOS_EPERM;
-  if (pm.state != PM_IDLE || p->remote_threads || !pages_all_home(p)) return -TOS_EBUSY;
+  if (pm.state != PM_IDLE || pm.pinned || p->remote_threads || !pages_all_home(p)) return -TOS_EBUSY;
   for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
     if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) return -TOS_EBUSY; /* a shared region's */
   pm.state = PM_QUIESCE;
@@ -127,8 +160,22 @@ void pmigrate_poll(void) {
       pm.n = pm.sent = 0;
       for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
         if (image_page(p, v)) pm.v[pm.n++] = (uint16_t)v;
-      if (pm.n == 0 || (pm.mode == TOS_PMIG_INDIRECT && pm.n > CKPT_MAX))
-        { end(pm.n ? -TOS_ENOSPC : -TOS_EINVAL); return; }
+      if (pm.n == 0) { end(-TOS_EINVAL); return; }
+      int nf = file_checkpoint(p, &pm.files, pm.node);
+      if (nf < 0) { pm.files.n = 0; end(nf); return; }
+      pm.nfrec = 0;
+      if (nf) {
+        pm.nfrec = 1;
+        for (int i = 0; i < nf; ++i) {
+          pm.nfrec += FILE_BLOCKS(pm.files.f[i].size);
+          fs_remap(pm.node[i]); /* its blocks stay put until the pieces have left */
+        }
+        pm.pinned = 1;
+        memset(fdrec, 0, sizeof fdrec);
+        memcpy(fdrec, &pm.files, sizeof pm.files);
+      }
+      pm.n += pm.nfrec;
+      if (pm.mode == TOS_PMIG_INDIRECT && pm.n > CKPT_MAX) { end(-TOS_ENOSPC); return; }
       uint32_t o[5] = {hb, hp, hs, pm.mode, pm.n};
       net_queue(pm.dest, NET_PMIG_BEGIN, o, 5, 0, 0, NULL, NULL);
       EVENT2(DGL_THREADS, EV_PMIG_CHECKPOINT, pm.n);
@@ -139,13 +186,29 @@ void pmigrate_poll(void) {
     case PM_SEND:
       /* the pages stay mapped (the threads are stopped) until the destination has them all */
       while (pm.sent < pm.n && net_queue_room() > 1) {
-        uint32_t v = pm.v[pm.sent], pa = p->ptable[v] & TB_MMU_PTE_FRAME;
+        uint32_t v, pa;
+        void (*done)(void *) = NULL;
+        if (pm.sent >= pm.nfrec) {
+          v = pm.v[pm.sent - pm.nfrec];
+          pa = p->ptable[v] & TB_MMU_PTE_FRAME;
+        } else if (pm.sent == 0) {
+          v = REC_FILES;
+          pa = (uint32_t)fdrec;
+          done = file_sent;
+        } else { /* the k-th block of the files, in the record's order */
+          uint32_t k = pm.sent - 1, f = 0;
+          while (k >= FILE_BLOCKS(pm.files.f[f].size)) k -= FILE_BLOCKS(pm.files.f[f++].size);
+          v = REC_PIECE | f << 9 | k;
+          pa = (uint32_t)fs_bytes(pm.node[f]) + k * TOS_PAGE_SIZE; /* (the file's own block: whole) */
+          done = file_sent;
+        }
+        if (done) ++pm.inflight;
         if (pm.mode == TOS_PMIG_DIRECT) {
           uint32_t o[6] = {hb, hp, hs, v, pm.sent, pm.n};
-          net_queue(pm.dest, NET_PMIG_PAGE, o, 6, pa, TOS_PAGE_SIZE, NULL, NULL);
+          net_queue(pm.dest, NET_PMIG_PAGE, o, 6, pa, TOS_PAGE_SIZE, done, NULL);
         } else {
           uint32_t o[7] = {hb, hp, hs, v, pm.dest, pm.sent, pm.n};
-          net_queue(NET_MASTER, NET_PMIG_CKPT, o, 7, pa, TOS_PAGE_SIZE, NULL, NULL);
+          net_queue(NET_MASTER, NET_PMIG_CKPT, o, 7, pa, TOS_PAGE_SIZE, done, NULL);
         }
         ++pm.sent;
       }
@@ -181,7 +244,14 @@ static void on_ready(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (r < 0) { end(r); return; }
   if (pm.state != PM_WAIT)
     return (void)net_bad(from, NET_PMIG_READY, "an image said complete before it was all sent, pages", pm.sent);
-  for (uint32_t i = 0; i < pm.n; ++i) { /* the destination owns them now */
+  if (pm.files.n) { /* the files are the destination's now: the home's copies go */
+    file_carried(p, &pm.files);
+    if (pm.inflight == 0) { /* (every piece has left: the destination has them all) */
+      unpin();
+      for (uint32_t i = 0; i < pm.files.n; ++i) fs_remove(pm.node[i]);
+    }
+  }
+  for (uint32_t i = 0; i < pm.n - pm.nfrec; ++i) { /* the destination owns them now */
     uint32_t pa = vm_unmap(p, pm.v[i]);
     if (pa) frame_free(pa); /* (held by mem.c while a queued page still reads it) */
     pages_given(p, pm.v[i], pm.dest);
@@ -198,6 +268,10 @@ static struct pm_in {
   uint32_t hs, n, got;
   int32_t err;
   struct proc *p;
+  uint32_t fe, fk; /* the carried files: the block expected next (file fe's fk-th) */
+  uint8_t made;    /* the files are made here (and pinned) */
+  int16_t node[TOS_MAX_FDS];
+  struct pmig_files files;
 } in[PM_IN];
 
 static struct pm_in *incoming(const uint32_t *o) {
@@ -211,23 +285,73 @@ static void tell_home(struct pm_in *m, int32_t r) {
   net_send_wait(m->hb, NET_PMIG_READY, o, 4);
 }
 
-/* The image could not be taken whole: what came is freed, the home keeps the process. */
+/* The image could not be taken whole: what came is freed, the home keeps the process (and the
+ * originals of its files). */
 static void drop_image(struct pm_in *m) {
   struct proc *p = m->p;
   if (p && proc_alive(p) && p->guest)
     for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
       if (image_page(p, v)) pages_free_here(p, v);
+  if (m->made) file_drop_carried(p && proc_alive(p) && p->guest ? p : NULL, &m->files, m->node, m->files.n);
+  m->made = 0;
+  /* the part on_begin made for it goes too (no thread came): else every failed image, a forged
+   * one's included, would keep a process slot here until the run ended */
+  if (p && proc_alive(p) && p->guest && p->nthreads == 0) proc_kill(p, -1);
+}
+
+/* The next block of the carried files is past file fe's last: on to the next file with bytes. */
+static void next_file(struct pm_in *m) {
+  while (m->fe < m->files.n && m->fk >= FILE_BLOCKS(m->files.f[m->fe].size)) {
+    ++m->fe;
+    m->fk = 0;
+  }
+}
+
+/* A record of the carried files (the descriptor record, a block); 0 or the refusal's reason. */
+static const char *file_record(struct pm_in *m, uint32_t v, uint32_t index) {
+  if (v == REC_FILES) {
+    if (index != 0) return "a descriptor record not first in its image, index";
+    net_take(0, (uint32_t)&m->files, sizeof m->files);
+    int32_t err;
+    const char *why = file_restore(m->p, &m->files, m->node, &err);
+    if (why) return why;
+    if (err) m->err = err; /* (this store cannot take them: the home is told) */
+    else {
+      m->made = 1;
+      m->fe = m->fk = 0;
+      next_file(m);
+    }
+    return NULL;
+  }
+  if (!m->made || PIECE_FILE(v) != m->fe || PIECE_BLOCK(v) != m->fk)
+    return "a block of a carried file out of its files' order, record";
+  const struct pmig_file *f = &m->files.f[m->fe];
+  int node = m->node[m->fe];
+  uint32_t off = m->fk * TOS_PAGE_SIZE, n = f->size - off; /* (next_file: off < size) */
+  if (n > TOS_PAGE_SIZE) n = TOS_PAGE_SIZE;
+  if (fs_entry(node)->size != f->size) m->err = -TOS_EINVAL; /* (pinned: cannot happen) */
+  else net_take(0, (uint32_t)fs_bytes(node) + off, n);
+  ++m->fk;
+  next_file(m);
+  return NULL;
 }
 
 static void on_begin(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (o[1] >= TOS_MAX_PROCESSES || o[3] > TOS_PMIG_INDIRECT || o[4] == 0 || o[4] > TOS_USER_PAGES)
+  if (o[1] >= TOS_MAX_PROCESSES || o[3] > TOS_PMIG_INDIRECT || o[4] == 0 || o[4] > PM_MAX_RECORDS)
     return (void)net_bad(from, NET_PMIG_BEGIN, "operand out of range, process", o[1]);
   if (incoming(o)) return (void)net_bad(from, NET_PMIG_BEGIN, "an image already arriving, process", o[1]);
   struct pm_in *m = NULL;
   for (int i = 0; i < PM_IN && !m; ++i)
     if (!in[i].used) m = &in[i];
-  struct pm_in tmp = {1, (uint8_t)o[0], (uint8_t)o[1], (uint8_t)o[3], o[2], o[4], 0, 0, NULL};
+  static struct pm_in tmp; /* (static: the files' record makes it large) */
+  memset(&tmp, 0, sizeof tmp);
+  tmp.used = 1;
+  tmp.hb = (uint8_t)o[0];
+  tmp.hp = (uint8_t)o[1];
+  tmp.mode = (uint8_t)o[3];
+  tmp.hs = o[2];
+  tmp.n = o[4];
   if (!m) { tell_home(&tmp, -TOS_EBUSY); return; }
   *m = tmp;
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
@@ -255,15 +379,25 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
   uint32_t v = o[3];
   if (o[4] != m->got || o[5] != m->n || net_data_len() != TOS_PAGE_SIZE)
     return (void)net_bad(from, NET_PMIG_PAGE, "a page out of its image's order, index", o[4]);
-  if (v < (TOS_USER_BASE >> TOS_PAGE_SHIFT) || v >= TOS_USER_PAGES || REGION_WINDOW_PAGE(v))
+  int file = v == REC_FILES || IS_PIECE(v);
+  if (!file && (v < (TOS_USER_BASE >> TOS_PAGE_SHIFT) || v >= TOS_USER_PAGES || REGION_WINDOW_PAGE(v)))
     return (void)net_bad(from, NET_PMIG_PAGE, "virtual page", v);
   struct proc *p = m->p;
   if (!proc_alive(p) || !p->guest) { /* its part here has ended (the process was killed) */
+    if (m->made) file_drop_carried(NULL, &m->files, m->node, m->files.n); /* (its descriptors closed with it) */
     m->used = 0;
     return;
   }
   ++m->got;
-  if (m->err == 0) {
+  if (file) {
+    const char *why = m->err ? NULL : file_record(m, v, o[4]);
+    if (why) { /* refused and counted; the image fails (the home is told and keeps the process) */
+      net_bad(from, NET_PMIG_PAGE, why, v);
+      m->err = -TOS_EINVAL;
+    }
+  } else if (m->made && m->fe < m->files.n) {
+    m->err = -TOS_EINVAL; /* a page before the files were whole: not an image */
+  } else if (m->err == 0) {
     uint32_t pa;
     if (p->ptable[v] & TB_MMU_PTE_VALID) m->err = -TOS_EINVAL; /* twice the same page: not an image */
     else if (!(pa = frame_alloc())) m->err = -TOS_ENOMEM;
@@ -277,8 +411,15 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
     }
   }
   if (m->got < m->n) return;
+  if (m->err == 0 && m->made && m->fe < m->files.n) m->err = -TOS_EINVAL; /* files announced, not all sent */
   if (m->err) drop_image(m);
-  else ++pmig_in;
+  else {
+    ++pmig_in;
+    if (m->made) {
+      for (uint32_t i = 0; i < m->files.n; ++i) fs_unmap(m->node[i]); /* theirs to use now */
+      m->made = 0;
+    }
+  }
   tell_home(m, m->err);
   m->used = 0;
 }
@@ -312,7 +453,7 @@ static void on_ckpt(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (net_me() != NET_MASTER || o[0] != from || from == net_me())
     return (void)net_bad(from, NET_PMIG_CKPT, "a checkpoint page not from its home or not to the master, home", o[0]);
   if (o[1] >= TOS_MAX_PROCESSES || o[4] >= nboards || o[4] == from || o[4] == NET_MASTER ||
-      o[6] == 0 || o[6] > CKPT_MAX || o[5] >= o[6] || o[3] >= TOS_USER_PAGES || net_data_len() != TOS_PAGE_SIZE)
+      o[6] == 0 || o[6] > CKPT_MAX || o[5] >= o[6] || !rec_ok(o[3]) || net_data_len() != TOS_PAGE_SIZE)
     return (void)net_bad(from, NET_PMIG_CKPT, "operand out of range, process", o[1]);
   if (o[5] == 0) { /* a new checkpoint file */
     if (ck.used) return (void)net_bad(from, NET_PMIG_CKPT, "a checkpoint while another is written, process", o[1]);
