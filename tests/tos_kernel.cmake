@@ -416,6 +416,13 @@ tos_kernel_test(PROGRAM pmig_files_forged_refused NAME pmigrate_forged_file_reco
   REGEX "pmig_file_task 9: read position kept, written data intact, files on board 2.*pmig_files_forged_refused: PASS"
   LOG_REGEX "a carried file at a bad descriptor index, file.*a carried file with a bad name, file.*a carried file with a bad size or offset, file.*a block of a carried file out of its files' order"
   LABELS "seed001;migration;hardening")
+# Critical sections hold a migration back (seed 001, issue 61; pmig_critical, lib/pvm.c): a task
+# inside a 600 ms section is moved only after it (pmigrate waits), one inside a 3 s section is
+# refused (EAGAIN) and moved once out; the task fails if it finds itself moved inside one.
+tos_kernel_test(PROGRAM pmig_crit_waits NAME pmigrate_waits_for_critical_sections FILES pmig_crit_task ALL_FREE
+  SET run.stop_ms=900000
+  REGEX "pmig_crit_task: 600 ms critical section kept home, moved to board 2 after it.*held back [0-9]+ ms, then moved direct.*pmig_crit_task: 3000 ms critical section kept home, moved to board 3 after it.*refused .EAGAIN., then moved indirect.*pmig_crit_waits: PASS"
+  LABELS "seed001;migration")
 # The PVM-style task layer (seed 001, issue 35; lib/pvm.c, include/tos/pvm.h): typed pack/unpack
 # round trips and tags out of order; forged messages refused and counted by reason; task ids
 # valid while tasks move (whole jobs by pmigrate direct and indirect, a worker by migrate).

@@ -52,6 +52,7 @@ struct thread_ctx {
   uint32_t cpu_slices;     /* times scheduled */
   uint32_t send_mask[TOS_MAX_CHANNELS / 32]; /* channels it has sent on (its CCBs travel with it) */
   uint32_t recv_mask[TOS_MAX_CHANNELS / 32]; /* ... and received on */
+  uint32_t crit_va;        /* pmig_critical: its critical-section depth's user address, 0 none */
 };
 
 struct tcb {

@@ -6,7 +6,9 @@
  *      it has the frames for the image and refuses, ENOMEM, if not);
  *   2. disconnect: the home waits until every thread of the process is in the ready queue,
  *      none inside a system call -- a channel operation is the seed's critical section, so a
- *      checkpoint never cuts a message in two -- and stops them (P_SUSPENDED) until phase 5;
+ *      checkpoint never cuts a message in two -- nor inside a critical section its program
+ *      marked (pmig_critical: the PVM layer's calls, as DynamicPVM's library holds the
+ *      migration signal back), and stops them (P_SUSPENDED) until phase 5;
  *   3. checkpoint: every page the process owns (data, bss, heap, stacks; code is the
  *      filestore's and follows on demand) goes DIRECT to the destination (NET_PMIG_PAGE), or
  *      INDIRECT to a checkpoint file in the master's filestore (NET_PMIG_CKPT), which the
@@ -131,11 +133,31 @@ SYSCALL(pmigrate) {
   return 0;
 }
 
-/* Phase 2: every thread here and in the ready queue (none in a call, a channel's included). */
+/* pmig_critical(depth): the word at `depth` is the thread's critical-section depth. Read
+ * only where used (in_critical), and only through the process's page table. */
+SYSCALL(pmig_critical) {
+  uint32_t pa;
+  if (a1 & 3) return -TOS_EINVAL;
+  if (a1 && !vm_user_pa(t->proc, a1, 1, &pa)) return -TOS_EFAULT;
+  t->ctx.crit_va = a1;
+  return 0;
+}
+
+/* Is thread x inside a critical section its program marked (DynamicPVM: inside a PVM call)?
+ * The address came from the program, or with the thread from another board: a word that is
+ * not the process's now (unmapped since, or forged) is no critical section. */
+static int in_critical(struct tcb *x) {
+  uint32_t va = x->ctx.crit_va, pa;
+  if (!va || (va & 3) || !vm_user_pa(x->proc, va, 0, &pa)) return 0;
+  return *(volatile const uint32_t *)pa != 0;
+}
+
+/* Phase 2: every thread here and in the ready queue (none in a call, a channel's included) and
+ * none inside a critical section: the migration's request is held back until then. */
 static int quiet(struct proc *p) {
   if (p->nthreads == 0) return 0;
   for (int i = 0; i < TOS_MAX_THREADS; ++i)
-    if (p->slots[i] && p->slots[i]->state != T_READY) return 0;
+    if (p->slots[i] && (p->slots[i]->state != T_READY || in_critical(p->slots[i]))) return 0;
   return 1;
 }
 
