@@ -404,17 +404,19 @@ tos_kernel_test(PROGRAM pmig_forged_refused NAME pmigrate_forged_messages_are_re
   LABELS "seed001;migration;hardening")
 # Open files in the checkpoint (seed 001, issue 61; kernel/pmigrate.c, file.c): a task with a file
 # open for reading and writing at an offset and a log under two descriptors, moved DIRECT to air
-# and INDIRECT to board 3, reads on from its offset there and finds every byte it wrote; its files
-# leave the home; a file another process has open keeps the task home (EBUSY).
+# and back INDIRECT, and INDIRECT to board 3 and back DIRECT, reads on from its offsets there and
+# back and finds every byte it wrote; its files leave the home and come back with it; a file
+# another process has open keeps the task home (EBUSY).
 tos_kernel_test(PROGRAM pmigrate_carries_open_files FILES pmig_file_task ALL_FREE SET run.stop_ms=900000
-  REGEX "pmig_file_task 1: read position kept, written data intact, files on board 2.*files moved direct to board 2.*pmig_file_task 2: read position kept, written data intact, files on board 3.*files moved indirect to board 3.*pmigrate_carries_open_files: PASS"
+  REGEX "files moved direct to board 2.*pmig_file_task 1: read position kept, written data intact, files on board 2.*pmig_file_task 1: back home, offset and bytes kept both ways.*files back home indirect.*files moved indirect to board 3.*pmig_file_task 2: read position kept, written data intact, files on board 3.*pmig_file_task 2: back home, offset and bytes kept both ways.*files back home direct.*pmigrate_carries_open_files: PASS"
   LABELS "seed001;migration")
-# Forged file records in a checkpoint (bad descriptor index, name, offset, a block of no file):
-# refused, counted and said on air; a real task with open files still moves there after them.
+# Forged file records in a checkpoint (bad descriptor index, name, offset, a block of no file) and
+# forged requests to send a process home: refused, counted and said on air; a real task with
+# open files still moves there after them.
 tos_kernel_test(PROGRAM pmig_files_forged_refused NAME pmigrate_forged_file_records_are_refused
   FILES pmig_file_task LOG air IMAGE tos-test.elf SET run.stop_ms=900000
   REGEX "pmig_file_task 9: read position kept, written data intact, files on board 2.*pmig_files_forged_refused: PASS"
-  LOG_REGEX "a carried file at a bad descriptor index, file.*a carried file with a bad name, file.*a carried file with a bad size or offset, file.*a block of a carried file out of its files' order"
+  LOG_REGEX "a carried file at a bad descriptor index, file.*a carried file with a bad name, file.*a carried file with a bad size or offset, file.*a block of a carried file out of its files' order.*type 63 from earth: a process with no part here.*type 63 from earth: not from the home of the process it names"
   LABELS "seed001;migration;hardening")
 # Critical sections hold a migration back (seed 001, issue 61; pmig_critical, lib/pvm.c): a task
 # inside a 600 ms section is moved only after it (pmigrate waits), one inside a 3 s section is

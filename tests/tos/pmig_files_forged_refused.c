@@ -1,9 +1,10 @@
 /* A checkpoint's open files are checked where they land (seed 001; kernel/pmigrate.c, file.c):
  * earth forges to air four images of a process that does not exist, each with one bad file
  * record: descriptors that name no index, a name the filestore cannot hold, an offset past the
- * largest file, and a block of a file no record announced. Air must refuse each (counted, said
- * on its console), make nothing of it, tell the home it failed, and then still take a real
- * process moved from earth with its files open, which ends well there. */
+ * largest file, and a block of a file no record announced; and two requests to send a process
+ * home: one for a process with no part on air, one naming another board as its home. Air must
+ * refuse each (counted, said on its console), make nothing of it, tell the home an image failed,
+ * and then still take a real process moved from earth with its files open, which ends well there. */
 #include <testbed/tos_net.h>
 #include "tos_check.h"
 
@@ -56,6 +57,10 @@ int main(void) {
   bad.off = 512u * 1024u + 1u;
   forge(air, me, 1003, &bad, page);
   forge(air, me, 1004, &f, REC_PIECE | 5u << 9); /* the record announces one file: there is no file 5 */
+  const uint32_t pull_none[6] = {(uint32_t)me, 14, 1005, TOS_PMIG_DIRECT, 0, 0};
+  const uint32_t pull_other[6] = {3, 1, 1, TOS_PMIG_DIRECT, 0, 0};
+  inject(air, NET_PMIG_PULL, pull_none, 6, NULL);
+  inject(air, NET_PMIG_PULL, pull_other, 6, NULL);
   unsigned long t0 = time_us();
   while (time_us() - t0 < 200000) yield(); /* (air has them all) */
   int pid = spawn("pmig_file_task", "pmig_file_task 9");

@@ -321,6 +321,9 @@ void pages_thread_placed(struct proc *p, uint32_t slot, uint32_t n_pages, uint32
 void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone_board);
 void pages_forget(struct proc *p);
 int pages_all_home(struct proc *p);                 /* pmigrate.c: nothing of p is elsewhere */
+int pages_all_on(struct proc *p, uint32_t b);       /* ... every page the home's or b's alone */
+int pages_owned_by(struct proc *p, uint32_t v, uint32_t b); /* ... page v is b's alone */
+void pages_back(struct proc *p, uint32_t b, int keep); /* ... an image from b ended: b's pages mapped here kept, or freed */
 void pages_given(struct proc *p, uint32_t v, uint32_t b);
 void pages_arrived(struct proc *p, uint32_t v);
 /* pmigrate.c: whole-process migration (seed 001, DynamicPVM) */

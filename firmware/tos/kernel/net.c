@@ -407,7 +407,7 @@ static const uint8_t sender_rule[NET_TYPES] = {
     /* a process's home speaks for it (op 0: its home board): its threads, its end, its
      * barriers, its pages, its image... */
     [NET_CREATE] = FROM_HOME, [NET_KILL] = FROM_HOME, [NET_BAR_RELEASE] = FROM_HOME,
-    [NET_BAR_REFUSED] = FROM_HOME, [NET_PMIG_BEGIN] = FROM_HOME, [NET_PAGE_INVAL] = FROM_HOME,
+    [NET_BAR_REFUSED] = FROM_HOME, [NET_PMIG_PULL] = FROM_HOME, [NET_PAGE_INVAL] = FROM_HOME,
     [NET_PAGE_FWD] = FROM_HOME, [NET_PAGE_GRANT] = FROM_HOME, [NET_PAGE_DROP] = FROM_HOME,
     /* ... and is the one asked */
     [NET_SBRK] = TO_HOME, [NET_BAR_ARRIVE] = TO_HOME, [NET_PAGE_REQ] = TO_HOME, [NET_PAGE_ACK] = TO_HOME,

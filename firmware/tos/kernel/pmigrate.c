@@ -50,13 +50,17 @@ static int rec_ok(uint32_t v) { return v < TOS_USER_PAGES || v == REC_FILES || I
 
 static void ckpt_poll(void); /* the master's restore of a checkpoint file */
 
-enum { PM_IDLE, PM_QUIESCE, PM_SEND, PM_WAIT, PM_THREADS };
+/* PM_PULL, PM_BACK: the home bringing its process back (pmigrate to the home): asked the board
+ * holding it for its image, then waiting for its threads */
+enum { PM_IDLE, PM_QUIESCE, PM_SEND, PM_WAIT, PM_THREADS, PM_PULL, PM_BACK };
 
 uint32_t pmig_out, pmig_in, pmig_ckpt_pages;
 
 /* ---- the home's side: one migration at a time ---- */
 static struct {
   uint8_t state, mode, dest, old_state;
+  uint8_t pulled;           /* this board sends a guest part home, asked by its home (NET_PMIG_PULL) */
+  uint16_t text_lo, text_hi; /* ... the home's code pages: copies here, not the image's */
   struct proc *p;
   uint32_t serial;
   struct tcb *caller;
@@ -93,6 +97,11 @@ static void end(int32_t result) {
   struct proc *p = pm.p;
   if (p && proc_alive(p) && p->serial == pm.serial && p->state == P_SUSPENDED) p->state = pm.old_state;
   if (caller_waits()) finish(pm.caller, result);
+  if (pm.pulled && result < 0 && p) { /* the home asked: it is told (its caller waits) */
+    uint32_t o[4] = {p->home_board, p->home_pid, p->home_serial, (uint32_t)result};
+    net_send_wait(p->home_board, NET_PMIG_READY, o, 4);
+  }
+  pm.pulled = 0;
   if (result == 0) ++pmig_out;
   pm.state = PM_IDLE;
   pm.p = NULL;
@@ -105,10 +114,23 @@ static int image_page(struct proc *p, uint32_t v) {
          frame_owned(e & TB_MMU_PTE_FRAME);
 }
 
+/* Back home: p's threads all on one other board (the board), none here, every page the home's
+ * or that board's alone. The board, or -1. */
+static int away_whole(struct proc *p) {
+  int b = -1;
+  if (p->nthreads || !p->remote_threads) return -1;
+  for (uint32_t s = 0; s < TOS_MAX_THREADS; ++s)
+    if (p->remote_mask[s / 32] >> (s % 32) & 1) {
+      if (b >= 0 && p->where[s] != b) return -1;
+      b = p->where[s];
+    }
+  return b >= 0 && pages_all_on(p, (uint32_t)b) ? b : -1;
+}
+
 /* pmigrate(pid, processor, mode) */
 SYSCALL(pmigrate) {
   uint32_t pid = a1, dest = a2, mode = a3;
-  if (dest >= nboards || dest == net_me()) return -TOS_EINVAL;
+  if (dest >= nboards) return -TOS_EINVAL;
   if (mode != TOS_PMIG_DIRECT && mode != TOS_PMIG_INDIRECT) return -TOS_EINVAL;
   if (mode == TOS_PMIG_INDIRECT && (net_me() == NET_MASTER || dest == NET_MASTER))
     return -TOS_EINVAL; /* the master holds the file: it cannot send one to itself */
@@ -116,12 +138,25 @@ SYSCALL(pmigrate) {
   struct proc *p = &procs[pid];
   if (p == t->proc) return -TOS_EINVAL; /* the caller would be inside a call: never checkpointed */
   if (!privilege_controls(t->proc, p)) return -TOS_EPERM;
-  if (pm.state != PM_IDLE || pm.pinned || p->remote_threads || !pages_all_home(p)) return -TOS_EBUSY;
-  for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
-    if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) return -TOS_EBUSY; /* a shared region's */
-  pm.state = PM_QUIESCE;
+  if (pm.state != PM_IDLE || pm.pinned) return -TOS_EBUSY;
+  if (dest == net_me()) { /* back home: from the one board holding it, which sends its image */
+    int from = away_whole(p);
+    if (from < 0) return -TOS_EBUSY;
+    if (mode == TOS_PMIG_INDIRECT && from == NET_MASTER) return -TOS_EINVAL;
+    uint32_t o[6] = {p->home_board, p->home_pid, p->home_serial, mode, p->text_lo, p->text_hi};
+    if (!net_queue((uint32_t)from, NET_PMIG_PULL, o, 6, 0, 0, NULL, NULL)) return -TOS_EAGAIN;
+    dest = (uint32_t)from; /* (pm.dest: the other board) */
+    pm.state = PM_PULL;
+  } else {
+    if (p->remote_threads || !pages_all_home(p)) return -TOS_EBUSY;
+    for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
+      if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) return -TOS_EBUSY; /* a shared region's */
+    pm.state = PM_QUIESCE;
+  }
   pm.mode = (uint8_t)mode;
   pm.dest = (uint8_t)dest;
+  pm.pulled = 0;
+  pm.text_lo = pm.text_hi = 0;
   pm.p = p;
   pm.serial = p->serial;
   pm.caller = t;
@@ -166,7 +201,7 @@ void pmigrate_poll(void) {
   if (pm.state == PM_IDLE) return;
   struct proc *p = pm.p;
   if (!proc_alive(p) || p->serial != pm.serial) { end(-TOS_ESRCH); return; } /* ended meanwhile */
-  if (!caller_waits() && pm.state < PM_WAIT) { end(-TOS_ESRCH); return; }   /* nobody asks any more */
+  if (!caller_waits() && !pm.pulled && pm.state < PM_WAIT) { end(-TOS_ESRCH); return; } /* nobody asks any more */
   uint32_t hb = p->home_board, hp = p->home_pid, hs = p->home_serial;
   switch (pm.state) {
     case PM_QUIESCE: {
@@ -181,7 +216,7 @@ void pmigrate_poll(void) {
       EVENT2(DGL_THREADS, EV_PMIG_DISCONNECT, gword(p));
       pm.n = pm.sent = 0;
       for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
-        if (image_page(p, v)) pm.v[pm.n++] = (uint16_t)v;
+        if (image_page(p, v) && !(v >= pm.text_lo && v < pm.text_hi)) pm.v[pm.n++] = (uint16_t)v;
       if (pm.n == 0) { end(-TOS_EINVAL); return; }
       int nf = file_checkpoint(p, &pm.files, pm.node);
       if (nf < 0) { pm.files.n = 0; end(nf); return; }
@@ -239,6 +274,15 @@ void pmigrate_poll(void) {
     case PM_WAIT:
       if (uptime_us() - pm.t0 > PM_READY_US) end(-TOS_ETIMEDOUT);
       return;
+    case PM_PULL: /* (the other board gives up sooner: quiesce, then its own wait) */
+      if (uptime_us() - pm.t0 > PM_QUIESCE_US + PM_READY_US + 5000000u) end(-TOS_ETIMEDOUT);
+      return;
+    case PM_BACK:
+      if (p->remote_threads == 0) {
+        EVENT2(DGL_THREADS, EV_PMIG_RESTART, gword(p));
+        end(0);
+      }
+      return;
     case PM_THREADS:
       for (int i = 0; i < TOS_MAX_THREADS; ++i) {
         struct tcb *x = p->slots[i];
@@ -255,15 +299,25 @@ static void on_ready(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   struct proc *p = pm.p;
   int32_t r = (int32_t)o[3];
+  if (pm.state == PM_PULL) { /* the home: the board holding the process could not send it */
+    if (from != pm.dest || o[0] != net_me() || o[1] != p->home_pid || o[2] != p->home_serial || r >= 0 || r < -1000)
+      return (void)net_bad(from, NET_PMIG_READY, "an answer to a pull not from the board asked, process", o[1]);
+    end(r);
+    return;
+  }
   if (pm.state != PM_WAIT && pm.state != PM_SEND)
     return (void)net_bad(from, NET_PMIG_READY, "an image's answer with no migration under way, process", o[1]);
-  if (o[0] != net_me() || o[1] != p->home_pid || o[2] != p->home_serial)
+  if (o[0] != p->home_board || o[1] != p->home_pid || o[2] != p->home_serial)
     return (void)net_bad(from, NET_PMIG_READY, "an image's answer for another process, process", o[1]);
   if (r > 0 || r < -1000) return (void)net_bad(from, NET_PMIG_READY, "result", o[3]);
   /* the destination answers; the master only to say the checkpoint file could not be written */
   if (from != pm.dest && !(from == NET_MASTER && pm.mode == TOS_PMIG_INDIRECT && r < 0))
     return (void)net_bad(from, NET_PMIG_READY, "an image's answer from a board not its destination", from);
-  if (r < 0) { end(r); return; }
+  if (r < 0) {
+    if (from == pm.dest) pm.pulled = 0; /* (the home said it: not told back) */
+    end(r);
+    return;
+  }
   if (pm.state != PM_WAIT)
     return (void)net_bad(from, NET_PMIG_READY, "an image said complete before it was all sent, pages", pm.sent);
   if (pm.files.n) { /* the files are the destination's now: the home's copies go */
@@ -276,7 +330,7 @@ static void on_ready(uint32_t from, const uint32_t *o, uint32_t nops) {
   for (uint32_t i = 0; i < pm.n - pm.nfrec; ++i) { /* the destination owns them now */
     uint32_t pa = vm_unmap(p, pm.v[i]);
     if (pa) frame_free(pa); /* (held by mem.c while a queued page still reads it) */
-    pages_given(p, pm.v[i], pm.dest);
+    if (!p->guest) pages_given(p, pm.v[i], pm.dest); /* (a guest part sends them home: the home's record) */
   }
   EVENT2(DGL_THREADS, EV_PMIG_MOVE, gword(p));
   pm.state = PM_THREADS;
@@ -287,6 +341,8 @@ static void on_ready(uint32_t from, const uint32_t *o, uint32_t nops) {
 #define PM_IN 2
 static struct pm_in {
   uint8_t used, hb, hp, mode;
+  uint8_t src, back; /* the board sending it (its home, or the board a pulled process comes from); 1: pulled home */
+  uint32_t pserial;  /* back: the home process's serial */
   uint32_t hs, n, got;
   int32_t err;
   struct proc *p;
@@ -302,9 +358,9 @@ static struct pm_in *incoming(const uint32_t *o) {
   return NULL;
 }
 
-static void tell_home(struct pm_in *m, int32_t r) {
+static void tell_home(struct pm_in *m, int32_t r) { /* (the sender: the home, or the board it comes back from) */
   uint32_t o[4] = {m->hb, m->hp, m->hs, (uint32_t)r};
-  net_send_wait(m->hb, NET_PMIG_READY, o, 4);
+  net_send_wait(m->src, NET_PMIG_READY, o, 4);
 }
 
 /* The image could not be taken whole: what came is freed, the home keeps the process (and the
@@ -314,7 +370,9 @@ static void drop_image(struct pm_in *m) {
   if (p && proc_alive(p) && p->guest)
     for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
       if (image_page(p, v)) pages_free_here(p, v);
-  if (m->made) file_drop_carried(p && proc_alive(p) && p->guest ? p : NULL, &m->files, m->node, m->files.n);
+  int here = p && proc_alive(p) && (m->back ? !p->guest && p->serial == m->pserial : p->guest);
+  if (m->back && here) pages_back(p, m->src, 0); /* the board it came from keeps them */
+  if (m->made) file_drop_carried(here ? p : NULL, &m->files, m->node, m->files.n);
   m->made = 0;
   /* the part on_begin made for it goes too (no thread came): else every failed image, a forged
    * one's included, would keep a process slot here until the run ended */
@@ -362,6 +420,11 @@ static void on_begin(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   if (o[1] >= TOS_MAX_PROCESSES || o[3] > TOS_PMIG_INDIRECT || o[4] == 0 || o[4] > PM_MAX_RECORDS)
     return (void)net_bad(from, NET_PMIG_BEGIN, "operand out of range, process", o[1]);
+  /* from the process's home; or to it, from the board its home asked to send it back */
+  struct proc *h = o[0] == net_me() ? proc_by_gpid(o[0], o[1], o[2]) : NULL;
+  int back = h && !h->guest && pm.state == PM_PULL && pm.p == h && from == pm.dest;
+  if (from != o[0] && !back)
+    return (void)net_bad(from, NET_PMIG_BEGIN, "not from the home of the process it names, home", o[0]);
   if (incoming(o)) return (void)net_bad(from, NET_PMIG_BEGIN, "an image already arriving, process", o[1]);
   struct pm_in *m = NULL;
   for (int i = 0; i < PM_IN && !m; ++i)
@@ -374,8 +437,21 @@ static void on_begin(uint32_t from, const uint32_t *o, uint32_t nops) {
   tmp.mode = (uint8_t)o[3];
   tmp.hs = o[2];
   tmp.n = o[4];
+  tmp.src = (uint8_t)from;
+  tmp.back = (uint8_t)back;
   if (!m) { tell_home(&tmp, -TOS_EBUSY); return; }
   *m = tmp;
+  if (back) { /* its home part is the one the image fills */
+    if (frames_free() < m->n + 16) {
+      m->used = 0;
+      tell_home(&tmp, -TOS_ENOMEM);
+      return;
+    }
+    m->p = h;
+    m->pserial = h->serial;
+    EVENT2(DGL_THREADS, EV_PMIG_CONTEXT, o[0] << 8 | o[1]);
+    return;
+  }
   struct proc *p = proc_by_gpid(o[0], o[1], o[2]);
   if (p) { /* a part of it is here already */
     m->used = 0;
@@ -396,7 +472,7 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
   struct pm_in *m = incoming(o);
   if (!m) return (void)net_bad(from, NET_PMIG_PAGE, "a page of no image arriving here, process", o[1]);
-  if (from != (m->mode == TOS_PMIG_DIRECT ? m->hb : NET_MASTER))
+  if (from != (m->mode == TOS_PMIG_DIRECT ? m->src : NET_MASTER))
     return (void)net_bad(from, NET_PMIG_PAGE, "a page of an image from a board that is not sending it, board", from);
   uint32_t v = o[3];
   if (o[4] != m->got || o[5] != m->n || net_data_len() != TOS_PAGE_SIZE)
@@ -405,7 +481,8 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (!file && (v < (TOS_USER_BASE >> TOS_PAGE_SHIFT) || v >= TOS_USER_PAGES || REGION_WINDOW_PAGE(v)))
     return (void)net_bad(from, NET_PMIG_PAGE, "virtual page", v);
   struct proc *p = m->p;
-  if (!proc_alive(p) || !p->guest) { /* its part here has ended (the process was killed) */
+  if (!proc_alive(p) || (m->back ? p->guest || p->serial != m->pserial || pm.state != PM_PULL || pm.p != p : !p->guest)) {
+    /* its part here has ended (the process was killed), or its home gave up waiting */
     if (m->made) file_drop_carried(NULL, &m->files, m->node, m->files.n); /* (its descriptors closed with it) */
     m->used = 0;
     return;
@@ -419,6 +496,9 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
     }
   } else if (m->made && m->fe < m->files.n) {
     m->err = -TOS_EINVAL; /* a page before the files were whole: not an image */
+  } else if (m->back && !pages_owned_by(p, v, m->src)) {
+    net_bad(from, NET_PMIG_PAGE, "a page coming home that its home did not give that board, virtual page", v);
+    m->err = -TOS_EINVAL;
   } else if (m->err == 0) {
     uint32_t pa;
     if (p->ptable[v] & TB_MMU_PTE_VALID) m->err = -TOS_EINVAL; /* twice the same page: not an image */
@@ -441,14 +521,21 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
       for (uint32_t i = 0; i < m->files.n; ++i) fs_unmap(m->node[i]); /* theirs to use now */
       m->made = 0;
     }
+    if (m->back) { /* home whole: its pages are the home's alone again; its threads follow */
+      pages_back(p, m->src, 1);
+      pm.state = PM_BACK;
+      pm.t0 = uptime_us();
+      kernel_work = 1;
+    }
   }
+  if (m->err && m->back) end(m->err);
   tell_home(m, m->err);
   m->used = 0;
 }
 
 /* ---- the master's side: checkpoint files (indirect), one at a time ---- */
 static struct {
-  uint8_t used, hb, hp, dest;
+  uint8_t used, hb, hp, dest, src; /* src: the board sending the file (the home, or one sending it home) */
   uint32_t hs, n, got, sent;
   int node;
   int32_t err;
@@ -467,12 +554,12 @@ static void ckpt_name(char *s, uint32_t hb, uint32_t hp) { /* pmig.B.P: a file p
 
 static void ckpt_fail(int32_t r) {
   uint32_t o[4] = {ck.hb, ck.hp, ck.hs, (uint32_t)r};
-  net_send_wait(ck.hb, NET_PMIG_READY, o, 4);
+  net_send_wait(ck.src, NET_PMIG_READY, o, 4);
 }
 
 static void on_ckpt(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (net_me() != NET_MASTER || o[0] != from || from == net_me())
+  if (net_me() != NET_MASTER || (o[0] != from && o[4] != o[0]) || from == net_me())
     return (void)net_bad(from, NET_PMIG_CKPT, "a checkpoint page not from its home or not to the master, home", o[0]);
   if (o[1] >= TOS_MAX_PROCESSES || o[4] >= nboards || o[4] == from || o[4] == NET_MASTER ||
       o[6] == 0 || o[6] > CKPT_MAX || o[5] >= o[6] || !rec_ok(o[3]) || net_data_len() != TOS_PAGE_SIZE)
@@ -488,13 +575,14 @@ static void on_ckpt(uint32_t from, const uint32_t *o, uint32_t nops) {
     ck.hp = (uint8_t)o[1];
     ck.hs = o[2];
     ck.dest = (uint8_t)o[4];
+    ck.src = (uint8_t)from;
     ck.n = o[6];
     ck.got = ck.sent = 0;
     ck.err = 0;
     ck.node = fs_create(name);
     if (ck.node < 0) ck.err = ck.node;
   } else if (!ck.used || ck.hb != o[0] || ck.hp != o[1] || ck.hs != o[2] || ck.dest != o[4] || ck.n != o[6] ||
-             ck.got != o[5])
+             ck.got != o[5] || ck.src != from)
     return (void)net_bad(from, NET_PMIG_CKPT, "a checkpoint page out of its file's order, index", o[5]);
   ++ck.got;
   if (ck.err == 0) {
@@ -544,7 +632,39 @@ static void ckpt_poll(void) {
   }
 }
 
+/* The home asks for its process back (pmigrate to the home): this board, holding all of it,
+ * checkpoints its part and sends it home as any image goes, then its threads. */
+static void on_pull(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  struct proc *p = o[1] < TOS_MAX_PROCESSES ? proc_by_gpid(o[0], o[1], o[2]) : NULL;
+  if (!p || !p->guest) return (void)net_bad(from, NET_PMIG_PULL, "a process with no part here, process", o[1]);
+  if (o[3] > TOS_PMIG_INDIRECT || o[4] > o[5] || o[5] > TOS_USER_PAGES)
+    return (void)net_bad(from, NET_PMIG_PULL, "operand out of range, process", o[1]);
+  int32_t r = 0;
+  if (pm.state != PM_IDLE || pm.pinned) r = -TOS_EBUSY;
+  else if (o[3] == TOS_PMIG_INDIRECT && net_me() == NET_MASTER) r = -TOS_EINVAL;
+  for (uint32_t v = 0; v < TOS_USER_PAGES && !r; ++v)
+    if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) r = -TOS_EBUSY; /* a shared region's */
+  if (r) {
+    uint32_t a[4] = {o[0], o[1], o[2], (uint32_t)r};
+    net_send_wait(from, NET_PMIG_READY, a, 4);
+    return;
+  }
+  pm.state = PM_QUIESCE;
+  pm.mode = (uint8_t)o[3];
+  pm.dest = (uint8_t)from;
+  pm.pulled = 1;
+  pm.text_lo = (uint16_t)o[4];
+  pm.text_hi = (uint16_t)o[5];
+  pm.p = p;
+  pm.serial = p->serial;
+  pm.caller = NULL;
+  pm.t0 = uptime_us();
+  kernel_work = 1;
+}
+
 void pmigrate_init(void) {
+  net_register(NET_PMIG_PULL, on_pull, 6);
   net_register(NET_PMIG_BEGIN, on_begin, 5);
   net_register(NET_PMIG_PAGE, on_page, 6);
   net_register(NET_PMIG_CKPT, on_ckpt, 7);
