@@ -444,6 +444,16 @@ foreach(ni 1994 dma-anywhere) # both NI modes
     REGEX "job 0 moved whole to board 3 .direct.*job 1 moved whole to board 4 .indirect..*pvm_tids_survive_moves: PASS"
     LABELS "seed001;migration")
 endforeach()
+# DynamicPVM's pvm_move under load (seed 001, issue 61; lib/pvm.c): three workers exchanging
+# numbered, checksummed messages with the master while a scheduler task moves them at random and
+# threads of the job load every slave; every message in order and intact, every move done, in
+# both NI modes.
+foreach(ni 1994 dma-anywhere)
+  tos_kernel_test(PROGRAM pvm_move_load NAME pvm_move_keeps_every_message_in_order_under_load_${ni}
+    LINE "earth pvm_move_load 40 3" ALL_FREE SET run.stop_ms=900000 centrenet.dma=${ni}
+    REGEX "pvm_move_load: 3 workers, 40 messages each way in order and intact, [0-9]+ moves .[1-9][0-9]*, [1-9][0-9]*, [1-9][0-9]*. under load, [1-9][0-9]* board changes seen in the messages.*pvm_move_load: PASS"
+    LABELS "seed001;migration")
+endforeach()
 # Routing tables kept by the master (seed 001's Figure 2; kernel/route.c): a task moved twice
 # while two partners keep sending to it; every board's table ends right, every message arrives
 # in order, messages to a stale entry are forwarded and counted, forged routing messages refused.

@@ -329,6 +329,7 @@ void pages_arrived(struct proc *p, uint32_t v);
 /* pmigrate.c: whole-process migration (seed 001, DynamicPVM) */
 void pmigrate_init(void);
 void pmigrate_poll(void); /* from the main loop: the migration under way takes its next step */
+int pmig_in_critical(struct tcb *x); /* x is inside a critical section its program marked (pmig_critical) */
 extern uint32_t pmig_out, pmig_in, pmig_ckpt_pages;
 extern uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred;
 /* region.c: shared regions and computation migration (seed 003) */

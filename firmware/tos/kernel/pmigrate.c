@@ -181,7 +181,7 @@ SYSCALL(pmig_critical) {
 /* Is thread x inside a critical section its program marked (DynamicPVM: inside a PVM call)?
  * The address came from the program, or with the thread from another board: a word that is
  * not the process's now (unmapped since, or forged) is no critical section. */
-static int in_critical(struct tcb *x) {
+int pmig_in_critical(struct tcb *x) {
   uint32_t va = x->ctx.crit_va, pa;
   if (!va || (va & 3) || !vm_user_pa(x->proc, va, 0, &pa)) return 0;
   return *(volatile const uint32_t *)pa != 0;
@@ -192,7 +192,7 @@ static int in_critical(struct tcb *x) {
 static int quiet(struct proc *p) {
   if (p->nthreads == 0) return 0;
   for (int i = 0; i < TOS_MAX_THREADS; ++i)
-    if (p->slots[i] && (p->slots[i]->state != T_READY || in_critical(p->slots[i]))) return 0;
+    if (p->slots[i] && (p->slots[i]->state != T_READY || pmig_in_critical(p->slots[i]))) return 0;
   return 1;
 }
 

@@ -243,6 +243,18 @@ int pvm_critical_end(void) {
   return 0;
 }
 
+int pvm_move(int tid, int board) {
+  if (slot_of(tid) < 0 || board < 0) return PvmBadParam;
+  unsigned long t0 = time_us();
+  for (;;) {
+    int r = migrate(tid, board);
+    if (r == 0) return 0;
+    if (r == -TOS_EINVAL || r == -TOS_ESRCH) return PvmBadParam;
+    if ((r != -TOS_ENOTREADY && r != -TOS_EAGAIN) || time_us() - t0 > 2000000ul) return PvmSysErr;
+    yield(); /* inside a call or a critical section (held back until it is out), or the last move has not left */
+  }
+}
+
 static int send1(struct task *t, int tid, int tag);
 int pvm_send(int tid, int tag) {
   struct task *t = self();
