@@ -45,7 +45,8 @@ int main(int argc, char **argv) {
   }
   long here = tos_info(TOS_INFO_BOARD);
   int n = read(fd, got, 100);
-  CHECK(n == 100 && memcmp(got, buf + AT + 100, 100) == 0, "read after the move: %d bytes, not the file's from offset %d (offset or bytes lost)", n, AT + 100);
+  CHECK(n == 100 && memcmp(got, buf + AT + 100, 100) == 0,
+        "read after the move: %d bytes, not the file's from offset %d (offset or bytes lost)", n, AT + 100);
   for (long i = 0; i < NEW; ++i) buf[AT + 200 + i] = new_byte(i);
   CHECK(write(fd, buf + AT + 200, NEW) == NEW, "write after the move");
   static unsigned char back[OLD + NEW];
@@ -76,7 +77,8 @@ int main(int argc, char **argv) {
   CHECK(n == 100 && memcmp(got, buf + 500, 100) == 0, "read back home: %d bytes, not the file's from offset 500", n);
   CHECK(lseek(fd, 0, TOS_SEEK_SET) == 0, "lseek");
   n = read(fd, back, sizeof back);
-  CHECK(n == AT + 200 + NEW && memcmp(back, buf, (size_t)n) == 0, "%s back home: %d bytes, not as written", data_name, n);
+  CHECK(n == AT + 200 + NEW && memcmp(back, buf, (size_t)n) == 0, "%s back home: %d bytes, not as written", data_name,
+        n);
   CHECK(write(9, "home\n", 5) == 5, "write through the second descriptor at home");
   in = open(log_name, TOS_O_READ);
   CHECK(in >= 0, "open %s at home: %s", log_name, tos_strerror(in));

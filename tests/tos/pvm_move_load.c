@@ -35,8 +35,8 @@ static void worker(void *arg) {
   for (long k = 1; k <= n; ++k) {
     int len = 1 + (int)(tos_check_next(&s) % 512);
     long sum = (long)fill(b, len, k, w), ack = 0, here = tos_info(TOS_INFO_BOARD);
-    if (pvm_initsend() || pvm_pklong(&k, 1, 1) || pvm_pklong(&here, 1, 1) || pvm_pkint(&len, 1, 1) || pvm_pkbyte(b, len, 1) ||
-        pvm_pklong(&sum, 1, 1) || pvm_send(master, 1)) {
+    if (pvm_initsend() || pvm_pklong(&k, 1, 1) || pvm_pklong(&here, 1, 1) || pvm_pkint(&len, 1, 1) ||
+        pvm_pkbyte(b, len, 1) || pvm_pklong(&sum, 1, 1) || pvm_send(master, 1)) {
       printf("pvm_move_load: FAIL worker %d: send %ld on board %ld\n", w, k, tos_info(TOS_INFO_BOARD));
       exit(10);
     }
@@ -83,7 +83,8 @@ int main(int argc, char **argv) {
     wtid[w] = pvm_spawn(worker, (void *)(long)w, 2 + w, 4);
     CHECK(wtid[w] > 0, "pvm_spawn worker %d: %d", w, wtid[w]);
   }
-  for (int b = 2; b <= 5; ++b) CHECK(create(0, 2, b, load, NULL) > 0, "create load on %d: %s", b, tos_strerror(tos_errno));
+  for (int b = 2; b <= 5; ++b)
+    CHECK(create(0, 2, b, load, NULL) > 0, "create load on %d: %s", b, tos_strerror(tos_errno));
   CHECK(pvm_spawn(scheduler, NULL, 1, 4) > 0, "pvm_spawn scheduler");
   CHECK(pvm_move(master_tid, 1) == 0 && pvm_move(12345, 2) == PvmBadParam && pvm_move(wtid[0], 99) != 0,
         "pvm_move's refusals");
@@ -105,8 +106,10 @@ int main(int argc, char **argv) {
         ++changes[w];
         last[w] = board;
       }
-      CHECK((long)fill(want, len, k, w) == sum && memcmp(b, want, (size_t)len) == 0, "worker %d's message %ld is not intact", w, k);
-      CHECK(pvm_initsend() == 0 && pvm_pklong(&k, 1, 1) == 0 && pvm_send(wtid[w], 2) == 0, "answer %ld to worker %d", k, w);
+      CHECK((long)fill(want, len, k, w) == sum && memcmp(b, want, (size_t)len) == 0,
+            "worker %d's message %ld is not intact", w, k);
+      CHECK(pvm_initsend() == 0 && pvm_pklong(&k, 1, 1) == 0 && pvm_send(wtid[w], 2) == 0, "answer %ld to worker %d",
+            k, w);
     }
   stop = 1;
   unsigned long t0 = time_us();

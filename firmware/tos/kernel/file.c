@@ -234,9 +234,9 @@ SYSCALL(fsstat) {
  * A process's files go with it (DynamicPVM's checkpoint carries the open files; there they
  * stayed on a shared file system, here each board has its own store, so the bytes travel too):
  * the home lists each open file once with its descriptors, flags and offset; the destination
- * makes the file in its store (replacing one of that name nobody uses) and opens it at the same
- * descriptors and offset; once the image is there, the home closes its descriptors and removes
- * its copy. Only a file no other process has open moves, and a file open twice is refused:
+ * makes the file in its store (replacing one of that name nobody uses and that may be written)
+ * and opens it at the same descriptors and offset; once the image is there, the home closes its
+ * descriptors and removes its copy. Only a file no other process has open moves, and a file open twice is refused:
  * two offsets into one file would need the bytes sent once and shared. */
 #define CARRIED_FLAGS (TOS_O_READ | TOS_O_WRITE | TOS_O_APPEND)
 
@@ -310,6 +310,8 @@ const char *file_restore(struct proc *p, const struct pmig_files *r, int16_t *no
   for (uint32_t i = 0; i < r->n; ++i) { /* nothing is made unless every file can be */
     int n = fs_node(r->f[i].name);
     if (n >= 0 && fs_busy(n)) return (void)(*err = -TOS_EBUSY), NULL;
+    if (n >= 0 && !(fs_entry(n)->perm & TOS_FS_PERM_WRITE)) /* (as open for writing would be) */
+      return (void)(*err = -TOS_EPERM), NULL;
   }
   for (uint32_t i = 0; i < r->n; ++i) {
     int n = fs_node(r->f[i].name);

@@ -281,6 +281,8 @@ void pmigrate_poll(void) {
       if (p->remote_threads == 0) {
         EVENT2(DGL_THREADS, EV_PMIG_RESTART, gword(p));
         end(0);
+      } else if (uptime_us() - pm.t0 > PM_READY_US) {
+        end(-TOS_ETIMEDOUT); /* (its image is home; a thread that comes later is taken as any) */
       }
       return;
     case PM_THREADS:
@@ -481,7 +483,8 @@ static void on_page(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (!file && (v < (TOS_USER_BASE >> TOS_PAGE_SHIFT) || v >= TOS_USER_PAGES || REGION_WINDOW_PAGE(v)))
     return (void)net_bad(from, NET_PMIG_PAGE, "virtual page", v);
   struct proc *p = m->p;
-  if (!proc_alive(p) || (m->back ? p->guest || p->serial != m->pserial || pm.state != PM_PULL || pm.p != p : !p->guest)) {
+  int gone = m->back ? p->guest || p->serial != m->pserial || pm.state != PM_PULL || pm.p != p : !p->guest;
+  if (!proc_alive(p) || gone) {
     /* its part here has ended (the process was killed), or its home gave up waiting */
     if (m->made) file_drop_carried(NULL, &m->files, m->node, m->files.n); /* (its descriptors closed with it) */
     m->used = 0;
