@@ -169,7 +169,7 @@ SYSCALL(pmigrate) {
 }
 
 /* pmig_critical(depth): the word at `depth` is the thread's critical-section depth. Read
- * only where used (in_critical), and only through the process's page table. */
+ * only where used (pmig_in_critical), and only through the process's page table. */
 SYSCALL(pmig_critical) {
   uint32_t pa;
   if (a1 & 3) return -TOS_EINVAL;

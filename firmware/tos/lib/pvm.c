@@ -122,6 +122,7 @@ int pvm_init(void) {
   by_stack = 1;
   if (myslot() != slot) by_stack = 0;
   if (!tp[slot] && !(tp[slot] = alloc())) return PvmNoMem;
+  tp[slot]->crit = 0; /* (written first: its page is here and writable when the kernel is told) */
   pmig_critical((uint32_t *)&tp[slot]->crit);
   return gettid();
 }
@@ -169,6 +170,7 @@ static void trampoline(void *p) {
   int slot = gettid() & 63;
   if (slot >= PVM_MAX_TASKS) exit(0);
   tp[slot] = s->t;
+  s->t->crit = 0; /* (written first: a task started on another board takes its block's page here) */
   pmig_critical((uint32_t *)&s->t->crit);
   s->entry(s->arg);
   exit(0);
