@@ -454,6 +454,11 @@ foreach(ni 1994 dma-anywhere)
     REGEX "pvm_move_load: 3 workers, 40 messages each way in order and intact, [0-9]+ moves .[1-9][0-9]*, [1-9][0-9]*, [1-9][0-9]*. under load, [1-9][0-9]* board changes seen in the messages.*pvm_move_load: PASS"
     LABELS "seed001;migration")
 endforeach()
+# pvm_move held back by a task's critical section (seed 001, issue 61): moved once out of a
+# 400 ms section, never inside it; inside a 3 s one, not moved (PvmSysErr after 2 s).
+tos_kernel_test(PROGRAM pvm_move_waits NAME pvm_move_waits_for_critical_sections ALL_FREE SET run.stop_ms=900000
+  REGEX "held back [0-9]+ ms by a critical section, then moved.*a section past 2 s: PvmSysErr, the task stayed.*pvm_move_waits: PASS"
+  LABELS "seed001;migration")
 # Routing tables kept by the master (seed 001's Figure 2; kernel/route.c): a task moved twice
 # while two partners keep sending to it; every board's table ends right, every message arrives
 # in order, messages to a stale entry are forwarded and counted, forged routing messages refused.
