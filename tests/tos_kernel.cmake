@@ -152,7 +152,7 @@ tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywh
 # A blocked send whose page another board takes (its frame kept) does not stall its board's loop.
 tos_kernel_test(PROGRAM kept_page_send_runs_loop ALL_FREE)
 tos_kernel_test(PROGRAM corrupt_mpcs_are_dropped LOG air IMAGE tos-test.elf
-  LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far.*type 20 from earth: channel \\(5000\\): dropped \\(2 so far.*type 18 from earth: origin board \\(77\\): dropped \\(3 so far.*msg.*dropped.*migrating thread from earth is malformed.*type 63 from earth: unknown type")
+  LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far.*type 20 from earth: channel \\(5000\\): dropped \\(2 so far.*type 18 from earth: origin board \\(77\\): dropped \\(3 so far.*msg.*dropped.*migrating thread from earth is malformed.*type 64 from earth: unknown type")
 tos_kernel_test(PROGRAM busy_callers_share_the_cpu)
 tos_kernel_test(PROGRAM candidates_follow_figure_40 ALL_FREE
   REGEX "candidates_follow_figure_40: PASS.*reconfiguration requests 3: moved a thread at once 2, later 0. none fitted 1")
@@ -407,6 +407,29 @@ tos_kernel_test(PROGRAM pmig_forged_refused NAME pmigrate_forged_messages_are_re
   REGEX "pmig_task 5: 60 messages, 8 KB intact, ends on board 2.*pmig_forged_refused: PASS"
   LOG_REGEX "type [0-9]+ from [a-z]+: not from the home of the process it names.*a page of no image arriving here.*not to the master.*no migration under way"
   LABELS "seed001;migration;hardening")
+# Open files in the checkpoint (seed 001, issue 61; kernel/pmigrate.c, file.c): a task with a file
+# open for reading and writing at an offset and a log under two descriptors, moved DIRECT to air
+# and back INDIRECT, and INDIRECT to board 3 and back DIRECT, reads on from its offsets there and
+# back and finds every byte it wrote; its files leave the home and come back with it; a file
+# another process has open keeps the task home (EBUSY).
+tos_kernel_test(PROGRAM pmigrate_carries_open_files FILES pmig_file_task ALL_FREE SET run.stop_ms=900000
+  REGEX "files moved direct to board 2.*pmig_file_task 1: read position kept, written data intact, files on board 2.*pmig_file_task 1: back home, offset and bytes kept both ways.*files back home indirect.*files moved indirect to board 3.*pmig_file_task 2: read position kept, written data intact, files on board 3.*pmig_file_task 2: back home, offset and bytes kept both ways.*files back home direct.*pmigrate_carries_open_files: PASS"
+  LABELS "seed001;migration")
+# Forged file records in a checkpoint (bad descriptor index, name, offset, a block of no file) and
+# forged requests to send a process home: refused, counted and said on air; a real task with
+# open files still moves there after them.
+tos_kernel_test(PROGRAM pmig_files_forged_refused NAME pmigrate_forged_file_records_are_refused
+  FILES pmig_file_task LOG air IMAGE tos-test.elf SET run.stop_ms=900000
+  REGEX "pmig_file_task 9: read position kept, written data intact, files on board 2.*pmig_files_forged_refused: PASS"
+  LOG_REGEX "a carried file at a bad descriptor index, file.*a carried file with a bad name, file.*a carried file with a bad size or offset, file.*a block of a carried file out of its files' order.*type 63 from earth: a process with no part here.*type 63 from earth: not from the home of the process it names"
+  LABELS "seed001;migration;hardening")
+# Critical sections hold a migration back (seed 001, issue 61; pmig_critical, lib/pvm.c): a task
+# inside a 600 ms section is moved only after it (pmigrate waits), one inside a 3 s section is
+# refused (EAGAIN) and moved once out; the task fails if it finds itself moved inside one.
+tos_kernel_test(PROGRAM pmig_crit_waits NAME pmigrate_waits_for_critical_sections FILES pmig_crit_task ALL_FREE
+  SET run.stop_ms=900000
+  REGEX "pmig_crit_task: 600 ms critical section kept home, moved to board 2 after it.*held back [0-9]+ ms, then moved direct.*pmig_crit_task: 3000 ms critical section kept home, moved to board 3 after it.*refused .EAGAIN., then moved indirect.*pmig_crit_waits: PASS"
+  LABELS "seed001;migration")
 # The PVM-style task layer (seed 001, issue 35; lib/pvm.c, include/tos/pvm.h): typed pack/unpack
 # round trips and tags out of order; forged messages refused and counted by reason; task ids
 # valid while tasks move (whole jobs by pmigrate direct and indirect, a worker by migrate).
@@ -426,6 +449,21 @@ foreach(ni 1994 dma-anywhere) # both NI modes
     REGEX "job 0 moved whole to board 3 .direct.*job 1 moved whole to board 4 .indirect..*pvm_tids_survive_moves: PASS"
     LABELS "seed001;migration")
 endforeach()
+# DynamicPVM's pvm_move under load (seed 001, issue 61; lib/pvm.c): three workers exchanging
+# numbered, checksummed messages with the master while a scheduler task moves them at random and
+# threads of the job load every slave; every message in order and intact, every move done, in
+# both NI modes.
+foreach(ni 1994 dma-anywhere)
+  tos_kernel_test(PROGRAM pvm_move_load NAME pvm_move_keeps_every_message_in_order_under_load_${ni}
+    LINE "earth pvm_move_load 40 3" ALL_FREE SET run.stop_ms=900000 centrenet.dma=${ni}
+    REGEX "pvm_move_load: 3 workers, 40 messages each way in order and intact, [0-9]+ moves .[1-9][0-9]*, [1-9][0-9]*, [1-9][0-9]*. under load, [1-9][0-9]* board changes seen in the messages.*pvm_move_load: PASS"
+    LABELS "seed001;migration")
+endforeach()
+# pvm_move held back by a task's critical section (seed 001, issue 61): moved once out of a
+# 400 ms section, never inside it; inside a 3 s one, not moved (PvmSysErr after 2 s).
+tos_kernel_test(PROGRAM pvm_move_waits NAME pvm_move_waits_for_critical_sections ALL_FREE SET run.stop_ms=900000
+  REGEX "held back [0-9]+ ms by a critical section, then moved.*a section past 2 s: PvmSysErr, the task stayed.*pvm_move_waits: PASS"
+  LABELS "seed001;migration")
 # Routing tables kept by the master (seed 001's Figure 2; kernel/route.c): a task moved twice
 # while two partners keep sending to it; every board's table ends right, every message arrives
 # in order, messages to a stale entry are forwarded and counted, forged routing messages refused.

@@ -52,6 +52,7 @@ struct thread_ctx {
   uint32_t cpu_slices;     /* times scheduled */
   uint32_t send_mask[TOS_MAX_CHANNELS / 32]; /* channels it has sent on (its CCBs travel with it) */
   uint32_t recv_mask[TOS_MAX_CHANNELS / 32]; /* ... and received on */
+  uint32_t crit_va;        /* pmig_critical: its critical-section depth's user address, 0 none */
 };
 
 struct tcb {
@@ -330,11 +331,15 @@ void pages_thread_placed(struct proc *p, uint32_t slot, uint32_t n_pages, uint32
 void pages_thread_gone(struct proc *p, uint32_t slot, uint32_t gone_board);
 void pages_forget(struct proc *p);
 int pages_all_home(struct proc *p);                 /* pmigrate.c: nothing of p is elsewhere */
+int pages_all_on(struct proc *p, uint32_t b);       /* ... every page the home's or b's alone */
+int pages_owned_by(struct proc *p, uint32_t v, uint32_t b); /* ... page v is b's alone */
+void pages_back(struct proc *p, uint32_t b, int keep); /* ... an image from b ended: b's pages mapped here kept, or freed */
 void pages_given(struct proc *p, uint32_t v, uint32_t b);
 void pages_arrived(struct proc *p, uint32_t v);
 /* pmigrate.c: whole-process migration (seed 001, DynamicPVM) */
 void pmigrate_init(void);
 void pmigrate_poll(void); /* from the main loop: the migration under way takes its next step */
+int pmig_in_critical(struct tcb *x); /* x is inside a critical section its program marked (pmig_critical) */
 extern uint32_t pmig_out, pmig_in, pmig_ckpt_pages;
 extern uint32_t pages_invalidated, pages_moved, pages_copied, pages_deferred, pages_asked;
 /* region.c: shared regions and computation migration (seed 003) */
@@ -464,6 +469,28 @@ void fs_stat(struct tos_fsstat *st);
 /* ---- file.c: descriptors (0, 1, 2: the console) and the file system calls ---- */
 void file_inherit(struct proc *p, struct proc *parent); /* 0..2 from the parent (the console if none) */
 void file_close_all(struct proc *p);
+/* A process's open files carried in its migration checkpoint (pmigrate.c): the descriptor
+ * record lists each open file once, with the descriptors pointing to it; its bytes follow. */
+#define PMIG_FILE_MAX_BYTES (64u * 1024u) /* a bigger file is refused (EFBIG): the image stays small */
+struct pmig_file {
+  uint16_t fds;  /* bit i: descriptor i points to it */
+  uint8_t flags; /* TOS_O_READ, TOS_O_WRITE, TOS_O_APPEND */
+  uint8_t pad;
+  uint32_t off, size;
+  char name[TOS_FS_NAME_LEN];
+};
+struct pmig_files {
+  uint32_t n;
+  struct pmig_file f[TOS_MAX_FDS];
+};
+/* home: p's open files into r, their nodes into node; n, or -TOS_EBUSY (a file another process
+ * uses, or opened twice), -TOS_EFBIG, -TOS_EINVAL (an offset past the largest file) */
+int file_checkpoint(struct proc *p, struct pmig_files *r, int16_t *node);
+/* destination: the record checked and its files made and opened in p (a guest part); 0, or the
+ * refusal's reason (*err: the -error the home is told) */
+const char *file_restore(struct proc *p, const struct pmig_files *r, int16_t *node, int32_t *err);
+void file_carried(struct proc *p, const struct pmig_files *r); /* home: the carried descriptors closed */
+void file_drop_carried(struct proc *p, const struct pmig_files *r, const int16_t *node, uint32_t made);
 
 /* ---- proc.c: processes ---- */
 extern struct proc procs[TOS_MAX_PROCESSES];

@@ -229,3 +229,138 @@ SYSCALL(fsstat) {
   USER_BUFFER(t, a1, sizeof st, 1);
   return vm_copyout(t->proc, a1, &st, sizeof st) ? 0 : -TOS_EFAULT;
 }
+
+/* ---- open files in a migration checkpoint (pmigrate.c) ----
+ * A process's files go with it (DynamicPVM's checkpoint carries the open files; there they
+ * stayed on a shared file system, here each board has its own store, so the bytes travel too):
+ * the home lists each open file once with its descriptors, flags and offset; the destination
+ * makes the file in its store (replacing one of that name nobody uses and that may be written)
+ * and opens it at the same descriptors and offset; once the image is there, the home closes its
+ * descriptors and removes its copy. Only a file no other process has open moves, and a file open twice is refused:
+ * two offsets into one file would need the bytes sent once and shared. */
+#define CARRIED_FLAGS (TOS_O_READ | TOS_O_WRITE | TOS_O_APPEND)
+
+static uint32_t uses(const struct ofile *f) {
+  return (f->flags & TOS_O_READ ? 1u : 0u) + (f->flags & TOS_O_WRITE ? 1u : 0u);
+}
+
+static uint32_t bits(uint32_t m) {
+  uint32_t n = 0;
+  for (; m; m &= m - 1) ++n;
+  return n;
+}
+
+int file_checkpoint(struct proc *p, struct pmig_files *r, int16_t *node) {
+  struct ofile *of[TOS_MAX_FDS];
+  memset(r, 0, sizeof *r);
+  for (uint32_t fd = 0; fd < TOS_MAX_FDS; ++fd) {
+    struct ofile *f = p->fd[fd];
+    if (!f || f->type != F_FILE) continue; /* the console: the guest part has its own */
+    uint32_t i = 0;
+    while (i < r->n && of[i] != f) ++i;
+    if (i == r->n) {
+      for (uint32_t j = 0; j < r->n; ++j)
+        if (node[j] == f->node) return -TOS_EBUSY; /* one file open twice */
+      of[r->n] = f;
+      node[r->n++] = f->node;
+    }
+    r->f[i].fds = (uint16_t)(r->f[i].fds | 1u << fd);
+  }
+  for (uint32_t i = 0; i < r->n; ++i) {
+    const struct tos_fs_entry *e = fs_entry(node[i]);
+    if (bits(r->f[i].fds) != of[i]->refs || fs_busy(node[i]) != uses(of[i])) return -TOS_EBUSY; /* not its alone */
+    if (e->size > PMIG_FILE_MAX_BYTES) return -TOS_EFBIG;
+    if (of[i]->off > TOS_MAX_FS_FILE_BYTES) return -TOS_EINVAL;
+    r->f[i].flags = (uint8_t)(of[i]->flags & CARRIED_FLAGS);
+    r->f[i].off = of[i]->off;
+    r->f[i].size = e->size;
+    memcpy(r->f[i].name, e->name, TOS_FS_NAME_LEN);
+  }
+  return (int)r->n;
+}
+
+/* Every field of a record from another board checked before anything is made. */
+static const char *record_bad(const struct pmig_files *r) {
+  uint32_t fds = 0;
+  if (r->n == 0 || r->n > TOS_MAX_FDS) return "a file record with a bad count of files, count";
+  for (uint32_t i = 0; i < r->n; ++i) {
+    const struct pmig_file *f = &r->f[i];
+    if (f->fds == 0 || ((uint32_t)f->fds >> TOS_MAX_FDS) || (fds & f->fds))
+      return "a carried file at a bad descriptor index, file";
+    fds |= f->fds;
+    if ((f->flags & ~(uint32_t)CARRIED_FLAGS) || !(f->flags & (TOS_O_READ | TOS_O_WRITE)))
+      return "a carried file with bad flags, file";
+    if (f->size > PMIG_FILE_MAX_BYTES || f->off > TOS_MAX_FS_FILE_BYTES)
+      return "a carried file with a bad size or offset, file";
+    if (f->name[TOS_FS_NAME_LEN - 1] != 0 || !fs_name_ok(f->name))
+      return "a carried file with a bad name, file";
+    for (uint32_t j = 0; j < i; ++j)
+      if (strcmp(r->f[j].name, f->name) == 0) return "a carried file named twice, file";
+  }
+  return NULL;
+}
+
+const char *file_restore(struct proc *p, const struct pmig_files *r, int16_t *node, int32_t *err) {
+  const char *why = record_bad(r);
+  *err = 0;
+  if (why) return why;
+  uint32_t free_slots = 0;
+  for (uint32_t i = 0; i < sizeof ofiles / sizeof ofiles[0]; ++i) free_slots += ofiles[i].type == F_FREE;
+  if (free_slots < r->n) return (void)(*err = -TOS_EMFILE), NULL;
+  for (uint32_t i = 0; i < r->n; ++i) { /* nothing is made unless every file can be */
+    int n = fs_node(r->f[i].name);
+    if (n >= 0 && fs_busy(n)) return (void)(*err = -TOS_EBUSY), NULL;
+    if (n >= 0 && !(fs_entry(n)->perm & TOS_FS_PERM_WRITE)) /* (as open for writing would be) */
+      return (void)(*err = -TOS_EPERM), NULL;
+  }
+  for (uint32_t i = 0; i < r->n; ++i) {
+    int n = fs_node(r->f[i].name);
+    if (n < 0) n = fs_create(r->f[i].name);
+    int rc = n < 0 ? n : fs_resize(n, r->f[i].size);
+    if (rc < 0) {
+      if (n >= 0) fs_remove(n);
+      file_drop_carried(p, r, node, i);
+      *err = rc;
+      return NULL;
+    }
+    node[i] = (int16_t)n;
+    struct ofile *f = ofiles;
+    while (f->type != F_FREE) ++f; /* (counted above) */
+    f->type = F_FILE;
+    f->flags = r->f[i].flags;
+    f->refs = (uint16_t)bits(r->f[i].fds);
+    f->node = (int16_t)n;
+    f->off = r->f[i].off;
+    fs_use(n, f->flags & TOS_O_READ ? 1 : 0, f->flags & TOS_O_WRITE ? 1 : 0);
+    fs_remap(n); /* pinned until the bytes are in: not opened, moved or removed meanwhile */
+    for (uint32_t fd = 0; fd < TOS_MAX_FDS; ++fd)
+      if (r->f[i].fds >> fd & 1) {
+        if (p->fd[fd]) drop(p->fd[fd]);
+        p->fd[fd] = f;
+      }
+  }
+  return NULL;
+}
+
+/* The destination: an image that failed (or the first `made` of its files, while they were
+ * made): its descriptors closed, the files removed (the home keeps the originals). */
+void file_drop_carried(struct proc *p, const struct pmig_files *r, const int16_t *node, uint32_t made) {
+  for (uint32_t i = 0; i < made; ++i) {
+    for (uint32_t fd = 0; fd < TOS_MAX_FDS && p; ++fd) /* (p NULL: the part has ended, its descriptors with it) */
+      if ((r->f[i].fds >> fd & 1) && p->fd[fd]) {
+        drop(p->fd[fd]);
+        p->fd[fd] = fd < 3 ? &console_file : NULL;
+      }
+    fs_unmap(node[i]);
+    fs_remove(node[i]);
+  }
+}
+
+void file_carried(struct proc *p, const struct pmig_files *r) {
+  for (uint32_t i = 0; i < r->n; ++i)
+    for (uint32_t fd = 0; fd < TOS_MAX_FDS; ++fd)
+      if ((r->f[i].fds >> fd & 1) && p->fd[fd]) {
+        drop(p->fd[fd]);
+        p->fd[fd] = NULL;
+      }
+}

@@ -50,6 +50,7 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
   if (dest >= nboards) return -TOS_EINVAL;
   if (t != caller && t->state != T_READY) return -TOS_ENOTREADY;
   if (t->bar_wait) return -TOS_ENOTREADY; /* spinning at a barrier: its arrival is this board's (barrier.c) */
+  if (t != caller && pmig_in_critical(t)) return -TOS_ENOTREADY; /* inside a PVM call (DynamicPVM): later */
   if (dest == net_me()) return 0;
   int k = 0;
   while (k < OUTBOX && outbox_busy[k]) ++k;

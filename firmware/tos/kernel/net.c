@@ -407,7 +407,7 @@ static const uint8_t sender_rule[NET_TYPES] = {
     /* a process's home speaks for it (op 0: its home board): its threads, its end, its
      * barriers, its pages, its image... */
     [NET_CREATE] = FROM_HOME, [NET_KILL] = FROM_HOME, [NET_BAR_RELEASE] = FROM_HOME,
-    [NET_BAR_REFUSED] = FROM_HOME, [NET_PMIG_BEGIN] = FROM_HOME, [NET_PAGE_INVAL] = FROM_HOME,
+    [NET_BAR_REFUSED] = FROM_HOME, [NET_PMIG_PULL] = FROM_HOME, [NET_PAGE_INVAL] = FROM_HOME,
     [NET_PAGE_FWD] = FROM_HOME, [NET_PAGE_GRANT] = FROM_HOME, [NET_PAGE_DROP] = FROM_HOME,
     /* ... and is the one asked */
     [NET_SBRK] = TO_HOME, [NET_BAR_ARRIVE] = TO_HOME, [NET_PAGE_REQ] = TO_HOME, [NET_PAGE_ACK] = TO_HOME,
@@ -492,10 +492,22 @@ void net_receive_phase(void) {
 #ifdef TOS_TEST_CALLS
 /* net_inject(processor, type, ops, nops): a raw message, for tests of the receivers' checks.
  * The test kernel's only (trap.c): a program of tos.elf cannot speak for its kernel. */
+static uint32_t inject_data[TOS_PAGE_SIZE / 4]; /* a forged message's data, kept until it has left */
+static uint8_t inject_busy;
+static void inject_sent(void *ctx) {
+  (void)ctx;
+  inject_busy = 0;
+}
 SYSCALL(net_inject) {
   uint32_t ops[NET_MAX_OPS];
   if (a1 >= nboards || a2 >= NET_TYPES || a4 > NET_MAX_OPS) return -TOS_EINVAL;
   if (a4 && !vm_copyin(t->proc, ops, a3, a4 * 4)) return -TOS_EFAULT;
-  return net_queue(a1, a2, ops, a4, 0, 0, NULL, NULL) ? 0 : -TOS_EAGAIN;
+  if (!a5) return net_queue(a1, a2, ops, a4, 0, 0, NULL, NULL) ? 0 : -TOS_EAGAIN;
+  if (inject_busy) return -TOS_EAGAIN;
+  USER_BUFFER(t, a5, sizeof inject_data, 0);
+  if (!vm_copyin(t->proc, inject_data, a5, sizeof inject_data)) return -TOS_EFAULT;
+  if (!net_queue(a1, a2, ops, a4, (uint32_t)inject_data, sizeof inject_data, inject_sent, NULL)) return -TOS_EAGAIN;
+  inject_busy = 1;
+  return 0;
 }
 #endif

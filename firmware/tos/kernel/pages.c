@@ -718,6 +718,39 @@ int pages_all_home(struct proc *p) {
   return npend[p->pid] == 0;
 }
 
+/* Home: is every page of p the home's alone or board b's alone, with no step under way? (The
+ * process comes back whole from b: pmigrate to its home.) */
+int pages_all_on(struct proc *p, uint32_t b) {
+  for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {
+    uint8_t o = dir_owner[p->pid][v];
+    if (o && !(o == me() + 1u && dir_get(p->pid, v) == BSET(me())) && !(o == b + 1u && dir_get(p->pid, v) == BSET(b)))
+      return 0;
+  }
+  for (int i = 0; i < PG_ACTIVE; ++i)
+    if (act[i].used && act[i].p == p) return 0;
+  return npend[p->pid] == 0;
+}
+
+/* Home: is page v of p board b's alone (so b may send it back in an image)? */
+int pages_owned_by(struct proc *p, uint32_t v, uint32_t b) {
+  return v < TOS_USER_PAGES && dir_owner[p->pid][v] == b + 1u && dir_get(p->pid, v) == BSET(b);
+}
+
+/* Home: an image from board b has ended: each page b held that is mapped here now is the
+ * home's alone (keep), or is unmapped and freed (the image failed: b keeps them). */
+void pages_back(struct proc *p, uint32_t b, int keep) {
+  for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {
+    if (dir_owner[p->pid][v] != b + 1u || !(p->ptable[v] & TB_MMU_PTE_VALID)) continue;
+    if (keep) {
+      dir_owner[p->pid][v] = 0;
+      dir_put(p->pid, v, 0);
+    } else {
+      uint32_t pa = vm_unmap(p, v);
+      if (pa) frame_free(pa);
+    }
+  }
+}
+
 /* Home: page v of p now lives on board b alone (the home's frame is gone). */
 void pages_given(struct proc *p, uint32_t v, uint32_t b) { set_dir(p, v, b, BIT(b)); }
 

@@ -22,6 +22,7 @@ enum { T_BYTE = 1, T_SHORT, T_INT, T_LONG, T_FLOAT, T_DOUBLE, T_STR };
  * would travel between their boards with every message. */
 struct task {
   void *raw; /* what malloc gave */
+  volatile uint32_t crit __attribute__((aligned(4))); /* critical-section depth: the kernel reads it (pmig_critical) */
   int slen; /* body bytes packed */
   int rlen, rpos, rtag, rsrc, have;
   int nstash, sused; /* messages kept for a later pvm_recv of their tag, back to back in sarea */
@@ -121,6 +122,8 @@ int pvm_init(void) {
   by_stack = 1;
   if (myslot() != slot) by_stack = 0;
   if (!tp[slot] && !(tp[slot] = alloc())) return PvmNoMem;
+  tp[slot]->crit = 0; /* (written first: its page is here and writable when the kernel is told) */
+  pmig_critical((uint32_t *)&tp[slot]->crit);
   return gettid();
 }
 
@@ -167,6 +170,8 @@ static void trampoline(void *p) {
   int slot = gettid() & 63;
   if (slot >= PVM_MAX_TASKS) exit(0);
   tp[slot] = s->t;
+  s->t->crit = 0; /* (written first: a task started on another board takes its block's page here) */
+  pmig_critical((uint32_t *)&s->t->crit);
   s->entry(s->arg);
   exit(0);
 }
@@ -226,9 +231,43 @@ int pvm_pkstr(const char *s) { return s ? pk(T_STR, 1, s, (int)strlen(s) + 1, 1)
 
 static int chan(int from, int to) { return PVM_CHAN_BASE + from * PVM_MAX_TASKS + to; }
 
+int pvm_critical_begin(void) {
+  struct task *t = self();
+  if (!t) return PvmNoBuf;
+  ++t->crit;
+  return 0;
+}
+
+int pvm_critical_end(void) {
+  struct task *t = self();
+  if (!t || t->crit == 0) return PvmNoBuf;
+  --t->crit;
+  return 0;
+}
+
+int pvm_move(int tid, int board) {
+  if (slot_of(tid) < 0 || board < 0) return PvmBadParam;
+  unsigned long t0 = time_us();
+  for (;;) {
+    int r = migrate(tid, board);
+    if (r == 0) return 0;
+    if (r == -TOS_EINVAL || r == -TOS_ESRCH) return PvmBadParam;
+    if ((r != -TOS_ENOTREADY && r != -TOS_EAGAIN) || time_us() - t0 > 2000000ul) return PvmSysErr;
+    yield(); /* inside a call or a critical section (held back until it is out), or the last move has not left */
+  }
+}
+
+static int send1(struct task *t, int tid, int tag);
 int pvm_send(int tid, int tag) {
   struct task *t = self();
   if (!t) return PvmNoBuf;
+  ++t->crit;
+  int r = send1(t, tid, tag);
+  --t->crit;
+  return r;
+}
+
+static int send1(struct task *t, int tid, int tag) {
   int to = slot_of(tid), me = myslot();
   if (to < 0 || to == me || tag < 0 || tag > PVM_TAG_MAX) return PvmBadParam;
   uint32_t h[HDR] = {MAGIC, (uint32_t)mytid(), (uint32_t)tid, (uint32_t)tag, (uint32_t)t->slen, ++t->seq_out[to]};
@@ -249,11 +288,13 @@ int pvm_mcast(const int *tids, int n, int tag) {
   if (!tids || n < 1 || n > PVM_MAX_TASKS) return PvmBadParam;
   for (int i = 0; i < n; ++i)
     if (slot_of(tids[i]) < 0 || slot_of(tids[i]) == myslot()) return PvmBadParam;
-  for (int i = 0; i < n; ++i) {
-    int r = pvm_send(tids[i], tag);
-    if (r < 0) return r;
-  }
-  return 0;
+  struct task *t = self();
+  if (!t) return PvmNoBuf;
+  ++t->crit; /* one section: the job is not moved between two of its sends */
+  int r = 0;
+  for (int i = 0; i < n && r >= 0; ++i) r = send1(t, tids[i], tag);
+  --t->crit;
+  return r < 0 ? r : 0;
 }
 
 /* the message in t->rbuf (n bytes from slot `from`): its tag, or -1 refused */
@@ -284,9 +325,17 @@ static int take(struct task *t, int len, int tag, int from) {
   return len - HBYTES;
 }
 
+static int recv1(struct task *t, int tid, int tag);
 int pvm_recv(int tid, int tag) {
   struct task *t = self();
   if (!t) return PvmNoBuf;
+  ++t->crit;
+  int r = recv1(t, tid, tag);
+  --t->crit;
+  return r;
+}
+
+static int recv1(struct task *t, int tid, int tag) {
   int from = slot_of(tid), me = myslot();
   if (from < 0 || from == me || tag < -1 || tag > PVM_TAG_MAX) return PvmBadParam;
   t->have = 0;

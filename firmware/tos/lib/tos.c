@@ -75,6 +75,10 @@ int gettid(void) { return (int)SYS0(SYS_GETTID); }
 int net_inject(int processor, int type, const uint32_t *ops, int nops) {
   return (int)check(__tos_syscall(SYS_NET_INJECT, processor, type, (long)ops, nops, 0, 0));
 }
+int pmig_critical(uint32_t *depth) { return (int)check(__tos_syscall(SYS_PMIG_CRITICAL, (long)depth, 0, 0, 0, 0, 0)); }
+int net_inject_data(int processor, int type, const uint32_t *ops, int nops, const void *data) {
+  return (int)check(__tos_syscall(SYS_NET_INJECT, processor, type, (long)ops, nops, (long)data, 0));
+}
 int reconfigure(int processor, int kind, int arg) {
   return (int)check(__tos_syscall(SYS_RECONFIGURE, processor, kind, arg, 0, 0, 0));
 }

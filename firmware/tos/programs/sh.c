@@ -597,9 +597,9 @@ static int b_pmigrate(int argc, char **argv) {
   unsigned long t0 = time_us();
   int r = pmigrate((int)pid, b, mode);
   if (r == -TOS_EAGAIN)
-    printf("pmigrate: process %ld: its threads were not all outside a call (a channel operation is a critical section); try again\n", pid);
+    printf("pmigrate: process %ld: its threads were not all outside a call (a channel operation is a critical section) or a critical section it marked; try again\n", pid);
   else if (r == -TOS_EBUSY)
-    printf("pmigrate: process %ld: it is spread over boards already, or another migration is under way\n", pid);
+    printf("pmigrate: process %ld: it is spread over boards already (or, to come home, not wholly on one other board), or another migration is under way\n", pid);
   else if (r < 0)
     printf("pmigrate: process %ld to %s: %s\n", pid, argv[2], tos_strerror(r));
   else

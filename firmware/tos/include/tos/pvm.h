@@ -72,6 +72,16 @@ int pvm_send(int tid, int tag);          /* 0, or <0 */
 int pvm_mcast(const int *tids, int n, int tag); /* the same buffer to n tasks in turn: 0, or <0 */
 int pvm_recv(int tid, int tag);          /* the message's length, or <0 (tag -1: any) */
 int pvm_bufinfo(int *bytes, int *tag, int *tid); /* of the message pvm_recv returned */
+/* Critical sections (DynamicPVM): while a task is inside one, a pmigrate of its job is held
+ * back (it waits, then moves the job once every task is out). pvm_send, pvm_mcast and pvm_recv
+ * are each one; a program may mark its own (they nest). No system call: a word of the task's
+ * own that the kernel reads (pmig_critical). PvmNoBuf before pvm_init or pvm_spawn made the task. */
+int pvm_critical_begin(void);
+/* DynamicPVM's pvm_move: task tid (of this job) to board, by thread migration; its tid stays
+ * valid and its messages follow it. Waits (at most 2 s) while the task is inside a call or a
+ * critical section. 0, PvmBadParam (not a task of this job, no such board), or PvmSysErr. */
+int pvm_move(int tid, int board);
+int pvm_critical_end(void);
 int pvm_upkbyte(char *p, int n, int stride);
 int pvm_upkshort(short *p, int n, int stride);
 int pvm_upkint(int *p, int n, int stride);

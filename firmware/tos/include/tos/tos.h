@@ -30,8 +30,10 @@ int wait(void);               /* wait for all children; 0, or the first non-zero
 void exit(int code) __attribute__((noreturn));
 int gettid(void);
 int net_inject(int processor, int type, const uint32_t *ops, int nops); /* tests: a raw, maybe corrupt, message */
+int net_inject_data(int processor, int type, const uint32_t *ops, int nops, const void *data); /* ... with a block of data */
 int migrate(int tid, int processor); /* move thread tid (a ready one, or the caller) there: 0, or -error */
 int pmigrate(int pid, int processor, int mode); /* move process pid whole (TOS_PMIG_DIRECT/INDIRECT): 0, or -error */
+int pmig_critical(uint32_t *depth); /* the calling thread's critical-section depth is *depth (NULL: none) */
 int psend(int chan, const void *buf, int len, int tid); /* send_block routed by this board's table to thread tid */
 int route_info(int what, int tid); /* this board's routing table (TOS_ROUTE_BOARD) and counts, or -error */
 int reconfigure(int processor, int kind, int arg); /* TOS_RECONF_*: that board picks and moves a thread (Figure 40) */
