@@ -435,9 +435,11 @@ def _ch8_tables(w, r):
 def _ch9_tables(w, r):
     v = r["values"]
     w(f"{v['seeds']} seeds, {v['barriers']} barriers, job sequences until their threads exceed {v['max_threads']}; "
-      "each run ends with its last job (the thesis does not say; 5.1.4's end at the first exit is chapter 5's, and "
-      "9.3 compares completion times). Surplus of a class: the load of the last run where the class's SSR is above "
-      "50%, minus 32 (9.3's seed-0 example).")
+      "the classes' SSR from runs that end at the first exit (5.1.4, the permutation mode of 5.1.5 that 9.2 uses: the "
+      "load does not thin out), the elapsed time (AIP) from runs of the same sequences that end with their last job "
+      "(9.3 weighs the coarse jobs' loss against the fine jobs' gain; the thesis does not say which end it used). "
+      "Surplus of a class: the load of the last run where the class's SSR is above 50%, minus 32 (9.3's seed-0 "
+      "example).")
     w("")
     w("Mean surplus (threads) over the seeds, and its mean absolute deviation (Figure 9.2):")
     w("")
