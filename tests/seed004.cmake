@@ -20,6 +20,11 @@ foreach(e fig3_1 fig3_2 fig3_3 fig3_4 fig3_5 fig3_6 fig3_7 fig3_8 fig3_9 fig4_1 
     COMMAND ${CMAKE_BINARY_DIR}/bin/smpsim-experiment ${e} --size reduced --quiet --out ${_s4_out}/${e})
   set_tests_properties(seed004_${e}_reduced PROPERTIES LABELS seed004 TIMEOUT 600)
 endforeach()
+# Chapters 8 and 9 (Linux's scheduler with homogeneous and heterogeneous jobs) in one run, so that
+# chapter 9's comparisons with chapter 8's homogeneous jobs are checked too.
+add_test(NAME seed004_fig8_fig9_reduced
+  COMMAND ${CMAKE_BINARY_DIR}/bin/smpsim-experiment fig8,fig9 --size reduced --quiet --out ${_s4_out}/fig8_fig9)
+set_tests_properties(seed004_fig8_fig9_reduced PROPERTIES LABELS seed004 TIMEOUT 900)
 # The shape checks can fail: fed curves without the seed's shape, each says FAIL.
 add_test(NAME seed004_checks_can_fail
   COMMAND ${TESTBED_ANALYSIS_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/seed004_checks_can_fail.py

@@ -536,6 +536,31 @@ def fig4_6(ctx):
         over500 = [s for s in sizes if s > 2 and med500[s] >= P]
         check(res, "cause: with 500 barriers the median N stays below 32 (sizes > 2)", not over500,
               f"exceptions: {over500}" if over500 else "all < 32: " + ", ".join(f"{s}: {n}" for s, n in med500.items()))
+    # The A/B of the cause at every size: the surplus above the processor count comes from runs
+    # that end within a few quanta of their start, before the jobs fall into alternating
+    # synchronization. Sizes 3 and 4, fine grain, loads up to 2 x 32 threads, the same seeds, and
+    # only the number of barriers changed: median N, the seeds with N >= 32, the mean SSR at the
+    # largest load and how many quanta that run lasts.
+    sweep = {}
+    for s in (3, 4):
+        ks = list(range(P // s + 1, 2 * P // s + 1))
+        for nb in (50, 100, 200, 500):
+            ns, ssr, quanta = [], [], []
+            for sd in seeds:
+                cfg = (f"{MACHINE} nosync=0 rand_ord=1 seed={sd} label=\"ab\"\n"
+                       f"sync={s} barrier={nb} spin=6% cmput=1% rand_cmput_sigma={SIGMA} instance_num={ks[0]}-{ks[-1]}\n")
+                r = ctx.run(f"fig4_6_ab_size{s}_b{nb}_seed{sd}", cfg)["ab"]
+                ns.append(surplus(r)[0])
+                ssr.append(r[-1]["ssr"])
+                quanta.append(r[-1]["elapsed"] / 100)
+            sweep[(s, nb)] = (sorted(ns)[len(ns) // 2], sum(n >= P for n in ns), mean(ssr), mean(quanta),
+                              s * ks[-1])
+    res["values"]["ab_barriers"] = sweep
+    for s in (3, 4):
+        row = [sweep[(s, nb)] for nb in (50, 100, 200, 500)]
+        check(res, f"cause, size {s}: at {row[0][4]} threads 500 barriers lower the SSR of 50 by more than 10 points",
+              row[0][2] - row[-1][2] > 10,
+              ", ".join(f"{nb}: {v[2]:.1f}% in {v[3]:.0f} quanta" for nb, v in zip((50, 100, 200, 500), row)))
     fine_wins = sum(med["1"][s] >= med["10"][s] for s in sizes)
     check(res, "fine grain reaches a bigger surplus than medium grain (most sizes, medians)", fine_wins > len(sizes) / 2,
           f"{fine_wins} of {len(sizes)} sizes")
@@ -790,6 +815,8 @@ def fig7_2(ctx):
 
 def band(ours, thesis):
     mu, dev = thesis
+    if not dev:  # chapters 8-9 give no deviation
+        return abs(ours - mu) <= MARGIN, f"ours {ours:.1f}, thesis {mu} (band +-{MARGIN})"
     return abs(ours - mu) <= dev + MARGIN, f"ours {ours:.1f}, thesis {mu} +- {dev} (band +-{dev + MARGIN:.1f})"
 
 
@@ -890,10 +917,399 @@ def fig7_6(ctx):
     return res
 
 
+# ---------------------------------------------------------------- chapter 8
+
+# The claims of chapter 8 that the checks test (Tsafrir 2001, 8.3-8.6), the thesis's numbers.
+THESIS_8_3_SURPLUS = {  # (scheme, mu) -> {spin: mean over the sizes of the maximal surplus with SSR > 50%}
+    ("silly", "1%"): {"CS": 10.4, "CS+": 23.8, "2CS+": 41.6}, ("silly", "10%"): {"CS": 6.9, "CS+": 10.4, "2CS+": 24.7},
+    ("aip", "1%"): {"CS": 16.7, "CS+": 31.1, "2CS+": 45.5}, ("aip", "10%"): {"CS": 12, "CS+": 14.2, "2CS+": 29.9},
+    ("smart", "1%"): {"CS": 16.5, "CS+": 31.1, "2CS+": 48.9}, ("smart", "10%"): {"CS": 10.6, "CS+": 13.8, "2CS+": 29.9},
+}
+THESIS_8_3_TWO25 = {"1%": {"smart": 93.4, "aip": 94.1, "silly": 35.2},  # SSR of two 25-thread jobs, 2CS+
+                    "10%": {"smart": 72, "aip": 63.3, "silly": 33.6}}
+THESIS_8_4_WAKE = {  # mu -> {pair: {spin: mean speedup (%) over loads 33-64, all sizes}}
+    "1%": {"smart vs silly": {"CS": 4, "CS+": 10, "2CS+": 6}, "aip vs silly": {"CS": 5, "CS+": 9, "2CS+": 6},
+           "smart vs aip": {"CS": -1, "CS+": 1, "2CS+": -1}},
+    "10%": {"smart vs silly": {"CS": 2, "CS+": 2, "2CS+": 3}, "aip vs silly": {"CS": 2, "CS+": 2, "2CS+": 3},
+            "smart vs aip": {"CS": 0, "CS+": 0, "2CS+": 0}},
+}
+THESIS_8_4_TWO25 = {  # the same pairs for the two 25-thread jobs
+    "1%": {"smart vs silly": {"CS": 56, "CS+": 57, "2CS+": 73}, "aip vs silly": {"CS": 49, "CS+": 59, "2CS+": 73},
+           "smart vs aip": {"CS": 14, "CS+": -4, "2CS+": -2}},
+    "10%": {"smart vs silly": {"CS": 7, "CS+": 10, "2CS+": 31}, "aip vs silly": {"CS": 5, "CS+": 8, "2CS+": 24},
+            "smart vs aip": {"CS": 1, "CS+": 2, "2CS+": 9}},
+}
+# 8.5 (AIP): alpha = loads 33-64, beta = 65-96, gamma = 97-320.
+THESIS_8_5 = {"1%": {"2CS+ vs CS": (25, 0, -34), "CS+ vs CS": (17, 2, -4), "2CS+ vs CS+": (11, -4, -28)},
+              "10%": {"2CS+ vs CS": (4, -16, -24), "CS+ vs CS": (0, -3, -3), "2CS+ vs CS+": (4, -13, -20)}}
+RANGES_8_5 = ((P + 1, 2 * P), (2 * P + 1, 3 * P), (3 * P + 1, 10 * P))
+# 8.6 (AIP), against always-block: fine alpha 1-32, beta 33-64, gamma 97-320; medium beta split at 48.
+THESIS_8_6 = {"1%": {"2CS+ vs block": (60, 41, -107), "CS+ vs block": (60, 34, -64), "CS vs block": (60, 18, -59)},
+              "10%": {"2CS+ vs block": (22, 10, -9, -54), "CS+ vs block": (22, 7, -13, -29),
+                      "CS vs block": (21, 6, -13, -25)}}
+RANGES_8_6 = {"1%": ((1, P), (P + 1, 2 * P), (3 * P + 1, 10 * P)),
+              "10%": ((1, P), (P + 1, 3 * P // 2), (3 * P // 2 + 1, 2 * P), (3 * P + 1, 10 * P))}
+# A band check passes when ours lies within the thesis's value +- these margins (the thesis gives
+# no deviations in chapters 8-9): MARGIN points for SSR and speedups (chapter 7's), SURPLUS_MARGIN
+# threads for a surplus (ours: half the processor count, the step of the bigger job sizes' loads).
+SURPLUS_MARGIN = 16
+SPINS8 = ["block", "CS", "CS+", "2CS+"]
+
+
+def ch8_loads(s, maxt, full):
+    """The job counts of one size: every count up to 3 x 32 threads (the loads where spinning can
+    pay, 8.5's alpha and beta), then about ten counts up to maxt (full) or every few (reduced)."""
+    kmax = max(2, -(-maxt // s))
+    dense = [k for k in range(1, kmax + 1) if s * k <= 3 * P]
+    step = 1 if full else max(1, len(dense) // 16)
+    ks = dense[::step]
+    rest = [k for k in range(1, kmax + 1) if s * k > 3 * P]
+    if rest:
+        ks += rest[::max(1, len(rest) // (10 if full else 4))]
+        if rest[-1] not in ks:
+            ks.append(rest[-1])
+    if 2 not in ks:  # the two-job point (8.3's two 25-thread jobs)
+        ks.append(2)
+    return sorted(set(ks))
+
+
+def ch8_runs(ctx):
+    sizes = SIZES_FULL if ctx.full else [2, 3, 11, 25]
+    maxt = 10 * P if ctx.full else 4 * P
+    b = 2000 if ctx.full else 200  # 8.2: 2000 barriers; reduced: 200
+    if "ch8" in ctx.cache:
+        return ctx.cache["ch8"]
+    cfg = ""
+    for w in SCHEMES:
+        for mu in ("1%", "10%"):
+            for s in sizes:
+                ks = ch8_loads(s, maxt, ctx.full)
+                for sp in SPINS8:
+                    cfg += "".join(f"{MACHINE} nosync=0 rand_ord=1 {lx(w)} label=\"{w} mu={mu} {sp} size{s}\"\n"
+                                   f"sync={s} barrier={b} spin={sp} cmput={mu} rand_cmput_sigma={SIGMA} "
+                                   f"instance_num={k}\n" for k in ks)
+    # 8.7: AIP, fine grain, spins of 4, 8 and 12 CS against 2CS+ (CS = 6 cycles here).
+    for m in (4, 8, 12):
+        for s in sizes:
+            ks = ch8_loads(s, maxt, ctx.full)
+            cfg += "".join(f"{MACHINE} nosync=0 rand_ord=1 {lx('aip')} label=\"aip mu=1% {m}CS size{s}\"\n"
+                           f"sync={s} barrier={b} spin={6 * m} cmput=1% rand_cmput_sigma={SIGMA} "
+                           f"instance_num={k}\n" for k in ks)
+    rows = ctx.run("fig8", cfg)
+    ctx.cache["ch8"] = (sizes, maxt, b, rows)
+    return ctx.cache["ch8"]
+
+
+def speedup(tx, ty):
+    return 100 * (ty - tx) / ty
+
+
+def load_mean(pairs, lo, hi):
+    """pairs: [(threads, value)]; the mean over loads in [lo, hi] of the mean at each load (the
+    thesis's averaging: each load weighs the same, 8.4)."""
+    by = {}
+    for t, v in pairs:
+        if lo <= t <= hi:
+            by.setdefault(t, []).append(v)
+    return mean([mean(v) for v in by.values()])
+
+
+def ch8_speedups(rows, sizes, x, y):
+    """[(threads, speedup of x over y)] over every size; x, y: (scheme, mu, spin)."""
+    out = []
+    for s in sizes:
+        rx, ry = rows[f"{x[0]} mu={x[1]} {x[2]} size{s}"], rows[f"{y[0]} mu={y[1]} {y[2]} size{s}"]
+        out += [(a["threads"], speedup(a["elapsed"], c["elapsed"])) for a, c in zip(rx, ry)]
+    return out
+
+
+def fig8(ctx):
+    """Chapter 8: homogeneous jobs under Linux's scheduler, the chapter 4 sequences with 2000
+    barriers, CS/CS+/2CS+ (and always-block for 8.6) under SMART, AIP and SILLY (Figures 8.1-8.10)."""
+    res = new("fig8")
+    sizes, maxt, b, rows = ch8_runs(ctx)
+    res["values"]["sizes"], res["values"]["barriers"], res["values"]["max_threads"] = sizes, b, maxt
+    plot(ctx, res, "fig8_1", {f"mu={mu} size {s}": series(rows[f"aip mu={mu} 2CS+ size{s}"], "threads")
+                              for mu in ("1%", "10%") for s in sizes},
+         "threads", vlines=[P, 2 * P], title=f"Figure 8.1: homogeneous jobs, Linux (AIP), 2CS+, {b} barriers")
+    sur = {(w, mu): {sp: {s: surplus(rows[f"{w} mu={mu} {sp} size{s}"])[0] for s in sizes} for sp in SPINS8[1:]}
+           for w in SCHEMES for mu in ("1%", "10%")}
+    avg = {k: {sp: mean(list(d.values())) for sp, d in v.items()} for k, v in sur.items()}
+    res["values"]["surplus"] = sur
+    res["values"]["surplus_avg"] = avg
+    for mu, fig in (("1%", "8.2"), ("10%", "8.3")):
+        plot(ctx, res, f"fig8_{fig[-1]}", {f"{w} {sp}": (sizes, [sur[(w, mu)][sp][s] for s in sizes])
+                                            for w in SCHEMES for sp in SPINS8[1:]}, "job size",
+             ylabel="surplus threads with SSR > 50%", kind="bar", ylim=None,
+             title=f"Figure {fig}: maximal surplus with SSR > 50%, mu={mu}")
+    # 8.3's claims.
+    for mu in ("1%", "10%"):
+        o = avg[("aip", mu)]
+        th = THESIS_8_3_SURPLUS[("aip", mu)]
+        check(res, f"surplus AIP mu={mu}, mean over sizes: 2CS+ > CS+ > CS (8.3: {th['2CS+']}, {th['CS+']}, {th['CS']})",
+              o["2CS+"] > o["CS+"] > o["CS"],
+              ", ".join(f"{sp} {v:.1f}" for sp, v in o.items()))
+        for sp in SPINS8[1:]:
+            worse = avg[("silly", mu)][sp] <= min(avg[("aip", mu)][sp], avg[("smart", mu)][sp])
+            th = ", ".join(f"{w.upper()} {THESIS_8_3_SURPLUS[(w, mu)][sp]}" for w in SCHEMES)
+            check(res, f"surplus mu={mu} {sp}: SILLY's mean no bigger than AIP's and SMART's (8.3: {th})", worse,
+                  ", ".join(f"{w} {avg[(w, mu)][sp]:.1f}" for w in SCHEMES))
+    if 2 in sizes:
+        eq = [(mu, sp) for mu in ("1%", "10%") for sp in SPINS8[1:] if len({sur[(w, mu)][sp][2] for w in SCHEMES}) > 1]
+        check(res, "size 2: the same surplus under every scheme (8.3: always equal, one woken thread)", not eq,
+              f"differ: {eq}" if eq else "equal for every grain and spin")
+    two25 = {mu: {w: next(r["ssr"] for r in rows[f"{w} mu={mu} 2CS+ size25"] if r["threads"] == 50) for w in SCHEMES}
+             for mu in ("1%", "10%")} if 25 in sizes else {}
+    res["values"]["two25_ssr"] = two25
+    for mu, d in two25.items():
+        th = ", ".join(f"{w.upper()} {v}" for w, v in THESIS_8_3_TWO25[mu].items())
+        check(res, f"SSR two 25-thread jobs mu={mu}, 2CS+: SILLY's below AIP's and SMART's (8.3: {th})",
+              d["silly"] < min(d["aip"], d["smart"]), ", ".join(f"{w} {v:.1f}%" for w, v in d.items()))
+    # 8.4: the wake-up schemes' speedups.
+    wake = {mu: {f"{a} vs {c}": {sp: load_mean(ch8_speedups(rows, sizes, (a, mu, sp), (c, mu, sp)), P + 1, 2 * P)
+                                   for sp in SPINS8[1:]}
+                 for a, c in (("smart", "silly"), ("aip", "silly"), ("smart", "aip"))} for mu in ("1%", "10%")}
+    res["values"]["wake"] = wake
+    for mu, fig in (("1%", "8.4"), ("10%", "8.5")):
+        curves = {}
+        for pair in wake[mu]:
+            a, c = pair.split(" vs ")
+            for sp in SPINS8[1:]:
+                pts = ch8_speedups(rows, sizes, (a, mu, sp), (c, mu, sp))
+                xs = sorted({t for t, _ in pts})
+                curves[f"{pair} {sp}"] = (xs, [load_mean(pts, t, t) for t in xs])
+        plot(ctx, res, f"fig8_{fig[-1]}", curves, "threads", ylabel="speedup (%)", ylim=None, vlines=[P, 2 * P],
+             title=f"Figure {fig}: wake-up schemes compared (elapsed time), mu={mu}, mean over sizes")
+    if 25 in sizes:
+        w25 = {mu: {pair: {sp: speedup(next(r["elapsed"] for r in rows[f"{pair.split(' vs ')[0]} mu={mu} {sp} size25"]
+                                             if r["threads"] == 50),
+                                        next(r["elapsed"] for r in rows[f"{pair.split(' vs ')[1]} mu={mu} {sp} size25"]
+                                             if r["threads"] == 50))
+                           for sp in SPINS8[1:]} for pair in wake[mu]} for mu in ("1%", "10%")}
+        res["values"]["wake_two25"] = w25
+        for sp in SPINS8[1:]:
+            v = w25["1%"]["aip vs silly"][sp]
+            th = THESIS_8_4_TWO25["1%"]["aip vs silly"][sp]
+            check(res, f"elapsed two 25-thread jobs mu=1% {sp}: AIP finishes before SILLY (8.4: {th:+})", v > 0,
+                  f"speedup {v:+.1f}%")
+    # 8.5 and 8.6: spins against each other and against always-block (AIP).
+    spin = {mu: {pair: [load_mean(ch8_speedups(rows, sizes, ("aip", mu, pair.split(" vs ")[0]),
+                                               ("aip", mu, pair.split(" vs ")[1])), lo, hi) for lo, hi in RANGES_8_5]
+                 for pair in THESIS_8_5[mu]} for mu in ("1%", "10%")}
+    blk = {mu: {pair: [load_mean(ch8_speedups(rows, sizes, ("aip", mu, pair.split(" vs ")[0]), ("aip", mu, "block")),
+                                 lo, hi) for lo, hi in RANGES_8_6[mu]]
+                for pair in THESIS_8_6[mu]} for mu in ("1%", "10%")}
+    res["values"]["spin"], res["values"]["block"] = spin, blk
+    for mu, fig in (("1%", "8.6"), ("10%", "8.7")):
+        curves = {}
+        for pair in THESIS_8_5[mu]:
+            x, y = pair.split(" vs ")
+            pts = ch8_speedups(rows, sizes, ("aip", mu, x), ("aip", mu, y))
+            xs = sorted({t for t, _ in pts})
+            curves[pair] = (xs, [load_mean(pts, t, t) for t in xs])
+        plot(ctx, res, f"fig8_{fig[-1]}", curves, "threads", ylabel="speedup (%)", ylim=None,
+             vlines=[P, 2 * P, 3 * P], title=f"Figure {fig}: spin durations compared (AIP), mu={mu}, mean over sizes")
+    for mu, fig in (("1%", "8.8"), ("10%", "8.9")):
+        curves = {}
+        for pair in THESIS_8_6[mu]:
+            pts = ch8_speedups(rows, sizes, ("aip", mu, pair.split(" vs ")[0]), ("aip", mu, "block"))
+            xs = sorted({t for t, _ in pts})
+            curves[pair] = (xs, [load_mean(pts, t, t) for t in xs])
+        plot(ctx, res, f"fig8_{fig[-1]}", curves, "threads", ylabel="speedup (%)", ylim=None,
+             vlines=[P, 2 * P, 3 * P], title=f"Figure {fig}: spinning against always-block (AIP), mu={mu}")
+    a = spin["1%"]["2CS+ vs CS"][0]
+    check(res, f"elapsed AIP mu=1%, loads 33-64: 2CS+ finishes before CS (8.5: {THESIS_8_5['1%']['2CS+ vs CS'][0]:+})",
+          a > 0, f"speedup {a:+.1f}%")
+    for mu in ("1%", "10%"):
+        v = blk[mu]["2CS+ vs block"][1]
+        check(res, f"elapsed AIP mu={mu}, loads 33-{2 * P if mu == '1%' else 3 * P // 2}: 2CS+ finishes before "
+              f"always-block (8.6: {THESIS_8_6[mu]['2CS+ vs block'][1]:+})", v > 0, f"speedup {v:+.1f}%")
+    if maxt > 3 * P:
+        g = blk["1%"]["2CS+ vs block"][-1]
+        check(res, f"elapsed AIP mu=1%, loads above 96: always-block finishes before 2CS+ "
+              f"(8.6: {THESIS_8_6['1%']['2CS+ vs block'][2]:+})", g < 0,
+              f"speedup of 2CS+ {g:+.1f}%")
+    # 8.7: longer spins than 2CS+ (AIP, fine grain) over every load above 32.
+    longer = {m: load_mean(ch8_speedups(rows, sizes, ("aip", "1%", "2CS+"), ("aip", "1%", f"{m}CS")), P + 1, 10 * P)
+              for m in (4, 8, 12)}
+    res["values"]["longer"] = longer
+    plot(ctx, res, "fig8_10", {f"2CS+ vs {m}CS": (lambda pts: (sorted({t for t, _ in pts}),
+                                                                 [load_mean(pts, t, t) for t in sorted({t for t, _ in pts})]))(
+        ch8_speedups(rows, sizes, ("aip", "1%", "2CS+"), ("aip", "1%", f"{m}CS"))) for m in (4, 8, 12)},
+         "threads", ylabel="speedup (%)", ylim=None, title="Figure 8.10: 2CS+ against longer spins (AIP, mu=1%)")
+    check(res, "elapsed AIP mu=1%: 2CS+ before 4, 8, 12 CS, and 4CS before 8CS before 12CS (8.7: the longer "
+          "the spin, the longer the run)",
+          0 < longer[4] < longer[8] < longer[12], ", ".join(f"vs {m}CS {v:+.1f}%" for m, v in longer.items()))
+    if ctx.full:
+        # The thesis's numbers as bands (its full runs only: the reduced run has fewer sizes and loads).
+        for (w, mu), d in THESIS_8_3_SURPLUS.items():
+            for sp, th in d.items():
+                ours = avg[(w, mu)][sp]
+                check(res, f"surplus {w} mu={mu} {sp} (8.3)", abs(ours - th) <= SURPLUS_MARGIN,
+                      f"ours {ours:.1f}, thesis {th} (band +-{SURPLUS_MARGIN})")
+        for mu, d in THESIS_8_3_TWO25.items():
+            for w, th in d.items():
+                ok, det = band(two25[mu][w], (th, 0))
+                check(res, f"SSR two 25-thread jobs {w} mu={mu} 2CS+ (8.3)", ok, det)
+        for mu, d in THESIS_8_4_WAKE.items():
+            for pair, dd in d.items():
+                for sp, th in dd.items():
+                    ok, det = band(wake[mu][pair][sp], (th, 0))
+                    check(res, f"elapsed mu={mu} {pair} {sp}, loads 33-64 (8.4)", ok, det)
+        for mu, d in THESIS_8_4_TWO25.items():
+            for pair, dd in d.items():
+                for sp, th in dd.items():
+                    ok, det = band(res["values"]["wake_two25"][mu][pair][sp], (th, 0))
+                    check(res, f"elapsed two 25-thread jobs mu={mu} {pair} {sp} (8.4)", ok, det)
+        for mu, d in THESIS_8_5.items():
+            for pair, ths in d.items():
+                for name, ours, th in zip(("alpha", "beta", "gamma"), spin[mu][pair], ths):
+                    ok, det = band(ours, (th, 0))
+                    check(res, f"elapsed AIP mu={mu} {pair}, {name} (8.5)", ok, det)
+        for mu, d in THESIS_8_6.items():
+            names = ("alpha", "beta", "gamma") if mu == "1%" else ("alpha", "beta1", "beta2", "gamma")
+            for pair, ths in d.items():
+                for name, ours, th in zip(names, blk[mu][pair], ths):
+                    ok, det = band(ours, (th, 0))
+                    check(res, f"elapsed AIP mu={mu} {pair}, {name} (8.6)", ok, det)
+    return res
+
+
+# ---------------------------------------------------------------- chapter 9
+
+SIZES_9 = [(2, 8, 2), (9, 16, 1)]                 # 9.2: job size 2-8 : 2, 9-16 : 1
+MUS_9 = [(1, 2, 1), (3, 20, 1), (21, 90, 1)]      # 9.2: mu 1-2% : 1, 3-20% : 1, 21-90% : 1 (fine, medium, coarse)
+THESIS_9_SURPLUS_AIP_2CS_FINE = 52.2              # 9.3: the mean surplus of the fine class, AIP 2CS+
+GRAINS_9 = ("fine", "medium", "coarse")
+
+
+def sequence_9(seed, max_threads, sizes=SIZES_9):
+    """5.1.5's random permutation with 9.2's constraint: a job of each class among the first three
+    (a sequence that breaks it is drawn again from the same stream). Jobs: (size, mu %, class)."""
+    rng = random.Random(seed)
+    while True:
+        seq, total = [], 0
+        while total <= max_threads:
+            size, _ = draw(rng, sizes, integer=True)
+            mu, c = draw(rng, MUS_9, integer=True)  # whole percents, as 9.3's example (mu 1, 7, 14, 17, 20, 68, ...)
+            seq.append((size, mu, c))
+            total += size
+        if len(seq) >= 3 and {c for _, _, c in seq[:3]} == {0, 1, 2}:
+            return seq
+
+
+def runs_9(ctx, seed, w, sp, b, maxt, stop):
+    """One sequence's runs (the i-th runs its first i jobs). stop=first (5.1.4, the permutation
+    mode's end: the load does not thin out) for the classes' SSR; stop=last for the elapsed time of
+    the whole collection (9.3 weighs the coarse jobs' loss against the fine jobs' gain)."""
+    seq = sequence_9(seed, maxt)
+    cfg = ""
+    for i in range(1, len(seq) + 1):
+        cfg += f"{MACHINE} nosync=0 rand_ord=1 seed={seed} {lx(w)} stop={stop} label=\"n{i}\"\n"
+        cfg += "".join(f"sync={z} barrier={b} spin={sp} cmput={mu}% rand_cmput_sigma={SIGMA}\n" for z, mu, _ in seq[:i])
+    name = f"fig9_s{seed}_{w}_{sp.replace('+', 'p')}_{stop}"
+    jobs = os.path.join(ctx.out, name + "_jobs.tsv")
+    rows = ctx.run(name, cfg, ["--jobs-out", jobs])
+    per = {}
+    with open(jobs) as f:
+        head = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            d = dict(zip(head, line.rstrip("\n").split("\t")))
+            i, j = int(d["label"][1:]), int(d["job"])
+            per.setdefault(i, {}).setdefault(seq[j][2], [0, 0])
+            per[i][seq[j][2]][0] += int(d["successes"])
+            per[i][seq[j][2]][1] += int(d["spins"])
+    curves, elapsed = {}, []
+    for i in range(1, len(seq) + 1):
+        t = rows[f"n{i}"][0]["threads"]
+        elapsed.append((t, rows[f"n{i}"][0]["elapsed"]))
+        for c, (ok, n) in per.get(i, {}).items():
+            if n:
+                curves.setdefault(c, []).append((t, 100 * ok / n))
+    return curves, elapsed
+
+
+def last_surplus(curve):
+    """9.3's surplus of a class: the load of the last simulation with SSR > 50%, minus 32."""
+    return max([t - P for t, y in curve if y > 50 and t > P], default=0)
+
+
+def fig9(ctx):
+    """Chapter 9: heterogeneous jobs under Linux's scheduler (9.2's random sequences on 32
+    processors), per class SSR and surplus (Figures 9.1-9.2), spins against always-block (9.3)."""
+    res = new("fig9")
+    seeds = list(range(20)) if ctx.full else [0, 1]
+    b = 2000 if ctx.full else 200
+    maxt = 10 * P if ctx.full else 4 * P
+    schemes = SCHEMES if ctx.full else ("aip",)
+    res["values"]["seeds"], res["values"]["barriers"], res["values"]["max_threads"] = len(seeds), b, maxt
+    sur = {}
+    el = {}
+    for w in schemes:
+        for sp in SPINS8:
+            for sd in seeds:
+                if w == "aip":  # Figure 9.3 is AIP's
+                    el[(w, sp, sd)] = runs_9(ctx, sd, w, sp, b, maxt, "last")[1]
+                if sp == "block":
+                    continue
+                cur = runs_9(ctx, sd, w, sp, b, maxt, "first")[0]
+                for c in (0, 1):
+                    sur.setdefault((w, sp, c), []).append(last_surplus(cur.get(c, [])))
+                if w == "aip" and sp == "2CS+" and sd < 4:
+                    plot(ctx, res, f"fig9_1_s{sd}", {GRAINS_9[c]: tuple(zip(*cur[c])) for c in sorted(cur)}, "threads",
+                         vlines=[P, 2 * P], title=f"Figure 9.1: heterogeneous jobs, AIP 2CS+, seed {sd}")
+    avg = {k: (mean(v), mean([abs(x - mean(v)) for x in v])) for k, v in sur.items()}
+    res["values"]["surplus"] = avg
+    plot(ctx, res, "fig9_2", {f"{w} {GRAINS_9[c]}": (SPINS8[1:], [avg[(w, sp, c)][0] for sp in SPINS8[1:]])
+                              for w in schemes for c in (0, 1)}, "maximal spin", ylabel="mean surplus (threads)",
+         kind="bar", ylim=None, title=f"Figure 9.2: mean surplus with SSR > 50% over {len(seeds)} seeds")
+    # 9.3: each spin against always-block, AIP, the mean over seeds of the speedup at each load.
+    spd = {}
+    for sp in SPINS8[1:]:
+        pts = [(t, speedup(a, c)) for sd in seeds for (t, a), (_, c) in zip(el[("aip", sp, sd)], el[("aip", "block", sd)])]
+        spd[sp] = pts
+    res["values"]["vs_block"] = {sp: (load_mean(p, P + 1, 2 * P), load_mean(p, 2 * P + 1, 10 * P)) for sp, p in spd.items()}
+    plot(ctx, res, "fig9_3", {f"{sp} vs block": (sorted({t for t, _ in p}), [load_mean(p, t, t) for t in sorted({t for t, _ in p})])
+                              for sp, p in spd.items()}, "threads", ylabel="speedup (%)", ylim=None, vlines=[P, 2 * P],
+         title="Figure 9.3: spinning against always-block, heterogeneous jobs (AIP)")
+    f2, m2 = avg[("aip", "2CS+", 0)][0], avg[("aip", "2CS+", 1)][0]
+    check(res, f"surplus AIP 2CS+: the fine class above the medium class (9.3: fine {THESIS_9_SURPLUS_AIP_2CS_FINE}, "
+          f"medium below the homogeneous {THESIS_8_3_SURPLUS[('aip', '10%')]['2CS+']})", f2 > m2,
+          f"fine {f2:.1f}, medium {m2:.1f}")
+    vb = res["values"]["vs_block"]
+    check(res, "elapsed AIP, loads 33-64: 2CS+ and CS both finish before always-block (9.3: both positive up to "
+          "2 x 32 threads)",
+          vb["2CS+"][0] > 0 and vb["CS"][0] > 0, f"2CS+ {vb['2CS+'][0]:+.1f}%, CS {vb['CS'][0]:+.1f}%")
+    homo = ctx.cache.get("ch8")
+    if homo:
+        # 9.3's comparison with chapter 8 (our own homogeneous runs of this very invocation).
+        _, _, _, rows8 = homo
+        sizes8 = homo[0]
+        gap8 = (load_mean(ch8_speedups(rows8, sizes8, ("aip", "1%", "2CS+"), ("aip", "1%", "block")), P + 1, 2 * P)
+                - load_mean(ch8_speedups(rows8, sizes8, ("aip", "1%", "CS"), ("aip", "1%", "block")), P + 1, 2 * P))
+        gap9 = vb["2CS+"][0] - vb["CS"][0]
+        res["values"]["2CS+ minus CS against block, loads 33-64 (homogeneous fine, heterogeneous)"] = (round(gap8, 1),
+                                                                                                       round(gap9, 1))
+        check(res, "elapsed AIP, loads 33-64: CS closer to 2CS+ with heterogeneous jobs than with homogeneous "
+              "fine-grain jobs (9.3: much closer than in 8.8)", abs(gap9) < abs(gap8),
+              f"gap {gap9:+.1f} points against {gap8:+.1f}")
+        h8 = mean(list(sur8 := {s: surplus(rows8[f"aip mu=1% 2CS+ size{s}"])[0] for s in sizes8}.values()))
+        res["values"]["homogeneous fine surplus, AIP 2CS+ (mean over sizes)"] = round(h8, 1)
+    if homo and ctx.full:  # the thesis's mean over its eleven sizes (the reduced run has four, up to 128 threads)
+        check(res, f"surplus AIP 2CS+: the heterogeneous fine class at least the homogeneous fine jobs' mean "
+              f"(9.3: {THESIS_9_SURPLUS_AIP_2CS_FINE} against {THESIS_8_3_SURPLUS[('aip', '1%')]['2CS+']})",
+              f2 >= h8, f"{f2:.1f} against {h8:.1f} ({len(sur8)} sizes)")
+    if ctx.full:
+        ok = abs(f2 - THESIS_9_SURPLUS_AIP_2CS_FINE) <= SURPLUS_MARGIN
+        check(res, "surplus AIP 2CS+ fine class (9.3)", ok,
+              f"ours {f2:.1f}, thesis {THESIS_9_SURPLUS_AIP_2CS_FINE} (band +-{SURPLUS_MARGIN})")
+    return res
+
+
 EXPERIMENTS = {f.__name__: f for f in (fig3_1, fig3_2, fig3_3, fig3_4, fig3_5, fig3_6, fig3_7, fig3_8, fig3_9,
                                        fig4_1, table4_1, fig4_2, fig4_3, fig4_4, fig4_5, fig4_6,
                                        fig5_1, fig5_3, fig5_5,
-                                       fig7_1, fig7_2, fig7_spin, fig7_6)}
+                                       fig7_1, fig7_2, fig7_spin, fig7_6, fig8, fig9)}
 
 
 def main(smpsim, argv=None):

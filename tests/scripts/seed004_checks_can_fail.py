@@ -1,8 +1,8 @@
 """Seed 004's shape checks (sw/smpsim/seed004_experiments.py) can fail: every experiment is fed
 curves without the seed's shape (SSR 50% at every load, 100% at every load, noise) instead of
 simulator output, and must report at least one FAIL for one of them. The elapsed-time checks of
-Figures 7.7-7.10 must fail both ways: when 2CS+ finishes after CS, and when it finishes far
-sooner than the thesis says."""
+Figures 7.7-7.10 and of chapters 8-9 (at the full size, where the thesis's bands are checked) must
+fail both ways: when 2CS+ finishes after CS, and when it finishes far sooner than the thesis says."""
 
 import os
 import random
@@ -29,8 +29,8 @@ ELAPSED = {"reversed": {"CS": 1.0, "CS+": 1.5, "2CS+": 2.0},
 
 
 class FakeCtx(ex.Ctx):
-    def __init__(self, out, shape):
-        super().__init__("/nonexistent/smpsim", out, "reduced", True)
+    def __init__(self, out, shape, size="reduced"):
+        super().__init__("/nonexistent/smpsim", out, size, True)
         self.shape = shape
 
     def run(self, name, cfg, extra=()):
@@ -52,12 +52,12 @@ class FakeCtx(ex.Ctx):
                     ssr = {"flat50": 50.0, "flat100": 100.0}.get(self.shape)
                     if ssr is None:
                         ssr = random.Random(f"{cur['label']}{x}").uniform(0, 100)
-                    spin = cur["label"].split()[-1]
+                    spin = re.search(r"spin=(\S+)", line).group(1)
                     factor = ELAPSED.get(self.shape, {}).get(spin, 1.0)
                     out.append({"label": cur["label"], "x": x, "threads": threads, "sync_threads": size, "spin": 6,
                                 "ssr": ssr, "spins": 100, "successes": int(ssr), "blocks": 0, "switches": 0,
                                 "elapsed": int((1000 + x) * factor), "completed": 1})
-                rows[cur["label"]] = out
+                rows.setdefault(cur["label"], []).extend(out)  # curve lines sharing a label make one curve
         if "--jobs-out" in extra:  # chapter 5: every job of every run with the shape's SSR
             with open(extra[list(extra).index("--jobs-out") + 1], "w") as f:
                 f.write("label\tx\tjob\tsync\tmu\tsigma\tspins\tsuccesses\n")
@@ -84,6 +84,16 @@ with tempfile.TemporaryDirectory() as d:
         print(f"fig7_spin, 2CS+ {shape}: {len(fails)} failing elapsed-time checks" + (f" (e.g. {fails[0]})" if fails else ""))
         if not fails:
             failed_somewhere["fig7_spin elapsed " + shape] = []
+    # Chapters 8-9: the thesis's bands are checked at the full size only.
+    for shape in ELAPSED:
+        ctx = FakeCtx(os.path.join(d, "full-" + shape), shape, "full")
+        # the bands of 8.5 (2CS+ against CS over a load range): too slow and too fast both fail them
+        fails = [c for fn in (ex.fig8, ex.fig9) for c, ok, _ in fn(ctx)["checks"]
+                 if not ok and c.startswith("elapsed AIP mu=1% 2CS+ vs CS,")]
+        print(f"fig8/fig9 full, 2CS+ {shape}: {len(fails)} failing elapsed-time checks" +
+              (f" (e.g. {fails[0]})" if fails else ""))
+        if not fails:
+            failed_somewhere["fig8/fig9 elapsed " + shape] = []
 bad = [n for n, f in failed_somewhere.items() if not f]
 for n, f in failed_somewhere.items():
     print(f"{n}: {len(f)} failing checks on shapeless curves" + (f" (e.g. {f[0]})" if f else ""))
