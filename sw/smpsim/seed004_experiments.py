@@ -604,6 +604,20 @@ def job_sequence(seed, max_threads, mus, sigmas, by):
     return seq
 
 
+def run_jobs(ctx, name, cfg):
+    """Simulate cfg's runs (labelled "n<i>"); returns the runs' rows and, from --jobs-out, each
+    job's fields as (i, the job's index j, fields)."""
+    path = os.path.join(ctx.out, name + "_jobs.tsv")
+    rows = ctx.run(name, cfg, ["--jobs-out", path])
+    jobs = []
+    with open(path) as f:
+        head = f.readline().rstrip("\n").split("\t")
+        for line in f:
+            d = dict(zip(head, line.rstrip("\n").split("\t")))
+            jobs.append((int(d["label"][1:]), int(d["job"]), d))
+    return rows, jobs
+
+
 def permutation_runs(ctx, name, seed, barriers, max_threads, mus, sigmas=None, by="mu"):
     """The k simulations of one job sequence (the i-th runs its first i jobs, ending at the first
     thread's exit, 5.1.4); returns {class: [(threads, mean SSR of the class's jobs)]}."""
@@ -613,16 +627,11 @@ def permutation_runs(ctx, name, seed, barriers, max_threads, mus, sigmas=None, b
         cfg += f"{MACHINE64} nosync=0 rand_ord=1 seed={seed} stop=first label=\"n{i}\"\n"
         cfg += "".join(f"sync={z} barrier={barriers} spin=6% cmput={mu}% rand_cmput_sigma={sig}\n"
                        for z, mu, sig, _ in seq[:i])
-    jobs = os.path.join(ctx.out, name + "_jobs.tsv")
-    rows = ctx.run(name, cfg, ["--jobs-out", jobs])
+    rows, jobs = run_jobs(ctx, name, cfg)
     per = {}
-    with open(jobs) as f:
-        head = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            d = dict(zip(head, line.rstrip("\n").split("\t")))
-            i, j = int(d["label"][1:]), int(d["job"])
-            if int(d["spins"]):
-                per.setdefault(i, {}).setdefault(seq[j][3], []).append(100 * int(d["successes"]) / int(d["spins"]))
+    for i, j, d in jobs:
+        if int(d["spins"]):
+            per.setdefault(i, {}).setdefault(seq[j][3], []).append(100 * int(d["successes"]) / int(d["spins"]))
     curves = {}
     for i in range(1, len(seq) + 1):
         threads = rows[f"n{i}"][0]["threads"]
@@ -1208,17 +1217,12 @@ def runs_9(ctx, seed, w, sp, b, maxt, stop):
         cfg += f"{MACHINE} nosync=0 rand_ord=1 seed={seed} {lx(w)} stop={stop} label=\"n{i}\"\n"
         cfg += "".join(f"sync={z} barrier={b} spin={sp} cmput={mu}% rand_cmput_sigma={SIGMA}\n" for z, mu, _ in seq[:i])
     name = f"fig9_s{seed}_{w}_{sp.replace('+', 'p')}_{stop}"
-    jobs = os.path.join(ctx.out, name + "_jobs.tsv")
-    rows = ctx.run(name, cfg, ["--jobs-out", jobs])
+    rows, jobs = run_jobs(ctx, name, cfg)
     per = {}
-    with open(jobs) as f:
-        head = f.readline().rstrip("\n").split("\t")
-        for line in f:
-            d = dict(zip(head, line.rstrip("\n").split("\t")))
-            i, j = int(d["label"][1:]), int(d["job"])
-            per.setdefault(i, {}).setdefault(seq[j][2], [0, 0])
-            per[i][seq[j][2]][0] += int(d["successes"])
-            per[i][seq[j][2]][1] += int(d["spins"])
+    for i, j, d in jobs:
+        per.setdefault(i, {}).setdefault(seq[j][2], [0, 0])
+        per[i][seq[j][2]][0] += int(d["successes"])
+        per[i][seq[j][2]][1] += int(d["spins"])
     curves, elapsed = {}, []
     for i in range(1, len(seq) + 1):
         t = rows[f"n{i}"][0]["threads"]
