@@ -23,7 +23,7 @@ tos_kernel_test(PROGRAM forged_region_steps_fail IMAGE tos-test.elf LABELS "seed
 # (operation latencies linear in the regions touched and ordered hit < miss < write misses;
 # data migration grows with size, computation migration does not, DMA moves the crossover out;
 # in the microbenchmark computation migration beats data migration for writes, replication beats
-# RPC for reads, and computation migration gains more with the 1994 NI than with DMA-anywhere;
+# RPC for reads (which NI mode gains more is checked at full size only);
 # the counting network on a 32-board machine, 1 and 6 clients: every value handed out once, data
 # migration's cost per iteration rises with the clients, computation migration wins at 6). Each
 # migrates computation also as optimistic active messages (seed 003 6.2.3), which must cost less
