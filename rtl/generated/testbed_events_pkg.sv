@@ -72,13 +72,14 @@ package testbed_events_pkg;
       14'h00C8: r = {1'b1, 4'd12, 7'd54, 2'd1};  // RGN_CM_DATA
       14'h00C9: r = {1'b1, 4'd12, 7'd55, 2'd1};  // RGN_CM_COMPUTE
       14'h00CA: r = {1'b1, 4'd12, 7'd56, 2'd1};  // RGN_CM_RESULT
-      14'h00B0: r = {1'b1, 4'd13, 7'd57, 2'd1};  // BAR_ARRIVE
-      14'h00B1: r = {1'b1, 4'd13, 7'd58, 2'd1};  // BAR_SPIN
-      14'h00B2: r = {1'b1, 4'd13, 7'd59, 2'd1};  // BAR_SPIN_OK
-      14'h00B3: r = {1'b1, 4'd13, 7'd60, 2'd1};  // BAR_LAST
-      14'h00B4: r = {1'b1, 4'd13, 7'd61, 2'd1};  // BAR_BLOCK
-      14'h00B5: r = {1'b1, 4'd13, 7'd62, 2'd1};  // BAR_RELEASE
-      14'h00B6: r = {1'b1, 4'd13, 7'd63, 2'd1};  // BAR_COMPLETE
+      14'h00CB: r = {1'b1, 4'd12, 7'd57, 2'd1};  // RGN_RX
+      14'h00B0: r = {1'b1, 4'd13, 7'd58, 2'd1};  // BAR_ARRIVE
+      14'h00B1: r = {1'b1, 4'd13, 7'd59, 2'd1};  // BAR_SPIN
+      14'h00B2: r = {1'b1, 4'd13, 7'd60, 2'd1};  // BAR_SPIN_OK
+      14'h00B3: r = {1'b1, 4'd13, 7'd61, 2'd1};  // BAR_LAST
+      14'h00B4: r = {1'b1, 4'd13, 7'd62, 2'd1};  // BAR_BLOCK
+      14'h00B5: r = {1'b1, 4'd13, 7'd63, 2'd1};  // BAR_RELEASE
+      14'h00B6: r = {1'b1, 4'd13, 7'd64, 2'd1};  // BAR_COMPLETE
       default: ;
     endcase
     ev_info = r;

@@ -8,7 +8,7 @@ import collections, os, sys
 
 
 EVENTS = ["RGN_START", "RGN_MISS", "RGN_HOME_REQ", "RGN_INVAL", "RGN_ACK", "RGN_DATA", "RGN_GRANTED",
-          "RGN_END", "RGN_CM_DATA", "RGN_CM_COMPUTE", "RGN_CM_RESULT"]
+          "RGN_END", "RGN_CM_DATA", "RGN_CM_COMPUTE", "RGN_CM_RESULT", "RGN_RX"]
 
 
 def main(path):

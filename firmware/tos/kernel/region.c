@@ -785,6 +785,7 @@ static void on_drop(uint32_t from, const uint32_t *o) {
 
 static void handle(uint32_t from, uint32_t type, const uint32_t *o, uint32_t nops) {
   (void)nops;
+  EVENT2(DGL_REGIONS, EV_RGN_RX, type);
   switch (type) {
     case NET_RGN_MAP: on_map(from, o); break;
     case NET_RGN_MAPPED: on_mapped(from, o); break;

@@ -20,7 +20,9 @@
  *       yielding after each access; run i (1..RUNS) has every thread do i*ITERS iterations.
  *       METHOD: data (rgn_start_*: data migration with replication), rpc, static, repeat
  *       (cm_call with the home's policy), each of the last three with "+oam" for optimistic
- *       active messages at the home. Lines: "micro METHOD PCT iters us".
+ *       active messages at the home. Lines: "micro METHOD PCT iters us"; with "+oam", after each
+ *       PCT, "micro-oam PCT computed completed busy page budget call": the home's counts so far
+ *       (computations run there; of them, handlers completed and aborts by cause).
  * The client is driven over channels (only a thread on the process's home board may create
  * threads); helper threads take read copies on other boards and say so over a channel. */
 #include <stdio.h>
@@ -242,6 +244,11 @@ static void micro_driver(void *arg) {
       if (wait() != 0) fail("a worker");
       printf("micro %s %d %d %ld\n", a[3], m_pct, m_iters, (long)(time_us() - t0));
     }
+    if (strstr(a[3], "+oam")) /* how its handlers ended so far: the analysis takes each share's difference */
+      printf("micro-oam %d %ld %ld %ld %ld %ld %ld\n", m_pct, rgn_count(home_r[0], TOS_CM_COUNT_COMPUTE),
+             rgn_count(home_r[0], TOS_CM_COUNT_OAM), rgn_count(home_r[0], TOS_CM_COUNT_ABORT_BUSY),
+             rgn_count(home_r[0], TOS_CM_COUNT_ABORT_PAGE), rgn_count(home_r[0], TOS_CM_COUNT_ABORT_BUDGET),
+             rgn_count(home_r[0], TOS_CM_COUNT_ABORT_CALL));
     while (*s && *s != ',') ++s;
     if (*s == ',') ++s;
   }

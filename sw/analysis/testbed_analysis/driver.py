@@ -161,8 +161,8 @@ def run_clock_mhz(out_dir):
 
 def main(argv=None, bin_dir=None, firmware_dir=None):
     ap = argparse.ArgumentParser(prog="testbed-experiment", description=__doc__)
-    ap.add_argument("name", help="one of %s, or all (section 3's); seed003-ops, seed003-migration, seed003-micro, seed003-btree, "
-                    "or seed003 (all four)" % ", ".join(NAMES + NAMES4))
+    ap.add_argument("name", help="one of %s, or all (section 3's); seed003-ops, seed003-migration, seed003-phases, "
+                    "seed003-micro, seed003-cnet, seed003-btree, or seed003 (all six)" % ", ".join(NAMES + NAMES4))
     ap.add_argument("--size", choices=["full", "reduced"], default="full")
     ap.add_argument("--profile", choices=["default", "1994"], default="default",
                     help="the machine profile (sim/configs/testbed.toml: profile; docs/profiles.md)")
