@@ -278,6 +278,9 @@ tos_kernel_test(PROGRAM sender_moved_on_is_answered ALL_FREE)
 # More remote sends at once than a board's outgoing-msg table holds: the rtrs that come while it
 # is full start their msgs when an entry is free (rchan.c, start_kept).
 tos_kernel_test(PROGRAM sends_beyond_the_outq_go IMAGE tos-outq2.elf ALL_FREE SET run.stop_ms=60000)
+# A receiver that took a waiting focus along does not make every later move look at all 128
+# channels (rchan_unpack marked its process as routing psends): moves cost the same after.
+tos_kernel_test(PROGRAM focus_carried_packs_alike ALL_FREE LABELS migration)
 foreach(t migration_keeps_data migration_keeps_data_dma_anywhere migration_stress_seed1 migration_stress_seed2
           migration_stress_seed3_dma_anywhere sender_moved_on_is_answered sends_beyond_the_outq_go)
   set_property(TEST tos_${t} APPEND PROPERTY LABELS coherence)
