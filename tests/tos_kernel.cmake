@@ -175,6 +175,11 @@ tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_spreads_by_n_
 # with the balancer's policy `none` it only logs.
 tos_kernel_test(PROGRAM synthetic NAME balancer_off_no_migrations LINE "earth synthetic compute 20 300"
   REGEX "synthetic: 20 compute-bound threads \\(here\\) done.*all programs done, [0-9]+ frames free, [0-9]+ TCBs free. threads migrated in 0, out 0")
+# `random SEED` deals the pairs from the program's own sequence (Table 9's random placement over
+# several deals): a run finishes with its pairs on the slaves; a seed below 1 is refused.
+tos_kernel_test(PROGRAM synthetic NAME synthetic_seeded_deal_runs_and_checks_its_seed
+  LINE "earth synthetic comm 5 3 random 7\nearth synthetic comm 5 3 random 0"
+  REGEX "synthetic: 5 communication-bound pairs \\(random\\) done in [0-9]+ ms.*usage: synthetic .*\\[seed >= 1\\]")
 tos_kernel_test(PROGRAM balancer FILES synthetic dgl NAME balancer_policy_none_only_logs CONSOLE master
   LINE "earth dgl @* +rqlen +links\nmaster balancer -P none -p 200 -m 200 -d 3000 &\nearth synthetic compute 20 300"
   REGEX "policy none .*RQL: (19|20|21) 0 0 0 0.*balancer: 0 requests, 0 migrations"
