@@ -221,10 +221,18 @@ static int forward(uint32_t fwd, uint32_t type, const uint32_t *o, uint32_t nops
 static uint32_t tid_of_slot(const struct proc *p, uint32_t slot) { return tid_make(p->home_board, p->home_pid, slot); }
 
 /* Is another thread of t's process here using channel c the other way? */
+/* Asked at every remote send (focus_out): the scan stops once it has seen every thread the
+ * process has here. Looking at all 64 slots took about 2,300 68010 cycles a send, which made a
+ * plain send dearer than a routed one (psend skips this for an array index in the routing
+ * table): seed 001's ping-pong had the routed layer 190 us quicker a message (cycle profiles of
+ * pvmpong running each layer alone: focus_out +929,000 cycles over 400 sends on earth). */
 static int partner_here(const struct tcb *t, uint32_t c, int sending) {
-  for (int i = 0; i < TOS_MAX_THREADS; ++i) {
-    const struct tcb *o = t->proc->slots[i];
-    if (o && o != t && CHAN_USED(sending ? o->ctx.recv_mask : o->ctx.send_mask, c)) return 1;
+  const struct proc *p = t->proc;
+  for (uint32_t i = 0, seen = 0; i < TOS_MAX_THREADS && seen < p->nthreads; ++i) {
+    const struct tcb *o = p->slots[i];
+    if (!o) continue;
+    ++seen;
+    if (o != t && CHAN_USED(sending ? o->ctx.recv_mask : o->ctx.send_mask, c)) return 1;
   }
   return 0;
 }
