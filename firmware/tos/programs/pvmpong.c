@@ -13,7 +13,9 @@
  * while a third task on board F sends 1 KB messages to a fourth on board T without pause (for
  * 1.2 times as long as the low-load observations took and 200 ms more: it must outlast them); the
  * load's bytes and time are printed, measured by its sender, and the medium-load observations' time.
- *   pvmpong BOARD OBS REPS LOAD SIZE...
+ *   pvmpong [-layer fixed|pvm] BOARD OBS REPS LOAD SIZE...
+ * -layer observes that system alone (no plain and no other layer between its round trips): a run
+ * whose cycle profile is that layer's, for the experiment's routed-against-fixed A/B.
  * prints "pvmpong: obs low|medium SIZE plain|fixed|pvm REPS TOTAL_US" per observation,
  * "pvmpong: load BYTES US MEDIUM_US" and "pvmpong: done". */
 #include <stdlib.h>
@@ -86,9 +88,12 @@ static void load_recv(void *arg) {
   exit(0);
 }
 
+static int only = M_END; /* -layer: the one system observed; M_END: all three */
+
 static int observe(const char *load_name, long size, int obs, int reps, int st, int *bad) {
   for (int o = 0; o < obs; ++o)
     for (int mode = M_PLAIN; mode < M_N; ++mode) {
+      if (only != M_END && mode != only) continue;
       struct cmd c = {mode, size, reps};
       for (long i = 0; i < size; ++i) mbuf[i] = (char)(i * 7 + o * 3 + mode + size);
       if (send_block(0, &c, sizeof c) != 0) return 2;
@@ -110,8 +115,13 @@ static int observe(const char *load_name, long size, int obs, int reps, int st, 
 }
 
 int main(int argc, char **argv) {
-  if (argc < 6) {
-    printf("usage: pvmpong BOARD OBS REPS none|FROM:TO SIZE...\n");
+  if (argc > 2 && !strcmp(argv[1], "-layer")) {
+    only = !strcmp(argv[2], "fixed") ? M_FIXED : !strcmp(argv[2], "pvm") ? M_PVM : -1;
+    argv += 2;
+    argc -= 2;
+  }
+  if (argc < 6 || only < 0) {
+    printf("usage: pvmpong [-layer fixed|pvm] BOARD OBS REPS none|FROM:TO SIZE...\n");
     return 1;
   }
   int board = atoi(argv[1]), obs = atoi(argv[2]), reps = atoi(argv[3]), lfrom = -1, lto = -1;
