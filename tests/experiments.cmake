@@ -47,8 +47,9 @@ set_tests_properties(analysis_checks_can_fail PROPERTIES LABELS experiments)
 # 450 a second from each idle slave, are more than the logger sustains from five slaves before any
 # send_event; the trials now emit what the experimenter sets, as the report's overflow did.)
 # The 1994 profile's migration (slower memory and NI), analysed as the default's, with its own
-# check that every idle slave packs the thread alike (in the docs' full run of a1529e9's kernel,
-# fire and water took 14.3 ms against 2.5; tos_focus_carried_packs_alike tests that cause).
+# check that every idle slave packs the thread alike: on the kernel that marked a process routed
+# for any receiver's focus, water packed in 14.4 ms against air's 2.5 and the check failed
+# (tos_focus_carried_packs_alike tests that cause on its own).
 add_test(NAME experiment_migration_1994_reduced
   COMMAND ${CMAKE_BINARY_DIR}/bin/testbed-experiment migration --profile 1994 --size reduced --quiet
           --out ${CMAKE_BINARY_DIR}/test-out/experiments-1994)

@@ -49,7 +49,10 @@ def run_testbed(bin_dir, firmware_dir, name, programs, rc_text, out_dir, stop_ms
     profile); returns (stdout text, seconds). sets: more machine settings (KEY=VALUE, as --set takes them).
     config: another machine file (sim/configs/boards-N.toml) instead of the six boards."""
     fs = make_filestore(bin_dir, firmware_dir, programs, rc_text, out_dir, files)
-    args = [os.path.join(bin_dir, "testbed")] + ([config] if config else []) + ["--set", 'board.filestore="%s"' % os.path.abspath(fs),
+    # the kernel from the same firmware folder as the programs: without --firmware-dir, testbed took
+    # the build tree's tos.elf, and a run on a snapshot of the firmware booted whatever was built since
+    args = [os.path.join(bin_dir, "testbed")] + ([config] if config else []) + [
+            "--firmware-dir", os.path.abspath(firmware_dir), "--set", 'board.filestore="%s"' % os.path.abspath(fs),
             "--set", 'run.out_dir="%s"' % out_dir, "--set", 'run.console="none"',
             "--set", "run.stop_ms=%d" % stop_ms, "--set", 'profile="%s"' % profile]
     for kv in sets:
