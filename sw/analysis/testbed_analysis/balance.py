@@ -224,9 +224,10 @@ def analyse_case(rep, case, runs, size):
                 "balancer -l 1000000: requests for ready-queue imbalance only")
     deals = random_deals(runs)
     if deals and None not in deals:
-        rep.row("Table 9, %s: random placement, mean of %d deals" % (TITLE9[case], len(deals)), None,
-                round(float(np.mean(deals)), 2), "s", "TOS's deal and `random SEED` for seeds %s: %s s; sd %.2f s"
-                % (", ".join(str(k) for k in COMM_DEALS), ", ".join("%.1f" % t for t in deals), float(np.std(deals))))
+        rep.row("Table 9, %s: random placement, mean of the deals" % TITLE9[case], None,
+                round(float(np.mean(deals)), 2), "s", "%d deals, TOS's and `random SEED` for seeds %s: %s s; sd %.2f s"
+                % (len(deals), ", ".join(str(k) for k in COMM_DEALS), ", ".join("%.1f" % t for t in deals),
+                   float(np.std(deals))))
         # (the order against balanced is the claims ledger's, at the report's size: t9-comm)
 
     for how in WATOR_AB if case == "wator" else ():

@@ -84,7 +84,60 @@ def fig4(rep, args, size):
     ratio = fi["slope"] / fd["slope"] if fd["slope"] > 0 else 0
     rep.check("indirect slower", 1.4 <= ratio <= 3.5 and all(i > d for d, i in zip(res["direct"][1], res["indirect"][1])),
               "indirect/direct slope %.2f (1.4..3.5; the seed about 2) and indirect slower at every size" % ratio)
+    direct_breakdown(rep, args, size, fd["slope"])
     return res
+
+
+def _profile_run(rep, args, name, kb, only):
+    """pmigbench at one size, one mode (or none: the control), earth (home) and fire (destination)
+    cycle-profiled: their cycles by function together, and the clock in MHz."""
+    d = os.path.join(rep.out, name)
+    runner.run_testbed(args.bin_dir, args.firmware_dir, "seed001-" + name, ["pmigbench"],
+                       "earth pmigbench run %d %d 1 1 %d %s\n" % (kb, kb, DEST, only), d, quiet=args.quiet,
+                       sets=('trace.cycle_profile="earth,fire"',))
+    if "pmigbench: done" not in runner.console(d, "earth"):
+        raise runner.RunError("pmigbench %s did not finish (see %s)" % (name, d))
+    elf, prog = os.path.join(args.firmware_dir, "tos.elf"), os.path.join(args.firmware_dir, "pmigbench.elf")
+    by = {}
+    for b in ("earth", "fire"):
+        f, _total, _n = kernel_profile.cycles_by_function(os.path.join(d, b + ".cycles"), elf, program=prog)
+        for k, v in f.items():
+            by[k] = by.get(k, 0) + v
+    with open(os.path.join(d, "testbed.log")) as fh:
+        mhz = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", fh.read())
+    return by, float(mhz.group(1)) if mhz else None
+
+
+def direct_breakdown(rep, args, size, slope_ms):
+    """Where a direct checkpoint's time a KB goes, in 68010 cycles on the two boards: pmigbench at
+    the largest size and at 0 KB, each with the migration and without it (none: spawn, array,
+    wait and kill alike), all four cycle-profiled. (mig(K) - none(K)) - (mig(0) - none(0)), over K,
+    is what the migration of one more KB costs each function."""
+    kb = SIZES[size][1]
+    runs = {(k, o): _profile_run(rep, args, "breakdown-%s-%d" % (o, k), k, o) for k in (0, kb) for o in ("direct", "none")}
+    mhz = runs[(kb, "direct")][1]
+    names = set().union(*(r[0] for r in runs.values()))
+    per = {n: ((runs[(kb, "direct")][0].get(n, 0) - runs[(kb, "none")][0].get(n, 0)) -
+               (runs[(0, "direct")][0].get(n, 0) - runs[(0, "none")][0].get(n, 0))) / float(kb) for n in names}
+    idle = per.pop("cpu_idle", 0.0)
+    work = sum(per.values())
+    ok = mhz is not None and all(r[1] == mhz for r in runs.values()) and work > 0
+    rep.check("the direct checkpoint's cycle breakdown: four profiled runs on one clock, with work a KB",
+              bool(ok), "%s MHz; %.0f cycles a KB of work on earth and fire" % (mhz, work))
+    if not ok:
+        return
+    top = sorted(per.items(), key=lambda kv: -kv[1])[:8]
+    rows = ["| function (earth and fire) | cycles a KB | µs a KB |", "|---|---|---|"]
+    rows += ["| `%s` | %.0f | %.1f |" % (n, c, c / mhz) for n, c in top]
+    rows.append("| the rest | %.0f | %.1f |" % (work - sum(c for _, c in top), (work - sum(c for _, c in top)) / mhz))
+    rep.parts.append("**Where a direct checkpoint's time goes.** pmigbench at %d KB and at 0 KB, each with the direct "
+                     "migration and without it (`pmigbench ... none`: the same spawn, array, wait and kill), with the "
+                     "cycle profile of earth and fire: what one more KB of data costs each function of the two boards "
+                     "(kernel functions by name, `user: ...` the programs'), against the fit's %.3f ms a KB.\n\n%s\n\n"
+                     "One more KB costs %.0f cycles of work on the two boards together (%.2f ms at %g MHz) and %+.0f "
+                     "cycles idle (%.2f ms); the fit's slope is %.3f ms a KB (%.0f KB/s).\n"
+                     % (kb, slope_ms, "\n".join(rows), work, work / mhz / 1000.0, mhz, idle, idle / mhz / 1000.0,
+                        slope_ms, 1000.0 / slope_ms))
 
 
 # Student's t, 0.975 quantile, by degrees of freedom (a 95% confidence interval); 1.96 past 30
