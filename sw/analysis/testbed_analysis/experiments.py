@@ -515,6 +515,22 @@ def rc_multiphase(size):
             "earth dgl @* -all\n" % (it, mx, pause))
 
 
+def _setup_rows(rep, tr, t0, bounds):
+    """What comes before phase 1 (Figure 19's times count from the trace's first event): the
+    program starts its workers on the five boards, and each worker's first touches of its code,
+    data and stack are remote page copies from earth. The rows give the setup's length, the page
+    copies in it and the time those copies' threads waited, and the phases' ends counted from
+    phase 1's start."""
+    copies = [c for c in fsm.page_copies(tr) if c.t_in is not None and c.t_fault < bounds[0]]
+    waited = sum(c.t_in - c.t_fault for c in copies) / 1000.0
+    rep.row("setup before phase 1 (the trace's start to phase 1's mark: workers started, their pages copied)", None,
+            (bounds[0] - t0) / 1000.0, "s", "%d remote page copies before phase 1, their threads waiting %.2f s in all"
+            % (len(copies), waited))
+    rep.row("end of phase 1, counted from phase 1's start", None, (bounds[1] - bounds[0]) / 1000.0, "s",
+            "phases 1-7 end at %s s from phase 1's start" % ", ".join("%.1f" % ((b - bounds[0]) / 1000.0)
+                                                                     for b in bounds[1:8]))
+
+
 def analyse_multiphase(rep, tr, size, seed=SEED):
     it, mx, pause = size
     reqs = fsm.requests(tr)
@@ -574,6 +590,7 @@ def analyse_multiphase(rep, tr, size, seed=SEED):
     ends = [(b - t0) / 1000 for b in bounds[1:8]]
     for i, (se, oe) in enumerate(zip(seed["mp_phase_ends"], ends)):
         rep.row("end of phase %d (Figure 19: between phases)" % (i + 1), se, oe, "s")
+    _setup_rows(rep, tr, t0, bounds)
     rep.notes.append("multi-phase %d steps per phase, long messages %d bytes, %d ms between phases (seed: 10 steps, "
                      "MAX_MSG not given, 1000 ms). Latency of a request: TRAP7 to the release of its thread (TRAP72, COMMS "
                      "or COMMR, attributed by the ready-queue events)." % (it, mx, pause))
