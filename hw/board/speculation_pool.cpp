@@ -137,7 +137,7 @@ void SpeculationPool::run(SpeculationJob& job, unsigned self) {
 void SpeculationPool::join(SpeculationJob& job) {
   [[maybe_unused]] AsanMainStack stack;  // the runs below may execute (and throw) on the main stack
   if (held_ == &job) {
-    held_ = nullptr;  // joined alone: it runs below, here
+    held_ = nullptr;  // no worker has seen it: it runs below, here
   } else if (held_) {
     publish(*held_);  // a worker may run it while this thread waits for `job`
     held_ = nullptr;
