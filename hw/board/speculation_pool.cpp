@@ -61,6 +61,11 @@ SpeculationPool::~SpeculationPool() {
 void SpeculationPool::submit(SpeculationJob& job) {
   job.state_.store(SpeculationJob::kQueued, std::memory_order_release);
   if (workers_.empty()) return;  // the kernel's thread alone: it runs the job when it joins
+  if (held_ && held_ != &job) publish(*held_);  // it has company: the two can run at once
+  held_ = &job;
+}
+
+void SpeculationPool::publish(SpeculationJob& job) {
   bool wake;
   {
     std::lock_guard<std::mutex> l(m_);
@@ -79,6 +84,7 @@ void SpeculationPool::submit(SpeculationJob& job) {
 
 void SpeculationPool::forget(SpeculationJob& job) {
   if (pending(job)) join(job);
+  if (held_ == &job) held_ = nullptr;
   std::lock_guard<std::mutex> l(m_);
   for (auto it = queue_.begin(); it != queue_.end();) {
     if (*it == &job) {
@@ -130,6 +136,12 @@ void SpeculationPool::run(SpeculationJob& job, unsigned self) {
 
 void SpeculationPool::join(SpeculationJob& job) {
   [[maybe_unused]] AsanMainStack stack;  // the runs below may execute (and throw) on the main stack
+  if (held_ == &job) {
+    held_ = nullptr;  // no worker has seen it: it runs below, here
+  } else if (held_) {
+    publish(*held_);  // a worker may run it while this thread waits for `job`
+    held_ = nullptr;
+  }
   if (take(job)) {  // nobody has started it: run it here
     ++job.ran_joining_;
     run(job, 0);

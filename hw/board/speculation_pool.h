@@ -4,7 +4,11 @@
 // on with the other processes of the same delta cycle; the board joins the run before anything
 // else looks at it. The kernel's thread is one of the pool's threads: joining a job nobody has
 // started yet, it runs it itself, and while a worker runs the one it waits for it runs others
-// that are queued. One thread is the kernel's alone (no worker, no hand-over).
+// that are queued. One thread is the kernel's alone (no worker, no hand-over). A job submitted
+// alone is held back from the workers until another is submitted or joined: the kernel's thread
+// would only wait for it, so a worker taking it buys nothing and costs a hand-over, the board's
+// state moving to another core and the futex calls (one board alone: 0.7-0.9x the bare core's
+// speed with them, issue #64).
 //
 // Results do not depend on the number of threads: a job's result is a function of the board's
 // state when it was queued alone, and it is joined at points of the SystemC schedule that do not
@@ -78,6 +82,7 @@ class SpeculationPool {
 
  private:
   void work(unsigned self);
+  void publish(SpeculationJob& job);  // into queue_, where the workers take it
   static bool take(SpeculationJob& job);
   // A queued job nobody has taken, the thread's own (last run by `self`) first, or nullptr.
   SpeculationJob* next(unsigned self);
@@ -86,6 +91,9 @@ class SpeculationPool {
   std::mutex m_;
   std::condition_variable cv_;
   std::deque<SpeculationJob*> queue_;
+  // The last job submitted, not yet in queue_ (the kernel's thread alone submits and joins, so
+  // it takes no lock).
+  SpeculationJob* held_ = nullptr;
   // Jobs in queue_, readable without the lock: a worker that has just finished spins on it for
   // a while before it sleeps, because a board's run is microseconds long and waking a sleeping
   // thread costs as much (six boards at a 1 ms quantum: about 10 us of work each per quantum).
