@@ -348,6 +348,10 @@ void region_process_gone(struct proc *p); /* its part here ends: copies go home,
 void region_thread_gone(struct tcb *t);  /* its waits go with it (thread.c thread_forget) */
 /* a page of the region window (region.c's, not the page protocol's) */
 #define REGION_WINDOW_PAGE(v) ((v) >= (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT) && (v) < (TOS_STACK_BASE >> TOS_PAGE_SHIFT))
+/* The window's pages a region or a DMA buffer (dev.c) may take: above them a guard page never
+ * mapped and the handler stack of region.c's optimistic active messages. Regions are mapped from
+ * the bottom up, DMA buffers from the top down, each where the page table has nothing yet. */
+#define REGION_WINDOW_HI ((TOS_STACK_BASE >> TOS_PAGE_SHIFT) - 2)
 extern uint32_t region_stale;
 extern uint8_t region_oam_pending;   /* migrated computations wait to run as optimistic active messages */
 void region_oam_run(void);           /* from the main loop: run them (seed 003 6.2.3) */
@@ -403,6 +407,7 @@ uint32_t frames_held(void);                 /* freed while a queued message's da
 void frames_release_held(void);             /* net.c, after a launch */
 uint32_t frames_free(void);
 uint32_t frames_total(void);
+uint32_t frames_alloc_run(uint32_t n);      /* n contiguous zeroed frames (a DMA buffer): the first, 0 if none */
 
 /* ---- vm.c: address spaces ---- */
 void vm_init(void);
@@ -504,6 +509,7 @@ int proc_descends(const struct proc *q, const struct proc *p); /* q is p or one 
 int proc_privileged(const struct proc *p); /* started by the boot script: may halt, kill any, migrate any */
 int privilege_controls(const struct proc *caller, const struct proc *target); /* its own, or privileged */
 int privilege_owns_device(struct proc *p, uint32_t dev); /* p owns (or now claims) user device dev */
+int privilege_holds_a_device(const struct proc *p); /* p owns some user device now (claims none) */
 void privilege_process_gone(struct proc *p); /* its devices are free again */
 void proc_kill(struct proc *p, int code);
 void proc_thread_gone(struct proc *p);
@@ -588,6 +594,9 @@ struct tcb *trap_finish(struct tcb *t, int32_t result); /* entry.S: after its ha
 extern syscall_fn *const syscall_table[TOS_SYSCALL_COUNT];
 void intr(uint32_t vector);                 /* a device interrupt (any mode) */
 void dev_intr(void);                        /* kernel/dev.c: a user device's interrupt */
+void dev_process_gone(struct proc *p);      /* ... its DMA buffers freed (proc.c, before its memory goes) */
+int dev_dma_held(const struct proc *p);     /* ... it holds a DMA buffer here: its threads stay (migrate.c) */
+extern uint32_t dev_dma_refused;            /* ... DMA_ALLOCs refused (quota, no frames, no record): the done line */
 void kernel_fault(uint32_t *regs);          /* d0-d7/a0-a7 then the frame */
 
 /* ---- timer.c ---- */

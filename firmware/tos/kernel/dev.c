@@ -6,7 +6,17 @@
  * counts it and disables the line, since the device holds it until the program clears the
  * device's status; the program then re-arms it (TOS_DEV_ARM). A device's registers are its
  * owner's: the first process to reach them owns the device until it ends, and every other
- * process is refused EBUSY meanwhile (privilege.c; tos.toml marks the call "owner"). */
+ * process is refused EBUSY meanwhile (privilege.c; tos.toml marks the call "owner").
+ *
+ * DMA buffers (issue #62; Linux's dma_alloc_coherent / dma_free_coherent): a device's owner
+ * asks for one (DMA_ALLOC) and gets it mapped in its address space and its bus address -- the
+ * board physical address the device's DMA port takes -- to give the device. Its frames are
+ * contiguous (a device is given one address and a length), pinned (no page protocol, no
+ * migration: they live in the region window, which neither touches, and the process's threads
+ * stay on this board while it holds one) and the process's, counted against its quota
+ * (dma_bytes_per_process); they come back when it frees them or ends, however it ends. The
+ * kernel cannot stop a device: a driver stops its device's DMA before freeing or ending, as on
+ * Linux (an owner can point its device at any RAM anyway: hence owners). */
 #include "defs.h"
 
 int32_t dev_io(uint32_t width_write, uint32_t addr, uint32_t *value);
@@ -29,6 +39,85 @@ static int dev_window(uint32_t addr, uint32_t width) {
   return -1;
 }
 
+static struct dma_buf {
+  struct proc *p; /* NULL: free */
+  uint32_t serial; /* p's incarnation */
+  uint32_t vpage, pa, pages;
+} dma[TOS_MAX_DMA_BUFFERS];
+uint32_t dev_dma_refused;
+
+static int dma_of(const struct dma_buf *b, const struct proc *p) { return b->p == p && b->serial == p->serial; }
+
+static uint32_t dma_pages_held(const struct proc *p) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < TOS_MAX_DMA_BUFFERS; ++i)
+    if (dma_of(&dma[i], p)) n += dma[i].pages;
+  return n;
+}
+
+int dev_dma_held(const struct proc *p) { return dma_pages_held(p) != 0; }
+
+static void dma_release(struct dma_buf *b) {
+  for (uint32_t i = 0; i < b->pages; ++i) {
+    vm_unmap(b->p, b->vpage + i);
+    frame_free(b->pa + i * TOS_PAGE_SIZE);
+  }
+  b->p = NULL;
+}
+
+void dev_process_gone(struct proc *p) {
+  for (uint32_t i = 0; i < TOS_MAX_DMA_BUFFERS; ++i)
+    if (dma_of(&dma[i], p)) dma_release(&dma[i]);
+}
+
+/* The highest n unmapped pages of p's region window (regions take it from the bottom up), or 0. */
+static uint32_t dma_window(const struct proc *p, uint32_t n) {
+  const uint32_t lo = TOS_REGION_WINDOW >> TOS_PAGE_SHIFT;
+  for (uint32_t top = REGION_WINDOW_HI; top >= lo + n;) {
+    uint32_t k = 0;
+    while (k < n && !p->ptable[top - 1 - k]) ++k;
+    if (k == n) return top - n;
+    top -= k + 1; /* past the mapped page */
+  }
+  return 0;
+}
+
+static int32_t dma_refused(int32_t err) {
+  ++dev_dma_refused;
+  return err;
+}
+
+static int32_t dma_alloc(struct proc *p, uint32_t bytes, uint32_t bus_out) {
+  if (!privilege_holds_a_device(p)) return -TOS_EPERM;
+  if (bytes == 0 || bytes > TOS_MAX_DMA_BYTES_PER_PROCESS) return -TOS_EINVAL;
+  if (!vm_check(p, bus_out, 4, 1)) return -TOS_EFAULT;
+  uint32_t n = (bytes + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT;
+  if (dma_pages_held(p) + n > TOS_MAX_DMA_BYTES_PER_PROCESS >> TOS_PAGE_SHIFT) return dma_refused(-TOS_EDQUOT);
+  struct dma_buf *b = NULL;
+  for (uint32_t i = 0; i < TOS_MAX_DMA_BUFFERS && !b; ++i)
+    if (!dma[i].p || !proc_alive(dma[i].p) || dma[i].p->serial != dma[i].serial) b = &dma[i];
+  uint32_t v = dma_window(p, n);
+  if (!b || !v) return dma_refused(-TOS_ENOMEM);
+  uint32_t pa = frames_alloc_run(n);
+  if (!pa) return dma_refused(-TOS_ENOMEM);
+  *b = (struct dma_buf){p, p->serial, v, pa, n};
+  for (uint32_t i = 0; i < n; ++i) vm_map(p, v + i, pa + i * TOS_PAGE_SIZE, 1);
+  if (!vm_copyout(p, bus_out, &pa, 4)) { /* (checked above: cannot fail) */
+    dma_release(b);
+    return -TOS_EFAULT;
+  }
+  return (int32_t)(v << TOS_PAGE_SHIFT);
+}
+
+static int32_t dma_free(struct proc *p, uint32_t va) {
+  for (uint32_t i = 0; i < TOS_MAX_DMA_BUFFERS; ++i)
+    if (dma_of(&dma[i], p) && va == dma[i].vpage << TOS_PAGE_SHIFT) {
+      dma_release(&dma[i]);
+      return 0;
+    }
+  return -TOS_EINVAL;
+}
+
 SYSCALL(dev) {
   uint32_t n = REG16(TB_DEV_COUNT);
   switch (a1) {
@@ -37,6 +126,8 @@ SYSCALL(dev) {
     case TOS_DEV_BYTES: return a2 < n && a2 < TB_DEV_ADDR_COUNT ? (int32_t)REG32(TB_DEV_BYTES(a2)) : -TOS_EINVAL;
     case TOS_DEV_IRQS: return (int32_t)dev_irqs;
     case TOS_DEV_ARM: REG16(TB_INTC_ENABLE) |= TB_INTC_ENABLE_DEV; return 0;
+    case TOS_DEV_DMA_ALLOC: return dma_alloc(t->proc, a2, a3);
+    case TOS_DEV_DMA_FREE: return dma_free(t->proc, a2);
     case TOS_DEV_READ16: case TOS_DEV_READ32: case TOS_DEV_WRITE16: case TOS_DEV_WRITE32: break;
     default: return -TOS_EINVAL;
   }
