@@ -574,7 +574,7 @@ void GdbServer::explain_unmapped(const Packet& k, uint32_t addr, bool in_thread)
   std::fprintf(stderr,
                "gdb: %s: 0x%x is not mapped in %s, so gdb cannot access it there; it is a physical address of "
                "the board: `thread 1` (the board's CPU) and `monitor space supervisor` read it (said once per gdb)\n",
-               k.t.board().name(), addr, space.c_str());
+               k.t.board().basename(), addr, space.c_str());
 }
 
 // M: the data in hex; X: binary (unescaped by process_input).
