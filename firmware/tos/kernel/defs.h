@@ -139,6 +139,7 @@ struct proc {
   uint8_t home_board, home_pid;
   uint32_t home_serial;
   uint8_t home_privileged;       /* guest: its home process is privileged (proc_privileged), as its home said */
+  uint8_t dma_pages;             /* frames of its DMA buffers here (dev.c; in the padding before remote_mask) */
   uint32_t remote_mask[2];       /* home: thread slots given to threads on other boards */
   uint16_t remote_threads;
   uint8_t spread;                /* home: a thread has lived elsewhere (the end is told to every board) */
@@ -417,6 +418,7 @@ uint32_t vm_unmap(struct proc *p, uint32_t vpage);   /* the frame it mapped, or 
 /* User memory: every access goes through vm_user_pa at the moment of the access, and every
  * caller must handle the page being gone (0): these results cannot be ignored. */
 #define MUST_CHECK __attribute__((warn_unused_result))
+#define RARE __attribute__((cold, noinline)) /* a driver's call, not a path of every run: built for size */
 int vm_user_pa(struct proc *p, uint32_t va, int write, uint32_t *pa) MUST_CHECK; /* 1: *pa */
 int vm_mapped(struct proc *p, uint32_t va, int write) MUST_CHECK;
 int vm_send_pa(struct proc *p, uint32_t va, uint32_t *pa) MUST_CHECK; /* a send's buffer: kept frames too */
@@ -594,9 +596,6 @@ struct tcb *trap_finish(struct tcb *t, int32_t result); /* entry.S: after its ha
 extern syscall_fn *const syscall_table[TOS_SYSCALL_COUNT];
 void intr(uint32_t vector);                 /* a device interrupt (any mode) */
 void dev_intr(void);                        /* kernel/dev.c: a user device's interrupt */
-void dev_process_gone(struct proc *p);      /* ... its DMA buffers freed (proc.c, before its memory goes) */
-int dev_dma_held(const struct proc *p);     /* ... it holds a DMA buffer here: its threads stay (migrate.c) */
-extern uint32_t dev_dma_refused;            /* ... DMA_ALLOCs refused (quota, no frames, no record): the done line */
 void kernel_fault(uint32_t *regs);          /* d0-d7/a0-a7 then the frame */
 
 /* ---- timer.c ---- */

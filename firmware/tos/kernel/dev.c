@@ -39,39 +39,20 @@ static int dev_window(uint32_t addr, uint32_t width) {
   return -1;
 }
 
-static struct dma_buf {
-  struct proc *p; /* NULL: free */
-  uint32_t serial; /* p's incarnation */
-  uint32_t vpage, pa, pages;
-} dma[TOS_MAX_DMA_BUFFERS];
-uint32_t dev_dma_refused;
-
-static int dma_of(const struct dma_buf *b, const struct proc *p) { return b->p == p && b->serial == p->serial; }
-
-static uint32_t dma_pages_held(const struct proc *p) {
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < TOS_MAX_DMA_BUFFERS; ++i)
-    if (dma_of(&dma[i], p)) n += dma[i].pages;
-  return n;
-}
-
-int dev_dma_held(const struct proc *p) { return dma_pages_held(p) != 0; }
-
-static void dma_release(struct dma_buf *b) {
-  for (uint32_t i = 0; i < b->pages; ++i) {
-    vm_unmap(b->p, b->vpage + i);
-    frame_free(b->pa + i * TOS_PAGE_SIZE);
-  }
-  b->p = NULL;
-}
-
-void dev_process_gone(struct proc *p) {
-  for (uint32_t i = 0; i < TOS_MAX_DMA_BUFFERS; ++i)
-    if (dma_of(&dma[i], p)) dma_release(&dma[i]);
-}
+/* A DMA buffer is its page table entries and nothing else (no table: the kernel's memory and
+ * its boot stay as they were): pool frames mapped in the region window with the entry's SOFT
+ * byte, which the MMU ignores, saying so -- DMA_FIRST | pages on its first page, DMA_FIRST alone
+ * on the others. The process's end frees them with the rest of its pool frames
+ * (release_memory); p->dma_pages counts them for the quota and for migrate. */
+#define DMA_FIRST 0x80u
+#define SOFT(e) (((e) & TB_MMU_PTE_SOFT) >> TB_MMU_PTE_SOFT_SHIFT)
+_Static_assert(TOS_MAX_DMA_BYTES_PER_PROCESS / TOS_PAGE_SIZE < DMA_FIRST, "a buffer's pages fit beside DMA_FIRST");
+/* DMA_ALLOCs refused for want of room (EDQUOT, ENOMEM) since boot: dev DMA_REFUSED. In .data:
+ * one more .bss word would lengthen every boot, which clears .bss word by word. */
+static uint32_t dma_refused __attribute__((section(".data")));
 
 /* The highest n unmapped pages of p's region window (regions take it from the bottom up), or 0. */
-static uint32_t dma_window(const struct proc *p, uint32_t n) {
+RARE static uint32_t dma_window(const struct proc *p, uint32_t n) {
   const uint32_t lo = TOS_REGION_WINDOW >> TOS_PAGE_SHIFT;
   for (uint32_t top = REGION_WINDOW_HI; top >= lo + n;) {
     uint32_t k = 0;
@@ -82,40 +63,37 @@ static uint32_t dma_window(const struct proc *p, uint32_t n) {
   return 0;
 }
 
-static int32_t dma_refused(int32_t err) {
-  ++dev_dma_refused;
-  return err;
+RARE static int32_t dma_free(struct proc *p, uint32_t va) {
+  uint32_t v = va >> TOS_PAGE_SHIFT;
+  if ((va & (TOS_PAGE_SIZE - 1)) || !REGION_WINDOW_PAGE(v) || SOFT(p->ptable[v]) <= DMA_FIRST)
+    return -TOS_EINVAL; /* not the first page of one of its DMA buffers */
+  uint32_t n = SOFT(p->ptable[v]) & ~DMA_FIRST;
+  for (uint32_t i = 0; i < n; ++i) frame_free(vm_unmap(p, v + i));
+  p->dma_pages = (uint8_t)(p->dma_pages - n);
+  return 0;
 }
 
-static int32_t dma_alloc(struct proc *p, uint32_t bytes, uint32_t bus_out) {
+RARE static int32_t dma_alloc(struct proc *p, uint32_t bytes, uint32_t bus_out) {
   if (!privilege_holds_a_device(p)) return -TOS_EPERM;
-  if (bytes == 0 || bytes > TOS_MAX_DMA_BYTES_PER_PROCESS) return -TOS_EINVAL;
-  if (!vm_check(p, bus_out, 4, 1)) return -TOS_EFAULT;
-  uint32_t n = (bytes + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT;
-  if (dma_pages_held(p) + n > TOS_MAX_DMA_BYTES_PER_PROCESS >> TOS_PAGE_SHIFT) return dma_refused(-TOS_EDQUOT);
-  struct dma_buf *b = NULL;
-  for (uint32_t i = 0; i < TOS_MAX_DMA_BUFFERS && !b; ++i)
-    if (!dma[i].p || !proc_alive(dma[i].p) || dma[i].p->serial != dma[i].serial) b = &dma[i];
-  uint32_t v = dma_window(p, n);
-  if (!b || !v) return dma_refused(-TOS_ENOMEM);
-  uint32_t pa = frames_alloc_run(n);
-  if (!pa) return dma_refused(-TOS_ENOMEM);
-  *b = (struct dma_buf){p, p->serial, v, pa, n};
-  for (uint32_t i = 0; i < n; ++i) vm_map(p, v + i, pa + i * TOS_PAGE_SIZE, 1);
-  if (!vm_copyout(p, bus_out, &pa, 4)) { /* (checked above: cannot fail) */
-    dma_release(b);
+  if (bytes - 1 >= TOS_MAX_DMA_BYTES_PER_PROCESS) return -TOS_EINVAL; /* (0 wraps) */
+  uint32_t n = (bytes + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT, v = 0, pa = 0;
+  int32_t err = 0;
+  if (p->dma_pages + n > TOS_MAX_DMA_BYTES_PER_PROCESS / TOS_PAGE_SIZE) err = -TOS_EDQUOT;
+  else if (!(v = dma_window(p, n)) || !(pa = frames_alloc_run(n))) err = -TOS_ENOMEM;
+  if (err) {
+    ++dma_refused;
+    return err;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    vm_map(p, v + i, pa + i * TOS_PAGE_SIZE, 1);
+    p->ptable[v + i] |= (i ? DMA_FIRST : DMA_FIRST | n) << TB_MMU_PTE_SOFT_SHIFT;
+  }
+  p->dma_pages = (uint8_t)(p->dma_pages + n);
+  if (!vm_copyout(p, bus_out, &pa, 4)) { /* a bad `value`: the buffer goes again */
+    dma_free(p, v << TOS_PAGE_SHIFT);
     return -TOS_EFAULT;
   }
   return (int32_t)(v << TOS_PAGE_SHIFT);
-}
-
-static int32_t dma_free(struct proc *p, uint32_t va) {
-  for (uint32_t i = 0; i < TOS_MAX_DMA_BUFFERS; ++i)
-    if (dma_of(&dma[i], p) && va == dma[i].vpage << TOS_PAGE_SHIFT) {
-      dma_release(&dma[i]);
-      return 0;
-    }
-  return -TOS_EINVAL;
 }
 
 SYSCALL(dev) {
@@ -128,6 +106,7 @@ SYSCALL(dev) {
     case TOS_DEV_ARM: REG16(TB_INTC_ENABLE) |= TB_INTC_ENABLE_DEV; return 0;
     case TOS_DEV_DMA_ALLOC: return dma_alloc(t->proc, a2, a3);
     case TOS_DEV_DMA_FREE: return dma_free(t->proc, a2);
+    case TOS_DEV_DMA_REFUSED: return (int32_t)dma_refused;
     case TOS_DEV_READ16: case TOS_DEV_READ32: case TOS_DEV_WRITE16: case TOS_DEV_WRITE32: break;
     default: return -TOS_EINVAL;
   }

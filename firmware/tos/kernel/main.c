@@ -99,7 +99,6 @@ static void say_done(void) {
             rex_unserved, twins_made);
   if (remote_over_quota) kprintf("tos: %s: creates refused by a quota: %u\n", board_name, remote_over_quota);
   if (region_over_quota) kprintf("tos: %s: region records refused by a quota: %u\n", board_name, region_over_quota);
-  if (dev_dma_refused) kprintf("tos: %s: DMA buffers refused: %u\n", board_name, dev_dma_refused);
   if (remote_console_lost)
     kprintf("tos: %s: console output of processes already ended, not printed: %u characters\n", board_name,
             remote_console_lost);

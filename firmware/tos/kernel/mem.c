@@ -54,21 +54,21 @@ uint32_t frame_alloc(void) {
 /* n physically contiguous frames, zeroed, for a DMA buffer (kernel/dev.c): the first's address,
  * 0 if no run that long is free. Taken from the top of the pool, away from the low frames the
  * free list hands out first; the list is walked once to unlink them (a rare call: a driver's). */
-uint32_t frames_alloc_run(uint32_t n) {
-  if (n == 0 || n > nfree) return 0;
-  uint32_t lo = 0, run = 0;
-  for (uint32_t pa = pool_hi; pa > pool_lo && run < n;) {
-    pa -= TOS_PAGE_SIZE;
-    run = is_free(pa) ? run + 1 : 0;
-    lo = pa;
+RARE uint32_t frames_alloc_run(uint32_t n) {
+  uint32_t lo = pool_hi, run = 0;
+  while (run < n && lo > pool_lo) {
+    lo -= TOS_PAGE_SIZE;
+    run = is_free(lo) ? run + 1 : 0;
   }
   if (run < n) return 0;
-  uint32_t hi = lo + n * TOS_PAGE_SIZE;
   for (uint32_t *link = &free_list; *link;)
-    if (*link >= lo && *link < hi) *link = REG32(*link);
-    else link = (uint32_t *)*link;
-  for (uint32_t pa = lo; pa < hi; pa += TOS_PAGE_SIZE) mark(pa, 0);
-  nfree -= n;
+    if (*link - lo < n * TOS_PAGE_SIZE) {
+      mark(*link, 0);
+      --nfree;
+      *link = REG32(*link);
+    } else {
+      link = (uint32_t *)*link;
+    }
   memset((void *)lo, 0, n * TOS_PAGE_SIZE);
   return lo;
 }

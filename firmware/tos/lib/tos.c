@@ -141,11 +141,6 @@ long mon_filter(int smi, int reg, long value) {
 long dev(int op, unsigned long arg, unsigned long value) {
   return check(__tos_syscall(SYS_DEV, op, (long)arg, (long)value, 0, 0, 0));
 }
-void *dev_dma_alloc(unsigned long bytes, uint32_t *bus) {
-  long r = dev(TOS_DEV_DMA_ALLOC, bytes, (unsigned long)bus);
-  return r < 0 ? NULL : (void *)r;
-}
-int dev_dma_free(void *buf) { return (int)dev(TOS_DEV_DMA_FREE, (unsigned long)buf, 0); }
 int stty(int mode) { return (int)SYS1(SYS_STTY, mode); }
 /* Reading the console shows what stdout holds first (a prompt without its newline), as C's
  * stdio does before it reads stdin. */
