@@ -3,7 +3,7 @@
  * address to the example DMA device (examples/dma_device: dmafill), and reads what the device
  * wrote; the buffer's frames come back when it is freed and when its process ends without
  * freeing it, by exit or by a fault. The refusals: a process owning no device (EPERM), a bad
- * size (EINVAL), a bad bus pointer (EFAULT), past the quota (EDQUOT, counted), a bad address to
+ * size (EINVAL), a bad bus pointer (EFAULT), past the quota (ENOSPC, counted), a bad address to
  * free (EINVAL), a migration of a thread whose process holds a buffer (EBUSY).
  *
  * Run without arguments it is the launcher, which never touches the device: it counts the free
@@ -105,8 +105,8 @@ static int driver(int die) {
   int m = migrate(gettid(), tos_info(TOS_INFO_BOARD) == 0 ? 1 : 0);
   expect(m < 0 && tos_errno == TOS_EBUSY, "a thread holding a DMA buffer does not migrate (EBUSY)");
   long refused = dev(TOS_DEV_DMA_REFUSED, 0, 0);
-  expect(!dev_dma_alloc(TOS_MAX_DMA_BYTES_PER_PROCESS - 2 * 1024, &bus) && tos_errno == TOS_EDQUOT,
-         "past the quota is EDQUOT");
+  expect(!dev_dma_alloc(TOS_MAX_DMA_BYTES_PER_PROCESS - 2 * 1024, &bus) && tos_errno == TOS_ENOSPC,
+         "past the quota is ENOSPC");
   expect(dev(TOS_DEV_DMA_REFUSED, 0, 0) == refused + 1, "the refusal is counted");
   expect(dev_dma_free(b + 1024) < 0 && tos_errno == TOS_EINVAL, "freeing inside a buffer is EINVAL");
 

@@ -47,7 +47,7 @@ static int dev_window(uint32_t addr, uint32_t width) {
 #define DMA_FIRST 0x80u
 #define SOFT(e) (((e) & TB_MMU_PTE_SOFT) >> TB_MMU_PTE_SOFT_SHIFT)
 _Static_assert(TOS_MAX_DMA_BYTES_PER_PROCESS / TOS_PAGE_SIZE < DMA_FIRST, "a buffer's pages fit beside DMA_FIRST");
-/* DMA_ALLOCs refused for want of room (EDQUOT, ENOMEM) since boot: dev DMA_REFUSED. In .data:
+/* DMA_ALLOCs refused for want of room (ENOSPC, ENOMEM) since boot: dev DMA_REFUSED. In .data:
  * one more .bss word would lengthen every boot, which clears .bss word by word. */
 static uint32_t dma_refused __attribute__((section(".data")));
 
@@ -78,7 +78,7 @@ RARE static int32_t dma_alloc(struct proc *p, uint32_t bytes, uint32_t bus_out) 
   if (bytes - 1 >= TOS_MAX_DMA_BYTES_PER_PROCESS) return -TOS_EINVAL; /* (0 wraps) */
   uint32_t n = (bytes + TOS_PAGE_SIZE - 1) >> TOS_PAGE_SHIFT, v = 0, pa = 0;
   int32_t err = 0;
-  if (p->dma_pages + n > TOS_MAX_DMA_BYTES_PER_PROCESS / TOS_PAGE_SIZE) err = -TOS_EDQUOT;
+  if (p->dma_pages + n > TOS_MAX_DMA_BYTES_PER_PROCESS / TOS_PAGE_SIZE) err = -TOS_ENOSPC; /* (as a region quota) */
   else if (!(v = dma_window(p, n)) || !(pa = frames_alloc_run(n))) err = -TOS_ENOMEM;
   if (err) {
     ++dma_refused;

@@ -55,7 +55,6 @@ static int errno_of(int tos) {
     case TOS_ENODEV: return ENODEV;
     case TOS_ETIMEDOUT: return ETIMEDOUT;
     case TOS_EIO: return EIO;
-    case TOS_EDQUOT: return EDQUOT;
     default: return EIO;
   }
 }
