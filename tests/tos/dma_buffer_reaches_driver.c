@@ -7,8 +7,8 @@
  * free (EINVAL), a migration of a thread whose process holds a buffer (EBUSY).
  *
  * Run without arguments it is the launcher, which never touches the device: it counts the free
- * frames, runs the driver ("driver") and a driver that dies holding a buffer ("fault"), and
- * checks after each that every frame is free again. The driver starts "probe", which is refused
+ * frames, runs the driver ("driver"), a driver that dies holding a buffer ("fault") and one it
+ * kills holding one ("hold"), and checks after each that every frame is free again. The driver starts "probe", which is refused
  * a buffer while the driver owns the device. */
 #include <stdint.h>
 #include <stdio.h>
@@ -60,6 +60,7 @@ static int probe(void) {
   return !b && tos_errno == TOS_EPERM ? 0 : 1;
 }
 
+/* die: 0 returns, 1 faults, 2 waits to be killed -- the last two holding a buffer */
 static int driver(int die) {
   if (dev(TOS_DEV_COUNT, 0, 0) < 1) {
     printf(PROG ": no user device on this board\n");
@@ -73,9 +74,9 @@ static int driver(int die) {
     uint8_t *b = dev_dma_alloc(4096, &bus);
     expect(b != NULL, "a 4 KB buffer");
     if (b) fill(bus, 4096, 7);
-    printf(PROG ": driver dies holding a 4 KB buffer\n");
-    *(volatile uint32_t *)0 = 1; /* a bus error: the process is removed */
-    return 1;
+    printf(PROG ": driver %s holding a 4 KB buffer\n", die == 1 ? "dies" : "waits to be killed");
+    if (die == 1) *(volatile uint32_t *)0 = 1; /* a bus error: the process is removed */
+    for (;;) yield();
   }
   long frames0 = tos_info(TOS_INFO_FREE_FRAMES);
   expect(!dev_dma_alloc(0, &bus) && tos_errno == TOS_EINVAL, "0 bytes is EINVAL");
@@ -136,6 +137,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "probe") == 0) return probe();
   if (argc > 1 && strcmp(argv[1], "driver") == 0) return driver(0);
   if (argc > 1 && strcmp(argv[1], "fault") == 0) return driver(1);
+  if (argc > 1 && strcmp(argv[1], "hold") == 0) return driver(2);
   long frames0 = tos_info(TOS_INFO_FREE_FRAMES);
   int pid = spawn(PROG, PROG " driver");
   int code = pid >= 0 ? pwait(pid) : -1;
@@ -143,9 +145,15 @@ int main(int argc, char **argv) {
   pid = spawn(PROG, PROG " fault");
   int fault_code = pid >= 0 ? pwait(pid) : 0;
   long after_fault = tos_info(TOS_INFO_FREE_FRAMES);
-  printf(PROG ": frames free %ld; after the driver's exit %ld (code %d), after its fault %ld (code %d)\n", frames0,
-         after_exit, code, after_fault, fault_code);
-  int ok = code == 0 && fault_code != 0 && after_exit == frames0 && after_fault == frames0;
+  pid = spawn(PROG, PROG " hold");
+  for (int i = 0; i < 3000; ++i) yield(); /* time to take its buffer (its line says so before the kill's) */
+  int killed = pid >= 0 && kill(pid) == 0;
+  int kill_code = pid >= 0 ? pwait(pid) : 0;
+  long after_kill = tos_info(TOS_INFO_FREE_FRAMES);
+  printf(PROG ": frames free %ld; after the driver's exit %ld (code %d), after its fault %ld (code %d), after its kill "
+         "%ld (code %d)\n", frames0, after_exit, code, after_fault, fault_code, after_kill, kill_code);
+  int ok = code == 0 && fault_code != 0 && killed && after_exit == frames0 && after_fault == frames0 &&
+           after_kill == frames0;
   printf(PROG ": %s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
