@@ -8,7 +8,8 @@ add_test(NAME library_installs_to_a_fresh_prefix
 set_tests_properties(library_installs_to_a_fresh_prefix PROPERTIES LABELS library FIXTURES_SETUP testbed_library
                      RESOURCE_LOCK testbed_library_prefix TIMEOUT 300)
 foreach(s headers_say_what_they_are compose_two_boards_and_a_monitor device_on_a_board dma_device_on_a_board
-          refused_before_the_machine_is_built exact_with_the_device_at_two_quanta)
+          refused_before_the_machine_is_built exact_with_the_device_at_two_quanta
+          exact_with_the_dma_device_at_two_quanta)
   add_test(NAME library_${s} COMMAND ${_lib_test} ${s} --prefix ${_lib_prefix})
   set_tests_properties(library_${s} PROPERTIES LABELS library FIXTURES_REQUIRED testbed_library TIMEOUT 900)
 endforeach()
