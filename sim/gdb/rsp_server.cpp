@@ -311,6 +311,7 @@ void GdbServer::accept_client(size_t i) {
   c.gen_thread = 0;
   c.last_stop = "T05thread:1;";
   c.attached_stop = true;
+  c.told_physical = false;
   waiting_first_ = false;
   std::fprintf(stderr, "gdb: %s attached on port %d\n", targets_[i]->board().name(), port(i));
 }
@@ -554,8 +555,26 @@ void GdbServer::on_read_memory(const Packet& k) {
   bool handled = false;
   unsigned got = len ? k.t.thread_read(k.th, addr, b.data(), len, handled) : 0;
   if (len && !handled) got = k.t.read(addr, b.data(), len, k.user);
-  if (len && !got) return reply(k, "E14");  // EFAULT: nothing there
+  if (len && !got) {
+    explain_unmapped(k, addr, handled);
+    return reply(k, "E14");  // EFAULT: nothing there
+  }
   reply(k, to_hex(b.data(), got));
+}
+
+// An 'm' or 'M' error reply carries a number only (gdb 13 says "Cannot access memory at address
+// ..."): when the address was looked up in a user space -- a TOS thread's, or the one on the CPU
+// with `monitor space user` -- and the board has it physically (RAM: a DMA buffer's bus address,
+// the kernel's memory), say on the simulator's console, once per gdb, why and how to reach it.
+void GdbServer::explain_unmapped(const Packet& k, uint32_t addr, bool in_thread) {
+  uint8_t b;
+  if (k.c.told_physical || (!in_thread && !k.user) || k.t.read(addr, &b, 1, false) != 1) return;
+  k.c.told_physical = true;
+  std::string space = in_thread ? "the address space of thread " + k.t.describe(k.th) : "the user space on the CPU";
+  std::fprintf(stderr,
+               "gdb: %s: 0x%x is not mapped in %s, so gdb cannot access it there; it is a physical address of "
+               "the board: `thread 1` (the board's CPU) and `monitor space supervisor` read it (said once per gdb)\n",
+               k.t.board().basename(), addr, space.c_str());
 }
 
 // M: the data in hex; X: binary (unescaped by process_input).
@@ -577,7 +596,10 @@ void GdbServer::on_write_memory(const Packet& k) {
   bool handled = false;
   unsigned put = len ? k.t.thread_write(k.th, addr, b.data(), len, handled) : 0;
   if (len && !handled) put = k.t.write(addr, b.data(), len, k.user);
-  if (put != len) return reply(k, "E14");
+  if (put != len) {
+    if (!put) explain_unmapped(k, addr, handled);
+    return reply(k, "E14");
+  }
   reply(k, "OK");
 }
 

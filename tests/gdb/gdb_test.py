@@ -345,8 +345,9 @@ def tos_threads(name):
                "--out", tempfile.mkdtemp(prefix="gdb-tos-threads-")], port)
     try:
         out = gdb(port + 1, ["monitor space user", "break all_started", "continue", "info threads",
-                             "thread 3", "info registers pc", "p/x $sp", "x/2x worker", "thread 1",
-                             "delete", "detach"], prog, timeout=240)
+                             "thread 3", "info registers pc", "p/x $sp", "x/2x worker", "x/2x 0x3ff000",
+                             "thread 1", "monitor space supervisor", "x/2x 0x3ff000", "delete", "detach"],
+                  prog, timeout=240)
         expect(out, r"Breakpoint 1, .*all_started", "earth stopped in the program")
         lines = re.findall(r"^[ *]\s+\d+\s+Thread \d+ \(tid 0x([0-9a-f]{4}) process (\d+) gdb_five_threa.*\)", out, re.M)
         if len(lines) != 5:
@@ -360,6 +361,13 @@ def tos_threads(name):
         expect(out, r"<worker>:\s+0x%08x\s+0x%08x" % want, "the program's code read in its address space")
         expect(sim.text(), r"^gdb: exact mode is off while a debugger is attached; quantum 1 ms -> 10 us$",
                "the server says that exact mode is off and the default quantum is kept at 10 us")
+        # a physical address (RAM's top: a DMA buffer's bus address) is not in a thread's space;
+        # the error reply is a number, so the server says why on its console (issue #62)
+        expect(out, r"Cannot access memory at address 0x3ff000", "a physical address refused in thread 3's space")
+        expect(sim.text(), r"^gdb: earth: 0x[0-9a-f]+ is not mapped in the address space of thread tid 0x[0-9a-f]{4} "
+               r"process \d+ .*it is a physical address of the board: `thread 1` \(the board's CPU\) and "
+               r"`monitor space supervisor` read it", "the server says why the address was refused")
+        expect(out, r"^0x3ff000:\s+0x[0-9a-f]{8}\s+0x[0-9a-f]{8}$", "the physical address read in thread 1")
     finally:
         sim.kill()
 

@@ -38,7 +38,7 @@ def install():
             "include/testbed/machine_builder.h", "include/testbed/register_target.h", "include/testbed/memory_map.h",
             "include/testbed/register_tables.h", "bin/testbed", "bin/testbed-gen-device", "bin/tos-cc",
             "lib/cmake/TOS/TOSConfig.cmake", "share/testbed/examples/compose/compose.cpp",
-            "share/testbed/examples/crc_device/crc.toml"]
+            "share/testbed/examples/crc_device/crc.toml", "share/testbed/examples/dma_device/dmafill.toml"]
     missing = [p for p in need if not os.path.exists(os.path.join(A.prefix, p))]
     if missing:
         fail("not installed: " + ", ".join(missing))
@@ -117,6 +117,33 @@ def device_on_a_board():
     print(log.strip())
 
 
+def dma_device_on_a_board():
+    """examples/dma_device: the DMA fill engine's plugin mapped on earth, its TOS driver built with
+    the installed SDK: the kernel gives the driver a DMA buffer and its bus address, the device
+    fills the buffer through the board's DMA port and raises its interrupt, the driver finds every
+    byte and frees the buffer, and the board ends with every frame free (issue #62)."""
+    d = example("dma_device")
+    cmake_build(d)
+    tos = os.path.join(d, "tos")
+    cmake_build(tos)
+    with open(os.path.join(d, "rc"), "w") as f:
+        f.write("earth dmadrive\n")
+    run(["tos-mkfs", "-o", "dma.fs", "dmadrive=" + os.path.join(tos, "build", "dmadrive.elf"), "rc=rc"], d)
+    rc, out = run(["testbed", "machine.toml", "--set", "board.filestore=dma.fs", "--console", "earth",
+                   "--out", "out"], d, ok=False)
+    if not re.search(r"device dma0 \(dmafill\) at 0xFE1000, from .*libdma_fill\.so", out):
+        fail("the machine's description does not show the device", out)
+    log = open(os.path.join(d, "out", "earth.console.log")).read()
+    if not re.search(r"dmadrive: buffer at 0x[0-9a-f]+, bus address 0x[0-9a-f]+ \(2 frames\); status 0x1, "
+                     r"2000 bytes written, 0 wrong; freed", log) or "dmadrive: PASS" not in log:
+        fail("the device's DMA did not reach the driver's buffer", log)
+    boot = re.search(r"(\d+) frames free, \d+ TCBs\n", log)
+    end = re.search(r"all programs done, (\d+) frames free", log)
+    if not boot or not end or boot.group(1) != end.group(1):
+        fail("earth did not end with every frame free", log)
+    print(log.strip())
+
+
 def refused_before_the_machine_is_built():
     """A second CRC unit overlapping the first, a missing library, and a bad register table are
     refused naming the file and the line, before anything is simulated."""
@@ -155,7 +182,23 @@ def exact_with_the_device_at_two_quanta():
     VCD and instruction counts at a 10 us and the default 1 ms quantum, with rollbacks at both."""
     d = example("crc_device")
     elf = build_device(d)
-    fs = filestore(d, elf, ["earth dgl +cpu", "earth crcdrive"])
+    at_two_quanta(d, filestore(d, elf, ["earth dgl +cpu", "earth crcdrive"]), "crcdrive: PASS")
+
+
+def exact_with_the_dma_device_at_two_quanta():
+    """The same for the DMA fill engine (issue #62): its transfer writes RAM by DMA while the CPU
+    runs ahead; the board's DMA port rolls the CPU back, so the runs are bit-identical."""
+    d = example("dma_device")
+    cmake_build(d)
+    tos = os.path.join(d, "tos")
+    cmake_build(tos)
+    with open(os.path.join(d, "rc"), "w") as f:
+        f.write("earth dgl +cpu\nearth dmadrive\n")
+    run(["tos-mkfs", "-o", "dma.fs", "dmadrive=" + os.path.join(tos, "build", "dmadrive.elf"), "rc=rc"], d)
+    at_two_quanta(d, "dma.fs", "dmadrive: PASS")
+
+
+def at_two_quanta(d, fs, passed):
     files = ["master.console.log", "earth.console.log", "monitor.vcd"]
     counts = {}
     for q in ("10", "1000"):
@@ -163,7 +206,7 @@ def exact_with_the_device_at_two_quanta():
         os.makedirs(out_dir)
         rc, out = run(["testbed", "machine.toml", "--set", "board.filestore=" + fs, "--set", "cpu.quantum_us=" + q,
                        "--set", "trace.monitor_vcd=" + os.path.join(out_dir, "monitor.vcd"), "--out", out_dir], d, ok=False)
-        if "crcdrive: PASS" not in open(os.path.join(out_dir, "earth.console.log")).read():
+        if passed not in open(os.path.join(out_dir, "earth.console.log")).read():
             fail("the driver failed at quantum %s us" % q, out)
         counts[q] = re.findall(r"^board (\w+) .* (\d+) instructions, .* exact: \d+ commits, (\d+) rollbacks", out, re.M)
         if len(counts[q]) != 2:
@@ -190,8 +233,9 @@ def main():
     A = ap.parse_args()
     A.prefix = os.path.abspath(A.prefix)
     scenarios = {f.__name__: f for f in (install, headers_say_what_they_are, compose_two_boards_and_a_monitor,
-                                          device_on_a_board, refused_before_the_machine_is_built,
-                                          exact_with_the_device_at_two_quanta)}
+                                          device_on_a_board, dma_device_on_a_board, refused_before_the_machine_is_built,
+                                          exact_with_the_device_at_two_quanta,
+                                          exact_with_the_dma_device_at_two_quanta)}
     if A.scenario not in scenarios:
         fail("no scenario " + A.scenario)
     scenarios[A.scenario]()

@@ -139,6 +139,7 @@ struct proc {
   uint8_t home_board, home_pid;
   uint32_t home_serial;
   uint8_t home_privileged;       /* guest: its home process is privileged (proc_privileged), as its home said */
+  uint8_t dma_pages;             /* frames of its DMA buffers here (dev.c; in the padding before remote_mask) */
   uint32_t remote_mask[2];       /* home: thread slots given to threads on other boards */
   uint16_t remote_threads;
   uint8_t spread;                /* home: a thread has lived elsewhere (the end is told to every board) */
@@ -348,6 +349,10 @@ void region_process_gone(struct proc *p); /* its part here ends: copies go home,
 void region_thread_gone(struct tcb *t);  /* its waits go with it (thread.c thread_forget) */
 /* a page of the region window (region.c's, not the page protocol's) */
 #define REGION_WINDOW_PAGE(v) ((v) >= (TOS_REGION_WINDOW >> TOS_PAGE_SHIFT) && (v) < (TOS_STACK_BASE >> TOS_PAGE_SHIFT))
+/* The window's pages a region or a DMA buffer (dev.c) may take: above them a guard page never
+ * mapped and the handler stack of region.c's optimistic active messages. Regions are mapped from
+ * the bottom up, DMA buffers from the top down, each where the page table has nothing yet. */
+#define REGION_WINDOW_HI ((TOS_STACK_BASE >> TOS_PAGE_SHIFT) - 2)
 extern uint32_t region_stale;
 extern uint8_t region_oam_pending;   /* migrated computations wait to run as optimistic active messages */
 void region_oam_run(void);           /* from the main loop: run them (seed 003 6.2.3) */
@@ -403,6 +408,7 @@ uint32_t frames_held(void);                 /* freed while a queued message's da
 void frames_release_held(void);             /* net.c, after a launch */
 uint32_t frames_free(void);
 uint32_t frames_total(void);
+uint32_t frames_alloc_run(uint32_t n);      /* n contiguous zeroed frames (a DMA buffer): the first, 0 if none */
 
 /* ---- vm.c: address spaces ---- */
 void vm_init(void);
@@ -412,6 +418,7 @@ uint32_t vm_unmap(struct proc *p, uint32_t vpage);   /* the frame it mapped, or 
 /* User memory: every access goes through vm_user_pa at the moment of the access, and every
  * caller must handle the page being gone (0): these results cannot be ignored. */
 #define MUST_CHECK __attribute__((warn_unused_result))
+#define RARE __attribute__((cold, noinline)) /* a driver's call, not a path of every run: built for size */
 int vm_user_pa(struct proc *p, uint32_t va, int write, uint32_t *pa) MUST_CHECK; /* 1: *pa */
 int vm_mapped(struct proc *p, uint32_t va, int write) MUST_CHECK;
 int vm_send_pa(struct proc *p, uint32_t va, uint32_t *pa) MUST_CHECK; /* a send's buffer: kept frames too */
@@ -504,6 +511,7 @@ int proc_descends(const struct proc *q, const struct proc *p); /* q is p or one 
 int proc_privileged(const struct proc *p); /* started by the boot script: may halt, kill any, migrate any */
 int privilege_controls(const struct proc *caller, const struct proc *target); /* its own, or privileged */
 int privilege_owns_device(struct proc *p, uint32_t dev); /* p owns (or now claims) user device dev */
+int privilege_holds_a_device(const struct proc *p); /* p owns some user device now (claims none) */
 void privilege_process_gone(struct proc *p); /* its devices are free again */
 void proc_kill(struct proc *p, int code);
 void proc_thread_gone(struct proc *p);

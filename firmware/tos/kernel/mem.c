@@ -51,6 +51,28 @@ uint32_t frame_alloc(void) {
   return pa;
 }
 
+/* n physically contiguous frames, zeroed, for a DMA buffer (kernel/dev.c): the first's address,
+ * 0 if no run that long is free. Taken from the top of the pool, away from the low frames the
+ * free list hands out first; the list is walked once to unlink them (a rare call: a driver's). */
+RARE uint32_t frames_alloc_run(uint32_t n) {
+  uint32_t lo = pool_hi, run = 0;
+  while (run < n && lo > pool_lo) {
+    lo -= TOS_PAGE_SIZE;
+    run = is_free(lo) ? run + 1 : 0;
+  }
+  if (run < n) return 0;
+  for (uint32_t *link = &free_list; *link;)
+    if (*link - lo < n * TOS_PAGE_SIZE) {
+      mark(*link, 0);
+      --nfree;
+      *link = REG32(*link);
+    } else {
+      link = (uint32_t *)*link;
+    }
+  memset((void *)lo, 0, n * TOS_PAGE_SIZE);
+  return lo;
+}
+
 /* A frame freed while a message in the network queue still has its data there (a user page
  * piece of a remote msg, an rput, a page copy: its process freed the page, or ended, before the
  * piece left) is held until the message has gone: no other process's data can leave in it. */

@@ -52,6 +52,7 @@ int migrate_out(struct tcb *t, uint32_t dest, struct tcb *caller) {
   if (t->bar_wait) return -TOS_ENOTREADY; /* spinning at a barrier: its arrival is this board's (barrier.c) */
   if (t != caller && pmig_in_critical(t)) return -TOS_ENOTREADY; /* inside a PVM call (DynamicPVM): later */
   if (dest == net_me()) return 0;
+  if (t->proc->dma_pages) return -TOS_EBUSY; /* its DMA buffers are mapped in this board's part only (dev.c) */
   int k = 0;
   while (k < OUTBOX && outbox_busy[k]) ++k;
   if (k == OUTBOX || net_queue_room() == 0) return -TOS_EAGAIN; /* the last ones have not left yet */

@@ -150,7 +150,7 @@ SYSCALL(pmigrate) {
   } else {
     if (p->remote_threads || !pages_all_home(p)) return -TOS_EBUSY;
     for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
-      if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) return -TOS_EBUSY; /* a shared region's */
+      if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) return -TOS_EBUSY; /* a shared region's, or a DMA buffer (dev.c) */
     pm.state = PM_QUIESCE;
   }
   pm.mode = (uint8_t)mode;
@@ -647,7 +647,7 @@ static void on_pull(uint32_t from, const uint32_t *o, uint32_t nops) {
   if (pm.state != PM_IDLE || pm.pinned) r = -TOS_EBUSY;
   else if (o[3] == TOS_PMIG_INDIRECT && net_me() == NET_MASTER) r = -TOS_EINVAL;
   for (uint32_t v = 0; v < TOS_USER_PAGES && !r; ++v)
-    if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) r = -TOS_EBUSY; /* a shared region's */
+    if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) r = -TOS_EBUSY; /* a shared region's, or a DMA buffer (dev.c) */
   if (r) {
     uint32_t a[4] = {o[0], o[1], o[2], (uint32_t)r};
     net_send_wait(from, NET_PMIG_READY, a, 4);

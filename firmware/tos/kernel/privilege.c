@@ -36,6 +36,13 @@ int privilege_owns_device(struct proc *p, uint32_t dev) {
   return dev_owner[dev].p == p;
 }
 
+/* DMA buffers (dev.c) are for a device's owner: does p own one now? (Claims nothing.) */
+RARE int privilege_holds_a_device(const struct proc *p) {
+  for (uint32_t i = 0; i < TB_DEV_ADDR_COUNT; ++i)
+    if (dev_owner[i].p == p && p->serial == dev_owner[i].serial) return 1;
+  return 0;
+}
+
 void privilege_process_gone(struct proc *p) {
   for (uint32_t i = 0; i < TB_DEV_ADDR_COUNT; ++i)
     if (dev_owner[i].p == p) dev_owner[i].p = NULL;

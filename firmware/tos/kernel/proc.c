@@ -93,8 +93,8 @@ static int owns(struct proc *p, uint32_t v) {
 static void release_memory(struct proc *p) {
   region_process_gone(p); /* its region frames are the region module's, mapped in its window */
   privilege_process_gone(p); /* the devices it owned */
-  /* the image, and pages copied into stack windows from another board (threads' own stacks
-   * went with them) */
+  /* the image, pages copied into stack windows from another board (threads' own stacks went
+   * with them), and its DMA buffers (dev.c: pool frames mapped in its region window) */
   for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {
     int own = owns(p, v);
     uint32_t pa = vm_unmap(p, v);

@@ -54,7 +54,7 @@
 /* The window's two top pages are no region's: a process's handler stack for the computations
  * run as optimistic active messages, above a guard page never mapped (its overflow faults). */
 #define OAM_STACK_PAGE ((TOS_STACK_BASE >> TOS_PAGE_SHIFT) - 1)
-#define WIN_HI (OAM_STACK_PAGE - 1)
+#define WIN_HI REGION_WINDOW_HI /* (OAM_STACK_PAGE - 1: its guard) */
 #define NO_TID 0xFFFFu
 _Static_assert(TOS_MAX_REGIONS <= 256, "a rid's index is 8 bits");
 

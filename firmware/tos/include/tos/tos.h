@@ -80,6 +80,12 @@ void mon_filter_show(int smi);                          /* print SMI smi's filte
 
 /* ---- user devices (machine file [[boards.devices]]; README "Building on the models") ---- */
 long dev(int op, unsigned long arg, unsigned long value); /* TOS_DEV_*: a count, an address, 0, or -error */
+/* A DMA buffer for the caller's device (it must own one: reach its registers first), as Linux's
+ * dma_alloc_coherent: `bytes` zeroed bytes mapped here, and their bus address (the board physical
+ * address to give the device) in *bus; NULL with tos_errno on failure. Freed by dev_dma_free or
+ * when the process ends. */
+void *dev_dma_alloc(unsigned long bytes, uint32_t *bus);
+int dev_dma_free(void *buf);                                /* 0, or -error */
 
 /* ---- the kernel ---- */
 long tos_info(int what);                             /* TOS_INFO_* */
