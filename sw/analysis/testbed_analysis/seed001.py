@@ -97,9 +97,15 @@ def _profile_run(rep, args, name, kb, only):
                        sets=('trace.cycle_profile="earth,fire"',))
     if "pmigbench: done" not in runner.console(d, "earth"):
         raise runner.RunError("pmigbench %s did not finish (see %s)" % (name, d))
-    elf, prog = os.path.join(args.firmware_dir, "tos.elf"), os.path.join(args.firmware_dir, "pmigbench.elf")
+    return boards_profile(args, d, ("earth", "fire"), "pmigbench")
+
+
+def boards_profile(args, d, boards, program):
+    """A run's cycle profiles of `boards` (trace.cycle_profile) added up by function (the kernel's
+    by name, `user: NAME` the program's), and the run's clock in MHz (None if testbed.log lacks it)."""
+    elf, prog = os.path.join(args.firmware_dir, "tos.elf"), os.path.join(args.firmware_dir, program + ".elf")
     by = {}
-    for b in ("earth", "fire"):
+    for b in boards:
         f, _total, _n = kernel_profile.cycles_by_function(os.path.join(d, b + ".cycles"), elf, program=prog)
         for k, v in f.items():
             by[k] = by.get(k, 0) + v
@@ -305,7 +311,6 @@ def routing_ab(rep, args, size):
     table lookup). The ping-pong's half round trip is mostly waiting (the boards idle in STOP), so
     the routing's cycles are measured here, not inferred from the times."""
     obs, reps = ROUTING_AB[size]
-    elf, prog = os.path.join(args.firmware_dir, "tos.elf"), os.path.join(args.firmware_dir, "pvmpong.elf")
     got = {}
     for layer in ("fixed", "pvm"):
         d = os.path.join(rep.out, "layer-" + layer)
@@ -314,15 +319,8 @@ def routing_ab(rep, args, size):
                            quiet=args.quiet, sets=('trace.cycle_profile="earth,air"',))
         con = runner.console(d, "earth")
         times = [int(us) / (2.0 * int(r)) for r, us in re.findall(r"pvmpong: obs low 1 %s (\d+) (\d+)" % layer, con)]
-        by = {}
-        for b in ("earth", "air"):
-            f, _total, _n = kernel_profile.cycles_by_function(os.path.join(d, b + ".cycles"), elf, program=prog)
-            for k, v in f.items():
-                by[k] = by.get(k, 0) + v
-        with open(os.path.join(d, "testbed.log")) as fh:
-            mhz = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", fh.read())
-        got[layer] = {"half": sum(times) / len(times) if times else None, "by": by,
-                      "mhz": float(mhz.group(1)) if mhz else None}
+        by, mhz = boards_profile(args, d, ("earth", "air"), "pvmpong")
+        got[layer] = {"half": sum(times) / len(times) if times else None, "by": by, "mhz": mhz}
     f, r = got["fixed"], got["pvm"]
     ok = f["half"] is not None and r["half"] is not None and f["mhz"] and f["mhz"] == r["mhz"]
     rep.check("the routing A/B: each layer alone finished its round trips, on the same clock",
