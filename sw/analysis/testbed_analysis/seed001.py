@@ -85,7 +85,71 @@ def fig4(rep, args, size):
     rep.check("indirect slower", 1.4 <= ratio <= 3.5 and all(i > d for d, i in zip(res["direct"][1], res["indirect"][1])),
               "indirect/direct slope %.2f (1.4..3.5; the seed about 2) and indirect slower at every size" % ratio)
     direct_breakdown(rep, args, size, fd["slope"])
+    pmig_phases(rep, args, size)
     return res
+
+
+# DynamicPVM's five phases as kernel/pmigrate.c marks them (class threads; sw/tables/events.toml)
+PMIG_EVENTS = ("PMIG_CONTEXT", "PMIG_DISCONNECT", "PMIG_CHECKPOINT", "PMIG_MOVE", "PMIG_RESTART")
+PMIG_LABELS = {"PMIG_DISCONNECT": "2: every thread stopped outside a call (home)",
+               "PMIG_CHECKPOINT": "3: the image's first page sent (home)",
+               "PMIG_CONTEXT": "1: the new context made (destination; indirect: at the restore)",
+               "PMIG_MOVE": "4: the image whole at the destination",
+               "PMIG_RESTART": "5: every thread sent to restart (home)"}
+
+
+def pmig_phases(rep, args, size):
+    """One migration of each kind at the largest size and at 0 KB, traced with the threads class:
+    the time between the five phases' events on the monitor's global clock, and the image's part
+    a page (its pages from PMIG_CHECKPOINT's word)."""
+    from .trace import read
+    kb = SIZES[size][1]
+    got = {}
+    for mode in ("direct", "indirect"):
+        for k in (0, kb):
+            d = os.path.join(rep.out, "phases-%s-%d" % (mode, k))
+            # (quiet for 5 s before the logger stops: the task writes its array, with no event, first)
+            rc = ("master logger -q 5000 -o monitor.raw &\nearth dgl @* +threads\n"
+                  "earth pmigbench run %d %d 1 1 %d %s\n" % (k, k, DEST, mode))
+            runner.run_testbed(args.bin_dir, args.firmware_dir, "seed001-phases", ["pmigbench", "dgl", "logger"], rc, d,
+                               quiet=args.quiet)
+            if "pmigbench: done" not in runner.console(d, "earth"):
+                raise runner.RunError("pmigbench %s %d KB did not finish (see %s)" % (mode, k, d))
+            tr = read(os.path.join(d, "monitor.trace.txt"))
+            ev = {}
+            for e in tr.events:
+                if e.name in PMIG_EVENTS and e.name not in ev:
+                    ev[e.name] = e
+            got[(mode, k)] = ev if len(ev) == len(PMIG_EVENTS) and not tr.lost_somewhere() else None
+    whole = all(v is not None for v in got.values())
+    rep.check("every phase of each traced migration found (five PMIG events, no event lost)", whole,
+              ", ".join("%s %d KB: %s" % (m, k, "whole" if v else "incomplete") for (m, k), v in got.items()))
+    if not whole:
+        return
+    span = lambda ev, a, b: ev[b].t - ev[a].t
+    cols = [(m, k) for m in ("direct", "indirect") for k in (0, kb)]
+    rows = ["| event (ms after phase 2's) | " + " | ".join("%s %d KB" % (m, k) for m, k in cols) + " |",
+            "|---|" + "---|" * len(cols)]
+    for name in sorted(PMIG_EVENTS, key=lambda n: got[cols[-1]][n].t):  # in the order the largest run saw them
+        rows.append("| %s | %s |" % (PMIG_LABELS[name], " | ".join("%.1f" % span(got[c], "PMIG_DISCONNECT", name)
+                                                                    for c in cols)))
+    pages = {c: got[c]["PMIG_CHECKPOINT"].arg for c in cols}
+    per = {m: (span(got[(m, kb)], "PMIG_CHECKPOINT", "PMIG_MOVE") - span(got[(m, 0)], "PMIG_CHECKPOINT", "PMIG_MOVE"))
+           / max(1, pages[(m, kb)] - pages[(m, 0)]) for m in ("direct", "indirect")}
+    rep.parts.append("**The five phases** (`pmigbench run K K 1 1 3 direct|indirect` with the threads class on: the "
+                     "monitor's global clock at each of `kernel/pmigrate.c`'s PMIG events, the first migration of each "
+                     "run; pages in the image: %s).\n\n%s\n\nThe image's part grows by %.2f ms a page direct and %.2f "
+                     "ms indirect; the other phases hardly change with the size.\n"
+                     % (", ".join("%s %d KB %d" % (m, k, pages[(m, k)]) for m, k in cols), "\n".join(rows),
+                        per["direct"], per["indirect"]))
+    grow = lambda m, a, b: span(got[(m, kb)], a, b) - span(got[(m, 0)], a, b)
+    rep.check("the image's phase carries the size (it grows with the pages, the phases around it by less)",
+              all(grow(m, "PMIG_CHECKPOINT", "PMIG_MOVE") > max(abs(grow(m, "PMIG_DISCONNECT", "PMIG_CHECKPOINT")),
+                                                               abs(grow(m, "PMIG_MOVE", "PMIG_RESTART")))
+                  for m in ("direct", "indirect")),
+              "image phase %s" % ", ".join("%s %.1f -> %.1f ms" % (m, span(got[(m, 0)], "PMIG_CHECKPOINT", "PMIG_MOVE"),
+                                                                  span(got[(m, kb)], "PMIG_CHECKPOINT", "PMIG_MOVE"))
+                                           for m in ("direct", "indirect")))
 
 
 def _profile_run(rep, args, name, kb, only):
