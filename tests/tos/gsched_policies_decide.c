@@ -13,9 +13,10 @@ struct step {
   long load[4];       /* boards 1..3 after the step */
 };
 
-static void run(int family, const struct step *s, int n) {
+static void run(int family, int gap, const struct step *s, int n) {
   struct gs g;
   CHECK(gs_init(&g, family, 3) == 0, "gs_init %s", gs_family_name(family));
+  g.gap = gap;
   for (int i = 0; i < n; ++i) {
     struct gs_move m = {0, 0};
     int moved = 0;
@@ -63,6 +64,12 @@ static const struct step exits[] = {
     {PLACE, 3, 0, 0, {0, 1, 1, 1}}, {TWIN, 2, 0, 0, {0, 1, 2, 1}}, /* twins move from any board */
     {TWIN, 2, 2, 1, {0, 2, 2, 1}},
 };
+/* The same family with a load gap of 1 (balancer -g 1, seed 002's A/B run of Figure 9): a move
+ * whenever the source has more than the destination, boards one apart included. */
+static const struct step exits_gap1[] = {
+    {TWIN, 1, 1, 2, {0, 0, 1, 0}}, {TWIN, 1, 1, 3, {0, 0, 1, 1}}, {TWIN, 1, 0, 0, {0, 1, 1, 1}},
+    {EXIT, 3, 1, 3, {0, 0, 1, 1}}, {EXIT, 2, 3, 2, {0, 0, 1, 0}},
+};
 /* DynamicPVM: round robin blind to load; only a board left idle takes a task from the busiest,
  * and only if that has two or more. */
 static const struct step dpvm[] = {
@@ -76,10 +83,11 @@ int main(void) {
   CHECK(gs_init(&g, GS_FAMILIES, 3) < 0 && gs_init(&g, GS_DPVM, 0) < 0 && gs_init(&g, GS_DPVM, GS_MAX_BOARDS + 1) < 0,
         "bad families and board counts are refused");
   CHECK(gs_family_by_name("rhodos-exit") == GS_RHODOS_EXIT && gs_family_by_name("rhodos") < 0, "names");
-  run(GS_RHODOS_IP, ip, N(ip));
-  run(GS_RHODOS_TWIN, twin, N(twin));
-  run(GS_RHODOS_EXIT, exits, N(exits));
-  run(GS_DPVM, dpvm, N(dpvm));
+  run(GS_RHODOS_IP, 2, ip, N(ip));
+  run(GS_RHODOS_TWIN, 2, twin, N(twin));
+  run(GS_RHODOS_EXIT, 2, exits, N(exits));
+  run(GS_RHODOS_EXIT, 1, exits_gap1, N(exits_gap1));
+  run(GS_DPVM, 2, dpvm, N(dpvm));
   tos_pass("gsched_policies_decide");
   return 0;
 }

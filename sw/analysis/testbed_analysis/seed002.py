@@ -42,10 +42,16 @@ SEED_T2 = {1: (101.29, 101.51, 101.43, 101.51), 2: (54.67, 52.69, 54.69, 56.36),
 COLS = ["6", "7", "9", "8"]  # the tables' column order by our figure numbers
 
 
-def _boot(args, out, family, mode, boards, size):
+# Figure 9's A/B run: migration on exit with a load gap of 1 (balancer -g 1; gsched.c): an exit
+# moves a process whenever another board has more, where the scheduler's rule asks two more.
+GAP_AB = 1
+
+
+def _boot(args, out, family, mode, boards, size, gap=None):
     runs = "".join("earth loopar %s %d %d\n" % (mode, s, size["work"]) for s in range(1, size["slaves"] + 1))
-    rc = "earth dgl @* +threads\nmaster balancer -P %s -n %d -q 3000\n%s" % (family, boards, runs)
-    d = os.path.join(out, "%s-%s-%d" % (family, mode, boards))
+    rc = "earth dgl @* +threads\nmaster balancer -P %s -n %d%s -q 3000\n%s" % (
+        family, boards, " -g %d" % gap if gap else "", runs)
+    d = os.path.join(out, "%s-%s-%d%s" % (family, mode, boards, "-gap%d" % gap if gap else ""))
     runner.run_testbed(args.bin_dir, args.firmware_dir, "seed002", ["loopar", "balancer", "dgl"], rc, d, quiet=args.quiet)
     earth, master = runner.console(d, "earth"), runner.console(d, "master")
     times = {int(s): int(ms) for s, ms in re.findall(r"loopar: \w+ (\d+) slaves, work \d+: (\d+) ms", earth)}
@@ -59,6 +65,26 @@ def _boot(args, out, family, mode, boards, size):
             where[len(where)] = int(m.group(7))
     moves = sum(1 for _ in re.finditer(r"gs: \d+ ms: 0x[0-9a-f]+ leaves", master))
     return d, times, unserved, where, moves
+
+
+def gap_ab(rep, args, size, m9, boards):
+    """Figure 9 again with the load gap of 1: is the scheduler's two-above rule what keeps the
+    wave? The same loopar runs on the boards whose step Figure 9 has, and their mean step."""
+    got, moves = [], 0
+    for b in boards:
+        d, t, unserved, _exits, mv = _boot(args, rep.out, "rhodos-exit", "create", b, size, gap=GAP_AB)
+        moves += mv
+        rep.check("Figure 9 A/B (gap %d), %d board(s): every run finished, every creation placed" % (GAP_AB, b),
+                  len(t) == size["slaves"] and unserved == 0, "%d of %d runs, %d unserved (%s)" % (
+                      len(t), size["slaves"], unserved, d))
+        if b in t and b + 1 in t:
+            got.append((b, 100.0 * (t[b + 1] / t[b] - 1)))
+    if got:
+        mg = sum(s for _b, s in got) / len(got)
+        rep.parts.append("Figure 9 A/B, migration on exit with a load gap of %d (`balancer -g %d`: an exit moves a "
+                         "process whenever another board has more; the scheduler's rule asks two more): steps %s; "
+                         "mean step with the gap of %d %+.1f%% (Figure 9 %+.1f%%); %d migrations.\n"
+                         % (GAP_AB, GAP_AB, ", ".join("%d boards %+.1f%%" % (b, s) for b, s in got), GAP_AB, mg, m9, moves))
 
 
 def run(rep, args, size):
@@ -123,6 +149,7 @@ def run(rep, args, size):
                          "mean step Figure 6 %+.1f%%, Figure 9 %+.1f%%.\n" % (
                              ", ".join("%d boards %+.1f%% / %+.1f%%" % (b, s6, s9)
                                        for (b, s6), (_b, s9) in zip(steps["6"], steps["9"])), m6, m9))
+        gap_ab(rep, args, size, m9, [b for b, _s in steps["9"]])
     # the answers agree: every variant computes the same result for the same slave count
     # Tables 1 and 2
     lines = ["| boards | " + " | ".join("Fig %s ours (seed)" % f for f in COLS) + " |", "|---" * 5 + "|"]

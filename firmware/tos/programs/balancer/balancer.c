@@ -2,10 +2,12 @@
  *   balancer [-P testbed|random|none] [-M rq|threads] [-p sample_ms] [-m migration_ms]
  *            [-t threshold] [-l link_msgs_per_s] [-s seed] [-d duration_ms] [-q samples]
  *            [-o logfile]
- *   balancer -P rhodos-ip|rhodos-twin|rhodos-exit|dpvm [-n boards] [-d duration_ms] [-q idle_ms] [-o logfile]
+ *   balancer -P rhodos-ip|rhodos-twin|rhodos-exit|dpvm [-n boards] [-g gap] [-d duration_ms] [-q idle_ms]
+ *            [-o logfile]
  * The second form is seed 002's event-driven global scheduler (global.c, gsched.h): it answers
  * the REX's placement questions and follows class threads (`dgl @* +threads`), with no sample
- * period; -n: it uses slave boards 1..n (default all); -q: it stops that long after its last
+ * period; -n: it uses slave boards 1..n (default all); -g: a move's source must be that many
+ * processes above its destination (default 2, gsched.c); -q: it stops that long after its last
  * process ended.
  * defaults: testbed rq 1000 1000 2 50 1 0 (0: until stopped) 0, no log file. -q: stop after
  * that many samples in a row with no load anywhere (no thread counted, no link used), once
@@ -55,7 +57,7 @@ static int usage(const char *why, const char *what) {
   for (int f = 0; f < GS_FAMILIES; ++f) printf("|%s", gs_family_name(f));
   printf("] [-M rq|threads] [-p sample_ms > 0] [-m migration_ms >= sample_ms] [-t threshold >= 1] "
          "[-l link_msgs_per_s >= 1] [-s seed] [-d duration_ms >= 0] [-q idle_samples >= 0] [-n gs_boards 1..5] "
-         "[-o logfile]\n");
+         "[-g gs_gap 1..64] [-o logfile]\n");
   return 2;
 }
 
@@ -94,7 +96,7 @@ int main(int argc, char **argv) {
   const struct policy *policy = &policy_testbed;
   const char *log_name = NULL;
   int by_threads = 0, family = -1;
-  long gs_boards = SLAVES;
+  long gs_boards = SLAVES, gs_gap = 2;
   long quiet_samples = 0, quiet = 0, seen_load = 0;
   for (int i = 1; i < argc; i += 2) {
     const char *opt = argv[i], *arg = i + 1 < argc ? argv[i + 1] : NULL;
@@ -112,7 +114,7 @@ int main(int argc, char **argv) {
       if (!by_threads && strcmp(arg, "rq")) return usage("unknown metric", arg);
     } else if (!strcmp(opt, "-o")) {
       log_name = arg;
-    } else if (strlen(opt) != 2 || !strchr("pmtlsdqn", opt[1]) || opt[0] != '-') {
+    } else if (strlen(opt) != 2 || !strchr("pmtlsdqng", opt[1]) || opt[0] != '-') {
       return usage("unknown option", opt);
     } else if (!number(arg, &v)) {
       return usage("not a whole number", arg);
@@ -125,6 +127,7 @@ int main(int argc, char **argv) {
       case 's': s.seed = (unsigned long)v; break;
       case 'q': quiet_samples = v; break;
       case 'n': gs_boards = v; break;
+      case 'g': gs_gap = v; break;
       default: s.duration_ms = v; break;
       }
     }
@@ -137,12 +140,13 @@ int main(int argc, char **argv) {
   if (s.duration_ms < 0) return usage("the duration must not be negative", NULL);
   if (quiet_samples < 0) return usage("the idle samples must not be negative", NULL);
   if (gs_boards < 1 || gs_boards > SLAVES) return usage("the global scheduler's boards must be 1..5", NULL);
+  if (gs_gap < 1 || gs_gap > TOS_MAX_THREADS) return usage("the global scheduler's load gap must be 1..64", NULL);
   if (log_name && !(logf = fopen(log_name, "w"))) {
     printf("balancer: %s: %s\n", log_name, tos_strerror(tos_errno));
     return 2;
   }
   if (family >= 0) {
-    int rc = global_run(family, (int)gs_boards, s.duration_ms, quiet_samples, out);
+    int rc = global_run(family, (int)gs_boards, (int)gs_gap, s.duration_ms, quiet_samples, out);
     if (logf && fclose(logf) != 0) return 1;
     return rc;
   }

@@ -50,7 +50,7 @@ void assessor_keep_events(void);
 int assessor_event(int *code, int *board, int *tid); /* 1: one more */
 long assessor_events_lost(void);                     /* ... that found the queue full */
 /* global.c: the event-driven global scheduler (seed 002), -P with a gsched.h family */
-int global_run(int family, int boards, long duration_ms, long quiet_ms, void (*out)(const char *, ...));
+int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms, void (*out)(const char *, ...));
 int link_index(int a, int b);              /* a != b, both 1..SLAVES */
 void link_ends(int i, int *a, int *b);
 #endif

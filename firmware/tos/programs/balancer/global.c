@@ -64,9 +64,10 @@ static void order(int i, int to, void (*out)(const char *, ...)) {
   out("gs: %lu ms: 0x%x leaves %d for %d\n", ms(), procs_[i].tid, procs_[i].board, to);
 }
 
-int global_run(int family, int boards, long duration_ms, long quiet_ms, void (*out)(const char *, ...)) {
+int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms, void (*out)(const char *, ...)) {
   struct gs g;
   if (gs_init(&g, family, boards) < 0) return 2;
+  g.gap = gap;
   assessor_init(1);
   assessor_keep_events();
   uint32_t q[8];
@@ -74,7 +75,7 @@ int global_run(int family, int boards, long duration_ms, long quiet_ms, void (*o
     out("balancer: cannot serve as the global scheduler: %s\n", tos_strerror(tos_errno));
     return 2;
   }
-  out("balancer: global scheduler %s on boards 1..%d, event-driven\n", gs_family_name(family), boards);
+  out("balancer: global scheduler %s on boards 1..%d, event-driven, load gap %d\n", gs_family_name(family), boards, gap);
   unsigned long idle_since = 0;
   t0 = time_us();
   int seen = 0, live = 0;

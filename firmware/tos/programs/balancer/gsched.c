@@ -1,6 +1,8 @@
 /* Decisions of the global scheduler families (gsched.h). A move is proposed only when it makes
  * the load more even (source at least two above the destination): a move between boards one
- * apart only swaps which one is busier, and each costs a migration. */
+ * apart only swaps which one is busier, and each costs a migration. The gap is a setting
+ * (balancer -g) for seed 002's A/B run of Figure 9: with a gap of 1, an exit moves a process
+ * whenever another board has more, which is what takes the wave away if anything does. */
 #include <string.h>
 #include "gsched.h"
 
@@ -19,6 +21,7 @@ int gs_init(struct gs *g, int family, int boards) {
   memset(g, 0, sizeof *g);
   g->family = family;
   g->boards = boards;
+  g->gap = 2;
   g->last = boards; /* the first turn is board 1's */
   return 0;
 }
@@ -52,7 +55,7 @@ int gs_place(struct gs *g) {
 }
 
 static int propose(struct gs *g, int from, int to, struct gs_move *m) {
-  if (from < 0 || to < 0 || g->load[from] < g->load[to] + 2) return 0;
+  if (from < 0 || to < 0 || g->load[from] < g->load[to] + g->gap) return 0;
   m->from = from;
   m->to = to;
   ++g->moves;

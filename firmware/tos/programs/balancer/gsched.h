@@ -24,6 +24,7 @@ enum gs_family { GS_RHODOS_IP, GS_RHODOS_TWIN, GS_RHODOS_EXIT, GS_DPVM, GS_FAMIL
 
 struct gs {
   int family, boards;                /* boards 1..boards take work */
+  int gap;                           /* a move's source at least this far above its destination */
   long load[GS_MAX_BOARDS + 1];      /* processes on each board, by the events */
   int last;                          /* the board chosen last, for turns among equals */
   long placed, twins, exits, moves;  /* counts for the log */
