@@ -62,8 +62,11 @@ class DmaFill : public Device {
  private:
   // The transfer: a burst of the pattern every cycles_per_burst clocks, each written to RAM by
   // DMA; an address the port refuses ends it with ERROR.
+  // (The burst buffer is a member: a thread still waiting when the simulation ends is never
+  // unwound, and a buffer on its stack would be reported as a leak.)
   void transfer() {
-    std::vector<uint8_t> burst(burst_bytes_);
+    std::vector<uint8_t>& burst = burst_;
+    burst.assign(burst_bytes_, 0);
     for (;;) {
       wait(start_);
       uint32_t addr = addr_, len = len_, seed = seed_;
@@ -87,6 +90,7 @@ class DmaFill : public Device {
   void update_irq() { set_irq((ctrl_ & dmafill::CTRL::IRQ::mask) && (status_ & dmafill::STATUS::DONE::mask)); }
 
   unsigned burst_bytes_, cycles_per_burst_;
+  std::vector<uint8_t> burst_;
   uint32_t ctrl_ = 0, status_ = 0, addr_ = 0, len_ = 0, seed_ = 0, done_bytes_ = 0;
   bool busy_ = false;
   sc_core::sc_event start_;
