@@ -62,7 +62,10 @@ def run_one(name, args):
     elif name == "busy":
         log, _ = sim(["local", "remote", "busy", "dgl", "logger"], X.rc_busy(size["busy"]))
         X._losses(rep, out, log)
-        X.analyse_busy(rep, X._load(rep, out, [(1, 2)]), size["busy"])
+        ab = os.path.join(out, "clock-reads")
+        os.makedirs(ab, exist_ok=True)
+        sim(["local", "remote", "busy", "dgl", "logger"], X.rc_busy(size["busy"], clock_reads=True), d=ab)
+        X.analyse_busy(rep, X._load(rep, out, [(1, 2)]), size["busy"], tr_clock=read(os.path.join(ab, "monitor.trace.txt")))
     elif name == "multi-phase":
         log, _ = sim(["multi-phase", "dgl", "logger"], X.rc_multiphase(size["multi-phase"]))
         X._losses(rep, out, log)
