@@ -48,9 +48,9 @@ def run_one(name, args):
     sim = lambda progs, rc, d=out, **kw: runner.run_testbed(args.bin_dir, args.firmware_dir, name, progs, rc, d,
                                                             quiet=args.quiet, profile=args.profile, **kw)
     if name == "local":
-        log, _ = sim(["local", "dgl", "logger"], X.rc_local(size["local"]))
+        log, _ = sim(["local", "dgl", "logger"], X.rc_local(size["local"]), sets=('trace.cycle_profile="earth"',))  # (the timer's handler)
         X._losses(rep, out, log)
-        X.analyse_local(rep, X._load(rep, out), size["local"])
+        X.analyse_local(rep, X._load(rep, out), size["local"], tick=X.tick_path(out, os.path.join(args.firmware_dir, "tos.elf")))
     elif name == "remote":
         log, _ = sim(["local", "remote", "dgl", "logger"], X.rc_remote(size["remote"]))
         X._losses(rep, out, log)

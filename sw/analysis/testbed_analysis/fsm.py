@@ -293,20 +293,25 @@ class PageCopy:
     home: int = None
     t_fault: float = 0.0
     t_req: float = None   # PAGE_REQ: request queued for Centrenet, thread blocked
+    t_sent: float = None  # PHASE_SEND: the faulting board's next send phase hands it to Centrenet
     t_home: float = None  # the home board starts serving the request
     t_in: float = None    # PAGE_IN: page mapped, thread restarted
 
     def times(self):
+        """Figure 17's three parts sum to the copy: its lower graph ends at the request's
+        transmission, so fault_to_request runs to the send phase; `queued` is its first part."""
         d = lambda a, b: (b - a) if a is not None and b is not None else None
-        return {"fault_to_request": d(self.t_fault, self.t_req), "request_flight": d(self.t_req, self.t_home),
-                "page_flight": d(self.t_home, self.t_in), "total": d(self.t_fault, self.t_in)}
+        sent = self.t_sent if self.t_sent is not None else self.t_req
+        return {"fault_to_request": d(self.t_fault, sent), "request_flight": d(sent, self.t_home),
+                "page_flight": d(self.t_home, self.t_in), "total": d(self.t_fault, self.t_in),
+                "queued": d(self.t_fault, self.t_req)}
 
 
 def page_copies(trace):
     """Figure 8. A page request's service at the home is an RX_MPC that no RX_FOCUS / RX_RTR /
     RX_MSG / PAGE_IN follows; the page's arrival is the RX_MPC before PAGE_IN. Requests from one
     board are answered in order (one Centrenet queue per board pair)."""
-    RX_MPC, PF, PREQ, PIN = C("RX_MPC"), C("PAGE_FAULT"), C("PAGE_REQ"), C("PAGE_IN")
+    RX_MPC, PF, PREQ, PIN, PSEND = C("RX_MPC"), C("PAGE_FAULT"), C("PAGE_REQ"), C("PAGE_IN"), C("PHASE_SEND")
     faults = {PF, C("PAGE_WFAULT")}  # a write to a read copy asks for the page as a fault does
     typed = {C("RX_FOCUS"), C("RX_RTR"), C("RX_MSG"), PIN}
     bb = _by_board(trace)
@@ -329,6 +334,10 @@ def page_copies(trace):
                     if pc.t_req is None:
                         pc.t_req = e.t
                         break
+            elif e.word == PSEND:  # (traces without phase events: sent is taken as queued)
+                for pc in open_:
+                    if pc.t_req is not None and pc.t_sent is None:
+                        pc.t_sent = e.t
             elif e.word == PIN:
                 for pc in open_:
                     if pc.t_req is not None:

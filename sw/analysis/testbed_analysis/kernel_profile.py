@@ -211,6 +211,23 @@ def _by_function(path, elf, nm, program, column):
     return by, sum(r[2] for r in rows), sum(r[3] for r in rows)
 
 
+def per_entry(path, elf, name, nm="m68k-linux-gnu-nm", first=None):
+    """A kernel function's supervisor cycles per entry: all its instructions' cycles over the
+    executions of its first one (a branch taken less often counts by its share). first: only
+    its first `first` instructions (a label whose path splits there). (cycles, entries)."""
+    addrs, names = kernel_symbols(elf, nm)
+    if name not in names:
+        raise ProfileError("%s has no kernel symbol %s" % (elf, name))
+    i = names.index(name)
+    lo, hi = addrs[i], addrs[i + 1] if i + 1 < len(addrs) else 1 << 32
+    rows = sorted(r for r in read_cycle_profile(path) if r[1] == "S" and lo <= r[0] < hi)
+    if not rows or rows[0][0] != lo:
+        return 0.0, 0
+    if first:
+        rows = rows[:first]
+    return sum(r[2] / r[3] for r in rows if r[3]) if first else sum(r[2] for r in rows) / rows[0][3], rows[0][3]
+
+
 def mode_totals(path):
     """A cycle profile's (cycles, instructions) in each mode: {"S": ..., "U": ...}."""
     rows = read_cycle_profile(path)
