@@ -69,7 +69,14 @@ def run_one(name, args):
     elif name == "multi-phase":
         log, _ = sim(["multi-phase", "dgl", "logger"], X.rc_multiphase(size["multi-phase"]))
         X._losses(rep, out, log)
-        X.analyse_multiphase(rep, X._load(rep, out), size["multi-phase"])
+        it, mx, pause = size["multi-phase"]
+        ab = []
+        for k in X.MP_LENGTHS:
+            d = os.path.join(out, "max-msg-%d" % (mx // k))
+            os.makedirs(d, exist_ok=True)
+            sim(["multi-phase", "dgl", "logger"], X.rc_multiphase((it, mx // k, pause)), d=d)
+            ab.append((mx // k, read(os.path.join(d, "monitor.trace.txt"))))
+        X.analyse_multiphase(rep, X._load(rep, out), size["multi-phase"], ab=ab)
     elif name in CASES4:
         from . import balance as B
         results = {}
