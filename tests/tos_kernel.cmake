@@ -431,6 +431,15 @@ tos_kernel_test(PROGRAM pmig_files_forged_refused NAME pmigrate_forged_file_reco
   REGEX "pmig_file_task 9: read position kept, written data intact, files on board 2.*pmig_files_forged_refused: PASS"
   LOG_REGEX "a carried file at a bad descriptor index, file.*a carried file with a bad name, file.*a carried file with a bad size or offset, file.*a block of a carried file out of its files' order.*type 63 from earth: a process with no part here.*type 63 from earth: not from the home of the process it names"
   LABELS "seed001;migration;hardening")
+# A process moved on from board to board (seed 001, issue 61): air, fire (direct), water
+# (indirect), home, each leg by way of the home; messages and data checked by the task; both NI
+# modes.
+foreach(ni 1994 dma-anywhere)
+  tos_kernel_test(PROGRAM pmigrate_onward NAME pmigrate_moves_a_process_on_from_board_to_board_${ni}
+    FILES pmig_task ALL_FREE SET run.stop_ms=900000 centrenet.dma=${ni}
+    REGEX "on board 2 .direct.*on board 3 .direct.*on board 4 .indirect.*on board 1 .direct.*pmig_task 11: 800 messages, 24 KB intact, ends on board 1.*pmigrate_onward: PASS"
+    LABELS "seed001;migration")
+endforeach()
 # Critical sections hold a migration back (seed 001, issue 61; pmig_critical, lib/pvm.c): a task
 # inside a 600 ms section is moved only after it (pmigrate waits), one inside a 3 s section is
 # refused (EAGAIN) and moved once out; the task fails if it finds itself moved inside one.

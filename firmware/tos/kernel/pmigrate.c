@@ -60,6 +60,7 @@ uint32_t pmig_out, pmig_in, pmig_ckpt_pages;
 static struct {
   uint8_t state, mode, dest, old_state;
   uint8_t pulled;           /* this board sends a guest part home, asked by its home (NET_PMIG_PULL) */
+  uint8_t then;             /* 1 + the board a process pulled home goes on to (0: it stays home) */
   uint16_t text_lo, text_hi; /* ... the home's code pages: copies here, not the image's */
   struct proc *p;
   uint32_t serial;
@@ -102,6 +103,7 @@ static void end(int32_t result) {
     net_send_wait(p->home_board, NET_PMIG_READY, o, 4);
   }
   pm.pulled = 0;
+  pm.then = 0;
   if (result == 0) ++pmig_out;
   pm.state = PM_IDLE;
   pm.p = NULL;
@@ -127,7 +129,18 @@ static int away_whole(struct proc *p) {
   return b >= 0 && pages_all_on(p, (uint32_t)b) ? b : -1;
 }
 
-/* pmigrate(pid, processor, mode) */
+/* A process leaves its home only with nothing elsewhere: every page the home's, no thread away,
+ * no region or DMA buffer mapped in its window. 0 or EBUSY. */
+static int32_t can_leave(struct proc *p) {
+  if (p->remote_threads || !pages_all_home(p)) return -TOS_EBUSY;
+  for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
+    if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) return -TOS_EBUSY; /* a shared region's, or a DMA buffer (dev.c) */
+  return 0;
+}
+
+/* pmigrate(pid, processor, mode). A process away whole on one board and asked to another goes
+ * by way of its home: pulled home, then sent on (two images; DynamicPVM sent it from host to
+ * host). The caller waits for the last leg; a failure after the first leaves it home. */
 SYSCALL(pmigrate) {
   uint32_t pid = a1, dest = a2, mode = a3;
   if (dest >= nboards) return -TOS_EINVAL;
@@ -139,23 +152,25 @@ SYSCALL(pmigrate) {
   if (p == t->proc) return -TOS_EINVAL; /* the caller would be inside a call: never checkpointed */
   if (!privilege_controls(t->proc, p)) return -TOS_EPERM;
   if (pm.state != PM_IDLE || pm.pinned) return -TOS_EBUSY;
-  if (dest == net_me()) { /* back home: from the one board holding it, which sends its image */
+  uint32_t then = 0;
+  if (dest == net_me() || p->remote_threads) { /* from the one board holding it, which sends its image home */
     int from = away_whole(p);
-    if (from < 0) return -TOS_EBUSY;
+    if (from < 0 || (uint32_t)from == dest) return -TOS_EBUSY;
     if (mode == TOS_PMIG_INDIRECT && from == NET_MASTER) return -TOS_EINVAL;
     uint32_t o[6] = {p->home_board, p->home_pid, p->home_serial, mode, p->text_lo, p->text_hi};
     if (!net_queue((uint32_t)from, NET_PMIG_PULL, o, 6, 0, 0, NULL, NULL)) return -TOS_EAGAIN;
+    if (dest != net_me()) then = dest + 1;
     dest = (uint32_t)from; /* (pm.dest: the other board) */
     pm.state = PM_PULL;
   } else {
-    if (p->remote_threads || !pages_all_home(p)) return -TOS_EBUSY;
-    for (uint32_t v = 0; v < TOS_USER_PAGES; ++v)
-      if (REGION_WINDOW_PAGE(v) && (p->ptable[v] & TB_MMU_PTE_VALID)) return -TOS_EBUSY; /* a shared region's, or a DMA buffer (dev.c) */
+    int32_t r = can_leave(p);
+    if (r) return r;
     pm.state = PM_QUIESCE;
   }
   pm.mode = (uint8_t)mode;
   pm.dest = (uint8_t)dest;
   pm.pulled = 0;
+  pm.then = (uint8_t)then;
   pm.text_lo = pm.text_hi = 0;
   pm.p = p;
   pm.serial = p->serial;
@@ -280,7 +295,18 @@ void pmigrate_poll(void) {
     case PM_BACK:
       if (p->remote_threads == 0) {
         EVENT2(DGL_THREADS, EV_PMIG_RESTART, gword(p));
-        end(0);
+        if (!pm.then || !caller_waits()) {
+          end(0); /* (its caller gone: it stays home) */
+        } else { /* home whole: the second leg, as a migration asked here */
+          int32_t r = can_leave(p);
+          if (r) return (void)end(r);
+          pm.dest = (uint8_t)(pm.then - 1);
+          pm.then = 0;
+          pm.t0 = uptime_us();
+          pm.caller->answer_from = (uint8_t)(pm.dest + 1);
+          pm.state = PM_QUIESCE;
+          kernel_work = 1;
+        }
       } else if (uptime_us() - pm.t0 > PM_READY_US) {
         end(-TOS_ETIMEDOUT); /* (its image is home; a thread that comes later is taken as any) */
       }
