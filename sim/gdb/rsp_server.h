@@ -46,6 +46,7 @@ class GdbServer : public sc_core::sc_module {
     GdbTarget& t;
     Client& c;
     uint32_t th;  // the thread g, G, p, P, m, M and X act on (Hg)
+    GdbTarget& tt;  // the board th is on (a thread this gdb followed away is on another)
     bool user;    // memory accesses in the user space (`monitor space user`)
   };
   struct PacketHandler;
@@ -60,6 +61,9 @@ class GdbServer : public sc_core::sc_module {
     std::string last_stop = "T05thread:1;";
     uint32_t gen_thread = 0;  // Hg: 0 = whichever runs
     bool told_physical = false;  // explain_unmapped has said its piece to this gdb
+    uint32_t follow = 0;  // the TOS thread it last resumed: listed while it is on another board
+    uint32_t stop_thread = 0;  // the thread of the last stop reply (0: whichever runs)
+    uint32_t cont_thread = 0;  // Hc: the thread a step is for (0 = whichever runs)
   };
 
   void poll_process();
@@ -90,6 +94,8 @@ class GdbServer : public sc_core::sc_module {
   void on_thread_list(const Packet& k);
   void on_thread_extra_info(const Packet& k);
   void on_monitor_command(const Packet& k);
+  GdbTarget& board_of(size_t i, uint32_t thread);
+  void unfollow_all(size_t i);
   void send_packet(size_t i, const std::string& body);
   void send_raw(size_t i, const std::string& bytes);
   void report_stop(size_t i);

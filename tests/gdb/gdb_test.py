@@ -372,6 +372,17 @@ def tos_threads(name):
         sim.kill()
 
 
+def marked_lines():
+    """The lines of tests/tos/gdb_next_over_calls.c by the markers in their comments."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "gdb_next_over_calls.c")
+    lines = {}
+    for n, text in enumerate(open(src), 1):
+        m = re.search(r"/\* line: (\w+) \*/", text)
+        if m:
+            lines[m.group(1)] = n
+    return lines
+
+
 def next_over_calls(name):
     """`next` over system calls in a TOS thread (issue #62): earth stops at the printf line of
     tests/tos/gdb_next_over_calls.c, then `next` three times: over printf (a write to the console),
@@ -382,12 +393,7 @@ def next_over_calls(name):
     `trap` of a receive, which waits while the partner computes in user code, lands on the
     instruction after it in main's thread, and with `monitor step kernel` a stepi over a trap
     stops in the kernel (thread 1). Once per NI mode (--dma): the pages come home through the NI either way."""
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "gdb_next_over_calls.c")
-    lines = {}
-    for n, text in enumerate(open(src), 1):
-        m = re.search(r"/\* line: (\w+) \*/", text)
-        if m:
-            lines[m.group(1)] = n
+    lines = marked_lines()
     prog = os.path.join(A.firmware, "gdb_next_over_calls.elf")
     port = free_port(name, 6)
     sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000",
@@ -429,6 +435,63 @@ def next_over_calls(name):
             fail("the program did not end after the detach", out, sim.text())
         expect(sim.stdout(), r"^gdb_next_over_calls: back, 1\s*$", "printf printed once, after the moves", out)
         expect(sim.stdout(), r"^gdb_next_over_calls: ok\s*$", "main received the partner's reply", out)
+        expect(sim.stdout(), r"^gdb_next_over_calls: PASS\s*$", "the program ran to its end", out)
+    finally:
+        sim.kill()
+
+
+def next_over_migrate(name):
+    """A TOS thread followed across its migrations (issue #62): earth stops at main's line that
+    migrates it to air (tests/tos/gdb_next_over_calls.c); `next` lands on the next line, which
+    runs on air, in the same thread, and earth's gdb lists it there, reads its registers and its
+    memory there (the pages it wrote on air); `next` again, then the move home stepped by hand:
+    `stepi` over migrate's `trap` on air lands on the instruction after it, back on earth, in the
+    same thread; two more `stepi` (out of __tos_syscall, which has no frame information) and
+    `finish` come back to main. Once per NI mode (--dma)."""
+    lines = marked_lines()
+    prog = os.path.join(A.firmware, "gdb_next_over_calls.elf")
+    port = free_port(name, 6)
+    sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000",
+               "--set", "board.filestore=tos-gdb_next_over_calls.fs", "--set", "centrenet.dma=" + A.dma,
+               "--console", "earth", "--out", tempfile.mkdtemp(prefix="gdb-migrate-")], port)
+    try:
+        out = gdb(port + 1, ["monitor space user", "break gdb_next_over_calls.c:%d" % lines["migrate"], "continue",
+                             "thread", "next", "thread", "info threads", "next", "thread", "p moved[2][0]",
+                             "echo ==home==\\n",
+                             # the move home by hand: main's system calls (gettid, then migrate)
+                             "break __tos_syscall thread 2", "continue", "continue", "stepi", "stepi", "stepi",
+                             "x/i $pc", "thread", "info threads", "delete 2",
+                             "echo ==main==\\n", "stepi", "stepi", "finish", "thread", "delete", "detach"],
+                  prog, timeout=240)
+        expect(out, r"hit Breakpoint 1, main \(\) at .*gdb_next_over_calls.c:%d" % lines["migrate"],
+               "earth stopped at the migrate line", sim.text())
+        away, home, rest = out.partition("==home==")[0], *out.partition("==home==")[2].partition("==main==")[::2]
+        got = [int(n) for n in re.findall(r"^(\d+)\t", away, re.M)]
+        want = [lines["migrate"], lines["away"], lines["back"]]
+        if got != want:
+            fail("`next` went through lines %s, not %s (the migrate line, the line on air, the line back)"
+                 % (got, want), out, sim.text())
+        threads = [int(t) for t in re.findall(r"^\[Current thread is 2 \(Thread (\d+)\)\]", out, re.M)]
+        if len(threads) != 5 or len(set(threads)) != 1 or threads[0] < 0x10000:
+            fail("the thread after each step is not main's TOS thread, gdb's thread 2: %s" % threads, out, sim.text())
+        if "Switching to" in away[away.index("hit Breakpoint 1"):]:
+            fail("a `next` stopped in another thread", out)
+        tid = threads[0] - 0x10000
+        expect(away, r"^\*\s+2\s+Thread %d \(tid 0x%04x process \d+ [^,]*, on the CPU, on air\)"
+               % (threads[0], tid), "earth's gdb lists main's thread on air, running there")
+        expect(away, r"^\$1 = 3$", "main's memory read where it is (the page it wrote on air)")
+        expect(home, r"^=> 0x[0-9a-f]+ <__tos_syscall\+\d+>:\s+moveml %sp@\+", "stepi over the trap: the instruction after it")
+        expect(home, r"^\*\s+2\s+Thread %d \(tid 0x%04x process \d+ gdb_next_over_c[^,]*, on the CPU\)"
+               % (threads[0], tid), "... on earth again, running there")
+        hits = re.findall(r"hit Breakpoint 2, [^\n]*__tos_syscall", home)
+        if len(hits) != 2:
+            fail("main's two system calls on the way home did not stop at __tos_syscall", out, sim.text())
+        m = expect(rest, r"^main \(\) at .*gdb_next_over_calls.c:(\d+)$", "finish comes back to main")
+        if int(m.group(1)) not in (lines["back"], lines["printf"]):
+            fail("finish came back to main at line %s, not the migrate line or the one after it" % m.group(1), out)
+        if sim.wait(60) is None:
+            fail("the program did not end after the detach", out, sim.text())
+        expect(sim.stdout(), r"^gdb_next_over_calls: back, 1\s*$", "the move home happened once", out)
         expect(sim.stdout(), r"^gdb_next_over_calls: PASS\s*$", "the program ran to its end", out)
     finally:
         sim.kill()
