@@ -350,7 +350,7 @@ void GdbServer::accept_client(size_t i) {
   c.gen_thread = 0;
   c.last_stop = "T05thread:1;";
   c.attached_stop = true;
-  c.told_physical = false;
+  c.told_read = c.told_write = false;
   c.follow = c.stop_thread = c.cont_thread = 0;
   waiting_first_ = false;
   std::fprintf(stderr, "gdb: %s attached on port %d\n", targets_[i]->board().name(), port(i));
@@ -602,7 +602,7 @@ void GdbServer::on_read_memory(const Packet& k) {
   unsigned got = len ? k.tt.thread_read(k.th, addr, b.data(), len, handled) : 0;
   if (len && !handled) got = k.t.read(addr, b.data(), len, k.user);
   if (len && !got) {
-    explain_unmapped(k, addr, handled);
+    explain_unmapped(k, addr, handled, false);
     return reply(k, "E14");  // EFAULT: nothing there
   }
   reply(k, to_hex(b.data(), got));
@@ -611,16 +611,19 @@ void GdbServer::on_read_memory(const Packet& k) {
 // An 'm' or 'M' error reply carries a number only (gdb 13 says "Cannot access memory at address
 // ..."): when the address was looked up in a user space -- a TOS thread's, or the one on the CPU
 // with `monitor space user` -- and the board has it physically (RAM: a DMA buffer's bus address,
-// the kernel's memory), say on the simulator's console, once per gdb, why and how to reach it.
-void GdbServer::explain_unmapped(const Packet& k, uint32_t addr, bool in_thread) {
+// the kernel's memory), say on the simulator's console, once per gdb for reads and once for writes
+// (gdb's `set var` and `restore` say no more than `x` does), why and how to reach it.
+void GdbServer::explain_unmapped(const Packet& k, uint32_t addr, bool in_thread, bool write) {
   uint8_t b;
-  if (k.c.told_physical || (!in_thread && !k.user) || k.tt.read(addr, &b, 1, false) != 1) return;
-  k.c.told_physical = true;
+  bool& told = write ? k.c.told_write : k.c.told_read;  // a write after a read is said again: how to write it
+  if (told || (!in_thread && !k.user) || k.tt.read(addr, &b, 1, false) != 1) return;
+  told = true;
   std::string space = in_thread ? "the address space of thread " + k.tt.describe(k.th) : "the user space on the CPU";
   std::fprintf(stderr,
-               "gdb: %s: 0x%x is not mapped in %s, so gdb cannot access it there; it is a physical address of "
-               "the board: `thread 1` (the board's CPU) and `monitor space supervisor` read it (said once per gdb)\n",
-               k.tt.board().basename(), addr, space.c_str());
+               "gdb: %s: 0x%x is not mapped in %s, so gdb cannot %s it there; it is a physical address of "
+               "the board: `thread 1` (the board's CPU) and `monitor space supervisor` %s it (said once per gdb%s)\n",
+               k.tt.board().basename(), addr, space.c_str(), write ? "write to" : "access", write ? "write" : "read",
+               write ? " for writes" : "");
 }
 
 // M: the data in hex; X: binary (unescaped by process_input).
@@ -643,7 +646,7 @@ void GdbServer::on_write_memory(const Packet& k) {
   unsigned put = len ? k.tt.thread_write(k.th, addr, b.data(), len, handled) : 0;
   if (len && !handled) put = k.t.write(addr, b.data(), len, k.user);
   if (put != len) {
-    if (!put) explain_unmapped(k, addr, handled);
+    if (!put) explain_unmapped(k, addr, handled, true);
     return reply(k, "E14");
   }
   reply(k, "OK");

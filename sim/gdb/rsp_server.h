@@ -60,7 +60,7 @@ class GdbServer : public sc_core::sc_module {
     int signal = 5;
     std::string last_stop = "T05thread:1;";
     uint32_t gen_thread = 0;  // Hg: 0 = whichever runs
-    bool told_physical = false;  // explain_unmapped has said its piece to this gdb
+    bool told_read = false, told_write = false;  // explain_unmapped has said its piece to this gdb
     uint32_t follow = 0;  // the TOS thread it last resumed: listed while it is on another board
     uint32_t stop_thread = 0;  // the thread of the last stop reply (0: whichever runs)
     uint32_t cont_thread = 0;  // Hc: the thread a step is for (0 = whichever runs)
@@ -75,7 +75,7 @@ class GdbServer : public sc_core::sc_module {
   void handle_packet(size_t i, const std::string& p);
   void reply(const Packet& k, const std::string& body) { send_packet(k.i, body); }
   void on_stop_reason(const Packet& k);
-  void explain_unmapped(const Packet& k, uint32_t addr, bool in_thread);
+  void explain_unmapped(const Packet& k, uint32_t addr, bool in_thread, bool write);
   void on_read_registers(const Packet& k);
   void on_write_registers(const Packet& k);
   void on_read_register(const Packet& k);

@@ -497,6 +497,48 @@ def next_over_migrate(name):
         sim.kill()
 
 
+def dma_buffer(name):
+    """gdb and a DMA buffer (issue #62): on the two-board machine with the example DMA device
+    (--config), earth's driver of tests/tos/dma_buffer_reaches_driver.c stops after the device
+    filled its buffer. In the driver's thread gdb reads the device's bytes through the buffer's
+    address and writes one there; its read and its write of the buffer's bus address are refused
+    ("Cannot access memory"), and the simulator says for each why and how to reach it. As thread 1
+    with `monitor space supervisor` gdb reads its byte at the bus address and writes one more, which
+    the driver's thread then sees in its buffer; the driver goes on and passes."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "dma_buffer_reaches_driver.c")
+    line = next(n for n, text in enumerate(open(src), 1) if "/* line: filled" in text)
+    prog = os.path.join(A.firmware, "dma_buffer_reaches_driver.elf")
+    port = free_port(name, 2)
+    sim = Sim([os.path.join(A.bin, "testbed"), A.config, "--gdb", str(port), "--stop-ms", "5000",
+               "--set", "board.image=tos.elf", "--set", "board.filestore=tos-dma_buffer_reaches_driver.fs",
+               "--console", "earth", "--out", tempfile.mkdtemp(prefix="gdb-dma-")], port)
+    try:
+        out = gdb(port + 1, ["monitor space user", "break dma_buffer_reaches_driver.c:%d" % line, "continue",
+                             "set $b = b", "set $bus = bus", "p/x $bus", "x/4xb $b", "set {unsigned char}$b = 0xa5",
+                             "x/1xb $bus", "set {unsigned char}$bus = 1",
+                             "thread 1", "monitor space supervisor", "x/2xb $bus", "set {unsigned char}($bus + 1) = 0x3c",
+                             "thread 2", "monitor space user", "x/2xb $b", "delete", "detach"], prog, timeout=240)
+        expect(out, r"hit Breakpoint 1, driver \(.*dma_buffer_reaches_driver.c:%d" % line, "the driver stopped after the fill",
+               sim.text())
+        bus = int(expect(out, r"^\$1 = (0x[0-9a-f]+)$", "the buffer's bus address").group(1), 16)
+        expect(out, r"^0x[0-9a-f]+:\s+0x5a\s+0x5b\s+0x5c\s+0x5d$", "the device's bytes through the buffer's address")
+        refused = re.findall(r"^Cannot access memory at address 0x%x$" % bus, out, re.M)
+        if len(refused) != 2:
+            fail("the read and the write of the bus address in the driver's thread are not both refused", out)
+        why = r"^gdb: earth: 0x%x is not mapped in the address space of thread tid 0x[0-9a-f]{4} process \d+ .*, so gdb " \
+              r"cannot %s it there; it is a physical address of the board: `thread 1` \(the board's CPU\) and " \
+              r"`monitor space supervisor` %s it \(said once per gdb%s\)$"
+        expect(sim.text(), why % (bus, "access", "read", ""), "the refused read is explained", out)
+        expect(sim.text(), why % (bus, "write to", "write", " for writes"), "the refused write is explained", out)
+        expect(out, r"^0x%x:\s+0xa5\s+0x5b$" % bus, "gdb's byte in the buffer at the bus address")
+        expect(out, r"^0x[0-9a-f]+:\s+0xa5\s+0x3c$", "the byte gdb wrote at the bus address, in the driver's buffer")
+        if sim.wait(120) is None:
+            fail("the program did not end after the detach", out, sim.text())
+        expect(sim.stdout(), r"^dma_buffer_reaches_driver: PASS\s*$", "the driver and the launcher passed", out)
+    finally:
+        sim.kill()
+
+
 def sdk_backtrace(name):
     """A program built outside the tree with the installed SDK (tests/sdk/program, `tos-cc`, -g by
     default) and booted with the installed testbed: gdb stops in it and shows source lines,
@@ -548,6 +590,7 @@ def main():
     ap.add_argument("--gdb", default="gdb-multiarch")
     ap.add_argument("--sdk", help="the installed SDK's prefix (sdk_backtrace)")
     ap.add_argument("--dma", default="1994", help="the NI mode, centrenet.dma (next_over_calls)")
+    ap.add_argument("--config", help="the machine file (dma_buffer: the one with the example DMA device)")
     A = ap.parse_args()
     if A.sdk:
         A.sdk = os.path.abspath(A.sdk)
