@@ -178,7 +178,10 @@ void GdbServer::note_stops() {
     GdbTarget::StopKind kind;
     while (tj->take_follow_stop(owner, th, kind, addr)) {
       Client& c = clients_[size_t(owner)];
-      if (c.fd < 0 || c.halted) continue;
+      if (c.fd < 0 || c.halted) {  // nobody waits for it: the thread runs on
+        unfollow_all(size_t(owner));
+        continue;
+      }
       char buf[64];
       std::snprintf(buf, sizeof buf, "T05thread:%x;%s", th, kind == GdbTarget::StopKind::Breakpoint ? "swbreak:;" : "");
       c.signal = 5;
