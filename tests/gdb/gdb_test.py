@@ -539,6 +539,49 @@ def dma_buffer(name):
         sim.kill()
 
 
+def sdk_debug_build(name):
+    """The SDK's debug builds (issue #62 item 8): tests/sdk/program built outside the tree from the
+    installed SDK with `tos-cc -Og` and with CMake's Debug configuration (find_package(TOS),
+    -DCMAKE_BUILD_TYPE=Debug, which the installed toolchain file makes -Og -g); in each, gdb stopped
+    at the first pass of sum_of_cubes' loop shows every local with its value, `cube` (which -O2
+    keeps in registers only, <optimized out>) among them, and the source's producer line names -Og
+    (CMake's own Debug default is -g alone, -O0)."""
+    if not A.sdk:
+        fail("sdk_debug_build needs --sdk PREFIX (the installed SDK)")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sdk", "program")
+    env = dict(os.environ, PATH=os.path.join(A.sdk, "bin") + os.pathsep + os.environ.get("PATH", ""))
+    builds = {"tos-cc -Og": [["tos-cc", "-Og", "-o", "stats.elf", "stats.c", "stats_util.c"]],
+              "CMake Debug": [["cmake", "-S", ".", "-B", "build", "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
+                               "-DCMAKE_PREFIX_PATH=" + A.sdk], ["cmake", "--build", "build"],
+                              ["cp", "build/stats.elf", "stats.elf"]]}
+    for k, (how, argvs) in enumerate(sorted(builds.items())):
+        d = tempfile.mkdtemp(prefix="gdb-sdk-debug-")
+        for f in os.listdir(src):
+            shutil.copy(os.path.join(src, f), d)
+        with open(os.path.join(d, "rc"), "w") as f:
+            f.write("earth stats\n")
+        for argv in argvs + [["tos-mkfs", "-o", "stats.fs", "stats.elf", "rc=rc"]]:
+            r = subprocess.run(argv, cwd=d, env=env, capture_output=True, text=True, timeout=300)
+            if r.returncode:
+                fail("%s: %s failed" % (how, " ".join(argv)), r.stdout + r.stderr)
+        port = free_port(name + str(k), 6)
+        sim = Sim([os.path.join(A.sdk, "bin", "testbed"), "--gdb", str(port), "--stop-ms", "5000",
+                   "--set", "board.filestore=" + os.path.join(d, "stats.fs"), "--console", "earth",
+                   "--out", os.path.join(d, "out")], port)
+        try:
+            out = gdb(port + 1, ["monitor space user", "break stats_util.c:14", "continue", "info locals", "info source",
+                                 "delete", "detach"], os.path.join(d, "stats.elf"), timeout=240)
+            expect(out, r"Breakpoint 1, sum_of_cubes \(n=1000\) at (.*/)?stats_util.c:14", how + ": stopped at the line",
+                   sim.text())
+            for local in ("cube = 1", "i = 1", "s = 0"):
+                expect(out, r"^%s$" % re.escape(local), "%s: info locals shows %s" % (how, local), sim.text())
+            if "<optimized out>" in out:
+                fail(how + ": a value is <optimized out>", out)
+            expect(out, r"^Producer is GNU C.* -Og\b", how + ": compiled with -Og (the DWARF's producer)")
+        finally:
+            sim.kill()
+
+
 def sdk_backtrace(name):
     """A program built outside the tree with the installed SDK (tests/sdk/program, `tos-cc`, -g by
     default) and booted with the installed testbed: gdb stops in it and shows source lines,
