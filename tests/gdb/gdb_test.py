@@ -582,6 +582,34 @@ def sdk_debug_build(name):
             sim.kill()
 
 
+def sdk_library_sources(name):
+    """The library sources in the install (issue #62 item 8): a program built outside the tree
+    with the installed tos-cc, and gdb given the installed share/testbed/gdb/tos-sources.gdb,
+    lists newlib's printf and TOS's __tos_syscall (crt0.S) from the files under the prefix's src/,
+    not the build's paths (no simulator: the ELF alone)."""
+    if not A.sdk:
+        fail("sdk_library_sources needs --sdk PREFIX (the installed SDK)")
+    d = tempfile.mkdtemp(prefix="gdb-sdk-src-")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sdk", "program")
+    for f in os.listdir(src):
+        shutil.copy(os.path.join(src, f), d)
+    env = dict(os.environ, PATH=os.path.join(A.sdk, "bin") + os.pathsep + os.environ.get("PATH", ""))
+    r = subprocess.run(["tos-cc", "-o", "stats.elf", "stats.c", "stats_util.c"], cwd=d, env=env,
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode:
+        fail("tos-cc failed", r.stdout + r.stderr)
+    script = os.path.join(A.sdk, "share", "testbed", "gdb", "tos-sources.gdb")
+    r = subprocess.run([A.gdb, "-batch", "-nx", "-x", script, "-ex", "list printf", "-ex", "info source",
+                        "-ex", "list __tos_syscall", "-ex", "info source", os.path.join(d, "stats.elf")],
+                       cwd=d, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    out = r.stdout + r.stderr
+    src_dir = re.escape(os.path.join(A.sdk, "src"))
+    expect(out, r"^\d+\s+printf \(const char \*__restrict fmt, \.\.\.\)$", "newlib's printf listed")
+    expect(out, r"^Located in %s/newlib/newlib/libc/stdio/printf\.c$" % src_dir, "printf.c read from the install")
+    expect(out, r"^\d+\s+trap\s+#TOS_SYSCALL_TRAP$", "TOS's __tos_syscall listed")
+    expect(out, r"^Located in %s/testbed/firmware/tos/lib/crt0\.S$" % src_dir, "crt0.S read from the install")
+
+
 def sdk_backtrace(name):
     """A program built outside the tree with the installed SDK (tests/sdk/program, `tos-cc`, -g by
     default) and booted with the installed testbed: gdb stops in it and shows source lines,
