@@ -20,6 +20,14 @@ if(TESTBED_GDB_MULTIARCH)
       COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py next_over_calls --dma ${_dma}
               --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
     set_tests_properties(${_n} PROPERTIES LABELS gdb TIMEOUT 300)
+    # The same program stopped at its migrate line: `next` over the move lands on the next line,
+    # on the other board, in the same thread; a `stepi` over the trap of the move home lands on
+    # the instruction after it, back home (issue #62).
+    string(REPLACE next_over_calls_lands_on_the_next_line next_follows_a_thread_across_its_migrations _n ${_n})
+    add_test(NAME ${_n}
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py next_over_migrate --dma ${_dma}
+              --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
+    set_tests_properties(${_n} PROPERTIES LABELS gdb TIMEOUT 300)
   endforeach()
   # A guest's or a debugger's action never aborts the simulator (issue #30).
   set_tests_properties(gdb_pc_in_hole PROPERTIES LABELS "gdb;security;hardening")

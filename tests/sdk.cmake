@@ -56,6 +56,20 @@ if(TESTBED_GDB_MULTIARCH)
             --sdk ${_sdk_prefix})
   set_tests_properties(gdb_sdk_program_backtrace_reaches_main PROPERTIES
     LABELS "gdb;sdk" FIXTURES_REQUIRED tos_sdk TIMEOUT 300)
+  # and built for debugging (tos-cc -Og; CMake's Debug configuration): every local has its value
+  add_test(NAME gdb_sdk_debug_builds_show_every_local
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py sdk_debug_build
+            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH}
+            --sdk ${_sdk_prefix})
+  set_tests_properties(gdb_sdk_debug_builds_show_every_local PROPERTIES
+    LABELS "gdb;sdk" FIXTURES_REQUIRED tos_sdk TIMEOUT 600)
+  # and the TOS libraries' sources it steps into are the install's (share/testbed/gdb/tos-sources.gdb)
+  add_test(NAME gdb_sdk_library_sources_listed_from_the_install
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py sdk_library_sources
+            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH}
+            --sdk ${_sdk_prefix})
+  set_tests_properties(gdb_sdk_library_sources_listed_from_the_install PROPERTIES
+    LABELS "gdb;sdk" FIXTURES_REQUIRED tos_sdk TIMEOUT 300)
 endif()
 
 # Every tool of build/bin answers --version with the project's version and the git commit, and

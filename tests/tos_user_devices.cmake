@@ -37,3 +37,13 @@ cycles_per_burst = 16
 ")
 tos_kernel_test(PROGRAM dma_buffer_reaches_driver CONFIG ${_dma_machine} ALL_FREE LABELS "library;security"
   REGEX "bus address 0x[0-9a-f]+, 3 frames; the device wrote 3000 bytes, 0 wrong.*driver ends holding a 16384-byte buffer, every check passed.*driver dies holding a 4 KB buffer.*driver waits to be killed holding a 4 KB buffer.*dma_buffer_reaches_driver: PASS")
+# The same driver under gdb (tests/gdb/gdb_test.py dma_buffer): the buffer read and written through
+# the driver's address and, as the board's CPU, through the bus address; the bus address refused in
+# the driver's thread, for a read and for a write, each explained on the simulator's console.
+if(TESTBED_GDB_MULTIARCH)
+  add_test(NAME gdb_dma_buffer_written_by_gdb_and_bus_address_refused_with_a_reason
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py dma_buffer --config ${_dma_machine}
+            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
+  set_tests_properties(gdb_dma_buffer_written_by_gdb_and_bus_address_refused_with_a_reason
+    PROPERTIES LABELS "gdb;library" TIMEOUT 300)
+endif()

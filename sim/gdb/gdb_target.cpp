@@ -114,8 +114,14 @@ void GdbTarget::clear_all() {
   update_check();
 }
 
+bool GdbTarget::has_user_breaks() const {
+  for (const Point& b : breaks_)
+    if (b.space != Space::Supervisor) return true;
+  return false;
+}
+
 void GdbTarget::update_check() {
-  if (breaks_.empty() && !stepping_) core().set_break_check(nullptr);
+  if (breaks_.empty() && !stepping_ && follows_.empty()) core().set_break_check(nullptr);
   else core().set_break_check([this](uint32_t pc, bool s) { return check(pc, s); });
 }
 
@@ -124,13 +130,14 @@ void GdbTarget::update_check() {
 bool GdbTarget::check(uint32_t pc, bool supervisor) {
   bool first = first_;
   first_ = false;
-  if (stepping_ && step_thread_) return check_thread_step(pc, supervisor);
-  if (stepping_ && !first) {
+  bool stop;
+  if (stepping_ && step_thread_) stop = check_thread_step(pc, supervisor);
+  else if (stepping_ && !first) {
     stop_ = StopKind::Step;
-    return true;
-  }
-  if (first && pc == resume_pc_) return false;
-  return check_breaks(pc, supervisor);
+    stop = true;
+  } else stop = !(first && pc == resume_pc_) && check_breaks(pc, supervisor);
+  for (Follow& f : follows_) stop = check_follow(f, pc, supervisor) || stop;
+  return stop;
 }
 
 bool GdbTarget::check_breaks(uint32_t pc, bool supervisor) {
@@ -163,6 +170,70 @@ bool GdbTarget::check_thread_step(uint32_t pc, bool supervisor) {
   }
   step_ran_ = true;  // the instruction the step began at (its breakpoint is the one it stopped at)
   step_left_ = false;
+  return false;
+}
+
+void GdbTarget::follow(int owner, const GdbTarget& from, uint32_t thread, bool step, uint32_t pc, bool live) {
+  unfollow(owner);
+  Follow f{owner, &from, thread, pc, step, live, false, false, Where::Thread, StopKind::None, 0};
+  if (!live) {  // it arrives (or comes back) from the kernel: its first user instruction decides
+    f.where = Where::Kernel;
+    f.ran = f.left = true;
+  }
+  follows_.push_back(f);
+  update_check();
+}
+
+void GdbTarget::unfollow(int owner) {
+  for (auto it = follows_.begin(); it != follows_.end(); ++it)
+    if (it->owner == owner) {
+      follows_.erase(it);
+      update_check();
+      return;
+    }
+}
+
+bool GdbTarget::take_follow_stop(int& owner, uint32_t& thread, StopKind& kind, uint32_t& addr) {
+  for (Follow& f : follows_)
+    if (f.stop != StopKind::None) {
+      owner = f.owner;
+      thread = f.thread;
+      kind = f.stop;
+      addr = f.stop_addr;
+      f.stop = StopKind::None;
+      return true;
+    }
+  return false;
+}
+
+// A followed thread (follow()) as check_thread_step follows the thread of a step: it is known by
+// `current` at a kernel-to-user change only, and other threads here are not its gdb's.
+bool GdbTarget::check_follow(Follow& f, uint32_t pc, bool supervisor) {
+  bool first = f.first;
+  f.first = false;
+  if (supervisor) {
+    f.where = Where::Kernel;
+    f.left = true;
+    return false;
+  }
+  if (f.where == Where::Kernel) f.where = user_thread() == f.thread ? Where::Thread : Where::Other;
+  if (f.where == Where::Other) return false;
+  if (f.step) {
+    if (pc != f.resume_pc || (f.ran && !f.left)) {
+      f.stop = StopKind::Step;
+      return true;
+    }
+    f.ran = true;
+    f.left = false;
+    return false;
+  }
+  if (first && pc == f.resume_pc) return false;
+  for (const Point& b : f.from->breaks_)
+    if (b.addr == pc && b.space != Space::Supervisor) {
+      f.stop = StopKind::Breakpoint;
+      f.stop_addr = pc;
+      return true;
+    }
   return false;
 }
 

@@ -64,6 +64,7 @@ class GdbTarget : public CpuDebugHook {
   bool insert(int type, uint32_t addr, uint32_t len);
   bool remove(int type, uint32_t addr, uint32_t len);
   void clear_all();
+  bool has_user_breaks() const;
   void set_space(Space s) { space_ = s; }
   Space space() const { return space_; }
 
@@ -74,6 +75,14 @@ class GdbTarget : public CpuDebugHook {
   // step_over_kernel off a step stops at the kernel's first instruction.
   void resume(bool step);
   void set_step_over_kernel(bool on) { step_over_kernel_ = on; }
+  // A TOS thread that another board's gdb (`owner`, whose target `from` holds its breakpoints)
+  // resumes may migrate here: while it runs here, that gdb's user-space breakpoints and its step
+  // (`step`, begun at `pc`) apply to it on this board, and the stop is the owner's. `live`: the
+  // thread is the one this CPU runs now (the step begins here).
+  void follow(int owner, const GdbTarget& from, uint32_t thread, bool step, uint32_t pc, bool live);
+  void unfollow(int owner);
+  // A followed thread stopped here (breakpoint or step): its owner, thread and stop; false if none.
+  bool take_follow_stop(int& owner, uint32_t& thread, StopKind& kind, uint32_t& addr);
   bool step_over_kernel() const { return step_over_kernel_; }
   // What stopped the board since it was resumed (None if nothing): taken by the server.
   StopKind stop_kind() const { return stop_; }
@@ -99,6 +108,8 @@ class GdbTarget : public CpuDebugHook {
   bool check(uint32_t pc, bool supervisor);
   bool check_thread_step(uint32_t pc, bool supervisor);
   bool check_breaks(uint32_t pc, bool supervisor);
+  struct Follow;
+  bool check_follow(Follow& f, uint32_t pc, bool supervisor);
   uint32_t user_thread();
   void update_check();
   void refresh_prefetch();
@@ -131,6 +142,17 @@ class GdbTarget : public CpuDebugHook {
   bool step_ran_ = false, step_left_ = false;
   StopKind stop_ = StopKind::None;
   uint32_t stop_addr_ = 0;
+  // Threads other boards' gdbs resume (follow()): each as a step of its own, as above.
+  struct Follow {
+    int owner;
+    const GdbTarget* from;
+    uint32_t thread, resume_pc;
+    bool step, first, ran, left;
+    Where where;
+    StopKind stop;
+    uint32_t stop_addr;
+  };
+  std::vector<Follow> follows_;
   int stop_watch_type_ = 0;
 };
 

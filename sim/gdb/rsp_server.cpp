@@ -171,6 +171,31 @@ bool GdbServer::all_at_boundary() const {
 
 // Stops the boards found (breakpoint, watchpoint, step, Ctrl-C) tell their gdb.
 void GdbServer::note_stops() {
+  // A thread a gdb resumed stopped on another board (it migrated there): that gdb's stop.
+  for (auto& tj : targets_) {
+    int owner;
+    uint32_t th, addr;
+    GdbTarget::StopKind kind;
+    while (tj->take_follow_stop(owner, th, kind, addr)) {
+      Client& c = clients_[size_t(owner)];
+      if (c.fd < 0 || c.halted) {  // nobody waits for it: the thread runs on
+        unfollow_all(size_t(owner));
+        continue;
+      }
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "T05thread:%x;%s", th, kind == GdbTarget::StopKind::Breakpoint ? "swbreak:;" : "");
+      c.signal = 5;
+      c.last_stop = buf;
+      c.stop_thread = th;
+      c.halted = true;
+      c.interrupt = false;
+      unfollow_all(size_t(owner));
+      if (c.want_stop_reply) {
+        c.want_stop_reply = false;
+        send_packet(size_t(owner), c.last_stop);
+      }
+    }
+  }
   for (size_t i = 0; i < targets_.size(); ++i) {
     GdbTarget& t = *targets_[i];
     Client& c = clients_[i];
@@ -195,11 +220,28 @@ void GdbServer::note_stops() {
     c.interrupt = false;
     if (!stop) continue;
     c.halted = true;
+    c.stop_thread = 0;
+    unfollow_all(i);
     if (c.want_stop_reply) {
       c.want_stop_reply = false;
       send_packet(i, c.last_stop);
     }
   }
+}
+
+// The board TOS thread `thread` is on, for board i's gdb: board i if it is there, else the board
+// it has migrated to.
+GdbTarget& GdbServer::board_of(size_t i, uint32_t thread) {
+  GdbTarget::Thread found;
+  GdbTarget& here = *targets_[i];
+  if (thread < GdbTarget::kTosThread || !here.tos() || here.find_thread(thread, found)) return here;
+  for (auto& t : targets_)
+    if (t.get() != &here && t->tos() && t->find_thread(thread, found)) return *t;
+  return here;
+}
+
+void GdbServer::unfollow_all(size_t i) {
+  for (auto& t : targets_) t->unfollow(int(i));
 }
 
 std::string GdbServer::stop_reply(size_t i) {
@@ -311,7 +353,8 @@ void GdbServer::accept_client(size_t i) {
   c.gen_thread = 0;
   c.last_stop = "T05thread:1;";
   c.attached_stop = true;
-  c.told_physical = false;
+  c.told_read = c.told_write = false;
+  c.follow = c.stop_thread = c.cont_thread = 0;
   waiting_first_ = false;
   std::fprintf(stderr, "gdb: %s attached on port %d\n", targets_[i]->board().name(), port(i));
 }
@@ -322,6 +365,8 @@ void GdbServer::drop_client(size_t i) {
   c.fd = -1;
   c.in.clear();
   c.halted = c.want_stop_reply = c.interrupt = false;
+  c.follow = 0;
+  unfollow_all(i);
   targets_[i]->clear_all();
   targets_[i]->set_space(GdbTarget::Space::Supervisor);
   targets_[i]->set_step_over_kernel(true);
@@ -488,7 +533,11 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
   };
   GdbTarget& t = *targets_[i];
   Client& c = clients_[i];
-  const Packet k{i, p, t, c, c.gen_thread ? c.gen_thread : t.current_thread(), t.space() == GdbTarget::Space::User};
+  // gdb names a thread (Hg) only when it changes its mind: by default it means the one it last
+  // stopped in, which the board's `current` is unless that stop was of a thread followed to
+  // another board (on_resume).
+  uint32_t th = c.gen_thread ? c.gen_thread : c.stop_thread ? c.stop_thread : t.current_thread();
+  const Packet k{i, p, t, c, th, board_of(i, th), t.space() == GdbTarget::Space::User};
   if (p.empty()) return reply(k, "");
   for (const PacketHandler& h : kHandlers) {
     bool match = h.match == PacketHandler::Whole ? p == h.key : p.compare(0, std::strlen(h.key), h.key) == 0;
@@ -510,7 +559,7 @@ void GdbServer::on_stop_reason(const Packet& k) {
 
 void GdbServer::on_read_registers(const Packet& k) {
   std::string s;
-  for (int r = 0; r < GdbTarget::kRegs; ++r) s += hex32(k.t.thread_reg(k.th, r));
+  for (int r = 0; r < GdbTarget::kRegs; ++r) s += hex32(k.tt.thread_reg(k.th, r));
   reply(k, s);
 }
 
@@ -518,7 +567,7 @@ void GdbServer::on_write_registers(const Packet& k) {
   std::vector<uint8_t> b;
   if (!from_hex(k.p, 1, 4 * GdbTarget::kRegs, b)) return reply(k, "E01");
   for (int r = 0; r < GdbTarget::kRegs; ++r)
-    k.t.set_thread_reg(k.th, r, uint32_t(b[4 * r]) << 24 | uint32_t(b[4 * r + 1]) << 16 | uint32_t(b[4 * r + 2]) << 8 | b[4 * r + 3]);
+    k.tt.set_thread_reg(k.th, r, uint32_t(b[4 * r]) << 24 | uint32_t(b[4 * r + 1]) << 16 | uint32_t(b[4 * r + 2]) << 8 | b[4 * r + 3]);
   reply(k, "OK");
 }
 
@@ -527,7 +576,7 @@ void GdbServer::on_read_register(const Packet& k) {
   uint32_t n;
   if (!parse_hex(k.p, pos, n) || pos != k.p.size()) return reply(k, "E01");
   if (n >= uint32_t(GdbTarget::kRegs)) return reply(k, "E00");
-  reply(k, hex32(k.t.thread_reg(k.th, int(n))));
+  reply(k, hex32(k.tt.thread_reg(k.th, int(n))));
 }
 
 void GdbServer::on_write_register(const Packet& k) {
@@ -538,7 +587,7 @@ void GdbServer::on_write_register(const Packet& k) {
   if (!parse_hex(p, pos, n, "=") || pos >= p.size() || p[pos] != '=' || !from_hex(p, pos + 1, 4, b))
     return reply(k, "E01");
   if (n >= uint32_t(GdbTarget::kRegs)) return reply(k, "E00");
-  if (!k.t.set_thread_reg(k.th, int(n), uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]))
+  if (!k.tt.set_thread_reg(k.th, int(n), uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]))
     return reply(k, "E14");
   reply(k, "OK");
 }
@@ -553,10 +602,10 @@ void GdbServer::on_read_memory(const Packet& k) {
   len = std::min<uint32_t>(len, kMaxPacket / 2 - 16);
   std::vector<uint8_t> b(len);
   bool handled = false;
-  unsigned got = len ? k.t.thread_read(k.th, addr, b.data(), len, handled) : 0;
+  unsigned got = len ? k.tt.thread_read(k.th, addr, b.data(), len, handled) : 0;
   if (len && !handled) got = k.t.read(addr, b.data(), len, k.user);
   if (len && !got) {
-    explain_unmapped(k, addr, handled);
+    explain_unmapped(k, addr, handled, false);
     return reply(k, "E14");  // EFAULT: nothing there
   }
   reply(k, to_hex(b.data(), got));
@@ -565,16 +614,19 @@ void GdbServer::on_read_memory(const Packet& k) {
 // An 'm' or 'M' error reply carries a number only (gdb 13 says "Cannot access memory at address
 // ..."): when the address was looked up in a user space -- a TOS thread's, or the one on the CPU
 // with `monitor space user` -- and the board has it physically (RAM: a DMA buffer's bus address,
-// the kernel's memory), say on the simulator's console, once per gdb, why and how to reach it.
-void GdbServer::explain_unmapped(const Packet& k, uint32_t addr, bool in_thread) {
+// the kernel's memory), say on the simulator's console, once per gdb for reads and once for writes
+// (gdb's `set var` and `restore` say no more than `x` does), why and how to reach it.
+void GdbServer::explain_unmapped(const Packet& k, uint32_t addr, bool in_thread, bool write) {
   uint8_t b;
-  if (k.c.told_physical || (!in_thread && !k.user) || k.t.read(addr, &b, 1, false) != 1) return;
-  k.c.told_physical = true;
-  std::string space = in_thread ? "the address space of thread " + k.t.describe(k.th) : "the user space on the CPU";
+  bool& told = write ? k.c.told_write : k.c.told_read;  // a write after a read is said again: how to write it
+  if (told || (!in_thread && !k.user) || k.tt.read(addr, &b, 1, false) != 1) return;
+  told = true;
+  std::string space = in_thread ? "the address space of thread " + k.tt.describe(k.th) : "the user space on the CPU";
   std::fprintf(stderr,
-               "gdb: %s: 0x%x is not mapped in %s, so gdb cannot access it there; it is a physical address of "
-               "the board: `thread 1` (the board's CPU) and `monitor space supervisor` read it (said once per gdb)\n",
-               k.t.board().basename(), addr, space.c_str());
+               "gdb: %s: 0x%x is not mapped in %s, so gdb cannot %s it there; it is a physical address of "
+               "the board: `thread 1` (the board's CPU) and `monitor space supervisor` %s it (said once per gdb%s)\n",
+               k.tt.board().basename(), addr, space.c_str(), write ? "write to" : "access", write ? "write" : "read",
+               write ? " for writes" : "");
 }
 
 // M: the data in hex; X: binary (unescaped by process_input).
@@ -594,10 +646,10 @@ void GdbServer::on_write_memory(const Packet& k) {
     b.assign(p.begin() + long(pos), p.end());
   }
   bool handled = false;
-  unsigned put = len ? k.t.thread_write(k.th, addr, b.data(), len, handled) : 0;
+  unsigned put = len ? k.tt.thread_write(k.th, addr, b.data(), len, handled) : 0;
   if (len && !handled) put = k.t.write(addr, b.data(), len, k.user);
   if (put != len) {
-    if (!put) explain_unmapped(k, addr, handled);
+    if (!put) explain_unmapped(k, addr, handled, true);
     return reply(k, "E14");
   }
   reply(k, "OK");
@@ -615,9 +667,26 @@ void GdbServer::on_resume(const Packet& k) {
   if (pos < p.size()) {
     uint32_t addr;
     if (!parse_hex(p, pos, addr) || pos != p.size()) return reply(k, "E01");
-    k.t.set_reg(17, addr);
+    k.tt.set_thread_reg(k.th, 17, addr);
   }
-  k.t.resume(p[0] == 's' || p[0] == 'S');
+  bool step = p[0] == 's' || p[0] == 'S';
+  // The TOS thread gdb resumes may be on another board (it migrated there while stopped in a
+  // step or at a breakpoint: gdb still steps it) and may migrate during this run: the step and
+  // the user-space breakpoints follow it to whichever board it runs on (GdbTarget::follow), so
+  // `next` over a call that migrates it stops on its next line, wherever that runs. The board
+  // this gdb holds then just runs on.
+  uint32_t th = k.c.cont_thread ? k.c.cont_thread : k.th;
+  GdbTarget& tt = th == k.th ? k.tt : board_of(k.i, th);
+  if (th < GdbTarget::kTosThread || !k.t.step_over_kernel()) th = 0;
+  unfollow_all(k.i);
+  k.c.follow = th;
+  bool here = !th || &tt == &k.t;
+  k.t.resume(step && here);
+  if (th && (step || k.t.has_user_breaks())) {
+    uint32_t pc = tt.thread_reg(th, 17);
+    for (auto& tj : targets_)
+      if (tj.get() != &k.t || !here) tj->follow(int(k.i), k.t, th, step, pc, tj.get() == &tt && tj->current_thread() == th);
+  }
   k.c.attached_stop = false;
   k.c.halted = false;
   k.c.want_stop_reply = true;
@@ -627,6 +696,8 @@ void GdbServer::on_detach(const Packet& k) {
   reply(k, "OK");
   std::fprintf(stderr, "gdb: %s detached\n", k.t.board().name());
   k.t.clear_all();
+  unfollow_all(k.i);
+  k.c.follow = 0;
   k.t.resume(false);
   k.c.halted = k.c.want_stop_reply = false;
 }
@@ -641,7 +712,12 @@ void GdbServer::on_kill(const Packet& k) {
 void GdbServer::on_set_thread(const Packet& k) {
   const std::string& p = k.p;
   if (p.size() < 3 || (p[1] != 'g' && p[1] != 'c')) return reply(k, "E01");
-  if (p[1] == 'c') return reply(k, "OK");  // the whole board resumes
+  if (p[1] == 'c') {  // the whole board resumes; a step is of this thread
+    size_t pos = 2;
+    uint32_t id;
+    k.c.cont_thread = parse_hex(p, pos, id) && pos == p.size() ? id : 0;
+    return reply(k, "OK");
+  }
   if (p.compare(2, std::string::npos, "-1") == 0 || p.compare(2, std::string::npos, "0") == 0) {
     k.c.gen_thread = 0;
     return reply(k, "OK");
@@ -649,8 +725,9 @@ void GdbServer::on_set_thread(const Packet& k) {
   size_t pos = 2;
   uint32_t id;
   GdbTarget::Thread found;
-  if (!parse_hex(p, pos, id) || pos != p.size() || !k.t.find_thread(id, found)) return reply(k, "E01");
-  k.c.gen_thread = id == k.t.current_thread() ? 0 : id;
+  if (!parse_hex(p, pos, id) || pos != p.size() || !board_of(k.i, id).find_thread(id, found)) return reply(k, "E01");
+  // By its id, not "whichever runs", even for the one that runs now: it may migrate while it runs.
+  k.c.gen_thread = id;
   reply(k, "OK");
 }
 
@@ -658,7 +735,7 @@ void GdbServer::on_thread_alive(const Packet& k) {
   size_t pos = 1;
   uint32_t id;
   GdbTarget::Thread found;
-  if (!parse_hex(k.p, pos, id) || pos != k.p.size() || !k.t.find_thread(id, found)) return reply(k, "E01");
+  if (!parse_hex(k.p, pos, id) || pos != k.p.size() || !board_of(k.i, id).find_thread(id, found)) return reply(k, "E01");
   reply(k, "OK");
 }
 
@@ -705,9 +782,12 @@ void GdbServer::on_current_thread(const Packet& k) {
 
 void GdbServer::on_thread_list(const Packet& k) {
   std::string s = "m";
-  for (const auto& th2 : k.t.threads()) {
+  std::vector<uint32_t> ids;
+  for (const auto& th2 : k.t.threads()) ids.push_back(th2.id);
+  if (k.c.follow && &board_of(k.i, k.c.follow) != &k.t) ids.push_back(k.c.follow);  // followed away
+  for (uint32_t id : ids) {
     char buf[16];
-    std::snprintf(buf, sizeof buf, "%s%x", s.size() > 1 ? "," : "", th2.id);
+    std::snprintf(buf, sizeof buf, "%s%x", s.size() > 1 ? "," : "", id);
     s += buf;
   }
   reply(k, s);
@@ -717,8 +797,10 @@ void GdbServer::on_thread_extra_info(const Packet& k) {
   size_t pos = 17;
   uint32_t id;
   if (!parse_hex(k.p, pos, id) || pos != k.p.size()) return reply(k, "E01");
-  std::string s = k.t.describe(id);
+  GdbTarget& on = board_of(k.i, id);
+  std::string s = on.describe(id);
   if (s.empty()) return reply(k, "E01");
+  if (&on != &k.t) s += std::string(", on ") + on.board().basename();
   reply(k, hex_text(s));
 }
 

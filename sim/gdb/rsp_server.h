@@ -46,6 +46,7 @@ class GdbServer : public sc_core::sc_module {
     GdbTarget& t;
     Client& c;
     uint32_t th;  // the thread g, G, p, P, m, M and X act on (Hg)
+    GdbTarget& tt;  // the board th is on (a thread this gdb followed away is on another)
     bool user;    // memory accesses in the user space (`monitor space user`)
   };
   struct PacketHandler;
@@ -59,7 +60,10 @@ class GdbServer : public sc_core::sc_module {
     int signal = 5;
     std::string last_stop = "T05thread:1;";
     uint32_t gen_thread = 0;  // Hg: 0 = whichever runs
-    bool told_physical = false;  // explain_unmapped has said its piece to this gdb
+    bool told_read = false, told_write = false;  // explain_unmapped has said its piece to this gdb
+    uint32_t follow = 0;  // the TOS thread it last resumed: listed while it is on another board
+    uint32_t stop_thread = 0;  // the thread of the last stop reply (0: whichever runs)
+    uint32_t cont_thread = 0;  // Hc: the thread a step is for (0 = whichever runs)
   };
 
   void poll_process();
@@ -71,7 +75,7 @@ class GdbServer : public sc_core::sc_module {
   void handle_packet(size_t i, const std::string& p);
   void reply(const Packet& k, const std::string& body) { send_packet(k.i, body); }
   void on_stop_reason(const Packet& k);
-  void explain_unmapped(const Packet& k, uint32_t addr, bool in_thread);
+  void explain_unmapped(const Packet& k, uint32_t addr, bool in_thread, bool write);
   void on_read_registers(const Packet& k);
   void on_write_registers(const Packet& k);
   void on_read_register(const Packet& k);
@@ -90,6 +94,8 @@ class GdbServer : public sc_core::sc_module {
   void on_thread_list(const Packet& k);
   void on_thread_extra_info(const Packet& k);
   void on_monitor_command(const Packet& k);
+  GdbTarget& board_of(size_t i, uint32_t thread);
+  void unfollow_all(size_t i);
   void send_packet(size_t i, const std::string& body);
   void send_raw(size_t i, const std::string& bytes);
   void report_stop(size_t i);

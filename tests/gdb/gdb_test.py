@@ -372,6 +372,17 @@ def tos_threads(name):
         sim.kill()
 
 
+def marked_lines():
+    """The lines of tests/tos/gdb_next_over_calls.c by the markers in their comments."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "gdb_next_over_calls.c")
+    lines = {}
+    for n, text in enumerate(open(src), 1):
+        m = re.search(r"/\* line: (\w+) \*/", text)
+        if m:
+            lines[m.group(1)] = n
+    return lines
+
+
 def next_over_calls(name):
     """`next` over system calls in a TOS thread (issue #62): earth stops at the printf line of
     tests/tos/gdb_next_over_calls.c, then `next` three times: over printf (a write to the console),
@@ -382,12 +393,7 @@ def next_over_calls(name):
     `trap` of a receive, which waits while the partner computes in user code, lands on the
     instruction after it in main's thread, and with `monitor step kernel` a stepi over a trap
     stops in the kernel (thread 1). Once per NI mode (--dma): the pages come home through the NI either way."""
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "gdb_next_over_calls.c")
-    lines = {}
-    for n, text in enumerate(open(src), 1):
-        m = re.search(r"/\* line: (\w+) \*/", text)
-        if m:
-            lines[m.group(1)] = n
+    lines = marked_lines()
     prog = os.path.join(A.firmware, "gdb_next_over_calls.elf")
     port = free_port(name, 6)
     sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000",
@@ -432,6 +438,176 @@ def next_over_calls(name):
         expect(sim.stdout(), r"^gdb_next_over_calls: PASS\s*$", "the program ran to its end", out)
     finally:
         sim.kill()
+
+
+def next_over_migrate(name):
+    """A TOS thread followed across its migrations (issue #62): earth stops at main's line that
+    migrates it to air (tests/tos/gdb_next_over_calls.c); `next` lands on the next line, which
+    runs on air, in the same thread, and earth's gdb lists it there, reads its registers and its
+    memory there (the pages it wrote on air); `next` again, then the move home stepped by hand:
+    `stepi` over migrate's `trap` on air lands on the instruction after it, back on earth, in the
+    same thread; two more `stepi` (out of __tos_syscall, which has no frame information) and
+    `finish` come back to main. Once per NI mode (--dma)."""
+    lines = marked_lines()
+    prog = os.path.join(A.firmware, "gdb_next_over_calls.elf")
+    port = free_port(name, 6)
+    sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000",
+               "--set", "board.filestore=tos-gdb_next_over_calls.fs", "--set", "centrenet.dma=" + A.dma,
+               "--console", "earth", "--out", tempfile.mkdtemp(prefix="gdb-migrate-")], port)
+    try:
+        out = gdb(port + 1, ["monitor space user", "break gdb_next_over_calls.c:%d" % lines["migrate"], "continue",
+                             "thread", "next", "thread", "info threads", "next", "thread", "p moved[2][0]",
+                             "echo ==home==\\n",
+                             # the move home by hand: main's system calls (gettid, then migrate)
+                             "break __tos_syscall thread 2", "continue", "continue", "stepi", "stepi", "stepi",
+                             "x/i $pc", "thread", "info threads", "delete 2",
+                             "echo ==main==\\n", "stepi", "stepi", "finish", "thread", "delete", "detach"],
+                  prog, timeout=240)
+        expect(out, r"hit Breakpoint 1, main \(\) at .*gdb_next_over_calls.c:%d" % lines["migrate"],
+               "earth stopped at the migrate line", sim.text())
+        away, home, rest = out.partition("==home==")[0], *out.partition("==home==")[2].partition("==main==")[::2]
+        got = [int(n) for n in re.findall(r"^(\d+)\t", away, re.M)]
+        want = [lines["migrate"], lines["away"], lines["back"]]
+        if got != want:
+            fail("`next` went through lines %s, not %s (the migrate line, the line on air, the line back)"
+                 % (got, want), out, sim.text())
+        threads = [int(t) for t in re.findall(r"^\[Current thread is 2 \(Thread (\d+)\)\]", out, re.M)]
+        if len(threads) != 5 or len(set(threads)) != 1 or threads[0] < 0x10000:
+            fail("the thread after each step is not main's TOS thread, gdb's thread 2: %s" % threads, out, sim.text())
+        if "Switching to" in away[away.index("hit Breakpoint 1"):]:
+            fail("a `next` stopped in another thread", out)
+        tid = threads[0] - 0x10000
+        expect(away, r"^\*\s+2\s+Thread %d \(tid 0x%04x process \d+ [^,]*, on the CPU, on air\)"
+               % (threads[0], tid), "earth's gdb lists main's thread on air, running there")
+        expect(away, r"^\$1 = 3$", "main's memory read where it is (the page it wrote on air)")
+        expect(home, r"^=> 0x[0-9a-f]+ <__tos_syscall\+\d+>:\s+moveml %sp@\+", "stepi over the trap: the instruction after it")
+        expect(home, r"^\*\s+2\s+Thread %d \(tid 0x%04x process \d+ gdb_next_over_c[^,]*, on the CPU\)"
+               % (threads[0], tid), "... on earth again, running there")
+        hits = re.findall(r"hit Breakpoint 2, [^\n]*__tos_syscall", home)
+        if len(hits) != 2:
+            fail("main's two system calls on the way home did not stop at __tos_syscall", out, sim.text())
+        m = expect(rest, r"^main \(\) at .*gdb_next_over_calls.c:(\d+)$", "finish comes back to main")
+        if int(m.group(1)) not in (lines["back"], lines["printf"]):
+            fail("finish came back to main at line %s, not the migrate line or the one after it" % m.group(1), out)
+        if sim.wait(60) is None:
+            fail("the program did not end after the detach", out, sim.text())
+        expect(sim.stdout(), r"^gdb_next_over_calls: back, 1\s*$", "the move home happened once", out)
+        expect(sim.stdout(), r"^gdb_next_over_calls: PASS\s*$", "the program ran to its end", out)
+    finally:
+        sim.kill()
+
+
+def dma_buffer(name):
+    """gdb and a DMA buffer (issue #62): on the two-board machine with the example DMA device
+    (--config), earth's driver of tests/tos/dma_buffer_reaches_driver.c stops after the device
+    filled its buffer. In the driver's thread gdb reads the device's bytes through the buffer's
+    address and writes one there; its read and its write of the buffer's bus address are refused
+    ("Cannot access memory"), and the simulator says for each why and how to reach it. As thread 1
+    with `monitor space supervisor` gdb reads its byte at the bus address and writes one more, which
+    the driver's thread then sees in its buffer; the driver goes on and passes."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "dma_buffer_reaches_driver.c")
+    line = next(n for n, text in enumerate(open(src), 1) if "/* line: filled" in text)
+    prog = os.path.join(A.firmware, "dma_buffer_reaches_driver.elf")
+    port = free_port(name, 2)
+    sim = Sim([os.path.join(A.bin, "testbed"), A.config, "--gdb", str(port), "--stop-ms", "5000",
+               "--set", "board.image=tos.elf", "--set", "board.filestore=tos-dma_buffer_reaches_driver.fs",
+               "--console", "earth", "--out", tempfile.mkdtemp(prefix="gdb-dma-")], port)
+    try:
+        out = gdb(port + 1, ["monitor space user", "break dma_buffer_reaches_driver.c:%d" % line, "continue",
+                             "set $b = b", "set $bus = bus", "p/x $bus", "x/4xb $b", "set {unsigned char}$b = 0xa5",
+                             "x/1xb $bus", "set {unsigned char}$bus = 1",
+                             "thread 1", "monitor space supervisor", "x/2xb $bus", "set {unsigned char}($bus + 1) = 0x3c",
+                             "thread 2", "monitor space user", "x/2xb $b", "delete", "detach"], prog, timeout=240)
+        expect(out, r"hit Breakpoint 1, driver \(.*dma_buffer_reaches_driver.c:%d" % line, "the driver stopped after the fill",
+               sim.text())
+        bus = int(expect(out, r"^\$1 = (0x[0-9a-f]+)$", "the buffer's bus address").group(1), 16)
+        expect(out, r"^0x[0-9a-f]+:\s+0x5a\s+0x5b\s+0x5c\s+0x5d$", "the device's bytes through the buffer's address")
+        refused = re.findall(r"^Cannot access memory at address 0x%x$" % bus, out, re.M)
+        if len(refused) != 2:
+            fail("the read and the write of the bus address in the driver's thread are not both refused", out)
+        why = r"^gdb: earth: 0x%x is not mapped in the address space of thread tid 0x[0-9a-f]{4} process \d+ .*, so gdb " \
+              r"cannot %s it there; it is a physical address of the board: `thread 1` \(the board's CPU\) and " \
+              r"`monitor space supervisor` %s it \(said once per gdb%s\)$"
+        expect(sim.text(), why % (bus, "access", "read", ""), "the refused read is explained", out)
+        expect(sim.text(), why % (bus, "write to", "write", " for writes"), "the refused write is explained", out)
+        expect(out, r"^0x%x:\s+0xa5\s+0x5b$" % bus, "gdb's byte in the buffer at the bus address")
+        expect(out, r"^0x[0-9a-f]+:\s+0xa5\s+0x3c$", "the byte gdb wrote at the bus address, in the driver's buffer")
+        if sim.wait(120) is None:
+            fail("the program did not end after the detach", out, sim.text())
+        expect(sim.stdout(), r"^dma_buffer_reaches_driver: PASS\s*$", "the driver and the launcher passed", out)
+    finally:
+        sim.kill()
+
+
+def sdk_debug_build(name):
+    """The SDK's debug builds (issue #62 item 8): tests/sdk/program built outside the tree from the
+    installed SDK with `tos-cc -Og` and with CMake's Debug configuration (find_package(TOS),
+    -DCMAKE_BUILD_TYPE=Debug, which the installed toolchain file makes -Og -g); in each, gdb stopped
+    at the first pass of sum_of_cubes' loop shows every local with its value, `cube` (which -O2
+    keeps in registers only, <optimized out>) among them, and the source's producer line names -Og
+    (CMake's own Debug default is -g alone, -O0)."""
+    if not A.sdk:
+        fail("sdk_debug_build needs --sdk PREFIX (the installed SDK)")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sdk", "program")
+    env = dict(os.environ, PATH=os.path.join(A.sdk, "bin") + os.pathsep + os.environ.get("PATH", ""))
+    builds = {"tos-cc -Og": [["tos-cc", "-Og", "-o", "stats.elf", "stats.c", "stats_util.c"]],
+              "CMake Debug": [["cmake", "-S", ".", "-B", "build", "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
+                               "-DCMAKE_PREFIX_PATH=" + A.sdk], ["cmake", "--build", "build"],
+                              ["cp", "build/stats.elf", "stats.elf"]]}
+    for k, (how, argvs) in enumerate(sorted(builds.items())):
+        d = tempfile.mkdtemp(prefix="gdb-sdk-debug-")
+        for f in os.listdir(src):
+            shutil.copy(os.path.join(src, f), d)
+        with open(os.path.join(d, "rc"), "w") as f:
+            f.write("earth stats\n")
+        for argv in argvs + [["tos-mkfs", "-o", "stats.fs", "stats.elf", "rc=rc"]]:
+            r = subprocess.run(argv, cwd=d, env=env, capture_output=True, text=True, timeout=300)
+            if r.returncode:
+                fail("%s: %s failed" % (how, " ".join(argv)), r.stdout + r.stderr)
+        port = free_port(name + str(k), 6)
+        sim = Sim([os.path.join(A.sdk, "bin", "testbed"), "--gdb", str(port), "--stop-ms", "5000",
+                   "--set", "board.filestore=" + os.path.join(d, "stats.fs"), "--console", "earth",
+                   "--out", os.path.join(d, "out")], port)
+        try:
+            out = gdb(port + 1, ["monitor space user", "break stats_util.c:14", "continue", "info locals", "info source",
+                                 "delete", "detach"], os.path.join(d, "stats.elf"), timeout=240)
+            expect(out, r"Breakpoint 1, sum_of_cubes \(n=1000\) at (.*/)?stats_util.c:14", how + ": stopped at the line",
+                   sim.text())
+            for local in ("cube = 1", "i = 1", "s = 0"):
+                expect(out, r"^%s$" % re.escape(local), "%s: info locals shows %s" % (how, local), sim.text())
+            if "<optimized out>" in out:
+                fail(how + ": a value is <optimized out>", out)
+            expect(out, r"^Producer is GNU C.* -Og\b", how + ": compiled with -Og (the DWARF's producer)")
+        finally:
+            sim.kill()
+
+
+def sdk_library_sources(name):
+    """The library sources in the install (issue #62 item 8): a program built outside the tree
+    with the installed tos-cc, and gdb given the installed share/testbed/gdb/tos-sources.gdb,
+    lists newlib's printf and TOS's __tos_syscall (crt0.S) from the files under the prefix's src/,
+    not the build's paths (no simulator: the ELF alone)."""
+    if not A.sdk:
+        fail("sdk_library_sources needs --sdk PREFIX (the installed SDK)")
+    d = tempfile.mkdtemp(prefix="gdb-sdk-src-")
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sdk", "program")
+    for f in os.listdir(src):
+        shutil.copy(os.path.join(src, f), d)
+    env = dict(os.environ, PATH=os.path.join(A.sdk, "bin") + os.pathsep + os.environ.get("PATH", ""))
+    r = subprocess.run(["tos-cc", "-o", "stats.elf", "stats.c", "stats_util.c"], cwd=d, env=env,
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode:
+        fail("tos-cc failed", r.stdout + r.stderr)
+    script = os.path.join(A.sdk, "share", "testbed", "gdb", "tos-sources.gdb")
+    r = subprocess.run([A.gdb, "-batch", "-nx", "-x", script, "-ex", "list printf", "-ex", "info source",
+                        "-ex", "list __tos_syscall", "-ex", "info source", os.path.join(d, "stats.elf")],
+                       cwd=d, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    out = r.stdout + r.stderr
+    src_dir = re.escape(os.path.join(A.sdk, "src"))
+    expect(out, r"^\d+\s+printf \(const char \*__restrict fmt, \.\.\.\)$", "newlib's printf listed")
+    expect(out, r"^Located in %s/newlib/newlib/libc/stdio/printf\.c$" % src_dir, "printf.c read from the install")
+    expect(out, r"^\d+\s+trap\s+#TOS_SYSCALL_TRAP$", "TOS's __tos_syscall listed")
+    expect(out, r"^Located in %s/testbed/firmware/tos/lib/crt0\.S$" % src_dir, "crt0.S read from the install")
 
 
 def sdk_backtrace(name):
@@ -485,6 +661,7 @@ def main():
     ap.add_argument("--gdb", default="gdb-multiarch")
     ap.add_argument("--sdk", help="the installed SDK's prefix (sdk_backtrace)")
     ap.add_argument("--dma", default="1994", help="the NI mode, centrenet.dma (next_over_calls)")
+    ap.add_argument("--config", help="the machine file (dma_buffer: the one with the example DMA device)")
     A = ap.parse_args()
     if A.sdk:
         A.sdk = os.path.abspath(A.sdk)

@@ -88,7 +88,8 @@ def install():
             "share/testbed/configs/testbed.toml", "bin/tbwaves", "bin/tos-profile", "bin/testbed-experiment",
             "bin/testbed-analyse", "share/testbed/waveforms/monitor.gtkw", "share/testbed/waveforms/events.filter",
             "share/testbed/python/testbed_analysis/driver.py", "share/doc/testbed/README.md", "share/doc/testbed/docs/tos_abi.md",
-            "share/doc/testbed/firmware/tos/README.md"]
+            "share/doc/testbed/firmware/tos/README.md", "share/testbed/gdb/tos-sources.gdb",
+            "src/testbed/firmware/tos/lib/crt0.S", "src/newlib/newlib/libc/stdio/printf.c"]
     missing = [p for p in need if not os.path.exists(os.path.join(A.prefix, p))]
     if missing:
         fail("not installed: " + ", ".join(missing))

@@ -103,7 +103,7 @@ static int driver(int die) {
          (unsigned long)b, (unsigned long)bus, frames0 - frames1, (unsigned long)len, (unsigned long)bad);
   expect(frames0 - frames1 == 3 && bad == 0, "the device's bytes are in the buffer");
 
-  int m = migrate(gettid(), tos_info(TOS_INFO_BOARD) == 0 ? 1 : 0);
+  int m = migrate(gettid(), tos_info(TOS_INFO_BOARD) == 0 ? 1 : 0); /* line: filled (the gdb test dma_buffer) */
   expect(m < 0 && tos_errno == TOS_EBUSY, "a thread holding a DMA buffer does not migrate (EBUSY)");
   long refused = dev(TOS_DEV_DMA_REFUSED, 0, 0);
   expect(!dev_dma_alloc(TOS_MAX_DMA_BYTES_PER_PROCESS - 2 * 1024, &bus) && tos_errno == TOS_ENOSPC,

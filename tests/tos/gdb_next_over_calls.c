@@ -6,7 +6,10 @@
  * own: the line's own instructions take a bus error and the page protocol brings the page home,
  * so a single step of gdb's `next` enters the kernel there too. gdb stops at the printf line and
  * `next`s over each; the test finds the lines by the markers in their comments. Then the test
- * steps (stepi) over the trap of one more receive, which waits while the partner computes. */
+ * steps (stepi) over the trap of one more receive, which waits while the partner computes.
+ * The test next_over_migrate stops at the first migrate line instead and follows main through
+ * both moves: `next` over the move away, the line that runs there (its writes make the three
+ * pages that board's), and a `stepi` over the trap of the move home. */
 #include <stdio.h>
 #include <tos/tos.h>
 
@@ -27,9 +30,9 @@ int main(void) {
   char reply[4] = "";
   int home = gettid() >> 10, away = home == 2 ? 3 : 2;
   if (!create(1, 2, home, partner, 0)) printf("gdb_next_over_calls: create failed: %d\n", tos_errno);
-  if (migrate(gettid(), away) < 0) printf("gdb_next_over_calls: migrate failed: %d\n", tos_errno);
-  for (int i = 0; i < 3; ++i) moved[i][0] = i + 1; /* on the other board: these pages are there now */
-  if (migrate(gettid(), home) < 0) printf("gdb_next_over_calls: migrate back failed: %d\n", tos_errno);
+  if (migrate(gettid(), away) < 0) printf("gdb_next_over_calls: migrate failed: %d\n", tos_errno); /* line: migrate */
+  for (int i = 0; i < 3; ++i) moved[i][0] = i + 1; /* line: away */
+  if (migrate(gettid(), home) < 0) printf("gdb_next_over_calls: migrate back failed: %d\n", tos_errno); /* line: back */
   printf("gdb_next_over_calls: back, %d\n", moved[0][0]); /* line: printf */
   send_block(1, "go", moved[1][0] + 1);                    /* line: send */
   receive(2, reply, moved[2][0] + 1);                      /* line: receive */

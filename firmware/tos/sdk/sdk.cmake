@@ -5,6 +5,9 @@
 #   m68k-tos/lib/                       the user libraries, user.ld, tos_user_layout.ld
 #   libexec/tos/check_68010.py          the 68010 check
 #   lib/cmake/TOS/                      TOSConfig.cmake, tos_add_program.cmake, the toolchain file
+#   src/                                the library sources their debug info names (testbed/,
+#                                       newlib/, generated/), for gdb with
+#   share/testbed/gdb/tos-sources.gdb   its `set substitute-path` from the build's paths to them
 # tos-cc and TOSConfig.cmake are generated from the variables of ../CMakeLists.txt (the flags,
 # TOS_USER_LIBRARIES): change them there and both follow.
 set(_sdk ${CMAKE_CURRENT_BINARY_DIR}/sdk)
@@ -57,6 +60,26 @@ foreach(l ${TOS_USER_LIBRARIES})
   endif()
 endforeach()
 list(JOIN TOS_SDK_SH_LIBRARIES " " TOS_SDK_SH_LIBRARIES)
+
+# The sources the libraries' DWARF names (absolute build paths, kept: the images are the same
+# bytes wherever they are built, and gdb in the clone finds them as they are) go to src/, with a
+# gdb script mapping the paths there: stepping into printf or send in a program built from the
+# install shows their lines.
+set(_debug_libraries)
+foreach(l ${TOS_USER_LIBRARIES})
+  if(TARGET ${l})
+    list(APPEND _debug_libraries "\"$<TARGET_FILE:${l}>\"")
+  endif()
+endforeach()
+list(JOIN _debug_libraries " " _debug_libraries)
+install(CODE "
+  execute_process(COMMAND \"${Python3_EXECUTABLE}\" \"${CMAKE_CURRENT_LIST_DIR}/install_debug_sources.py\"
+                          --objdump \"${CMAKE_OBJDUMP}\" --prefix \"\${CMAKE_INSTALL_PREFIX}\" --destdir \"\$ENV{DESTDIR}\"
+                          --root \"${_testbed_top}=testbed\" --root \"${NEWLIB_SRC}=newlib\"
+                          --root \"${TESTBED_GENERATED_DIR}=generated\" ${_debug_libraries} RESULT_VARIABLE _rc)
+  if(NOT _rc EQUAL 0)
+    message(FATAL_ERROR \"installing the TOS libraries' sources failed\")
+  endif()")
 list(JOIN TOS_PROGRAM_CFLAGS " " TOS_SDK_PROGRAM_CFLAGS)
 list(JOIN TOS_PROGRAM_LINK_FLAGS " " TOS_SDK_PROGRAM_LINK_FLAGS)
 set(TOS_SDK_C_FLAGS "${CMAKE_C_FLAGS}")
