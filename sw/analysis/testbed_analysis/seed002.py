@@ -76,7 +76,7 @@ def gap_ab(rep, args, size, m9, boards):
         moves += mv
         rep.check("Figure 9 A/B (gap %d), %d board(s): every run finished, every creation placed" % (GAP_AB, b),
                   len(t) == size["slaves"] and unserved == 0, "%d of %d runs, %d unserved (%s)" % (
-                      len(t), size["slaves"], unserved, d))
+                      len(t), size["slaves"], unserved, os.path.relpath(d, rep.out)))
         if b in t and b + 1 in t:
             got.append((b, 100.0 * (t[b + 1] / t[b] - 1)))
     if got:
@@ -97,7 +97,7 @@ def run(rep, args, size):
             res[(fig, b)] = times
             info[(fig, b)] = (unserved, moves, exits)
             rep.check("Figure %s, %d board(s): every run finished" % (fig, b), len(times) == size["slaves"],
-                      "%d of %d loopar runs printed a time (%s)" % (len(times), size["slaves"], d))
+                      "%d of %d loopar runs printed a time (%s)" % (len(times), size["slaves"], os.path.relpath(d, out)))
             if mode == "create":
                 rep.check("Figure %s, %d board(s): every creation placed by the scheduler" % (fig, b), unserved == 0,
                           "%d REX questions found no scheduler serving" % unserved)
