@@ -285,7 +285,7 @@ def analyse(rep, runs, size):
     info = {}
     for key, r in runs.items():
         b = phase_bounds(r["tr"])
-        rep.check("%s run: eight phases marked" % key, b is not None, os.path.relpath(r["dir"], rep.out))
+        rep.check("%s run: eight phases marked" % key, b is not None, os.path.basename(r["dir"]))
         info[key] = b
     base = info.get("baseline")
     if base is None or any(info.get(m) is None for m, *_ in METRICS):
