@@ -85,9 +85,15 @@ Pick pick_next_of(const Params& p, const std::vector<Task>& tasks, const std::ve
   const int64_t this_mm = prev >= 0 ? tasks[size_t(prev)].mm : kNoMm;
   Pick r;
   if (prev >= 0 && prev_runnable) r = {prev, goodness(p, tasks[size_t(prev)], this_cpu, this_mm)};
+  // goodness() without branches (the run list is long and its tasks' terms vary at random): a
+  // non-candidate scores -2, below a Pick without a task (-1), so it never wins.
   for (int t : list) {
-    if (!is_candidate(t)) continue;
-    int64_t g = goodness(p, tasks[size_t(t)], this_cpu, this_mm);
+    const Task& k = tasks[size_t(t)];
+    int64_t w = k.counter + k.priority;
+    w += (k.processor == this_cpu) * p.proc_change_penalty;
+    w += (k.mm != kNoMm && k.mm == this_mm) * p.mm_bonus;
+    int64_t g = k.counter > 0 ? w : 0;
+    g = is_candidate(t) ? g : -2;
     if (g > r.g) r = {t, g};  // strict: prev, then the earliest in the run list, wins a tie
   }
   return r;

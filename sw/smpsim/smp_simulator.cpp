@@ -174,6 +174,7 @@ class Machine {
     record_trace();
     if (lx_) {
       for (auto& c : lc_) c.need_resched = true;  // every processor runs schedule() at boot
+      lx_flagged_ = true;
       lx_flush();
     } else {
       dispatch_idle();
@@ -452,6 +453,7 @@ class Machine {
       for (int tid : tids) runlist_.insert(runlist_.begin(), tid);
       sync_counters();
       lx::wake_up(lp_, lt_, lc_, tids, scheme());
+      lx_flagged_ = true;
       return;
     }
     switch (s_.wakeup) {
@@ -601,6 +603,7 @@ class Machine {
   void lx_offer(int tid) {
     sync_counters();
     lx::reschedule_idle(lp_, lt_, lc_, tid, s_.wakeup != Wakeup::Silly);
+    lx_flagged_ = true;
   }
 
   // schedule() on a processor whose need_resched is set (or whose quantum ran out).
@@ -679,6 +682,7 @@ class Machine {
   // runs schedule(), in processor order (the serial simulator, 7.5.4). A processor switching
   // keeps its flag until its switch-in ends (the check on return to user mode).
   void lx_flush() {
+    if (!lx_flagged_) return;  // no flag set: nothing to scan (most events)
     for (bool again = true; again;) {
       again = false;
       for (size_t c = 0; c < cpus_.size(); ++c) {
@@ -690,6 +694,8 @@ class Machine {
         }
       }
     }
+    lx_flagged_ = false;  // unless a switching processor keeps its flag
+    for (auto& x : lc_) lx_flagged_ |= x.need_resched;
   }
 
   void record_trace() {
@@ -719,6 +725,7 @@ class Machine {
   std::vector<lx::Task> lt_;    // sched=linux: per thread
   std::vector<lx::Cpu> lc_;     // sched=linux: per processor
   std::vector<int> runlist_;    // sched=linux: the run queue, runnable tasks in Linux's order
+  bool lx_flagged_ = false;     // sched=linux: some processor's need_resched may be set
   Rng rng_;
   std::vector<Cpu> cpus_;
   std::vector<Thread> threads_;
