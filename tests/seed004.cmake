@@ -11,6 +11,13 @@ $1 bad.cfg 2>err.txt; s=$?; cat err.txt; test $s -eq 2 && grep -q 'bad.cfg:2: ba
           $<TARGET_FILE:smpsim>
   WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
 set_tests_properties(smpsim_refuses_a_bad_file PROPERTIES LABELS seed004)
+# Runs simulated at once (-j) give the table, the per-job table and the trace of the runs made one
+# by one, in the file's order (SCHED_RR and Linux curves, ranged nosync and instance_num).
+add_test(NAME smpsim_parallel_runs_give_the_same_tables
+  COMMAND sh -c "printf 'p=8 q=100 in=3%% out=3%% nosync=0-20:2 rand_ord=1 label=rr\nsync=5 barrier=40 spin=CS cmput=10%% rand_cmput_sigma=90/15%%\np=8 q=100 in=3%% out=3%% nosync=0 rand_ord=1 sched=linux wakeup=aip label=lx\nsync=4 barrier=40 spin=2CS+ cmput=1%% rand_cmput_sigma=90/15%% instance_num=1-9\n' > par.cfg; for j in 1 3; do $1 par.cfg -j $j -o t$j.tsv --jobs-out jobs$j.tsv --trace-job 0 --trace-until 20000 --trace-out tr$j.tsv || exit 1; done; test $(wc -l < t1.tsv) -eq 21 && cmp t1.tsv t3.tsv && cmp jobs1.tsv jobs3.tsv && cmp tr1.tsv tr3.tsv" sh
+          $<TARGET_FILE:smpsim>
+  WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(smpsim_parallel_runs_give_the_same_tables PROPERTIES LABELS seed004)
 # Each experiment at its reduced size; the command exits 1 when a shape check fails (the checks
 # and what they test: sw/smpsim/seed004_experiments.py; the full size: docs-seed004).
 set(_s4_out ${CMAKE_BINARY_DIR}/test-out/seed004)

@@ -8,33 +8,13 @@ namespace smpsim::linux_sched {
 
 int64_t nice_to_cycles(int nice, int64_t q) { return std::max<int64_t>(1, q * (20 - nice) / 20); }
 
-int64_t goodness(const Params& p, const Task& t, int this_cpu, int64_t this_mm) {
-  // Lines 3-4: an exhausted task is worth 0 whatever else holds, so only a new epoch revives it.
-  if (t.counter <= 0) return 0;
-  int64_t w = t.counter;
-  // Lines 5-6: staying on the processor whose cache holds the task is worth PROC_CHANGE_PENALTY.
-  if (t.processor == this_cpu) w += p.proc_change_penalty;
-  // Lines 7-8: the address space of the processor's current task (a thread of the same job).
-  if (t.mm != kNoMm && t.mm == this_mm) w += p.mm_bonus;
-  return w + t.priority;
-}
-
 void recalculate(std::vector<Task>& tasks) {
   for (auto& t : tasks) t.counter = t.counter / 2 + t.priority;
 }
 
 Pick pick_next(const Params& p, const std::vector<Task>& tasks, const std::vector<int>& candidates, int this_cpu,
                int prev, bool prev_runnable) {
-  // this_cpu's current task is prev even when prev is blocking: its address space still gives the
-  // bonus, which is how a blocking thread hands its processor to a sibling (7.5.2).
-  const int64_t this_mm = prev >= 0 ? tasks[size_t(prev)].mm : kNoMm;
-  Pick r;
-  if (prev >= 0 && prev_runnable) r = {prev, goodness(p, tasks[size_t(prev)], this_cpu, this_mm)};
-  for (int t : candidates) {
-    int64_t g = goodness(p, tasks[size_t(t)], this_cpu, this_mm);
-    if (g > r.g) r = {t, g};  // strict: prev, then the earliest in the run list, wins a tie
-  }
-  return r;
+  return pick_next_of(p, tasks, candidates, [](int) { return true; }, this_cpu, prev, prev_runnable);
 }
 
 int64_t preemption_goodness(const Params& p, const std::vector<Task>& tasks, const std::vector<Cpu>& cpus, int t,

@@ -7,6 +7,7 @@
 // time, and asks these functions what Linux would do.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -48,7 +49,17 @@ int64_t nice_to_cycles(int nice, int64_t q);
 // Algorithm 1, plus Linux's own `weight += p->priority` (2.2; 2.4 adds 20 - nice), which the
 // seed leaves out because with equal nice values it is the same constant for every task that
 // has not exhausted its quantum and so never changes a comparison.
-int64_t goodness(const Params& p, const Task& t, int this_cpu, int64_t this_mm);
+// (Inline: the simulator evaluates it for every runnable task at every decision.)
+inline int64_t goodness(const Params& p, const Task& t, int this_cpu, int64_t this_mm) {
+  // Lines 3-4: an exhausted task is worth 0 whatever else holds, so only a new epoch revives it.
+  if (t.counter <= 0) return 0;
+  int64_t w = t.counter;
+  // Lines 5-6: staying on the processor whose cache holds the task is worth PROC_CHANGE_PENALTY.
+  if (t.processor == this_cpu) w += p.proc_change_penalty;
+  // Lines 7-8: the address space of the processor's current task (a thread of the same job).
+  if (t.mm != kNoMm && t.mm == this_mm) w += p.mm_bonus;
+  return w + t.priority;
+}
 
 // Algorithm 4, lines 20-21 (6.4.4): counter <- counter/2 + NICE_TO_TICKS(nice) for every task,
 // running and blocked ones included; the halving keeps it below twice the refill.
@@ -63,6 +74,30 @@ struct Pick {
 };
 Pick pick_next(const Params& p, const std::vector<Task>& tasks, const std::vector<int>& candidates, int this_cpu,
                int prev, bool prev_runnable);
+
+// pick_next with the candidates the tasks of `list` for which is_candidate(task) holds, in list
+// order: the simulator passes its run list as it is rather than copying the candidates out.
+template <class IsCandidate>
+Pick pick_next_of(const Params& p, const std::vector<Task>& tasks, const std::vector<int>& list,
+                  IsCandidate is_candidate, int this_cpu, int prev, bool prev_runnable) {
+  // this_cpu's current task is prev even when prev is blocking: its address space still gives the
+  // bonus, which is how a blocking thread hands its processor to a sibling (7.5.2).
+  const int64_t this_mm = prev >= 0 ? tasks[size_t(prev)].mm : kNoMm;
+  Pick r;
+  if (prev >= 0 && prev_runnable) r = {prev, goodness(p, tasks[size_t(prev)], this_cpu, this_mm)};
+  // goodness() without branches (the run list is long and its tasks' terms vary at random): a
+  // non-candidate scores -2, below a Pick without a task (-1), so it never wins.
+  for (int t : list) {
+    const Task& k = tasks[size_t(t)];
+    int64_t w = k.counter + k.priority;
+    w += (k.processor == this_cpu) * p.proc_change_penalty;
+    w += (k.mm != kNoMm && k.mm == this_mm) * p.mm_bonus;
+    int64_t g = k.counter > 0 ? w : 0;
+    g = is_candidate(t) ? g : -2;
+    if (g > r.g) r = {t, g};  // strict: prev, then the earliest in the run list, wins a tie
+  }
+  return r;
+}
 
 // The goodness difference reschedule_idle uses on a busy processor c (Algorithm 2, line 11):
 // goodness(t, c) - goodness(c.current_task, c), both against the current task's address space.

@@ -5,7 +5,7 @@ the curves (PNG and SVG) and checks the shape the seed describes. The checks are
 the simulated rows; the seed's numbers enter only where a check tests a claim the thesis states
 as a number (7.7's SSR and elapsed-time tables: THESIS_7_7_*), and in seed004_doc.py's columns.
 
-  smpsim-experiment NAME[,NAME...]|all [--size reduced|full] [--out DIR] [--doc FILE] [--quiet]
+  smpsim-experiment NAME[,NAME...]|all [--size reduced|full] [--out DIR] [--doc FILE] [--quiet] [--jobs N]
 
 Exit status: 0 every check passed, 1 a check failed, 2 bad arguments or a failed simulator run.
 """
@@ -28,8 +28,8 @@ class Failure(Exception):
 
 
 class Ctx:
-    def __init__(self, smpsim, out, size, quiet, reuse=False):
-        self.smpsim, self.out, self.size, self.quiet, self.reuse = smpsim, out, size, quiet, reuse
+    def __init__(self, smpsim, out, size, quiet, reuse=False, jobs=1):
+        self.smpsim, self.out, self.size, self.quiet, self.reuse, self.jobs = smpsim, out, size, quiet, reuse, jobs
         self.full = size == "full"
         self.cache = {}
 
@@ -48,7 +48,8 @@ class Ctx:
         if not fresh:
             with open(path, "w") as f:
                 f.write(cfg)
-            r = subprocess.run([self.smpsim, path, "-o", tsv, *extra], capture_output=True, text=True)
+            par = ["-j", str(self.jobs)] if self.jobs > 1 else []  # the same tables, N runs at once
+            r = subprocess.run([self.smpsim, path, "-o", tsv, *par, *extra], capture_output=True, text=True)
             if r.returncode != 0:
                 raise Failure(f"smpsim {path} exited {r.returncode}: {r.stderr.strip()}")
         rows = {}
@@ -1327,13 +1328,18 @@ def main(smpsim, argv=None):
                     "OUT/seed004), put after the simulator's")
     ap.add_argument("--reuse", action="store_true",
                     help="reuse OUT's tables of identical configurations made by the same smpsim (regenerate the doc)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="simulate N runs of a configuration at once (smpsim -j N; the tables are the same)")
     a = ap.parse_args(argv)
     names = list(EXPERIMENTS) if a.names == "all" else a.names.split(",")
     bad = [n for n in names if n not in EXPERIMENTS]
     if bad:
         print(f"smpsim-experiment: unknown experiment(s) {bad}; known: {', '.join(EXPERIMENTS)}", file=sys.stderr)
         return 2
-    ctx = Ctx(smpsim, os.path.abspath(a.out), a.size, a.quiet, a.reuse)
+    if a.jobs < 1:
+        print("smpsim-experiment: --jobs takes a positive number", file=sys.stderr)
+        return 2
+    ctx = Ctx(smpsim, os.path.abspath(a.out), a.size, a.quiet, a.reuse, a.jobs)
     results, failed = [], 0
     t0 = time.time()
     for n in names:

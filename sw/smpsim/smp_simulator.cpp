@@ -1,6 +1,6 @@
 // The engine of seed 004's SMP simulator. One pending event per processor (the earlier of the
-// end of its current activity and the end of its quantum); an event is identified by the
-// processor's generation counter, so rescheduling a processor simply outdates its old event.
+// end of its current activity and the end of its quantum); rescheduling a processor replaces
+// its event (EventTable).
 #include "smp_simulator.h"
 
 #include "linux_sched.h"
@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
-#include <queue>
+#include <climits>
 
 namespace smpsim {
 
@@ -86,7 +86,6 @@ struct Job {
 struct Cpu {
   CState state = CState::Idle;
   int thread = -1;
-  uint64_t gen = 0;
   int64_t seg_start = 0, quantum_end = 0, act_end = 0;
   bool pending_success = false;
   OutWhy why = OutWhy::Preempt;
@@ -94,21 +93,36 @@ struct Cpu {
   int lx_prev = -1;  // sched=linux: the runnable prev to offer reschedule_idle once next is in
 };
 
-struct Event {
-  int64_t time;
-  int cpu;
-  uint64_t gen;
-  bool operator>(const Event& o) const {
-    if (time != o.time) return time > o.time;
-    if (cpu != o.cpu) return cpu > o.cpu;
-    return gen > o.gen;
+// The pending events, one per processor at most: the next is the earliest, the lower processor
+// id on a tie (the serial order of 7.5.4). A heap of every event ever scheduled, outdated ones
+// skipped when popped, gave the same order but grew with the outdated events and was the
+// simulator's hottest spot; a scan of the processors' times is cheaper than keeping any order.
+class EventTable {
+ public:
+  static constexpr int64_t kNone = INT64_MAX;
+  explicit EventTable(size_t n) : time_(n, kNone) {}
+  void set(int c, int64_t t) { time_[size_t(c)] = t; }  // t = kNone: nothing pending on c
+  // The processor of the next event, or -1.
+  int next() const {
+    int best = -1;
+    int64_t bt = kNone;
+    for (size_t c = 0; c < time_.size(); ++c)
+      if (time_[c] < bt) {
+        bt = time_[c];
+        best = int(c);
+      }
+    return best;
   }
+  int64_t time(int c) const { return time_[size_t(c)]; }
+
+ private:
+  std::vector<int64_t> time_;
 };
 
 class Machine {
  public:
   explicit Machine(const RunSpec& s)
-      : s_(s), lx_(s.sched == Sched::Linux), lp_(s.linux_params), rng_(s.seed), cpus_(size_t(s.p)) {
+      : s_(s), lx_(s.sched == Sched::Linux), lp_(s.linux_params), rng_(s.seed), cpus_(size_t(s.p)), events_(size_t(s.p)) {
     for (auto& js : s.jobs) {
       Job j;
       j.spec = js;
@@ -149,6 +163,7 @@ class Machine {
         x.mm = t.job >= 0 ? int64_t(t.job) : int64_t(jobs_.size()) + int64_t(i);
       }
     }
+    is_ready_.assign(threads_.size(), 1);  // every thread starts Ready
     res_.threads = int64_t(threads_.size());
     res_.sync_threads = int64_t(threads_.size()) - s.nosync;
     threads_left_ = res_.sync_threads;
@@ -159,21 +174,21 @@ class Machine {
     record_trace();
     if (lx_) {
       for (auto& c : lc_) c.need_resched = true;  // every processor runs schedule() at boot
+      lx_flagged_ = true;
       lx_flush();
     } else {
       dispatch_idle();
     }
-    while (threads_left_ > 0 && !stopped_ && !events_.empty()) {
-      Event e = events_.top();
-      events_.pop();
-      Cpu& c = cpus_[size_t(e.cpu)];
-      if (e.gen != c.gen) continue;  // outdated
-      if (e.time > s_.max_cycles) break;
-      now_ = e.time;
+    for (int ec; threads_left_ > 0 && !stopped_ && (ec = events_.next()) >= 0;) {
+      const int64_t et = events_.time(ec);
+      Cpu& c = cpus_[size_t(ec)];
+      if (et > s_.max_cycles) break;
+      events_.set(ec, EventTable::kNone);
+      now_ = et;
       switch (c.state) {
-        case CState::In: start_running(e.cpu); break;
-        case CState::Out: finish_switch_out(e.cpu); break;
-        case CState::Run: running_event(e.cpu); break;
+        case CState::In: start_running(ec); break;
+        case CState::Out: finish_switch_out(ec); break;
+        case CState::Run: running_event(ec); break;
         case CState::Idle: break;
       }
       if (lx_) lx_flush();
@@ -199,19 +214,19 @@ class Machine {
 
   void schedule(int c) {
     Cpu& cpu = cpus_[size_t(c)];
-    ++cpu.gen;
     int64_t t;
     switch (cpu.state) {
       case CState::Run: t = std::min(cpu.act_end, cpu.quantum_end); break;
       case CState::In: t = now_ + s_.in; break;
       case CState::Out: t = now_ + s_.out; break;
-      default: return;
+      default: events_.set(c, EventTable::kNone); return;
     }
-    events_.push({t, c, cpu.gen});
+    events_.set(c, t);
   }
 
   void set_state(Thread& t, TState st) {
     t.state = st;
+    is_ready_[size_t(&t - threads_.data())] = st == TState::Ready;
     if (st == TState::Finished) {
       --threads_left_;
       stopped_ |= s_.stop_first;
@@ -438,6 +453,7 @@ class Machine {
       for (int tid : tids) runlist_.insert(runlist_.begin(), tid);
       sync_counters();
       lx::wake_up(lp_, lt_, lc_, tids, scheme());
+      lx_flagged_ = true;
       return;
     }
     switch (s_.wakeup) {
@@ -501,7 +517,7 @@ class Machine {
     Thread& t = threads_[size_t(tid)];
     cpu.thread = -1;
     cpu.state = CState::Idle;
-    ++cpu.gen;
+    events_.set(c, EventTable::kNone);
     t.cpu = -1;
     if (lx_) {
       lx_finish_switch_out(c, tid);
@@ -587,6 +603,7 @@ class Machine {
   void lx_offer(int tid) {
     sync_counters();
     lx::reschedule_idle(lp_, lt_, lc_, tid, s_.wakeup != Wakeup::Silly);
+    lx_flagged_ = true;
   }
 
   // schedule() on a processor whose need_resched is set (or whose quantum ran out).
@@ -602,17 +619,17 @@ class Machine {
     Cpu& cpu = cpus_[size_t(c)];
     lc_[size_t(c)].need_resched = false;
     lc_[size_t(c)].last_active = now_;
-    sync_counters();
-    std::vector<int> cand;
-    cand.reserve(runlist_.size());
-    for (int t : runlist_)
-      if (threads_[size_t(t)].state == TState::Ready) cand.push_back(t);
-    lx::Pick pk = lx::pick_next(lp_, lt_, cand, c, prev, prev_runnable);
+    // Of the running tasks' counters only prev's is read before a new epoch's (sync_counters'
+    // value is a function of the time, so the others are brought up to date when next read).
+    if (cpu.state == CState::Run) lt_[size_t(cpu.thread)].counter = std::max<int64_t>(0, cpu.quantum_end - now_);
+    auto ready = [this](int t) { return is_ready_[size_t(t)] != 0; };
+    lx::Pick pk = lx::pick_next_of(lp_, lt_, runlist_, ready, c, prev, prev_runnable);
     if (pk.g == 0) {  // lines 19-22
+      sync_counters();
       lx::recalculate(lt_);
       ++res_.epochs;
       apply_counters();
-      pk = lx::pick_next(lp_, lt_, cand, c, prev, prev_runnable);
+      pk = lx::pick_next_of(lp_, lt_, runlist_, ready, c, prev, prev_runnable);
     }
     if (prev >= 0 && prev_runnable && pk.next == prev) {
       cpu.quantum_end = now_ + lt_[size_t(prev)].counter;  // no switch (lines 5-7 win the tie)
@@ -665,6 +682,7 @@ class Machine {
   // runs schedule(), in processor order (the serial simulator, 7.5.4). A processor switching
   // keeps its flag until its switch-in ends (the check on return to user mode).
   void lx_flush() {
+    if (!lx_flagged_) return;  // no flag set: nothing to scan (most events)
     for (bool again = true; again;) {
       again = false;
       for (size_t c = 0; c < cpus_.size(); ++c) {
@@ -676,6 +694,8 @@ class Machine {
         }
       }
     }
+    lx_flagged_ = false;  // unless a switching processor keeps its flag
+    for (auto& x : lc_) lx_flagged_ |= x.need_resched;
   }
 
   void record_trace() {
@@ -705,12 +725,14 @@ class Machine {
   std::vector<lx::Task> lt_;    // sched=linux: per thread
   std::vector<lx::Cpu> lc_;     // sched=linux: per processor
   std::vector<int> runlist_;    // sched=linux: the run queue, runnable tasks in Linux's order
+  bool lx_flagged_ = false;     // sched=linux: some processor's need_resched may be set
   Rng rng_;
   std::vector<Cpu> cpus_;
   std::vector<Thread> threads_;
+  std::vector<char> is_ready_;  // threads_[i].state == Ready, packed for lx_decide's scan
   std::vector<Job> jobs_;
   std::deque<int> ready_;
-  std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+  EventTable events_;
   int64_t now_ = 0;
   int64_t threads_left_ = 0;
   bool stopped_ = false;  // stop_first: a thread has finished

@@ -6,9 +6,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <thread>
+#include <vector>
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -30,6 +33,7 @@ int main(int argc, char** argv) {
   std::string config, out_path, trace_path, jobs_path;
   int64_t seed = -1, max_cycles = int64_t(1) << 42, trace_until = 0;
   int trace_job = -1;
+  unsigned parallel = 1;
   app.add_option("config", config, "configuration file")->required();
   app.add_option("-o,--output", out_path, "write the table here instead of stdout");
   app.add_option("--seed", seed, "override every curve's seed")->check(CLI::NonNegativeNumber);
@@ -41,6 +45,9 @@ int main(int argc, char** argv) {
   app.add_option("--trace-until", trace_until, "last cycle of the trace")->check(CLI::NonNegativeNumber);
   app.add_option("--trace-out", trace_path, "file for the trace (first curve, first point)");
   app.add_option("--jobs-out", jobs_path, "write one row per job instance: label x job sync mu sigma spins successes");
+  app.add_option("-j,--parallel", parallel, "simulate this many runs at once (the output is the same, in the same order)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -79,40 +86,59 @@ int main(int argc, char** argv) {
     jobs_file << "label\tx\tjob\tsync\tmu\tsigma\tspins\tsuccesses\n";
   }
   os << "label\tx\tthreads\tsync_threads\tspin\tssr\tspins\tsuccesses\tblocks\tswitches\telapsed\tcompleted\tepochs\n";
-  bool all_done = true, traced = false;
-  for (auto& curve : cfg.curves) {
+  // Every run of the file, in output order; each run is independent of the others (its own
+  // machine and random stream), so they may be simulated in any order and at once.
+  struct Run {
+    const smpsim::CurveSpec* curve;
+    smpsim::CurvePoint pt;
+    smpsim::RunResult r;
+  };
+  std::vector<Run> runs;
+  for (auto& curve : cfg.curves)
     for (auto& pt : smpsim::expand_curve(curve)) {
       pt.spec.max_cycles = max_cycles;
       if (seed >= 0) pt.spec.seed = uint64_t(seed);
-      if (trace_job >= 0 && !traced) {
+      if (trace_job >= 0 && runs.empty()) {  // the first curve's first point
         pt.spec.trace_job = trace_job;
         pt.spec.trace_until = trace_until;
       }
-      smpsim::RunResult r = smpsim::simulate(pt.spec);
-      if (trace_job >= 0 && !traced) {
-        traced = true;
-        std::ofstream tf(trace_path);
-        if (!tf) {
-          std::cerr << "smpsim: " << trace_path << ": cannot write\n";
-          return 2;
-        }
-        tf << "time\tready\trunning\tblocked\n";
-        for (auto& p : r.trace) tf << p.time << "\t" << p.ready << "\t" << p.running << "\t" << p.blocked << "\n";
-      }
-      char ssr[32];
-      if (r.spins) std::snprintf(ssr, sizeof ssr, "%.4f", r.ssr());
-      else std::snprintf(ssr, sizeof ssr, "nan");
-      const int64_t spin = curve.jobs.front().spin;
-      os << curve.label << "\t" << pt.x << "\t" << r.threads << "\t" << r.sync_threads << "\t"
-         << (spin >= smpsim::kSpinForever ? std::string("inf") : std::to_string(spin)) << "\t" << ssr << "\t" << r.spins << "\t" << r.successes << "\t" << r.blocks
-         << "\t" << r.switches << "\t" << r.elapsed << "\t" << (r.completed ? 1 : 0) << "\t" << r.epochs << "\n";
-      all_done &= r.completed;
-      if (jobs_file.is_open())
-        for (size_t j = 0; j < pt.spec.jobs.size(); ++j)
-          jobs_file << curve.label << "\t" << pt.x << "\t" << j << "\t" << pt.spec.jobs[j].size << "\t"
-                    << pt.spec.jobs[j].mu << "\t" << pt.spec.jobs[j].sigma << "\t" << r.job_spins[j] << "\t"
-                    << r.job_successes[j] << "\n";
+      runs.push_back({&curve, std::move(pt), {}});
     }
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < runs.size();) runs[i].r = smpsim::simulate(runs[i].pt.spec);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned k = 1; k < parallel && k < runs.size(); ++k) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  bool all_done = true;
+  if (trace_job >= 0 && !runs.empty()) {
+    std::ofstream tf(trace_path);
+    if (!tf) {
+      std::cerr << "smpsim: " << trace_path << ": cannot write\n";
+      return 2;
+    }
+    tf << "time\tready\trunning\tblocked\n";
+    for (auto& p : runs.front().r.trace) tf << p.time << "\t" << p.ready << "\t" << p.running << "\t" << p.blocked << "\n";
+  }
+  for (auto& run : runs) {
+    const smpsim::CurveSpec& curve = *run.curve;
+    const smpsim::CurvePoint& pt = run.pt;
+    const smpsim::RunResult& r = run.r;
+    char ssr[32];
+    if (r.spins) std::snprintf(ssr, sizeof ssr, "%.4f", r.ssr());
+    else std::snprintf(ssr, sizeof ssr, "nan");
+    const int64_t spin = curve.jobs.front().spin;
+    os << curve.label << "\t" << pt.x << "\t" << r.threads << "\t" << r.sync_threads << "\t"
+       << (spin >= smpsim::kSpinForever ? std::string("inf") : std::to_string(spin)) << "\t" << ssr << "\t" << r.spins << "\t" << r.successes << "\t" << r.blocks
+       << "\t" << r.switches << "\t" << r.elapsed << "\t" << (r.completed ? 1 : 0) << "\t" << r.epochs << "\n";
+    all_done &= r.completed;
+    if (jobs_file.is_open())
+      for (size_t j = 0; j < pt.spec.jobs.size(); ++j)
+        jobs_file << curve.label << "\t" << pt.x << "\t" << j << "\t" << pt.spec.jobs[j].size << "\t"
+                  << pt.spec.jobs[j].mu << "\t" << pt.spec.jobs[j].sigma << "\t" << r.job_spins[j] << "\t"
+                  << r.job_successes[j] << "\n";
   }
   os.flush();
   if (!all_done) {
