@@ -572,6 +572,12 @@ def analyse_busy(rep, tr, size, seed=SEED, tr_clock=None):
                 float(np.mean(fb)), "ms", "quiet %.3f, busy max %.3f; the sender computes 10 ms of CPU work (a calibrated loop) between messages: longer when it shares the CPU"
                 % (np.mean(fq), np.max(fb)))
     e = busy_extensions(tr, size)
+    # Quiet, an rtr waits for a loop pass on each board; held by a compute-bound thread's slice
+    # (3.3.5) it waits up to the slice: ten times its quiet median is only reached that way.
+    rq = float(np.median(g(quiet_r, "rtr_flight")))
+    rep.check("an MPC waits for a compute-bound thread's slice (3.3.5): the longest busy rtr flight over ten quiet medians",
+              e["held"]["rtr_flight"] > 9 * rq, "longest busy rtr flight %.1f ms, quiet median %.2f ms"
+              % (e["held"]["rtr_flight"] + rq, rq))
     held = lambda e: "focus %.1f, rtr %.1f, msg %.1f" % tuple(e["held"][k] for k in ("focus_flight", "rtr_flight", "msg_flight"))
     rep.row("worst remote communication when busy (3.3.5: can exceed three 20 ms slices)", 60.0, e["bound"], "ms",
             "each MPC's longest busy flight over its quiet median, summed: %s; the protocols observed whole (request "
