@@ -38,6 +38,18 @@ static void slave(void *arg) {
 
 static long lo_of(long work, int slaves, int i) { return work * i / slaves; }
 
+/* One collector a slave, on the master's board, waiting for its result: a slave's send then
+ * completes when its share is done and the slave ends there, as Block 1a's slaves did after
+ * RHODOS's message. TOS's channels are synchronous: the master receiving in slave order held
+ * every slave that finished early in its send until the ones before it had finished, so all
+ * ended together at the end and migration on exit (Figure 9) found nothing left to move. */
+static long results[MAX_SLAVES];
+static void collector(void *arg) {
+  int i = (int)(long)arg;
+  if (receive(2 * i + 1, &results[i], sizeof results[i]) != sizeof results[i]) exit(1);
+  exit(0);
+}
+
 int main(int argc, char **argv) {
   int twin = argc == 4 && !strcmp(argv[1], "twin");
   int slaves = argc == 4 ? atoi(argv[2]) : 0;
@@ -54,16 +66,17 @@ int main(int argc, char **argv) {
         printf("loopar: slave %d: %s\n", i, tos_strerror(tos_errno));
         return 1;
       }
+    for (int i = 0; i < slaves; ++i)
+      if (!create(MAX_SLAVES + i, 1, HERE, collector, (void *)(long)i)) {
+        printf("loopar: collector %d: %s\n", i, tos_strerror(tos_errno));
+        return 1;
+      }
     for (int i = 0; i < slaves; ++i) {
       long range[2] = {lo_of(work, slaves, i), lo_of(work, slaves, i + 1)};
       send_block(2 * i, range, sizeof range);
     }
-    for (int i = 0; i < slaves; ++i) {
-      long r;
-      if (receive(2 * i + 1, &r, sizeof r) != sizeof r) return 1;
-      total += r;
-    }
-    if (wait() != 0) return 1;
+    if (wait() != 0) return 1; /* the slaves and their collectors */
+    for (int i = 0; i < slaves; ++i) total += results[i];
   } else {
     int pid[MAX_SLAVES];
     for (int i = 0; i < slaves; ++i) {
