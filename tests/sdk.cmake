@@ -48,28 +48,21 @@ foreach(doc README.md firmware/tos/README.md)
                        FIXTURES_REQUIRED tos_sdk TIMEOUT 1500)
 endforeach()
 
-# gdb on a program built with the installed SDK: lines, arguments, locals, bt down to main.
+# gdb on a program built with the installed SDK (gdb/gdb_test.py SUBCOMMAND against the install).
+function(_sdk_gdb_test name subcommand timeout)
+  add_test(NAME ${name}
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py ${subcommand}
+            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH}
+            --sdk ${_sdk_prefix})
+  set_tests_properties(${name} PROPERTIES LABELS "gdb;sdk" FIXTURES_REQUIRED tos_sdk TIMEOUT ${timeout})
+endfunction()
 if(TESTBED_GDB_MULTIARCH)
-  add_test(NAME gdb_sdk_program_backtrace_reaches_main
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py sdk_backtrace
-            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH}
-            --sdk ${_sdk_prefix})
-  set_tests_properties(gdb_sdk_program_backtrace_reaches_main PROPERTIES
-    LABELS "gdb;sdk" FIXTURES_REQUIRED tos_sdk TIMEOUT 300)
-  # and built for debugging (tos-cc -Og; CMake's Debug configuration): every local has its value
-  add_test(NAME gdb_sdk_debug_builds_show_every_local
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py sdk_debug_build
-            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH}
-            --sdk ${_sdk_prefix})
-  set_tests_properties(gdb_sdk_debug_builds_show_every_local PROPERTIES
-    LABELS "gdb;sdk" FIXTURES_REQUIRED tos_sdk TIMEOUT 600)
-  # and the TOS libraries' sources it steps into are the install's (share/testbed/gdb/tos-sources.gdb)
-  add_test(NAME gdb_sdk_library_sources_listed_from_the_install
-    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py sdk_library_sources
-            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH}
-            --sdk ${_sdk_prefix})
-  set_tests_properties(gdb_sdk_library_sources_listed_from_the_install PROPERTIES
-    LABELS "gdb;sdk" FIXTURES_REQUIRED tos_sdk TIMEOUT 300)
+  # lines, arguments, locals, bt down to main
+  _sdk_gdb_test(gdb_sdk_program_backtrace_reaches_main sdk_backtrace 300)
+  # built for debugging (tos-cc -Og; CMake's Debug configuration): every local has its value
+  _sdk_gdb_test(gdb_sdk_debug_builds_show_every_local sdk_debug_build 600)
+  # the TOS libraries' sources it steps into are the install's (share/testbed/gdb/tos-sources.gdb)
+  _sdk_gdb_test(gdb_sdk_library_sources_listed_from_the_install sdk_library_sources 300)
 endif()
 
 # Every tool of build/bin answers --version with the project's version and the git commit, and

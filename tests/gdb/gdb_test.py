@@ -383,6 +383,15 @@ def marked_lines():
     return lines
 
 
+def next_over_calls_sim(name, prefix):
+    """The machine running tests/tos/gdb_next_over_calls.c with its gdb server on a free port, in
+    the NI mode of --dma: (port, Sim)."""
+    port = free_port(name, 6)
+    return port, Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000",
+                      "--set", "board.filestore=tos-gdb_next_over_calls.fs", "--set", "centrenet.dma=" + A.dma,
+                      "--console", "earth", "--out", tempfile.mkdtemp(prefix=prefix)], port)
+
+
 def next_over_calls(name):
     """`next` over system calls in a TOS thread (issue #62): earth stops at the printf line of
     tests/tos/gdb_next_over_calls.c, then `next` three times: over printf (a write to the console),
@@ -395,10 +404,7 @@ def next_over_calls(name):
     stops in the kernel (thread 1). Once per NI mode (--dma): the pages come home through the NI either way."""
     lines = marked_lines()
     prog = os.path.join(A.firmware, "gdb_next_over_calls.elf")
-    port = free_port(name, 6)
-    sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000",
-               "--set", "board.filestore=tos-gdb_next_over_calls.fs", "--set", "centrenet.dma=" + A.dma,
-               "--console", "earth", "--out", tempfile.mkdtemp(prefix="gdb-next-")], port)
+    port, sim = next_over_calls_sim(name, "gdb-next-")
     try:
         out = gdb(port + 1, ["monitor space user", "break gdb_next_over_calls.c:%d" % lines["printf"], "continue",
                              "thread", "next", "thread", "next", "thread", "next", "thread", "info frame",
@@ -450,10 +456,7 @@ def next_over_migrate(name):
     `finish` come back to main. Once per NI mode (--dma)."""
     lines = marked_lines()
     prog = os.path.join(A.firmware, "gdb_next_over_calls.elf")
-    port = free_port(name, 6)
-    sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000",
-               "--set", "board.filestore=tos-gdb_next_over_calls.fs", "--set", "centrenet.dma=" + A.dma,
-               "--console", "earth", "--out", tempfile.mkdtemp(prefix="gdb-migrate-")], port)
+    port, sim = next_over_calls_sim(name, "gdb-migrate-")
     try:
         out = gdb(port + 1, ["monitor space user", "break gdb_next_over_calls.c:%d" % lines["migrate"], "continue",
                              "thread", "next", "thread", "info threads", "next", "thread", "p moved[2][0]",

@@ -331,10 +331,10 @@ def board_counts(run_dir):
         text = open(os.path.join(run_dir, "testbed.log")).read()
     except OSError:
         return None
-    mhz = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", text)
+    mhz = runner.clock_mhz_of(text)
     boards = dict((b, (int(i), int(c), int(st))) for b, i, c, st in
                   re.findall(r"^board (\w+) .*? (\d+) instructions, (\d+) cycles \((\d+) stopped\)", text, re.M))
-    return (boards, float(mhz.group(1)) * 1e6) if mhz and boards else None
+    return (boards, mhz * 1e6) if mhz and boards else None
 
 
 def slaves_busy(run_dir):

@@ -159,15 +159,6 @@ takes the events; the filter is programmed from the master's shell during the ru
 monitor-level figures at the report's master rate are in [filter.md](filter.md)."""
 
 
-def run_clock_mhz(out_dir):
-    """The CPU clock the run's machine had (testbed prints it), or None."""
-    import re
-    try:
-        m = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", open(os.path.join(out_dir, "testbed.log")).read())
-    except OSError:
-        return None
-    return float(m.group(1)) if m else None
-
 
 def main(argv=None, bin_dir=None, firmware_dir=None):
     ap = argparse.ArgumentParser(prog="testbed-experiment", description=__doc__)
@@ -268,7 +259,7 @@ def main(argv=None, bin_dir=None, firmware_dir=None):
         body = [opening("Seed 000 section 3 on the simulated Testbed", cmd,
                         "docs-section3" + ("" if args.profile == "default" else "-" + args.profile), INTRO,
                         args.size, time.time() - t_all, args.profile, " for all experiments"),
-                overview(reps, run_clock_mhz(os.path.join(args.out, "local")))]
+                overview(reps, runner.clock_mhz(os.path.join(args.out, "local")))]
         for rep in reps:
             for _n, path, _c in rep.figures:
                 shutil.copy(os.path.join(rep.out_dir, path), figdir)

@@ -170,9 +170,8 @@ def tick_path(out_dir, elf):
         return None
     from . import kernel_profile
     parts = [(n, kernel_profile.per_entry(path, elf, n, first=f)[0]) for n, f in TICK_PATH]
-    with open(os.path.join(out_dir, "testbed.log")) as fh:
-        mhz = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", fh.read())
-    return (parts, float(mhz.group(1))) if mhz else None
+    mhz = runner.clock_mhz(out_dir)
+    return (parts, mhz) if mhz else None
 
 
 def analyse_local(rep, tr, size, seed=SEED, tick=None):
@@ -733,12 +732,12 @@ def overflow_result(out_dir, testbed_log):
     t0, t1 = min(user), max(user)
     inside = sum(1 for e in tr.events if 1 <= e.board <= n and t0 <= e.t <= t1)
     ms = re.search(r"logger: sustained (\d+) pairs/s: (\d+) pairs logged in (\d+) ms", runner.console(out_dir, "master"))
-    clock = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", testbed_log)
+    clock = runner.clock_mhz_of(testbed_log)
     return {"slaves": n, "calls": int(m.group(2)), "ms": int(m.group(3)), "sent": int(m.group(4)), "lost": int(m.group(5)),
             "written": inside + lost, "probe_lost": lost, "window_ms": t1 - t0,
             "rate": (inside + lost) / n / max(t1 - t0, 1e-3) * 1000.0,
             "sustained": (int(ms.group(1)), int(ms.group(2)), int(ms.group(3))) if ms else None,
-            "clock_mhz": float(clock.group(1)) if clock else None}
+            "clock_mhz": clock}
 
 
 def analyse_overflow(rep, trials, seed=SEED):

@@ -98,6 +98,22 @@ def monitor_losses(testbed_log):
     return res
 
 
+def clock_mhz_of(testbed_log):
+    """The CPU clock in MHz a run's testbed.log text says its machine had (testbed prints it on
+    its cpu: line), or None."""
+    m = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", testbed_log)
+    return float(m.group(1)) if m else None
+
+
+def clock_mhz(out_dir):
+    """clock_mhz_of the run folder's testbed.log, or None without one."""
+    try:
+        with open(os.path.join(out_dir, "testbed.log")) as fh:
+            return clock_mhz_of(fh.read())
+    except OSError:
+        return None
+
+
 def console(out_dir, board):
     try:
         return open(os.path.join(out_dir, board + ".console.log"), errors="replace").read()

@@ -173,9 +173,7 @@ def boards_profile(args, d, boards, program):
         f, _total, _n = kernel_profile.cycles_by_function(os.path.join(d, b + ".cycles"), elf, program=prog)
         for k, v in f.items():
             by[k] = by.get(k, 0) + v
-    with open(os.path.join(d, "testbed.log")) as fh:
-        mhz = re.search(r"cpu: 680\d0 at ([\d.]+) MHz", fh.read())
-    return by, float(mhz.group(1)) if mhz else None
+    return by, runner.clock_mhz(d)
 
 
 def direct_breakdown(rep, args, size, slope_ms):
