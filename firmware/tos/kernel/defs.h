@@ -415,6 +415,7 @@ void vm_init(void);
 void vm_clear(struct proc *p);
 int vm_map(struct proc *p, uint32_t vpage, uint32_t pa, int writable);
 uint32_t vm_unmap(struct proc *p, uint32_t vpage);   /* the frame it mapped, or 0 */
+uint32_t vm_next(struct proc *p, uint32_t vpage);    /* the first page >= vpage whose entry may not be 0 (TOS_USER_PAGES: none) */
 /* User memory: every access goes through vm_user_pa at the moment of the access, and every
  * caller must handle the page being gone (0): these results cannot be ignored. */
 #define MUST_CHECK __attribute__((warn_unused_result))

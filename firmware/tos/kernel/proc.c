@@ -95,7 +95,7 @@ static void release_memory(struct proc *p) {
   privilege_process_gone(p); /* the devices it owned */
   /* the image, pages copied into stack windows from another board (threads' own stacks went
    * with them), and its DMA buffers (dev.c: pool frames mapped in its region window) */
-  for (uint32_t v = 0; v < TOS_USER_PAGES; ++v) {
+  for (uint32_t v = vm_next(p, 0); v < TOS_USER_PAGES; v = vm_next(p, v + 1)) {
     int own = owns(p, v);
     uint32_t pa = vm_unmap(p, v);
     if (pa && own) frame_free(pa);

@@ -148,7 +148,7 @@ SYSCALL(process_twin) {
   struct proc *c = proc_new_twin(p);
   if (!c) return -TOS_ENOPROC;
   int32_t rc = 0;
-  for (uint32_t v = 0; v < TOS_USER_PAGES && !rc; ++v)
+  for (uint32_t v = vm_next(p, 0); v < TOS_USER_PAGES && !rc; v = vm_next(p, v + 1))
     if (v < TOS_USER_IMAGE_TOP >> TOS_PAGE_SHIFT || v >= TOS_STACK_BASE >> TOS_PAGE_SHIFT) /* not regions */
       rc = twin_page(c, p, v);
   struct tcb *k = rc || !tcbs_free() ? NULL : thread_attach(c, t->slot);

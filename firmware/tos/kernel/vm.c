@@ -5,6 +5,11 @@
 #include "defs.h"
 
 static uint32_t ptables[TOS_MAX_PROCESSES][TOS_USER_PAGES];
+/* A bit a page that may have a nonzero entry (set by vm_map, the only way an empty entry gets
+ * one; cleared by vm_clear): the walks over a whole space (an exit, a twin, a new process) visit
+ * the few pages a process uses, not all TOS_USER_PAGES entries one by one. */
+#define MAP_WORDS ((TOS_USER_PAGES + 31) / 32)
+static uint32_t maybe[TOS_MAX_PROCESSES][MAP_WORDS];
 
 #define PTE_FRAME TB_MMU_PTE_FRAME
 
@@ -18,8 +23,23 @@ void vm_init(void) {
 }
 
 void vm_clear(struct proc *p) {
-  for (int i = 0; i < TOS_USER_PAGES; ++i) p->ptable[i] = 0;
+  for (uint32_t v = vm_next(p, 0); v < TOS_USER_PAGES; v = vm_next(p, v + 1)) p->ptable[v] = 0;
+  memset(maybe[p->pid], 0, sizeof maybe[0]);
   REG32(TB_MMU_FLUSH) = TB_MMU_FLUSH_ALL;
+}
+
+uint32_t vm_next(struct proc *p, uint32_t v) {
+  const uint32_t *m = maybe[p->pid];
+  for (uint32_t w = v / 32; w < MAP_WORDS; ++w) {
+    uint32_t bits = m[w] >> (v % 32);
+    if (bits) {
+      while (!(bits & 0xFF)) bits >>= 8, v += 8;
+      while (!(bits & 1)) bits >>= 1, ++v;
+      return v < TOS_USER_PAGES ? v : TOS_USER_PAGES;
+    }
+    v = (w + 1) * 32;
+  }
+  return TOS_USER_PAGES;
 }
 
 /* The address space the MMU translates now: kept here so that a switch between threads of one
@@ -30,15 +50,23 @@ uint16_t vm_asid KERNEL_HOT = 0xFFFF; /* none yet: the first activation writes i
 int vm_map(struct proc *p, uint32_t vpage, uint32_t pa, int writable) {
   if (vpage >= TOS_USER_PAGES) return 0;
   p->ptable[vpage] = (pa & PTE_FRAME) | TB_MMU_PTE_USER | TB_MMU_PTE_VALID | (writable ? TB_MMU_PTE_WRITABLE : 0);
+  maybe[p->pid][vpage / 32] |= 1u << (vpage % 32);
   REG32(TB_MMU_FLUSH) = vpage << TOS_PAGE_SHIFT;
   return 1;
 }
 
+/* The MMU caches valid entries only (hw/board/mmu.cpp), so an entry that was not valid needs no
+ * flush: a process's teardown walks every page of its space, and a flush (a device write) per
+ * empty page was most of an exit's cost (a cycle profile of seed 002's twins). */
 uint32_t vm_unmap(struct proc *p, uint32_t vpage) {
   uint32_t e = p->ptable[vpage];
+  if (!(e & TB_MMU_PTE_VALID)) {
+    p->ptable[vpage] = 0;
+    return 0;
+  }
   p->ptable[vpage] = 0;
   REG32(TB_MMU_FLUSH) = vpage << TOS_PAGE_SHIFT;
-  return (e & TB_MMU_PTE_VALID) ? (e & PTE_FRAME) : 0;
+  return e & PTE_FRAME;
 }
 
 /* The one way from a user address to a physical one: 1 and *pa when the page is mapped for the
