@@ -24,7 +24,7 @@ static void compute_calibrate(void) {
   if (!compute_loops_per_ms) compute_loops_per_ms = 1;
 }
 
-static void compute(unsigned long ms) {
+static inline void compute(unsigned long ms) { /* (inline: a program may use only the loop) */
   if (!compute_loops_per_ms) compute_calibrate();
   compute_spin(ms * compute_loops_per_ms);
 }
