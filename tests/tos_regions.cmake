@@ -78,7 +78,7 @@ set_tests_properties(tos_region_waits_block_alone PROPERTIES TIMEOUT 120)
 # trace must hold each of the class's events, balanced as the protocol pairs them
 # (tests/scripts/regions_events_in_trace.py).
 tos_kernel_test(PROGRAM regions_stay_coherent NAME regions_events_in_trace FILES migration_heuristics_decide dgl logger
-  LINE "master logger -q 400 -o monitor.raw &\nearth dgl @* +regions\nearth regions_stay_coherent\nearth migration_heuristics_decide"
+  LINE "master logger -r -q 400 -o monitor.raw &\nearth dgl @* +regions\nearth regions_stay_coherent\nearth migration_heuristics_decide"
   REGEX "migration_heuristics_decide: PASS" LABELS "seed003;monitor")
 add_test(NAME regions_events_in_trace_cover_every_step
   COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/regions_events_in_trace.py

@@ -15,6 +15,7 @@ def main(path):
     errors = []
     counts = collections.Counter()
     waiting = {}  # board -> the RGN event whose region word is due
+    wraps = {}    # board -> its last wrap marker's count
     for n, line in enumerate(open(path), 1):
         if line.startswith("#"):
             continue
@@ -26,6 +27,12 @@ def main(path):
         if name in ("OVERFLOW", "LOST") or name.startswith("LOST"):
             errors.append("line %d: events lost (%s on board %s): the test must keep every event" % (n, name, board))
         if name.startswith("WRAP_"):  # the SMI's time-stamp wrap marker may stand between the two words
+            # its count steps by one: a step of more is a wrap the SMI could not send, its FIFO full
+            nn = int(name[5:], 16)
+            if board in wraps and (nn - wraps[board]) % 256 > 1:
+                errors.append("line %d: board %s's SMI skipped wrap markers (%02X after %02X): its FIFO was full "
+                              "and events were lost; the test must keep every event" % (n, board, nn, wraps[board]))
+            wraps[board] = nn
             continue
         if board in waiting:
             if not name.startswith("ARG("):
