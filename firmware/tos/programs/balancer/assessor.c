@@ -96,9 +96,42 @@ int assessor_event(int *code, int *board, int *tid) {
 }
 
 /* One MMI entry. */
+/* The words as read, kept for the host's decoder (balancer -r): the monitor has one reader, and
+ * while the scheduler reads it no logger can. Whole pairs only: a time stamp is kept only if its
+ * event will find room too (RESERVE: one pair begun for each SMI). */
+#define RESERVE 16u
+static uint32_t *rec;
+static uint32_t rec_n, rec_cap, rec_lost;
+static uint8_t rec_ts[16], rec_kept[16]; /* an SMI's time stamp came, and was kept */
+
+void assessor_record(uint32_t *buf, uint32_t cap) {
+  rec = buf;
+  rec_cap = cap;
+}
+
+const uint32_t *assessor_record_buffer(void) { return rec; }
+
+uint32_t assessor_recorded(uint32_t *lost) {
+  *lost = rec_lost;
+  return rec_n;
+}
+
+static void record(uint32_t w) {
+  unsigned k = (w >> 16) & 0xF;
+  if (!rec_ts[k]) {
+    rec_ts[k] = 1;
+    rec_kept[k] = rec_n + RESERVE < rec_cap;
+  } else {
+    rec_ts[k] = 0;
+  }
+  if (rec_kept[k]) rec[rec_n++] = w;
+  else ++rec_lost;
+}
+
 static void take(uint32_t w) {
   unsigned k = (w >> 16) & 0xF;
   uint16_t v = (uint16_t)w;
+  if (rec) record(w);
   if (k == 0 || k > SLAVES) return;
   if (!have_ts[k]) {
     have_ts[k] = 1;

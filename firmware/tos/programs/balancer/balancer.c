@@ -1,9 +1,9 @@
 /* balancer: the Testbed's load balancer, master side (seed 000 section 4.2, Figures 39-41).
  *   balancer [-P testbed|random|none] [-M rq|threads] [-p sample_ms] [-m migration_ms]
  *            [-t threshold] [-l link_msgs_per_s] [-s seed] [-d duration_ms] [-q samples]
- *            [-o logfile]
+ *            [-o logfile] [-r name]
  *   balancer -P rhodos-ip|rhodos-twin|rhodos-exit|dpvm [-n boards] [-g gap] [-d duration_ms] [-q idle_ms]
- *            [-o logfile]
+ *            [-o logfile] [-r name]
  * The second form is seed 002's event-driven global scheduler (global.c, gsched.h): it answers
  * the REX's placement questions and follows class threads (`dgl @* +threads`), with no sample
  * period; -n: it uses slave boards 1..n (default all); -g: a move's source must be that many
@@ -23,7 +23,9 @@
  * then what the slave answered ("mig #6: 0x4003 leaves 3 for 5", or "... no thread fits on 3
  * now: the request waits there") and, with class threads on, arrivals ("mig #6: 0x4003 arrives
  * at 5, time 60880"). The log goes to the console and, with -o, to the master's filestore
- * (`download logfile`). At the end: the number of requests and migrations, and when every
+ * (`download logfile`). With -r, every word it reads from the monitor is kept (whole pairs, up to
+ * RECORD_WORDS) and sent to the host as `name` at the end, which the host decodes as it does the
+ * logger's monitor.raw: the monitor has one reader, so no logger can run beside it. At the end: the number of requests and migrations, and when every
  * slave's figure was first within the threshold of the mean with work everywhere. Exit 2 for
  * settings it refuses (before anything runs). */
 #include <stdarg.h>
@@ -37,6 +39,18 @@ static const struct policy *const policies[] = {&policy_testbed, &policy_random,
 #define NPOLICIES (int)(sizeof policies / sizeof policies[0])
 
 static FILE *logf;
+#define RECORD_WORDS (32u * 1024u) /* -r: 128 KB, 16K pairs */
+
+/* -r: the recorded words to the host (after the last line, which the host's copy ends with). */
+static int send_record(const char *name) {
+  if (!name) return 0;
+  uint32_t lost, n = assessor_recorded(&lost);
+  printf("balancer: recorded %lu monitor words (%lu lost: the buffer was full), sent as %s\n", (unsigned long)n,
+         (unsigned long)lost, name);
+  int rc = lan_put(name, assessor_record_buffer(), (int)(n * 4));
+  if (rc < 0) printf("balancer: %s: lan_put failed: %s\n", name, tos_strerror(rc));
+  return rc < 0 || lost;
+}
 
 static void out(const char *fmt, ...) {
   va_list ap;
@@ -57,7 +71,7 @@ static int usage(const char *why, const char *what) {
   for (int f = 0; f < GS_FAMILIES; ++f) printf("|%s", gs_family_name(f));
   printf("] [-M rq|threads] [-p sample_ms > 0] [-m migration_ms >= sample_ms] [-t threshold >= 1] "
          "[-l link_msgs_per_s >= 1] [-s seed] [-d duration_ms >= 0] [-q idle_samples >= 0] [-n gs_boards 1..5] "
-         "[-g gs_gap 1..64] [-o logfile]\n");
+         "[-g gs_gap 1..64] [-o logfile] [-r name]\n");
   return 2;
 }
 
@@ -94,7 +108,7 @@ static void print_row(const char *tag, const long *v, int n) {
 int main(int argc, char **argv) {
   struct settings s = {1000, 1000, 2, 50, 0, 1};
   const struct policy *policy = &policy_testbed;
-  const char *log_name = NULL;
+  const char *log_name = NULL, *record_name = NULL;
   int by_threads = 0, family = -1;
   long gs_boards = SLAVES, gs_gap = 2;
   long quiet_samples = 0, quiet = 0, seen_load = 0;
@@ -114,6 +128,8 @@ int main(int argc, char **argv) {
       if (!by_threads && strcmp(arg, "rq")) return usage("unknown metric", arg);
     } else if (!strcmp(opt, "-o")) {
       log_name = arg;
+    } else if (!strcmp(opt, "-r")) {
+      record_name = arg;
     } else if (strlen(opt) != 2 || !strchr("pmtlsdqng", opt[1]) || opt[0] != '-') {
       return usage("unknown option", opt);
     } else if (!number(arg, &v)) {
@@ -145,10 +161,18 @@ int main(int argc, char **argv) {
     printf("balancer: %s: %s\n", log_name, tos_strerror(tos_errno));
     return 2;
   }
+  if (record_name) {
+    uint32_t *buf = malloc(RECORD_WORDS * 4);
+    if (!buf) {
+      printf("balancer: -r: no room for %u words\n", RECORD_WORDS);
+      return 2;
+    }
+    assessor_record(buf, RECORD_WORDS);
+  }
   if (family >= 0) {
     int rc = global_run(family, (int)gs_boards, (int)gs_gap, s.duration_ms, quiet_samples, out);
     if (logf && fclose(logf) != 0) return 1;
-    return rc;
+    return send_record(record_name) ? 1 : rc;
   }
   out("balancer: policy %s (%s), metric %s, sample %ld ms, migration period %ld ms, threshold %ld, link %ld/s\n",
       policy->name, policy->what, by_threads ? "N-THREADS" : "RQ-LENGTH", s.sample_ms, s.migration_ms, s.threshold,
@@ -221,5 +245,5 @@ int main(int argc, char **argv) {
     printf("balancer: %s: could not be written\n", log_name);
     return 1;
   }
-  return 0;
+  return send_record(record_name);
 }

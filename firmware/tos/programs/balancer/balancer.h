@@ -43,6 +43,9 @@ extern const struct policy policy_testbed, policy_random, policy_none;
 /* assessor.c */
 void assessor_init(int by_threads);
 void assessor_drain(void);                 /* every event the MMI has */
+void assessor_record(uint32_t *buf, uint32_t cap); /* and keep every word read in buf (balancer -r) */
+uint32_t assessor_recorded(uint32_t *lost);        /* words kept; *lost: words that found buf full */
+const uint32_t *assessor_record_buffer(void);
 void assessor_summary(struct load *l);     /* this period's summary; the link counts restart */
 int assessor_arrived(int *tid, int *board); /* a thread came to a slave (threads class on): 1 */
 /* the threads class's THREAD_IN, THREAD_OUT and TWIN events in order (after keep_events) */
