@@ -82,9 +82,10 @@ int net_inject_data(int processor, int type, const uint32_t *ops, int nops, cons
 int reconfigure(int processor, int kind, int arg) {
   return (int)check(__tos_syscall(SYS_RECONFIGURE, processor, kind, arg, 0, 0, 0));
 }
+int rex_place(void) { return (int)check(SYS0(SYS_REX_PLACE)); }
 int rex_create(int id, int n_pages, void (*entry)(void *), void *arg) {
-  long board = check(SYS0(SYS_REX_PLACE));
-  return board < 0 ? 0 : create(id, n_pages, (int)board, entry, arg);
+  int board = rex_place();
+  return board < 0 ? 0 : create(id, n_pages, board, entry, arg);
 }
 long __tos_twin(long n); /* crt0.S: the call with the callee-saved registers on the stack */
 int process_twin(void) {

@@ -2,17 +2,34 @@
  * master starts SLAVES slave processes, gives each an equal share of WORK loop iterations,
  * collects their results and prints the time from the first start to the last result.
  *   loopar create SLAVES WORK   Block 1a: each slave made by rex_create() on the board the
- *                               global scheduler picks; its share sent to it, its result sent
- *                               back (channels 2i and 2i+1);
+ *                               global scheduler picks; its share sent to it by a courier
+ *                               thread, its result sent back to the courier (channels 2i and
+ *                               2i+1; see courier below);
  *   loopar twin SLAVES WORK     Block 1b: each slave a process_twin() of the master, made on
  *                               the master's board (the scheduler may migrate it); its share is
  *                               in its copy of the master's memory, its result is its exit code.
- * Without a global scheduler serving, rex_create creates every slave here. */
+ * Without a global scheduler serving, rex_create creates every slave here.
+ *   loopar create SLAVES WORK [trace] [inorder]
+ *                               trace: each slave's steps marked by user events (class
+ *                               overflow): EV_USER_LOOPAR_MARK + step * 32 + slave, the steps
+ *                               below (MARK_*), so that the monitor's clock takes a REX creation
+ *                               apart (seed 002's analysis); inorder: the master hands out the
+ *                               shares itself, in slave order (the A/B of the couriers). */
 #include <stdlib.h>
 #include <string.h>
 #include <tos/tos.h>
 
 #define MAX_SLAVES 20
+
+/* The trace's steps: on the master's board the run's start, each slave's placement answered
+ * (rex_place), its thread created there, its share taken by it (the send completed) and its
+ * result in (the collector); on the slave's board its share received and its share computed. */
+enum { MARK_START, MARK_PLACED, MARK_CREATED, MARK_HANDED, MARK_GOT, MARK_COMPUTED, MARK_RESULT, MARK_END };
+#define TRACE_FLAG 0x100 /* in a slave's argument: mark its steps (no global read: it would fetch a page) */
+static int tracing;
+static void mark(int on, int step, int i) {
+  if (on) send_event(EV_USER_LOOPAR_MARK + step * 32 + i);
+}
 
 /* the work of one iteration: integer arithmetic, as the seed's our_work(cnt) */
 static unsigned our_work(unsigned c) {
@@ -28,54 +45,80 @@ static long share(long lo, long hi) {
 }
 
 static void slave(void *arg) {
-  int i = (int)(long)arg;
+  int i = (int)(long)arg & 0xFF, on = ((int)(long)arg & TRACE_FLAG) != 0;
   long range[2], r;
   if (receive(2 * i, range, sizeof range) != sizeof range) exit(1);
+  mark(on, MARK_GOT, i);
   r = share(range[0], range[1]);
+  mark(on, MARK_COMPUTED, i);
   send_block(2 * i + 1, &r, sizeof r);
   exit(0);
 }
 
 static long lo_of(long work, int slaves, int i) { return work * i / slaves; }
 
-/* One collector a slave, on the master's board, waiting for its result: a slave's send then
- * completes when its share is done and the slave ends there, as Block 1a's slaves did after
- * RHODOS's message. TOS's channels are synchronous: the master receiving in slave order held
- * every slave that finished early in its send until the ones before it had finished, so all
- * ended together at the end and migration on exit (Figure 9) found nothing left to move. */
+/* One courier a slave, on the master's board: it hands the slave its share and waits for its
+ * result. RHODOS's sends are queued at the receiver's port (its IPC manager moves "the ports and
+ * messages queued on them"), so Block 1a's master hands out every share at once and a slave
+ * sends its result and ends when its share is done. TOS's channels are synchronous, so the
+ * master's own sends in slave order (`inorder`) made each share wait until every slave before
+ * it had taken its own -- one that shares a board with a computing slave only at a slice's end --
+ * and its receives in order held every early finisher in its send, so all ended together and
+ * migration on exit (Figure 9) found nothing left to move. */
 static long results[MAX_SLAVES];
-static void collector(void *arg) {
-  int i = (int)(long)arg;
+static long work_, slaves_;
+static void courier(void *arg) {
+  int i = (int)(long)arg & 0xFF, hand = ((int)(long)arg & 0x200) != 0;
+  if (hand) {
+    long range[2] = {lo_of(work_, (int)slaves_, i), lo_of(work_, (int)slaves_, i + 1)};
+    send_block(2 * i, range, sizeof range);
+    mark(tracing, MARK_HANDED, i);
+  }
   if (receive(2 * i + 1, &results[i], sizeof results[i]) != sizeof results[i]) exit(1);
+  mark(tracing, MARK_RESULT, i);
   exit(0);
 }
 
 int main(int argc, char **argv) {
-  int twin = argc == 4 && !strcmp(argv[1], "twin");
-  int slaves = argc == 4 ? atoi(argv[2]) : 0;
-  long work = argc == 4 ? atol(argv[3]) : 0;
-  if ((!twin && (argc != 4 || strcmp(argv[1], "create"))) || slaves < 1 || slaves > MAX_SLAVES || work < slaves) {
-    printf("usage: loopar create|twin SLAVES(1..%d) WORK(>= SLAVES)\n", MAX_SLAVES);
+  int twin = argc == 4 && !strcmp(argv[1], "twin"), create_ = argc >= 4 && !strcmp(argv[1], "create");
+  int inorder = 0, bad = !twin && !create_;
+  for (int k = 4; k < argc && create_; ++k)
+    if (!strcmp(argv[k], "trace")) tracing = 1;
+    else if (!strcmp(argv[k], "inorder")) inorder = 1;
+    else bad = 1;
+  int slaves = bad ? 0 : atoi(argv[2]);
+  long work = bad ? 0 : atol(argv[3]);
+  if (bad || slaves < 1 || slaves > MAX_SLAVES || work < slaves) {
+    printf("usage: loopar create|twin SLAVES(1..%d) WORK(>= SLAVES); loopar create SLAVES WORK [trace] [inorder]\n",
+           MAX_SLAVES);
     return 2;
   }
+  work_ = work;
+  slaves_ = slaves;
   unsigned long t0 = time_us();
   long total = 0;
+  mark(tracing, MARK_START, 0);
   if (!twin) {
-    for (int i = 0; i < slaves; ++i)
-      if (!rex_create(i, 2, slave, (void *)(long)i)) {
+    for (int i = 0; i < slaves; ++i) {
+      int board = rex_place(); /* rex_create, its two steps apart */
+      mark(tracing, MARK_PLACED, i);
+      if (board < 0 || !create(i, 2, board, slave, (void *)(long)(i | (tracing ? TRACE_FLAG : 0)))) {
         printf("loopar: slave %d: %s\n", i, tos_strerror(tos_errno));
         return 1;
       }
+      mark(tracing, MARK_CREATED, i);
+    }
     for (int i = 0; i < slaves; ++i)
-      if (!create(MAX_SLAVES + i, 1, HERE, collector, (void *)(long)i)) {
-        printf("loopar: collector %d: %s\n", i, tos_strerror(tos_errno));
+      if (!create(MAX_SLAVES + i, 1, HERE, courier, (void *)(long)(i | (inorder ? 0 : 0x200)))) {
+        printf("loopar: courier %d: %s\n", i, tos_strerror(tos_errno));
         return 1;
       }
-    for (int i = 0; i < slaves; ++i) {
+    for (int i = 0; i < slaves && inorder; ++i) {
       long range[2] = {lo_of(work, slaves, i), lo_of(work, slaves, i + 1)};
       send_block(2 * i, range, sizeof range);
+      mark(tracing, MARK_HANDED, i);
     }
-    if (wait() != 0) return 1; /* the slaves and their collectors */
+    if (wait() != 0) return 1; /* the slaves and their couriers */
     for (int i = 0; i < slaves; ++i) total += results[i];
   } else {
     int pid[MAX_SLAVES];
@@ -97,6 +140,7 @@ int main(int argc, char **argv) {
       total += r;
     }
   }
+  mark(tracing, MARK_END, 0);
   unsigned long ms = (time_us() - t0 + 500) / 1000;
   printf("loopar: %s %d slaves, work %ld: %lu ms (result %ld)\n", twin ? "twin" : "create", slaves, work, ms, total);
   return 0;

@@ -42,6 +42,7 @@ int reconfigure(int processor, int kind, int arg); /* TOS_RECONF_*: that board p
  * calling single-threaded process: the twin's pid here, 0 in the twin, -error. The scheduler's
  * side: gs_serve takes waiting questions ((board << 16) | TID), gs_answer answers one. */
 int rex_create(int id, int n_pages, void (*entry)(void *), void *arg);
+int rex_place(void); /* rex_create's question alone: the board (or -1, tos_errno) */
 int process_twin(void);
 int gs_serve(uint32_t *buf, int max);
 int gs_answer(int board, int tid, int place);
