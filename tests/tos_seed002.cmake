@@ -2,6 +2,14 @@
 # decide as their rules say on scripted event sequences (programs/balancer/gsched.c), and
 # process_twin duplicates a process's state (kernel/rex.c).
 tos_kernel_test(PROGRAM gsched_policies_decide LABELS seed002)
+# A REX manager finds the global scheduler by broadcast wherever it serves (here on air), keeps
+# where it is, forgets it when it stops serving, places locally when none serves; forged answers
+# of the search and placements nobody asked for are refused (kernel/rex.c; the test kernel's
+# net_inject). earth's done line: two searches (the first, and the one after air stopped).
+tos_kernel_test(PROGRAM rex_finds_the_scheduler IMAGE tos-test.elf LABELS "seed002;security"
+  LINE "air rex_finds_the_scheduler serve &\nearth rex_finds_the_scheduler"
+  REGEX "rex_finds_the_scheduler: PASS.*tos: earth: rex questions 0 .unserved: placed where asked 1., twins made 0; searches for the scheduler 2,"
+  LOG air LOG_REGEX "air answered 3 questions.*tos: air: rex questions 4 .unserved: placed where asked 1., twins made 0; searches for the scheduler 0, boards that found it here 1")
 tos_kernel_test(PROGRAM twin_duplicates_state ALL_FREE LABELS seed002
   REGEX "twin: equal at the twin point, diverged after.*twin_duplicates_state: PASS")
 # The loop-parallel measurement (Figures 6-9, Tables 1-2) at its reduced size: 1..7 slaves on 1

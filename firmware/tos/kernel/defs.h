@@ -368,7 +368,7 @@ extern uint32_t migrations_out, migrations_in;
 void balance_init(void);
 /* rex.c: RHODOS's REX question to the global scheduler and process_twin (seed 002) */
 void rex_init(void);
-extern uint32_t rex_asked, rex_unserved, twins_made;
+extern uint32_t rex_asked, rex_unserved, twins_made, rex_searches, rex_domain;
 void balance_poll(void); /* a waiting reconfiguration request, from the main loop */
 extern uint32_t reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded;
 void rchan_init(void);

@@ -399,11 +399,12 @@ void net_take(uint32_t off, uint32_t pa, uint32_t len) {
  * comes from the board holding the copy. ANY: any other board's kernel. */
 enum { ANY, FROM_MASTER, TO_MASTER, FROM_HOME, TO_HOME };
 static const uint8_t sender_rule[NET_TYPES] = {
-    /* the operator's console, the shutdown and the global scheduler are the master's */
+    /* the operator's console and the shutdown are the master's */
+    /* (the global scheduler may serve on any board: rex.c checks its messages against its
+     * search and its questions) */
     [NET_CON_SELECT] = FROM_MASTER, [NET_CON_IN] = FROM_MASTER, [NET_HALT] = FROM_MASTER,
-    [NET_GS_PLACE] = FROM_MASTER,
     [NET_CON_REQUEST] = TO_MASTER, [NET_CON_OUT] = TO_MASTER, [NET_CON_CREDIT] = TO_MASTER,
-    [NET_DONE] = TO_MASTER, [NET_GS_ASK] = TO_MASTER,
+    [NET_DONE] = TO_MASTER,
     /* a process's home speaks for it (op 0: its home board): its threads, its end, its
      * barriers, its pages, its image... */
     [NET_CREATE] = FROM_HOME, [NET_KILL] = FROM_HOME, [NET_BAR_RELEASE] = FROM_HOME,

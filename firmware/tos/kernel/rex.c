@@ -1,13 +1,18 @@
 /* RHODOS's services (seed 002 section 2.3, Hobbs et al.): the Remote Execution manager's
  * question to the global scheduler, and process_twin().
  *
- * The global scheduler is a program on the master (the balancer with a gsched family, -P
- * rhodos-*|dpvm) that registers with the master's kernel by serving requests. A REX creation
- * asks it where: the asking thread's kernel sends NET_GS_ASK to the master, whose kernel queues
- * the question for the scheduler; the scheduler answers with the board (gs_answer), the master
- * sends NET_GS_PLACE back, and the library creates the worker there with TOS's remote creation
- * (remote.c). With no scheduler serving, the master answers at once "where you are" (local
- * creation, as in RHODOS without a global scheduler) and counts it.
+ * The global scheduler is a program (the balancer with a gsched family, -P rhodos-*|dpvm, on
+ * the master, whose monitor it reads) that registers with its board's kernel by serving
+ * requests. A REX manager (this file, on every board) finds it as RHODOS's do (seed 002 section
+ * 3.1): by broadcast. Not knowing where the scheduler is, it sends NET_GS_FIND to every other
+ * board; the board whose scheduler serves adds the asker to its domain and answers NET_GS_HERE,
+ * every other board NET_GS_NONE. The answer is kept: later questions go straight there. A REX
+ * creation asks the scheduler where: NET_GS_ASK to its board, whose kernel queues the question
+ * for the scheduler; the scheduler answers with the board (gs_answer), its kernel sends
+ * NET_GS_PLACE back, and the library creates the worker there with TOS's remote creation
+ * (remote.c). With no scheduler found, or one that has stopped serving (its board's answer says
+ * so, and the asker forgets it), the creation is local, "where you are", as in RHODOS without a
+ * global scheduler, and counted.
  *
  * process_twin duplicates the calling process, here on its own board: a new process whose
  * image, heap and stack pages are copies of the caller's at the call (code pages shared, read
@@ -25,11 +30,20 @@ static struct {
   uint16_t tid;
 } asks[ASKS];
 static uint32_t nasks;
-static struct proc *scheduler; /* the serving program's process (master), and its incarnation */
+static struct proc *scheduler; /* the serving program's process (this board's), and its incarnation */
 static uint32_t scheduler_serial;
-uint32_t rex_asked, rex_unserved, twins_made;
+uint32_t rex_asked, rex_unserved, twins_made, rex_searches, rex_domain;
 
 static int serving(void) { return scheduler && proc_alive(scheduler) && scheduler->serial == scheduler_serial; }
+
+/* The REX manager's knowledge of the scheduler: its board as the last search found it. */
+#define NOWHERE 0xFF
+static uint8_t gs_board = NOWHERE;
+static uint8_t find_due[TOS_MAX_BOARDS]; /* a search is out: the boards whose answer is due */
+static uint32_t finds_due;
+static uint16_t seeking[ASKS];           /* threads here whose question waits for the search */
+static uint32_t nseeking;
+static uint8_t in_domain[TOS_MAX_BOARDS]; /* this board's scheduler: the boards that found it */
 
 /* A thread of this board waiting for the scheduler's answer. */
 static struct tcb *asker(uint32_t tid) {
@@ -41,22 +55,24 @@ static struct tcb *asker(uint32_t tid) {
   return NULL;
 }
 
-static void answer(uint32_t board, uint32_t tid, uint32_t place) {
-  uint32_t o[2] = {tid, place};
+/* The answer to board's thread tid; `served`: by a scheduler (0: this board has none serving now,
+ * the asker forgets it). */
+static void answer(uint32_t board, uint32_t tid, uint32_t place, uint32_t served) {
+  uint32_t o[3] = {tid, place, served};
   if (board == net_me()) {
     struct tcb *t = asker(tid);
     if (t) finish(t, (int32_t)place);
     return;
   }
-  net_send_wait(board, NET_GS_PLACE, o, 2);
+  net_send_wait(board, NET_GS_PLACE, o, 3);
 }
 
-/* On the master: a question from board `board`'s thread `tid`. */
+/* On the scheduler's board: a question from board `board`'s thread `tid`. */
 static void ask(uint32_t board, uint32_t tid) {
   ++rex_asked;
   if (!serving() || nasks == ASKS) {
     ++rex_unserved; /* counted in the done line: creations the scheduler did not place */
-    answer(board, tid, board);
+    answer(board, tid, board, serving());
     return;
   }
   asks[nasks].board = (uint8_t)board;
@@ -66,39 +82,100 @@ static void ask(uint32_t board, uint32_t tid) {
 
 static void on_gs_ask(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (o[0] > 0xFFFF || (o[0] >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) >= nboards) return (void)net_bad(from, NET_GS_ASK, "asking TID", o[0]);
+  if (o[0] > 0xFFFF || (o[0] >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) != from)
+    return (void)net_bad(from, NET_GS_ASK, "asking TID not of the sender's board", o[0]);
   ask(from, o[0]);
+}
+
+/* Thread t's question to the scheduler on board b (this board: queued here). */
+static void ask_at(struct tcb *t, uint32_t b) {
+  t->answer_from = (uint8_t)(b + 1);
+  if (b == net_me()) {
+    ask(b, t->tid); /* may answer at once (finish) */
+  } else {
+    uint32_t o[1] = {t->tid};
+    net_send_wait(b, NET_GS_ASK, o, 1);
+  }
+}
+
+/* A search is over: the questions that waited for it go to the scheduler found, or are answered
+ * here when there is none. */
+static void search_over(void) {
+  for (uint32_t i = 0; i < nseeking; ++i) {
+    struct tcb *t = asker(seeking[i]);
+    if (!t) continue; /* ended meanwhile */
+    if (gs_board != NOWHERE) {
+      ask_at(t, gs_board);
+    } else {
+      ++rex_unserved;
+      finish(t, (int32_t)net_me());
+    }
+  }
+  nseeking = 0;
 }
 
 static void on_gs_place(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (o[1] >= TOS_BOARD_NAME_COUNT) return (void)net_bad(from, NET_GS_PLACE, "board", o[1]);
+  if (o[1] >= nboards) return (void)net_bad(from, NET_GS_PLACE, "board", o[1]);
   struct tcb *t = asker(o[0]);
-  if (!t) return (void)net_bad(from, NET_GS_PLACE, "a placement no thread here asked for, TID", o[0]);
+  if (!t || t->answer_from != from + 1) return (void)net_bad(from, NET_GS_PLACE, "a placement no thread here asked that board for, TID", o[0]);
+  if (!o[2] && gs_board == from) gs_board = NOWHERE; /* it serves no more: search again next time */
   finish(t, (int32_t)o[1]);
 }
 
-/* rex_place(): the board the global scheduler chooses for a new process (blocks until the
- * master answers) */
+/* NET_GS_FIND: a REX manager looks for the scheduler. */
+static void on_gs_find(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)o, (void)nops;
+  if (!serving()) return (void)net_send_wait(from, NET_GS_NONE, NULL, 0);
+  if (!in_domain[from]) {
+    in_domain[from] = 1;
+    ++rex_domain;
+  }
+  net_send_wait(from, NET_GS_HERE, NULL, 0);
+}
+
+/* NET_GS_HERE / NET_GS_NONE: a board's answer to this board's search. */
+static void found(uint32_t from, uint32_t type, int here) {
+  if (!find_due[from]) return (void)net_bad(from, type, "an answer to a search this board did not make of it, board", from);
+  find_due[from] = 0;
+  --finds_due;
+  if (here) gs_board = (uint8_t)from;
+  if (here || !finds_due) search_over(); /* (later answers of the same search are still due) */
+}
+static void on_gs_here(uint32_t from, const uint32_t *o, uint32_t nops) { (void)o, (void)nops, found(from, NET_GS_HERE, 1); }
+static void on_gs_none(uint32_t from, const uint32_t *o, uint32_t nops) { (void)o, (void)nops, found(from, NET_GS_NONE, 0); }
+
+/* rex_place(): the board the global scheduler chooses for a new process (blocks until it
+ * answers) */
 SYSCALL(rex_place) {
   (void)a1;
+  if (!serving() && gs_board == NOWHERE && nseeking == ASKS) { /* more questions than a search holds */
+    ++rex_unserved;
+    return (int32_t)net_me(); /* here, counted */
+  }
   t->state = T_REMOTE; /* until the answer */
   t->answer_type = NET_GS_PLACE;
-  t->answer_from = 1; /* the master */
-  if (net_me() == 0) {
-    ask(0, t->tid); /* may answer at once (finish) */
-  } else {
-    uint32_t o[1] = {t->tid};
-    net_send_wait(0, NET_GS_ASK, o, 1);
-  }
+  t->answer_from = 0;
+  if (serving()) return ask_at(t, net_me()), 0;
+  if (gs_board != NOWHERE) return ask_at(t, gs_board), 0;
+  seeking[nseeking++] = (uint16_t)t->tid;
+  if (finds_due) return 0; /* a search is out: this question waits for it too */
+  ++rex_searches;
+  for (uint32_t b = 0; b < nboards; ++b)
+    if (b != net_me()) {
+      find_due[b] = 1;
+      ++finds_due;
+    }
+  if (!finds_due) return search_over(), 0; /* a machine of one board */
+  for (uint32_t b = 0; b < nboards; ++b)
+    if (b != net_me()) net_send_wait(b, NET_GS_FIND, NULL, 0);
   return 0;
 }
 
-/* gs_serve(buf, max): the global scheduler (a privileged program on the master) takes the
- * questions waiting, as words (board << 16) | TID; the first call makes its process the
- * scheduler. Does not block: the scheduler also follows the monitor. */
+/* gs_serve(buf, max): the global scheduler (a privileged program) takes the questions waiting,
+ * as words (board << 16) | TID; the first call makes its process the scheduler. Does not block:
+ * the scheduler also follows the monitor. */
 SYSCALL(gs_serve) {
-  if (net_me() != 0) return -TOS_EINVAL; /* the scheduler is the master's */
   if (!serving()) {
     scheduler = t->proc;
     scheduler_serial = t->proc->serial;
@@ -118,9 +195,9 @@ SYSCALL(gs_serve) {
 /* gs_answer(board, tid, place): the scheduler's answer to board's thread tid */
 SYSCALL(gs_answer) {
   if (!serving() || scheduler != t->proc) return -TOS_EPERM;
-  if (a1 >= TOS_BOARD_NAME_COUNT || a3 >= TOS_BOARD_NAME_COUNT) return -TOS_EINVAL;
+  if (a1 >= nboards || a3 >= nboards) return -TOS_EINVAL;
   if (a2 > 0xFFFF) return -TOS_ESRCH;
-  answer(a1, a2, a3);
+  answer(a1, a2, a3, 1);
   return 0;
 }
 
@@ -171,5 +248,8 @@ SYSCALL(process_twin) {
 
 void rex_init(void) {
   net_register(NET_GS_ASK, on_gs_ask, 1);
-  net_register(NET_GS_PLACE, on_gs_place, 2);
+  net_register(NET_GS_PLACE, on_gs_place, 3);
+  net_register(NET_GS_FIND, on_gs_find, 0);
+  net_register(NET_GS_HERE, on_gs_here, 0);
+  net_register(NET_GS_NONE, on_gs_none, 0);
 }

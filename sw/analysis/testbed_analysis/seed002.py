@@ -55,7 +55,10 @@ def _boot(args, out, family, mode, boards, size, gap=None):
     runner.run_testbed(args.bin_dir, args.firmware_dir, "seed002", ["loopar", "balancer", "dgl"], rc, d, quiet=args.quiet)
     earth, master = runner.console(d, "earth"), runner.console(d, "master")
     times = {int(s): int(ms) for s, ms in re.findall(r"loopar: \w+ (\d+) slaves, work \d+: (\d+) ms", earth)}
-    unserved = sum(int(u) for u in re.findall(r"unserved: placed where asked (\d+)", master))
+    # (counted where the question was answered: the scheduler's board, or the asker's when its
+    # search found no scheduler)
+    unserved = sum(int(u) for b in ["master"] + SLAVE_NAMES
+                   for u in re.findall(r"unserved: placed where asked (\d+)", runner.console(d, b)))
     # each run's placement as the scheduler logged it: where each process ended (its last board)
     where, runs_where, cur = {}, [], {}
     for line in master.splitlines():
@@ -64,7 +67,11 @@ def _boot(args, out, family, mode, boards, size, gap=None):
         if m and m.group(6):
             where[len(where)] = int(m.group(7))
     moves = sum(1 for _ in re.finditer(r"gs: \d+ ms: 0x[0-9a-f]+ leaves", master))
-    return d, times, unserved, where, moves
+    # the REX managers find the scheduler by broadcast (kernel/rex.c): earth's searches, and the
+    # boards that found it on the master
+    found = (sum(int(n) for n in re.findall(r"searches for the scheduler (\d+)", earth)),
+             sum(int(n) for n in re.findall(r"boards that found it here (\d+)", master)))
+    return d, times, unserved, where, moves, found
 
 
 def gap_ab(rep, args, size, m9, boards):
@@ -72,7 +79,7 @@ def gap_ab(rep, args, size, m9, boards):
     wave? The same loopar runs on the boards whose step Figure 9 has, and their mean step."""
     got, moves = [], 0
     for b in boards:
-        d, t, unserved, _exits, mv = _boot(args, rep.out, "rhodos-exit", "create", b, size, gap=GAP_AB)
+        d, t, unserved, _exits, mv, _found = _boot(args, rep.out, "rhodos-exit", "create", b, size, gap=GAP_AB)
         moves += mv
         rep.check("Figure 9 A/B (gap %d), %d board(s): every run finished, every creation placed" % (GAP_AB, b),
                   len(t) == size["slaves"] and unserved == 0, "%d of %d runs, %d unserved (%s)" % (
@@ -221,7 +228,7 @@ def run(rep, args, size):
     info = {}
     for fig, family, mode, cap in VARIANTS:
         for b in size["boards"]:
-            d, times, unserved, exits, moves = _boot(args, out, family, mode, b, size)
+            d, times, unserved, exits, moves, found = _boot(args, out, family, mode, b, size)
             res[(fig, b)] = times
             info[(fig, b)] = (unserved, moves, exits)
             rep.check("Figure %s, %d board(s): every run finished" % (fig, b), len(times) == size["slaves"],
@@ -229,6 +236,9 @@ def run(rep, args, size):
             if mode == "create":
                 rep.check("Figure %s, %d board(s): every creation placed by the scheduler" % (fig, b), unserved == 0,
                           "%d REX questions found no scheduler serving" % unserved)
+                rep.check("Figure %s, %d board(s): earth's REX manager found the scheduler by broadcast" % (fig, b),
+                          found[0] >= 1 and found[1] == 1, "earth searched %d times; the master's scheduler was "
+                          "found by %d board(s)" % found)
     S = size["slaves"]
     xs = list(range(1, S + 1))
     for fig, family, mode, cap in VARIANTS:
