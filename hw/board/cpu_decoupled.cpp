@@ -1,6 +1,5 @@
 // The decoupled engine (cpu_engine.h): loosely timed, the quantum is the timing error.
 #include "cpu_engine.h"
-#include "cpu_initiator.h"
 
 namespace testbed {
 
@@ -10,29 +9,29 @@ using sc_core::sc_time;
 // kernel time that passes meanwhile is taken out of the CPU's lead, as in transport(); if the
 // kernel went past the CPU's local time, the CPU stalled that long.
 bool DecoupledEngine::boundary() {
-  if (c_.debug_) {
+  if (s_.debug) {
     sc_time t0 = sc_core::sc_time_stamp();
-    c_.debug_->boundary();
+    s_.debug->boundary();
     sc_time moved = sc_core::sc_time_stamp() - t0;
     if (moved > sc_core::SC_ZERO_TIME) {
-      uint64_t clocks = moved.value() / c_.period_.value();
-      if (c_.sync_cycle_ + clocks <= c_.cpu_.cycles()) {
-        c_.sync_cycle_ += clocks;
-        c_.sync_time_ += c_.period_ * double(clocks);
+      uint64_t clocks = moved.value() / s_.period.value();
+      if (s_.sync_cycle + clocks <= s_.cpu.cycles()) {
+        s_.sync_cycle += clocks;
+        s_.sync_time += s_.period * double(clocks);
       } else {
-        c_.rebase();
+        s_.rebase();
       }
     }
-    c_.limits_dirty_ = true;
+    s_.limits_dirty = true;
   }
-  return !c_.finish_requested_;
+  return !s_.finish_requested;
 }
 
 bool DecoupledEngine::take_ipl() {
-  if (c_.ipl_ == c_.applied_ipl_) return false;
-  c_.applied_ipl_ = c_.ipl_;
-  c_.cpu_.set_ipl(c_.ipl_);
-  if (c_.log_.observed()) c_.log_.ipl(c_.local_time(), c_.ipl_);
+  if (s_.ipl == applied_ipl_) return false;
+  applied_ipl_ = s_.ipl;
+  s_.cpu.set_ipl(s_.ipl);
+  if (s_.log.observed()) s_.log.ipl(s_.local_time(), s_.ipl);
   return true;
 }
 
@@ -43,38 +42,34 @@ bool DecoupledEngine::take_ipl() {
 // expires between the test and the STOP.)
 void DecoupledEngine::idle() {
   sync();
-  if (c_.ipl_ == c_.applied_ipl_) sc_core::wait(c_.ipl_changed_);
-  if (c_.mem_port_) c_.dma_seen_ = c_.mem_port_->stats(SharedMemoryPort::kDma).held;
-  c_.rebase();  // the core's clock is re-based on the kernel time
+  if (s_.ipl == applied_ipl_) sc_core::wait(s_.ipl_changed);
+  s_.take_dma();  // DMA while the bus was idle stole nothing
+  s_.rebase();    // the core's clock is re-based on the kernel time
 }
 
 void DecoupledEngine::run(uint64_t end) {
-  c_.in_run_ = true;
-  c_.cpu_.run_until(end);
-  c_.in_run_ = false;
+  s_.in_run = true;
+  s_.cpu.run_until(end);
+  s_.in_run = false;
 }
 
 bool DecoupledEngine::sync() {
-  sc_core::wait(c_.lead(c_.cpu_.cycles()));
-  ++c_.syncs_;
-  if (c_.mem_port_) {
-    // DMA held the RAM port for this long while the CPU ran ahead: the CPU's bus cycles in that
-    // window would have waited for it: charged as one stall, per synchronisation rather than
-    // per bus cycle so that the DMI path stays free of it. DMA during the stall is charged at
-    // the next synchronisation: over any stretch of time the CPU then gets what DMA left of
-    // the port (at 50% DMA duty, half its speed).
-    sc_time held = c_.mem_port_->stats(SharedMemoryPort::kDma).held;
-    if (held > c_.dma_seen_) {
-      sc_time stolen = held - c_.dma_seen_;
-      c_.dma_seen_ = held;
-      c_.dma_stall_ += stolen;
-      sc_core::wait(stolen);
-    }
+  sc_core::wait(s_.lead(s_.cpu.cycles()));
+  ++s_.syncs;
+  // DMA held the RAM port for this long while the CPU ran ahead: the CPU's bus cycles in that
+  // window would have waited for it: charged as one stall, per synchronisation rather than
+  // per bus cycle so that the DMI path stays free of it. DMA during the stall is charged at
+  // the next synchronisation: over any stretch of time the CPU then gets what DMA left of
+  // the port (at 50% DMA duty, half its speed).
+  sc_time stolen = s_.take_dma();
+  if (stolen > sc_core::SC_ZERO_TIME) {
+    s_.dma_stall += stolen;
+    sc_core::wait(stolen);
   }
-  c_.rebase();
+  s_.rebase();
   return true;
 }
 
-void DecoupledEngine::end() { sc_core::wait(c_.lead(c_.cpu_.cycles())); }
+void DecoupledEngine::end() { sc_core::wait(s_.lead(s_.cpu.cycles())); }
 
 }  // namespace testbed

@@ -5,12 +5,13 @@
 //   - SpeculativeEngine (cpu_speculation.h): exact mode; the CPU runs ahead speculatively and is
 //     rolled back when something reaches it in its past.
 // The loop asks the engine at each step; the engine may wait() (it runs on the CPU's thread).
+// What the loop and the engine share is a CpuLoopState (cpu_loop_state.h), the initiator's.
 #pragma once
+#include "cpu_loop_state.h"
+
 #include <cstdint>
 
 namespace testbed {
-
-class CpuInitiator;
 
 class TimingEngine {
  public:
@@ -26,7 +27,7 @@ class TimingEngine {
   virtual bool halt_certain() = 0;
   // The core is in STOP with nothing to take: wait for the IPL lines.
   virtual void idle() = 0;
-  // The chunk the loop computed (CpuInitiator::chunk_end_) may end earlier for the engine.
+  // The chunk the loop computed (CpuLoopState::chunk_end) may end earlier for the engine.
   virtual void clip_chunk(uint64_t now) { (void)now; }
   // Runs the core to `end` (or less: a yield, an instruction boundary the engine wants).
   virtual void run(uint64_t end) = 0;
@@ -40,7 +41,7 @@ class TimingEngine {
 // Loosely timed with temporal decoupling: the engine of a debugged board or `cpu.exact = false`.
 class DecoupledEngine final : public TimingEngine {
  public:
-  explicit DecoupledEngine(CpuInitiator& c) : c_(c) {}
+  explicit DecoupledEngine(CpuLoopState& s) : s_(s) {}
   bool boundary() override;
   bool take_ipl() override;
   bool halt_certain() override { return true; }
@@ -50,7 +51,8 @@ class DecoupledEngine final : public TimingEngine {
   void end() override;
 
  private:
-  CpuInitiator& c_;
+  CpuLoopState& s_;
+  int applied_ipl_ = 0;  // the level last handed to the core
 };
 
 }  // namespace testbed

@@ -14,11 +14,11 @@ namespace testbed {
 using sc_core::sc_time;
 
 CpuInitiator::CpuInitiator(sc_core::sc_module_name name, sc_time clock_period, m68k::Model model)
-    : sc_module(name), socket("socket"), cpu_(*this, model), period_(clock_period),
-      period_ps_(clock_period.value()), lead_clocks_(std::max<uint64_t>(1, max_lead_.value() / period_ps_)),
+    : sc_module(name), socket("socket"), cpu_(*this, model), st_(cpu_, clock_period, this->name()),
       ext_(new BusCycleExtension) {
   if (clock_period <= sc_core::SC_ZERO_TIME)
     throw std::invalid_argument(std::string(this->name()) + ": the CPU clock period must be positive");
+  set_max_lead(sc_time(1, sc_core::SC_MS));
   socket.register_invalidate_direct_mem_ptr(this, &CpuInitiator::invalidate_direct_mem_ptr);
   payload_.set_extension(ext_);
   SC_THREAD(run);
@@ -26,11 +26,11 @@ CpuInitiator::CpuInitiator(sc_core::sc_module_name name, sc_time clock_period, m
 }
 
 void CpuInitiator::set_ipl(int level) {
-  if (level == ipl_) return;
+  if (level == st_.ipl) return;
   if (spec_) spec_->join();  // the core may be running on the pool
-  ipl_ = level;
-  ipl_changed_.notify(sc_core::SC_ZERO_TIME);
-  if (in_run_) cpu_.request_yield();  // the loop hands it to the core after this instruction
+  st_.ipl = level;
+  st_.ipl_changed.notify(sc_core::SC_ZERO_TIME);
+  if (st_.in_run) cpu_.request_yield();  // the loop hands it to the core after this instruction
   if (spec_) spec_->ipl_changed(level);
 }
 
@@ -38,63 +38,37 @@ void CpuInitiator::end_of_simulation() {
   if (spec_) spec_->end_of_simulation();
 }
 
-// From the kernel time of the last synchronisation, not sc_time_stamp(): another process may
-// ask while the CPU thread waits for the kernel to catch up.
-sc_time CpuInitiator::local_time() const { return sync_time_ + lead(cpu_.cycles()); }
-
 void CpuInitiator::set_fast_path(bool on) {
   fast_path_ = on;
   if (!on) cpu_.unmap_all_fast();
 }
 
 void CpuInitiator::set_memory_port(const SharedMemoryPort* port) {
-  mem_port_ = port;
-  if (port) dma_seen_ = port->stats(SharedMemoryPort::kDma).held;
+  st_.mem_port = port;
+  if (port) st_.dma_seen = port->stats(SharedMemoryPort::kDma).held;
 }
 
 // The core clock at which the CPU's local time reaches kernel time `t` (>= now), rounded up.
 uint64_t CpuInitiator::cycle_at(const sc_time& t) const {
   uint64_t now = sc_core::sc_time_stamp().value(), at = t.value();
-  if (at <= now) return sync_cycle_;
+  if (at <= now) return st_.sync_cycle;
   static const uint64_t never = sc_core::sc_max_time().value();
   if (at == never) return UINT64_MAX;
-  return sync_cycle_ + (at - now + period_ps_ - 1) / period_ps_;
-}
-
-// Quantum boundary and lead limit: fixed from one synchronisation to the next. The boundary is
-// tlm_global_quantum::compute_local_quantum()'s (the next multiple of the global quantum), in
-// integers.
-void CpuInitiator::after_sync() {
-  uint64_t q = tlm::tlm_global_quantum::instance().get().value();
-  uint64_t now = sc_core::sc_time_stamp().value();
-  if (q != boundary_quantum_ || now >= next_boundary_) {
-    boundary_quantum_ = q;
-    next_boundary_ = q ? now - now % q + q : now;
-  }
-  // At least one clock, so a zero quantum still progresses.
-  quantum_end_ = sync_cycle_ + std::max<uint64_t>(1, (next_boundary_ - now + (quanta_ - 1) * q) / period_ps_);
-  lead_end_ = sync_cycle_ + lead_clocks_;
-  limits_dirty_ = true;
+  return st_.sync_cycle + (at - now + st_.period_ps - 1) / st_.period_ps;
 }
 
 // The kernel's next activity and the device event horizon. Both can change only when another
 // process runs (during a synchronisation) or when the CPU itself calls a device (b_transport).
 void CpuInitiator::update_limits() {
-  limits_dirty_ = false;
-  activity_end_ = sc_core::sc_pending_activity_at_current_time() ? sync_cycle_
+  st_.limits_dirty = false;
+  activity_end_ = sc_core::sc_pending_activity_at_current_time() ? st_.sync_cycle
                                                                   : cycle_at(sc_core::sc_time_stamp() +
                                                                              sc_core::sc_time_to_pending_activity());
   horizon_end_ = horizon_ ? cycle_at(horizon_()) : UINT64_MAX;
   // Past the quantum boundary only while nobody else has anything to do: up to the next
   // pending activity (then the kernel runs it with the CPU at most an instruction ahead).
-  uint64_t end = std::max(quantum_end_, std::min(activity_end_, lead_end_));
-  chunk_end_ = std::min(end, horizon_end_);
-}
-
-void CpuInitiator::rebase() {
-  sync_cycle_ = cpu_.cycles();
-  sync_time_ = sc_core::sc_time_stamp();
-  after_sync();
+  uint64_t end = std::max(st_.quantum_end(), std::min(activity_end_, st_.lead_end()));
+  st_.chunk_end = std::min(end, horizon_end_);
 }
 
 // A process woken at the same time as the CPU (an NI raising its interrupt, a signal and the
@@ -104,27 +78,27 @@ void CpuInitiator::rebase() {
 // runnable at this time (a board alone).
 void CpuInitiator::settle() {
   for (int i = 0; i < 2 && sc_core::sc_pending_activity_at_current_time(); ++i) wait(sc_core::SC_ZERO_TIME);
-  limits_dirty_ = true;
+  st_.limits_dirty = true;
 }
 
 // One loop for both engines: the core runs in chunks to the end the limits allow; between
 // them the engine hands it the IPL lines, lets it sleep in STOP and keeps it in time.
 void CpuInitiator::run() {
-  rebase();
-  in_run_ = true;
+  st_.rebase();
+  st_.in_run = true;
   cpu_.reset();
-  in_run_ = false;
-  if (exact_ && debug_)
+  st_.in_run = false;
+  if (exact_ && st_.debug)
     throw std::logic_error(std::string(name()) + ": a debugger is attached in exact mode "
                            "(CpuTiming::attach_debugger takes the board out of it)");
   if (exact_) {
     spec_ = &speculative_;
     engine_ = spec_;
-    log_.set_deferred(true);
+    st_.log.set_deferred(true);
   }
   engine_->start();
   std::string halt;
-  while (!finish_requested_) {
+  while (!st_.finish_requested) {
     if (!engine_->boundary()) continue;
     bool new_ipl = engine_->take_ipl();
     if (cpu_.halted()) {
@@ -136,12 +110,12 @@ void CpuInitiator::run() {
       engine_->idle();
       continue;
     }
-    if (limits_dirty_) update_limits();
+    if (st_.limits_dirty) update_limits();
     uint64_t now = cpu_.cycles();
     engine_->clip_chunk(now);
-    if (now < chunk_end_) {
+    if (now < st_.chunk_end) {
       ++chunks_;
-      engine_->run(chunk_end_);
+      engine_->run(st_.chunk_end);
       continue;  // IPL, STOP and limits are looked at again before the next chunk
     }
     bool at_horizon = horizon_end_ <= now;
@@ -152,8 +126,8 @@ void CpuInitiator::run() {
     settle();
   }
   engine_->end();
-  sync_cycle_ = cpu_.cycles();
-  sync_time_ = sc_core::sc_time_stamp();
+  st_.sync_cycle = cpu_.cycles();
+  st_.sync_time = sc_core::sc_time_stamp();
   done_flag_ = true;
   if (done_) done_(halt);
 }
@@ -165,28 +139,28 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
   tlm::tlm_generic_payload& p = payload_;
   set_access(p, a.write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, address, buf, len);
   ext_->fc = a.fc;
-  sc_time before = lead(a.cycle);
+  sc_time before = st_.lead(a.cycle);
   sc_time delay = before;
   sc_time t0 = sc_core::sc_time_stamp();
   socket->b_transport(p, delay);
   // A target may synchronise inside b_transport (wait() for its share of our lead, as the
   // monitor does so that its reads are exact): the kernel time then moved on by `consumed`,
-  // and sync_cycle_, the clock that corresponds to sc_time_stamp(), must move with it, or every
+  // and st_.sync_cycle, the clock that corresponds to sc_time_stamp(), must move with it, or every
   // later access would count that lead twice. Whatever the call took beyond `before` -- a
   // longer wait, or latency the target annotated -- is wait states on this bus cycle.
   sc_time consumed = sc_core::sc_time_stamp() - t0;
   if (consumed > sc_core::SC_ZERO_TIME) {
-    uint64_t clocks = consumed.value() / period_.value();
-    sync_cycle_ += clocks;
-    sync_time_ += period_ * double(clocks);
+    uint64_t clocks = consumed.value() / st_.period.value();
+    st_.sync_cycle += clocks;
+    st_.sync_time += st_.period * double(clocks);
   }
   // The device may have scheduled an event (or the timer been reprogrammed): if that is before
   // the end of the running chunk, end the chunk after this instruction.
-  limits_dirty_ = true;
-  if (in_run_) {
-    uint64_t end = chunk_end_;
+  st_.limits_dirty = true;
+  if (st_.in_run) {
+    uint64_t end = st_.chunk_end;
     update_limits();
-    if (chunk_end_ < end) cpu_.request_yield();
+    if (st_.chunk_end < end) cpu_.request_yield();
   }
   // Time a target held the call beyond the cycle's start (a pin-level device clocking the access
   // in, such as the co-simulated RTL monitor) falls first into the 68010 bus cycle itself: the
@@ -197,25 +171,25 @@ m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf
   if (response > before) {
     sc_time extra = response - before;
     sc_time held = consumed > before ? consumed - before : sc_core::SC_ZERO_TIME;
-    sc_time free = std::min(held, period_ * double(kDtackWindow));
+    sc_time free = std::min(held, st_.period * double(kDtackWindow));
     extra -= free;
-    wait = uint32_t((extra.value() + period_.value() - 1) / period_.value());
+    wait = uint32_t((extra.value() + st_.period.value() - 1) / st_.period.value());
   }
   bool ok = p.is_response_ok();
-  if (log_.observed()) {
+  if (st_.log.observed()) {
     BusCycleRecord r;
     r.start = sc_core::sc_time_stamp() + before;
-    r.duration = period_ * double(4 + wait);
+    r.duration = st_.period * double(4 + wait);
     r.address = address;
     r.data = len == 1 ? buf[0] : uint16_t(buf[0] << 8 | buf[1]);
     r.fc = a.fc;
     r.write = a.write;
     r.byte = len == 1;
     r.bus_error = !ok;
-    log_.bus_cycle(r);
+    st_.log.bus_cycle(r);
   }
   if (!ok) return m68k::BusResponse::BusError;
-  if (debug_) debug_->access(a, len);
+  if (st_.debug) st_.debug->access(a, len);
   if (fast_path_ && p.is_dmi_allowed()) try_dmi(address, a.fc);
   return m68k::BusResponse::Ok;
 }
@@ -251,11 +225,11 @@ void CpuInitiator::try_dmi(uint32_t address, uint8_t fc) {
   uint64_t first = (dmi.get_start_address() + TB_PAGE_SIZE - 1) & ~uint64_t(TB_PAGE_SIZE - 1);
   uint64_t end = (dmi.get_end_address() + 1) & ~uint64_t(TB_PAGE_SIZE - 1);
   if (end <= first) return;
-  uint32_t ws = uint32_t((dmi.get_read_latency().value() + period_.value() - 1) / period_.value());
+  uint32_t ws = uint32_t((dmi.get_read_latency().value() + st_.period.value() - 1) / st_.period.value());
   m68k::Space space = m68k::fc_is_supervisor(fc) ? m68k::Space::Supervisor : m68k::Space::User;
-  if (debug_) {  // page by page, leaving out those a debugger watches
+  if (st_.debug) {  // page by page, leaving out those a debugger watches
     for (uint64_t pg = first; pg < end; pg += TB_PAGE_SIZE)
-      if (!debug_->keep_off_fast_path(uint32_t(pg), space == m68k::Space::Supervisor))
+      if (!st_.debug->keep_off_fast_path(uint32_t(pg), space == m68k::Space::Supervisor))
         cpu_.map_fast(space, uint32_t(pg), TB_PAGE_SIZE, dmi.get_dmi_ptr() + (pg - dmi.get_start_address()),
                       dmi.is_write_allowed(), ws);
     ++dmi_grants_;
@@ -305,23 +279,23 @@ unsigned CpuInitiator::debug_access(bool write, uint32_t address, uint8_t* data,
 }
 
 void CpuInitiator::set_instruction_trace(std::FILE* out) {
-  log_.set_trace(out);
+  st_.log.set_trace(out);
   install_tracer();
 }
 
 void CpuInitiator::set_cycle_profile(CycleProfile* p) {
-  log_.set_profile(p);
+  st_.log.set_profile(p);
   install_tracer();
 }
 
 void CpuInitiator::install_tracer() {
-  if (!log_.tracing() && !log_.profiling()) {
+  if (!st_.log.tracing() && !st_.log.profiling()) {
     cpu_.set_tracer(nullptr);
     return;
   }
   cpu_.set_tracer([this](uint32_t pc, uint64_t cycle, bool supervisor) {
-    if (log_.profiling()) log_.instruction(sync_time_ + lead(cycle), pc, supervisor, cycle);
-    if (!log_.tracing()) return;
+    if (st_.log.profiling()) st_.log.instruction(st_.sync_time + st_.lead(cycle), pc, supervisor, cycle);
+    if (!st_.log.tracing()) return;
     // the live mode: the instruction is read (and disassembled) through its own mapping
     uint8_t fc = supervisor ? m68k::FC_SUPERVISOR_PROGRAM : m68k::FC_USER_PROGRAM;
     std::string text;
@@ -333,7 +307,7 @@ void CpuInitiator::install_tracer() {
     char line[160];  // S or U: the CPU's mode, so that a profile can tell the kernel's cycles from a program's
     std::snprintf(line, sizeof line, "%12llu %06X %c %s\n", (unsigned long long)cycle, unsigned(pc),
                   supervisor ? 'S' : 'U', text.c_str());
-    log_.trace(sync_time_ + lead(cycle), line);
+    st_.log.trace(st_.sync_time + st_.lead(cycle), line);
   });
 }
 

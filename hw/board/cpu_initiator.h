@@ -13,11 +13,12 @@
 // invalidates its DMI pointers. STOP costs no host time: the thread waits for an IPL change.
 //
 // The run loop (run()) is one; how the CPU keeps time with the kernel is its engine's
-// (cpu_engine.h): decoupled, or speculative in exact mode (cpu_speculation.h). What the CPU
-// tells the observer and the instruction trace goes through its commit log (commit_log.h).
+// (cpu_engine.h): decoupled, or speculative in exact mode (cpu_speculation.h). The loop and the
+// engine share the initiator's CpuLoopState (cpu_loop_state.h): the clock against kernel time,
+// the IPL lines, the DMA charged and the commit log, through which what the CPU tells the
+// observer and the instruction trace goes (commit_log.h).
 #pragma once
 #include "bus_extension.h"
-#include "commit_log.h"
 #include "cpu_debug.h"
 #include "cpu_engine.h"
 #include "cpu_speculation.h"
@@ -61,7 +62,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
     if (spec_) spec_->join();
     return cpu_;
   }
-  sc_core::sc_time clock_period() const { return period_; }
+  sc_core::sc_time clock_period() const { return st_.period; }
 
   // The IPL input lines (0..7), driven by the interrupt controller. Any process may call it.
   void set_ipl(int level);
@@ -80,8 +81,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // expose as pending activity (in exact mode a board running ahead across quanta may overrun
   // by SpeculativeEngine::kMaxQuanta quanta: work a later sc_start keeps).
   void set_max_lead(sc_core::sc_time t) {
-    max_lead_ = t;
-    lead_clocks_ = std::max<uint64_t>(1, t.value() / period_ps_);
+    st_.set_lead_clocks(std::max<uint64_t>(1, t.value() / st_.period_ps));
   }
   // Exact mode (cpu_speculation.h): the CPU runs ahead speculatively and is rolled back when
   // something reaches it in its past, so that what it does no longer depends on the quantum.
@@ -111,7 +111,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // the CPU thread once its local time is synchronised: with the halt reason, or "" on finish().
   void finish() {
     if (spec_) spec_->join();
-    finish_requested_ = true;
+    st_.finish_requested = true;
     cpu_.request_yield();
   }
   void on_done(std::function<void(const std::string& halt_reason)> f) { done_ = std::move(f); }
@@ -120,7 +120,7 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   // The fast path (DMI) is on by default; off, every bus cycle is a b_transport (and visible to
   // the observer).
   void set_fast_path(bool on);
-  void set_observer(BusObserver* o) { log_.set_observer(o); }
+  void set_observer(BusObserver* o) { st_.log.set_observer(o); }
   // Per-instruction trace ("cycle pc S|U disassembly": S in supervisor mode) to `out`, or nullptr for none.
   void set_instruction_trace(std::FILE* out);
   // Cycles by instruction address (cycle_profile.h) into `p`, or nullptr for none; with a trace
@@ -128,20 +128,20 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   void set_cycle_profile(CycleProfile* p);
 
   // A debugger's hooks (sim/gdb), or nullptr.
-  void set_debug_hook(CpuDebugHook* h) { debug_ = h; }
+  void set_debug_hook(CpuDebugHook* h) { st_.debug = h; }
   // True while the core is inside run_until (e.g. suspended in a target's b_transport): its
   // registers are then not at an instruction boundary.
-  bool in_run() const { return in_run_; }
+  bool in_run() const { return st_.in_run; }
   // Debugger access through the same path as the CPU (MMU included for user FCs).
   unsigned debug_access(bool write, uint32_t address, uint8_t* data, unsigned len,
                         uint8_t fc = m68k::FC_SUPERVISOR_DATA);
   // The CPU's local time: kernel time plus its lead within the quantum.
-  sc_core::sc_time local_time() const;
+  sc_core::sc_time local_time() const { return st_.local_time(); }
   uint64_t slow_accesses() const { return slow_accesses_; }
   uint64_t dmi_grants() const { return dmi_grants_; }
-  uint64_t syncs() const { return syncs_; }    // times the thread waited for the kernel
+  uint64_t syncs() const { return st_.syncs; }    // times the thread waited for the kernel
   uint64_t chunks() const { return chunks_; }  // run_until calls
-  sc_core::sc_time dma_stall() const { return dma_stall_; }  // CPU time lost to DMA
+  sc_core::sc_time dma_stall() const { return st_.dma_stall; }  // CPU time lost to DMA
 
   // m68k::Bus
   m68k::BusResponse read(const m68k::BusAccess& a, uint16_t& data, uint32_t& wait) override;
@@ -150,60 +150,36 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   void reset_devices(uint64_t cycle) override;
 
  private:
-  friend class DecoupledEngine;
-  friend class SpeculativeEngine;
   void run();
   void settle();  // lets processes woken at this very time run before the IPL is sampled
-  void rebase();  // the kernel time now corresponds to the core's clock now
-  void after_sync();
   void update_limits();
   uint64_t cycle_at(const sc_core::sc_time& t) const;
   m68k::BusResponse transport(const m68k::BusAccess& a, uint8_t* buf, unsigned len, uint32_t& wait);
   void try_dmi(uint32_t address, uint8_t fc);
   void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
-  // Integer arithmetic: this runs at every synchronisation of every board.
-  sc_core::sc_time lead(uint64_t cycle) const { return sc_core::sc_time::from_value(period_ps_ * (cycle - sync_cycle_)); }
   void end_of_simulation() override;
 
   m68k::Cpu cpu_;
-  sc_core::sc_time period_;
-  uint64_t period_ps_;  // period_ in kernel time units
-  uint64_t sync_cycle_ = 0;  // core cycles() when the kernel time was last caught up
-  sc_core::sc_time sync_time_;  // ... and that kernel time
-  // Chunk limits in core clocks, valid until the kernel or a device may have changed
-  // (limits_dirty_: after a synchronisation or a b_transport), so the DMI-only hot path costs
-  // no function calls per chunk.
-  uint64_t quantum_end_ = 0, lead_end_ = 0, activity_end_ = 0, horizon_end_ = 0, chunk_end_ = 0;
-  bool limits_dirty_ = true;
-  sc_core::sc_time max_lead_{1, sc_core::SC_MS};
-  uint64_t lead_clocks_;  // max_lead_ in clocks (at least one)
-  // The next global-quantum boundary after the last synchronisation, and the quantum it was
-  // computed for: kernel time only grows, so it is recomputed (a division) only once passed.
-  uint64_t next_boundary_ = 0, boundary_quantum_ = 0;
-  // Quanta a chunk spans: 1, or more for a board the speculative engine lets run ahead
-  // (SpeculativeEngine::widen). Read at each synchronisation.
-  uint64_t quanta_ = 1;
-  const SharedMemoryPort* mem_port_ = nullptr;
-  sc_core::sc_time dma_seen_, dma_stall_;
-  uint64_t syncs_ = 0, chunks_ = 0;
+  // What the run loop shares with the engines (built after cpu_, which it refers to).
+  CpuLoopState st_;
+  // The kernel's next activity and the device event horizon in core clocks, valid until the
+  // kernel or a device may have changed (st_.limits_dirty: after a synchronisation or a
+  // b_transport), so the DMI-only hot path costs no function calls per chunk.
+  uint64_t activity_end_ = 0, horizon_end_ = 0;
+  uint64_t chunks_ = 0;
   tlm::tlm_generic_payload payload_;
   BusCycleExtension* ext_;  // owned by payload_
-  int ipl_ = 0, applied_ipl_ = 0;
-  sc_core::sc_event ipl_changed_;
-  bool in_run_ = false, fast_path_ = true;
-  bool finish_requested_ = false, done_flag_ = false;
+  bool fast_path_ = true, done_flag_ = false;
   std::function<int(int)> iack_;
   std::function<void()> reset_devices_;
   std::function<sc_core::sc_time()> horizon_;
   std::function<void(const std::string&)> done_;
-  CommitLog log_;
   void install_tracer();  // the CPU's tracer: the instruction trace, the cycle profile, or both
-  CpuDebugHook* debug_ = nullptr;
   uint64_t slow_accesses_ = 0, dmi_grants_ = 0;
   // The engines: both built with the module, the one of the platform's mode chosen at the start.
   bool exact_ = false;
-  DecoupledEngine decoupled_{*this};
-  SpeculativeEngine speculative_{*this, cpu_};
+  DecoupledEngine decoupled_{st_};
+  SpeculativeEngine speculative_{st_};
   TimingEngine* engine_ = &decoupled_;
   SpeculativeEngine* spec_ = nullptr;  // engine_ in exact mode, else nullptr
 };

@@ -1,5 +1,4 @@
 #include "cpu_speculation.h"
-#include "cpu_initiator.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -43,22 +42,22 @@ bool SpeculativeEngine::take_ipl() {
 // The level the lines had at the CPU's present boundary, from the log.
 bool SpeculativeEngine::apply_ipl() {
   size_t n = 0;
-  int level = c_.applied_ipl_;
+  int level = applied_ipl_;
   while (n < ipl_log_.size() && ipl_log_[n].first <= cpu_.cycles()) level = ipl_log_[n++].second;
   ipl_log_.erase(ipl_log_.begin(), ipl_log_.begin() + long(n));
-  if (level == c_.applied_ipl_) return false;
-  c_.applied_ipl_ = level;
+  if (level == applied_ipl_) return false;
+  applied_ipl_ = level;
   cpu_.set_ipl(level);
-  if (c_.log_.observed()) c_.log_.ipl(c_.local_time(), level);
+  if (s_.log.observed()) s_.log.ipl(s_.local_time(), level);
   return true;
 }
 
 void SpeculativeEngine::idle() {
   if (!sync_exact()) return;
   stop_waiting_ = true;
-  if (ipl_log_.empty()) sc_core::wait(c_.ipl_changed_);
+  if (ipl_log_.empty()) sc_core::wait(s_.ipl_changed);
   stop_waiting_ = false;
-  if (c_.mem_port_) c_.dma_seen_ = c_.mem_port_->stats(SharedMemoryPort::kDma).held;
+  s_.take_dma();  // DMA while the bus was idle stole nothing
   rebase_to_now();
   uint64_t c = cycle_of(sc_core::sc_time_stamp());  // woken at the next clock edge
   if (cpu_.cycles() < c) cpu_.sleep(c - cpu_.cycles());
@@ -68,9 +67,9 @@ void SpeculativeEngine::idle() {
 
 // A later change of the lines, known already (after a rollback): the run stops there.
 void SpeculativeEngine::clip_chunk(uint64_t now) {
-  if (!ipl_log_.empty() && ipl_log_.front().first < c_.chunk_end_) {
-    c_.chunk_end_ = std::max(now + 1, ipl_log_.front().first);
-    c_.limits_dirty_ = true;
+  if (!ipl_log_.empty() && ipl_log_.front().first < s_.chunk_end) {
+    s_.chunk_end = std::max(now + 1, ipl_log_.front().first);
+    s_.limits_dirty = true;
   }
 }
 
@@ -83,19 +82,19 @@ bool SpeculativeEngine::sync() {
 void SpeculativeEngine::end() {
   // From here on nothing is rolled back; a DMA master waiting for the CPU goes on.
   exact_over_ = true;
-  if (!c_.log_.empty()) c_.log_.flush(sc_core::sc_max_time());
+  if (!s_.log.empty()) s_.log.flush(sc_core::sc_max_time());
   if (dma_pending_) {
     dma_pending_ = false;
     replayed_.notify();
   }
-  sc_time local = c_.local_time(), now = sc_core::sc_time_stamp();
+  sc_time local = s_.local_time(), now = sc_core::sc_time_stamp();
   if (local > now) sc_core::wait(local - now);
 }
 
 // A run that ends while a CPU is ahead: what it did up to the end is certain now.
 void SpeculativeEngine::end_of_simulation() {
   join();
-  if (!c_.log_.empty()) c_.log_.flush(sc_core::sc_time_stamp());
+  if (!s_.log.empty()) s_.log.flush(sc_core::sc_time_stamp());
 }
 
 void SpeculativeEngine::ipl_changed(int level) {
@@ -115,7 +114,7 @@ void SpeculativeEngine::checkpoint() {
   need_ckpt_ = false;
   ++commits_;
   cpu_.save(ckpt_);
-  if (!c_.log_.empty()) c_.log_.flush(sc_core::sc_max_time());
+  if (!s_.log.empty()) s_.log.flush(sc_core::sc_max_time());
   journal_.commit();
   fresh_ = true;
 }
@@ -127,8 +126,8 @@ void SpeculativeEngine::checkpoint() {
 // for an observer, a trace or a profile, or that must be done again after a device access, stays here.
 void SpeculativeEngine::run(uint64_t end) {
   SpeculationPool* pool = SpeculationPool::instance();
-  if (!pool || !fresh_ || run_here_ || skip_ || c_.log_.observed() || c_.log_.tracing() ||
-      c_.log_.profiling()) {
+  if (!pool || !fresh_ || run_here_ || skip_ || s_.log.observed() || s_.log.tracing() ||
+      s_.log.profiling()) {
     run_here_ = false;
     if (skip_ && fresh_) --skip_;
     if (run_ahead(end) && last_run_reached_) widen();
@@ -145,7 +144,7 @@ void SpeculativeEngine::run(uint64_t end) {
 void SpeculativeEngine::execute() {
   in_job_ = true;
   job_aborted_ = false;
-  c_.in_run_ = true;
+  s_.in_run = true;
   try {
     cpu_.run_until(job_target_);
   } catch (const Offload&) {
@@ -153,7 +152,7 @@ void SpeculativeEngine::execute() {
   } catch (...) {
     job_error_ = std::current_exception();
   }
-  c_.in_run_ = false;
+  s_.in_run = false;
   in_job_ = false;
   fresh_ = false;
 }
@@ -187,16 +186,16 @@ void SpeculativeEngine::finish_job() {
 }
 
 void SpeculativeEngine::widen() {
-  if (c_.quanta_ > 1) ++widened_;
-  c_.quanta_ = std::min<uint64_t>(c_.quanta_ * 2, kMaxQuanta);
+  if (s_.quanta > 1) ++widened_;
+  s_.quanta = std::min<uint64_t>(s_.quanta * 2, kMaxQuanta);
 }
 
-void SpeculativeEngine::narrow() { c_.quanta_ = 1; }
+void SpeculativeEngine::narrow() { s_.quanta = 1; }
 
 uint64_t SpeculativeEngine::cycle_of(const sc_time& t) const {
-  uint64_t from = c_.sync_time_.value(), at = t.value();
-  if (at <= from) return c_.sync_cycle_;
-  return c_.sync_cycle_ + (at - from + c_.period_ps_ - 1) / c_.period_ps_;
+  uint64_t from = s_.sync_time.value(), at = t.value();
+  if (at <= from) return s_.sync_cycle;
+  return s_.sync_cycle + (at - from + s_.period_ps - 1) / s_.period_ps;
 }
 
 // Moves the reference point (sync_cycle_, sync_time_) to the last clock edge at or before now.
@@ -205,10 +204,10 @@ uint64_t SpeculativeEngine::cycle_of(const sc_time& t) const {
 // time the CPU spends in STOP or stalled is counted in clocks.
 void SpeculativeEngine::rebase_to_now() {
   uint64_t now = sc_core::sc_time_stamp().value();
-  uint64_t k = (now - c_.sync_time_.value()) / c_.period_ps_;
-  c_.sync_cycle_ += k;
-  c_.sync_time_ = sc_time::from_value(c_.sync_time_.value() + k * c_.period_ps_);
-  c_.after_sync();
+  uint64_t k = (now - s_.sync_time.value()) / s_.period_ps;
+  s_.sync_cycle += k;
+  s_.sync_time = sc_time::from_value(s_.sync_time.value() + k * s_.period_ps);
+  s_.after_sync();
 }
 
 // Something happens now (an IPL change, a DMA access): if the CPU has run past now, it must be
@@ -218,10 +217,10 @@ void SpeculativeEngine::request_rollback() {
   uint64_t c = cycle_of(sc_core::sc_time_stamp());
   // Not past now. (Inside an instruction that has not yet committed, "now" may be its first
   // clock: the change then comes before it, and only a rerun can tell.)
-  if (c > cpu_.cycles() || (c == cpu_.cycles() && !c_.in_run_)) return;
+  if (c > cpu_.cycles() || (c == cpu_.cycles() && !s_.in_run)) return;
   // At the end of a run that reached its target, the present boundary is the first at or
   // after any time from that target on.
-  if (!c_.in_run_ && last_run_reached_ && c >= last_target_) return;
+  if (!s_.in_run && last_run_reached_ && c >= last_target_) return;
   if (c < rollback_to_) rollback_to_ = c;
   wake_.notify(sc_core::SC_ZERO_TIME);
 }
@@ -233,14 +232,14 @@ void SpeculativeEngine::rollback() {
   rollback_to_ = kNone;
   journal_.undo();
   cpu_.restore(ckpt_);
-  c_.log_.drop();  // what the observer and the tracer would have been told is undone
+  s_.log.drop();  // what the observer and the tracer would have been told is undone
   ++rollbacks_;
   narrow();
   committed_in_run_ = false;
   last_run_reached_ = false;
   if (cpu_.cycles() < target && !run_ahead(target)) return;  // rollback_to_ is set again
   need_ckpt_ = true;
-  c_.limits_dirty_ = true;
+  s_.limits_dirty = true;
 }
 
 // The core runs speculatively to `target`. A device access that committed the running
@@ -248,11 +247,11 @@ void SpeculativeEngine::rollback() {
 bool SpeculativeEngine::run_ahead(uint64_t target) {
   fresh_ = false;
   try {
-    c_.in_run_ = true;
+    s_.in_run = true;
     cpu_.run_until(target);
-    c_.in_run_ = false;
+    s_.in_run = false;
   } catch (const Rollback&) {
-    c_.in_run_ = false;
+    s_.in_run = false;
     committed_in_run_ = false;
     return false;
   }
@@ -269,10 +268,10 @@ bool SpeculativeEngine::run_ahead(uint64_t target) {
 // meanwhile (the loop then carries it out).
 bool SpeculativeEngine::sync_exact() {
   for (;;) {
-    uint64_t local = (c_.sync_time_ + c_.lead(cpu_.cycles())).value();
+    uint64_t local = (s_.sync_time + s_.lead(cpu_.cycles())).value();
     uint64_t now = sc_core::sc_time_stamp().value();
     if (local <= now) break;
-    ++c_.syncs_;
+    ++s_.syncs;
     sc_core::wait(sc_time::from_value(local - now), wake_);
     if (rollback_to_ != kNone || dma_pending_) return false;
     rebase_to_now();
@@ -287,14 +286,14 @@ bool SpeculativeEngine::sync_exact() {
 void SpeculativeEngine::before_device(uint64_t cycle) {
   if (in_job_) throw Offload{};
   narrow();
-  if (cycle < c_.sync_cycle_)
-    throw std::logic_error(std::string(c_.name()) + ": exact mode: a rerun reached a device access in the past "
+  if (cycle < s_.sync_cycle)
+    throw std::logic_error(std::string(s_.name) + ": exact mode: a rerun reached a device access in the past "
                            "(the rerun diverged from the first run)");
   for (;;) {
-    uint64_t local = (c_.sync_time_ + c_.lead(cycle)).value();
+    uint64_t local = (s_.sync_time + s_.lead(cycle)).value();
     uint64_t now = sc_core::sc_time_stamp().value();
     if (local <= now) break;
-    ++c_.syncs_;
+    ++s_.syncs;
     if (committed_in_run_) {
       sc_core::wait(sc_time::from_value(local - now));
     } else {
@@ -327,15 +326,12 @@ void SpeculativeEngine::before_dma() {
 
 void SpeculativeEngine::after_dma_claim() {
   join();
-  if (!c_.mem_port_) return;
-  sc_time held = c_.mem_port_->stats(SharedMemoryPort::kDma).held;
-  if (held <= c_.dma_seen_) return;
-  sc_time stolen = held - c_.dma_seen_;
-  c_.dma_seen_ = held;
+  sc_time stolen = s_.take_dma();
+  if (stolen == sc_core::SC_ZERO_TIME) return;
   if (stop_waiting_ || exact_over_) return;  // the bus is idle in STOP
-  c_.dma_stall_ += stolen;
+  s_.dma_stall += stolen;
   fresh_ = false;
-  cpu_.stall((stolen.value() + c_.period_ps_ - 1) / c_.period_ps_);
+  cpu_.stall((stolen.value() + s_.period_ps - 1) / s_.period_ps);
 }
 
 }  // namespace testbed

@@ -30,7 +30,7 @@ namespace testbed {
 
 class SpeculativeEngine final : public TimingEngine, public SpeculationJob {
  public:
-  SpeculativeEngine(CpuInitiator& c, m68k::Cpu& cpu) : c_(c), cpu_(cpu), journal_(cpu) {}
+  explicit SpeculativeEngine(CpuLoopState& s) : s_(s), cpu_(s.cpu), journal_(s.cpu) {}
   ~SpeculativeEngine() override;
 
   void start() override;
@@ -75,9 +75,10 @@ class SpeculativeEngine final : public TimingEngine, public SpeculationJob {
   void rebase_to_now();     // keeps the clock-to-time mapping across a wait of any length
   uint64_t cycle_of(const sc_core::sc_time& t) const;  // the core clock of kernel time t (rounded up)
 
-  CpuInitiator& c_;
+  CpuLoopState& s_;
   m68k::Cpu& cpu_;
   RamJournal journal_;
+  int applied_ipl_ = 0;  // the level last handed to the core
   m68k::Cpu::State ckpt_{};
   std::vector<std::pair<uint64_t, int>> ipl_log_;  // (clock, level) the CPU has not yet seen
   bool need_ckpt_ = true;
