@@ -23,7 +23,7 @@
 
 /* The trace's steps: on the master's board the run's start, each slave's placement answered
  * (rex_place), its thread created there, its share taken by it (the send completed) and its
- * result in (the collector); on the slave's board its share received and its share computed. */
+ * result in (the courier); on the slave's board its share received and its share computed. */
 enum { MARK_START, MARK_PLACED, MARK_CREATED, MARK_HANDED, MARK_GOT, MARK_COMPUTED, MARK_RESULT, MARK_END };
 #define TRACE_FLAG 0x100 /* in a slave's argument: mark its steps (no global read: it would fetch a page) */
 static int tracing;

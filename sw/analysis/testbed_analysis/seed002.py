@@ -324,8 +324,7 @@ def run(rep, args, size):
         pred = {s: t[1] * -(-s // b) / s for s in t}
         err = max(abs(t[s] - pred[s]) / pred[s] for s in t)
         expl.append("%d board(s): measured %s ms; the busiest board's share ceil(S/B)/S of the 1-slave time predicts "
-                    "%s ms; the rest (creation over Centrenet, the code pages each new board fetches on demand, the "
-                    "messages) is %s ms" % (b, [t[s] for s in sorted(t)], [int(pred[s]) for s in sorted(t)],
+                    "%s ms; the rest (the slaves' starts, taken apart in the REX trace above) is %s ms" % (b, [t[s] for s in sorted(t)], [int(pred[s]) for s in sorted(t)],
                                             [int(t[s] - pred[s]) for s in sorted(t)]))
     moves = {f: sum(info[(f, b)][1] for b in size["boards"]) for f, *_ in VARIANTS}
     one_c, one_t = res.get(("6", 1), {}), res.get(("7", 1), {})
