@@ -82,8 +82,10 @@ static void ask(uint32_t board, uint32_t tid) {
 
 static void on_gs_ask(uint32_t from, const uint32_t *o, uint32_t nops) {
   (void)nops;
-  if (o[0] > 0xFFFF || (o[0] >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) != from)
-    return (void)net_bad(from, NET_GS_ASK, "asking TID not of the sender's board", o[0]);
+  /* (a TID names its process's home board: a migrated thread asks from another, which the
+   * answer goes back to) */
+  if (o[0] > 0xFFFF || (o[0] >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) >= nboards)
+    return (void)net_bad(from, NET_GS_ASK, "asking TID", o[0]);
   ask(from, o[0]);
 }
 
