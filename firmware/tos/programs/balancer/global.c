@@ -21,7 +21,11 @@ static struct {
   int retry;          /* the move was refused: ask again */
 } procs_[MANAGED];
 #define PENDING 32
-static struct { int board, key; } pending[PENDING]; /* placed, not yet seen: key = TID >> 6 */
+/* placed, not yet seen: key = TID >> 6 (+1) of the asking thread's process, which is never the
+ * process placed: TOS makes the worker a thread of the asker's process, and the asker itself,
+ * seen arriving on that board (a new run of the program, say), must not be taken for it and
+ * moved away from the home it creates from */
+static struct { int board, key, asker; } pending[PENDING];
 
 static int find(int tid) {
   for (int i = 0; i < MANAGED; ++i)
@@ -88,6 +92,7 @@ int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms,
       if (k < PENDING) {
         pending[k].board = b;
         pending[k].key = (tid >> 6) + 1;
+        pending[k].asker = tid;
       }
       gs_answer(from, tid, b);
       out("gs: %lu ms: create for 0x%x of %d: board %d\n", ms(), tid, from, b);
@@ -116,7 +121,7 @@ int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms,
         }
         if (i >= 0) continue;
         for (int k = 0; k < PENDING; ++k)
-          if (pending[k].key == (tid >> 6) + 1 && pending[k].board == board) {
+          if (pending[k].key == (tid >> 6) + 1 && pending[k].board == board && pending[k].asker != tid) {
             pending[k].key = 0;
             if (add(tid, board) < 0) {
               ++unmanaged_lost;
