@@ -183,14 +183,17 @@ def rex_phases(rep, args, size, t1):
                      "courier thread a slave, as RHODOS's queued sends let Block 1a's master; the A/B (`inorder`) has "
                      "the master send them itself in slave order over TOS's synchronous channels:\n\n%s\n\n"
                      "Each slave more costs %.1f ms before the last share is taken with couriers and %.1f ms in order "
-                     "(the making and the shares, from %d to %d slaves, over the %d slaves more). With S slaves on B "
-                     "boards the busiest board computes ceil(S/B)/S of the one-slave time t1; with a cost c a slave "
-                     "the time at B+1 slaves is about 2 t1/(B+1) + c (B+1) and at 2B t1/B + 2 c B, so the wave comes "
-                     "down at 2B only if c < t1/(B (B+1)): here t1 = %.0f ms and B = %d give %.1f ms. The runs at "
-                     "%d and %d slaves: %s.\n"
+                     "(the making and the shares, from %d to %d slaves, over the %d slaves more). A simple model: with "
+                     "S slaves on B boards the busiest board computes ceil(S/B)/S of the one-slave time t1, and each "
+                     "slave adds c before the last share is out, so the time at B+1 slaves is about 2 t1/(B+1) + "
+                     "c (B+1) and at 2B t1/B + 2 c B, and the wave comes down at 2B when c < t1/(B (B+1)): here t1 = "
+                     "%.0f ms and B = %d give %.1f ms. Against the runs at %d and %d slaves: %s.\n"
                      % (size["work"], b, "\n".join(rows), c["couriers"], c["inorder"], lo, hi, hi - lo, t1, b, bound,
-                        lo, hi, "; ".join("%s %d -> %d ms" % (what, parts[(tag, lo)]["ms"], parts[(tag, hi)]["ms"])
-                                          for tag, _e, what in HANDOUTS)))
+                        lo, hi, "; ".join("%s %d -> %d ms (the model: %s; the run: %s)" % (
+                            what, parts[(tag, lo)]["ms"], parts[(tag, hi)]["ms"],
+                            "comes down" if c[tag] < bound else "stays up",
+                            "comes down" if parts[(tag, hi)]["ms"] < parts[(tag, lo)]["ms"] else "stays up")
+                            for tag, _e, what in HANDOUTS)))
 
 
 def start_costs(rep, args, size, n=5):
