@@ -152,7 +152,7 @@ tos_kernel_test(PROGRAM remote_channels_work NAME remote_channels_work_dma_anywh
 # A blocked send whose page another board takes (its frame kept) does not stall its board's loop.
 tos_kernel_test(PROGRAM kept_page_send_runs_loop ALL_FREE)
 tos_kernel_test(PROGRAM corrupt_mpcs_are_dropped LOG air IMAGE tos-test.elf
-  LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far.*type 20 from earth: channel \\(5000\\): dropped \\(2 so far.*type 18 from earth: origin board \\(77\\): dropped \\(3 so far.*msg.*dropped.*migrating thread from earth is malformed.*type 64 from earth: unknown type")
+  LOG_REGEX "type 18 from earth: too few operands \\(3\\): dropped \\(1 so far.*type 20 from earth: channel \\(5000\\): dropped \\(2 so far.*type 18 from earth: origin board \\(77\\): dropped \\(3 so far.*msg.*dropped.*migrating thread from earth is malformed.*type 0 from earth: unknown type")
 tos_kernel_test(PROGRAM busy_callers_share_the_cpu)
 tos_kernel_test(PROGRAM candidates_follow_figure_40 ALL_FREE
   REGEX "candidates_follow_figure_40: PASS.*reconfiguration requests 3: moved a thread at once 2, later 0. none fitted 1")

@@ -31,11 +31,18 @@ SIZES = {
     "reduced": {"compute": (20, 3000), "comm": (10, 150), "mixed": (10, 30), "period": 200,
                 "adder": 48, "wator": (40, 30), "wator_period": 2000},
 }
-BALANCER = "master balancer -P %s -p %d -m %d -t 2 -q 3 %s&\n"
+# The balancer stops after `quiet` samples in a row with no load once it has seen some: at least
+# three, and at least 3 s, so that a short sample period (the reduced size's 200 ms) does not end
+# it between dgl's own brief load on the slaves and the program's start on earth.
+BALANCER = "master balancer -P %s -p %d -m %d -t 2 -q %d %s&\n"
+
+
+def _quiet(period):
+    return max(3, 3000 // period)
 
 
 def _balancer(policy, period, classes="+rqlen +links", extra=""):
-    return "earth dgl @* %s\n" % classes + BALANCER % (policy, period, period, extra)
+    return "earth dgl @* %s\n" % classes + BALANCER % (policy, period, period, _quiet(period), extra)
 
 
 # The A/B run of the communication-bound case: the balancer with its link rule off (a link
@@ -78,7 +85,7 @@ def rc_case(case, size, how):
     place = how if how in ("random", "strips", "here") else "random" if how == "balanced" else "regions"
     pre = ""
     if how in ("balanced", "none"):
-        pre = "earth dgl @* +rqlen +links\n" + BALANCER % ("testbed" if how == "balanced" else "none", wp, wp, "")
+        pre = "earth dgl @* +rqlen +links\n" + BALANCER % ("testbed" if how == "balanced" else "none", wp, wp, _quiet(wp), "")
     return pre + "earth wator -n %d -k 1%s %d %s\n" % (side, " -f " + food if food else "", steps, place)
 
 
