@@ -10,24 +10,27 @@
  *   unloaded  no background load;
  *   static    PVM: the scripted load, tasks stay where they were spawned;
  *   dynamic   DynamicPVM: the scripted load, and a task on a board that became busy is moved
- *             whole to an idle board, between two of its communications.
+ *             whole to an idle board by DynamicPVM's global scheduler, a task of its own.
  * The scripted load is the seed's "owner returns to the workstation": at START percent of the
  * unloaded run's time a `busy` process (programs/busy.c) puts two compute-bound threads on BOARD
  * for DUR percent of it, then leaves. It is another process, started by a thread of this one
  * that only keeps the script's clock; the application learns about it only by measuring.
  *
- * The policy (DynamicPVM's scheduler, kept by the master task): a board's load is measured, not
- * told -- a worker's board by the worker's batch time against the same batch's in the unloaded
- * run, a board without a worker by a probe thread made there each iteration that times a fixed
- * amount of computing (longer than a slice, so that it waits for every other thread there)
- * against the same amount on the master's board before the runs. A worker whose board's load
- * is over BUSY (in BUSY_ITERS iterations in a row) goes, at the next iteration, to the
- * least-loaded board under IDLE (ties: the highest board), one per board. The worker moves
- * itself (migrate() of its own thread, so never inside a channel operation: the seed's
- * critical section); its pages follow on first touch.
+ * The policy (DynamicPVM's global scheduler, a task on the master task's board): a board's load
+ * is measured, not told -- a worker's board by the worker's batch time against the same batch's
+ * in the unloaded run, a board without a worker by a probe thread made there each iteration that
+ * times a fixed amount of computing (longer than a slice, so that it waits for every other thread
+ * there) against the same amount on the master's board before the runs. The master sends the
+ * scheduler each iteration's readings when it has handed out the next batches; a worker whose
+ * board's load is over BUSY (in BUSY_ITERS iterations in a row) goes to the least-loaded board
+ * under IDLE (ties: the highest board), one per board: the scheduler moves it with pvm_move while
+ * it computes that batch (held back while the task is inside a PVM call: the seed's critical
+ * section) and tells the master where it sent whom; the task's pages follow on first touch.
  *
  * Output (per run): "pvmapp: run NAME", "pvmapp: iter RUN IT MS [board:comp_us:load%]...",
- * "pvmapp: probe RUN IT [board:load%]...", "pvmapp: move RUN IT W FROM TO MIG_US FIRST_US",
+ * "pvmapp: probe RUN IT [board:load%]...", "pvmapp: move RUN IT W FROM TO MOVE_US EXCESS_US"
+ * (MOVE_US: the scheduler's pvm_move; EXCESS_US: the batch it moved in over the same batch
+ * unloaded), "pvmapp: unmoved RUN IT W TO" (a pvm_move that gave up),
  * "pvmapp: result RUN q0..q9 SXHI SXLO SYHI SYLO" (the sums' IEEE bits), "pvmapp: time RUN MS
  * migrations N"; "pvmapp: owner ..." from the load script; "pvmapp: done" at the end, or
  * "pvmapp: FAIL ..." on any error. */
@@ -52,6 +55,8 @@
                            * as DynamicPVM acts on one load reading; more: against short bursts) */
 #define TAG_WORK 1
 #define TAG_RESULT 2
+#define TAG_LOAD 3  /* master -> scheduler: the last iteration's readings (iteration -1: end) */
+#define TAG_MOVED 4 /* scheduler -> master: the moves it made */
 #define LOAD_THREADS 2    /* the owner's compute-bound threads */
 
 enum { R_UNLOADED, R_STATIC, R_DYNAMIC, R_N };
@@ -116,7 +121,7 @@ static uint64_t lcg_jump(uint64_t n) { /* a^n mod 2^46 by squaring */
 }
 
 struct result {
-  int g, board, comp_us, mig_us;
+  int g, board, comp_us;
   int q[NQ];
   double sx, sy;
 };
@@ -150,26 +155,67 @@ static void ep_batch(int w, int g, struct result *r) {
 static void worker(void *arg) {
   int w = (int)(long)arg;
   for (;;) {
-    int cmd[3]; /* iteration's batch (-1: end), where to go first (-1: stay) */
+    int cmd[3]; /* iteration's batch (-1: end) */
     if (pvm_recv(master_tid, TAG_WORK) < 0 || pvm_upkint(cmd, 3, 1) != 0) exit(3);
     if (cmd[0] < 0) break;
     struct result r;
     memset(&r, 0, sizeof r);
     r.g = cmd[0];
-    if (cmd[1] >= 0) {
-      unsigned long t = time_us();
-      if (migrate(gettid(), cmd[1]) != 0) r.mig_us = -1;
-      else r.mig_us = (int)(time_us() - t);
-    }
-    r.board = HERE;
     unsigned long t0 = time_us();
     ep_batch(w, r.g, &r);
     r.comp_us = (int)(time_us() - t0);
-    int hdr[4] = {r.g, r.board, r.comp_us, r.mig_us};
-    if (pvm_initsend() != 0 || pvm_pkint(hdr, 4, 1) != 0 || pvm_pkint(r.q, NQ, 1) != 0 || pvm_pkdouble(&r.sx, 1, 1) != 0 ||
+    r.board = HERE; /* where it ends the batch: the scheduler may have moved it during it */
+    int hdr[3] = {r.g, r.board, r.comp_us};
+    if (pvm_initsend() != 0 || pvm_pkint(hdr, 3, 1) != 0 || pvm_pkint(r.q, NQ, 1) != 0 || pvm_pkdouble(&r.sx, 1, 1) != 0 ||
         pvm_pkdouble(&r.sy, 1, 1) != 0 || pvm_send(master_tid, TAG_RESULT) != 0)
       exit(4);
   }
+}
+
+static int wtid[WORKER];
+
+/* DynamicPVM's global scheduler, a task of its own: each iteration the master's readings of the
+ * last one (each board's load in percent of unloaded, which boards a probe measured, where each
+ * worker answered from, which ones had just moved); it decides and moves. A first batch on a new
+ * board carries its pages and its move: not a load. */
+static void scheduler(void *arg) {
+  (void)arg;
+  int busy_for[WORKER] = {0};
+  for (;;) {
+    int it, load[MAX_BOARDS], probed[MAX_BOARDS], wboard[WORKER], moved[WORKER];
+    if (pvm_recv(master_tid, TAG_LOAD) < 0 || pvm_upkint(&it, 1, 1) != 0) exit(5);
+    if (it < 0) break;
+    if (pvm_upkint(load, MAX_BOARDS, 1) != 0 || pvm_upkint(probed, MAX_BOARDS, 1) != 0 ||
+        pvm_upkint(wboard, WORKER, 1) != 0 || pvm_upkint(moved, WORKER, 1) != 0)
+      exit(5);
+    if (it == 1) /* a new run */
+      for (int w = 0; w < WORKER; ++w) busy_for[w] = 0;
+    int taken[MAX_BOARDS] = {0}, out[WORKER][4], n = 0;
+    for (int w = 0; w < WORKER; ++w)
+      if (wboard[w] < 0 || wboard[w] >= MAX_BOARDS) exit(5);
+      else taken[wboard[w]] = 1;
+    for (int w = 0; w < WORKER; ++w) {
+      busy_for[w] = load[wboard[w]] > BUSY && !moved[w] ? busy_for[w] + 1 : 0;
+      if (busy_for[w] < BUSY_ITERS) continue;
+      int best = -1;
+      for (int b = nboards - 1; b >= 1; --b)
+        if (b < MAX_BOARDS && probed[b] && !taken[b] && load[b] < IDLE && (best < 0 || load[b] < load[best])) best = b;
+      if (best < 0) continue;
+      taken[best] = 1;
+      busy_for[w] = 0;
+      unsigned long t = time_us();
+      int rc = pvm_move(wtid[w], best); /* waits while the task is inside a PVM call */
+      out[n][0] = w, out[n][1] = wboard[w], out[n][2] = best;
+      out[n][3] = rc == 0 ? (int)(time_us() - t) : -1;
+      ++n;
+    }
+    /* (packed as the master unpacks: the count, then each move) */
+    if (pvm_initsend() != 0 || pvm_pkint(&n, 1, 1) != 0) exit(5);
+    for (int k = 0; k < n; ++k)
+      if (pvm_pkint(out[k], 4, 1) != 0) exit(5);
+    if (pvm_send(master_tid, TAG_MOVED) != 0) exit(5);
+  }
+  exit(0);
 }
 
 /* the probe: a fixed amount of computing, timed; its microseconds to the master on channel BOARD */
@@ -246,7 +292,7 @@ static void starter(void *arg) {
   exit(0);
 }
 
-static int wtid[WORKER], wboard[WORKER];
+static int wboard[WORKER], sched_tid;
 #define MAX_ITERS 1000
 static int ref_us[MAX_ITERS * WORKER]; /* each batch's time in the unloaded run: the same work later */
 static unsigned long probe_ref_us;
@@ -260,20 +306,45 @@ static int run(int r, int qsum[NQ], double *sx, double *sy) {
     printf("pvmapp: FAIL the load script: %s\n", tos_strerror(tos_errno));
     return -1;
   }
-  int move_to[WORKER], migrations = 0, moved_at[WORKER], busy_for[WORKER];
-  for (int w = 0; w < WORKER; ++w) move_to[w] = -1, moved_at[w] = -1, busy_for[w] = 0;
+  int move_to[WORKER], move_us[WORKER], migrations = 0, moved[WORKER];
+  int last_load[MAX_BOARDS] = {0}, last_probed[MAX_BOARDS] = {0};
+  for (int w = 0; w < WORKER; ++w) moved[w] = 0;
   for (int i = 0; i < NQ; ++i) qsum[i] = 0;
   *sx = *sy = 0;
   for (int it = 0; it < iters; ++it) {
     int from[WORKER];
     for (int w = 0; w < WORKER; ++w) {
-      int cmd[3] = {it * WORKER + w, move_to[w], 0};
+      int cmd[3] = {it * WORKER + w, -1, 0};
       from[w] = wboard[w];
       if (pvm_initsend() != 0 || pvm_pkint(cmd, 3, 1) != 0 || pvm_send(wtid[w], TAG_WORK) != 0) {
         printf("pvmapp: FAIL send to worker %d\n", w);
         return -1;
       }
     }
+    for (int w = 0; w < WORKER; ++w) move_to[w] = -1, move_us[w] = 0;
+    if (r == R_DYNAMIC && it > 0) { /* the scheduler decides from the last readings and moves during these batches */
+      int n = 0, mv[4];
+      if (pvm_initsend() != 0 || pvm_pkint(&it, 1, 1) != 0 || pvm_pkint(last_load, MAX_BOARDS, 1) != 0 ||
+          pvm_pkint(last_probed, MAX_BOARDS, 1) != 0 || pvm_pkint(wboard, WORKER, 1) != 0 ||
+          pvm_pkint(moved, WORKER, 1) != 0 || pvm_send(sched_tid, TAG_LOAD) != 0 ||
+          pvm_recv(sched_tid, TAG_MOVED) < 0 || pvm_upkint(&n, 1, 1) != 0 || n < 0 || n > WORKER) {
+        printf("pvmapp: FAIL the scheduler's answer\n");
+        return -1;
+      }
+      for (int k = 0; k < n; ++k) {
+        if (pvm_upkint(mv, 4, 1) != 0 || mv[0] < 0 || mv[0] >= WORKER || mv[2] < 1 || mv[2] >= nboards) {
+          printf("pvmapp: FAIL the scheduler's move %d\n", k);
+          return -1;
+        }
+        if (mv[3] < 0) {
+          say("pvmapp: unmoved %s %d %d %d\n", run_name[r], it, mv[0], mv[2]);
+        } else {
+          move_to[mv[0]] = mv[2];
+          move_us[mv[0]] = mv[3];
+        }
+      }
+    }
+    for (int w = 0; w < WORKER; ++w) moved[w] = 0;
     /* probes on the boards without a worker (the master's board too: it mostly waits) */
     int has[MAX_BOARDS] = {0}, probed[MAX_BOARDS] = {0}, load[MAX_BOARDS] = {0};
     for (int w = 0; w < WORKER; ++w) has[move_to[w] >= 0 ? move_to[w] : wboard[w]] = 1;
@@ -300,9 +371,9 @@ static int run(int r, int qsum[NQ], double *sx, double *sy) {
     say("%s\n", line);
     n = 0;
     for (int w = 0; w < WORKER; ++w) {
-      int hdr[4], q[NQ];
+      int hdr[3], q[NQ];
       double bx, by;
-      if (pvm_recv(wtid[w], TAG_RESULT) < 0 || pvm_upkint(hdr, 4, 1) != 0 || pvm_upkint(q, NQ, 1) != 0 ||
+      if (pvm_recv(wtid[w], TAG_RESULT) < 0 || pvm_upkint(hdr, 3, 1) != 0 || pvm_upkint(q, NQ, 1) != 0 ||
           pvm_upkdouble(&bx, 1, 1) != 0 || pvm_upkdouble(&by, 1, 1) != 0) {
         printf("pvmapp: FAIL result of worker %d\n", w);
         return -1;
@@ -316,16 +387,19 @@ static int run(int r, int qsum[NQ], double *sx, double *sy) {
       *sx += bx;
       *sy += by;
       if (move_to[w] >= 0) {
-        if (hdr[3] < 0 || hdr[1] != move_to[w]) {
-          printf("pvmapp: FAIL worker %d did not move to board %d (on %d)\n", w, move_to[w], hdr[1]);
+        if (hdr[1] != move_to[w]) {
+          printf("pvmapp: FAIL worker %d was not moved to board %d (on %d)\n", w, move_to[w], hdr[1]);
           ++fails;
         } else {
           ++migrations;
-          moved_at[w] = it;
-          /* the first batch there against the same batch unloaded: what the pages coming after it cost */
-          say("pvmapp: move %s %d %d %d %d %d %d\n", run_name[r], it, w, from[w], hdr[1], hdr[3],
+          moved[w] = 1;
+          /* the batch it moved in against the same batch unloaded: the move and the pages coming after it */
+          say("pvmapp: move %s %d %d %d %d %d %d\n", run_name[r], it, w, from[w], hdr[1], move_us[w],
                  hdr[2] - ref_us[hdr[0]]);
         }
+      } else if (hdr[1] != from[w]) {
+        printf("pvmapp: FAIL worker %d answered from board %d, not %d\n", w, hdr[1], from[w]);
+        ++fails;
       }
       wboard[w] = hdr[1];
       if (r == R_UNLOADED) ref_us[hdr[0]] = hdr[2];
@@ -333,24 +407,8 @@ static int run(int r, int qsum[NQ], double *sx, double *sy) {
       n += sprintf(line + n, " %d:%d:%d", hdr[1], hdr[2], load[hdr[1]]);
     }
     say("pvmapp: iter %s %d %lu%s\n", run_name[r], it, (time_us() - t0) / 1000, line);
-    for (int w = 0; w < WORKER; ++w) move_to[w] = -1;
-    if (r == R_DYNAMIC) { /* DynamicPVM: from a busy board to the least-loaded idle one */
-      int taken[MAX_BOARDS] = {0};
-      for (int w = 0; w < WORKER; ++w) taken[wboard[w]] = 1;
-      for (int w = 0; w < WORKER; ++w) {
-        /* a first batch on a new board carries its pages: not a load */
-        busy_for[w] = load[wboard[w]] > BUSY && moved_at[w] != it ? busy_for[w] + 1 : 0;
-        if (busy_for[w] < BUSY_ITERS) continue;
-        int best = -1;
-        for (int b = nboards - 1; b >= 1; --b)
-          if (b < MAX_BOARDS && probed[b] && !taken[b] && load[b] < IDLE && (best < 0 || load[b] < load[best])) best = b;
-        if (best >= 0) {
-          move_to[w] = best;
-          taken[best] = 1;
-          busy_for[w] = 0;
-        }
-      }
-    }
+    memcpy(last_load, load, sizeof load);
+    memcpy(last_probed, probed, sizeof probed);
   }
   unsigned long ms = (time_us() - t0) / 1000;
   if (scripted) { /* the owners leave: the next run starts unloaded */
@@ -425,6 +483,11 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
+  sched_tid = pvm_spawn(scheduler, NULL, HERE, 4);
+  if (sched_tid < 0) {
+    printf("pvmapp: FAIL pvm_spawn of the scheduler: %d\n", sched_tid);
+    return 1;
+  }
   printf("pvmapp: %d workers on boards %d..%d, %d iterations of %d pairs each, probe %lu us\n", WORKER,
          FIRST_WORKER_BOARD, FIRST_WORKER_BOARD + WORKER - 1, iters, nk, probe_ref_us);
   int q[R_N][NQ];
@@ -443,6 +506,8 @@ int main(int argc, char **argv) {
     int cmd[3] = {-1, -1, 0};
     if (pvm_initsend() != 0 || pvm_pkint(cmd, 3, 1) != 0 || pvm_send(wtid[w], TAG_WORK) != 0) return 1;
   }
+  int end = -1;
+  if (pvm_initsend() != 0 || pvm_pkint(&end, 1, 1) != 0 || pvm_send(sched_tid, TAG_LOAD) != 0) return 1;
   int rc = wait();
   unsigned long ref = 0;
   for (int i = 0; i < PVM_R_N; ++i) ref += pvm_refused(i);

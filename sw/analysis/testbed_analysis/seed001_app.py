@@ -110,7 +110,7 @@ def app(rep, args, size):
             checks["right"].append((iters, r, ok, got))
         dyn = res["dynamic"]
         moves = dyn["moves"]
-        # a move completed: the worker answered from the board it was sent to, with the time of its migrate()
+        # a move completed: the worker answered from the board the scheduler sent it to, its pvm_move timed
         complete = "pvmapp: done" in con and all(mv[4] > 0 for mv in moves) and dyn["migrations"] == len(moves) and \
             res["static"]["migrations"] == 0 and res["unloaded"]["migrations"] == 0
         checks["complete"].append((iters, complete, len(moves)))
@@ -124,7 +124,8 @@ def app(rep, args, size):
             ok = it >= BUSY_ITERS and all(loads.get(it - k, {}).get(frm, 0) > BUSY for k in range(1, BUSY_ITERS + 1)) and \
                 probes.get(it - 1, {}).get(to, 999) < IDLE
             checks["policy"].append((iters, it, w, frm, to, ok))
-        mig_cost = sum(max(0, mv[4]) + max(0, mv[5]) for mv in moves) / 1000.0
+        # (the batch it moved in holds the move: its excess over the same batch unloaded is the cost)
+        mig_cost = sum(max(0, mv[5]) for mv in moves) / 1000.0
         rows.append((iters, nk, tu, ts, td, len(moves), mig_cost, moves))
         seen.append((iters, nk, res, owners))
         if (iters, nk) == SIZES[size][-1]:
@@ -165,14 +166,15 @@ def app(rep, args, size):
         "stopped after another (script: %s, as BOARD:START%%:DURATION%%; board 3 fire, 4 water, 5 space). The policy "
         "measures, it is not told: a worker's board by its batch time against the same batch's in the unloaded run, a board without "
         "a worker by a probe thread made there each iteration that times 60 ms of computing; a worker whose board is over "
-        "%d%% goes at the next iteration to the least-loaded board under %d%%. It moves itself between two of its "
-        "messages (`migrate()` of its own thread: never inside a channel operation, the seed's critical section); its "
-        "pages follow it on first touch.\n\n%s\n\nThe seed's Table 5 (systolic simulated annealing, N particles; PVM on "
+        "%d%% goes to the least-loaded board under %d%%. The policy is DynamicPVM's global scheduler, a task of its own "
+        "on earth: the master sends it each iteration's readings once it has handed out the next batches, and the "
+        "scheduler moves the worker with `pvm_move` while it computes (held back while the task is inside a PVM call, "
+        "the seed's critical section); its pages follow it on first touch.\n\n%s\n\nThe seed's Table 5 (systolic simulated annealing, N particles; PVM on "
         "three SparcStation LXs, DynamicPVM on six):\n\n%s\n\nThe seed's Table 4 (NPB kernels on eight Sparc Classics "
         "during the working day, min:s):\n\n%s\n"
         % (" ".join(LOADS[size]), BUSY, IDLE, "\n".join(t), "\n".join(seed), "\n".join(seed4)))
     # ---- each migration ----
-    mv = ["| iterations | at iteration | task | from | to | migrate() (ms) | first batch there, over the same batch unloaded (ms) |",
+    mv = ["| iterations | at iteration | task | from | to | pvm_move (ms) | the batch it moved in, over the same batch unloaded (ms) |",
           "|---|---|---|---|---|---|---|"]
     for iters, nk, _tu, _ts, _td, _nm, _c, moves in rows:
         for it, w, frm, to, mig_us, excess in moves:
@@ -183,10 +185,11 @@ def app(rep, args, size):
         own.append("%d iterations of %d pairs: %s" % (iters, nk, "; ".join(
             "%s: %s" % (r, ", ".join("board %d from %.1f s for %.1f s" % (b, t / 1000.0, dd / 1000.0) for b, t, dd in part))
             for r, part in (("PVM", owners[:half]), ("DynamicPVM", owners[half:])))))
-    rep.parts.append("Each migration of the DynamicPVM runs: the worker's `migrate()` call (its thread and channels to "
-                     "the new board) and what its first batch there took over the same batch in the unloaded run (its "
-                     "pages, fetched from the board it left as it touches them: its batch's randoms, its task-layer "
-                     "state, its stack). Their sum over the run is the migration cost above.\n\n%s\n\nThe owners' load "
+    rep.parts.append("Each migration of the DynamicPVM runs: the scheduler's `pvm_move` (from its call, waiting while "
+                     "the task is inside a PVM call, until the thread runs on the new board) and what the batch it moved "
+                     "in took over the same batch in the unloaded run (the move itself, and its pages, fetched from the "
+                     "board it left as it touches them: its batch's randoms, its task-layer state, its stack). The "
+                     "latter's sum over the run is the migration cost above.\n\n%s\n\nThe owners' load "
                      "as it happened, each from its run's start: %s.\n" % ("\n".join(mv), "; ".join(own)))
     for series in fig6:  # the last iteration's step drawn to its end
         if series["x"]:
@@ -235,10 +238,11 @@ def app(rep, args, size):
         "worker on a busy board holds back all three, so every such iteration costs the whole application.\n"
         "- **A busy board is about %.1f times slower, not 3**, with two compute-bound threads beside the task: measured "
         "above (the worker's batch time against the same batch unloaded; a board without an owner reads 1.00). Three "
-        "equal compute-bound threads would each get a third of the processor; the owner's two (`busy`) read the clock "
-        "by a system call in every round of their loop, and together get about half. Not traced further here.\n"        "- **Migration is cheap here**: a worker moves by thread migration (`migrate()` of itself: its registers and "
-        "channels, tens of milliseconds) and its pages follow on first touch (the first batch there, over the same "
-        "batch unloaded, in the table above), against a checkpoint of 100 KB..25 MB written to disk in the seed. "
+        "equal compute-bound threads would each get a third of the processor; why the worker gets more beside the "
+        "owner's two (`busy`) is not measured here.\n"
+        "- **Migration is cheap here**: the scheduler moves a worker by thread migration (`pvm_move`: its registers and "
+        "channels, the time in the table above) and its pages follow on first touch (in the batch it moved in, over "
+        "the same batch unloaded, in the table above), against a checkpoint of 100 KB..25 MB written to disk in the seed. "
         "`pmigrate` (Figure 4) is not what moves a task: a PVM job on TOS is one process whose tasks are threads on "
         "several boards, and `pmigrate` moves a process with nothing elsewhere (it refuses a job spread over boards); "
         "the seed's unit, one task on one host, is a thread here.\n"
