@@ -25,7 +25,11 @@
  * (rex_place), its thread created there, its share taken by it (the send completed) and its
  * result in (the courier); on the slave's board its share received and its share computed. */
 enum { MARK_START, MARK_PLACED, MARK_CREATED, MARK_HANDED, MARK_GOT, MARK_COMPUTED, MARK_RESULT, MARK_END };
-#define TRACE_FLAG 0x100 /* in a slave's argument: mark its steps (no global read: it would fetch a page) */
+/* A thread's argument: its slave's index in the low byte, and these flags (in the argument, not
+ * globals: a slave's read of one would fetch a page from the home) */
+#define SLAVE_MASK 0xFF
+#define TRACE_FLAG 0x100 /* a slave: mark its steps */
+#define HAND_FLAG 0x200  /* a courier: hand the share out first */
 static int tracing;
 static void mark(int on, int step, int i) {
   if (on) send_event(EV_USER_LOOPAR_MARK + step * 32 + i);
@@ -45,7 +49,7 @@ static long share(long lo, long hi) {
 }
 
 static void slave(void *arg) {
-  int i = (int)(long)arg & 0xFF, on = ((int)(long)arg & TRACE_FLAG) != 0;
+  int i = (int)(long)arg & SLAVE_MASK, on = ((int)(long)arg & TRACE_FLAG) != 0;
   long range[2], r;
   if (receive(2 * i, range, sizeof range) != sizeof range) exit(1);
   mark(on, MARK_GOT, i);
@@ -68,7 +72,7 @@ static long lo_of(long work, int slaves, int i) { return work * i / slaves; }
 static long results[MAX_SLAVES];
 static long work_, slaves_;
 static void courier(void *arg) {
-  int i = (int)(long)arg & 0xFF, hand = ((int)(long)arg & 0x200) != 0;
+  int i = (int)(long)arg & SLAVE_MASK, hand = ((int)(long)arg & HAND_FLAG) != 0;
   if (hand) {
     long range[2] = {lo_of(work_, (int)slaves_, i), lo_of(work_, (int)slaves_, i + 1)};
     send_block(2 * i, range, sizeof range);
@@ -109,7 +113,7 @@ int main(int argc, char **argv) {
       mark(tracing, MARK_CREATED, i);
     }
     for (int i = 0; i < slaves; ++i)
-      if (!create(MAX_SLAVES + i, 1, HERE, courier, (void *)(long)(i | (inorder ? 0 : 0x200)))) {
+      if (!create(MAX_SLAVES + i, 1, HERE, courier, (void *)(long)(i | (inorder ? 0 : HAND_FLAG)))) {
         printf("loopar: courier %d: %s\n", i, tos_strerror(tos_errno));
         return 1;
       }
