@@ -87,9 +87,9 @@ foreach(v 1e-7 -5 nan 5x inf)
   hardening_check(testbed_stop_ms_refused_${_i} 2 "--stop-ms: '${v}': expected 0 \\(until every board exits\\) or a number of ms from 0.001 to 1e9"
     CMD ${_tb} --out ${_hd_out}/x --stop-ms ${v})
 endforeach()
-hardening_check(testbed_gdb_port_refused 2 "testbed: --gdb: a port 1..65535, optionally ',nowait': '12x'"
+hardening_check(testbed_gdb_port_refused 2 "testbed: --gdb: a port 1..65530, optionally ',nowait' and ',noreverse': '12x'"
   CMD ${_tb} --out ${_hd_out}/x --gdb 12x)
-hardening_check(testbed_board_gdb_port_refused 2 "testbed-board: error: --gdb: a port 1..65535, optionally ',nowait': '1234,wait'"
+hardening_check(testbed_board_gdb_port_refused 2 "testbed-board: error: --gdb: a port 1..65535, optionally ',nowait' and ',noreverse': '1234,wait'"
   CMD $<TARGET_FILE:testbed-board> --gdb 1234,wait ${TESTBED_FIRMWARE_DIR}/gdb-target.elf)
 
 # --- monitor-decode: a folder, a missing file, trailing garbage in a number.

@@ -5,10 +5,11 @@
 #include <stdexcept>
 
 #include "output_errors.h"
+#include "replayed_output.h"
 
 namespace testbed {
 
-BusVcd::BusVcd(const std::string& path, const std::string& board_name) : f_(std::fopen(path.c_str(), "w")), path_(path) {
+BusVcd::BusVcd(const std::string& path, const std::string& board_name) : f_(output::open_replayed(path, "w")), path_(path) {
   if (!f_) throw std::runtime_error(path + ": cannot create VCD file: " + std::strerror(errno));
   std::fprintf(f_,
                "$comment Testbed board %s: every bus cycle the CPU sends over TLM. testbed and testbed-board "

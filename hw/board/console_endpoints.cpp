@@ -19,7 +19,7 @@ ConsoleSink::ConsoleSink(const std::string& log_path, std::FILE* terminal, bool 
     : terminal_(terminal), selected_(selected) {
   if (log_path.empty()) return;
   log_path_ = log_path;
-  log_ = std::fopen(log_path.c_str(), "w");
+  log_ = output::open_replayed(log_path, "w");
   if (!log_) throw std::runtime_error(log_path + ": cannot create console log: " + std::strerror(errno));
 }
 
@@ -35,7 +35,7 @@ void ConsoleSink::transmit(uint8_t byte, const sc_core::sc_time&) {
     else if (byte != '\r') first_line_.push_back(char(byte));
   }
   if (log_) std::fputc(byte, log_);
-  if (selected_ && terminal_) {
+  if (selected_ && terminal_ && !terminal_written_.skip(1)) {
     std::fputc(byte, terminal_);
     if (byte == '\n') std::fflush(terminal_);
   }
@@ -97,6 +97,7 @@ void TcpEndpoint::flush() {
 }
 
 void TcpEndpoint::transmit(uint8_t byte, const sc_core::sc_time&) {
+  if (written_.skip(1)) return;  // time travel: sent when this stretch first ran
   if (pending_.size() < 65536) pending_ += char(byte);
   poll_accept();
   flush();

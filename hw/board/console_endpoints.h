@@ -6,6 +6,8 @@
 #include "serial_endpoint.h"
 #include "serial_port.h"
 
+#include "replayed_output.h"
+
 #include <cstdio>
 #include <deque>
 #include <string>
@@ -35,6 +37,7 @@ class ConsoleSink : public SerialEndpoint {
   std::FILE* log_ = nullptr;
   std::string log_path_;
   std::FILE* terminal_;
+  output::Replayed terminal_written_;  // time travel writes each byte once
   bool selected_;
   uint64_t bytes_ = 0;
   std::string first_line_;
@@ -74,6 +77,7 @@ class TcpEndpoint : public SerialEndpoint {
   void flush();
   int listen_fd_ = -1, client_fd_ = -1, port_;
   std::string pending_;
+  output::Replayed written_;
 };
 
 // Routes one host side to one of several serial ports. Ports not selected are connected to a

@@ -23,6 +23,9 @@ void CpuTiming::apply(Board& board) const { board.cpu().set_exact(exact); }
 
 sc_core::sc_time CpuTiming::attach_debugger(Board& board) {
   board.cpu().set_exact(false);
+  // No speculative runs without exact mode, so no host threads for them: a debugger's session
+  // forks the simulator (reverse execution), and a fork keeps only the thread that made it.
+  SpeculationPool::configure(1);
   const sc_core::sc_time fine(kDebugQuantumUs, sc_core::SC_US);
   sc_core::sc_time q = tlm::tlm_global_quantum::instance().get();
   if (q <= fine) return sc_core::SC_ZERO_TIME;

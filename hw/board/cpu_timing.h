@@ -39,7 +39,8 @@ struct CpuTiming {
 
   // A debugger attaches to `board`: it stops at instructions a rollback could undo, so its board
   // leaves exact mode, and the quantum, then its timing error, is kept fine. Returns the quantum
-  // it replaced, or SC_ZERO_TIME when it was fine already.
+  // it replaced, or SC_ZERO_TIME when it was fine already. The pool of speculative runs keeps no
+  // host thread of its own then.
   static sc_core::sc_time attach_debugger(Board& board);
 };
 

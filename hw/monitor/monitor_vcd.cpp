@@ -1,6 +1,7 @@
 #include "monitor_vcd.h"
 
 #include "output_errors.h"
+#include "replayed_output.h"
 
 #include <cstdlib>
 #include <iostream>
@@ -38,7 +39,7 @@ bool ends_with_fst(const std::string& p) { return p.size() > 4 && p.compare(p.si
 
 MonitorVcd::MonitorVcd(const std::string& path, const MonitorParams& p, uint64_t clock_period_ps)
     : f_(nullptr), path_(path), vcd_path_(ends_with_fst(path) ? path + ".vcd" : path), period_ps_(clock_period_ps) {
-  f_ = std::fopen(vcd_path_.c_str(), "w");
+  f_ = output::open_replayed(vcd_path_, "w");
   if (!f_) throw std::runtime_error("monitor VCD: cannot write " + vcd_path_);
   for (unsigned k = 1; k <= p.n_smi; ++k) {
     std::string s = "smi" + std::to_string(k) + "_";

@@ -30,20 +30,21 @@ int sc_main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--help" || std::string(argv[i]) == "-h") {
       std::fputs(BoardOptions::usage().c_str(), stdout);
-      std::fputs("\n  --gdb PORT[,nowait]  the GDB remote stub on 127.0.0.1:PORT (waits for gdb unless nowait)\n", stdout);
+      std::fputs("\n  --gdb PORT[,nowait][,noreverse]  the GDB remote stub on 127.0.0.1:PORT (waits for gdb unless nowait;\n"
+                 "                    reverse execution unless noreverse)\n", stdout);
       std::fputs("\nexit status: 0 the guest wrote 1 to SIMCTL EXIT; 2 a bad image, configuration or option; 3 the CPU "
                  "halted; 4 --max-cycles passed without EXIT; 5 killed from gdb; 6 an output file (--vcd, console file:) "
                  "could not be written; another guest failure code: that code (2..255, else 1)\n", stdout);
       return 0;
     }
-  // --gdb PORT[,nowait]: the GDB remote stub on 127.0.0.1:PORT (sim/gdb); the run waits for a
-  // gdb to attach unless ",nowait".
+  // --gdb PORT[,nowait][,noreverse]: the GDB remote stub on 127.0.0.1:PORT (sim/gdb,
+  // gdb::parse_gdb_options).
   std::vector<std::string> args;
   std::string gdb_spec;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--gdb" && i + 1 >= argc) {
-      std::fprintf(stderr, "testbed-board: error: --gdb needs PORT[,nowait]\n");
+      std::fprintf(stderr, "testbed-board: error: --gdb needs PORT[,nowait][,noreverse]\n");
       return 2;
     }
     if (a == "--gdb") gdb_spec = argv[++i];
@@ -93,17 +94,16 @@ int sc_main(int argc, char** argv) {
     }
     if (o.trace_instructions) board->cpu().set_instruction_trace(stdout);
     if (!gdb_spec.empty()) {
-      bool wait = gdb_spec.find(",nowait") == std::string::npos;
-      std::string port_text = gdb_spec.substr(0, gdb_spec.find(','));
-      std::string rest = gdb_spec.substr(port_text.size());
-      char* end = nullptr;
-      long port_l = std::strtol(port_text.c_str(), &end, 10);
-      int port = (port_text.empty() || *end || port_l > 65535 || (!rest.empty() && rest != ",nowait")) ? -1 : int(port_l);
-      if (port <= 0 || port > 65535) throw OptionError("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
-      gdb_server = std::make_unique<gdb::GdbServer>("gdb", std::vector<Board*>{board.get()}, port, wait,
-                                                    std::vector<std::string>{o.image});
-      std::fprintf(stderr, "testbed-board: gdb stub on 127.0.0.1:%d%s\n", port,
-                   wait ? ", waiting for gdb to attach" : "");
+      gdb::GdbOptions g;
+      try {
+        g = gdb::parse_gdb_options(gdb_spec, 1);
+      } catch (const std::invalid_argument& e) {
+        throw OptionError(e.what());
+      }
+      gdb_server = std::make_unique<gdb::GdbServer>("gdb", std::vector<Board*>{board.get()}, g.port, g.wait,
+                                                    std::vector<std::string>{o.image}, g.reverse);
+      std::fprintf(stderr, "testbed-board: gdb stub on 127.0.0.1:%d%s\n", g.port,
+                   g.wait ? ", waiting for gdb to attach" : "");
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "testbed-board: error: %s\n", e.what());

@@ -121,13 +121,14 @@ bool GdbTarget::has_user_breaks() const {
 }
 
 void GdbTarget::update_check() {
-  if (breaks_.empty() && !stepping_ && follows_.empty()) core().set_break_check(nullptr);
+  if (breaks_.empty() && !stepping_ && follows_.empty() && !server_.travel_checks(index_)) core().set_break_check(nullptr);
   else core().set_break_check([this](uint32_t pc, bool s) { return check(pc, s); });
 }
 
 // Before each instruction while breakpoints are set or a step is under way. The instruction the
 // board resumes at runs (its breakpoint is the one it stopped at); a step stops before the next.
 bool GdbTarget::check(uint32_t pc, bool supervisor) {
+  if (server_.traveling()) return server_.travel_check(*this, pc, supervisor);
   bool first = first_;
   first_ = false;
   bool stop;
@@ -138,6 +139,43 @@ bool GdbTarget::check(uint32_t pc, bool supervisor) {
   } else stop = !(first && pc == resume_pc_) && check_breaks(pc, supervisor);
   for (Follow& f : follows_) stop = check_follow(f, pc, supervisor) || stop;
   return stop;
+}
+
+bool GdbTarget::break_at(uint32_t pc, bool supervisor) const {
+  for (const Point& b : breaks_)
+    if (b.addr == pc && matches(b.space, supervisor)) return true;
+  return false;
+}
+
+bool GdbTarget::runs_user_thread(uint32_t thread, bool supervisor, bool& known, bool& is) {
+  if (supervisor) {
+    known = false;
+    return false;
+  }
+  if (!known) {
+    is = user_thread() == thread;
+    known = true;
+  }
+  return is;
+}
+
+void GdbTarget::set_points(const Points& p) {
+  follows_.clear();
+  stepping_ = false;
+  step_thread_ = 0;
+  stop_ = StopKind::None;
+  first_ = false;
+  breaks_.clear();
+  watches_.clear();
+  space_ = p.space;
+  step_over_kernel_ = p.step_over_kernel;
+  for (const Point& b : p.breaks) breaks_.push_back(b);
+  for (const Point& w : p.watches) {
+    space_ = w.space;
+    insert(w.type, w.addr, w.len);
+  }
+  space_ = p.space;
+  update_check();
 }
 
 bool GdbTarget::check_breaks(uint32_t pc, bool supervisor) {
@@ -237,21 +275,32 @@ bool GdbTarget::check_follow(Follow& f, uint32_t pc, bool supervisor) {
   return false;
 }
 
-void GdbTarget::access(const m68k::BusAccess& a, unsigned len) {
-  if (watches_.empty()) return;
+bool GdbTarget::watch_hit(const m68k::BusAccess& a, unsigned len, uint32_t& at, int& type) const {
+  if (watches_.empty()) return false;
   uint32_t addr = a.address & ((1u << TB_ADDRESS_BITS) - 1);
   bool sup = m68k::fc_is_supervisor(a.fc);
-  if (a.fc == m68k::FC_CPU_SPACE || a.fc == m68k::FC_USER_PROGRAM || a.fc == m68k::FC_SUPERVISOR_PROGRAM) return;
+  if (a.fc == m68k::FC_CPU_SPACE || a.fc == m68k::FC_USER_PROGRAM || a.fc == m68k::FC_SUPERVISOR_PROGRAM) return false;
   for (const Point& w : watches_) {
     if (!matches(w.space, sup)) continue;
     if (addr + len <= w.addr || addr >= w.addr + w.len) continue;
-    bool hit = w.type == 4 || (w.type == 2 && a.write) || (w.type == 3 && !a.write);
-    if (!hit || stop_ != StopKind::None) continue;
-    stop_ = StopKind::Watchpoint;
-    stop_addr_ = std::max(addr, w.addr);
-    stop_watch_type_ = w.type;
-    core().request_yield();  // the instruction completes, then the board stops
+    if (w.type == 4 || (w.type == 2 && a.write) || (w.type == 3 && !a.write)) {
+      at = std::max(addr, w.addr);
+      type = w.type;
+      return true;
+    }
   }
+  return false;
+}
+
+void GdbTarget::access(const m68k::BusAccess& a, unsigned len) {
+  if (server_.traveling()) return server_.travel_access(*this, a, len);
+  uint32_t addr;
+  int type;
+  if (stop_ != StopKind::None || !watch_hit(a, len, addr, type)) return;
+  stop_ = StopKind::Watchpoint;
+  stop_addr_ = addr;
+  stop_watch_type_ = type;
+  core().request_yield();  // the instruction completes, then the board stops
 }
 
 bool GdbTarget::keep_off_fast_path(uint32_t base, bool supervisor) {

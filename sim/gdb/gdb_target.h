@@ -91,17 +91,34 @@ class GdbTarget : public CpuDebugHook {
   void clear_stop() { stop_ = StopKind::None; }
   bool started() const { return started_; }  // its CPU has reached its first boundary
 
+  // Time travel (the server's `bs` and `bc`, history.h): while the machine runs its past again
+  // the points do not stop it; the server looks for them with these, which change nothing.
+  struct Point {
+    int type;
+    uint32_t addr, len;
+    Space space;
+  };
+  bool break_at(uint32_t pc, bool supervisor) const;
+  bool watch_hit(const m68k::BusAccess& a, unsigned len, uint32_t& addr, int& type) const;
+  // Whether the CPU, before an instruction in `supervisor` mode, runs TOS thread `thread`'s user
+  // code; `known` carries what was learnt at the last kernel-to-user change (false: nothing yet).
+  bool runs_user_thread(uint32_t thread, bool supervisor, bool& known, bool& is);
+  // What a gdb set on this board, handed to a runner of a checkpoint (it had the state of then).
+  struct Points {
+    std::vector<Point> breaks, watches;
+    Space space = Space::Supervisor;
+    bool step_over_kernel = true;
+  };
+  Points points() const { return {breaks_, watches_, space_, step_over_kernel_}; }
+  void set_points(const Points& p);
+  void update_check();
+
   // CpuDebugHook
   void boundary() override;
   void access(const m68k::BusAccess& a, unsigned len) override;
   bool keep_off_fast_path(uint32_t base, bool supervisor) override;
 
  private:
-  struct Point {
-    int type;
-    uint32_t addr, len;
-    Space space;
-  };
   bool matches(Space s, bool supervisor) const {
     return s == Space::Any || (s == Space::Supervisor) == supervisor;
   }
@@ -111,7 +128,6 @@ class GdbTarget : public CpuDebugHook {
   struct Follow;
   bool check_follow(Follow& f, uint32_t pc, bool supervisor);
   uint32_t user_thread();
-  void update_check();
   void refresh_prefetch();
 
   uint32_t phys32(uint32_t a);

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 namespace testbed::gdb {
 
@@ -96,9 +97,32 @@ std::string hex_text(const std::string& t) { return to_hex(reinterpret_cast<cons
 
 }  // namespace
 
+GdbOptions parse_gdb_options(const std::string& spec, size_t boards) {
+  GdbOptions o;
+  size_t comma = spec.find(',');
+  std::string port_text = spec.substr(0, comma);
+  char* end = nullptr;
+  long port = std::strtol(port_text.c_str(), &end, 10);
+  bool ok = !port_text.empty() && !*end && port > 0 && port + long(boards) - 1 <= 65535;
+  while (ok && comma != std::string::npos) {
+    size_t next = spec.find(',', comma + 1);
+    std::string word = spec.substr(comma + 1, next == std::string::npos ? std::string::npos : next - comma - 1);
+    if (word == "nowait") o.wait = false;
+    else if (word == "noreverse") o.reverse = false;
+    else ok = false;
+    comma = next;
+  }
+  if (!ok)
+    throw std::invalid_argument("--gdb: a port 1.." + std::to_string(65536 - long(boards)) +
+                                ", optionally ',nowait' and ',noreverse': '" + spec + "'");
+  o.port = int(port);
+  return o;
+}
+
 GdbServer::GdbServer(sc_core::sc_module_name name, const std::vector<Board*>& boards, int base_port,
-                     bool wait_for_client, const std::vector<std::string>& images)
-    : sc_module(name), base_port_(base_port), waiting_first_(wait_for_client) {
+                     bool wait_for_client, const std::vector<std::string>& images, bool reverse)
+    : sc_module(name), base_port_(base_port), waiting_first_(wait_for_client), reverse_(reverse),
+      history_(boards.size()) {
   if (base_port <= 0 || base_port + int(boards.size()) - 1 > 65535)
     throw std::runtime_error("gdb: port " + std::to_string(base_port) + " out of range");
   clients_.resize(boards.size());
@@ -154,18 +178,16 @@ GdbServer::~GdbServer() {
 
 bool GdbServer::machine_should_stop() const {
   if (killed_) return false;
+  if (traveling()) return false;  // the past runs again to the instant asked for, whoever holds a board
   if (waiting_first_) return true;
   for (const Client& c : clients_)
     if (c.fd >= 0 && c.halted) return true;
   return false;
 }
 
-bool GdbServer::all_at_boundary() const {
-  for (const auto& t : targets_) {
-    CpuInitiator& cpu = t->board().cpu();
-    if (cpu.done()) continue;
-    if (!t->started() || cpu.in_run()) return false;
-  }
+bool GdbServer::all_started() const {
+  for (const auto& t : targets_)
+    if (!t->started() && !t->board().cpu().done()) return false;
   return true;
 }
 
@@ -261,15 +283,20 @@ std::string GdbServer::stop_reply(size_t i) {
 }
 
 void GdbServer::boundary(GdbTarget* t) {
-  (void)t;
+  size_t board = size_t(t->index());
+  if (travel_.arrived) travel_arrived();
   note_stops();
   auto now = std::chrono::steady_clock::now();
   if (now - last_poll_ >= std::chrono::milliseconds(5)) {
     last_poll_ = now;
+    if (history_.front_gone()) _exit(1);  // the session was killed
     poll_sockets(0);
     note_stops();
   }
-  if (machine_should_stop()) hold();
+  // While the machine runs forward, its past is kept every quarter second of host time (a
+  // runner resumed here goes on with the session it was handed).
+  if (!machine_should_stop() && reverse_ && history_.active() && !traveling()) take_checkpoint(board, false);
+  if (machine_should_stop()) hold(board);
 }
 
 void GdbServer::poll_process() {
@@ -282,29 +309,37 @@ void GdbServer::poll_process() {
     auto now = std::chrono::steady_clock::now();
     if (now - last_poll_ >= std::chrono::milliseconds(5)) {
       last_poll_ = now;
+      if (history_.front_gone()) _exit(1);
       poll_sockets(0);
       note_stops();
     }
   }
 }
 
-// The machine stands still: every board at an instruction boundary, then this SystemC process
-// blocks on the sockets (nothing else runs, simulated time stands) until every attached gdb has
-// resumed its board.
-void GdbServer::hold() {
-  for (auto& t : targets_) t->core().request_yield();
+// The machine stands still: this SystemC process blocks on the sockets (nothing else runs,
+// simulated time stands) until every attached gdb has resumed its board. Nothing the machine
+// does depends on where or how long it stood, which is what lets its past be run again (a board
+// inside a bus cycle a device holds, such as a monitor read, stays in it). Only at the very start
+// does it let every board reach its first instruction (delta cycles, no time), so that gdb sees
+// them reset.
+void GdbServer::hold(size_t board) {
   while (!killed_ && machine_should_stop()) {
-    if (!all_at_boundary()) {  // a board is inside an instruction: let it finish it
-      wait(sc_core::sc_time(1, sc_core::SC_US), resumed_);
+    if (!all_started()) {
+      wait(sc_core::SC_ZERO_TIME);
       continue;
     }
+    // The past is kept from the first stop on, and at stops a quarter second apart; a stop the
+    // poll process found (Ctrl-C) has no board's instant to keep, unless it is the first.
+    if (reverse_ && !traveling() && (board != History::kNoBoard || !history_.active()))
+      take_checkpoint(board, !history_.active());
+    if (killed_ || !machine_should_stop()) break;
     for (size_t i = 0; i < clients_.size(); ++i) process_input(i, true);
     note_stops();
     if (killed_ || !machine_should_stop()) break;
     poll_sockets(200);
     note_stops();
+    if (history_.front_gone()) _exit(1);
   }
-  resumed_.notify(sc_core::SC_ZERO_TIME);
 }
 
 // ------------------------------------------------------------------ sockets
@@ -514,6 +549,8 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
       {"s", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
       {"C", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
       {"S", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
+      {"bs", PacketHandler::Whole, &GdbServer::on_reverse, nullptr},
+      {"bc", PacketHandler::Whole, &GdbServer::on_reverse, nullptr},
       {"D", PacketHandler::Prefix, &GdbServer::on_detach, nullptr},
       {"k", PacketHandler::Prefix, &GdbServer::on_kill, nullptr},
       {"H", PacketHandler::Prefix, &GdbServer::on_set_thread, nullptr},
@@ -568,6 +605,7 @@ void GdbServer::on_write_registers(const Packet& k) {
   if (!from_hex(k.p, 1, 4 * GdbTarget::kRegs, b)) return reply(k, "E01");
   for (int r = 0; r < GdbTarget::kRegs; ++r)
     k.tt.set_thread_reg(k.th, r, uint32_t(b[4 * r]) << 24 | uint32_t(b[4 * r + 1]) << 16 | uint32_t(b[4 * r + 2]) << 8 | b[4 * r + 3]);
+  machine_changed();
   reply(k, "OK");
 }
 
@@ -589,6 +627,7 @@ void GdbServer::on_write_register(const Packet& k) {
   if (n >= uint32_t(GdbTarget::kRegs)) return reply(k, "E00");
   if (!k.tt.set_thread_reg(k.th, int(n), uint32_t(b[0]) << 24 | uint32_t(b[1]) << 16 | uint32_t(b[2]) << 8 | b[3]))
     return reply(k, "E14");
+  machine_changed();
   reply(k, "OK");
 }
 
@@ -648,6 +687,7 @@ void GdbServer::on_write_memory(const Packet& k) {
   bool handled = false;
   unsigned put = len ? k.tt.thread_write(k.th, addr, b.data(), len, handled) : 0;
   if (len && !handled) put = k.t.write(addr, b.data(), len, k.user);
+  if (put) machine_changed();
   if (put != len) {
     if (!put) explain_unmapped(k, addr, handled, true);
     return reply(k, "E14");
@@ -668,6 +708,7 @@ void GdbServer::on_resume(const Packet& k) {
     uint32_t addr;
     if (!parse_hex(p, pos, addr) || pos != p.size()) return reply(k, "E01");
     k.tt.set_thread_reg(k.th, 17, addr);
+    machine_changed();
   }
   bool step = p[0] == 's' || p[0] == 'S';
   // The TOS thread gdb resumes may be on another board (it migrated there while stopped in a
@@ -756,8 +797,9 @@ void GdbServer::on_breakpoint(const Packet& k) {
 }
 
 void GdbServer::on_supported(const Packet& k) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "PacketSize=%x;qXfer:features:read+;swbreak+;hwbreak+", kMaxPacket);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "PacketSize=%x;qXfer:features:read+;swbreak+;hwbreak+%s", kMaxPacket,
+                reverse_ ? ";ReverseStep+;ReverseContinue+" : "");
   reply(k, buf);
 }
 
@@ -838,6 +880,278 @@ std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
     return "monitor commands: cycles, time, space [user|supervisor|any], step [user|kernel]\n";
   const char* names[] = {"supervisor", "user", "any"};
   return std::string("breakpoints, watchpoints and memory: ") + names[int(t.space())] + " space\n";
+}
+
+
+// ------------------------------------------------------------------ reverse execution
+
+History::Position GdbServer::position(size_t board) const {
+  History::Position p;
+  p.board = board;
+  for (const auto& t : targets_) p.counts.push_back(t->core().instructions());
+  return p;
+}
+
+// A checkpoint here (history.h), at most every quarter second of host time unless `always`. A
+// runner resumed from it takes up the session it was handed and goes on from here.
+void GdbServer::take_checkpoint(size_t board, bool always) {
+  auto now = std::chrono::steady_clock::now();
+  if (!always && (board == History::kNoBoard || now - last_checkpoint_ < std::chrono::milliseconds(250))) return;
+  last_checkpoint_ = now;
+  if (history_.checkpoint(position(board))) load_session(history_.resumed());
+}
+
+void GdbServer::machine_changed() {
+  if (!history_.active() || !history_.size()) return;
+  history_.forget();
+  std::fprintf(stderr, "gdb: a debugger changed the machine: reverse execution goes back to here at most\n");
+}
+
+bool GdbServer::travel_checks(int board) const {
+  return traveling() && (uint64_t(board) == travel_.board || (travel_.kind == Travel::Record && uint64_t(board) == travel_.who));
+}
+
+// Before each instruction of a board the travel concerns: the end, then what the pass looks for.
+bool GdbServer::travel_check(GdbTarget& t, uint32_t pc, bool supervisor) {
+  Travel& v = travel_;
+  uint64_t b = uint64_t(t.index()), n = t.core().instructions();
+  if (b == v.board && n >= v.count) {
+    v.arrived = true;
+    return true;
+  }
+  if (v.kind == Travel::Record && b == v.who) {
+    bool hit = v.step ? (!v.thread || t.runs_user_thread(v.thread, supervisor, v.known, v.is)) : t.break_at(pc, supervisor);
+    if (hit) {
+      v.found = true;
+      v.found_count = n;
+      v.found_stop = v.step ? Travel::Step : Travel::Breakpoint;
+      v.found_addr = pc;
+    }
+  }
+  return false;
+}
+
+// A watched access during a pass of `bc`: the instant before the instruction that made it (its
+// count is not yet up), where reverse-continue stops with the value as it was.
+void GdbServer::travel_access(GdbTarget& t, const m68k::BusAccess& a, unsigned len) {
+  Travel& v = travel_;
+  if (v.kind != Travel::Record || v.step || uint64_t(t.index()) != v.who) return;
+  uint32_t addr;
+  int type;
+  if (!t.watch_hit(a, len, addr, type)) return;
+  v.found = true;
+  v.found_count = t.core().instructions();
+  v.found_stop = Travel::Watchpoint;
+  v.found_addr = addr;
+  v.found_type = type;
+}
+
+// The board the travel waited for reached its instant (at its boundary, outside the core).
+void GdbServer::travel_arrived() {
+  Travel v = travel_;
+  travel_ = Travel{};
+  for (auto& t : targets_) t->update_check();
+  if (v.kind == Travel::RunTo) return travel_stop(v.who, v.stop, v.stop_addr, v.watch_type);
+  if (v.found) {  // the last instant of the pass: run to it from the last checkpoint before it
+    size_t k = history_.before(v.who, v.found_count);
+    Travel r;
+    r.kind = Travel::RunTo;
+    r.who = r.board = v.who;
+    r.count = v.found_count;
+    r.stop = v.found_stop;
+    r.stop_addr = v.found_addr;
+    r.watch_type = v.found_type;
+    travel(k == SIZE_MAX ? v.from : k, r);
+  }
+  if (v.from > 0 && v.from < history_.size()) {  // nothing in this stretch: the one before it
+    History::Position end = history_.at(v.from);
+    if (end.board < end.counts.size()) {
+      Travel r = v;
+      r.from = v.from - 1;
+      r.board = end.board;
+      r.count = end.counts[end.board];
+      r.found = r.known = r.arrived = false;
+      travel(v.from - 1, r);
+    }
+  }
+  Travel r;  // nothing before: the beginning of the history
+  r.kind = Travel::RunTo;
+  r.who = v.who;
+  r.board = History::kNoBoard;
+  r.stop = Travel::Begin;
+  travel(0, r);
+}
+
+// The stop at the end of a reverse command, as the gdb that asked hears it.
+void GdbServer::travel_stop(size_t i, uint8_t stop, uint32_t addr, int type) {
+  Client& c = clients_[i];
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "T05thread:%x;", targets_[i]->current_thread());
+  std::string s = buf;
+  if (stop == Travel::Breakpoint) s += "swbreak:;";
+  else if (stop == Travel::Watchpoint) s += std::string(type == 2 ? "watch:" : type == 3 ? "rwatch:" : "awatch:") + hex32(addr) + ";";
+  else if (stop == Travel::Begin) s += "replaylog:begin;";
+  c.signal = 5;
+  c.last_stop = s;
+  c.halted = true;
+  c.stop_thread = 0;
+  c.interrupt = false;
+  if (c.fd >= 0 && c.want_stop_reply) {
+    c.want_stop_reply = false;
+    send_packet(i, s);
+  }
+}
+
+// bs (reverse-stepi) and bc (reverse-continue).
+void GdbServer::on_reverse(const Packet& k) {
+  bool step = k.p == "bs";
+  // A step of a TOS thread in user code goes back to that thread's previous instruction.
+  uint32_t th = k.c.cont_thread ? k.c.cont_thread : k.th;
+  if (th < GdbTarget::kTosThread || !k.t.step_over_kernel() || !k.t.tos() || &board_of(k.i, th) != &k.t) th = 0;
+  unfollow_all(k.i);
+  k.c.follow = 0;
+  k.c.attached_stop = false;
+  k.c.halted = false;
+  k.c.want_stop_reply = true;
+  History::Position here = position(k.i);
+  Travel v;
+  v.who = uint32_t(k.i);
+  v.board = k.i;
+  if (step && !th) {  // the board's previous instruction: straight there
+    uint64_t n = here.counts[k.i];
+    size_t c = n ? history_.before(k.i, n - 1) : SIZE_MAX;
+    if (c != SIZE_MAX) {
+      v.kind = Travel::RunTo;
+      v.count = n - 1;
+      travel(c, v);
+    }
+  } else {  // the last instant that stops it, looked for stretch by stretch from the present back
+    size_t c = history_.before(here);
+    if (c != SIZE_MAX) {
+      v.kind = Travel::Record;
+      v.from = c;
+      v.count = here.counts[k.i];
+      v.step = step;
+      v.thread = th;
+      travel(c, v);
+    }
+  }
+  travel_stop(k.i, Travel::Begin, 0, 0);  // nothing kept before this instant
+}
+
+// ------------------------------------------------------------------ the session a runner takes up
+
+namespace {
+struct Encoder {
+  std::string s;
+  void u(uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
+  void str(const std::string& x) {
+    u(x.size());
+    s += x;
+  }
+};
+struct Decoder {
+  const std::string& s;
+  size_t p = 0;
+  uint64_t u() {
+    uint64_t v = 0;
+    if (p + sizeof v <= s.size()) std::memcpy(&v, s.data() + p, sizeof v);
+    p += sizeof v;
+    return v;
+  }
+  std::string str() {
+    size_t n = size_t(u());
+    std::string x = p + n <= s.size() ? s.substr(p, n) : std::string();
+    p += n;
+    return x;
+  }
+};
+}  // namespace
+
+// Hands the machine to a runner of checkpoint `k` that will travel as `v`: what every gdb set and
+// where each stands, and their sockets.
+void GdbServer::travel(size_t k, const Travel& v) {
+  Encoder e;
+  e.s.append(reinterpret_cast<const char*>(&v), sizeof v);
+  for (const auto& t : targets_) {
+    GdbTarget::Points p = t->points();
+    e.u(uint64_t(p.space));
+    e.u(p.step_over_kernel);
+    for (const auto* list : {&p.breaks, &p.watches}) {
+      e.u(list->size());
+      for (const GdbTarget::Point& x : *list) {
+        e.u(uint64_t(x.type));
+        e.u(x.addr);
+        e.u(x.len);
+        e.u(uint64_t(x.space));
+      }
+    }
+  }
+  std::vector<int> fds;
+  for (const Client& c : clients_) {
+    e.u(c.fd >= 0);
+    if (c.fd >= 0) fds.push_back(c.fd);
+    e.str(c.in);
+    e.u(c.halted);
+    e.u(c.want_stop_reply);
+    e.u(c.attached_stop);
+    e.u(uint64_t(c.signal));
+    e.str(c.last_stop);
+    e.u(c.gen_thread);
+    e.u(c.told_read);
+    e.u(c.told_write);
+    e.u(c.follow);
+    e.u(c.stop_thread);
+    e.u(c.cont_thread);
+  }
+  history_.go(k, e.s, fds);
+}
+
+void GdbServer::load_session(const History::Command& cmd) {
+  static_assert(std::is_trivially_copyable_v<Travel>);
+  Decoder d{cmd.session};
+  if (cmd.session.size() >= sizeof(Travel)) std::memcpy(&travel_, cmd.session.data(), sizeof(Travel));
+  d.p = sizeof(Travel);
+  for (auto& t : targets_) {
+    GdbTarget::Points p;
+    p.space = GdbTarget::Space(d.u());
+    p.step_over_kernel = d.u() != 0;
+    for (auto* list : {&p.breaks, &p.watches}) {
+      size_t n = size_t(d.u());
+      for (size_t j = 0; j < n && d.p < cmd.session.size(); ++j) {
+        GdbTarget::Point x;
+        x.type = int(d.u());
+        x.addr = uint32_t(d.u());
+        x.len = uint32_t(d.u());
+        x.space = GdbTarget::Space(d.u());
+        list->push_back(x);
+      }
+    }
+    t->set_points(p);
+  }
+  size_t next_fd = 0;
+  for (Client& c : clients_) {
+    if (c.fd >= 0) ::close(c.fd);  // the checkpoint's, of its time
+    bool has = d.u() != 0;
+    c.fd = has && next_fd < cmd.fds.size() ? cmd.fds[next_fd++] : -1;
+    c.in = d.str();
+    c.halted = d.u() != 0;
+    c.want_stop_reply = d.u() != 0;
+    c.attached_stop = d.u() != 0;
+    c.signal = int(d.u());
+    c.last_stop = d.str();
+    c.gen_thread = uint32_t(d.u());
+    c.told_read = d.u() != 0;
+    c.told_write = d.u() != 0;
+    c.follow = uint32_t(d.u());
+    c.stop_thread = uint32_t(d.u());
+    c.cont_thread = uint32_t(d.u());
+    c.interrupt = false;
+  }
+  waiting_first_ = false;
+  last_checkpoint_ = std::chrono::steady_clock::now();
+  for (auto& t : targets_) t->update_check();
+  if (travel_.kind == Travel::RunTo && travel_.board == History::kNoBoard) travel_arrived();  // here already
 }
 
 }  // namespace testbed::gdb

@@ -7,9 +7,17 @@
 // watchpoint, end of a step, Ctrl-C, a gdb attaching), every board is brought to an instruction
 // boundary and the server then blocks inside the SystemC process that found the stop: no
 // process runs and simulated time does not advance, however long gdb looks. The machine runs
-// again when every attached gdb has resumed its board (continue or step).
+// again when every attached gdb has resumed its board (continue or step). Holding it changes
+// nothing the machine does: no simulated time passes, a board inside a bus cycle a device holds
+// stays there (its registers are those of its last run's start until it completes).
+//
+// Reverse execution (gdb's reverse-stepi, reverse-continue and what gdb builds on them:
+// reverse-step, reverse-next, reverse-finish) comes from the machine's past kept as forked
+// checkpoints (history.h): `bs` and `bc` run a stretch of the past again, all-stop, to the
+// instant asked for -- the whole machine goes back with the board.
 #pragma once
 #include "gdb_target.h"
+#include "history.h"
 
 #include <systemc>
 
@@ -20,20 +28,38 @@
 
 namespace testbed::gdb {
 
+// --gdb PORT[,nowait][,noreverse] (testbed, testbed-board): ports PORT .. PORT+boards-1; the run
+// waits for a gdb unless nowait; reverse execution unless noreverse. Throws
+// std::invalid_argument naming the spec when it is not one.
+struct GdbOptions {
+  int port = 0;
+  bool wait = true, reverse = true;
+};
+GdbOptions parse_gdb_options(const std::string& spec, size_t boards);
+
 class GdbServer : public sc_core::sc_module {
  public:
   SC_HAS_PROCESS(GdbServer);
   // Listens on 127.0.0.1:base_port+i for boards[i]. `wait_for_client`: the machine does not
   // start until a gdb has attached to one of them. Throws std::runtime_error if a port is taken.
   // `images[i]`: the ELF boards[i] boots (its symbols make TOS threads visible), or "".
+  // `reverse`: keep the machine's past for reverse execution (the process the user started then
+  // stays in front while forked copies of it run; history.h).
   GdbServer(sc_core::sc_module_name name, const std::vector<Board*>& boards, int base_port,
-            bool wait_for_client, const std::vector<std::string>& images = {});
+            bool wait_for_client, const std::vector<std::string>& images = {}, bool reverse = true);
   ~GdbServer() override;
 
   int port(size_t i) const { return base_port_ + int(i); }
   // Called by a target at its CPU's instruction boundary (in that CPU's thread).
   void boundary(GdbTarget* t);
   bool killed() const { return killed_; }
+
+  // Time travel, asked by the targets: while the machine runs its past again (`bs`, `bc`), the
+  // check before each instruction and the watched accesses of the boards it concerns come here.
+  bool traveling() const { return travel_.kind != Travel::None; }
+  bool travel_checks(int board) const;
+  bool travel_check(GdbTarget& t, uint32_t pc, bool supervisor);
+  void travel_access(GdbTarget& t, const m68k::BusAccess& a, unsigned len);
   static constexpr unsigned kMaxPacket = 16384;  // announced PacketSize; longer ones are refused
 
  private:
@@ -102,17 +128,53 @@ class GdbServer : public sc_core::sc_module {
   std::string stop_reply(size_t i);
   std::string monitor_command(size_t i, const std::string& cmd);
   bool machine_should_stop() const;
-  bool all_at_boundary() const;
-  void hold();
+  bool all_started() const;
+  void hold(size_t board = History::kNoBoard);
   void note_stops();
+
+  // Time travel. A run to an instant (RunTo: board `board` at its `count`th instruction, then
+  // the stop `stop` is reported to gdb `who`), or a pass over a stretch of the past (Record:
+  // from checkpoint `from` to board `board` at `count`) that looks for the last instant gdb
+  // `who`'s reverse command stops at: a breakpoint or watchpoint (bc), or an instruction of
+  // its board, of TOS thread `thread` when not 0 (bs).
+  struct Travel {
+    enum Kind : uint8_t { None, RunTo, Record } kind = None;
+    enum Stop : uint8_t { Step, Breakpoint, Watchpoint, Begin };
+    uint32_t who = 0;
+    uint64_t board = 0, count = 0, from = 0;
+    bool step = false;
+    uint32_t thread = 0;
+    uint8_t stop = Step;
+    uint32_t stop_addr = 0;
+    int32_t watch_type = 0;
+    bool found = false;  // Record: the last instant so far
+    uint64_t found_count = 0;
+    uint8_t found_stop = Step;
+    uint32_t found_addr = 0;
+    int32_t found_type = 0;
+    bool known = false, is = false;  // bs in a thread: runs_user_thread's memory
+    bool arrived = false;            // board `board` reached `count`: the server acts at the boundary
+  };
+  History::Position position(size_t board) const;
+  void take_checkpoint(size_t board, bool always);
+  std::string save_session() const;
+  void load_session(const History::Command& c);
+  [[noreturn]] void travel(size_t checkpoint, const Travel& v);
+  void travel_arrived();
+  void travel_stop(size_t i, uint8_t stop, uint32_t addr, int type);
+  void on_reverse(const Packet& k);
+  void machine_changed();  // a gdb wrote registers or memory: the past no longer leads here
 
   std::vector<std::unique_ptr<GdbTarget>> targets_;
   std::vector<Client> clients_;
   int base_port_;
   bool waiting_first_ = false;
   bool killed_ = false;
-  sc_core::sc_event resumed_;
   std::chrono::steady_clock::time_point last_poll_{};
+  bool reverse_;
+  History history_;
+  Travel travel_;
+  std::chrono::steady_clock::time_point last_checkpoint_{};
 };
 
 }  // namespace testbed::gdb

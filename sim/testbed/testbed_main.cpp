@@ -266,8 +266,8 @@ int parse_options(int argc, char** argv, Options& o) {
                  "every output is the same whatever the number")
       ->check(CLI::Range(0, int(CpuTiming::kMaxThreads)));
   app.add_option("--gdb", o.gdb_spec,
-                 "GDB remote stub: board i on 127.0.0.1:PORT+i (PORT[,nowait]; waits for a gdb to attach "
-                 "unless nowait); README 'Debugging with gdb'");
+                 "GDB remote stub: board i on 127.0.0.1:PORT+i (PORT[,nowait][,noreverse]; waits for a gdb to "
+                 "attach unless nowait; reverse execution unless noreverse); README 'Debugging with gdb'");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -300,25 +300,19 @@ Config configuration(const Options& o) {
   return cfg;
 }
 
-// --gdb PORT[,nowait]: a stub per board on PORT+i (nullptr without --gdb).
+// --gdb PORT[,nowait][,noreverse]: a stub per board on PORT+i (nullptr without --gdb).
 std::unique_ptr<gdb::GdbServer> start_gdb(const std::string& gdb_spec, Machine& machine, const MachineSpec& spec) {
   if (gdb_spec.empty()) return nullptr;
-  std::string port_text = gdb_spec.substr(0, gdb_spec.find(','));
-  std::string rest = gdb_spec.size() > port_text.size() ? gdb_spec.substr(port_text.size()) : "";
-  char* end = nullptr;
-  long port_l = std::strtol(port_text.c_str(), &end, 10);
-  int port = (port_text.empty() || *end || port_l > 65535) ? -1 : int(port_l);
-  bool wait = rest != ",nowait";
-  if (!rest.empty() && rest != ",nowait") port = -1;
-  if (port <= 0 || port + int(machine.board_count()) - 1 > 65535)
-    throw std::runtime_error("--gdb: a port 1..65535, optionally ',nowait': '" + gdb_spec + "'");
+  gdb::GdbOptions g = gdb::parse_gdb_options(gdb_spec, machine.board_count());
+  int port = g.port;
+  bool wait = g.wait;
   std::vector<Board*> boards;
   std::vector<std::string> images;
   for (size_t i = 0; i < machine.board_count(); ++i) {
     boards.push_back(&machine.board(i));
     images.push_back(i < spec.boards.size() ? spec.boards[i].image : "");
   }
-  auto server = std::make_unique<gdb::GdbServer>("gdb", boards, port, wait, images);
+  auto server = std::make_unique<gdb::GdbServer>("gdb", boards, port, wait, images, g.reverse);
   machine.disable_progress_watch();  // a debugger holds boards as long as it likes
   std::cerr << "testbed: gdb stub on 127.0.0.1:" << port << "+i";
   for (size_t i = 0; i < machine.board_count(); ++i)
