@@ -6,7 +6,7 @@ The hand trace, by thread: 1025 spins and succeeds (1), spins again and blocks (
 spin), is released; 1026 spins and ends as the last arriver (not counted), then spins and
 succeeds (2); 1027 blocks at once (no spin); 1028 spins, blocks, and then learns that its own
 arrival was the last (BAR_LAST: neither success nor failure). So 3 spins counted, 2 successes, 1 failure: SSR
-2/3 = 66.7%."""
+2/3 = 66.7%. The spin-limit sweep's checks are fed a sweep with the shape (they pass) and without it (they fail)."""
 import sys
 
 sys.path.insert(0, sys.argv[1])
@@ -65,6 +65,60 @@ for must_act in (False, True):
         bad.append("a full-size run where the placement never acted did not fail")
     if not must_act and acted:
         bad.append("a reduced run checked that the placement acted")
+
+# The spin-limit sweep's checks, fed a sweep with the shape (all pass) and one without it (each
+# fails): SSR falling as the limit grows at load 1 (16 of 16 at 1000 us, 0 of 16 at 4000 us), a
+# limit of twice the release far below always-spin's SSR, limits that do not bracket the release,
+# a release on one board longer than across, always-spin on one board faster than always-block.
+# On one board an SSR that falls as the limit grows is reported in the text, not held.
+ssize = {"barriers": 4, "spin_limits_us": [1000, 4000, 10000]}
+
+
+def sweep_run(place, pol, elapsed, ok, blocks, release, spins=16):
+    return {"placement": place, "bg": 0, "policy": pol, "elapsed_us": elapsed * 1000, "spins": spins, "ok": ok, "blocks": blocks,
+            "last": 20 - ok - blocks, "barriers": 4, "trace": (spins, ok, spins - ok, None), "trace_lost": False,
+            "release_ms": release}
+
+
+good = [sweep_run("across", "block", 1000, 0, 16, 3.5, spins=0), sweep_run("across", "1000", 1000, 0, 16, 3.5),
+        sweep_run("across", "4000", 1000, 4, 12, 3.6), sweep_run("across", "10000", 900, 16, 0, 4.2),
+        sweep_run("across", "spin", 900, 16, 0, 4.2),
+        sweep_run("same", "block", 1000, 0, 16, 0.3, spins=0), sweep_run("same", "1000", 1200, 1, 15, 0.3),
+        sweep_run("same", "4000", 1500, 3, 13, 7.0), sweep_run("same", "10000", 1900, 7, 9, 17.0),
+        sweep_run("same", "spin", 4000, 16, 0, 70.0)]
+rep = Report("seed004", "t", "/tmp")
+text = seed004.analyse_sweep(rep, good, ssize)
+if not all(okk for _w, okk, _d in rep.checks) or len(rep.checks) < 20:
+    bad.append("the sweep's checks did not all pass on data with the shape: %s" % [w for w, okk, _d in rep.checks if not okk])
+if "Across boards (a job thread on each of the five slaves; a release is a kernel message from the home, earth, to each " \
+   "other board), release 3.50 ms: at load 1 the smallest is 10000 us: 900.0 ms against always-block's 1000.0 ms" not in text \
+        or "release 0.30 ms: at load 1 none of the swept limits (1000 to 10000 us) does (the fastest, 1000 us: -20.0%)" \
+        not in text:
+    bad.append("the sweep's answer did not name the smallest limit that beats always-block (or none)")
+rep = Report("seed004", "t", "/tmp")
+fall = {("same", "4000"): dict(ok=10, blocks=6, trace=(16, 10, 6, None)),
+        ("same", "10000"): dict(ok=0, blocks=16, trace=(16, 0, 16, None))}
+text = seed004.analyse_sweep(rep, [dict(r, **fall.get((r["placement"], r["policy"]), {})) for r in good], ssize)
+if not all(okk for _w, okk, _d in rep.checks) or "it falls from 62.5% at 4000 us to 0.0% at 10000 us" not in text:
+    bad.append("a same-board SSR falling with the limit was not reported (or was held as a check)")
+shapeless = [sweep_run("across", "block", 1000, 0, 16, 3.5, spins=0), sweep_run("across", "1000", 1000, 16, 0, 3.5),
+             sweep_run("across", "4000", 1000, 0, 16, 3.6), sweep_run("across", "10000", 1000, 4, 12, 4.2),
+             sweep_run("across", "spin", 900, 16, 0, 4.2),
+             sweep_run("same", "block", 4000, 0, 16, 12.0, spins=0), sweep_run("same", "spin", 1000, 16, 0, 70.0)]
+rep = Report("seed004", "t", "/tmp")
+seed004.analyse_sweep(rep, shapeless, ssize)
+failed = {w for w, okk, _ in rep.checks if not okk}
+for want in ("sweep, across, load 1: SSR does not fall from a 1000 us limit to 4000 us",
+             "sweep, across boards, load 1: a 10000 us limit (at least twice the 3.50 ms release) gets an SSR within",
+             "sweep: the release on one board is shorter than across boards", "sweep, one board, load 1: always-spin is slower"):
+    if not any(w.startswith(want) for w in failed):
+        bad.append("the check '%s' did not fail on data without the shape" % want)
+rep = Report("seed004", "t", "/tmp")
+seed004.analyse_sweep(rep, [dict(r, release_ms=12.0) if r["placement"] == "across" else r for r in good], ssize)
+failed = {w for w, okk, _ in rep.checks if not okk}
+for want in ("sweep, across boards: the limits bracket the measured release", "sweep, across boards, load 1: a limit at least twice"):
+    if not any(w.startswith(want) for w in failed):
+        bad.append("the check '%s' did not fail with a release beyond the sweep" % want)
 
 for b in bad:
     print("FAIL:", b)

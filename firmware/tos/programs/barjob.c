@@ -1,18 +1,22 @@
 /* barjob: seed 004's synchronizing job on the Testbed (issue 34; testbed-experiment seed004).
- *   barjob SLAVES BG BARRIERS MU_US SIGMA_US POLICY WAKE [SEED]
+ *   barjob SLAVES BG BARRIERS MU_US SIGMA_US POLICY WAKE [SEED [BOARD]]
  * One synchronizing thread on each of the first SLAVES slaves (boards 1..SLAVES) computes a
  * normally distributed interval (mean MU_US, spread SIGMA_US), then waits at the job's barrier,
  * BARRIERS times; BG compute-bound threads of the same process run on each of those boards for
  * as long as the job does (the seed's non-synchronizing threads, chapter 3). POLICY: block,
  * spin, cs, cs+, 2cs+ (two-phase, the spin limit 100%, 110%, 210% of the thread switch measured
  * here: the seed's CS = in + out, CS+ a little more, 2CS+ twice that and a little) or a number
- * of microseconds. WAKE: tail or head, set on every board used (sched_wakeup). Prints one line:
+ * of microseconds. WAKE: tail or head, set on every board used (sched_wakeup). BOARD (0 or absent:
+ * the placement above) puts all SLAVES job threads and BG background threads on that one board
+ * instead: on the process's home board a barrier completes and releases its waiters there, with
+ * no kernel message (the spin-limit sweep's same-board placement). Prints one line:
  *   barjob: policy P wake W load L cs_us C limit_us M elapsed_us E spins S ok K blocks B last A
+ * (L: the job's and background threads together), ending in " board N" when BOARD was given.
  * Several barjob processes started together are chapter 4's set of identical jobs. */
 #include <tos/rand.h>
 #include <tos/tos.h>
 
-static int slaves, bg, barriers, bar, start_bar;
+static int slaves, bg, barriers, bar, start_bar, one_board;
 static long mu, sigma;
 struct result {
   int k;
@@ -69,7 +73,7 @@ static void set_wakeup(void *arg) { exit(sched_wakeup((int)(long)arg) >= 0 ? 0 :
 
 int main(int argc, char **argv) {
   if (argc < 8) {
-    printf("usage: barjob SLAVES BG BARRIERS MU_US SIGMA_US block|spin|cs|cs+|2cs+|US tail|head [SEED]\n");
+    printf("usage: barjob SLAVES BG BARRIERS MU_US SIGMA_US block|spin|cs|cs+|2cs+|US tail|head [SEED [BOARD]]\n");
     return 2;
   }
   slaves = atoi(argv[1]), bg = atoi(argv[2]), barriers = atoi(argv[3]);
@@ -77,13 +81,15 @@ int main(int argc, char **argv) {
   const char *pol = argv[6];
   int wake = strcmp(argv[7], "head") == 0 ? TOS_WAKE_HEAD : TOS_WAKE_TAIL;
   if (argc > 8) seed0 = (unsigned)atoi(argv[8]);
-  if (slaves < 1 || slaves >= TOS_BOARD_NAME_COUNT || bg < 0 || bg > 8 || barriers < 1 || mu < 0 || sigma < 0) {
+  if (argc > 9) one_board = atoi(argv[9]);
+  if (slaves < 1 || slaves >= TOS_BOARD_NAME_COUNT || bg < 0 || bg > 8 || barriers < 1 || mu < 0 || sigma < 0 ||
+      one_board < 0 || one_board >= TOS_BOARD_NAME_COUNT) {
     printf("barjob: bad arguments\n");
     return 2;
   }
   /* the thread switch, measured on a slave before anything else runs there (the master's
    * logger would take turns with the measuring threads) */
-  unsigned cs = barrier_measure_cs_on(1);
+  unsigned cs = barrier_measure_cs_on(one_board ? one_board : 1);
   if (!cs) {
     printf("barjob: the thread switch could not be measured: %s\n", tos_strerror(tos_errno));
     return 1;
@@ -102,17 +108,20 @@ int main(int argc, char **argv) {
     printf("barjob: barrier: %s\n", tos_strerror(tos_errno));
     return 1;
   }
-  for (int b = 1; b <= slaves; ++b) create(200 + b, 2, b, set_wakeup, (void *)(long)wake);
+  /* job thread k (1..SLAVES) runs on board where(k); the boards used are where(1..SLAVES) */
+#define WHERE(k) (one_board ? one_board : (k))
+  int boards_used = one_board ? 1 : slaves;
+  for (int b = 1; b <= boards_used; ++b) create(200 + b, 2, WHERE(b), set_wakeup, (void *)(long)wake);
   if (wait() != 0) {
     printf("barjob: sched_wakeup refused\n");
     return 1;
   }
-  for (int b = 1; b <= slaves; ++b)
+  for (int b = 1; b <= boards_used; ++b)
     for (int j = 0; j < bg; ++j)
-      if (!create(100 + b * 10 + j, 2, b, background, NULL)) return 1;
+      if (!create(100 + WHERE(b) * 10 + j, 2, WHERE(b), background, NULL)) return 1;
   unsigned long elapsed = 0;
   for (int b = 1; b <= slaves; ++b)
-    if (!create(b, 4, b, sync_thread, (void *)(long)b)) return 1;
+    if (!create(b, 4, WHERE(b), sync_thread, (void *)(long)b)) return 1;
   /* the job's end: wait() would also wait for the background; each job thread says it is done */
   struct barrier_stats sum = {0, 0, 0, 0};
   for (int b = 1; b <= slaves; ++b) {
@@ -124,9 +133,11 @@ int main(int argc, char **argv) {
     sum.spins += r.st.spins, sum.spin_ok += r.st.spin_ok, sum.blocks += r.st.blocks, sum.last += r.st.last;
     if (r.elapsed_us > elapsed) elapsed = r.elapsed_us;
   }
-  printf("barjob: policy %s wake %s load %d cs_us %u limit_us %u elapsed_us %lu spins %u ok %u blocks %u last %u\n", pol,
-         wake == TOS_WAKE_HEAD ? "head" : "tail", slaves * (1 + bg), cs, policy == TOS_BARRIER_TWO_PHASE ? limit : 0,
+  printf("barjob: policy %s wake %s load %d cs_us %u limit_us %u elapsed_us %lu spins %u ok %u blocks %u last %u", pol,
+         wake == TOS_WAKE_HEAD ? "head" : "tail", slaves + boards_used * bg, cs, policy == TOS_BARRIER_TWO_PHASE ? limit : 0,
          elapsed, sum.spins, sum.spin_ok, sum.blocks, sum.last);
+  if (one_board) printf(" board %d", one_board);
+  printf("\n");
   fflush(stdout);
   if (bg) kill(gettid() >> 6 & 15); /* the background threads end with the process */
   return 0;

@@ -6,7 +6,11 @@ run queue per board.
   20 ms slice; SSR and elapsed time per waiting policy (block, CS, CS+, 2CS+, spin) and per
   wake-up placement (tail, head);
 - chapter 4: sets of J identical jobs (load = J threads per board), no background;
-- chapter 7: elapsed time and the seed's speedup (relative improvement) per policy.
+- chapter 7: elapsed time and the seed's speedup (relative improvement) per policy;
+- the spin-limit sweep: two-phase waiting with limits in microseconds on both sides of the
+  measured release (mu = 10%, tail wake-up, load 1 and 2), with the job across boards (a thread
+  per slave: the release is a kernel message) and on one board (all its threads on the home
+  board: the release is local), against always-block and always-spin on the same placement.
 
 Each run boots the six boards with `barjob` homed on earth (its main thread only waits there;
 the master runs the logger, whose polling would delay the home's counting), the barrier event
@@ -25,24 +29,32 @@ SLICE_US = 20000
 SLAVES = 5
 SIZES = {
     "reduced": {"barriers": 16, "bg": [0, 2], "mu": [0.01], "policies": ["block", "cs", "2cs+", "spin", "5000"],
-                "wake": ["tail", "head"], "jobs": [1, 2], "job_policies": ["cs", "2cs+"]},
+                "wake": ["tail", "head"], "jobs": [1, 2], "job_policies": ["cs", "2cs+"],
+                "spin_limits_us": [1000, 4000, 10000]},
     "full": {"barriers": 40, "bg": [0, 1, 2, 3], "mu": [0.01, 0.1, 1.0],
              "policies": ["block", "cs", "cs+", "2cs+", "spin", "5000"],
              "wake": ["tail", "head"], "jobs": [1, 2, 3, 4], "job_policies": ["block", "cs", "cs+", "2cs+"],
-             "placement_must_act": True},
+             "placement_must_act": True,
+             "spin_limits_us": [0, 500, 1000, 2000, 3000, 4000, 5000, 6000, 8000, 10000, 15000, 20000]},
 }
+# The spin-limit sweep (both sizes): mu, background threads per board used (load 1 and 2), wake-up,
+# and the placements: across boards (a job thread per slave) or all on one board, the home (earth:
+# barjob's BOARD argument), where a barrier completes and releases its waiters with no message.
+SWEEP = {"mu": 0.1, "bg": [0, 1], "wake": "tail", "placements": [("across", 0), ("same", 1)]}
+HOME = 1  # barjob runs on earth (rc): its barriers are counted there
 LINE = re.compile(r"barjob: policy (\S+) wake (\S+) load (\d+) cs_us (\d+) limit_us (\d+) elapsed_us (\d+) "
-                  r"spins (\d+) ok (\d+) blocks (\d+) last (\d+)")
+                  r"spins (\d+) ok (\d+) blocks (\d+) last (\d+)(?: board (\d+))?")
 KEYS = ["policy", "wake", "load", "cs_us", "limit_us", "elapsed_us", "spins", "ok", "blocks", "last"]
 
 
-def rc(barriers, bg, mu_us, policy, wake, jobs=1, seed=1):
+def rc(barriers, bg, mu_us, policy, wake, jobs=1, seed=1, board=0):
     sigma = mu_us // 4  # the seed's fine grain spread (2.2.2): most intervals within mu +- 50%
     # a board runs its own lines of the script in order: earth switches the class on, then runs the jobs
     lines = ["master logger -q 400 -o monitor.raw &", "earth dgl @* +barrier"]
     for j in range(jobs):
-        lines.append("earth barjob %d %d %d %d %d %s %s %d%s" % (SLAVES, bg, barriers, mu_us, sigma, policy, wake, seed + j,
-                                                                 " &" if j < jobs - 1 else ""))
+        lines.append("earth barjob %d %d %d %d %d %s %s %d%s%s" % (SLAVES, bg, barriers, mu_us, sigma, policy, wake, seed + j,
+                                                                   " %d" % board if board else "",
+                                                                   " &" if j < jobs - 1 else ""))
     return "\n".join(lines) + "\n"
 
 
@@ -52,6 +64,8 @@ def parse_all(text):
         r = dict(zip(KEYS, m.groups()))
         for x in KEYS[2:]:
             r[x] = int(r[x])
+        if m.group(len(KEYS) + 1):
+            r["board"] = int(m.group(len(KEYS) + 1))
         out.append(r)
     return out
 
@@ -107,16 +121,18 @@ def outcomes(tr):
     return per
 
 
-def release_latency(tr, home=1):
+def release_latency(tr, home=1, board=None):
     """Per completed barrier, ms from its completion on the home board (BAR_COMPLETE) to the last
-    waiter on another board going on (BAR_SPIN_OK, BAR_RELEASE, BAR_LAST): the release's trip."""
+    waiter on another board going on (BAR_SPIN_OK, BAR_RELEASE, BAR_LAST): the release's trip.
+    With `board`, the waiters on that board instead (the home itself when the job is all there)."""
     out, t_done, last = [], None, None
     for e in tr.events:
         if e.name == "BAR_COMPLETE" and e.board == home:
             if t_done is not None and last is not None:
                 out.append(last - t_done)
             t_done, last = e.t, None
-        elif e.name in ("BAR_SPIN_OK", "BAR_RELEASE", "BAR_LAST") and e.board != home and t_done is not None:
+        elif (e.name in ("BAR_SPIN_OK", "BAR_RELEASE", "BAR_LAST") and t_done is not None
+              and (e.board == board if board is not None else e.board != home)):
             last = e.t
     if t_done is not None and last is not None:
         out.append(last - t_done)
@@ -177,11 +193,40 @@ def run(rep, sim, out, size_name):
                          trace=ssr_from_trace(trace_events(tr)), trace_lost=bool(tr.wrap_gaps))
                 r["alternation"] = alternation(outcomes(tr))
                 ch4.append(r)
+    sweep = run_sweep(rep, sim, out, size)
     analyse(rep, ch3, ch4, size)
     with open(os.path.join(out, "results.json"), "w") as f:
-        json.dump({"size": size_name, "ch3": ch3, "ch4": ch4, "seconds": time.time() - t0}, f, indent=1)
+        json.dump({"size": size_name, "ch3": ch3, "ch4": ch4, "sweep": sweep, "seconds": time.time() - t0}, f, indent=1)
     rep.notes.append(answer(ch3, ch4))
+    rep.notes.append(analyse_sweep(rep, sweep, size))
     return ch3, ch4
+
+
+def sweep_policies(size):
+    return ["block"] + [str(u) for u in size["spin_limits_us"]] + ["spin"]
+
+
+def run_sweep(rep, sim, out, size):
+    """The spin-limit sweep's runs (SWEEP): per placement and load, always-block, each limit of
+    the size's spin_limits_us and always-spin."""
+    rows = []
+    mu_us = int(SWEEP["mu"] * SLICE_US)
+    for place, board in SWEEP["placements"]:
+        for bg in SWEEP["bg"]:
+            for pol in sweep_policies(size):
+                d = os.path.join(out, "sweep-%s-bg%d-%s" % (place, bg, pol))
+                lines, tr = _run(sim, d, rc(size["barriers"], bg, mu_us, pol, SWEEP["wake"], board=board))
+                if len(lines) != 1 or lines[0].get("board", 0) != board:
+                    rep.check("run %s ended with its result" % os.path.basename(d), False,
+                              "%d barjob lines on earth's console" % len(lines))
+                    continue
+                r = lines[0]
+                r.update(mu=SWEEP["mu"], bg=bg, jobs=1, dir=d, barriers=size["barriers"], placement=place,
+                         trace=ssr_from_trace(trace_events(tr)), trace_lost=bool(tr.wrap_gaps))
+                lat = release_latency(tr, HOME, board if board else None)
+                r["release_ms"] = statistics.median(lat) if lat else None
+                rows.append(r)
+    return rows
 
 
 def _mean(v):
@@ -298,12 +343,158 @@ def answer(ch3, ch4):
     return "\n".join(L)
 
 
+PLACE_TEXT = {"across": "across boards (a job thread on each of the five slaves; a release is a kernel message from the "
+                        "home, earth, to each other board)",
+              "same": "on one board (all five job threads and the background on earth, the process's home: a barrier "
+                      "completes and releases its waiters there, with no message)"}
+BEATS_PCT = 2.0  # "beats always-block": more than this much faster, the margin the seed's comparison above uses
+
+
+def _sweep_limit(r):
+    return int(r["policy"]) if r["policy"].isdigit() else None
+
+
+def analyse_sweep(rep, sweep, size):
+    """The spin-limit sweep's tables, its answer (the smallest limit that beats always-block per
+    placement and load, from the runs) and its checks; returns the doc's text."""
+    if not sweep:
+        return ""
+    limits = size["spin_limits_us"]
+    for r in sweep:
+        n, ok, _fail, _s = r["trace"]
+        tag = "sweep %s/%s/load %d" % (r["placement"], r["policy"], 1 + r["bg"])
+        if not r["trace_lost"]:
+            rep.check("SSR accounting %s: the monitor's spins and successes = the program's" % tag,
+                      n == r["spins"] and ok == r["ok"], "trace %d spins %d ok, program %d spins %d ok" % (n, ok, r["spins"], r["ok"]))
+        rep.check("every wait accounted %s" % tag, r["ok"] + r["blocks"] + r["last"] == r["barriers"] * SLAVES,
+                  "%d ok + %d blocks + %d last of %d" % (r["ok"], r["blocks"], r["last"], r["barriers"] * SLAVES))
+    by = {(r["placement"], r["bg"], r["policy"]): r for r in sweep}
+    # per placement, the release as the kernel delivers it: its always-block run's at load 1 (a
+    # spinner off the CPU, as on one board, sees its release only when it runs again)
+    rel = {place: (by.get((place, 0, "block")) or {}).get("release_ms") for place, _b in SWEEP["placements"]}
+    L = ["### Where spinning starts to pay: the spin limit against the measured release (measured)", ""]
+    L.append("One job (five threads, mu = %g%% of the 20 ms slice, %d barriers, %s wake-up), load 1 (no background) and "
+             "load 2 (one compute-bound background thread on each board the job uses), waiting two-phase with the spin "
+             "limits %s us, against always-block and always-spin on the same placement. Release: as above, the median "
+             "per run from the home's BAR_COMPLETE to the last waiter going on, on the other boards (across) or on the "
+             "home itself (same board); a placement's release is its always-block run's at load 1 (a spinning waiter "
+             "that is not on the CPU when the barrier completes, as on one board, goes on only when it runs again). "
+             "Vs block: the seed's speedup over always-block (positive: faster)."
+             % (SWEEP["mu"] * 100, size["barriers"], SWEEP["wake"], ", ".join(str(u) for u in limits)))
+    L.append("")
+    found = {}
+    for place, _b in SWEEP["placements"]:
+        rows = ["| load | policy | spin limit (us) | elapsed (ms) | vs block | SSR % | blocks | release (ms) |",
+                "|---|---|---|---|---|---|---|---|"]
+        for bg in SWEEP["bg"]:
+            bl = by.get((place, bg, "block"))
+            for pol in sweep_policies(size):
+                r = by.get((place, bg, pol))
+                if not r:
+                    continue
+                sp = speedup(r["elapsed_us"], bl["elapsed_us"]) if bl else None
+                rows.append("| %d | %s | %s | %.1f | %s | %s | %d | %s |" % (
+                    1 + bg, "two-phase" if pol.isdigit() else pol, pol if pol.isdigit() else "-", r["elapsed_us"] / 1000.0,
+                    _f(sp, "%+.1f%%") if pol != "block" else "-", _f(ssr(r)), r["blocks"], _f(r.get("release_ms"), "%.1f")))
+            won = [(u, by[(place, bg, str(u))]) for u in limits if (place, bg, str(u)) in by and bl
+                   and speedup(by[(place, bg, str(u))]["elapsed_us"], bl["elapsed_us"]) > BEATS_PCT]
+            found[(place, bg)] = (won[0] if won else None, bl)
+        L.append("**%s.** Release (always-block, load 1): %s ms." % (
+            place.capitalize() + (" boards" if place == "across" else " board"), _f(rel[place], "%.2f")))
+        L.append("")
+        L += rows + [""]
+    said = []
+    for place, _b in SWEEP["placements"]:
+        parts = []
+        for bg in SWEEP["bg"]:
+            hit, bl = found.get((place, bg), (None, None))
+            if not bl:
+                continue
+            sp = by.get((place, bg, "spin"))
+            spin_txt = (" (always-spin: %s ms, %s)" % (_f(sp["elapsed_us"] / 1000.0), _f(speedup(sp["elapsed_us"], bl["elapsed_us"]), "%+.1f%%"))
+                        if sp else "")
+            if hit:
+                u, r = hit
+                parts.append("at load %d the smallest is %d us: %.1f ms against always-block's %.1f ms (%s, SSR %s%%)%s"
+                             % (1 + bg, u, r["elapsed_us"] / 1000.0, bl["elapsed_us"] / 1000.0,
+                                _f(speedup(r["elapsed_us"], bl["elapsed_us"]), "%+.1f%%"), _f(ssr(r)), spin_txt))
+            else:
+                tried = [(by[(place, bg, str(u))]["elapsed_us"], u) for u in limits if (place, bg, str(u)) in by]
+                best = ("the fastest, %d us: %s" % (min(tried)[1], _f(speedup(min(tried)[0], bl["elapsed_us"]), "%+.1f%%"))
+                        if tried else "no limit ran")
+                parts.append("at load %d none of the swept limits (%d to %d us) does (%s); always-block took %.1f ms%s"
+                             % (1 + bg, min(limits), max(limits), best, bl["elapsed_us"] / 1000.0, spin_txt))
+        said.append("%s, release %s ms: %s." % (PLACE_TEXT[place][0].upper() + PLACE_TEXT[place][1:], _f(rel[place], "%.2f"),
+                                               "; ".join(parts)))
+    L.append("**Where spinning starts to pay** (the smallest swept limit at which two-phase waiting is more than %g%% "
+             "faster than always-block). %s" % (BEATS_PCT, " ".join(said)))
+    L.append("")
+    # Checks whose shape is certain (each can fail either way):
+    # - across boards at load 1 every job thread has a board of its own, so a longer limit only
+    #   lets a spin wait longer for the same release: SSR does not fall as the limit grows (a fall
+    #   counts only beyond what the spins' count explains: Fisher's exact test, one-sided). On one
+    #   board the spinner holds the CPU its peers need to arrive: a spin succeeds only when its
+    #   slice ends while it spins and the others complete the barrier meanwhile, which the limit
+    #   moves in time, so there the SSR against the limit is reported, not held.
+    falls = []
+    for place, _b in SWEEP["placements"]:
+        pts = [(u, by.get((place, 0, str(u)))) for u in limits]
+        pts = [(u, r) for u, r in pts if r and r["spins"]]
+        for (ua, a), (ub, b) in zip(pts, pts[1:]):
+            pv = rise_p(b["ok"], b["spins"], a["ok"], a["spins"])
+            if place != "across":
+                if ssr(b) < ssr(a) and pv < 0.05:
+                    falls.append("from %s%% at %d us to %s%% at %d us" % (_f(ssr(a)), ua, _f(ssr(b)), ub))
+                continue
+            rep.check("sweep, %s, load 1: SSR does not fall from a %d us limit to %d us" % (place, ua, ub),
+                      ssr(b) >= ssr(a) or pv >= 0.05,
+                      "SSR %s (%d of %d) at %d us, %s (%d of %d) at %d us; chance of the shorter limit's excess with no "
+                      "difference, Fisher's exact test: %.3f" % (_f(ssr(a)), a["ok"], a["spins"], ua, _f(ssr(b)), b["ok"],
+                                                               b["spins"], ub, pv))
+    if falls:
+        L.append("On one board the SSR at load 1 does not grow with the limit (it falls %s; Fisher's exact test, "
+                 "one-sided, below 0.05 each): a spinner there holds the board's only CPU, so its spin succeeds only "
+                 "when its slice ends while it spins and the other job threads complete the barrier meanwhile."
+                 % ", ".join(falls))
+        L.append("")
+    # - across boards at load 1 every waiter has a board of its own, so a spin that outlasts the
+    #   wait for the others and the release's round trip succeeds as always-spin's does: a limit
+    #   of at least twice the measured release gets an SSR within 5 points of always-spin's (on one
+    #   board a spinner holds the CPU its peers need to arrive: no such shape there);
+    sp = by.get(("across", 0, "spin"))
+    lat = rel.get("across")
+    far = [u for u in limits if lat is not None and u >= 2000 * lat]
+    rep.check("sweep, across boards: the limits bracket the measured release (load 1)",
+              lat is not None and min(limits) < 1000 * lat < max(limits),
+              "limits %d..%d us, release %s ms" % (min(limits), max(limits), _f(lat, "%.2f")))
+    rep.check("sweep, across boards, load 1: a limit at least twice the release is in the sweep", bool(far),
+              "largest limit %d us, release %s ms" % (max(limits), _f(lat, "%.2f")))
+    for u in far:
+        r = by.get(("across", 0, str(u)))
+        if r and sp:
+            rep.check("sweep, across boards, load 1: a %d us limit (at least twice the %s ms release) gets an SSR within "
+                      "5 points of always-spin's" % (u, _f(lat, "%.2f")), ssr(r) is not None and ssr(r) >= ssr(sp) - 5,
+                      "SSR %s against %s" % (_f(ssr(r)), _f(ssr(sp))))
+    # - on one board the release is local: shorter than the kernel message's trip across boards;
+    #   and there a spinning thread holds the only CPU its peers need, so always-spin is slower
+    #   than always-block at load 1.
+    if rel.get("same") is not None and lat is not None:
+        rep.check("sweep: the release on one board is shorter than across boards (load 1)", rel["same"] < lat,
+                  "%s ms on one board, %s ms across" % (_f(rel["same"], "%.2f"), _f(lat, "%.2f")))
+    sb, ss = by.get(("same", 0, "block")), by.get(("same", 0, "spin"))
+    if sb and ss:
+        rep.check("sweep, one board, load 1: always-spin is slower than always-block", ss["elapsed_us"] > sb["elapsed_us"],
+                  "spin %.1f ms, block %.1f ms" % (ss["elapsed_us"] / 1000.0, sb["elapsed_us"] / 1000.0))
+    return "\n".join(L)
+
+
 def reanalyse(rep, out):
     """The analysis again from a finished run's results.json and traces (no simulation)."""
     d = json.load(open(os.path.join(out, "results.json")))
     size = SIZES[d["size"]]
     analyse(rep, d["ch3"], d["ch4"], size)
     rep.notes.append(answer(d["ch3"], d["ch4"]))
+    rep.notes.append(analyse_sweep(rep, d.get("sweep", []), size))
     return d.get("seconds")
 
 
