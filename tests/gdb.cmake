@@ -29,6 +29,27 @@ if(TESTBED_GDB_MULTIARCH)
               --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
     set_tests_properties(${_n} PROPERTIES LABELS gdb TIMEOUT 300)
   endforeach()
+  # Reverse execution (issue #63): one board (reverse-stepi, -step, -finish, -continue to a
+  # watchpoint), the whole machine in both NI modes (every board back to the same instant, every
+  # output as if nothing had gone back), TOS threads (label reverse).
+  add_test(NAME gdb_reverse_steps_and_watchpoints_on_one_board
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py reverse_board
+            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
+  set_tests_properties(gdb_reverse_steps_and_watchpoints_on_one_board PROPERTIES LABELS "gdb;reverse" TIMEOUT 300)
+  foreach(_dma 1994 dma-anywhere)
+    set(_n gdb_reverse_takes_the_whole_machine_back_and_writes_nothing_twice)
+    if(NOT _dma STREQUAL "1994")
+      set(_n ${_n}_dma_anywhere)
+    endif()
+    add_test(NAME ${_n}
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py reverse_machine --dma ${_dma}
+              --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
+    set_tests_properties(${_n} PROPERTIES LABELS "gdb;reverse" TIMEOUT 400)
+  endforeach()
+  add_test(NAME gdb_reverse_among_tos_threads
+    COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py reverse_threads
+            --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
+  set_tests_properties(gdb_reverse_among_tos_threads PROPERTIES LABELS "gdb;reverse" TIMEOUT 300)
   # A guest's or a debugger's action never aborts the simulator (issue #30).
   set_tests_properties(gdb_pc_in_hole PROPERTIES LABELS "gdb;security;hardening")
 else()

@@ -209,6 +209,7 @@ void GdbServer::note_stops() {
       c.signal = 5;
       c.last_stop = buf;
       c.stop_thread = th;
+      c.gen_thread = 0;  // gdb takes a stop's thread for the one Hg named (remote.c, record_currthread)
       c.halted = true;
       c.interrupt = false;
       unfollow_all(size_t(owner));
@@ -243,6 +244,7 @@ void GdbServer::note_stops() {
     if (!stop) continue;
     c.halted = true;
     c.stop_thread = 0;
+    c.gen_thread = 0;
     unfollow_all(i);
     if (c.want_stop_reply) {
       c.want_stop_reply = false;
@@ -867,6 +869,15 @@ std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
     return buf;
   }
   if (c == "time") return "kernel time " + sc_core::sc_time_stamp().to_string() + "\n";
+  if (c == "machine") {  // every board: the whole machine's instant (reverse execution takes all of it back)
+    std::string s = "kernel time " + sc_core::sc_time_stamp().to_string() + "\n";
+    for (auto& tj : targets_) {
+      std::snprintf(buf, sizeof buf, "%s: cycles %llu instructions %llu\n", tj->board().basename(),
+                    (unsigned long long)tj->core().cycles(), (unsigned long long)tj->core().instructions());
+      s += buf;
+    }
+    return s;
+  }
   if (c == "step user" || c == "step kernel" || c == "step") {
     if (c != "step") t.set_step_over_kernel(c == "step user");
     return t.step_over_kernel() ? "a step in a TOS thread's user code runs through the kernel (traps, interrupts, faults)\n"
@@ -877,7 +888,7 @@ std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
   else if (c == "space any") t.set_space(GdbTarget::Space::Any);
   else if (c == "space") {
   } else
-    return "monitor commands: cycles, time, space [user|supervisor|any], step [user|kernel]\n";
+    return "monitor commands: cycles, time, machine, space [user|supervisor|any], step [user|kernel]\n";
   const char* names[] = {"supervisor", "user", "any"};
   return std::string("breakpoints, watchpoints and memory: ") + names[int(t.space())] + " space\n";
 }
@@ -915,13 +926,29 @@ bool GdbServer::travel_checks(int board) const {
 bool GdbServer::travel_check(GdbTarget& t, uint32_t pc, bool supervisor) {
   Travel& v = travel_;
   uint64_t b = uint64_t(t.index()), n = t.core().instructions();
+  // A thread's instruction that an interrupt or a fault met before it ran is not one of its
+  // steps (the thread comes back to the same pc): an instant of a thread counts once the board
+  // has run an instruction since.
+  if (v.pending && b == v.who) {
+    v.pending = false;
+    if (n > v.found_pending) {
+      v.found = true;
+      v.found_count = v.found_pending;
+      v.found_stop = Travel::Step;
+      v.found_addr = pc;
+    }
+  }
   if (b == v.board && n >= v.count) {
     v.arrived = true;
     return true;
   }
   if (v.kind == Travel::Record && b == v.who) {
-    bool hit = v.step ? (!v.thread || t.runs_user_thread(v.thread, supervisor, v.known, v.is)) : t.break_at(pc, supervisor);
-    if (hit) {
+    if (v.step && v.thread) {
+      if (t.runs_user_thread(v.thread, supervisor, v.known, v.is)) {
+        v.pending = true;
+        v.found_pending = n;
+      }
+    } else if (v.step || t.break_at(pc, supervisor)) {
       v.found = true;
       v.found_count = n;
       v.found_stop = v.step ? Travel::Step : Travel::Breakpoint;
@@ -970,7 +997,7 @@ void GdbServer::travel_arrived() {
       r.from = v.from - 1;
       r.board = end.board;
       r.count = end.counts[end.board];
-      r.found = r.known = r.arrived = false;
+      r.found = r.known = r.arrived = r.pending = false;
       travel(v.from - 1, r);
     }
   }
@@ -995,6 +1022,7 @@ void GdbServer::travel_stop(size_t i, uint8_t stop, uint32_t addr, int type) {
   c.last_stop = s;
   c.halted = true;
   c.stop_thread = 0;
+  c.gen_thread = 0;
   c.interrupt = false;
   if (c.fd >= 0 && c.want_stop_reply) {
     c.want_stop_reply = false;

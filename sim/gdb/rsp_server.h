@@ -152,7 +152,9 @@ class GdbServer : public sc_core::sc_module {
     uint8_t found_stop = Step;
     uint32_t found_addr = 0;
     int32_t found_type = 0;
-    bool known = false, is = false;  // bs in a thread: runs_user_thread's memory
+    bool known = false, is = false;  // bs in a thread: runs_user_thread's memory ...
+    bool pending = false;            // ... and its last instant, not yet known to have run
+    uint64_t found_pending = 0;
     bool arrived = false;            // board `board` reached `count`: the server acts at the boundary
   };
   History::Position position(size_t board) const;

@@ -655,6 +655,150 @@ def sdk_backtrace(name):
         sim.kill()
 
 
+def registers(out, tag):
+    """The `info registers` block after the line `tag` (echoed) as {name: value}."""
+    part = out.split(tag, 1)[1]
+    regs = {}
+    for m in re.finditer(r"^(d[0-7]|a[0-7]|fp|sp|ps|pc)\s+(0x[0-9a-f]+)", part, re.M):
+        if m.group(1) in regs:
+            break
+        regs[m.group(1)] = m.group(2)
+    return regs
+
+
+def reverse_board(name):
+    """Reverse execution on one board (issue #63): at main's report() line, `stepi` then
+    `reverse-stepi` gives back every register and `stepi` forward again the same ones;
+    `reverse-step` goes back into bump(), the last call, and `reverse-finish` out of it to main;
+    `watch counter` and reverse-continue stop at each of bump()'s three stores, newest first, with
+    gdb's old and new values, then at the beginning of the history. The guest's output is
+    written once, however often its stretch runs again."""
+    port = free_port(name, 1)
+    sim = board_sim(port)
+    try:
+        out = gdb(port, ["break gdb_target.c:29", "continue", "stepi", "echo ==r1==\\n", "info registers",
+                         "reverse-stepi", "echo ==r0==\\n", "info registers", "x/1x &counter",
+                         "stepi", "echo ==r1b==\\n", "info registers",
+                         "reverse-stepi", "reverse-step", "bt 2", "reverse-finish", "echo ==out==\\n", "bt 1",
+                         "continue", "watch counter", "reverse-continue", "p counter", "reverse-continue",
+                         "p counter", "reverse-continue", "p counter", "reverse-continue",
+                         "delete", "break spin", "continue", "set var hold = 0", "delete", "continue"],
+                  target_elf())
+        r1, r0, r1b = registers(out, "==r1=="), registers(out, "==r0=="), registers(out, "==r1b==")
+        if len(r1) != 18 or r1 != r1b:
+            fail("stepi forward again after reverse-stepi does not give the same registers", out)
+        if r0 == r1 or r0.get("pc") != "0x5ec":
+            fail("reverse-stepi did not go back to the line's first instruction (0x5ec)", out)
+        expect(out, r"<counter>:\s+0x00000003", "memory after reverse-stepi: bump() has run three times")
+        expect(out, r"^#0\s+0x[0-9a-f]+ in bump \(\) at .*gdb_target.c:20\n#1\s+0x[0-9a-f]+ in main \(\)",
+               "reverse-step went back into bump(), called from main")
+        expect(out.split("==out==")[1], r"^#0\s+main \(\) at .*gdb_target.c:28", "reverse-finish came out to main")
+        news = re.findall(r"Old value = (\d+)\s+New value = (\d+)", out)
+        if news[:3] != [("3", "2"), ("2", "1"), ("1", "0")]:
+            fail("reverse-continue with `watch counter` stopped at %s, not at the three stores newest first" % news, out)
+        expect(out, r"^\$\d+ = 2\n(.|\n)*^\$\d+ = 1\n(.|\n)*^\$\d+ = 0$", "counter as each store found it")
+        expect(out, r"No more reverse-execution history", "the beginning of the history")
+        if sim.wait(60) is None:
+            fail("the firmware did not finish after the last continue", out, sim.text())
+        so = sim.stdout()
+        for line in ("gdb-target up", "message 0x00001234", "counter 0x00000003", "released"):
+            if so.count(line) != 1:
+                fail("the guest's line %r was written %d times, not once" % (line, so.count(line)), out, sim.text())
+    finally:
+        sim.kill()
+
+
+def machine_counts(out):
+    """Each `monitor machine`'s every board (cycles, instructions), in order (gdb writes a monitor
+    command's output to stderr: the gdb() helper puts it after stdout)."""
+    return [re.findall(r"^(\w+): cycles (\d+) instructions (\d+)$", m, re.M)
+            for m in re.findall(r"^kernel time [^\n]*\n((?:\w+: cycles \d+ instructions \d+\n?)+)", out, re.M)]
+
+
+def reverse_machine(name):
+    """Reverse execution of the whole machine (issue #63): TOS on six boards, earth's gdb at the
+    kernel's schedule() three times, each instant's every board noted (`monitor machine`); two
+    reverse-continues take all six boards back to the second and then the first instant, bit for
+    bit; continue twice comes forward to the same two instants again; after a detach the run ends.
+    Every output file (consoles, monitor trace, event VCDs) and stdout but the host's lines are
+    then those of a run whose gdb only attached and detached: stops, going back and replays change
+    nothing, and nothing is written twice. In the NI mode of --dma."""
+    port = free_port(name, 6)
+    outs = {}
+    texts = {}
+    for run in ("plain", "travel"):
+        d = tempfile.mkdtemp(prefix="gdb-reverse-%s-" % run)
+        outs[run] = d
+        sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "3000",
+                   "--set", "centrenet.dma=" + A.dma, "--out", d], port)
+        try:
+            cmds = ["detach"]
+            if run == "travel":
+                cmds = ["break schedule", "continue 20", "monitor machine", "continue", "monitor machine", "continue",
+                        "monitor machine", "reverse-continue", "monitor machine", "reverse-continue", "monitor machine",
+                        "continue", "monitor machine", "continue", "monitor machine", "delete", "detach"]
+            out = gdb(port + 1, cmds, os.path.join(A.firmware, "tos.elf"), timeout=240)
+            if sim.wait(120) is None:
+                fail("the run did not end after the detach", out, sim.text())
+            if sim.p.returncode != 0:
+                fail("the run ended with status %s" % sim.p.returncode, out, sim.text())
+            texts[run] = sim.stdout()
+            if run == "travel":
+                m = machine_counts(out)
+                if len(m) != 7 or len(m[0]) != 6 or m[0] == m[1] or m[1] == m[2]:
+                    fail("three different instants of six boards were not noted", out)
+                a, b, c = m[0], m[1], m[2]
+                for got, want, what in ((m[3], b, "the first reverse-continue"), (m[4], a, "the second reverse-continue"),
+                                        (m[5], b, "continue after going back"), (m[6], c, "the second continue")):
+                    if got != want:
+                        fail("%s: the machine is at %s, not %s" % (what, got, want), out)
+        finally:
+            sim.kill()
+    for f in sorted(os.listdir(outs["plain"])):
+        if open(os.path.join(outs["plain"], f), "rb").read() != open(os.path.join(outs["travel"], f), "rb").read():
+            fail("%s differs between the run that went back and forth and the one that did not" % f)
+    host = re.compile(r"^(host:|results in|monitor: decoded|threads:).*$", re.M)
+    if host.sub("", texts["plain"]).replace(outs["plain"], "OUT") != host.sub("", texts["travel"]).replace(outs["travel"], "OUT"):
+        fail("stdout differs between the run that went back and forth and the one that did not",
+             texts["plain"], texts["travel"])
+
+
+def reverse_threads(name):
+    """Reverse execution among TOS threads (issue #63): earth runs tests/tos/gdb_next_over_calls.c;
+    a breakpoint in the library's receive() is hit by main (thread 2) and then by its partner
+    (thread 3); reverse-continue stops at the partner's hit and then at main's, each reported in
+    its own thread; reverse-stepi in a thread from after its __tos_syscall's trap goes back to the
+    `trap` a stepi went over (main blocked in it while the partner ran). The program still passes."""
+    lines = marked_lines()
+    prog = os.path.join(A.firmware, "gdb_next_over_calls.elf")
+    port, sim = next_over_calls_sim(name, "gdb-reverse-threads-")
+    try:
+        out = gdb(port + 1, ["monitor space user", "break gdb_next_over_calls.c:%d" % lines["printf"], "continue",
+                             "delete", "break receive", "continue", "continue", "continue",
+                             "echo ==back==\\n", "reverse-continue", "thread", "reverse-continue", "thread",
+                             "delete", "break __tos_syscall", "continue", "delete", "stepi", "stepi", "stepi", "x/i $pc",
+                             "echo ==syscall==\\n", "reverse-stepi", "x/i $pc", "thread",
+                             "delete", "detach"], prog, timeout=240)
+        fwd, back = out.split("==back==")
+        order = re.findall(r"Thread (\d) hit Breakpoint 2, receive", fwd)
+        if order[:2] != ["2", "3"]:
+            fail("receive() was not hit by main and then by its partner: %s" % order, out)
+        rev = re.findall(r"Thread (\d) hit Breakpoint 2, receive", back)
+        if rev[:2] != ["3", "2"]:
+            fail("reverse-continue did not stop at the partner's hit and then main's: %s" % rev, out, sim.text())
+        expect(out.split("==syscall==")[0], r"^=> 0x[0-9a-f]+ <__tos_syscall\+\d+>:\s+moveml %sp@\+",
+               "three stepi from __tos_syscall's entry: over the trap, to the instruction after it")
+        sys_part = out.split("==syscall==")[1]
+        expect(sys_part, r"^=> 0x[0-9a-f]+ <__tos_syscall\+\d+>:\s+trap #0", "reverse-stepi went back to the trap")
+        if sim.wait(60) is None:
+            fail("the program did not end after the detach", out, sim.text())
+        expect(sim.stdout(), r"^gdb_next_over_calls: PASS\s*$", "the program ran to its end", out)
+        if sim.stdout().count("gdb_next_over_calls: back, 1") != 1:
+            fail("the program's first line was not written exactly once", out, sim.text())
+    finally:
+        sim.kill()
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
