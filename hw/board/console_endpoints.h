@@ -75,6 +75,8 @@ class TcpEndpoint : public SerialEndpoint {
  private:
   void poll_accept();
   void flush();
+  bool receive_live(uint8_t& byte);
+  output::ReplayedInput input_;
   int listen_fd_ = -1, client_fd_ = -1, port_;
   std::string pending_;
   output::Replayed written_;

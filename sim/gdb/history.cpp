@@ -85,13 +85,15 @@ bool History::front_gone() const {
 
 // The first checkpoint: this process becomes the front, a child goes on as the live machine.
 void History::activate() {
-  shared_size_ = sizeof(Shared) + kMaxCheckpoints * boards_ * sizeof(uint64_t);
+  size_t counts = kMaxCheckpoints * boards_ * sizeof(uint64_t);
+  shared_size_ = sizeof(Shared) + counts + output::ReplayedInput::shared_size();
   void* m = ::mmap(nullptr, shared_size_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) throw std::runtime_error(std::string("gdb: reverse execution: mmap: ") + std::strerror(errno));
   shared_ = static_cast<Shared*>(m);
   std::memset(shared_, 0, shared_size_);
   shared_->front = ::getpid();
   output::Replayed::share_marks(shared_->marks);
+  output::ReplayedInput::share_logs(reinterpret_cast<char*>(shared_) + sizeof(Shared) + counts);
   ::prctl(PR_SET_CHILD_SUBREAPER, 1);  // runners are orphaned on purpose: they come to the front
   std::fflush(nullptr);
   pid_t live = ::fork();

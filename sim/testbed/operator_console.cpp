@@ -122,25 +122,37 @@ bool OperatorConsole::receive(uint8_t& byte) {
     return true;
   }
   if (!real_time_) return false;
+  if (tcp_ && tcp_->receive(byte)) return true;
+  if (!interactive_) return false;
+  int answer;
+  if (!typed_live_.replay(answer)) {  // time travel: a poll answered before gets that answer
+    answer = read_terminal();
+    typed_live_.record(answer);
+  }
+  if (answer == kEndOfInput) {
+    interactive_ = false;
+    return false;
+  }
+  if (answer == output::ReplayedInput::kNothing) return false;
+  byte = uint8_t(answer);
+  return true;
+}
+
+// The terminal's next character, kNothing if none is typed, kEndOfInput at its end.
+int OperatorConsole::read_terminal() {
   // Real time: the simulation may not run ahead of the wall clock while the operator types.
   double ahead = sc_core::sc_time_stamp().to_seconds() - (wall_seconds() - wall_start_);
   if (ahead > 0) usleep(useconds_t(std::min(ahead, 0.1) * 1e6));
-  if (tcp_ && tcp_->receive(byte)) return true;
-  if (!interactive_) return false;
   struct pollfd p = {STDIN_FILENO, POLLIN, 0};
-  if (poll(&p, 1, 0) <= 0) return false;
+  if (poll(&p, 1, 0) <= 0) return output::ReplayedInput::kNothing;
   char c;
-  if (::read(STDIN_FILENO, &c, 1) != 1) {
-    interactive_ = false;  // end of input
-    return false;
-  }
+  if (::read(STDIN_FILENO, &c, 1) != 1) return kEndOfInput;
   if (c == 0x1D) {  // Ctrl-]
     std::fprintf(terminal() ? terminal() : stdout, "\r\n[testbed: Ctrl-] - run ended by the operator]\r\n");
     sc_core::sc_stop();
-    return false;
+    return output::ReplayedInput::kNothing;
   }
-  byte = uint8_t(c);
-  return true;
+  return uint8_t(c);
 }
 
 void OperatorConsole::transmit(uint8_t byte, const sc_core::sc_time& t) {

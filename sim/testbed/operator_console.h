@@ -57,6 +57,9 @@ class OperatorConsole : public ConsoleSink {
   bool prompt_seen_ = true;
   bool script_ = false;
   bool interactive_ = false;
+  static constexpr int kEndOfInput = 256;
+  int read_terminal();
+  output::ReplayedInput typed_live_;  // what the terminal gave each poll, for time travel
   bool raw_ = false;
   std::unique_ptr<TcpEndpoint> tcp_;
   bool real_time_ = false;

@@ -1,4 +1,4 @@
-// Host outputs under time travel (sim/gdb/history.h). Going back in time runs a stretch of the
+// Host outputs and inputs under time travel (sim/gdb/history.h). Going back in time runs a stretch of the
 // machine's past again, bit for bit; what that stretch wrote to the host (a console, a log, a
 // VCD) was written the first time and must be written once. Every streamed output counts the
 // bytes it has been asked to write; a high-water mark per output, shared by every process of a
@@ -49,6 +49,66 @@ class Replayed {
   }
   unsigned slot_;
   uint64_t written_ = 0;
+};
+
+// Host input under time travel: a live source (the operator's terminal, a TCP console) answers a
+// poll as the person at it happens to type, so a stretch run again must get the answers the first
+// run got. Each poll of a source is numbered (the polls come at simulated times, the same in every
+// run); the characters it gave, with their poll's number, are logged where every process of the
+// session sees them. A poll a run before has answered is answered from the log.
+class ReplayedInput {
+ public:
+  static constexpr unsigned kSlots = 8;
+  static constexpr size_t kEntries = size_t(1) << 16;
+  static constexpr int kNothing = -1;
+  struct Log {
+    uint64_t polls, n;  // polls answered so far, characters logged
+    uint64_t seq[kEntries];
+    int32_t answer[kEntries];
+  };
+  ReplayedInput() : slot_(next_slot()++) {}
+  ReplayedInput(const ReplayedInput&) = delete;
+  ReplayedInput& operator=(const ReplayedInput&) = delete;
+  // True (and the answer) when this poll was answered before; false: ask the source, then record().
+  bool replay(int& answer) {
+    Log* l = log();
+    if (!l || polls_ >= l->polls) return false;
+    uint64_t k = polls_++;
+    while (cursor_ < l->n && l->seq[cursor_] < k) ++cursor_;
+    answer = cursor_ < l->n && l->seq[cursor_] == k ? l->answer[cursor_] : kNothing;
+    return true;
+  }
+  void record(int answer) {
+    uint64_t k = polls_++;
+    Log* l = log();
+    if (!l) return;
+    l->polls = k + 1;
+    if (answer == kNothing) return;
+    if (l->n < kEntries) {
+      l->seq[l->n] = k;
+      l->answer[l->n++] = answer;
+      cursor_ = l->n;
+    } else if (l->n++ == kEntries) {
+      std::fprintf(stderr, "testbed: reverse execution: more than %zu characters typed; going back past them "
+                           "replays without the later ones\n", kEntries);
+    }
+  }
+  static size_t shared_size() { return kSlots * sizeof(Log); }
+  // A time-travel session begins: the logs live in `area` (shared_size() bytes, zeroed).
+  static void share_logs(void* area) { logs() = static_cast<Log*>(area); }
+
+ private:
+  Log* log() const { return logs() && slot_ < kSlots ? logs() + slot_ : nullptr; }
+  static unsigned& next_slot() {
+    static unsigned n = 0;
+    return n;
+  }
+  static Log*& logs() {
+    static Log* l = nullptr;
+    return l;
+  }
+  unsigned slot_;
+  uint64_t polls_ = 0, cursor_ = 0;
 };
 
 // fopen for a streamed output (a trace, a VCD): the same FILE* API, its bytes through a Replayed
