@@ -1032,6 +1032,8 @@ void GdbServer::travel_stop(size_t i, uint8_t stop, uint32_t addr, int type) {
 
 // bs (reverse-stepi) and bc (reverse-continue).
 void GdbServer::on_reverse(const Packet& k) {
+  // A board that has ended runs no instruction again: its instant would never come round.
+  if (k.t.board().cpu().done()) return reply(k, "E01");
   bool step = k.p == "bs";
   // A step of a TOS thread in user code goes back to that thread's previous instruction.
   uint32_t th = k.c.cont_thread ? k.c.cont_thread : k.th;
