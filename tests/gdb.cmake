@@ -46,6 +46,18 @@ if(TESTBED_GDB_MULTIARCH)
               --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
     set_tests_properties(${_n} PROPERTIES LABELS "gdb;reverse" TIMEOUT 400)
   endforeach()
+  # Two gdbs, two boards: earth's holds main after a receive, air's watches what the sender stored
+  # there and reverse-continues to its stores, in both NI modes.
+  foreach(_dma 1994 dma-anywhere)
+    set(_n gdb_reverse_continue_finds_the_store_on_another_board)
+    if(NOT _dma STREQUAL "1994")
+      set(_n ${_n}_dma_anywhere)
+    endif()
+    add_test(NAME ${_n}
+      COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py reverse_across_boards --dma ${_dma}
+              --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
+    set_tests_properties(${_n} PROPERTIES LABELS "gdb;reverse" TIMEOUT 300)
+  endforeach()
   add_test(NAME gdb_reverse_among_tos_threads
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/gdb/gdb_test.py reverse_threads
             --bin ${CMAKE_BINARY_DIR}/bin --firmware ${TESTBED_FIRMWARE_DIR} --gdb ${TESTBED_GDB_MULTIARCH})
@@ -65,3 +77,8 @@ tos_filestore(NAME tos-gdb_five_threads FILES gdb_five_threads RC ${_gdb_rc})
 set(_gdb_rc ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/gdb_next_over_calls.rc)
 file(WRITE ${_gdb_rc} "# boot script of the gdb test next_over_calls\nearth gdb_next_over_calls\n")
 tos_filestore(NAME tos-gdb_next_over_calls FILES gdb_next_over_calls RC ${_gdb_rc})
+
+# reverse_across_boards: earth runs tests/tos/gdb_cross_board.c (main on earth, its partner on air).
+set(_gdb_rc ${CMAKE_CURRENT_BINARY_DIR}/tos-rc/gdb_cross_board.rc)
+file(WRITE ${_gdb_rc} "# boot script of the gdb test reverse_across_boards\nearth gdb_cross_board\n")
+tos_filestore(NAME tos-gdb_cross_board FILES gdb_cross_board RC ${_gdb_rc})

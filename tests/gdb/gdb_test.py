@@ -799,6 +799,58 @@ def reverse_threads(name):
         sim.kill()
 
 
+def reverse_across_boards(name):
+    """Reverse execution across two boards and two gdbs (issue #63): earth runs
+    tests/tos/gdb_cross_board.c; earth's gdb stops main at its receive line while the partner, on
+    air, waits in its send; air's gdb (a second gdb, from earth's through `shell`) selects the
+    partner's thread, watches `sent[0]` there and reverse-continues: the whole machine goes back to
+    the partner's second store on air (gdb's old value the one sent, the new one the first
+    store's), then to its first store (from 0). Both gdbs detach; the program runs forward again
+    from there, receives the second value and prints each line once. In the NI mode of --dma."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "gdb_cross_board.c")
+    lines = {}
+    for n, text in enumerate(open(src), 1):
+        m = re.search(r"/\* line: (\w+) \*/", text)
+        if m:
+            lines[m.group(1)] = n
+    prog = os.path.join(A.firmware, "gdb_cross_board.elf")
+    v = 0
+    for i in range(1, 11):
+        v = v * 3 + i
+    port = free_port(name, 6)
+    sim = Sim([os.path.join(A.bin, "testbed"), "--gdb", str(port), "--stop-ms", "5000",
+               "--set", "board.filestore=tos-gdb_cross_board.fs", "--set", "centrenet.dma=" + A.dma,
+               "--console", "earth", "--out", tempfile.mkdtemp(prefix="gdb-cross-")], port)
+    inner = ("%s -batch -nx -ex 'set architecture m68k' -ex 'target remote 127.0.0.1:%d' -ex 'monitor space user' "
+             "-ex 'info threads' -ex 'thread 2' -ex 'watch -l sent[0]' -ex 'reverse-continue' -ex 'thread' "
+             "-ex 'reverse-continue' -ex 'delete' -ex 'detach' %s" % (A.gdb, port + 2, prog))
+    try:
+        out = gdb(port + 1, ["monitor space user", "break gdb_cross_board.c:%d" % lines["receive"], "continue",
+                             "echo ==air==\\n", "shell " + inner, "echo ==earth==\\n", "delete", "detach"],
+                  prog, timeout=240)
+        expect(out, r"hit Breakpoint 1, main \(\) at .*gdb_cross_board.c:%d" % lines["receive"], "earth stopped main")
+        air = out.split("==air==")[1].split("==earth==")[0]
+        expect(air, r"^\s*2\s+Thread \d+ \(tid 0x[0-9a-f]{4} process \d+ [^,]*, send\)",
+               "air's gdb lists the partner, waiting in its send", sim.text())
+        news = re.findall(r"Old value = (-?\d+)\s+New value = (-?\d+)", air)
+        if news[:2] != [(str(v + 1), str(v)), (str(v), "0")]:
+            fail("air's reverse-continues stopped at %s, not at the second store (%d -> %d) and the first (%d -> 0)"
+                 % (news, v + 1, v, v), out, sim.text())
+        stops = re.findall(r"^(\d+)\t\s+sent\[0\] = ", air, re.M)
+        if [int(x) for x in stops[:2]] != [lines["second"], lines["first"]]:
+            fail("the stops are on lines %s, not the second and the first store (%d, %d)"
+                 % (stops, lines["second"], lines["first"]), out)
+        expect(air, r"^\[Current thread is 2 \(Thread \d+\)\]", "the stop is in the partner's thread, on air")
+        if sim.wait(60) is None:
+            fail("the program did not end after both gdbs detached", out, sim.text())
+        so = sim.stdout()
+        for line in ("gdb_cross_board: got %d" % (v + 1), "gdb_cross_board: PASS"):
+            if so.count(line) != 1:
+                fail("the program's line %r was written %d times, not once" % (line, so.count(line)), out, sim.text())
+    finally:
+        sim.kill()
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
