@@ -6,6 +6,7 @@
 #pragma once
 #include "bus_observer.h"
 #include "cycle_profile.h"
+#include "replayed_output.h"
 
 #include <systemc>
 
@@ -36,7 +37,7 @@ class CommitLog {
   }
   void trace(const sc_core::sc_time& t, const char* line) {
     if (deferred_) records_.push_back(Record{Record::kTrace, {}, t, 0, line, 0, 0});
-    else std::fputs(line, trace_);
+    else put_trace(line);
   }
   void instruction(const sc_core::sc_time& t, uint32_t pc, bool supervisor, uint64_t cycle) {
     if (deferred_) records_.push_back(Record{Record::kInstruction, {}, t, supervisor, {}, pc, cycle});
@@ -58,6 +59,12 @@ class CommitLog {
     uint32_t pc;  // kInstruction
     uint64_t cycle;
   };
+  // A line of the trace, written once however often time travel runs its stretch again.
+  void put_trace(const char* line) {
+    size_t n = std::char_traits<char>::length(line), skip = size_t(trace_written_.skip(n));
+    if (skip < n) std::fputs(line + skip, trace_);
+  }
+  output::Replayed trace_written_;
   std::vector<Record> records_;
   BusObserver* observer_ = nullptr;
   std::FILE* trace_ = nullptr;
