@@ -26,6 +26,7 @@ struct History::Entry {
   int fd;          // the live process's end of the checkpoint's socket
   size_t board;
   uint64_t total;  // instructions run by the machine at the checkpoint: the order of the past
+  uint64_t time_ps;
 };
 
 struct History::Shared {
@@ -58,6 +59,7 @@ size_t History::size() const { return shared_ ? shared_->n : 0; }
 History::Position History::at(size_t k) const {
   Position p;
   p.board = entry(k).board;
+  p.time_ps = entry(k).time_ps;
   p.counts.assign(counts(k), counts(k) + boards_);
   return p;
 }
@@ -159,7 +161,7 @@ bool History::checkpoint(const Position& at) {
     entry(j) = entry(j - 1);
     std::memcpy(counts(j), counts(j - 1), boards_ * sizeof(uint64_t));
   }
-  entry(k) = Entry{pid, sv[0], at.board, total};
+  entry(k) = Entry{pid, sv[0], at.board, total, at.time_ps};
   for (size_t b = 0; b < boards_; ++b) counts(k)[b] = b < at.counts.size() ? at.counts[b] : 0;
   ++shared_->n;
   return false;

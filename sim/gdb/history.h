@@ -32,6 +32,7 @@ class History {
   struct Position {
     size_t board = kNoBoard;
     std::vector<uint64_t> counts;
+    uint64_t time_ps = 0;  // the kernel's time then (what `monitor history` shows)
     uint64_t total() const;
   };
   // What a runner is handed: the debugger's state (the server's encoding) and the gdb sockets.

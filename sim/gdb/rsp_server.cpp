@@ -869,6 +869,18 @@ std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
     return buf;
   }
   if (c == "time") return "kernel time " + sc_core::sc_time_stamp().to_string() + "\n";
+  if (c == "history") {  // the instants reverse execution can start from
+    if (!reverse_) return "reverse execution is off (--gdb PORT,noreverse)\n";
+    std::string s = "reverse execution: " + std::to_string(history_.size()) + " instant(s) kept\n";
+    for (size_t k = 0; k < history_.size(); ++k) {
+      History::Position p = history_.at(k);
+      std::snprintf(buf, sizeof buf, "%zu: kernel time %s, %s\n", k,
+                    sc_core::sc_time(double(p.time_ps), sc_core::SC_PS).to_string().c_str(),
+                    p.board < targets_.size() ? targets_[p.board]->board().basename() : "before the boards ran");
+      s += buf;
+    }
+    return s;
+  }
   if (c == "machine") {  // every board: the whole machine's instant (reverse execution takes all of it back)
     std::string s = "kernel time " + sc_core::sc_time_stamp().to_string() + "\n";
     for (auto& tj : targets_) {
@@ -888,7 +900,7 @@ std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
   else if (c == "space any") t.set_space(GdbTarget::Space::Any);
   else if (c == "space") {
   } else
-    return "monitor commands: cycles, time, machine, space [user|supervisor|any], step [user|kernel]\n";
+    return "monitor commands: cycles, time, machine, history, space [user|supervisor|any], step [user|kernel]\n";
   const char* names[] = {"supervisor", "user", "any"};
   return std::string("breakpoints, watchpoints and memory: ") + names[int(t.space())] + " space\n";
 }
@@ -899,6 +911,7 @@ std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
 History::Position GdbServer::position(size_t board) const {
   History::Position p;
   p.board = board;
+  p.time_ps = sc_core::sc_time_stamp().value();
   for (const auto& t : targets_) p.counts.push_back(t->core().instructions());
   return p;
 }

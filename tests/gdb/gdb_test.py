@@ -676,7 +676,7 @@ def reverse_board(name):
     port = free_port(name, 1)
     sim = board_sim(port)
     try:
-        out = gdb(port, ["break gdb_target.c:29", "continue", "stepi", "echo ==r1==\\n", "info registers",
+        out = gdb(port, ["break gdb_target.c:29", "continue", "monitor history", "stepi", "echo ==r1==\\n", "info registers",
                          "reverse-stepi", "echo ==r0==\\n", "info registers", "x/1x &counter",
                          "stepi", "echo ==r1b==\\n", "info registers",
                          "reverse-stepi", "reverse-step", "bt 2", "reverse-finish", "echo ==out==\\n", "bt 1",
@@ -698,6 +698,8 @@ def reverse_board(name):
             fail("reverse-continue with `watch counter` stopped at %s, not at the three stores newest first" % news, out)
         expect(out, r"^\$\d+ = 2\n(.|\n)*^\$\d+ = 1\n(.|\n)*^\$\d+ = 0$", "counter as each store found it")
         expect(out, r"No more reverse-execution history", "the beginning of the history")
+        expect(out, r"^reverse execution: \d+ instant\(s\) kept\n0: kernel time 0 s, board$",
+               "monitor history lists the instants kept, the first at the start")
         if sim.wait(60) is None:
             fail("the firmware did not finish after the last continue", out, sim.text())
         so = sim.stdout()
