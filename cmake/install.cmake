@@ -88,7 +88,7 @@ set(TESTBED_PUBLIC_HEADERS
   hw/monitor/smi_filter.h
   sim/testbed/machine.h sim/testbed/machine_builder.h sim/testbed/machine_spec.h
   sim/testbed/monitor_latency.h sim/testbed/operator_console.h
-  sw/config/config.h sw/elf/elf_loader.h)
+  sw/config/config.h sw/elf/elf_loader.h sw/output/replayed_output.h)
 list(TRANSFORM TESTBED_PUBLIC_HEADERS PREPEND ${CMAKE_SOURCE_DIR}/)
 install(FILES ${TESTBED_PUBLIC_HEADERS} DESTINATION include/testbed)
 install(FILES ${TESTBED_GENERATED_DIR}/include/testbed/memory_map.h ${TESTBED_GENERATED_DIR}/include/testbed/register_tables.h
