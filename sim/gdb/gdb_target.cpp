@@ -86,13 +86,17 @@ bool GdbTarget::insert(int type, uint32_t addr, uint32_t len) {
   }
   if (len == 0 || len > 4096) return false;
   watches_.push_back({type, addr, len, space_});
-  // Off the fast path: every access to these pages comes through access().
-  uint32_t first = addr & ~uint32_t(TB_PAGE_SIZE - 1), last = (addr + len - 1) & ~uint32_t(TB_PAGE_SIZE - 1);
+  off_fast_path(watches_.back());
+  return true;
+}
+
+// Off the fast path: every access to the watched pages comes through access().
+void GdbTarget::off_fast_path(const Point& w) {
+  uint32_t first = w.addr & ~uint32_t(TB_PAGE_SIZE - 1), last = (w.addr + w.len - 1) & ~uint32_t(TB_PAGE_SIZE - 1);
   for (uint64_t p = first; p <= last; p += TB_PAGE_SIZE) {
     core().unmap_fast(m68k::Space::User, uint32_t(p), TB_PAGE_SIZE);
     core().unmap_fast(m68k::Space::Supervisor, uint32_t(p), TB_PAGE_SIZE);
   }
-  return true;
 }
 
 bool GdbTarget::remove(int type, uint32_t addr, uint32_t len) {
@@ -165,27 +169,19 @@ void GdbTarget::set_points(const Points& p) {
   step_thread_ = 0;
   stop_ = StopKind::None;
   first_ = false;
-  breaks_.clear();
-  watches_.clear();
+  breaks_ = p.breaks;
+  watches_ = p.watches;
+  for (const Point& w : watches_) off_fast_path(w);
   space_ = p.space;
   step_over_kernel_ = p.step_over_kernel;
-  for (const Point& b : p.breaks) breaks_.push_back(b);
-  for (const Point& w : p.watches) {
-    space_ = w.space;
-    insert(w.type, w.addr, w.len);
-  }
-  space_ = p.space;
   update_check();
 }
 
 bool GdbTarget::check_breaks(uint32_t pc, bool supervisor) {
-  for (const Point& b : breaks_)
-    if (b.addr == pc && matches(b.space, supervisor)) {
-      stop_ = StopKind::Breakpoint;
-      stop_addr_ = pc;
-      return true;
-    }
-  return false;
+  if (!break_at(pc, supervisor)) return false;
+  stop_ = StopKind::Breakpoint;
+  stop_addr_ = pc;
+  return true;
 }
 
 // A step of TOS thread step_thread_. The kernel entries it meets are not the user's: the step

@@ -125,6 +125,7 @@ class GdbTarget : public CpuDebugHook {
   bool check(uint32_t pc, bool supervisor);
   bool check_thread_step(uint32_t pc, bool supervisor);
   bool check_breaks(uint32_t pc, bool supervisor);
+  void off_fast_path(const Point& w);
   struct Follow;
   bool check_follow(Follow& f, uint32_t pc, bool supervisor);
   uint32_t user_thread();

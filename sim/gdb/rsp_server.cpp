@@ -297,7 +297,7 @@ void GdbServer::boundary(GdbTarget* t) {
   }
   // While the machine runs forward, its past is kept every quarter second of host time (a
   // runner resumed here goes on with the session it was handed).
-  if (!machine_should_stop() && reverse_ && history_.active() && !traveling()) take_checkpoint(board, false);
+  if (!machine_should_stop() && history_.active() && !traveling()) take_checkpoint(board, false);
   if (machine_should_stop()) hold(board);
 }
 

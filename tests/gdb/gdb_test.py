@@ -372,9 +372,9 @@ def tos_threads(name):
         sim.kill()
 
 
-def marked_lines():
-    """The lines of tests/tos/gdb_next_over_calls.c by the markers in their comments."""
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "gdb_next_over_calls.c")
+def marked_lines(program="gdb_next_over_calls"):
+    """The lines of tests/tos/PROGRAM.c by the markers in their comments."""
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", program + ".c")
     lines = {}
     for n, text in enumerate(open(src), 1):
         m = re.search(r"/\* line: (\w+) \*/", text)
@@ -687,8 +687,9 @@ def reverse_board(name):
         r1, r0, r1b = registers(out, "==r1=="), registers(out, "==r0=="), registers(out, "==r1b==")
         if len(r1) != 18 or r1 != r1b:
             fail("stepi forward again after reverse-stepi does not give the same registers", out)
-        if r0 == r1 or r0.get("pc") != "0x5ec":
-            fail("reverse-stepi did not go back to the line's first instruction (0x5ec)", out)
+        line_pc = expect(out, r"^Breakpoint 1 at (0x[0-9a-f]+): file .*gdb_target.c, line 29", "the line's address").group(1)
+        if r0 == r1 or r0.get("pc") != line_pc:
+            fail("reverse-stepi did not go back to the line's first instruction (%s)" % line_pc, out)
         expect(out, r"<counter>:\s+0x00000003", "memory after reverse-stepi: bump() has run three times")
         expect(out, r"^#0\s+0x[0-9a-f]+ in bump \(\) at .*gdb_target.c:20\n#1\s+0x[0-9a-f]+ in main \(\)",
                "reverse-step went back into bump(), called from main")
@@ -809,12 +810,7 @@ def reverse_across_boards(name):
     the partner's second store on air (gdb's old value the one sent, the new one the first
     store's), then to its first store (from 0). Both gdbs detach; the program runs forward again
     from there, receives the second value and prints each line once. In the NI mode of --dma."""
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tos", "gdb_cross_board.c")
-    lines = {}
-    for n, text in enumerate(open(src), 1):
-        m = re.search(r"/\* line: (\w+) \*/", text)
-        if m:
-            lines[m.group(1)] = n
+    lines = marked_lines("gdb_cross_board")
     prog = os.path.join(A.firmware, "gdb_cross_board.elf")
     v = 0
     for i in range(1, 11):
