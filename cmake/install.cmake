@@ -73,13 +73,13 @@ install(CODE "
 # The public headers: what a user's sc_main or device includes, and everything those include.
 # The rest (the core's decoder and executor, tool plumbing) stays out: it is not an interface.
 set(TESTBED_PUBLIC_HEADERS
-  hw/board/absent_device.h hw/board/address_decoder.h hw/board/board.h hw/board/board_identity.h
+  hw/board/absent_device.h hw/board/address_decoder.h hw/board/board.h hw/board/board_identity.h hw/board/board_state.h
   hw/board/bus_extension.h hw/board/bus_observer.h hw/board/bus_vcd.h hw/board/commit_log.h
   hw/board/cycle_profile.h hw/board/console_endpoints.h hw/board/cpu_debug.h hw/board/cpu_engine.h hw/board/cpu_initiator.h
   hw/board/cpu_loop_state.h hw/board/cpu_speculation.h hw/board/cpu_timing.h hw/board/ram_journal.h hw/board/speculation_pool.h hw/board/device.h hw/board/device_directory.h
   hw/board/dma_port.h hw/board/file_service.h hw/board/interrupt_controller.h hw/board/memory.h
   hw/board/mmu.h hw/board/serial_endpoint.h hw/board/serial_port.h hw/board/sim_control.h hw/board/timer.h
-  hw/bus/irq_line.h hw/bus/memory_port.h hw/bus/register_target.h
+  hw/bus/irq_line.h hw/bus/memory_port.h hw/bus/register_target.h hw/bus/state_archive.h
   hw/centrenet/centrenet_bus.h hw/centrenet/centrenet_config.h hw/centrenet/centrenet_network.h
   hw/centrenet/fibre_link.h hw/centrenet/frame.h hw/centrenet/network_interface.h
   hw/cpu/m68k_bus.h hw/cpu/m68k_cpu.h hw/cpu/m68k_sr.h

@@ -7,6 +7,7 @@ packages=(
   libsystemc-dev verilator
   gcc-m68k-linux-gnu binutils-m68k-linux-gnu
   gtkwave libgtest-dev yosys
+  zlib1g-dev               # machine snapshots are compressed (sim/snapshot)
   z3                       # formal: the SMT solver of yosys-smtbmc for the monitor RTL's proofs (rtl/formal)
   xvfb xauth imagemagick   # waveforms: GTKWave checked and photographed on a virtual X server
   libtomlplusplus-dev libcli11-dev

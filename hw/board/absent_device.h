@@ -1,6 +1,8 @@
 // What answers in a window whose device is not fitted (yet): every access is an address error
 // (the CPU takes a bus error), debug accesses read nothing.
 #pragma once
+#include "state_archive.h"  // hw/bus
+
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
@@ -15,6 +17,7 @@ class AbsentDevice : public sc_core::sc_module {
     socket.register_transport_dbg(this, &AbsentDevice::transport_dbg);
   }
   uint64_t accesses() const { return accesses_; }
+  void state(StateArchive& a) { a.section(name()).io(accesses_); }
 
  private:
   void b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time&) {

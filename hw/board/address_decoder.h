@@ -3,6 +3,8 @@
 // outside every window get an address error (the CPU's bus error). DMI ranges and
 // invalidations are translated between window offsets and board addresses.
 #pragma once
+#include "state_archive.h"  // hw/bus
+
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -32,6 +34,7 @@ class AddressDecoder : public sc_core::sc_module {
   const Window* window_at(uint32_t address) const;
   const std::vector<Window>& windows() const { return windows_; }
   uint64_t unmapped_accesses() const { return unmapped_; }
+  void state(StateArchive& a) { a.section(name()).expect("windows", uint64_t(windows_.size())).io(unmapped_); }
 
  private:
   int decode(uint64_t address) const;

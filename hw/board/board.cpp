@@ -109,6 +109,8 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
   decoder_.port("SIMCTL").bind(simctl_.socket);
   decoder_.port("DEV").bind(directory_.socket);
   cpu_.set_fast_path(c.fast_path);
+  cpu_.add_host_block(ram_.data(), ram_.size());
+  cpu_.add_host_block(boot_.data(), boot_.size());
   cpu_.set_memory_port(&dma_.memory_port());
   CpuTiming{}.apply(*this);  // the default mode until the platform applies its own
   dma_.set_before_access([this] { cpu_.before_dma(); });
@@ -143,6 +145,38 @@ Board::Board(sc_core::sc_module_name name, const BoardConfig& c)
     if (exit_) exit_(*this);
     else sc_core::sc_stop();
   });
+}
+
+void Board::state(StateArchive& a) {
+  a.section(name());
+  cpu_.state(a);
+  mmu_.state(a);
+  ram_.state(a);
+  boot_.state(a);
+  dma_.state(a);
+  timer_.state(a);
+  intc_.state(a);
+  serial0_.state(a);
+  serial1_.state(a);
+  id_.state(a);
+  simctl_.state(a);
+  directory_.state(a);
+  decoder_.state(a);
+  for (Device* d : devices_) d->state(a);
+  for (AbsentDevice* d : {no_net_.get(), no_mon_.get()}) {
+    bool fitted = d != nullptr;
+    a.expect("absent device fitted", fitted);
+    if (d) d->state(a);
+  }
+  a.io(result_.finished).io(result_.exit_code).io(result_.halt_reason).io(result_.time).io(result_.cycles);
+  a.io(result_.instructions);
+}
+
+bool Board::at_rest() const {
+  if (!cpu_.at_rest()) return false;
+  for (const Device* d : devices_)
+    if (!d->at_rest()) return false;
+  return true;
 }
 
 void Board::before_end_of_elaboration() {

@@ -141,6 +141,11 @@ class Board : public sc_core::sc_module {
   void on_exit(std::function<void(Board&)> f) { exit_ = std::move(f); }
   const BoardResult& result() const { return result_; }
 
+  // Snapshots: every model of the board in a fixed order (the NET and MON devices attached from
+  // outside are their builder's), and whether each is at a point it resumes from.
+  void state(StateArchive& a);
+  bool at_rest() const;
+
  private:
   void before_end_of_elaboration() override;
   static std::vector<Window> windows(const BoardConfig& c);

@@ -21,6 +21,11 @@ class BoardIdentity : public RegisterTarget {
     on_read<RAMSIZE>([this](const sc_time&) { return ram_bytes_; });
     on_read<BOARDS>([this](const sc_time&) -> uint32_t { return boards_; });
   }
+  // Its values are the configuration's: a snapshot checks that they are this board's.
+  void state(StateArchive& a) {
+    a.section(name()).expect("id", id_).expect("node", node_).expect("ram bytes", ram_bytes_).expect("boards", boards_);
+    register_state(a);
+  }
 
  private:
   uint16_t id_;

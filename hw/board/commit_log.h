@@ -7,6 +7,7 @@
 #include "bus_observer.h"
 #include "cycle_profile.h"
 #include "replayed_output.h"
+#include "state_archive.h"  // hw/bus
 
 #include <systemc>
 
@@ -48,16 +49,28 @@ class CommitLog {
   void flush(const sc_core::sc_time& until);
   void drop() { records_.clear(); }
   bool empty() const { return records_.empty(); }
+  // The records not yet told (exact mode keeps them until the run that made them commits).
+  void state(StateArchive& a) {
+    a.section("commit log");
+    uint64_t n = records_.size();
+    a.io(n);
+    if (a.loading()) records_.assign(size_t(n), Record{});
+    for (Record& r : records_) {
+      a.io(r.kind).io(r.time).io(r.level).io(r.text).io(r.pc).io(r.cycle);
+      BusCycleRecord& b = r.bus;
+      a.io(b.start).io(b.duration).io(b.address).io(b.data).io(b.fc).io(b.write).io(b.byte).io(b.bus_error);
+    }
+  }
 
  private:
   struct Record {
-    enum Kind { kBus, kIpl, kTrace, kInstruction } kind;
-    BusCycleRecord bus;
+    enum Kind { kBus, kIpl, kTrace, kInstruction } kind = kBus;
+    BusCycleRecord bus{};
     sc_core::sc_time time;
-    int level;  // kInstruction: supervisor mode
+    int level = 0;  // kInstruction: supervisor mode
     std::string text;
-    uint32_t pc;  // kInstruction
-    uint64_t cycle;
+    uint32_t pc = 0;  // kInstruction
+    uint64_t cycle = 0;
   };
   // A line of the trace, written once however often time travel runs its stretch again.
   void put_trace(const char* line) {

@@ -29,6 +29,10 @@ class ConsoleSink : public SerialEndpoint {
   void select(bool on) { selected_ = on; }
   uint64_t bytes() const { return bytes_; }
   const std::string& first_line() const { return first_line_; }  // e.g. an OS's boot line
+  // What it has written is the host's: a restored run writes what comes after.
+  void state(StateArchive& a) override {
+    a.section("console sink").io(bytes_).io(first_line_).io(first_line_done_).io(selected_);
+  }
 
  protected:
   std::FILE* terminal() const { return terminal_; }
@@ -52,6 +56,7 @@ class CaptureEndpoint : public SerialEndpoint {
   bool has_input() const override { return true; }
   void type(const std::string& s) { input_.insert(input_.end(), s.begin(), s.end()); }
   const std::string& text() const { return text_; }
+  void state(StateArchive& a) override { a.section("capture").io(text_).io(input_); }
 
  private:
   std::string text_;
@@ -69,6 +74,7 @@ class TcpEndpoint : public SerialEndpoint {
   bool receive(uint8_t& byte) override;
   bool has_input() const override { return true; }
   int port() const { return port_; }
+  std::string what() const override { return "the TCP console on port " + std::to_string(port_); }
   // Blocks until a client connects (the simulation waits for its operator).
   void wait_for_client();
 

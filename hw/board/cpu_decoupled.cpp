@@ -41,8 +41,20 @@ bool DecoupledEngine::take_ipl() {
 // An OS that idles with `splhigh; test; STOP #0x2000` hits that window whenever its timer
 // expires between the test and the STOP.)
 void DecoupledEngine::idle() {
-  sync();
-  if (s_.ipl == applied_ipl_) sc_core::wait(s_.ipl_changed);
+  sync_at(Site::IdleSync);
+  idle_wait();
+}
+
+void DecoupledEngine::idle_wait() {
+  if (s_.ipl == applied_ipl_) {
+    site_ = Site::IdleIpl;
+    sc_core::wait(s_.ipl_changed);
+    site_ = Site::None;
+  }
+  idle_end();
+}
+
+void DecoupledEngine::idle_end() {
   s_.take_dma();  // DMA while the bus was idle stole nothing
   s_.rebase();    // the core's clock is re-based on the kernel time
 }
@@ -53,8 +65,18 @@ void DecoupledEngine::run(uint64_t end) {
   s_.in_run = false;
 }
 
-bool DecoupledEngine::sync() {
-  sc_core::wait(s_.lead(s_.cpu.cycles()));
+bool DecoupledEngine::sync() { return sync_at(Site::Sync); }
+
+bool DecoupledEngine::sync_at(Site site) {
+  sc_time lead = s_.lead(s_.cpu.cycles());
+  wake_ = sc_core::sc_time_stamp() + lead;
+  site_ = site;
+  sc_core::wait(lead);
+  site_ = Site::None;
+  return sync_tail();
+}
+
+bool DecoupledEngine::sync_tail() {
   ++s_.syncs;
   // DMA held the RAM port for this long while the CPU ran ahead: the CPU's bus cycles in that
   // window would have waited for it: charged as one stall, per synchronisation rather than
@@ -71,5 +93,23 @@ bool DecoupledEngine::sync() {
 }
 
 void DecoupledEngine::end() { sc_core::wait(s_.lead(s_.cpu.cycles())); }
+
+bool DecoupledEngine::resume() {
+  Site site = site_;
+  site_ = Site::None;
+  if (site == Site::IdleIpl) {
+    sc_core::wait(s_.ipl_changed);
+    idle_end();
+    return true;
+  }
+  sc_core::wait(wake_ - sc_core::sc_time_stamp());
+  sync_tail();
+  if (site == Site::IdleSync) idle_wait();
+  return true;
+}
+
+void DecoupledEngine::state(StateArchive& a) {
+  a.section("decoupled engine").io(applied_ipl_).io(site_).io(wake_);
+}
 
 }  // namespace testbed

@@ -36,6 +36,18 @@ class TimingEngine {
   virtual bool sync() = 0;
   // After the loop: the CPU's run ended (finish or halt).
   virtual void end() = 0;
+
+  // Snapshots (CpuInitiator::state). A snapshot is taken only while the CPU's thread waits for
+  // the kernel at one of these sites: inside sync(), inside idle() (for its sync, or for the
+  // IPL lines), inside halt_certain(). A restored engine finishes the call it was found in
+  // (resume(): sync()'s or halt_certain()'s result; true for idle()).
+  enum class Site : uint8_t { None, Sync, IdleSync, IdleIpl, HaltSync };
+  Site site() const { return site_; }
+  virtual bool resume() = 0;
+  virtual void state(StateArchive& a) = 0;
+
+ protected:
+  Site site_ = Site::None;
 };
 
 // Loosely timed with temporal decoupling: the engine of a debugged board or `cpu.exact = false`.
@@ -49,10 +61,17 @@ class DecoupledEngine final : public TimingEngine {
   void run(uint64_t end) override;
   bool sync() override;
   void end() override;
+  bool resume() override;
+  void state(StateArchive& a) override;
 
  private:
+  bool sync_at(Site site);
+  bool sync_tail();
+  void idle_wait();
+  void idle_end();
   CpuLoopState& s_;
   int applied_ipl_ = 0;  // the level last handed to the core
+  sc_core::sc_time wake_;  // when the wait of a sync ends
 };
 
 }  // namespace testbed

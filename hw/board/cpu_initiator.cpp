@@ -84,10 +84,12 @@ void CpuInitiator::settle() {
 // One loop for both engines: the core runs in chunks to the end the limits allow; between
 // them the engine hands it the IPL lines, lets it sleep in STOP and keeps it in time.
 void CpuInitiator::run() {
-  st_.rebase();
-  st_.in_run = true;
-  cpu_.reset();
-  st_.in_run = false;
+  if (!restored_) {
+    st_.rebase();
+    st_.in_run = true;
+    cpu_.reset();
+    st_.in_run = false;
+  }
   if (exact_ && st_.debug)
     throw std::logic_error(std::string(name()) + ": a debugger is attached in exact mode "
                            "(CpuTiming::attach_debugger takes the board out of it)");
@@ -96,9 +98,12 @@ void CpuInitiator::run() {
     engine_ = spec_;
     st_.log.set_deferred(true);
   }
-  engine_->start();
+  if (restored_ && ended_) return;  // a snapshot of a board whose run had ended
   std::string halt;
-  while (!st_.finish_requested) {
+  bool ended = false;
+  if (restored_) resume_run(halt, ended);
+  else engine_->start();
+  while (!ended && !st_.finish_requested) {
     if (!engine_->boundary()) continue;
     bool new_ipl = engine_->take_ipl();
     if (cpu_.halted()) {
@@ -118,18 +123,84 @@ void CpuInitiator::run() {
       engine_->run(st_.chunk_end);
       continue;  // IPL, STOP and limits are looked at again before the next chunk
     }
-    bool at_horizon = horizon_end_ <= now;
+    at_horizon_ = horizon_end_ <= now;
     if (!engine_->sync()) continue;
     // At the horizon, let the device's event at this time run before the next instruction
     // samples the IPL; otherwise let anything woken at this time run.
-    if (at_horizon) wait(sc_core::SC_ZERO_TIME);
+    if (at_horizon_) wait(sc_core::SC_ZERO_TIME);
     settle();
   }
+  ended_ = true;
   engine_->end();
   st_.sync_cycle = cpu_.cycles();
   st_.sync_time = sc_core::sc_time_stamp();
   done_flag_ = true;
   if (done_) done_(halt);
+}
+
+// Restored: kernel time 0 to the snapshot's, then the engine call the snapshot found the thread
+// in, and what the loop does after it.
+void CpuInitiator::resume_run(std::string& halt, bool& ended) {
+  wait(restored_at_);
+  TimingEngine::Site site = engine_->site();
+  bool ok = engine_->resume();
+  if (site == TimingEngine::Site::Sync && ok) {
+    if (at_horizon_) wait(sc_core::SC_ZERO_TIME);
+    settle();
+  }
+  if (site == TimingEngine::Site::HaltSync && ok) {
+    halt = cpu_.halt_reason();
+    ended = true;
+  }
+}
+
+bool CpuInitiator::at_rest() const {
+  if (ended_) return done_flag_;
+  if (st_.in_run || engine_->site() == TimingEngine::Site::None) return false;
+  return !spec_ || !spec_->job_out();
+}
+
+// Each mapped page of both spaces: (page, memory, offset, writable, wait states).
+void CpuInitiator::fast_pages(StateArchive& a) {
+  a.section("fast pages");
+  for (int sp = 0; sp < 2; ++sp) {
+    m68k::Space space = m68k::Space(sp);
+    std::vector<uint32_t> pages;
+    if (!a.loading())
+      for (uint32_t pg = 0; pg < (1u << (TB_ADDRESS_BITS - 10)); ++pg)
+        if (cpu_.fast_host(space, pg << 10)) pages.push_back(pg);
+    a.io(pages);
+    if (a.loading()) cpu_.unmap_all_fast();
+    for (uint32_t pg : pages) {
+      if (pg >= (1u << (TB_ADDRESS_BITS - 10))) throw StateError("snapshot: a fast page past the address space");
+      uint8_t* host = a.loading() ? nullptr : cpu_.fast_host(space, pg << 10);
+      bool writable = !a.loading() && cpu_.fast_writable(space, pg << 10);
+      uint32_t wait = a.loading() ? 0 : cpu_.fast_wait_states(space, pg << 10);
+      st_.blocks.io(a, host);
+      a.io(writable).io(wait);
+      if (a.loading()) cpu_.map_fast(space, pg << 10, TB_PAGE_SIZE, host, writable, wait);
+    }
+  }
+}
+
+void CpuInitiator::state(StateArchive& a) {
+  if (spec_) spec_->join();
+  a.section(name()).expect("exact", exact_).expect("fast path", fast_path_);
+  if (!a.loading() && !at_rest())
+    throw std::logic_error(std::string(name()) + ": a snapshot while the CPU is not at a resumable wait");
+  m68k::Cpu::State s{};
+  if (!a.loading()) cpu_.save(s);
+  cpu_state_io(a, s, halt_text_);
+  if (a.loading()) cpu_.restore(s);
+  fast_pages(a);
+  st_.state(a);
+  a.io(activity_end_).io(horizon_end_).io(chunks_).io(slow_accesses_).io(dmi_grants_).io(done_flag_);
+  a.io(at_horizon_).io(ended_);
+  decoupled_.state(a);
+  speculative_.state(a);
+  if (!a.loading()) return;
+  restored_ = true;
+  restored_at_ = a.when();
 }
 
 m68k::BusResponse CpuInitiator::transport(const m68k::BusAccess& a, uint8_t* buf, unsigned len, uint32_t& wait) {

@@ -143,6 +143,16 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   uint64_t chunks() const { return chunks_; }  // run_until calls
   sc_core::sc_time dma_stall() const { return st_.dma_stall; }  // CPU time lost to DMA
 
+  // Snapshots. The board's memories a fast page may point into (the board adds its RAM and boot
+  // ROM), so that the page table is saved as (memory, offset).
+  void add_host_block(uint8_t* base, uint64_t size) { st_.blocks.add(base, size); }
+  // True while the thread waits for the kernel at a site its engine can resume from (cpu_engine.h)
+  // or has ended; false inside a chunk, a device access, a rollback, a DMA hand-over.
+  bool at_rest() const;
+  // The core, its fast page table, the loop's and the engines' state. A restored initiator's
+  // thread waits until the snapshot's time and finishes the engine call it was found in.
+  void state(StateArchive& a);
+
   // m68k::Bus
   m68k::BusResponse read(const m68k::BusAccess& a, uint16_t& data, uint32_t& wait) override;
   m68k::BusResponse write(const m68k::BusAccess& a, uint16_t data, uint32_t& wait) override;
@@ -170,6 +180,13 @@ class CpuInitiator : public sc_core::sc_module, public m68k::Bus {
   tlm::tlm_generic_payload payload_;
   BusCycleExtension* ext_;  // owned by payload_
   bool fast_path_ = true, done_flag_ = false;
+  bool at_horizon_ = false;  // the last sync was asked at the device event horizon
+  bool ended_ = false;       // the thread has left its loop
+  bool restored_ = false;    // built from a snapshot: run() resumes
+  sc_core::sc_time restored_at_;
+  std::string halt_text_;    // a restored core's halt reason
+  void resume_run(std::string& halt, bool& ended);
+  void fast_pages(StateArchive& a);
   std::function<int(int)> iack_;
   std::function<void()> reset_devices_;
   std::function<sc_core::sc_time()> horizon_;

@@ -4,6 +4,7 @@
 // reference; the engines reach nothing else of the initiator. What only an engine needs (the IPL
 // level it last handed the core, a speculation's checkpoint) stays in the engine.
 #pragma once
+#include "board_state.h"
 #include "commit_log.h"
 #include "cpu_debug.h"
 
@@ -82,6 +83,16 @@ class CpuLoopState {
   uint64_t syncs = 0;             // times the CPU's thread waited for the kernel
   CommitLog log;
   CpuDebugHook* debug = nullptr;  // a debugger's hooks (decoupled only), or nullptr
+  HostBlocks blocks;              // the board's memories, for host addresses in a snapshot
+
+  // In a snapshot: the clock against kernel time, the limits, the lines, the DMA charged, the
+  // counts and the commit log (the configuration's lead limit is checked, not restored).
+  void state(StateArchive& a) {
+    a.section("loop state").expect("lead clocks", lead_clocks_);
+    a.io(sync_cycle).io(sync_time).io(chunk_end).io(limits_dirty).io(quanta).io(ipl).io(dma_seen).io(dma_stall);
+    a.io(finish_requested).io(syncs).io(quantum_end_).io(lead_end_).io(next_boundary_).io(boundary_quantum_);
+    log.state(a);
+  }
 
  private:
   uint64_t quantum_end_ = 0, lead_end_ = 0;

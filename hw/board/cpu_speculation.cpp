@@ -53,9 +53,21 @@ bool SpeculativeEngine::apply_ipl() {
 }
 
 void SpeculativeEngine::idle() {
-  if (!sync_exact()) return;
+  if (!sync_exact(Site::IdleSync)) return;
+  idle_wait();
+}
+
+void SpeculativeEngine::idle_wait() {
   stop_waiting_ = true;
-  if (ipl_log_.empty()) sc_core::wait(s_.ipl_changed);
+  if (ipl_log_.empty()) {
+    site_ = Site::IdleIpl;
+    sc_core::wait(s_.ipl_changed);
+    site_ = Site::None;
+  }
+  idle_tail();
+}
+
+void SpeculativeEngine::idle_tail() {
   stop_waiting_ = false;
   s_.take_dma();  // DMA while the bus was idle stole nothing
   rebase_to_now();
@@ -74,7 +86,7 @@ void SpeculativeEngine::clip_chunk(uint64_t now) {
 }
 
 bool SpeculativeEngine::sync() {
-  if (!sync_exact()) return false;
+  if (!sync_exact(Site::Sync)) return false;
   need_ckpt_ = true;
   return true;
 }
@@ -266,18 +278,58 @@ bool SpeculativeEngine::run_ahead(uint64_t target) {
 
 // Waits for the kernel to reach the CPU's local time; false if a rollback was requested
 // meanwhile (the loop then carries it out).
-bool SpeculativeEngine::sync_exact() {
+bool SpeculativeEngine::sync_exact(Site site, bool resumed) {
   for (;;) {
     uint64_t local = (s_.sync_time + s_.lead(cpu_.cycles())).value();
     uint64_t now = sc_core::sc_time_stamp().value();
     if (local <= now) break;
-    ++s_.syncs;
+    if (!resumed) ++s_.syncs;
+    resumed = false;
+    site_ = site;
     sc_core::wait(sc_time::from_value(local - now), wake_);
+    site_ = Site::None;
     if (rollback_to_ != kNone || dma_pending_) return false;
     rebase_to_now();
   }
   rebase_to_now();
   return true;
+}
+
+void SpeculativeEngine::state(StateArchive& a) {
+  if (job_out_) throw std::logic_error(std::string(s_.name) + ": a snapshot while a speculative run is out");
+  a.section("speculative engine").io(site_).io(applied_ipl_);
+  cpu_state_io(a, ckpt_, ckpt_halt_);
+  a.io(ipl_log_).io(need_ckpt_).io(stop_waiting_).io(exact_over_).io(dma_pending_).io(committed_in_run_);
+  a.io(last_run_reached_).io(last_target_).io(rollback_to_).io(rollbacks_).io(commits_).io(fresh_).io(run_here_);
+  a.io(job_target_).io(backoff_).io(skip_).io(offloaded_).io(aborted_).io(widened_);
+  journal_.state(a, s_.blocks);
+}
+
+// The waits of sync_exact recompute what they wait for from the state, so a restored engine
+// waits again where it waited; idle's wait for the lines is taken up after it.
+bool SpeculativeEngine::resume() {
+  Site site = site_;
+  site_ = Site::None;
+  switch (site) {
+    case Site::Sync:
+      if (!sync_exact(site, true)) return false;
+      need_ckpt_ = true;
+      return true;
+    case Site::HaltSync:
+      return sync_exact(site, true);
+    case Site::IdleSync:
+      if (sync_exact(site, true)) idle_wait();
+      return true;
+    case Site::IdleIpl:  // (stop_waiting_ restored as it was: set)
+      site_ = Site::IdleIpl;
+      sc_core::wait(s_.ipl_changed);
+      site_ = Site::None;
+      idle_tail();
+      return true;
+    case Site::None:
+      break;
+  }
+  throw std::logic_error(std::string(s_.name) + ": restored without a site to resume from");
 }
 
 // Inside run_until, before a bus cycle at `cycle` that leaves the fast path: the device must see

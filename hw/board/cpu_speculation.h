@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <exception>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -36,12 +37,14 @@ class SpeculativeEngine final : public TimingEngine, public SpeculationJob {
   void start() override;
   bool boundary() override;
   bool take_ipl() override;
-  bool halt_certain() override { return sync_exact(); }
+  bool halt_certain() override { return sync_exact(Site::HaltSync); }
   void idle() override;
   void clip_chunk(uint64_t now) override;
   void run(uint64_t end) override;
   bool sync() override;
   void end() override;
+  bool resume() override;
+  void state(StateArchive& a) override;
 
   // From other processes and the bus (CpuInitiator forwards them in exact mode).
   void ipl_changed(int level);     // the lines changed at the current kernel time
@@ -55,6 +58,7 @@ class SpeculativeEngine final : public TimingEngine, public SpeculationJob {
   void join() {
     if (job_out_) finish_job();
   }
+  bool job_out() const { return job_out_; }
   // SpeculationJob: the run from a fresh checkpoint, on a host thread of the pool.
   void execute() override;
 
@@ -70,7 +74,11 @@ class SpeculativeEngine final : public TimingEngine, public SpeculationJob {
   void checkpoint();
   void rollback();
   bool run_ahead(uint64_t target);  // run_until(target); false if a rollback abandoned it
-  bool sync_exact();                // false: rolled back while waiting
+  // Waits for the kernel to reach the CPU's local time at `site` (resumed: the wait a snapshot
+  // found it in, already counted); false: rolled back while waiting.
+  bool sync_exact(Site site, bool resumed = false);
+  void idle_wait();
+  void idle_tail();
   void request_rollback();  // something happens now: take the CPU back to now if it is past it
   void rebase_to_now();     // keeps the clock-to-time mapping across a wait of any length
   uint64_t cycle_of(const sc_core::sc_time& t) const;  // the core clock of kernel time t (rounded up)
@@ -80,6 +88,7 @@ class SpeculativeEngine final : public TimingEngine, public SpeculationJob {
   RamJournal journal_;
   int applied_ipl_ = 0;  // the level last handed to the core
   m68k::Cpu::State ckpt_{};
+  std::string ckpt_halt_;  // a restored checkpoint's halt reason
   std::vector<std::pair<uint64_t, int>> ipl_log_;  // (clock, level) the CPU has not yet seen
   bool need_ckpt_ = true;
   bool stop_waiting_ = false;       // in STOP, waiting for the IPL lines

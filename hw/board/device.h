@@ -61,6 +61,18 @@ class Device : public RegisterTarget {
   // RESET instruction and power-up: put the registers back (the line drops with them).
   virtual void reset() {}
 
+  // Snapshots (README "Snapshots"): a device that holds state between accesses saves and
+  // restores it here, each field once (StateArchive::io), calling device_state(a) first for its
+  // registers' latches and its line; one that runs a thread or has a pending kernel event also
+  // says when it is at a point it can resume from (at_rest) and resumes there when restored
+  // (a.when() is the snapshot's kernel time). A model that does not override state() cannot be
+  // saved: a snapshot of its machine is refused with its name.
+  virtual void state(StateArchive& a) {
+    (void)a;
+    throw StateError(std::string(name()) + ": this device's model does not save its state (Device::state)");
+  }
+  virtual bool at_rest() const { return true; }
+
   // DMA of `len` bytes at board physical address `addr` into / from `buf` (guest byte order),
   // from a SystemC thread: waits for the transfer's time. False: the range is not in RAM.
   bool dma_read(uint32_t addr, void* buf, unsigned len) { return dma_access(tlm::TLM_READ_COMMAND, addr, buf, len); }
@@ -69,6 +81,16 @@ class Device : public RegisterTarget {
   }
 
   const sc_core::sc_time& clock_period() const { return period_; }
+
+ protected:
+  // What every device has: the register mechanism's latches and the interrupt line's level.
+  void device_state(StateArchive& a) {
+    a.section(name());
+    register_state(a);
+    bool irq = irq_.level();
+    a.io(irq);
+    if (a.loading()) irq_.restore_level(irq);
+  }
 
  private:
   bool dma_access(tlm::tlm_command cmd, uint32_t addr, void* buf, unsigned len) {
@@ -99,7 +121,7 @@ struct DeviceModel {
 };
 // Changes whenever Device, DeviceArgs or DeviceModel change layout: a plugin built against other
 // headers is refused by name, not run.
-constexpr unsigned kDeviceAbi = 2;
+constexpr unsigned kDeviceAbi = 3;
 
 // Models linked into the program: MachineBuilder::add_device and `model = "..."` in a machine
 // file find them here (TESTBED_LINKED_DEVICE_MODEL below registers one). Registering a name

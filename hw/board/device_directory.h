@@ -28,6 +28,11 @@ class DeviceDirectory : public RegisterTarget {
     lines_ = uint16_t(level ? lines_ | 1u << n : lines_ & ~(1u << n));
     return lines_ != 0;
   }
+  void state(StateArchive& a) {
+    a.section(name()).expect("devices", uint64_t(entries_.size()));
+    register_state(a);
+    a.io(lines_);
+  }
 
  private:
   std::vector<Entry> entries_;

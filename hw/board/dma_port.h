@@ -43,6 +43,11 @@ class DmaPort : public sc_core::sc_module {
   void set_before_access(std::function<void()> f) { before_ = std::move(f); }
   uint64_t bytes_read() const { return bytes_read_; }
   uint64_t bytes_written() const { return bytes_written_; }
+  // The counts and the port's timeline; the RAM is the board's.
+  void state(StateArchive& a) {
+    a.section(name()).io(bytes_read_).io(bytes_written_);
+    port_.state(a);
+  }
 
  private:
   bool in_ram(uint64_t a, uint64_t len) const { return len && a < ram_.size() && len <= ram_.size() - a; }

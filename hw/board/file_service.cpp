@@ -132,6 +132,20 @@ void FileService::handle() {
   reply(f ? Ok : IoError);
 }
 
+// The protocol's state between bytes; the folders' files are the host's (a restored run finds
+// what the first run wrote there).
+void FileService::state(StateArchive& a) {
+  a.section("file service");
+  for (Transfer* t : {&put_, &get_}) a.io(t->name).io(t->start).io(t->last_line).io(t->total).io(t->done).io(t->shown);
+  a.io(state_).io(op_).io(sum_).io(name_len_).io(len_bytes_).io(name_).io(len_).io(too_large_).io(data_).io(out_);
+  a.io(requests_).io(bytes_).io(refused_);
+  for (std::set<std::string>* s : {&received_, &refused_names_}) {
+    std::vector<std::string> v(s->begin(), s->end());
+    a.io(v);
+    if (a.loading()) *s = std::set<std::string>(v.begin(), v.end());
+  }
+}
+
 void FileService::reply(uint8_t status, const std::vector<uint8_t>& data) {
   out_.push_back(kReplySync);
   uint8_t sum = status;

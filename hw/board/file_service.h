@@ -54,6 +54,7 @@ class FileService : public SerialEndpoint {
   bool received(const std::string& name) const { return received_.count(name) != 0; }
   uint64_t refused() const { return refused_; }
 
+  void state(StateArchive& a) override;
   uint64_t requests() const { return requests_; }
   uint64_t bytes() const { return bytes_; }  // both ways
   static bool valid_name(const std::string& n);

@@ -43,6 +43,12 @@ bool InterruptController::acknowledge(int level) {
   return false;
 }
 
+void InterruptController::state(StateArchive& a) {
+  a.section(name());
+  register_state(a);
+  a.io(pending_).io(enable_).io(ipl_).io(acks_);  // the CPU's IPL input is restored with it
+}
+
 void InterruptController::reset() {
   enable_ = 0;
   acks_ = 0;

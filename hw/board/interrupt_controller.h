@@ -38,6 +38,7 @@ class InterruptController : public RegisterTarget {
   bool acknowledge(int level);
 
   void reset();
+  void state(StateArchive& a);
 
  private:
   void declare_registers();

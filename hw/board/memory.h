@@ -8,11 +8,15 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "state_archive.h"  // hw/bus
+
 #include <sys/mman.h>
 
 #include <cstdint>
 #include <cstring>
+#include <algorithm>
 #include <new>
+#include <vector>
 #include <string>
 
 namespace testbed {
@@ -38,6 +42,27 @@ class Memory : public sc_core::sc_module {
   uint64_t size() const { return size_; }
   uint8_t* data() { return bytes_; }
   bool read_only() const { return read_only_; }
+  // The bytes in a snapshot: the pages that are not all zero, each with its index (a fresh
+  // memory is zero; a board that boots TOS touches a few hundred KB of its 15 MB).
+  void state(StateArchive& a) {
+    constexpr uint64_t kChunk = 1024;
+    a.section(std::string(name()) + " (memory)").expect("size", size_);
+    uint64_t chunks = (size_ + kChunk - 1) / kChunk;
+    std::vector<uint32_t> used;
+    if (!a.loading()) {
+      static const uint8_t zero[kChunk] = {};
+      for (uint64_t i = 0; i < chunks; ++i) {
+        uint64_t n = std::min(kChunk, size_ - i * kChunk);
+        if (std::memcmp(bytes_ + i * kChunk, zero, n)) used.push_back(uint32_t(i));
+      }
+    }
+    a.io(used);
+    if (a.loading()) std::memset(bytes_, 0, size_);
+    for (uint32_t i : used) {
+      if (i >= chunks) throw StateError(std::string(name()) + ": a page past the memory's end in the snapshot");
+      a.raw(bytes_ + uint64_t(i) * kChunk, std::min(kChunk, size_ - uint64_t(i) * kChunk));
+    }
+  }
 
  private:
   // Anonymous private pages: the OS hands out zero pages on first touch, so a board costs host

@@ -39,6 +39,13 @@ class Mmu : public RegisterTarget {
       sc_core::sc_time register_latency = sc_core::SC_ZERO_TIME);
 
   void reset();
+  // Registers, counts and the cached translations (a miss costs a walk: they are timing).
+  void state(StateArchive& a) {
+    a.section(name());
+    register_state(a);
+    a.io(ctrl_).io(asid_).io(fault_status_).io(fault_addr_).io(faults_).io(walks_).io(ptbase_).io(ptlen_);
+    a.io(tlb_).io(tlb_used_);
+  }
   uint64_t faults() const { return faults_; }
   uint64_t walks() const { return walks_; }
 

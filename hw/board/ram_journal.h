@@ -14,6 +14,9 @@
 
 namespace testbed {
 
+class StateArchive;
+class HostBlocks;
+
 class RamJournal {
  public:
   explicit RamJournal(m68k::Cpu& cpu) : cpu_(cpu) {}
@@ -32,6 +35,8 @@ class RamJournal {
   // A rollback: every page the epoch wrote is as it was at the commit.
   void undo();
   uint64_t pages() const { return pages_; }
+  // Its state in a snapshot (ram_journal_state.cpp: the journal itself stays free of SystemC).
+  void state(StateArchive& a, const HostBlocks& blocks);
 
  private:
   struct Page {

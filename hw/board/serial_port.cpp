@@ -40,24 +40,60 @@ void SerialPort::reset() {
 }
 
 void SerialPort::rx_thread() {
+  if (restored_) {  // back to the wait the snapshot found the receiver in
+    wait(restored_at_);
+    RxSite site = rx_site_;
+    if (site == RxSite::Connect) wait(connected_);
+    if (site == RxSite::Held) wait(rx_taken_ | connected_);
+    if (site == RxSite::LineTime) wait(rx_wake_ - sc_core::sc_time_stamp());
+    rx_site_ = RxSite::Running;
+    if (site == RxSite::LineTime) rx_line_done();
+  }
   for (;;) {
     if (!endpoint_ || !endpoint_->has_input()) {
+      rx_site_ = RxSite::Connect;
       wait(connected_);
+      rx_site_ = RxSite::Running;
       continue;
     }
+    rx_site_ = RxSite::LineTime;
+    rx_wake_ = sc_core::sc_time_stamp() + char_time_;
     wait(char_time_);  // a character's worth of line time
-    if (rx_ready_) {
-      wait(rx_taken_ | connected_);
-      continue;
-    }
-    uint8_t b;
-    if (endpoint_ && endpoint_->receive(b)) {
-      rx_data_ = b;
-      rx_ready_ = true;
-      ++rx_count_;
-      update_irq(sc_core::sc_time_stamp());
-    }
+    rx_site_ = RxSite::Running;
+    rx_line_done();
   }
+}
+
+// A character's line time has passed: the next one, unless the last is still held.
+void SerialPort::rx_line_done() {
+  if (rx_ready_) {
+    rx_site_ = RxSite::Held;
+    wait(rx_taken_ | connected_);
+    rx_site_ = RxSite::Running;
+    return;
+  }
+  uint8_t b;
+  if (endpoint_ && endpoint_->receive(b)) {
+    rx_data_ = b;
+    rx_ready_ = true;
+    ++rx_count_;
+    update_irq(sc_core::sc_time_stamp());
+  }
+}
+
+void SerialPort::state(StateArchive& a) {
+  a.section(name());
+  register_state(a);
+  a.io(ctrl_).io(rx_data_).io(rx_ready_).io(tx_lost_).io(tx_busy_until_).io(tx_count_).io(rx_count_);
+  a.io(rx_site_).io(rx_wake_);
+  bool irq = irq_.level();
+  a.io(irq);
+  if (!a.loading()) return;
+  irq_.restore_level(irq);
+  restored_ = true;
+  restored_at_ = a.when();
+  // TX_READY's interrupt when the transmitter frees, as write DATA scheduled it.
+  if (tx_busy_until_ > a.when()) tx_done_.notify(tx_busy_until_);
 }
 
 void SerialPort::tx_ready_method() { update_irq(sc_core::sc_time_stamp()); }

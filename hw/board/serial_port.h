@@ -26,11 +26,23 @@ class SerialPort : public RegisterTarget {
   uint64_t transmitted() const { return tx_count_; }
   uint64_t received() const { return rx_count_; }
   void reset();
+  // The port's state in a snapshot (its endpoint's is the endpoint's), and whether its receiver
+  // is at a point a restored port resumes from (it always is, between kernel steps).
+  void state(StateArchive& a);
+  bool at_rest() const { return rx_site_ != RxSite::Running; }
 
  private:
   void end_of_elaboration() override;
   void declare_registers();
   void rx_thread();
+  void rx_line_done();
+  // Where the receiver waits: for a line that has input, for a character's line time (until
+  // rx_wake_), for the board to take the character it holds; Running between them.
+  enum class RxSite : uint8_t { Running, Connect, LineTime, Held };
+  RxSite rx_site_ = RxSite::Running;
+  sc_core::sc_time rx_wake_;
+  bool restored_ = false;
+  sc_core::sc_time restored_at_;
   void tx_ready_method();
   void update_irq(const sc_core::sc_time& t);
   bool tx_ready(const sc_core::sc_time& t) const { return t >= tx_busy_until_; }

@@ -27,6 +27,11 @@ class SimControl : public RegisterTarget {
   uint32_t checksum() const { return checksum_; }
   bool exited() const { return exited_; }
   uint32_t exit_code() const { return code_; }
+  void state(StateArchive& a) {
+    a.section(name());
+    register_state(a);
+    a.io(checksum_).io(code_).io(exited_);
+  }
 
  private:
   uint32_t checksum_ = 0, code_ = 0;

@@ -66,6 +66,18 @@ void Timer::expiry_method() {
   schedule();
 }
 
+void Timer::state(StateArchive& a) {
+  a.section(name());
+  register_state(a);
+  a.io(ctrl_).io(status_).io(reload_).io(expiries_).io(next_expiry_).io(rtc_sec_).io(rtc_epoch_);
+  a.io(rtc_usec_latch_).io(rtc_latched_);
+  bool irq = irq_.level();
+  a.io(irq);
+  if (!a.loading()) return;
+  irq_.restore_level(irq);
+  schedule();  // the expiry event, at its absolute time (the restored kernel starts at 0)
+}
+
 void Timer::update_irq() {
   bool l = (ctrl_ & kIrq) && (status_ & kExpired);
   irq_.set(l);

@@ -21,6 +21,7 @@ class Timer : public RegisterTarget {
   // When the interrupt line will next rise by itself (sc_max_time() if it will not).
   sc_core::sc_time next_irq_time() const;
   void reset();  // stops the timer and clears its status; the real-time clock keeps running
+  void state(StateArchive& a);
 
  private:
   void end_of_elaboration() override;

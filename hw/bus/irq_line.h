@@ -43,6 +43,8 @@ class IrqLine {
     if (sink_) sink_(level);
   }
   bool level() const { return level_; }
+  // A snapshot's level (StateArchive): what the sink saw is restored with the sink.
+  void restore_level(bool level) { level_ = level; }
   bool connected() const { return bool(sink_); }
   bool left_open() const { return !sink_ && !open_reason_.empty(); }
   const std::string& owner() const { return owner_; }

@@ -5,6 +5,8 @@
 // cycle-stealing as added delay. A board that does not wire one in still gets DMA's own
 // per-word time, and can query the NI's dma statistics instead.
 #pragma once
+#include "state_archive.h"
+
 #include <systemc>
 
 #include <array>
@@ -37,6 +39,10 @@ class SharedMemoryPort {
   void set_claim_observer(std::function<void(Holder)> f) { observer_ = std::move(f); }
   sc_core::sc_time free_at() const { return free_at_; }
   const Stats& stats(Holder who) const { return stats_[who]; }
+  void state(StateArchive& a) {
+    a.io(free_at_);
+    for (Stats& s : stats_) a.io(s.claims).io(s.held).io(s.waited);
+  }
 
  private:
   sc_core::sc_time free_at_;

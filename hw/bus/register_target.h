@@ -34,6 +34,8 @@
 
 #include <testbed/register_tables.h>
 
+#include "state_archive.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -82,6 +84,9 @@ class RegisterTarget : public sc_core::sc_module {
 
   void set_latency(Time t) { latency_ = t; }
   uint64_t bad_accesses() const { return bad_; }
+  // What the register mechanism holds between accesses (a latched long read, a held high-half
+  // write, the refusals counted), for the device's state in a snapshot.
+  void register_state(StateArchive& a) { a.io(latched_).io(pending_).io(bad_); }
 
  protected:
   using Access = tables::RegAccess;

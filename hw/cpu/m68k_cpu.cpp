@@ -448,6 +448,10 @@ uint8_t* Cpu::fast_host(Space space, uint32_t address) const {
   return p.read ? reinterpret_cast<uint8_t*>(p.read + ((uintptr_t)page << 10)) : nullptr;
 }
 
+bool Cpu::fast_writable(Space space, uint32_t address) const {
+  return pages_[(int)space][(address & 0xFFFFFF) >> 10].write != 0;
+}
+
 uint32_t Cpu::fast_wait_states(Space space, uint32_t address) const {
   return uint32_t(pages_[(int)space][(address & 0xFFFFFF) >> 10].clocks - 4);
 }

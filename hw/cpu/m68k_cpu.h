@@ -122,6 +122,7 @@ class Cpu {
   void allow_writes(Space space, uint32_t address);
   uint8_t* fast_host(Space space, uint32_t address) const;
   uint32_t fast_wait_states(Space space, uint32_t address) const;
+  bool fast_writable(Space space, uint32_t address) const;
   // Clocks in which the core makes no progress (its bus taken by DMA): added to cycles().
   void stall(uint64_t clocks) { cycles_ += clocks; }
   // Clocks the core slept stopped outside run_until (a platform that waits for the interrupt

@@ -12,6 +12,8 @@
 #include "filestore.h"
 #include "output_errors.h"
 #include "rsp_server.h"
+#include "restore_at_start.h"
+#include "snapshot_file.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -23,6 +25,22 @@ using namespace testbed;
 
 namespace {
 int result(Board& b, const BoardOptions& o, gdb::GdbServer* gdb_server);
+
+// Snapshots (README "Snapshots"): --snapshot FILE --snapshot-ms MS saves the board at the first
+// instant at or after MS at which every process waits where it can be resumed, and runs on;
+// --restore FILE starts from one, given the same machine (configuration, image, filestore).
+struct SnapshotOptions {
+  std::string save, restore;
+  double at_ms = -1;
+};
+bool split_args(int argc, char** argv, std::vector<std::string>& args, std::string& gdb_spec, SnapshotOptions& snap);
+bool simulate(Board& board, const BoardOptions& o, const SnapshotOptions& snap, SerialEndpoint* console,
+              SerialEndpoint* link);
+std::string machine_digest(const BoardOptions& o);
+void save_snapshot(const SnapshotOptions& s, const BoardOptions& o, Board& b, SerialEndpoint* console,
+                   SerialEndpoint* link);
+void restore_snapshot(const SnapshotOptions& s, const BoardOptions& o, Board& b, SerialEndpoint* console,
+                      SerialEndpoint* link);
 }  // namespace
 
 int sc_main(int argc, char** argv) {
@@ -32,6 +50,10 @@ int sc_main(int argc, char** argv) {
       std::fputs(BoardOptions::usage().c_str(), stdout);
       std::fputs("\n  --gdb PORT[,nowait][,noreverse]  the GDB remote stub on 127.0.0.1:PORT (waits for gdb unless nowait;\n"
                  "                    reverse execution unless noreverse)\n", stdout);
+      std::fputs("  --snapshot FILE --snapshot-ms MS  save the board at MS of simulated time (or the first instant after\n"
+                 "                    it at which it can be saved) and run on\n"
+                 "  --restore FILE    start from a snapshot of this machine (same configuration, image, filestore)\n",
+                 stdout);
       std::fputs("\nexit status: 0 the guest wrote 1 to SIMCTL EXIT; 2 a bad image, configuration or option; 3 the CPU "
                  "halted; 4 --max-cycles passed without EXIT; 5 killed from gdb; 6 an output file (--vcd, console file:) "
                  "could not be written; another guest failure code: that code (2..255, else 1)\n", stdout);
@@ -41,21 +63,14 @@ int sc_main(int argc, char** argv) {
   // gdb::parse_gdb_options).
   std::vector<std::string> args;
   std::string gdb_spec;
-  for (int i = 1; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--gdb" && i + 1 >= argc) {
-      std::fprintf(stderr, "testbed-board: error: --gdb needs PORT[,nowait][,noreverse]\n");
-      return 2;
-    }
-    if (a == "--gdb") gdb_spec = argv[++i];
-    else if (!a.rfind("--gdb=", 0)) gdb_spec = a.substr(6);
-    else args.push_back(a);
-  }
+  SnapshotOptions snap;
+  if (!split_args(argc, argv, args, gdb_spec, snap)) return 2;
   BoardOptions o;
   std::unique_ptr<SerialEndpoint> console, link;
   std::unique_ptr<BusVcd> vcd;
   std::unique_ptr<Board> board;
   std::unique_ptr<gdb::GdbServer> gdb_server;  // after the board: it goes first
+  std::unique_ptr<RestoreAtStart> restorer;
   try {
     o.parse(args);
     ElfImage image = load_elf(o.image);
@@ -105,13 +120,20 @@ int sc_main(int argc, char** argv) {
       std::fprintf(stderr, "testbed-board: gdb stub on 127.0.0.1:%d%s\n", g.port,
                    g.wait ? ", waiting for gdb to attach" : "");
     }
+    if ((!snap.save.empty() || !snap.restore.empty()) && !o.vcd.empty())
+      throw OptionError("snapshots and --vcd do not go together yet (README \"Snapshots\")");
+    if (!snap.restore.empty())
+      restorer = std::make_unique<RestoreAtStart>(
+          "restore", [&] { restore_snapshot(snap, o, *board, console.get(), link.get()); });
   } catch (const std::exception& e) {
     std::fprintf(stderr, "testbed-board: error: %s\n", e.what());
     return 2;
   }
-  sc_core::sc_time period = board->cpu().clock_period();
-  if (o.max_cycles) sc_core::sc_start(period * double(o.max_cycles));
-  else sc_core::sc_start();
+  if (!simulate(*board, o, snap, console.get(), link.get())) return 2;
+  if (restorer && !restorer->error().empty()) {
+    std::fprintf(stderr, "testbed-board: error: %s\n", restorer->error().c_str());
+    return 2;
+  }
   std::fflush(stdout);
   int rc = result(*board, o, gdb_server.get());
   // The output files are closed with their owners: then every write error is known
@@ -126,6 +148,128 @@ int sc_main(int argc, char** argv) {
 }
 
 namespace {
+
+// Takes --gdb and the snapshot options out of the arguments (the rest are BoardOptions'); false
+// after a message when one is bad.
+bool split_args(int argc, char** argv, std::vector<std::string>& args, std::string& gdb_spec, SnapshotOptions& snap) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    bool takes = a == "--gdb" || a == "--snapshot" || a == "--snapshot-ms" || a == "--restore";
+    if (takes && i + 1 >= argc) {
+      std::fprintf(stderr, "testbed-board: error: %s needs a value\n", a.c_str());
+      return false;
+    }
+    if (a == "--gdb") gdb_spec = argv[++i];
+    else if (!a.rfind("--gdb=", 0)) gdb_spec = a.substr(6);
+    else if (a == "--snapshot") snap.save = argv[++i];
+    else if (a == "--restore") snap.restore = argv[++i];
+    else if (a == "--snapshot-ms") {
+      char* end = nullptr;
+      std::string v = argv[++i];
+      snap.at_ms = std::strtod(v.c_str(), &end);
+      if (v.empty() || *end || !(snap.at_ms >= 0 && snap.at_ms < 1e12)) {
+        std::fprintf(stderr, "testbed-board: error: --snapshot-ms '%s' is not a time in milliseconds (>= 0)\n", v.c_str());
+        return false;
+      }
+    } else args.push_back(a);
+  }
+  if (snap.save.empty() != (snap.at_ms < 0)) {
+    std::fprintf(stderr, "testbed-board: error: --snapshot FILE and --snapshot-ms MS go together\n");
+    return false;
+  }
+  if ((!snap.save.empty() || !snap.restore.empty()) && !gdb_spec.empty()) {
+    std::fprintf(stderr, "testbed-board: error: snapshots and --gdb do not go together yet (README \"Snapshots\")\n");
+    return false;
+  }
+  return true;
+}
+
+// The run to its end (EXIT, a halt, --max-cycles), saving the snapshot on the way; false after a
+// message when it cannot be saved.
+bool simulate(Board& board, const BoardOptions& o, const SnapshotOptions& snap, SerialEndpoint* console,
+              SerialEndpoint* link) {
+  sc_core::sc_time period = board.cpu().clock_period();
+  // The run's end is absolute: a restored kernel starts at 0 and its machine at the snapshot's time.
+  sc_core::sc_time end = o.max_cycles ? period * double(o.max_cycles) : sc_core::sc_max_time();
+  if (!snap.save.empty()) {
+    sc_core::sc_time at(snap.at_ms, sc_core::SC_MS);
+    if (at < end) sc_core::sc_start(at - sc_core::sc_time_stamp());
+    // A step at a time to the first instant at which every process waits where it resumes from.
+    while (sc_core::sc_get_status() == sc_core::SC_PAUSED && sc_core::sc_time_stamp() < end &&
+           (!board.at_rest() || sc_core::sc_pending_activity_at_current_time()))
+      sc_core::sc_start(sc_core::sc_pending_activity_at_current_time() ? sc_core::SC_ZERO_TIME
+                                                                        : sc_core::sc_time_to_pending_activity());
+    if (sc_core::sc_get_status() != sc_core::SC_PAUSED || sc_core::sc_time_stamp() >= end) {
+      std::fprintf(stderr, "testbed-board: error: the run ended before %g ms: no snapshot written\n", snap.at_ms);
+      return false;
+    }
+    try {
+      save_snapshot(snap, o, board, console, link);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "testbed-board: error: %s\n", e.what());
+      return false;
+    }
+  }
+  if (end == sc_core::sc_max_time()) sc_core::sc_start();
+  else if (sc_core::sc_time_stamp() < end) sc_core::sc_start(end - sc_core::sc_time_stamp());
+  return true;
+}
+
+std::string machine_digest(const BoardOptions& o) {
+  snapshot::Digest d;
+  d.add_file(o.image);
+  if (!o.filestore.empty()) d.add_file(o.filestore);
+  const BoardConfig& b = o.board;
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "id %u master %d node %u boards %u ram %u clock %.17g model %d wait %u %u %u walk %u timer %u baud %u %u "
+                "fast %d quantum %.17g exact %d",
+                b.id, b.master, b.node, b.boards, b.ram_bytes, b.clock_hz, int(b.model), b.ram_wait_states,
+                b.rom_wait_states, b.io_wait_states, b.mmu_walk_clocks, b.timer_tick_hz, b.console_baud, b.link_baud,
+                b.fast_path, o.timing.quantum_us, o.timing.exact);
+  d.add(std::string(text));
+  return d.hex();
+}
+
+snapshot::Header header_of(const BoardOptions& o) {
+  snapshot::Header h;
+  h.build = snapshot::this_build("testbed-board");
+  h.tool = "testbed-board";
+  h.machine = machine_digest(o);
+  return h;
+}
+
+// The board, then its serial lines' host sides (present or not, as when it was saved).
+void machine_state(StateArchive& a, Board& b, SerialEndpoint* console, SerialEndpoint* link) {
+  b.state(a);
+  a.section("host sides").expect("console", console != nullptr).expect("link", link != nullptr);
+  if (console) console->state(a);
+  if (link) link->state(a);
+  a.finish();
+}
+
+void save_snapshot(const SnapshotOptions& s, const BoardOptions& o, Board& b, SerialEndpoint* console,
+                   SerialEndpoint* link) {
+  StateArchive a;
+  machine_state(a, b, console, link);
+  snapshot::Header h = header_of(o);
+  h.time_ps = sc_core::sc_time_stamp().value();
+  snapshot::write(s.save, h, a.data());
+  // The console's byte count: a restored run's console goes on from there.
+  const ConsoleSink* sink = dynamic_cast<const ConsoleSink*>(console);
+  std::fprintf(stderr, "testbed-board: snapshot %s at %s (%zu bytes of state; console at byte %llu)\n",
+               s.save.c_str(), sc_core::sc_time_stamp().to_string().c_str(), a.data().size(),
+               (unsigned long long)(sink ? sink->bytes() : 0));
+}
+
+void restore_snapshot(const SnapshotOptions& s, const BoardOptions& o, Board& b, SerialEndpoint* console,
+                      SerialEndpoint* link) {
+  snapshot::Header got;
+  std::vector<uint8_t> bytes = snapshot::read(s.restore, header_of(o), &got);
+  StateArchive a(bytes, sc_core::sc_time::from_value(got.time_ps));
+  machine_state(a, b, console, link);
+  std::fprintf(stderr, "testbed-board: restored %s at %s\n", s.restore.c_str(), a.when().to_string().c_str());
+}
 
 // The run's exit status (the header's list) from the board's result, with a message on stderr.
 int result(Board& b, const BoardOptions& o, gdb::GdbServer* gdb_server) {
