@@ -86,7 +86,7 @@ import re  # noqa: E402
 
 # Values an experiment shows as its own tables rather than as a list.
 TABULATED = {"table", "surplus", "max_threads", "surplus_avg", "two25_ssr", "wake", "wake_two25", "spin", "block",
-             "longer", "vs_block", "ab_barriers"}
+             "longer", "vs_block", "ab_barriers", "ab_no_size2", "ab_two25_seeds", "ab_sequences"}
 
 
 # Where this simulator's result differs from the seed's although the checks may pass.
@@ -187,7 +187,7 @@ def write_doc(path, results, ctx, seconds, testbed=None):
         title, _ = SEED.get(r["name"], (r["name"], ""))
         ok = sum(o for _, o, _ in r["checks"])
         verdict = "yes" if ok == len(r["checks"]) else ("partly" if ok else "no")
-        w(f"| {title} | {verdict} | {ok}/{len(r['checks'])} | {_cell(DIFFERS.get(r['name'], '-'))} |")
+        w(f"| {title} | {verdict} | {ok}/{len(r['checks'])} | {_cell(DIFFERS.get(r['name'], _explained_note(r)))} |")
     w("")
     for r in results:
         title, desc = SEED.get(r["name"], (r["name"], ""))
@@ -209,6 +209,12 @@ def write_doc(path, results, ctx, seconds, testbed=None):
             _ch8_tables(w, r)
         if r["name"] == "fig9":
             _ch9_tables(w, r)
+        if r["name"] == "fig5_1" and "ab_sequences" in r["values"]:
+            a = r["values"]["ab_sequences"]
+            w(f"A/B of the sequences (the thesis's four were drawn by its own generator): mu=1-20% over {a['seeds']} "
+              f"of our sequences, the same barriers: {a['kept']} keep SSR > 50% above 64 threads; the last such load "
+              "per sequence: " + ", ".join(f"{sd}: {v}" for sd, v in a["last"].items()) + ".")
+            w("")
         if r["name"] == "fig4_6":
             w("| size | " + " | ".join(f"N, avg, min (mu={mu}%)" for mu in r["values"]["surplus"]) + " |")
             w("|---|" + "---|" * len(r["values"]["surplus"]))
@@ -231,7 +237,7 @@ def write_doc(path, results, ctx, seconds, testbed=None):
         w("**Here:**")
         w("")
         for name, ok, detail in r["checks"]:
-            w(f"- {'PASS' if ok else 'FAIL'}: {name} ({detail})")
+            w(f"- {'PASS' if ok else 'FAIL'}: {name} ({detail}){_explained_suffix(r, name, ok)}")
         verdict = all(ok for _, ok, _ in r["checks"])
         w("")
         w(f"The seed's shape {'holds' if verdict else 'does not fully hold'} here"
@@ -318,7 +324,8 @@ def _answer(w, by):
             w(f"| {name} | - | {detail} | {'reproduced' if ok else '**not reproduced**'} |")
     for ch in ("fig8", "fig9"):
         for name, ok, detail in by.get(ch, {}).get("checks", []):
-            _claim_row(w, name, ok, detail)
+            if not name.startswith("cause: "):  # an A/B's own check shows in its row's verdict
+                _claim_row(w, name, ok, detail, by[ch]["explained"].get(name))
     if "fig7_6" in by:
         for name, ok, detail in by["fig7_6"]["checks"]:
             claim, th = name.split(" (7.6: ")
@@ -427,6 +434,35 @@ def _ch8_tables(w, r):
         for pair, vals in v["block"][mu].items():
             w(f"| {mu} | {pair} | " + ", ".join(f"{o:+.1f} / {t:+}" for o, t in zip(vals, THESIS_8_6[mu][pair])) + " |")
     w("")
+    ab = v.get("ab_no_size2")
+    if ab:
+        w("A/B of the size-2 collections (AIP, fine grain, the same runs averaged without size 2; 8.5's ranges alpha, "
+          "beta, gamma and 8.6's alpha, beta, gamma): mean speedup (%), all sizes / without size 2 / the thesis's:")
+        w("")
+        w("| pair | ranges |")
+        w("|---|---|")
+        for sec, th, ours in (("8.5", THESIS_8_5["1%"], v["spin"]["1%"]), ("8.6", THESIS_8_6["1%"], v["block"]["1%"])):
+            for pair, vals in ab[sec].items():
+                w(f"| {pair} ({sec}) | " + ", ".join(f"{o:+.1f} / {n:+.1f} / {t:+}" for o, n, t in zip(ours[pair], vals, th[pair]))
+                  + " |")
+        w("")
+        if ab["size2_ssr_beta"]:
+            w("Size 2 at 65-96 threads (8.5's beta), mean SSR: " + ", ".join(
+                f"{sp} {x:.1f}%" for sp, x in ab["size2_ssr_beta"].items()) + ".")
+            w("")
+    t2 = v.get("ab_two25_seeds")
+    if t2 and t2["speedups"]:
+        w(f"A/B of the seed, two 25-thread jobs, fine grain (one run each in the table, seed 1): speedup (%) over "
+          f"{t2['seeds']} seeds, median (lowest, highest) / the thesis's:")
+        w("")
+        w("| pair | CS | CS+ | 2CS+ |")
+        w("|---|---|---|---|")
+        for pair in THESIS_8_4_TWO25["1%"]:
+            w(f"| {pair} | " + " | ".join(
+                f"{t2['speedups'][(pair, sp)][0]:+.1f} ({t2['speedups'][(pair, sp)][1]:+.1f}, "
+                f"{t2['speedups'][(pair, sp)][2]:+.1f}) / {THESIS_8_4_TWO25['1%'][pair][sp]:+}"
+                for sp in ("CS", "CS+", "2CS+")) + " |")
+        w("")
     w("Spins longer than 2CS+ (8.7, AIP, fine grain, loads above 32): speedup of 2CS+ over them: "
       + ", ".join(f"{m}CS {x:+.1f}%" for m, x in v["longer"].items()) + ".")
     w("")
@@ -456,10 +492,31 @@ def _ch9_tables(w, r):
     w("")
 
 
-def _claim_row(w, name, ok, detail):
+def _explained_note(r):
+    """The Summary's "where it differs" of an experiment whose failing checks have an A/B."""
+    failing = [n for n, ok, _ in r["checks"] if not ok]
+    expl = [n for n in failing if r["explained"].get(n, (False,))[0]]
+    if not expl:
+        return "-"
+    return (f"{len(expl)} of {len(failing)} failing check{'s' if len(failing) > 1 else ''} explained by an A/B run: "
+            + "; ".join(f"{n}: {r['explained'][n][1]}" for n in expl))
+
+
+def _explained_suffix(r, name, ok):
+    if ok or name not in r["explained"]:
+        return ""
+    good, text = r["explained"][name]
+    return f"; **explained** by the A/B: {text}" if good else f"; not explained by the A/B: {text}"
+
+
+def _claim_row(w, name, ok, detail, explained=None):
     """One closing-note row: the thesis's value from a band's detail or from the check's name
-    ("claim (8.3: value)"), ours from the detail."""
+    ("claim (8.3: value)"), ours from the detail; a failing row with an A/B that moves it into the
+    thesis's band is explained, by the A/B's measured value."""
     verdict = "reproduced" if ok else "**not reproduced**"
+    if not ok and explained:
+        verdict = (f"explained: {_cell(explained[1])}" if explained[0] else
+                   f"**not reproduced** (the A/B: {_cell(explained[1])})")
     if "thesis" in detail:
         ours = detail.split(",")[0].replace("ours ", "")
         th = detail.split("thesis ")[1].split(" (")[0]
