@@ -142,6 +142,30 @@ class Checks(unittest.TestCase):
         self.assertEqual([r["verdict"] for r in held], ["reproduced", "reproduced", "not attempted"])
         self.assertEqual([r["verdict"] for r in failed], ["unexplained", "explained", "not attempted"])
 
+    def test_an_explanation_whose_ab_check_fails_is_no_explanation(self):
+        led = {"path": "t", "doc": "x.md", "values": {n: {"find": n + "=([\\d.]+)"} for n in ("a", "b", "c", "d")},
+               "claim": [{"id": "e", "where": "w", "quote": "q", "seed_value": "q", "explained_by": "x.md#H",
+                          "check": {"kind": "order", "values": ["a", "b"]},
+                          "explained_check": {"kind": "order", "values": ["c", "d"]}}]}
+        closed = C.evaluate(led, C.Docs(DOCS, ("x.md", "a=3 b=2 c=1 d=2")))
+        open_ = C.evaluate(led, C.Docs(DOCS, ("x.md", "a=3 b=2 c=2 d=1")))
+        held = C.evaluate(led, C.Docs(DOCS, ("x.md", "a=1 b=2 c=2 d=1")))
+        self.assertEqual([r["verdict"] for r in closed + open_ + held], ["explained", "unexplained", "reproduced"])
+        self.assertIn("c", closed[0]["values"])
+
+    def test_every_explained_check_flips_with_its_opposite(self):
+        for seed, led, cl in all_claims():
+            if "explained_check" not in cl:
+                continue
+            ab = {"id": cl["id"], "seed_value": cl["seed_value"], "check": cl["explained_check"]}
+            nums = {n: v[0] for n, v in C.resolve(led, C.Docs(DOCS)).items()}
+            if any(nums.get(n) is None for n in C.check_names(ab["check"])):
+                continue
+            with self.subTest(claim=cl["id"]):
+                self.assertFalse(C.one_sided(ab, nums))
+                for opp in C.opposites(ab, nums):
+                    self.assertNotEqual(C.run_check(ab, opp), C.run_check(ab, nums))
+
     def test_explained_rows_point_to_a_section(self):
         for _seed, _led, cl in all_claims():
             if "explained_by" in cl:

@@ -14,7 +14,7 @@
  *       migration (cm_call, the home's policy DATA) and by dynamic computation migration
  *       (cm_call of a null computation, policy RPC). Lines: "mig KIND SIZE n us". With "oam",
  *       the home runs the migrated computations as optimistic active messages (seed 003 6.2.3).
- *   rgnbench micro METHOD PCTS RUNS ITERS
+ *   rgnbench micro METHOD PCTS RUNS ITERS [SERVERS]
  *       Figures 7-7..7-10: one thread on every slave accesses one 256-byte region homed here,
  *       reading with probability PCT% (each of the comma separated PCTS) and writing otherwise,
  *       yielding after each access; run i (1..RUNS) has every thread do i*ITERS iterations.
@@ -22,7 +22,11 @@
  *       (cm_call with the home's policy), each of the last three with "+oam" for optimistic
  *       active messages at the home. Lines: "micro METHOD PCT iters us"; with "+oam", after each
  *       PCT, "micro-oam PCT computed completed busy page budget call": the home's counts so far
- *       (computations run there; of them, handlers completed and aborts by cause).
+ *       (computations run there; of them, handlers completed and aborts by cause). SERVERS (1 if
+ *       not given): the server threads at the home that run migrated computations (and aborted
+ *       handlers); the seed's thread implementation created a thread for every migration that
+ *       arrived, so as many servers as callers (5) let no computation wait behind another's
+ *       blocked access.
  * The client is driven over channels (only a thread on the process's home board may create
  * threads); helper threads take read copies on other boards and say so over a channel. */
 #include <stdio.h>
@@ -256,12 +260,13 @@ static void micro_driver(void *arg) {
   exit(0);
 }
 
-static void micro(const char *method, const char *pcts, const char *runs, const char *iters) {
+static void micro(const char *method, const char *pcts, const char *runs, const char *iters, int servers) {
   m_method = cm_policy_named(method);
   if (m_method < 0) fail("method (data, rpc, static or repeat)");
   make_regions(1, 256);
   rgn_policy(home_r[0], m_method);
-  if (!cm_serve_start(4)) fail("cm_serve_start");
+  for (int k = 0; k < servers; ++k)
+    if (!cm_serve_start(4)) fail("cm_serve_start");
   static const char *a[4];
   a[0] = pcts;
   a[1] = runs;
@@ -288,11 +293,11 @@ int main(int argc, char **argv) {
     if (!create(1, 4, CLIENT, client, NULL)) fail("create client");
     mig(argv[2], atoi(argv[3]) > MAXR ? MAXR : atoi(argv[3]), atoi(argv[4]) > 0 ? atoi(argv[4]) : 1);
   } else if (argc >= 6 && !strcmp(argv[1], "micro")) {
-    micro(argv[2], argv[3], argv[4], argv[5]);
+    micro(argv[2], argv[3], argv[4], argv[5], argc >= 7 && atoi(argv[6]) > 0 ? atoi(argv[6]) : 1);
     printf("rgnbench: done\n");
     return 0;
   } else {
-    printf("usage: rgnbench ops SIZE MAXN STEP | mig SIZES MAXN STEP [oam] | micro METHOD PCTS RUNS ITERS\n");
+    printf("usage: rgnbench ops SIZE MAXN STEP | mig SIZES MAXN STEP [oam] | micro METHOD PCTS RUNS ITERS [SERVERS]\n");
     return 2;
   }
   struct cmd q = {C_QUIT, 0};

@@ -10,7 +10,9 @@ The ledger is data, one TOML file per seed in sw/analysis/claims/ (seedNNN.toml)
   [[claim]]          id, seed, where (section or figure), quote (the seed's words, verbatim),
                      seed_value (the value as the seed prints it: it must appear in the quote),
                      check (below), explained_by ("doc.md#heading": the A/B run or the section that
-                     measures the cause of a difference) or not_attempted (why), note.
+                     measures the cause of a difference) or not_attempted (why), note;
+                     explained_check (a check as below, on values of the A/B run): with it the row
+                     is explained only while the A/B run shows the gap closed or flipped.
 
 A check fails in both directions (tests/claims/test_claims_ledger.py mutates each measured value
 to its opposite and expects the verdict to flip):
@@ -22,7 +24,8 @@ to its opposite and expects the verdict to flip):
 
 The verdict is computed, never written: the check holds -> "reproduced" (within the band, or in
 shape for an order or a sign); it fails and the row points to a measurement of its cause ->
-"explained"; it fails without one -> "unexplained"; no check (not_attempted) -> "not attempted".
+"explained" (when the row has an explained_check: only while that check holds); it fails without
+one -> "unexplained"; no check (not_attempted) -> "not attempted".
 
 The same values fill the prose templates ({{NAME}} or {{NAME:FORMAT}}, FORMAT a Python format
 spec) of the *_why.md and *_intro.md texts pasted into the docs: prose carries no number of its
@@ -366,8 +369,15 @@ def evaluate(led, docs, overrides=None):
             r["why"] = "a measured value was not found in the doc: " + ", ".join(
                 n for n, v in r["values"].items() if v[0] is None)
         elif cl.get("explained_by"):
-            r["verdict"] = "explained"
-            r["why"] = "the check fails; the cause is measured in " + cl["explained_by"]
+            ab = cl.get("explained_check")
+            for n in check_names(ab) if ab else ():
+                r["values"][n] = vals[n]
+            if ab and not run_check({"id": cl["id"], "check": ab, "seed_value": cl["seed_value"]}, nums):
+                r["verdict"] = "unexplained"
+                r["why"] = "the check fails, and so does its A/B run's (%s)" % describe_check({"check": ab})
+            else:
+                r["verdict"] = "explained"
+                r["why"] = "the check fails; the cause is measured in " + cl["explained_by"]
         else:
             r["verdict"] = "unexplained"
             r["why"] = "the check fails and no measurement of this run shows why"
@@ -399,6 +409,8 @@ def rows_markdown(rows):
             verdict += " (%s)" % cl["note"]
         if r["verdict"] == "explained":
             verdict = "**explained**: %s" % _link(cl["explained_by"])
+            if "explained_check" in cl:
+                verdict += " (A/B: %s **holds**)" % describe_check({"check": cl["explained_check"]})
         out.append("| %s | %s | \"%s\" | %s | %s | %s | %s |" % (
             cl["id"], cl["where"], normalise(cl["quote"]).replace("|", "/"), cl["seed_value"], _measured(r), check, verdict))
     return "\n".join(out) + "\n"

@@ -488,6 +488,7 @@ def micro(rep, args, size):
                 % (MODE_LABEL[mode], mid, s_o / 1000, s_t / 1000, (s_o / s_t - 1) * 100 if s_t else 0, c["computed"],
                    c["completed"], 100.0 * c["completed"] / c["computed"], c["busy"], 100.0 * c["busy"] / c["computed"],
                    c["budget"], c["call"]))
+    micro_servers_ab(rep, args, res)
     # which NI mode gains more: the seed's claim, checked at full size only (at the reduced size the
     # two gains are a few runs' noise apart)
     for k, how in (("rpc", "in a server thread"), ("rpc+oam", "as optimistic active messages")) if size == "full" else ():
@@ -501,6 +502,56 @@ def micro(rep, args, size):
                   % (how, gain["1994"], gain["dma-anywhere"]))
     rep.results = res
     return res
+
+
+# The microbenchmark's A/B: the server threads at the home. rgnbench starts one, so a migrated
+# computation (or an aborted handler) waits behind another's blocked access (a write waiting for
+# its invalidations' answers); the seed's thread implementation created a thread for every
+# migration that arrived (its 7.3.1), so with five callers at most five run at once: SERVERS = 5.
+MICRO_AB_SERVERS = 5
+MICRO_AB_METHODS = ("static+oam", "repeat+oam")
+
+
+def micro_servers_ab(rep, args, res):
+    pcts, runs, iters = SIZES[args.size]["micro"]
+    mode = "1994"
+    for method in MICRO_AB_METHODS:
+        con = _run(args, "seed003-micro", "earth rgnbench micro %s %s %d %d %d\n" % (method, pcts, runs, iters,
+                                                                                   MICRO_AB_SERVERS),
+                   mode, os.path.join(rep.out, "ab-servers", method))
+        pts = {}
+        for m in re.finditer(r"^micro (\S+) (\d+) (\d+) (\d+)", con, re.M):
+            if m.group(1) == method:
+                pts.setdefault(int(m.group(2)), []).append((int(m.group(3)), int(m.group(4))))
+        res[("ab-servers", mode, method)] = {p: _slope(v)["slope"] for p, v in pts.items()}
+        was = [0] * 6
+        for m in re.finditer(r"^micro-oam (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$", con, re.M):
+            now = [int(x) for x in m.groups()[1:]]
+            res[("ab-servers-oam", mode, method, int(m.group(1)))] = dict(
+                zip(["computed", "completed"] + ABORTS, [a - b for a, b in zip(now, was)]))
+            was = now
+    cols = [(k, 1) for k in MICRO_AB_METHODS] + [(k, MICRO_AB_SERVERS) for k in MICRO_AB_METHODS]
+    table = ["| reads | " + " | ".join("%s, %d server%s" % (k, n, "s" if n > 1 else "") for k, n in cols) + " |",
+             "|---|" + "---|" * len(cols)]
+    for p in sorted(res[(mode, "data")]):
+        table.append("| %d%% | %s |" % (p, " | ".join(
+            "%.1f" % ((res[(mode, k)] if n == 1 else res[("ab-servers", mode, k)]).get(p, float("nan")) / 1000)
+            for k, n in cols)))
+    mid = min(res[(mode, "data")], key=lambda p: abs(p - 50))
+    busy = []
+    for n, key in ((1, "oam"), (MICRO_AB_SERVERS, "ab-servers-oam")):
+        c = res.get((key, mode, "repeat+oam", mid))
+        if c and c["computed"]:
+            busy.append("%.0f%% with %d server%s" % (100.0 * c["busy"] / c["computed"], n, "s" if n > 1 else ""))
+    rep.parts.append(
+        "**A/B, one server thread per caller** (%s, ms per iteration; `rgnbench micro METHOD PCTS RUNS ITERS %d`): "
+        "the same runs with %d server threads at the home instead of one. The seed's thread implementation created "
+        "a thread for every migration that arrived, so no migrated computation waited behind another's blocked "
+        "access; with one server, a write that must wait for its invalidations' answers holds the server, and "
+        "every computation that arrives meanwhile (a REPEAT read among them) is refused as a handler and queues "
+        "behind it. REPEAT's handlers found the region busy at %d%% reads in %s.\n\n%s\n"
+        % (MODE_LABEL[mode], MICRO_AB_SERVERS, MICRO_AB_SERVERS, mid, " and ".join(busy) or "no run",
+           "\n".join(table)))
 
 
 # ---- Figures 7-11..7-13 ----
