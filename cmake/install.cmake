@@ -79,7 +79,8 @@ set(TESTBED_PUBLIC_HEADERS
   hw/board/cpu_loop_state.h hw/board/cpu_speculation.h hw/board/cpu_timing.h hw/board/ram_journal.h hw/board/speculation_pool.h hw/board/device.h hw/board/device_directory.h
   hw/board/dma_port.h hw/board/file_service.h hw/board/interrupt_controller.h hw/board/memory.h
   hw/board/mmu.h hw/board/serial_endpoint.h hw/board/serial_port.h hw/board/sim_control.h hw/board/timer.h
-  hw/bus/irq_line.h hw/bus/memory_port.h hw/bus/register_target.h hw/bus/state_archive.h
+  hw/bus/irq_line.h hw/bus/memory_port.h hw/bus/register_target.h hw/bus/restorable_signal.h
+  hw/bus/state_archive.h
   hw/centrenet/centrenet_bus.h hw/centrenet/centrenet_config.h hw/centrenet/centrenet_network.h
   hw/centrenet/fibre_link.h hw/centrenet/frame.h hw/centrenet/network_interface.h
   hw/cpu/m68k_bus.h hw/cpu/m68k_cpu.h hw/cpu/m68k_sr.h

@@ -10,3 +10,8 @@ endforeach()
 add_test(NAME centrenet_bench_reports_frames_per_second COMMAND centrenet-bench 5)
 set_tests_properties(centrenet_bench_reports_frames_per_second PROPERTIES LABELS centrenet
   PASS_REGULAR_EXPRESSION "frames/s [0-9]+")
+
+# Snapshots of the network (label snapshot too): saved mid-traffic, restored in a new process,
+# the rest of the run equals the uninterrupted one (each test forks its runs).
+testbed_gtest(test_centrenet_snapshot PER_PROCESS SOURCES test_centrenet_snapshot.cpp
+              LIBS testbed_centrenet testbed_board LABELS "snapshot;centrenet")

@@ -12,7 +12,7 @@ CentrenetBus::CentrenetBus(sc_module_name name, unsigned node, unsigned ports, c
       sig_src_("src", -1), sig_dst_("dst", -1), sig_header_("header", 0), sig_bytes_("bytes", 0) {
   stats_.ports.resize(ports);
   for (unsigned i = 0; i < ports; ++i)
-    sig_txq_.push_back(std::make_unique<sc_signal<unsigned>>(("txq" + std::to_string(i)).c_str(), 0u));
+    sig_txq_.push_back(std::make_unique<testbed::RestorableSignal<unsigned>>(("txq" + std::to_string(i)).c_str(), 0u));
   SC_HAS_PROCESS(CentrenetBus);
   SC_THREAD(arbiter);
   SC_METHOD(write_queues);
@@ -80,8 +80,20 @@ void CentrenetBus::targets_of(unsigned src, const Frame& f, std::vector<unsigned
 }
 
 // Nothing heap-owning lives on this thread's stack across a wait (the frame on the bus and
-// its receivers are members), so a simulation that stops mid-transfer leaks nothing.
+// its receivers are members), so a simulation that stops mid-transfer leaks nothing, and a
+// snapshot finds everything the arbiter needs to go on.
 void CentrenetBus::arbiter() {
+  if (restored_) {  // back to the wait the snapshot found the arbiter in, then on from there
+    wait(restored_at_);
+    if (site_ == Site::Idle) {
+      wait(wake_);
+      site_ = Site::Running;
+    } else if (site_ == Site::Transfer) {
+      wait(transfer_end_ - sc_time_stamp());
+      site_ = Site::Running;
+      end_transfer();
+    }
+  }
   std::vector<unsigned>& targets = targets_;
   const unsigned n = unsigned(ports_.size());
   for (;;) {
@@ -102,7 +114,9 @@ void CentrenetBus::arbiter() {
       }
     }
     if (pick < 0) {
+      site_ = Site::Idle;
       wait(wake_);
+      site_ = Site::Running;
       continue;
     }
     unsigned i = unsigned(pick);
@@ -132,29 +146,87 @@ void CentrenetBus::arbiter() {
       sig_header_.write(pl.size() >= 4 ? uint32_t(pl[0]) << 24 | uint32_t(pl[1]) << 16 | uint32_t(pl[2]) << 8 | pl[3] : 0);
       sig_bytes_.write(uint32_t(pl.size()));
     }
+    transfer_end_ = sc_time_stamp() + t;
+    site_ = Site::Transfer;
     wait(t);
-    if (tracing_) {
-      sig_owner_.write(-1);
-      sig_busy_.write(false);
-      sig_src_.write(-1);
-      sig_dst_.write(-1);
-    }
-    stats_.busy_time += t;
-    ++stats_.frames;
-    stats_.bytes += f->size();
-    ++ps.frames_sent;
-    ps.bytes_sent += f->size();
-    for (unsigned tp : targets) {
-      // Only this bus fills its receivers, so the room seen at the grant is still there.
-      if (!ports_[tp].ctl->can_accept(*f))
-        SC_REPORT_ERROR(name(), ("receiver on port " + std::to_string(tp) + " lost room during a transfer").c_str());
-      ports_[tp].ctl->deliver(f);
-      ++stats_.ports[tp].frames_received;
-      stats_.ports[tp].bytes_received += f->size();
-    }
-    FramePtr done = std::move(current_);
-    pt.ctl->sent(done);
+    site_ = Site::Running;
+    end_transfer();
   }
+}
+
+// current_ has crossed the bus from port last_ to targets_.
+void CentrenetBus::end_transfer() {
+  Port& pt = ports_[last_];
+  PortStats& ps = stats_.ports[last_];
+  const FramePtr& f = current_;
+  sc_time t = transfer_time(f->size());
+  if (tracing_) {
+    sig_owner_.write(-1);
+    sig_busy_.write(false);
+    sig_src_.write(-1);
+    sig_dst_.write(-1);
+  }
+  stats_.busy_time += t;
+  ++stats_.frames;
+  stats_.bytes += f->size();
+  ++ps.frames_sent;
+  ps.bytes_sent += f->size();
+  for (unsigned tp : targets_) {
+    // Only this bus fills its receivers, so the room seen at the grant is still there.
+    if (!ports_[tp].ctl->can_accept(*f))
+      SC_REPORT_ERROR(name(), ("receiver on port " + std::to_string(tp) + " lost room during a transfer").c_str());
+    ports_[tp].ctl->deliver(f);
+    ++stats_.ports[tp].frames_received;
+    stats_.ports[tp].bytes_received += f->size();
+  }
+  FramePtr done = std::move(current_);
+  pt.ctl->sent(done);
+}
+
+// ---- snapshots ----------------------------------------------------------------------------
+
+void CentrenetBus::state(StateArchive& a) {
+  a.section(name()).expect("ports", port_count());
+  for (Port& pt : ports_) {
+    a.expect("port attached", pt.ctl != nullptr);
+    frames_state(a, pt.txq);
+    a.io(pt.blocked).io(pt.blocked_since);
+  }
+  a.io(last_);
+  frame_state(a, current_);
+  a.io(targets_);
+  a.io(stats_.frames).io(stats_.bytes).io(stats_.busy_time);
+  for (PortStats& ps : stats_.ports) {
+    a.io(ps.frames_sent).io(ps.bytes_sent).io(ps.frames_received).io(ps.bytes_received);
+    a.io(ps.queue_delay_total).io(ps.queue_delay_max).io(ps.backpressure_frames).io(ps.backpressure_time);
+  }
+  a.io(site_).io(transfer_end_);
+  // The trace signals' values, put back without a value change (restorable_signal.h), so a
+  // restored run traced into a VCD goes on from what the bus showed.
+  int owner = sig_owner_.read(), src = sig_src_.read(), dst = sig_dst_.read();
+  uint32_t frame = sig_frame_.read(), header = sig_header_.read(), bytes = sig_bytes_.read();
+  bool busy = sig_busy_.read();
+  std::vector<unsigned> txq;
+  for (auto& q : sig_txq_) txq.push_back(q->read());
+  a.io(owner).io(src).io(dst).io(frame).io(header).io(bytes).io(busy).io(txq);
+  if (!a.loading()) return;
+  if (last_ >= ports_.size() || txq.size() != ports_.size())
+    throw StateError("snapshot: " + std::string(name()) + ": a port past the bus's " + std::to_string(ports_.size()));
+  for (unsigned t : targets_)
+    if (t >= ports_.size() || !ports_[t].ctl)
+      throw StateError("snapshot: " + std::string(name()) + ": a receiver on port " + std::to_string(t) + " that is not attached");
+  if (site_ == Site::Transfer && !current_)
+    throw StateError("snapshot: " + std::string(name()) + ": a transfer without its frame");
+  sig_owner_.restore(owner);
+  sig_src_.restore(src);
+  sig_dst_.restore(dst);
+  sig_frame_.restore(frame);
+  sig_header_.restore(header);
+  sig_bytes_.restore(bytes);
+  sig_busy_.restore(busy);
+  for (size_t i = 0; i < txq.size(); ++i) sig_txq_[i]->restore(txq[i]);
+  restored_ = true;
+  restored_at_ = a.when();
 }
 
 }  // namespace testbed::centrenet

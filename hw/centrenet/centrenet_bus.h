@@ -18,6 +18,7 @@
 
 #include "centrenet_config.h"
 #include "frame.h"
+#include "restorable_signal.h"
 
 namespace testbed::centrenet {
 
@@ -76,6 +77,12 @@ class CentrenetBus : public sc_core::sc_module {
   // in the controller's output queue (txq_<label>). waveforms/tbwaves.py names them.
   void add_to_trace(sc_core::sc_trace_file* tf);
 
+  // Snapshots (hw/bus/state_archive.h): the output queues, the frame on the bus, arbitration,
+  // statistics and the trace signals' values. at_rest: the arbiter waits for a sender or for
+  // the end of a transfer (the sites it resumes from; arbiter()).
+  void state(StateArchive& a);
+  bool at_rest() const { return site_ != Site::Running; }
+
  private:
   struct Port {
     BusController* ctl = nullptr;
@@ -85,6 +92,7 @@ class CentrenetBus : public sc_core::sc_module {
     sc_core::sc_time blocked_since;
   };
   void arbiter();
+  void end_transfer();
   void targets_of(unsigned src, const Frame& f, std::vector<unsigned>& out) const;
 
   unsigned node_;
@@ -96,13 +104,20 @@ class CentrenetBus : public sc_core::sc_module {
   std::vector<unsigned> targets_;  // its receivers' ports
   sc_core::sc_event wake_;
   BusStats stats_;
+  // Where the arbiter waits: for a sender (wake_), for the end of current_'s transfer (at
+  // transfer_end_); Running between.
+  enum class Site : uint8_t { Running, Idle, Transfer };
+  Site site_ = Site::Running;
+  sc_core::sc_time transfer_end_;
+  bool restored_ = false;  // built from a snapshot: the arbiter resumes (arbiter())
+  sc_core::sc_time restored_at_;
   bool tracing_ = false;
-  sc_core::sc_signal<int> sig_owner_;
-  sc_core::sc_signal<uint32_t> sig_frame_;
-  sc_core::sc_signal<bool> sig_busy_;
-  sc_core::sc_signal<int> sig_src_, sig_dst_;
-  sc_core::sc_signal<uint32_t> sig_header_, sig_bytes_;
-  std::vector<std::unique_ptr<sc_core::sc_signal<unsigned>>> sig_txq_;  // per port
+  testbed::RestorableSignal<int> sig_owner_;
+  testbed::RestorableSignal<uint32_t> sig_frame_;
+  testbed::RestorableSignal<bool> sig_busy_;
+  testbed::RestorableSignal<int> sig_src_, sig_dst_;
+  testbed::RestorableSignal<uint32_t> sig_header_, sig_bytes_;
+  std::vector<std::unique_ptr<testbed::RestorableSignal<unsigned>>> sig_txq_;  // per port
   sc_core::sc_event txq_changed_;  // the NI posts and the arbiter takes: one method writes the depths
   void trace_queue(unsigned) { if (tracing_) txq_changed_.notify(sc_core::SC_ZERO_TIME); }
   void write_queues();

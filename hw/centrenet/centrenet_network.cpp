@@ -141,4 +141,25 @@ void CentrenetNetwork::report(std::ostream& os) const {
     }
 }
 
+void CentrenetNetwork::state(StateArchive& a) {
+  a.section(name()).expect("nodes", cfg_.nodes.size());
+  for (const NodeConfig& n : cfg_.nodes) a.expect("parent", n.parent).expect("boards", n.boards);
+  for (auto& b : buses_) b->state(a);
+  for (auto& l : links_)
+    if (l) l->state(a);
+  for (auto& node : nis_)
+    for (auto& ni : node) ni->state(a);
+}
+
+bool CentrenetNetwork::at_rest() const {
+  for (const auto& b : buses_)
+    if (!b->at_rest()) return false;
+  for (const auto& l : links_)
+    if (l && !l->at_rest()) return false;
+  for (const auto& node : nis_)
+    for (const auto& ni : node)
+      if (!ni->at_rest()) return false;
+  return true;
+}
+
 }  // namespace testbed::centrenet

@@ -41,6 +41,12 @@ class CentrenetNetwork : public sc_core::sc_module {
   // Statistics: per bus, per port (board or link), per link direction, per interface.
   void report(std::ostream& os) const;
 
+  // Snapshots (hw/bus/state_archive.h): every bus, link and interface, in that order; the tree
+  // must be the one saved. at_rest: every one of them waits where it resumes from. (The network
+  // itself holds nothing that changes while it runs.)
+  void state(StateArchive& a);
+  bool at_rest() const;
+
  private:
   int route(unsigned at, BoardAddress dst) const;
 

@@ -30,6 +30,12 @@ class FibreLink : public sc_core::sc_module {
   const LinkDirectionStats& down_stats() const { return dir_[0].stats; }  // parent -> child
   const LinkDirectionStats& up_stats() const { return dir_[1].stats; }    // child -> parent
 
+  // Snapshots (hw/bus/state_archive.h): per direction the frames serialising, in flight and
+  // waiting, the occupancy and statistics. at_rest: each of the four threads waits for work or
+  // for its frame's time (the sites it resumes from; serialiser(), receiver()).
+  void state(StateArchive& a);
+  bool at_rest() const;
+
  private:
   struct End : BusController {
     FibreLink* link = nullptr;
@@ -38,25 +44,34 @@ class FibreLink : public sc_core::sc_module {
     void deliver(const FramePtr& f) override;
     void sent(const FramePtr& f) override;
   };
+  // Where a thread waits: for work (Idle), for its frame's time (Busy: the serialiser until
+  // serialised_at, the receiver until the head of in_flight arrives); Running between.
+  enum class Site : uint8_t { Running, Idle, Busy };
   struct Direction {
     std::deque<FramePtr> to_serialise;
     std::deque<std::pair<sc_core::sc_time, FramePtr>> in_flight;
     unsigned occupancy = 0;
     sc_core::sc_event queued, launched;
     LinkDirectionStats stats;
+    Site serialiser = Site::Running, receiver = Site::Running;
+    sc_core::sc_time serialised_at;
   };
   void serialiser(unsigned d);
+  void serialised(unsigned d);
   void serialise_down() { serialiser(0); }
   void serialise_up() { serialiser(1); }
   void receive_down() { receiver(0); }
   void receive_up() { receiver(1); }
   void receiver(unsigned d);
+  void arrived(unsigned d);
 
   FibreParams p_;
   std::array<CentrenetBus*, 2> bus_;
   std::array<unsigned, 2> port_;
   std::array<End, 2> end_;
   std::array<Direction, 2> dir_;
+  bool restored_ = false;  // built from a snapshot: the threads resume
+  sc_core::sc_time restored_at_;
 };
 
 }  // namespace testbed::centrenet

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "state_archive.h"
+
 namespace testbed::centrenet {
 
 // A board's Centrenet address: the node (bus) it sits on and its slot on that bus.
@@ -40,5 +42,45 @@ struct Frame {
 };
 
 using FramePtr = std::shared_ptr<const Frame>;
+
+// Frames in a snapshot are saved by value by each holder (a bus queue, a link, an input queue)
+// and rebuilt on restore. A broadcast frame shared by several holders comes back as equal
+// copies: identity does not matter, since frames are const once posted and no model compares
+// frame pointers (ids and contents are what traces and tests see).
+inline void frame_state(StateArchive& a, Frame& f) {
+  a.io(f.id).io(f.src.node).io(f.src.slot).io(f.dst.node).io(f.dst.slot).io(f.payload).io(f.posted);
+}
+// A held frame, or none.
+template <class F> void frame_state(StateArchive& a, std::shared_ptr<F>& p) {
+  bool held = p != nullptr;
+  a.io(held);
+  if (!a.loading()) {
+    if (held) {
+      Frame copy = *p;
+      frame_state(a, copy);
+    }
+    return;
+  }
+  p.reset();
+  if (!held) return;
+  auto f = std::make_shared<Frame>();
+  frame_state(a, *f);
+  p = std::move(f);
+}
+// A queue of frames.
+template <class Q> void frames_state(StateArchive& a, Q& q) {
+  uint64_t n = q.size();
+  a.io(n);
+  if (!a.loading()) {
+    for (auto& f : q) frame_state(a, f);
+    return;
+  }
+  q.clear();
+  for (uint64_t i = 0; i < n; ++i) {  // a count past the bytes left stops at the first frame short
+    typename Q::value_type f;
+    frame_state(a, f);
+    q.push_back(std::move(f));
+  }
+}
 
 }  // namespace testbed::centrenet

@@ -239,66 +239,99 @@ void NetworkInterface::rx_command(uint32_t v) {
 
 // ---- DMA engine ---------------------------------------------------------------------------
 
-bool NetworkInterface::dma_move(bool to_memory, uint32_t addr, uint8_t* data, uint32_t len) {
+// The next piece of a DMA transfer of `len` bytes at `addr` of which dma_done_ have moved: all of
+// it in the buffer memory, one burst in RAM. Advances dma_done_, then waits for the piece's time
+// (the engine's resumable site). False: RAM refused the burst (nothing waited).
+bool NetworkInterface::dma_piece(bool to_memory, uint32_t addr, uint8_t* data, uint32_t len) {
   if (in_buffer(addr, len)) {
     uint8_t* m = &buffer_[addr - TB_NET_BASE - kBufferOffset];
     if (to_memory) std::memcpy(m, data, len);
     else std::memcpy(data, m, len);
     uint64_t words = (uint64_t(len) + 1) / 2;
     stats_.dma_buffer_words += words;
-    wait(p_.buffer_word_time * double(words));
+    dma_done_ = len;
+    dma_wait(p_.buffer_word_time * double(words));
     return true;
   }
   tlm::tlm_generic_payload& g = dma_gp_;
-  for (uint32_t done = 0; done < len;) {
-    uint32_t n = std::min(len - done, p_.dma_burst_bytes);
-    set_access(g, to_memory ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, uint64_t(addr) + done, data + done, n);
-    sc_time d = SC_ZERO_TIME;
-    dma->b_transport(g, d);
-    if (!g.is_response_ok()) return false;
-    uint64_t words = (uint64_t(n) + 1) / 2;
-    sc_time hold = d + p_.ram_word_time * double(words);
-    sc_time now = sc_time_stamp();
-    sc_time start = mem_port_ ? mem_port_->claim(SharedMemoryPort::kDma, now, hold) : now;
-    stats_.dma_ram_words += words;
-    stats_.dma_ram_time += hold;
-    wait(start - now + hold);
-    done += n;
-  }
+  uint32_t done = dma_done_;
+  uint32_t n = std::min(len - done, p_.dma_burst_bytes);
+  set_access(g, to_memory ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND, uint64_t(addr) + done, data + done, n);
+  sc_time d = SC_ZERO_TIME;
+  dma->b_transport(g, d);
+  if (!g.is_response_ok()) return false;
+  uint64_t words = (uint64_t(n) + 1) / 2;
+  sc_time hold = d + p_.ram_word_time * double(words);
+  sc_time now = sc_time_stamp();
+  sc_time start = mem_port_ ? mem_port_->claim(SharedMemoryPort::kDma, now, hold) : now;
+  stats_.dma_ram_words += words;
+  stats_.dma_ram_time += hold;
+  dma_done_ = done + n;
+  dma_wait(start - now + hold);
   return true;
 }
 
+void NetworkInterface::dma_wait(const sc_time& t) {
+  engine_wake_ = sc_time_stamp() + t;
+  engine_site_ = EngineSite::Dma;
+  wait(t);
+  engine_site_ = EngineSite::Running;
+}
+
+void NetworkInterface::run_job(bool resumed) {
+  if (job_.gather) run_gather(resumed);
+  else run_storeback(resumed);
+}
+
 // The frame being gathered and the bytes being stored back are members, not locals: the
-// engine waits during DMA, and a simulation may stop there.
-void NetworkInterface::run_gather(const Job& j) {
-  gathering_ = std::make_shared<Frame>();
+// engine waits during DMA, and a simulation may stop (or be saved) there. `resumed`: the engine
+// comes back from a snapshot taken during this job's DMA and goes on where it was.
+void NetworkInterface::run_gather(bool resumed) {
+  const Job& j = job_;
+  auto pair_len = [&j](unsigned k) { return j.desc[2 + j.operands + 2 * k]; };
+  if (!resumed) {
+    gathering_ = std::make_shared<Frame>();
+    Frame* f = gathering_.get();
+    f->src = self_;
+    f->dst = header_dest(j.desc[0]);
+    f->id = uint64_t(self_.node) << 40 | uint64_t(self_.slot) << 32 | ++seq_;
+    size_t total = 4 + 4 * size_t(j.operands);
+    for (unsigned k = 0; k < j.pairs; ++k) total += pair_len(k);
+    f->payload.resize(total);
+    for (unsigned i = 0; i <= j.operands; ++i) put_be(&f->payload[4 * i], 4, j.desc[i]);
+    dma_pair_ = 0;
+    dma_done_ = 0;
+  }
   Frame* f = gathering_.get();
-  f->src = self_;
-  f->dst = header_dest(j.desc[0]);
-  f->id = uint64_t(self_.node) << 40 | uint64_t(self_.slot) << 32 | ++seq_;
-  auto& pl = f->payload;
-  pl.resize(4 + 4 * j.operands);
-  for (unsigned i = 0; i <= j.operands; ++i) put_be(&pl[4 * i], 4, j.desc[i]);
-  for (unsigned k = 0; k < j.pairs; ++k) {
-    uint32_t addr = j.desc[1 + j.operands + 2 * k], len = j.desc[2 + j.operands + 2 * k];
-    size_t at = pl.size();
-    pl.resize(at + len);
-    if (!dma_move(false, addr, pl.data() + at, len)) {
-      gathering_.reset();
-      launch_busy_ = false;
-      set_error(kDmaRange);  // the message is not sent
-      return;
+  size_t at = 4 + 4 * size_t(j.operands);
+  for (unsigned k = 0; k < dma_pair_; ++k) at += pair_len(k);
+  for (; dma_pair_ < j.pairs; ++dma_pair_) {
+    uint32_t addr = j.desc[1 + j.operands + 2 * dma_pair_], len = pair_len(dma_pair_);
+    while (dma_done_ < len) {
+      if (!dma_piece(false, addr, f->payload.data() + at, len)) {
+        gathering_.reset();
+        launch_busy_ = false;
+        set_error(kDmaRange);  // the message is not sent
+        return;
+      }
     }
+    at += len;
+    dma_done_ = 0;
   }
   f->posted = sc_time_stamp();
   launch_busy_ = false;
   bus_.post(port_, std::move(gathering_));
 }
 
-void NetworkInterface::run_storeback(const Job& j) {
-  const Frame& head = *inq_.front();  // pinned: pops are refused while a storeback runs
-  storing_.assign(head.payload.begin() + j.sb_offset, head.payload.begin() + j.sb_offset + j.sb_len);
-  bool ok = dma_move(true, j.sb_addr, storing_.data(), j.sb_len);
+void NetworkInterface::run_storeback(bool resumed) {
+  const Job& j = job_;
+  if (!resumed) {
+    const Frame& head = *inq_.front();  // pinned: pops are refused while a storeback runs
+    storing_.assign(head.payload.begin() + j.sb_offset, head.payload.begin() + j.sb_offset + j.sb_len);
+    dma_done_ = 0;
+  }
+  bool ok = true;
+  while (ok && dma_done_ < j.sb_len) ok = dma_piece(true, j.sb_addr, storing_.data(), j.sb_len);
   storeback_busy_ = false;
   if (!ok) return set_error(kDmaRange);  // the message stays at the head
   ++stats_.storebacks;
@@ -313,13 +346,76 @@ void NetworkInterface::run_storeback(const Job& j) {
 }
 
 void NetworkInterface::engine() {
-  for (;;) {
-    while (jobs_.empty()) wait(job_ev_);
-    Job j = jobs_.front();
-    jobs_.pop_front();
-    if (j.gather) run_gather(j);
-    else run_storeback(j);
+  if (restored_) {  // back to the wait the snapshot found the engine in, then on from there
+    wait(restored_at_);
+    if (engine_site_ == EngineSite::Idle) {
+      wait(job_ev_);
+      engine_site_ = EngineSite::Running;
+    } else if (engine_site_ == EngineSite::Dma) {
+      wait(engine_wake_ - sc_time_stamp());
+      engine_site_ = EngineSite::Running;
+      run_job(true);
+    }
   }
+  for (;;) {
+    while (jobs_.empty()) {
+      engine_site_ = EngineSite::Idle;
+      wait(job_ev_);
+      engine_site_ = EngineSite::Running;
+    }
+    job_ = jobs_.front();
+    jobs_.pop_front();
+    run_job(false);
+  }
+}
+
+// ---- snapshots ----------------------------------------------------------------------------
+
+void NetworkInterface::job_state(StateArchive& a, Job& j) {
+  a.io(j.gather).io(j.desc).io(j.operands).io(j.pairs).io(j.sb_addr).io(j.sb_offset).io(j.sb_len).io(j.pop);
+  if (a.loading() && (j.operands >= kDescriptorWords || 1 + j.operands + 2 * j.pairs > kDescriptorWords))
+    throw StateError("snapshot: a network interface job's descriptor does not fit (operands " +
+                     std::to_string(j.operands) + ", pairs " + std::to_string(j.pairs) + ")");
+}
+
+void NetworkInterface::state(StateArchive& a) {
+  a.section(name()).expect("mode", int(p_.mode)).expect("input queue messages", p_.input_queue_messages);
+  a.expect("output queue messages", p_.output_queue_messages).expect("buffer bytes", uint64_t(buffer_.size()));
+  register_state(a);
+  a.io(desc_).io(ctrl_).io(sb_addr_).io(sb_offset_).io(sb_len_).io(error_);
+  a.raw(buffer_.data(), buffer_.size());  // in place: the register map points into it
+  frames_state(a, inq_);
+  a.io(inq_bytes_);
+  uint64_t jobs = jobs_.size();
+  a.io(jobs);
+  if (a.loading()) jobs_.clear();
+  for (uint64_t k = 0; k < jobs; ++k) {
+    Job j = a.loading() ? Job{} : jobs_[size_t(k)];
+    job_state(a, j);
+    if (a.loading()) jobs_.push_back(j);
+  }
+  a.io(launch_busy_).io(storeback_busy_).io(seq_);
+  frame_state(a, gathering_);
+  a.io(storing_);
+  NiStats& s = stats_;
+  a.io(s.launches).io(s.messages_sent).io(s.bytes_sent).io(s.messages_received).io(s.bytes_received);
+  a.io(s.storebacks).io(s.storeback_bytes).io(s.pops).io(s.dma_ram_words).io(s.dma_buffer_words);
+  a.io(s.dma_ram_time).io(s.bad_accesses).io(s.errors);
+  a.io(engine_site_).io(engine_wake_).io(dma_pair_).io(dma_done_);
+  job_state(a, job_);
+  // The pin, its depth signal and the line's level, put back without an edge (restorable_signal.h;
+  // the line's sink, the board's interrupt controller, restores what it saw itself).
+  bool pin = irq.read(), level = irq_.level();
+  unsigned depth = in_queue.read();
+  a.io(pin).io(level).io(depth);
+  if (!a.loading()) return;
+  if (engine_site_ == EngineSite::Dma && (job_.gather ? !gathering_ : inq_.empty() || storing_.size() < job_.sb_len))
+    throw StateError("snapshot: " + std::string(name()) + ": a DMA job without its message");
+  irq.restore(pin);
+  in_queue.restore(depth);
+  irq_.restore_level(level);
+  restored_ = true;
+  restored_at_ = a.when();
 }
 
 }  // namespace testbed::centrenet

@@ -34,6 +34,7 @@
 #include "irq_line.h"
 #include "memory_port.h"
 #include "register_target.h"
+#include "restorable_signal.h"
 
 namespace testbed::centrenet {
 
@@ -110,8 +111,8 @@ class NetworkInterface : public RegisterTarget, public BusController {
  public:
   tlm::tlm_target_socket<32>& target;  // the register socket (RegisterTarget::socket)
   tlm_utils::simple_initiator_socket_optional<NetworkInterface> dma;
-  sc_core::sc_signal<bool> irq;  // the interrupt line, observable (waveforms, tests)
-  sc_core::sc_signal<unsigned> in_queue;  // frames in the input queue (waveforms: the network's VCD)
+  testbed::RestorableSignal<bool> irq;  // the interrupt line, observable (waveforms, tests)
+  testbed::RestorableSignal<unsigned> in_queue;  // frames in the input queue (waveforms: the network's VCD)
   // The interrupt output, as every device has it: given the new level whenever `irq` changes
   // (a board: ni.irq_line().connect([&](bool l) { board.set_irq(testbed::IrqSource::Net, l); })).
   testbed::IrqLine& irq_line() { return irq_; }
@@ -130,6 +131,13 @@ class NetworkInterface : public RegisterTarget, public BusController {
   void on_receive(std::function<void(const Frame&)> f) { on_receive_ = std::move(f); }
   size_t input_count() const { return inq_.size(); }
   uint8_t* buffer() { return buffer_.data(); }
+
+  // Snapshots (hw/bus/state_archive.h): registers, buffer memory, queues, the job the DMA engine
+  // runs and how far it got, statistics, the interrupt's level. at_rest: the engine waits for a
+  // job or for a DMA piece's time (the sites it resumes from). A restored interface's engine
+  // waits until the snapshot's time, then redoes that wait (engine()).
+  void state(StateArchive& a);
+  bool at_rest() const { return engine_site_ != EngineSite::Running; }
 
   // BusController
   bool can_accept(const Frame& f) const override;
@@ -159,10 +167,13 @@ class NetworkInterface : public RegisterTarget, public BusController {
 
   uint32_t check_dma_range(uint32_t addr, uint32_t len);  // kOk or kDmaRange
   bool in_buffer(uint32_t addr, uint32_t len) const;
-  bool dma_move(bool to_memory, uint32_t addr, uint8_t* data, uint32_t len);
+  bool dma_piece(bool to_memory, uint32_t addr, uint8_t* data, uint32_t len);
+  void dma_wait(const sc_core::sc_time& t);
   void engine();
-  void run_gather(const Job& j);
-  void run_storeback(const Job& j);
+  void run_job(bool resumed);
+  void run_gather(bool resumed);
+  void run_storeback(bool resumed);
+  static void job_state(StateArchive& a, Job& j);
 
   BoardAddress self_;
   NiParams p_;
@@ -187,6 +198,17 @@ class NetworkInterface : public RegisterTarget, public BusController {
   std::vector<uint8_t> storing_;
   tlm::tlm_generic_payload dma_gp_;      // the bytes the engine is storing back
   NiStats stats_;
+  // The engine: where it waits (for a job; for a DMA piece's time, until engine_wake_; Running
+  // between), the job it runs, and its progress: pair dma_pair_ of a gather (storeback: one
+  // range), dma_done_ bytes of that range moved.
+  enum class EngineSite : uint8_t { Running, Idle, Dma };
+  EngineSite engine_site_ = EngineSite::Running;
+  sc_core::sc_time engine_wake_;
+  Job job_;
+  unsigned dma_pair_ = 0;
+  uint32_t dma_done_ = 0;
+  bool restored_ = false;  // built from a snapshot: the engine resumes (engine())
+  sc_core::sc_time restored_at_;
 };
 
 }  // namespace testbed::centrenet
