@@ -199,8 +199,8 @@ struct TestMachine {
       std::vector<BoardAddress> others;
       for (BoardAddress a : rig.addrs)
         if (a != me) others.push_back(a);
-      drivers.push_back(std::make_unique<Driver>(("driver_" + tag).c_str(), rig.host(me), ni, rig.mem(me).data(), others,
-                                                 unsigned(i), s.messages, log));
+      drivers.push_back(std::make_unique<Driver>(("driver_" + tag).c_str(), rig.host(me), ni, rig.mem(me).data(),
+                                                 others, unsigned(i), s.messages, log));
       watchers.push_back(std::make_unique<Watcher>(("watch_" + tag).c_str(), ni, log));
     }
   }
@@ -230,17 +230,17 @@ struct TestMachine {
       NetworkInterface& ni = rig.ni(rig.addrs[i]);
       const NiStats& s = ni.stats();
       os << ni.basename() << " bytes " << s.bytes_sent << "/" << s.bytes_received << " storeback " << s.storeback_bytes
-         << " pops " << s.pops << " ram time " << s.dma_ram_time.value() << " ram " << fnv(rig.ram[i]->data(), rig.ram[i]->size())
-         << " buffer " << fnv(ni.buffer(), kBufferBytes) << " pin " << ni.irq.read() << " depth " << ni.in_queue.read()
-         << " line " << ni.irq_line().level() << " inputs " << ni.input_count() << " port " << ports[i]->free_at().value()
-         << " dma claims " << ports[i]->stats(SharedMemoryPort::kDma).claims << "\n";
+         << " pops " << s.pops << " ram time " << s.dma_ram_time.value() << " ram "
+         << fnv(rig.ram[i]->data(), rig.ram[i]->size()) << " buffer " << fnv(ni.buffer(), kBufferBytes) << " pin "
+         << ni.irq.read() << " depth " << ni.in_queue.read() << " line " << ni.irq_line().level() << " inputs "
+         << ni.input_count() << " port " << ports[i]->free_at().value() << " dma claims " << ports[i]->stats(SharedMemoryPort::kDma).claims << "\n";
     }
     for (unsigned n = 0; n < rig.net->config().nodes.size(); ++n) {
       const BusStats& b = rig.net->bus(n).stats();
       os << "bus" << n << " busy " << b.busy_time.value();
       for (const PortStats& p : b.ports)
-        os << " [" << p.queue_delay_total.value() << " " << p.queue_delay_max.value() << " " << p.backpressure_frames << " "
-           << p.backpressure_time.value() << "]";
+        os << " [" << p.queue_delay_total.value() << " " << p.queue_delay_max.value() << " " << p.backpressure_frames
+           << " " << p.backpressure_time.value() << "]";
       os << "\n";
       if (FibreLink* l = rig.net->uplink(n))
         os << "link" << n << " " << l->down_stats().busy_time.value() << " " << l->up_stats().busy_time.value() << "\n";
@@ -389,7 +389,8 @@ void check_round_trips(const Scenario& s) {
     // Every thread waits where it resumes from between any two steps, traffic or not: the
     // snapshot is taken at the time asked (or at the instant's end, when events fall on it).
     EXPECT_LT(when - s.snapshots[k].value(), sc_time(1, SC_US).value()) << "snapshot " << k;
-    ASSERT_TRUE(in_child([&] { restore(s, dir, snap, tag); }, err, dir(tag + ".err"))) << "snapshot " << k << ": " << err;
+    ASSERT_TRUE(in_child([&] { restore(s, dir, snap, tag); }, err, dir(tag + ".err")))
+        << "snapshot " << k << ": " << err;
     size_t at = std::stoul(read_file(dir("at" + std::to_string(k))));
     ASSERT_LT(at, u.size());
     EXPECT_EQ(read_file(dir(tag + ".log")), join(u, at)) << "snapshot " << k << " at " << when << " ps";

@@ -142,6 +142,7 @@ class StateArchive {
   StateArchive& raw(void* p, size_t n) {
     if (loading()) {
       need(n);
+      if (n == 0) return *this;  // an empty vector's data() may be null: memcpy must not see it
       std::memcpy(p, in_->data() + pos_, n);
       pos_ += n;
     } else {

@@ -214,7 +214,8 @@ void CentrenetBus::state(StateArchive& a) {
     throw StateError("snapshot: " + std::string(name()) + ": a port past the bus's " + std::to_string(ports_.size()));
   for (unsigned t : targets_)
     if (t >= ports_.size() || !ports_[t].ctl)
-      throw StateError("snapshot: " + std::string(name()) + ": a receiver on port " + std::to_string(t) + " that is not attached");
+      throw StateError("snapshot: " + std::string(name()) + ": a receiver on port " + std::to_string(t) +
+                       " that is not attached");
   if (site_ == Site::Transfer && !current_)
     throw StateError("snapshot: " + std::string(name()) + ": a transfer without its frame");
   sig_owner_.restore(owner);
