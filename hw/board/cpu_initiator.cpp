@@ -163,6 +163,7 @@ bool CpuInitiator::at_rest() const {
 // Each mapped page of both spaces: (page, memory, offset, writable, wait states).
 void CpuInitiator::fast_pages(StateArchive& a) {
   a.section("fast pages");
+  if (a.loading()) cpu_.unmap_all_fast();
   for (int sp = 0; sp < 2; ++sp) {
     m68k::Space space = m68k::Space(sp);
     std::vector<uint32_t> pages;
@@ -170,7 +171,6 @@ void CpuInitiator::fast_pages(StateArchive& a) {
       for (uint32_t pg = 0; pg < (1u << (TB_ADDRESS_BITS - 10)); ++pg)
         if (cpu_.fast_host(space, pg << 10)) pages.push_back(pg);
     a.io(pages);
-    if (a.loading()) cpu_.unmap_all_fast();
     for (uint32_t pg : pages) {
       if (pg >= (1u << (TB_ADDRESS_BITS - 10))) throw StateError("snapshot: a fast page past the address space");
       uint8_t* host = a.loading() ? nullptr : cpu_.fast_host(space, pg << 10);

@@ -13,6 +13,7 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <iterator>
 #include <stdexcept>
 
 namespace testbed {
@@ -132,7 +133,7 @@ void FileService::handle() {
   reply(f ? Ok : IoError);
 }
 
-// The protocol's state between bytes; the folders' files are the host's (a restored run finds
+// The protocol's state between bytes, and the files the guest stored (a restored run finds
 // what the first run wrote there).
 void FileService::state(StateArchive& a) {
   a.section("file service");
@@ -143,6 +144,21 @@ void FileService::state(StateArchive& a) {
     std::vector<std::string> v(s->begin(), s->end());
     a.io(v);
     if (a.loading()) *s = std::set<std::string>(v.begin(), v.end());
+  }
+  // The files the guest stored during the run go with it: a restored run's folder has them too.
+  for (const std::string& name : received_) {
+    std::string path = down_ + "/" + name;
+    std::vector<uint8_t> bytes;
+    if (!a.loading()) {
+      std::ifstream in(path, std::ios::binary);
+      if (!in) throw StateError("snapshot: " + path + ": a file the guest stored is gone from the host's folder");
+      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    a.io(bytes);
+    if (!a.loading()) continue;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    if (!out) throw StateError("snapshot: " + path + ": cannot write a file the guest had stored");
   }
 }
 

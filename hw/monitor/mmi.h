@@ -10,6 +10,7 @@ namespace testbed::monitor {
 class Mmi : public RegisterTarget {
  public:
   Mmi(sc_core::sc_module_name name, MonitorContext& ctx);
+  void state(StateArchive& a);  // monitor_state.cpp
 
  private:
   void before_access(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;

@@ -43,6 +43,7 @@ uint64_t Monitor::bad_accesses() const {
 void Monitor::catch_up() { engine_.advance_to(ctx_.clock_at(sc_core::sc_time_stamp())); }
 
 void Monitor::wake() {
+  if (restored_ && sc_core::sc_time_stamp() < restored_at_) return;  // the start run; armed in state()
   armed_at_ = MonitorEngine::kNever;
   bool was_empty = engine_.mmi_fill() == 0;
   catch_up();

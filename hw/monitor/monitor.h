@@ -57,6 +57,9 @@ class Monitor : public sc_core::sc_module {
   // Notified when the MMI FIFO holds data (at the clock of the push that filled it).
   const sc_core::sc_event& mmi_data_event() const { return data_event_; }
   uint64_t bad_accesses() const;
+  // Snapshots (README "Snapshots"): the engine, the SMIs' and MMI's registers, the armed wake-up.
+  // Its one process is a method with nothing in flight between kernel steps: always at rest.
+  void state(StateArchive& a);
 
  private:
   void wake();
@@ -70,6 +73,8 @@ class Monitor : public sc_core::sc_module {
   std::unique_ptr<Mmi> mmi_;
   sc_core::sc_event wake_event_, data_event_;
   uint64_t armed_at_ = MonitorEngine::kNever;
+  bool restored_ = false;  // built from a snapshot: nothing to do before restored_at_
+  sc_core::sc_time restored_at_;
 };
 
 }  // namespace testbed::monitor

@@ -24,6 +24,9 @@
 #include <limits>
 #include <vector>
 
+namespace testbed {
+class StateArchive;
+}
 namespace testbed::monitor {
 
 class MonitorEngine {
@@ -77,6 +80,9 @@ class MonitorEngine {
 
   void set_probe(MonitorProbe* p) { probe_ = p; }
   void set_observer(MonitorObserver* o) { obs_ = o; }
+  // Its state in a snapshot (monitor_state.cpp, with the SystemC modules: the engine stays free
+  // of SystemC).
+  void state(StateArchive& a);
   MonitorObserver* observer() const { return obs_; }  // to chain another observer in front
 
  private:

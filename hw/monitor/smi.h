@@ -10,6 +10,7 @@ class Smi : public RegisterTarget {
  public:
   Smi(sc_core::sc_module_name name, unsigned number, MonitorContext& ctx);
   unsigned number() const { return number_; }
+  void state(StateArchive& a);  // monitor_state.cpp
 
  private:
   void before_access(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) override;

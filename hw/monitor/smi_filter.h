@@ -9,6 +9,9 @@
 #include <array>
 #include <cstdint>
 
+namespace testbed {
+class StateArchive;
+}
 namespace testbed::monitor {
 
 class SmiFilter {
@@ -39,6 +42,7 @@ class SmiFilter {
   bool read(unsigned offset, uint64_t ticks, uint32_t& value) const;
 
   uint8_t generation() const { return gen_; }
+  void state(StateArchive& a);  // monitor_state.cpp
   uint32_t passed(unsigned cls) const { return passed_.at(cls); }
   uint32_t filtered(unsigned cls) const { return filtered_.at(cls); }
   uint32_t guard_drops() const { return guard_drops_; }

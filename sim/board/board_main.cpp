@@ -14,6 +14,7 @@
 #include "rsp_server.h"
 #include "restore_at_start.h"
 #include "snapshot_file.h"
+#include "snapshot_point.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -192,14 +193,7 @@ bool simulate(Board& board, const BoardOptions& o, const SnapshotOptions& snap, 
   // The run's end is absolute: a restored kernel starts at 0 and its machine at the snapshot's time.
   sc_core::sc_time end = o.max_cycles ? period * double(o.max_cycles) : sc_core::sc_max_time();
   if (!snap.save.empty()) {
-    sc_core::sc_time at(snap.at_ms, sc_core::SC_MS);
-    if (at < end) sc_core::sc_start(at - sc_core::sc_time_stamp());
-    // A step at a time to the first instant at which every process waits where it resumes from.
-    while (sc_core::sc_get_status() == sc_core::SC_PAUSED && sc_core::sc_time_stamp() < end &&
-           (!board.at_rest() || sc_core::sc_pending_activity_at_current_time()))
-      sc_core::sc_start(sc_core::sc_pending_activity_at_current_time() ? sc_core::SC_ZERO_TIME
-                                                                        : sc_core::sc_time_to_pending_activity());
-    if (sc_core::sc_get_status() != sc_core::SC_PAUSED || sc_core::sc_time_stamp() >= end) {
+    if (!snapshot::run_to_rest(sc_core::sc_time(snap.at_ms, sc_core::SC_MS), end, [&] { return board.at_rest(); })) {
       std::fprintf(stderr, "testbed-board: error: the run ended before %g ms: no snapshot written\n", snap.at_ms);
       return false;
     }

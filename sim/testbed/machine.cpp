@@ -206,55 +206,68 @@ uint64_t Machine::progress() {
 // its end, no change for script_idle ends it as the session's end. The samples only read
 // counters, so the run's traces are those of a run without the watch.
 void Machine::watch_progress() {
-  if (spec_.interactive || spec_.console_tcp || spec_.no_progress == sc_core::SC_ZERO_TIME) watch_ = false;
-  if (!watch_) return;  // (disable_progress_watch() is called before the run starts)
-  sc_core::sc_time step = spec_.no_progress;
-  if (operator_ && operator_->script_done() == false && !spec_.input.empty() && spec_.script_idle < step)
-    step = spec_.script_idle;
-  uint64_t last = progress();
-  for (;;) {
-    sc_core::wait(step);
+  if (watch_restored_) {
+    sc_core::wait(restored_at_);
     if (!watch_) return;
-    // A script line waiting for a prompt that does not come, while a program runs and prints
-    // (progress, so the stall below never fires): stopped, naming the line and what it waits for.
-    // A tenth of the way there it is said on stderr, once per line (an upload over the LAN link
-    // may take a minute; a spinning program would take the whole limit).
-    sc_core::sc_time since;
-    std::string what;
-    if (spec_.script_wait != sc_core::SC_ZERO_TIME && operator_ && operator_->waiting(since, what)) {
-      sc_core::sc_time waited = sc_core::sc_time_stamp() - since;
-      if (waited >= spec_.script_wait) {
-        script_stuck_ = what;
-        sc_core::sc_stop();
-        return;
-      }
-      if (waited >= spec_.script_wait / 10.0 && what != script_noted_) {
-        script_noted_ = what;
-        std::ostringstream w;
-        w << std::fixed << std::setprecision(3) << waited.to_seconds() << " s";
-        std::cerr << "testbed: the session script's " << what << " has waited " << w.str()
-                  << "; the run stops at " << spec_.script_wait
-                  << " (run.script_wait_ms). A program's output is not the shell's prompt: "
-                     "`@wait TEXT` before the line waits for the program's" << std::endl;
-      }
-    }
-    uint64_t now = progress();
-    if (now != last) {
-      last = now;
-      last_progress_ = sc_core::sc_time_stamp();
-      continue;
-    }
-    sc_core::sc_time quiet = sc_core::sc_time_stamp() - last_progress_;
-    if (operator_ && operator_->script_done() && quiet >= spec_.script_idle) {
-      script_ended_ = true;
-      sc_core::sc_stop();
-      return;
-    }
-    if (quiet < spec_.no_progress) continue;
-    stalled_ = true;
-    sc_core::sc_stop();
-    return;
+    sc_core::wait(watch_wake_ - sc_core::sc_time_stamp());
+    if (!watch_sample()) return;
+  } else {
+    if (spec_.interactive || spec_.console_tcp || spec_.no_progress == sc_core::SC_ZERO_TIME) watch_ = false;
+    if (!watch_) return;  // (disable_progress_watch() is called before the run starts)
+    watch_step_ = spec_.no_progress;
+    if (operator_ && operator_->script_done() == false && !spec_.input.empty() && spec_.script_idle < watch_step_)
+      watch_step_ = spec_.script_idle;
+    watch_last_ = progress();
   }
+  for (;;) {
+    watch_wake_ = sc_core::sc_time_stamp() + watch_step_;
+    sc_core::wait(watch_step_);
+    if (!watch_sample()) return;
+  }
+}
+
+// One sample of the watch: false when it ended the run (or was turned off).
+bool Machine::watch_sample() {
+  if (!watch_) return false;
+  // A script line waiting for a prompt that does not come, while a program runs and prints
+  // (progress, so the stall below never fires): stopped, naming the line and what it waits for.
+  // A tenth of the way there it is said on stderr, once per line (an upload over the LAN link
+  // may take a minute; a spinning program would take the whole limit).
+  sc_core::sc_time since;
+  std::string what;
+  if (spec_.script_wait != sc_core::SC_ZERO_TIME && operator_ && operator_->waiting(since, what)) {
+    sc_core::sc_time waited = sc_core::sc_time_stamp() - since;
+    if (waited >= spec_.script_wait) {
+      script_stuck_ = what;
+      sc_core::sc_stop();
+      return false;
+    }
+    if (waited >= spec_.script_wait / 10.0 && what != script_noted_) {
+      script_noted_ = what;
+      std::ostringstream w;
+      w << std::fixed << std::setprecision(3) << waited.to_seconds() << " s";
+      std::cerr << "testbed: the session script's " << what << " has waited " << w.str()
+                << "; the run stops at " << spec_.script_wait
+                << " (run.script_wait_ms). A program's output is not the shell's prompt: "
+                   "`@wait TEXT` before the line waits for the program's" << std::endl;
+    }
+  }
+  uint64_t now = progress();
+  if (now != watch_last_) {
+    watch_last_ = now;
+    last_progress_ = sc_core::sc_time_stamp();
+    return true;
+  }
+  sc_core::sc_time quiet = sc_core::sc_time_stamp() - last_progress_;
+  if (operator_ && operator_->script_done() && quiet >= spec_.script_idle) {
+    script_ended_ = true;
+    sc_core::sc_stop();
+    return false;
+  }
+  if (quiet < spec_.no_progress) return true;
+  stalled_ = true;
+  sc_core::sc_stop();
+  return false;
 }
 
 // The kernel's process table through the board's debug path (no bus timing, no side effects),
@@ -337,9 +350,43 @@ void Machine::write_cycle_profiles(std::ostream& os) const {
   }
 }
 
+void Machine::state(StateArchive& a) {
+  a.section(name()).expect("boards", uint64_t(boards_.size()));
+  if (rtl_monitor_) throw StateError("snapshot: the RTL monitor (monitor.model = \"rtl\") cannot be saved yet");
+  if (!vcds_.empty()) throw StateError("snapshot: bus VCDs (trace.boards_vcd) cannot be continued from a snapshot yet");
+  if (!profiles_.empty()) throw StateError("snapshot: cycle profiles (trace.cycle_profile) cannot be saved yet");
+  monitor_->state(a);
+  net_->state(a);
+  for (auto& b : boards_) b->state(a);
+  for (auto& c : consoles_) c->state(a);
+  a.section("machine").expect("link", link_ != nullptr).expect("probe", probe_ != nullptr).expect("latency", latency_ != nullptr);
+  if (link_) link_->state(a);
+  if (probe_) {
+    uint64_t n = probe_->records.size();
+    a.io(n);
+    if (a.loading()) probe_->records.assign(size_t(n), monitor::ProbeRecord{});
+    for (auto& r : probe_->records) a.io(r.clock).io(r.smi).io(r.word).io(r.kept);
+    a.io(probe_->filtered);
+  }
+  if (latency_) latency_->state(a);
+  a.io(finished_).io(watch_).io(stalled_).io(script_ended_).io(script_stuck_).io(script_noted_).io(last_progress_);
+  a.io(watch_last_).io(watch_step_).io(watch_wake_);
+  if (!a.loading()) return;
+  watch_restored_ = true;
+  restored_at_ = a.when();
+}
+
+bool Machine::at_rest() const {
+  for (auto& b : boards_)
+    if (!b->at_rest()) return false;
+  return net_->at_rest();
+}
+
+// To the end or the absolute time limit (the kernel may have paused for a snapshot, or be a
+// restored one whose machine starts at the snapshot's time).
 void Machine::run() {
   if (spec_.stop_time == sc_core::SC_ZERO_TIME) sc_core::sc_start();
-  else sc_core::sc_start(spec_.stop_time);
+  else if (sc_core::sc_time_stamp() < spec_.stop_time) sc_core::sc_start(spec_.stop_time - sc_core::sc_time_stamp());
   if (monitor_) monitor_->catch_up();
 }
 

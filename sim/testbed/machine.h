@@ -72,6 +72,13 @@ class Machine : public sc_core::sc_module {
   // Whether the guest sent `name` over the LAN link during this run.
   bool received(const std::string& name) const { return link_ && link_->received(name); }
 
+  // Snapshots (README "Snapshots"): every model of the machine in a fixed order, and the host's
+  // side of its lines (consoles, the LAN link). at_rest(): every process waits where it can be
+  // resumed (the machine then can be saved). Refuses, naming it, what cannot be saved yet: the
+  // RTL monitor, bus VCDs, cycle profiles, an interactive or TCP console.
+  void state(StateArchive& a);
+  bool at_rest() const;
+
  private:
   MachineSpec spec_;
   std::unique_ptr<monitor::Monitor> monitor_;
@@ -97,6 +104,12 @@ class Machine : public sc_core::sc_module {
   uint64_t progress();  // a count that any progress increases
   void watch_progress();
   bool watch_ = true, stalled_ = false, script_ended_ = false;
+  // The watch's sample and when it wakes next (a restored watch waits out the rest of its step).
+  uint64_t watch_last_ = 0;
+  sc_core::sc_time watch_step_, watch_wake_;
+  bool watch_restored_ = false;
+  sc_core::sc_time restored_at_;
+  bool watch_sample();  // one sample; false when the watch ends
   std::string script_stuck_, script_noted_;
   OperatorConsole* operator_ = nullptr;
   struct TosTables { uint32_t info = 0, procs = 0; };  // symbols of a TOS kernel image, per board

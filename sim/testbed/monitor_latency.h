@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "monitor_probe.h"
+#include "state_archive.h"  // hw/bus
 
 namespace testbed {
 
@@ -57,11 +58,21 @@ class MonitorLatency : public monitor::MonitorObserver {
   void mmi_stall(uint64_t clock, bool stalling, uint64_t stall_clocks) override {
     if (next_) next_->mmi_stall(clock, stalling, stall_clocks);
   }
+  void state(StateArchive& a) {
+    a.section("monitor latency").expect("SMIs", uint64_t(fifo_.size()));
+    for (auto& q : fifo_) {
+      uint64_t n = q.size();
+      a.io(n);
+      if (a.loading()) q.assign(size_t(n), Entry{});
+      for (Entry& e : q) a.io(e.clock).io(e.marker);
+    }
+    for (Stats& s : stats_) a.io(s.count).io(s.sum).io(s.min).io(s.max);
+  }
 
  private:
   struct Entry {
-    uint64_t clock;
-    bool marker;
+    uint64_t clock = 0;
+    bool marker = false;
   };
   std::vector<std::deque<Entry>> fifo_;
   std::vector<Stats> stats_;

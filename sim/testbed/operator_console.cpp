@@ -28,6 +28,18 @@ void OperatorConsole::real_time() {
   real_time_ = true;
 }
 
+void OperatorConsole::state(StateArchive& a) {
+  if (interactive_ || tcp_ || real_time_)
+    throw StateError("snapshot: an operator typing live (run.interactive, a TCP console) cannot be saved");
+  ConsoleSink::state(a);
+  a.section("operator console");
+  uint64_t n = steps_.size();
+  a.io(n);
+  if (a.loading()) steps_.assign(size_t(n), Step{});
+  for (Step& s : steps_) a.io(s.text).io(s.wait_for).io(s.line);
+  a.io(typed_).io(prompts_).io(expected_).io(wait_since_).io(recent_).io(prompt_seen_).io(script_);
+}
+
 void OperatorConsole::set_tcp(int port) {
   tcp_ = std::make_unique<TcpEndpoint>(port);
   real_time();

@@ -38,6 +38,9 @@ class OperatorConsole : public ConsoleSink {
   bool waiting(sc_core::sc_time& since, std::string& what) const;
   void set_interactive();  // stdin in raw mode until the console is destroyed
   void set_tcp(int port);  // throws std::runtime_error naming the port
+  // The session script's progress with the sink's state; a live operator (the terminal, TCP)
+  // cannot be saved.
+  void state(StateArchive& a) override;
 
  private:
   // One line of a script (ended by Enter, Ctrl-C, Ctrl-Z or Ctrl-D), typed once one of
@@ -45,7 +48,7 @@ class OperatorConsole : public ConsoleSink {
   struct Step {
     std::string text;
     std::vector<std::string> wait_for;
-    int line;
+    int line = 0;
   };
   void real_time();
   void expect(const std::vector<std::string>& texts);

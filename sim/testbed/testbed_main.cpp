@@ -19,7 +19,10 @@
 #include "filestore.h"
 #include "output_errors.h"
 #include "machine.h"
+#include "restore_at_start.h"
 #include "rsp_server.h"
+#include "snapshot_file.h"
+#include "snapshot_point.h"
 #include "monitor_decoder.h"
 #include "install_paths.h"
 #include "version.h"
@@ -234,6 +237,8 @@ struct Options {
   int console_tcp = -1;
   int threads = -1;
   std::string gdb_spec;
+  std::string snapshot, restore;  // README "Snapshots"
+  double snapshot_ms = -1;
 };
 
 // -1: go on; otherwise the exit code (--help, --version: 0; a bad option or value: 2).
@@ -268,10 +273,22 @@ int parse_options(int argc, char** argv, Options& o) {
   app.add_option("--gdb", o.gdb_spec,
                  "GDB remote stub: board i on 127.0.0.1:PORT+i (PORT[,nowait][,noreverse]; waits for a gdb to "
                  "attach unless nowait; reverse execution unless noreverse); README 'Debugging with gdb'");
+  auto* snap = app.add_option("--snapshot", o.snapshot,
+                              "save the machine to FILE at --snapshot-ms (the first instant at or after it at which "
+                              "every process can be resumed) and run on; README 'Snapshots'");
+  auto* snap_ms = app.add_option("--snapshot-ms", o.snapshot_ms, "when to save the --snapshot, in ms of simulated time")
+                      ->check(CLI::Range(0.0, 1e9));
+  snap->needs(snap_ms);
+  snap_ms->needs(snap);
+  app.add_option("--restore", o.restore, "start from a snapshot of this machine (the same configuration and images)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a bad option or value: 2 (bad input), as every tool
+  }
+  if ((!o.snapshot.empty() || !o.restore.empty()) && !o.gdb_spec.empty()) {
+    std::cerr << "testbed: snapshots and --gdb do not go together yet (README 'Snapshots')\n";
+    return 2;
   }
   return -1;
 }
@@ -425,6 +442,64 @@ int exit_code_after_output(const MachineSpec& spec, int rc) {
 }
 
 // Builds the machine, runs it, and writes the summary; the exit code.
+// A digest of what defines the machine (snapshot_file.h): its description, images, filestores and
+// session script.
+std::string machine_digest(const MachineSpec& spec) {
+  std::ostringstream text;
+  spec.print(text);
+  snapshot::Digest d;
+  d.add(text.str());
+  for (auto& b : spec.boards) {
+    d.add_file(b.image);
+    if (!b.filestore.empty()) d.add_file(b.filestore);
+  }
+  if (!spec.input.empty()) d.add_file(spec.input);
+  return d.hex();
+}
+
+snapshot::Header snapshot_header(const MachineSpec& spec) {
+  snapshot::Header h;
+  h.build = snapshot::this_build("testbed");
+  h.tool = "testbed";
+  h.machine = machine_digest(spec);
+  return h;
+}
+
+// --snapshot: the run to the first instant at or after --snapshot-ms at which the machine can be
+// saved, and the file; false after a message when it cannot be.
+bool save_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
+  sc_core::sc_time end = spec.stop_time == sc_core::SC_ZERO_TIME ? sc_core::sc_max_time() : spec.stop_time;
+  if (!snapshot::run_to_rest(sc_core::sc_time(o.snapshot_ms, sc_core::SC_MS), end, [&] { return machine.at_rest(); })) {
+    std::cerr << "testbed: the run ended before " << o.snapshot_ms << " ms: no snapshot written\n";
+    return false;
+  }
+  try {
+    StateArchive a;
+    machine.state(a);
+    a.finish();
+    snapshot::Header h = snapshot_header(spec);
+    h.time_ps = sc_core::sc_time_stamp().value();
+    snapshot::write(o.snapshot, h, a.data());
+    std::cerr << "testbed: snapshot " << o.snapshot << " at " << sc_core::sc_time_stamp() << " (" << a.data().size()
+              << " bytes of state; consoles at bytes";
+    for (size_t i = 0; i < machine.board_count(); ++i) std::cerr << (i ? "," : " ") << machine.console_bytes(i);
+    std::cerr << ")" << std::endl;
+  } catch (const std::exception& e) {
+    std::cerr << "testbed: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+void restore_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
+  snapshot::Header got;
+  std::vector<uint8_t> bytes = snapshot::read(o.restore, snapshot_header(spec), &got);
+  StateArchive a(bytes, sc_core::sc_time::from_value(got.time_ps));
+  machine.state(a);
+  a.finish();
+  std::cerr << "testbed: restored " << o.restore << " at " << a.when() << std::endl;
+}
+
 int run(const Options& o) {
   MachineSpec spec = MachineSpec::from_config(configuration(o), o.firmware_dir);
   check_fits_host(spec);
@@ -434,8 +509,15 @@ int run(const Options& o) {
   std::unique_ptr<gdb::GdbServer> gdb_server = start_gdb(o.gdb_spec, machine, spec);
   std::cout << "----- console of " << (spec.console.empty() ? "no board" : spec.console) << " -----"
             << std::endl;
+  std::unique_ptr<RestoreAtStart> restorer;
+  if (!o.restore.empty()) restorer = std::make_unique<RestoreAtStart>("restore", [&] { restore_machine(o, spec, machine); });
   auto t0 = std::chrono::steady_clock::now();
+  if (!o.snapshot.empty() && !save_machine(o, spec, machine)) return 2;
   machine.run();
+  if (restorer && !restorer->error().empty()) {
+    std::cerr << "testbed: " << restorer->error() << "\n";
+    return 2;
+  }
   double host_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cout << "----- end of run at " << sc_core::sc_time_stamp() << " -----\n";
   machine.write_cycle_profiles(std::cout);
