@@ -474,6 +474,7 @@ bool save_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
     return false;
   }
   try {
+    auto t0 = std::chrono::steady_clock::now();
     StateArchive a;
     machine.state(a);
     a.finish();
@@ -483,7 +484,9 @@ bool save_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
     std::cerr << "testbed: snapshot " << o.snapshot << " at " << sc_core::sc_time_stamp() << " (" << a.data().size()
               << " bytes of state; consoles at bytes";
     for (size_t i = 0; i < machine.board_count(); ++i) std::cerr << (i ? "," : " ") << machine.console_bytes(i);
-    std::cerr << ")" << std::endl;
+    std::cerr << ")\ntestbed: snapshot saved in "
+              << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3 << " ms of host time"
+              << std::endl;
   } catch (const std::exception& e) {
     std::cerr << "testbed: " << e.what() << "\n";
     return false;
@@ -492,12 +495,15 @@ bool save_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
 }
 
 void restore_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
+  auto t0 = std::chrono::steady_clock::now();
   snapshot::Header got;
   std::vector<uint8_t> bytes = snapshot::read(o.restore, snapshot_header(spec), &got);
   StateArchive a(bytes, sc_core::sc_time::from_value(got.time_ps));
   machine.state(a);
   a.finish();
-  std::cerr << "testbed: restored " << o.restore << " at " << a.when() << std::endl;
+  std::cerr << "testbed: restored " << o.restore << " at " << a.when() << " in "
+            << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3 << " ms of host time"
+            << std::endl;
 }
 
 int run(const Options& o) {
