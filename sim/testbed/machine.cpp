@@ -376,6 +376,16 @@ void Machine::state(StateArchive& a) {
   restored_at_ = a.when();
 }
 
+std::string Machine::cannot_save(const MachineSpec& spec) {
+  if (spec.rtl_monitor) return "the RTL monitor (monitor.model = \"rtl\") cannot be saved yet";
+  if (!spec.board_vcd.empty()) return "bus VCDs (trace.boards_vcd) cannot be continued from a snapshot yet";
+  if (!spec.mon.vcd_path.empty()) return "the monitor's VCD (trace.monitor_vcd) cannot be continued from a snapshot yet";
+  if (!spec.net.vcd_file.empty()) return "the Centrenet VCD (trace.centrenet_vcd) cannot be continued from a snapshot yet";
+  if (!spec.cycle_profile.empty()) return "cycle profiles (trace.cycle_profile) cannot be saved yet";
+  if (spec.interactive || spec.console_tcp) return "an operator typing live (run.interactive, a TCP console) cannot be saved";
+  return "";
+}
+
 bool Machine::at_rest() const {
   for (auto& b : boards_)
     if (!b->at_rest()) return false;

@@ -78,6 +78,9 @@ class Machine : public sc_core::sc_module {
   // RTL monitor, bus VCDs, cycle profiles, an interactive or TCP console.
   void state(StateArchive& a);
   bool at_rest() const;
+  // What of this machine a snapshot cannot hold yet, or "" (asked before the run: a refusal after
+  // it has started would be an exception thrown across SystemC's coroutine stacks).
+  static std::string cannot_save(const MachineSpec& spec);
 
  private:
   MachineSpec spec_;

@@ -515,6 +515,13 @@ int run(const Options& o) {
   std::unique_ptr<gdb::GdbServer> gdb_server = start_gdb(o.gdb_spec, machine, spec);
   std::cout << "----- console of " << (spec.console.empty() ? "no board" : spec.console) << " -----"
             << std::endl;
+  if (!o.snapshot.empty() || !o.restore.empty()) {
+    std::string why = Machine::cannot_save(spec);
+    if (!why.empty()) {
+      std::cerr << "testbed: snapshot: " << why << "\n";
+      return 2;
+    }
+  }
   std::unique_ptr<RestoreAtStart> restorer;
   if (!o.restore.empty()) restorer = std::make_unique<RestoreAtStart>("restore", [&] { restore_machine(o, spec, machine); });
   auto t0 = std::chrono::steady_clock::now();
