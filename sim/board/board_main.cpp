@@ -74,6 +74,11 @@ int sc_main(int argc, char** argv) {
   std::unique_ptr<RestoreAtStart> restorer;
   try {
     o.parse(args);
+    // Refused before anything runs (README "Snapshots").
+    if ((!snap.save.empty() || !snap.restore.empty()) && !o.vcd.empty())
+      throw OptionError("snapshots and --vcd do not go together yet (README \"Snapshots\")");
+    if ((!snap.save.empty() || !snap.restore.empty()) && !o.console.rfind("tcp:", 0))
+      throw OptionError("a TCP console cannot be saved in a snapshot (README \"Snapshots\")");
     ElfImage image = load_elf(o.image);
     check_board_image(image);
     if (!o.filestore.empty()) {  // one more segment of the image: the board's one loader places it
@@ -121,8 +126,6 @@ int sc_main(int argc, char** argv) {
       std::fprintf(stderr, "testbed-board: gdb stub on 127.0.0.1:%d%s\n", g.port,
                    g.wait ? ", waiting for gdb to attach" : "");
     }
-    if ((!snap.save.empty() || !snap.restore.empty()) && !o.vcd.empty())
-      throw OptionError("snapshots and --vcd do not go together yet (README \"Snapshots\")");
     if (!snap.restore.empty())
       restorer = std::make_unique<RestoreAtStart>(
           "restore", [&] { restore_snapshot(snap, o, *board, console.get(), link.get()); });
