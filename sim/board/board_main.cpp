@@ -228,13 +228,7 @@ std::string machine_digest(const BoardOptions& o) {
   return d.hex();
 }
 
-snapshot::Header header_of(const BoardOptions& o) {
-  snapshot::Header h;
-  h.build = snapshot::this_build("testbed-board");
-  h.tool = "testbed-board";
-  h.machine = machine_digest(o);
-  return h;
-}
+snapshot::Header header_of(const BoardOptions& o) { return snapshot::header_for("testbed-board", machine_digest(o)); }
 
 // The board, then its serial lines' host sides (present or not, as when it was saved).
 void machine_state(StateArchive& a, Board& b, SerialEndpoint* console, SerialEndpoint* link) {

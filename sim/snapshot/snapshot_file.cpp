@@ -76,6 +76,14 @@ std::string this_build(const std::string& tool) {
   return version_line(tool) + ", build-id " + id;
 }
 
+Header header_for(const std::string& tool, const std::string& machine) {
+  Header h;
+  h.build = this_build(tool);
+  h.tool = tool;
+  h.machine = machine;
+  return h;
+}
+
 Digest& Digest::add(const void* data, size_t n) {
   const uint8_t* p = static_cast<const uint8_t*>(data);
   for (size_t i = 0; i < n; ++i) h_ = (h_ ^ p[i]) * 0x100000001b3ull;

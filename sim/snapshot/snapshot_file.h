@@ -36,6 +36,10 @@ struct Header {
   uint64_t time_ps = 0; // the kernel time it was taken at
 };
 
+// The header this build writes and expects for `tool`'s snapshot of the machine with digest
+// `machine` (time_ps is the caller's).
+Header header_for(const std::string& tool, const std::string& machine);
+
 // The running executable: "<version line>, build-id <hex>" (the hex of the whole executable's
 // FNV-1a hash when it has no build-id note).
 std::string this_build(const std::string& tool);

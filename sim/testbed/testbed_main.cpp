@@ -457,13 +457,7 @@ std::string machine_digest(const MachineSpec& spec) {
   return d.hex();
 }
 
-snapshot::Header snapshot_header(const MachineSpec& spec) {
-  snapshot::Header h;
-  h.build = snapshot::this_build("testbed");
-  h.tool = "testbed";
-  h.machine = machine_digest(spec);
-  return h;
-}
+snapshot::Header snapshot_header(const MachineSpec& spec) { return snapshot::header_for("testbed", machine_digest(spec)); }
 
 // --snapshot: the run to the first instant at or after --snapshot-ms at which the machine can be
 // saved, and the file; false after a message when it cannot be.
