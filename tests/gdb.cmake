@@ -48,6 +48,10 @@ if(TESTBED_GDB_MULTIARCH)
                    LABELS gdb reverse TIMEOUT 400)
   gdb_test_both_ni(gdb_reverse_continue_finds_the_store_on_another_board reverse_across_boards LABELS gdb reverse)
   gdb_test(gdb_reverse_among_tos_threads reverse_threads LABELS gdb reverse)
+  # A snapshot asked from gdb (`monitor snapshot FILE`), restored with and without gdb: both runs
+  # end as the uninterrupted one (issue #63; label snapshot too).
+  gdb_test_both_ni(gdb_snapshot_from_gdb_restores_with_and_without_gdb snapshot_from_gdb LABELS gdb snapshot
+                   TIMEOUT 400)
   # A guest's or a debugger's action never aborts the simulator (issue #30).
   set_tests_properties(gdb_pc_in_hole PROPERTIES LABELS "gdb;security;hardening")
 else()

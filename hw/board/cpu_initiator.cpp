@@ -185,7 +185,7 @@ void CpuInitiator::fast_pages(StateArchive& a) {
 
 void CpuInitiator::state(StateArchive& a) {
   if (spec_) spec_->join();
-  a.section(name()).expect("exact", exact_).expect("fast path", fast_path_);
+  a.section(name()).expect("exact mode (off under --gdb)", exact_).expect("fast path", fast_path_);
   if (!a.loading() && !at_rest())
     throw std::logic_error(std::string(name()) + ": a snapshot while the CPU is not at a resumable wait");
   m68k::Cpu::State s{};

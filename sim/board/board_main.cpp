@@ -36,12 +36,13 @@ struct SnapshotOptions {
 };
 bool split_args(int argc, char** argv, std::vector<std::string>& args, std::string& gdb_spec, SnapshotOptions& snap);
 bool simulate(Board& board, const BoardOptions& o, const SnapshotOptions& snap, SerialEndpoint* console,
-              SerialEndpoint* link);
+              SerialEndpoint* link, gdb::GdbServer* gdb_server);
+std::string cannot_save(const BoardOptions& o);
 std::string machine_digest(const BoardOptions& o);
-void save_snapshot(const SnapshotOptions& s, const BoardOptions& o, Board& b, SerialEndpoint* console,
-                   SerialEndpoint* link);
+bool save_snapshot(const std::string& file, sc_core::sc_time at, const BoardOptions& o, Board& b,
+                   SerialEndpoint* console, SerialEndpoint* link);
 void restore_snapshot(const SnapshotOptions& s, const BoardOptions& o, Board& b, SerialEndpoint* console,
-                      SerialEndpoint* link);
+                      SerialEndpoint* link, gdb::GdbServer* gdb_server);
 }  // namespace
 
 int sc_main(int argc, char** argv) {
@@ -75,10 +76,7 @@ int sc_main(int argc, char** argv) {
   try {
     o.parse(args);
     // Refused before anything runs (README "Snapshots").
-    if ((!snap.save.empty() || !snap.restore.empty()) && !o.vcd.empty())
-      throw OptionError("snapshots and --vcd do not go together yet (README \"Snapshots\")");
-    if ((!snap.save.empty() || !snap.restore.empty()) && !o.console.rfind("tcp:", 0))
-      throw OptionError("a TCP console cannot be saved in a snapshot (README \"Snapshots\")");
+    if ((!snap.save.empty() || !snap.restore.empty()) && !cannot_save(o).empty()) throw OptionError(cannot_save(o));
     ElfImage image = load_elf(o.image);
     check_board_image(image);
     if (!o.filestore.empty()) {  // one more segment of the image: the board's one loader places it
@@ -125,15 +123,16 @@ int sc_main(int argc, char** argv) {
                                                     std::vector<std::string>{o.image}, g.reverse);
       std::fprintf(stderr, "testbed-board: gdb stub on 127.0.0.1:%d%s\n", g.port,
                    g.wait ? ", waiting for gdb to attach" : "");
+      gdb_server->allow_snapshots(cannot_save(o));
     }
     if (!snap.restore.empty())
       restorer = std::make_unique<RestoreAtStart>(
-          "restore", [&] { restore_snapshot(snap, o, *board, console.get(), link.get()); });
+          "restore", [&] { restore_snapshot(snap, o, *board, console.get(), link.get(), gdb_server.get()); });
   } catch (const std::exception& e) {
     std::fprintf(stderr, "testbed-board: error: %s\n", e.what());
     return 2;
   }
-  if (!simulate(*board, o, snap, console.get(), link.get())) return 2;
+  if (!simulate(*board, o, snap, console.get(), link.get(), gdb_server.get())) return 2;
   if (restorer && !restorer->error().empty()) {
     std::fprintf(stderr, "testbed-board: error: %s\n", restorer->error().c_str());
     return 2;
@@ -181,34 +180,29 @@ bool split_args(int argc, char** argv, std::vector<std::string>& args, std::stri
     std::fprintf(stderr, "testbed-board: error: --snapshot FILE and --snapshot-ms MS go together\n");
     return false;
   }
-  if ((!snap.save.empty() || !snap.restore.empty()) && !gdb_spec.empty()) {
-    std::fprintf(stderr, "testbed-board: error: snapshots and --gdb do not go together yet (README \"Snapshots\")\n");
-    return false;
-  }
   return true;
 }
 
-// The run to its end (EXIT, a halt, --max-cycles), saving the snapshot on the way; false after a
-// message when it cannot be saved.
+// What keeps this board from being saved ("" when nothing does; README "Snapshots").
+std::string cannot_save(const BoardOptions& o) {
+  if (!o.vcd.empty()) return "snapshots and --vcd do not go together yet (README \"Snapshots\")";
+  if (!o.console.rfind("tcp:", 0)) return "a TCP console cannot be saved in a snapshot (README \"Snapshots\")";
+  return "";
+}
+
+// The run to its end (EXIT, a halt, --max-cycles), saving the snapshots on the way (--snapshot,
+// gdb's `monitor snapshot`); false after a message when --snapshot cannot be saved.
 bool simulate(Board& board, const BoardOptions& o, const SnapshotOptions& snap, SerialEndpoint* console,
-              SerialEndpoint* link) {
+              SerialEndpoint* link, gdb::GdbServer* gdb_server) {
   sc_core::sc_time period = board.cpu().clock_period();
   // The run's end is absolute: a restored kernel starts at 0 and its machine at the snapshot's time.
   sc_core::sc_time end = o.max_cycles ? period * double(o.max_cycles) : sc_core::sc_max_time();
-  if (!snap.save.empty()) {
-    if (!snapshot::run_to_rest(sc_core::sc_time(snap.at_ms, sc_core::SC_MS), end, [&] { return board.at_rest(); })) {
-      std::fprintf(stderr, "testbed-board: error: the run ended before %g ms: no snapshot written\n", snap.at_ms);
-      return false;
-    }
-    try {
-      save_snapshot(snap, o, board, console, link);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "testbed-board: error: %s\n", e.what());
-      return false;
-    }
-  }
-  if (end == sc_core::sc_max_time()) sc_core::sc_start();
-  else if (sc_core::sc_time_stamp() < end) sc_core::sc_start(end - sc_core::sc_time_stamp());
+  if (!snap.save.empty() && !save_snapshot(snap.save, sc_core::sc_time(snap.at_ms, sc_core::SC_MS), o, board, console, link))
+    return false;
+  snapshot::run_until(end, [&] {
+    if (std::string file = gdb_server ? gdb_server->take_snapshot_request() : ""; !file.empty())
+      save_snapshot(file, sc_core::sc_time_stamp(), o, board, console, link);
+  });
   return true;
 }
 
@@ -239,26 +233,41 @@ void machine_state(StateArchive& a, Board& b, SerialEndpoint* console, SerialEnd
   a.finish();
 }
 
-void save_snapshot(const SnapshotOptions& s, const BoardOptions& o, Board& b, SerialEndpoint* console,
-                   SerialEndpoint* link) {
-  StateArchive a;
-  machine_state(a, b, console, link);
-  snapshot::Header h = header_of(o);
-  h.time_ps = sc_core::sc_time_stamp().value();
-  snapshot::write(s.save, h, a.data());
-  // The console's byte count: a restored run's console goes on from there.
-  const ConsoleSink* sink = dynamic_cast<const ConsoleSink*>(console);
-  std::fprintf(stderr, "testbed-board: snapshot %s at %s (%zu bytes of state; console at byte %llu)\n",
-               s.save.c_str(), sc_core::sc_time_stamp().to_string().c_str(), a.data().size(),
-               (unsigned long long)(sink ? sink->bytes() : 0));
+// A snapshot to `file` at the first instant at or after `at` at which the board can be saved;
+// false after a message when it cannot be.
+bool save_snapshot(const std::string& file, sc_core::sc_time at, const BoardOptions& o, Board& b,
+                   SerialEndpoint* console, SerialEndpoint* link) {
+  sc_core::sc_time end = o.max_cycles ? b.cpu().clock_period() * double(o.max_cycles) : sc_core::sc_max_time();
+  if (!snapshot::run_to_rest(at, end, [&] { return b.at_rest(); })) {
+    std::fprintf(stderr, "testbed-board: error: the run ended before %s: no snapshot %s written\n",
+                 at.to_string().c_str(), file.c_str());
+    return false;
+  }
+  try {
+    StateArchive a;
+    machine_state(a, b, console, link);
+    snapshot::Header h = header_of(o);
+    h.time_ps = sc_core::sc_time_stamp().value();
+    snapshot::write(file, h, a.data());
+    // The console's byte count: a restored run's console goes on from there.
+    const ConsoleSink* sink = dynamic_cast<const ConsoleSink*>(console);
+    std::fprintf(stderr, "testbed-board: snapshot %s at %s (%zu bytes of state; console at byte %llu)\n", file.c_str(),
+                 sc_core::sc_time_stamp().to_string().c_str(), a.data().size(),
+                 (unsigned long long)(sink ? sink->bytes() : 0));
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "testbed-board: error: %s\n", e.what());
+    return false;
+  }
+  return true;
 }
 
 void restore_snapshot(const SnapshotOptions& s, const BoardOptions& o, Board& b, SerialEndpoint* console,
-                      SerialEndpoint* link) {
+                      SerialEndpoint* link, gdb::GdbServer* gdb_server) {
   snapshot::Header got;
   std::vector<uint8_t> bytes = snapshot::read(s.restore, header_of(o), &got);
   StateArchive a(bytes, sc_core::sc_time::from_value(got.time_ps));
   machine_state(a, b, console, link);
+  if (gdb_server) gdb_server->restored_at(a.when());  // the debugger's session is this run's
   std::fprintf(stderr, "testbed-board: restored %s at %s\n", s.restore.c_str(), a.when().to_string().c_str());
 }
 

@@ -90,6 +90,7 @@ class GdbTarget : public CpuDebugHook {
   int stop_watch_type() const { return stop_watch_type_; }
   void clear_stop() { stop_ = StopKind::None; }
   bool started() const { return started_; }  // its CPU has reached its first boundary
+  void restored() { started_ = true; }       // its CPU was restored mid-run (it is past its first)
 
   // Time travel (the server's `bs` and `bc`, history.h): while the machine runs its past again
   // the points do not stop it; the server looks for them with these, which change nothing.

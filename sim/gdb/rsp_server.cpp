@@ -301,10 +301,21 @@ void GdbServer::boundary(GdbTarget* t) {
   if (machine_should_stop()) hold(board);
 }
 
+void GdbServer::restored_at(sc_core::sc_time t) {
+  start_ = t;
+  for (auto& tg : targets_) tg->restored();
+}
+
 void GdbServer::poll_process() {
+  if (start_ > sc_core::SC_ZERO_TIME) wait(start_);  // a restored machine's processes resume then
+  const uint64_t period = sc_core::sc_time(1, sc_core::SC_MS).value();
   for (;;) {
     if (machine_should_stop()) hold();
-    wait(sc_core::sc_time(1, sc_core::SC_MS));
+    // Every millisecond from time 0, a restored run's too: this process is one more pending
+    // activity the CPUs' synchronisations see, so a run restored with --gdb has the same ones as
+    // the run it was saved from.
+    uint64_t t = sc_core::sc_time_stamp().value();
+    wait(sc_core::sc_time::from_value((t / period + 1) * period - t));
     bool all_done = true;
     for (auto& t : targets_) all_done = all_done && t->board().cpu().done();
     if (all_done || killed_) return;
@@ -342,6 +353,9 @@ void GdbServer::hold(size_t board) {
     note_stops();
     if (history_.front_gone()) _exit(1);
   }
+  // The machine runs again with a snapshot asked for: sc_start returns to the tool at the end of
+  // this delta cycle, and it saves the machine at its next instant at rest.
+  if (!snapshot_request_.empty() && !killed_) sc_core::sc_pause();
 }
 
 // ------------------------------------------------------------------ sockets
@@ -869,6 +883,7 @@ std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
     return buf;
   }
   if (c == "time") return "kernel time " + sc_core::sc_time_stamp().to_string() + "\n";
+  if (c == "snapshot" || !c.rfind("snapshot ", 0)) return monitor_snapshot(c.size() > 9 ? c.substr(9) : "");
   if (c == "history") {  // the instants reverse execution can start from
     if (!reverse_) return "reverse execution is off (--gdb PORT,noreverse)\n";
     std::string s = "reverse execution: " + std::to_string(history_.size()) + " instant(s) kept\n";
@@ -900,11 +915,24 @@ std::string GdbServer::monitor_command(size_t i, const std::string& cmd) {
   else if (c == "space any") t.set_space(GdbTarget::Space::Any);
   else if (c == "space") {
   } else
-    return "monitor commands: cycles, time, machine, history, space [user|supervisor|any], step [user|kernel]\n";
+    return "monitor commands: cycles, time, machine, history, snapshot FILE, space [user|supervisor|any], "
+           "step [user|kernel]\n";
   const char* names[] = {"supervisor", "user", "any"};
   return std::string("breakpoints, watchpoints and memory: ") + names[int(t.space())] + " space\n";
 }
 
+// `monitor snapshot FILE`: the machine is not at rest while gdb holds it (a board stands between
+// two instructions, inside its quantum), so the file is written when it next is, just after the
+// machine runs again -- within one quantum of simulated time; stderr names the instant.
+std::string GdbServer::monitor_snapshot(std::string file) {
+  while (!file.empty() && file.front() == ' ') file.erase(0, 1);
+  if (!snapshots_) return "snapshots: this tool cannot save its machine\n";
+  if (!snapshot_refusal_.empty()) return "snapshots: " + snapshot_refusal_ + "\n";
+  if (file.empty()) return "usage: monitor snapshot FILE (written when the machine next rests after you resume it)\n";
+  snapshot_request_ = file;
+  return "snapshot " + file + ": written at the first instant at which the machine can be saved after it runs again "
+         "(stderr names it); a reverse command before then drops the request\n";
+}
 
 // ------------------------------------------------------------------ reverse execution
 

@@ -54,6 +54,20 @@ class GdbServer : public sc_core::sc_module {
   void boundary(GdbTarget* t);
   bool killed() const { return killed_; }
 
+  // Snapshots (README "Snapshots"). `monitor snapshot FILE` asks for one; when the machine runs
+  // again, the server pauses the kernel (sc_pause) and the tool takes it at the first instant the
+  // machine can be saved (sim/snapshot/snapshot_point.h). `why_not`: the machine's reason it
+  // cannot be saved ("" when it can), said to a gdb that asks.
+  void allow_snapshots(const std::string& why_not) {
+    snapshots_ = true;
+    snapshot_refusal_ = why_not;
+  }
+  // The file asked for since the last call ("" if none); the request is taken.
+  std::string take_snapshot_request() { return std::move(snapshot_request_); }
+  // The machine was restored from a snapshot taken at `t`: the boards are past their first
+  // instruction, and the server first looks at the sockets then.
+  void restored_at(sc_core::sc_time t);
+
   // Time travel, asked by the targets: while the machine runs its past again (`bs`, `bc`), the
   // check before each instruction and the watched accesses of the boards it concerns come here.
   bool traveling() const { return travel_.kind != Travel::None; }
@@ -127,6 +141,7 @@ class GdbServer : public sc_core::sc_module {
   void report_stop(size_t i);
   std::string stop_reply(size_t i);
   std::string monitor_command(size_t i, const std::string& cmd);
+  std::string monitor_snapshot(std::string file);
   bool machine_should_stop() const;
   bool all_started() const;
   void hold(size_t board = History::kNoBoard);
@@ -177,6 +192,9 @@ class GdbServer : public sc_core::sc_module {
   History history_;
   Travel travel_;
   std::chrono::steady_clock::time_point last_checkpoint_{};
+  bool snapshots_ = false;
+  std::string snapshot_refusal_, snapshot_request_;
+  sc_core::sc_time start_ = sc_core::SC_ZERO_TIME;  // restored_at's time
 };
 
 }  // namespace testbed::gdb

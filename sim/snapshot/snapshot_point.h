@@ -21,4 +21,17 @@ inline bool run_to_rest(sc_core::sc_time at, sc_core::sc_time end, const std::fu
   return sc_get_status() == SC_PAUSED && sc_time_stamp() < end;
 }
 
+// The run to kernel time `end` (sc_max_time(): until nothing is left to do or sc_stop). A process
+// may pause the kernel on the way (sc_pause: gdb's `monitor snapshot`); `on_pause` is then called
+// and the run goes on. It is not called when the run has ended.
+inline void run_until(sc_core::sc_time end, const std::function<void()>& on_pause) {
+  using namespace sc_core;
+  for (;;) {
+    if (end == sc_max_time()) sc_start();
+    else if (sc_time_stamp() < end) sc_start(end - sc_time_stamp());
+    if (sc_get_status() != SC_PAUSED || sc_time_stamp() >= end || !sc_pending_activity()) return;
+    if (on_pause) on_pause();
+  }
+}
+
 }  // namespace testbed::snapshot

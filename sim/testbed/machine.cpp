@@ -12,6 +12,7 @@
 #include "filestore.h"
 #include "m68k_sr.h"
 #include "monitor_pins_tlm.h"
+#include "snapshot_point.h"
 
 namespace testbed {
 
@@ -394,9 +395,8 @@ bool Machine::at_rest() const {
 
 // To the end or the absolute time limit (the kernel may have paused for a snapshot, or be a
 // restored one whose machine starts at the snapshot's time).
-void Machine::run() {
-  if (spec_.stop_time == sc_core::SC_ZERO_TIME) sc_core::sc_start();
-  else if (sc_core::sc_time_stamp() < spec_.stop_time) sc_core::sc_start(spec_.stop_time - sc_core::sc_time_stamp());
+void Machine::run(const std::function<void()>& on_pause) {
+  snapshot::run_until(spec_.stop_time == sc_core::SC_ZERO_TIME ? sc_core::sc_max_time() : spec_.stop_time, on_pause);
   if (monitor_) monitor_->catch_up();
 }
 

@@ -5,6 +5,7 @@
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -34,7 +35,9 @@ class Machine : public sc_core::sc_module {
   Machine(sc_core::sc_module_name name, const MachineSpec& spec);
   ~Machine() override;
 
-  void run();                      // sc_start until all boards finish or spec.stop_time
+  // sc_start until all boards finish or spec.stop_time; `on_pause` when a process paused the
+  // kernel before then (gdb's `monitor snapshot`), after which the run goes on.
+  void run(const std::function<void()>& on_pause = {});
   // trace.cycle_profile: each named board's cycles by pc into out_dir/NAME.cycles, one line each
   // to `os`; throws naming the file when one cannot be written.
   void write_cycle_profiles(std::ostream& os) const;

@@ -286,10 +286,6 @@ int parse_options(int argc, char** argv, Options& o) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a bad option or value: 2 (bad input), as every tool
   }
-  if ((!o.snapshot.empty() || !o.restore.empty()) && !o.gdb_spec.empty()) {
-    std::cerr << "testbed: snapshots and --gdb do not go together yet (README 'Snapshots')\n";
-    return 2;
-  }
   return -1;
 }
 
@@ -459,12 +455,13 @@ std::string machine_digest(const MachineSpec& spec) {
 
 snapshot::Header snapshot_header(const MachineSpec& spec) { return snapshot::header_for("testbed", machine_digest(spec)); }
 
-// --snapshot: the run to the first instant at or after --snapshot-ms at which the machine can be
-// saved, and the file; false after a message when it cannot be.
-bool save_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
+// A snapshot to `file`: the run to the first instant at or after `at` at which the machine can be
+// saved (--snapshot-ms, or now for gdb's `monitor snapshot`), and the file; false after a message
+// when it cannot be.
+bool save_machine(const std::string& file, sc_core::sc_time at, const MachineSpec& spec, Machine& machine) {
   sc_core::sc_time end = spec.stop_time == sc_core::SC_ZERO_TIME ? sc_core::sc_max_time() : spec.stop_time;
-  if (!snapshot::run_to_rest(sc_core::sc_time(o.snapshot_ms, sc_core::SC_MS), end, [&] { return machine.at_rest(); })) {
-    std::cerr << "testbed: the run ended before " << o.snapshot_ms << " ms: no snapshot written\n";
+  if (!snapshot::run_to_rest(at, end, [&] { return machine.at_rest(); })) {
+    std::cerr << "testbed: the run ended before " << at << ": no snapshot " << file << " written\n";
     return false;
   }
   try {
@@ -474,8 +471,8 @@ bool save_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
     a.finish();
     snapshot::Header h = snapshot_header(spec);
     h.time_ps = sc_core::sc_time_stamp().value();
-    snapshot::write(o.snapshot, h, a.data());
-    std::cerr << "testbed: snapshot " << o.snapshot << " at " << sc_core::sc_time_stamp() << " (" << a.data().size()
+    snapshot::write(file, h, a.data());
+    std::cerr << "testbed: snapshot " << file << " at " << sc_core::sc_time_stamp() << " (" << a.data().size()
               << " bytes of state; consoles at bytes";
     for (size_t i = 0; i < machine.board_count(); ++i) std::cerr << (i ? "," : " ") << machine.console_bytes(i);
     std::cerr << ")\ntestbed: snapshot saved in "
@@ -488,13 +485,17 @@ bool save_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
   return true;
 }
 
-void restore_machine(const Options& o, const MachineSpec& spec, Machine& machine) {
+void restore_machine(const Options& o, const MachineSpec& spec, Machine& machine, gdb::GdbServer* gdb_server) {
   auto t0 = std::chrono::steady_clock::now();
   snapshot::Header got;
   std::vector<uint8_t> bytes = snapshot::read(o.restore, snapshot_header(spec), &got);
   StateArchive a(bytes, sc_core::sc_time::from_value(got.time_ps));
   machine.state(a);
   a.finish();
+  if (gdb_server) {  // the debugger's session is this run's, not the snapshot's
+    gdb_server->restored_at(a.when());
+    machine.disable_progress_watch();
+  }
   std::cerr << "testbed: restored " << o.restore << " at " << a.when() << " in "
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3 << " ms of host time"
             << std::endl;
@@ -509,18 +510,23 @@ int run(const Options& o) {
   std::unique_ptr<gdb::GdbServer> gdb_server = start_gdb(o.gdb_spec, machine, spec);
   std::cout << "----- console of " << (spec.console.empty() ? "no board" : spec.console) << " -----"
             << std::endl;
-  if (!o.snapshot.empty() || !o.restore.empty()) {
-    std::string why = Machine::cannot_save(spec);
-    if (!why.empty()) {
-      std::cerr << "testbed: snapshot: " << why << "\n";
-      return 2;
-    }
+  std::string why_not = Machine::cannot_save(spec);
+  if ((!o.snapshot.empty() || !o.restore.empty()) && !why_not.empty()) {
+    std::cerr << "testbed: snapshot: " << why_not << "\n";
+    return 2;
   }
+  if (gdb_server) gdb_server->allow_snapshots(why_not);
   std::unique_ptr<RestoreAtStart> restorer;
-  if (!o.restore.empty()) restorer = std::make_unique<RestoreAtStart>("restore", [&] { restore_machine(o, spec, machine); });
+  if (!o.restore.empty())
+    restorer = std::make_unique<RestoreAtStart>("restore", [&] { restore_machine(o, spec, machine, gdb_server.get()); });
   auto t0 = std::chrono::steady_clock::now();
-  if (!o.snapshot.empty() && !save_machine(o, spec, machine)) return 2;
-  machine.run();
+  if (!o.snapshot.empty() && !save_machine(o.snapshot, sc_core::sc_time(o.snapshot_ms, sc_core::SC_MS), spec, machine))
+    return 2;
+  // gdb's `monitor snapshot FILE` (the server paused the kernel): saved, and the run goes on.
+  machine.run([&] {
+    if (std::string file = gdb_server ? gdb_server->take_snapshot_request() : ""; !file.empty())
+      save_machine(file, sc_core::sc_time_stamp(), spec, machine);
+  });
   if (restorer && !restorer->error().empty()) {
     std::cerr << "testbed: " << restorer->error() << "\n";
     return 2;

@@ -849,6 +849,96 @@ def reverse_across_boards(name):
         sim.kill()
 
 
+def end_report(text, folder):
+    """stdout from "----- end of run" on, host timings aside, the output folder's name neutral."""
+    lines = [l.replace(folder + "/", "OUT/").replace("results in " + folder, "results in OUT")
+             for l in text.splitlines() if not l.startswith(("host:", "threads:"))]
+    for i, l in enumerate(lines):
+        if l.startswith("----- end of run"):
+            return lines[i:]
+    fail("no '----- end of run' line", text)
+
+
+def snapshot_from_gdb(name):
+    """Snapshots and gdb (issue #63): TOS on six boards, earth's gdb stops at the kernel's
+    schedule() and asks `monitor snapshot FILE`; the file is written when the machine runs again,
+    and the run goes on as one whose gdb only attached and detached (every file the same). The
+    snapshot restored with --gdb and no gdb attaching ends as that run, its consoles continuing
+    from the bytes it had reached; with a gdb, it attaches at the snapshot's instant (every
+    board's counts those saved, no earlier), stops again at schedule() and detaches, and the run
+    still ends the same. Restored without --gdb it is refused: its boards are out of exact mode,
+    as a debugger keeps them. In the NI mode of --dma."""
+    port = free_port(name, 6)
+    tmp = tempfile.mkdtemp(prefix="gdb-snapshot-")
+    snap = os.path.join(tmp, "at-schedule.tbs")
+    base = [os.path.join(A.bin, "testbed"), "--stop-ms", "3000", "--set", "centrenet.dma=" + A.dma]
+    runs = {}
+
+    def run(tag, extra, cmds):
+        d = os.path.join(tmp, tag)
+        if cmds is None:
+            p = subprocess.run(base + extra + ["--out", d], capture_output=True, text=True, timeout=HOST_LIMIT)
+            runs[tag] = (d, p.returncode, p.stdout, p.stderr, "")
+            return
+        sim = Sim(base + extra + ["--gdb", str(port), "--out", d], port)
+        try:
+            out = gdb(port + 1, cmds, os.path.join(A.firmware, "tos.elf"), timeout=240)
+            if sim.wait(120) is None:
+                fail("%s: the run did not end after the detach" % tag, out, sim.text())
+            sim.err.seek(0)
+            runs[tag] = (d, sim.p.returncode, sim.stdout(), sim.err.read(), out)
+        finally:
+            sim.kill()
+
+    run("plain", [], ["detach"])
+    run("saved", [], ["break schedule", "continue 20", "monitor machine", "monitor snapshot " + snap, "delete", "detach"])
+    err, out = runs["saved"][3], runs["saved"][4]
+    expect(out, r"^snapshot %s: written at the first instant" % re.escape(snap), "gdb's monitor snapshot answer")
+    m = expect(err, r"snapshot %s at (.*?) \((\d+) bytes of state; consoles at bytes ([\d,]+)\)" % re.escape(snap),
+               "the snapshot written when the machine ran again", out)
+    at, state_bytes, consoles = m.group(1), m.group(2), [int(x) for x in m.group(3).split(",")]
+    held = machine_counts(out)[0]
+    for tag in ("plain", "saved"):
+        if runs[tag][1] != 0:
+            fail("%s: the run ended with status %s" % (tag, runs[tag][1]), runs[tag][2], runs[tag][3])
+    for f in sorted(os.listdir(runs["plain"][0])):
+        if open(os.path.join(runs["plain"][0], f), "rb").read() != open(os.path.join(runs["saved"][0], f), "rb").read():
+            fail("%s differs between the run that took a snapshot from gdb and the one that did not" % f)
+    want = end_report(runs["plain"][2], runs["plain"][0])
+    run("refused", ["--restore", snap], None)
+    if runs["refused"][1] != 2 or "exact mode (off under --gdb) is 0 in the snapshot, 1 in this machine" not in runs["refused"][3]:
+        fail("a snapshot taken under gdb restored without --gdb was not refused naming exact mode (rc %s)"
+             % runs["refused"][1], runs["refused"][3][-2000:])
+    run("restored", ["--gdb", "%d,nowait" % port, "--restore", snap], None)
+    run("debugged", ["--restore", snap], ["monitor machine", "monitor time", "break schedule", "continue", "bt 1",
+                                          "monitor machine", "delete", "detach"])
+    for tag in ("restored", "debugged"):
+        d, rc, so, se, out = runs[tag]
+        if rc != 0 or end_report(so, d) != want:
+            diff = [" plain: %s\n %s: %s" % (x, tag, y) for x, y in zip(want, end_report(so, d)) if x != y]
+            fail("%s: the run restored from gdb's snapshot does not end as the uninterrupted one (rc %s)" % (tag, rc),
+                 "\n".join(diff[:10]), se[-3000:], out)
+        names = [l.split()[0] for l in runs["plain"][2].splitlines() if re.match(r"^  \S+\s+node \d+ slot", l)]
+        for board, n in zip(names, consoles):
+            f = board + ".console.log"
+            whole = open(os.path.join(runs["plain"][0], f), "rb").read()
+            if open(os.path.join(d, f), "rb").read() != whole[n:]:
+                fail("%s: %s is not the uninterrupted run's from byte %d" % (tag, f, n))
+    out = runs["debugged"][4]
+    m = machine_counts(out)
+    if len(m) != 2 or len(m[0]) != 6:
+        fail("the restored run's gdb did not note the machine twice", out)
+    for (b, _, n), (b0, _, n0) in zip(m[0], held):
+        if b != b0 or int(n) < int(n0) or int(n) > int(n0) + 100000:
+            fail("the restored machine's %s attached at %s instructions, not just after the %s saved" % (b, n, n0), out)
+    expect(out, r"^#0\s+(0x[0-9a-f]+ in )?schedule \(", "the restored run stopped again at schedule()")
+    if m[1] == m[0]:
+        fail("the restored machine did not run between the two notes", out)
+    print("snapshot from gdb at %s (%s bytes of state); restored under --gdb with and without a gdb attached, both "
+          "end as the plain run; refused without --gdb"
+          % (at, state_bytes))
+
+
 def main():
     global A
     ap = argparse.ArgumentParser()
