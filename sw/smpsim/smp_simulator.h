@@ -22,6 +22,7 @@ struct RunSpec {
   Wakeup wakeup = Wakeup::Tail;
   linux_sched::Params linux_params;  // sched=linux (chapter 6)
   int nosync_nice = 0;
+  bool wake_lifo = false;     // sched=linux: wake a barrier's blocked threads latest first
   bool stop_first = false;    // end at the first synchronizing thread's exit (5.1.4)
   uint64_t seed = 1;
   int64_t reach = 1;          // cycles from the end of a computation phase to the barrier

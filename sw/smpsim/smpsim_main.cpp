@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
       "              [sched=rr|linux] [wakeup=tail|head|preempt (rr) | smart|aip|silly (linux)]\n"
       "              [seed=N] [label=NAME] [reach=CYCLES]\n"
       "              linux only: [proc_change_penalty=75%] [mm_bonus=5%] [preemption_threshold=5%]\n"
-      "                          [nosync_nice=0]\n"
+      "                          [nosync_nice=0] [wake_order=fifo|lifo]\n"
       "  job line:   sync=11 barrier=50 spin=6%|CYCLES|block|CS|CS+|2CS+|inf cmput=1%\n"
       "              [rand_cmput_sigma=SIGMA|DENSITY/INTERVAL[%]] [instance_num=N|X-Y[:J]]\n"
       "              [nice=-20..19] (sched=linux)\n"
