@@ -463,6 +463,50 @@ def _ch8_tables(w, r):
                 f"{t2['speedups'][(pair, sp)][2]:+.1f}) / {THESIS_8_4_TWO25['1%'][pair][sp]:+}"
                 for sp in ("CS", "CS+", "2CS+")) + " |")
         w("")
+    if t2 and t2.get("lifo"):
+        w(f"A/B of the wake order, the same {t2['seeds']} seeds: the seed's Algorithm 3 walks a barrier's blocked "
+          "threads in an order it does not give; ours walks them in the order they blocked (the table above), here "
+          "latest first (`wake_order=lifo`, as Linux 2.4's `add_wait_queue` queues a waiter at the head). Speedup "
+          "(%), median (lowest, highest) / the thesis's:")
+        w("")
+        w("| pair | CS | CS+ | 2CS+ |")
+        w("|---|---|---|---|")
+        for pair in THESIS_8_4_TWO25["1%"]:
+            w(f"| {pair} | " + " | ".join(
+                f"{t2['lifo'][(pair, sp)][0]:+.1f} ({t2['lifo'][(pair, sp)][1]:+.1f}, "
+                f"{t2['lifo'][(pair, sp)][2]:+.1f}) / {THESIS_8_4_TWO25['1%'][pair][sp]:+}"
+                for sp in ("CS", "CS+", "2CS+")) + " |")
+        w("")
+        per = t2["per_scheme"]
+        w("Each scheme in either order, over the same seeds: median elapsed (cycles), mean SSR (%), mean context "
+          "switches, and of the threads woken several at once the share sent to their previous processor and the "
+          "share whose previous processor was idle at the wake-up but went to another thread or stayed idle:")
+        w("")
+        w("| scheme | spin | blocked order | latest first |")
+        w("|---|---|---|---|")
+        for wk in ("smart", "aip", "silly"):
+            for sp in ("CS", "CS+", "2CS+"):
+                w(f"| {wk} | {sp} | " + " | ".join(
+                    "{:.0f}, {:.1f}%, {:.0f}, {:.1f}% / {:.1f}%".format(*per[(o, wk, sp)])
+                    for o in ("wake_order=fifo", "wake_order=lifo"))
+                  + " |")
+        w("")
+        a0, a1 = per[("wake_order=fifo", "aip", "CS+")], per[("wake_order=lifo", "aip", "CS+")]
+        s0, s1 = per[("wake_order=fifo", "smart", "CS+")], per[("wake_order=lifo", "smart", "CS+")]
+        w(f"With CS+, AIP walking the woken threads in the order they blocked sends {a0[3]:.1f}% of them to their "
+          f"previous processor and takes the idle previous processor of {a0[4]:.1f}% to another thread or leaves it "
+          f"(median {a0[0]:.0f} cycles, {a0[2]:.0f} switches); latest first, {a1[3]:.1f}% and {a1[4]:.1f}% "
+          f"({a1[0]:.0f} cycles, {a1[2]:.0f} switches). SMART, whose first step gives every woken thread its idle "
+          f"previous processor before any other is handed out (6.6.1.2), {s0[3]:.1f}% and {s0[4]:.1f}% "
+          f"({s0[0]:.0f} cycles) against {s1[3]:.1f}% and {s1[4]:.1f}% ({s1[0]:.0f} cycles).")
+        th = THESIS_8_4_TWO25["1%"]["smart vs aip"]
+        inb = {o: [sp for sp in ("CS", "CS+", "2CS+") if abs(d[("smart vs aip", sp)][0] - th[sp]) <= MARGIN]
+               for o, d in (("blocked order", t2["speedups"]), ("latest first", t2["lifo"]))}
+        w("SMART vs AIP, median, blocked order / latest first / the thesis's one run: " + ", ".join(
+            f"{sp} {t2['speedups'][('smart vs aip', sp)][0]:+.1f} / {t2['lifo'][('smart vs aip', sp)][0]:+.1f} / "
+            f"{th[sp]:+}" for sp in ("CS", "CS+", "2CS+")) + "; within +-" + str(MARGIN) + " of the thesis: "
+          + "; ".join(f"{o} {', '.join(v) or 'none'}" for o, v in inb.items()) + ".")
+        w("")
     w("Spins longer than 2CS+ (8.7, AIP, fine grain, loads above 32): speedup of 2CS+ over them: "
       + ", ".join(f"{m}CS {x:+.1f}%" for m, x in v["longer"].items()) + ".")
     w("")

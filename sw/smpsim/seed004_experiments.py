@@ -58,7 +58,7 @@ class Ctx:
             for line in f:
                 d = dict(zip(head, line.rstrip("\n").split("\t")))
                 for k in ("x", "threads", "sync_threads", "spins", "successes", "blocks", "switches",
-                          "elapsed", "completed"):
+                          "elapsed", "completed", "woken_many", "woken_to_prev", "woken_prev_idle_lost"):
                     d[k] = int(d[k])
                 d["ssr"] = float(d["ssr"])
                 rows.setdefault(d["label"], []).append(d)
@@ -1218,13 +1218,15 @@ def fig8(ctx):
 # The band rows of chapter 8 that fail here, and the A/B that measures each one's cause:
 # "size2": the same runs averaged without the size-2 collections (8.5's beta and 8.6's beta of
 # fine grain, where the size-2 loads alone cover most of the load range); "seeds": the two
-# 25-thread jobs (one run each, one seed in the thesis) over 20 seeds, the median speedup.
+# 25-thread jobs (one run each, one seed in the thesis) over 20 seeds, the median speedup;
+# "lifo": the same 20 seeds with __wake_up_common walking a barrier's blocked threads latest
+# first (wake_order=lifo) instead of in the order they blocked (the seed leaves the order open).
 AB_8 = {"elapsed AIP mu=1% 2CS+ vs CS, beta (8.5)": ("size2", "8.5", "2CS+ vs CS", 1),
         "elapsed AIP mu=1% CS+ vs CS, beta (8.5)": ("size2", "8.5", "CS+ vs CS", 1),
         "elapsed AIP mu=1% 2CS+ vs CS+, beta (8.5)": ("size2", "8.5", "2CS+ vs CS+", 1),
         "elapsed AIP mu=1% CS vs block, beta (8.6)": ("size2", "8.6", "CS vs block", 1),
         "elapsed two 25-thread jobs mu=1% aip vs silly CS+ (8.4)": ("seeds", "8.4", "aip vs silly", "CS+"),
-        "elapsed two 25-thread jobs mu=1% smart vs aip CS+ (8.4)": ("seeds", "8.4", "smart vs aip", "CS+")}
+        "elapsed two 25-thread jobs mu=1% smart vs aip CS+ (8.4)": ("lifo", "8.4", "smart vs aip", "CS+")}
 
 
 def ch8_ab(ctx, res, sizes, b, rows):
@@ -1242,19 +1244,30 @@ def ch8_ab(ctx, res, sizes, b, rows):
             for sp in SPINS8[1:]} if 2 in sizes else {}
     res["values"]["ab_no_size2"] = {"8.5": spin, "8.6": blk, "size2_ssr_beta": ssr2}
     seeds = list(range(1, 21 if ctx.full else 6))
-    two = {}
+    two, lifo, per = {}, {}, {}
     if 25 in sizes:
-        cfg = "".join(f"{MACHINE} nosync=0 rand_ord=1 {lx(w)} seed={sd} label=\"{w} {sp} two25 seed{sd}\"\n"
-                      f"sync=25 barrier={b} spin={sp} cmput=1% rand_cmput_sigma={SIGMA} instance_num=2\n"
-                      for w in SCHEMES for sp in SPINS8[1:] for sd in seeds)
-        r = ctx.run("fig8_ab_two25_seeds", cfg)
-        for pair in THESIS_8_4_TWO25["1%"]:
-            x, y = pair.split(" vs ")
-            for sp in SPINS8[1:]:
-                v = sorted(speedup(r[f"{x} {sp} two25 seed{sd}"][0]["elapsed"], r[f"{y} {sp} two25 seed{sd}"][0]["elapsed"])
-                           for sd in seeds)
-                two[(pair, sp)] = (v[len(v) // 2], v[0], v[-1])
-    res["values"]["ab_two25_seeds"] = {"seeds": len(seeds), "speedups": two}
+        for order, name, out in (("", "fig8_ab_two25_seeds", two), (" wake_order=lifo", "fig8_ab_two25_lifo", lifo)):
+            cfg = "".join(f"{MACHINE} nosync=0 rand_ord=1 {lx(w)}{order} seed={sd} label=\"{w} {sp} two25 seed{sd}\"\n"
+                          f"sync=25 barrier={b} spin={sp} cmput=1% rand_cmput_sigma={SIGMA} instance_num=2\n"
+                          for w in SCHEMES for sp in SPINS8[1:] for sd in seeds)
+            r = ctx.run(name, cfg)
+            for pair in THESIS_8_4_TWO25["1%"]:
+                x, y = pair.split(" vs ")
+                for sp in SPINS8[1:]:
+                    v = sorted(speedup(r[f"{x} {sp} two25 seed{sd}"][0]["elapsed"],
+                                       r[f"{y} {sp} two25 seed{sd}"][0]["elapsed"]) for sd in seeds)
+                    out[(pair, sp)] = (v[len(v) // 2], v[0], v[-1])
+            # what each scheme does with either order: median elapsed, mean SSR, mean context switches
+            for w in SCHEMES:
+                for sp in SPINS8[1:]:
+                    rs = [r[f"{w} {sp} two25 seed{sd}"][0] for sd in seeds]
+                    many = sum(x["woken_many"] for x in rs)
+                    per[(order.strip() or "wake_order=fifo", w, sp)] = (
+                        sorted(x["elapsed"] for x in rs)[len(rs) // 2], mean([x["ssr"] for x in rs]),
+                        mean([x["switches"] for x in rs]),
+                        100 * sum(x["woken_to_prev"] for x in rs) / many if many else float("nan"),
+                        100 * sum(x["woken_prev_idle_lost"] for x in rs) / many if many else float("nan"))
+    res["values"]["ab_two25_seeds"] = {"seeds": len(seeds), "speedups": two, "lifo": lifo, "per_scheme": per}
     if not ctx.full:
         return  # the rows are the full size's bands
     for name, (kind, sec, pair, k) in AB_8.items():
@@ -1264,6 +1277,15 @@ def ch8_ab(ctx, res, sizes, b, rows):
             ok, det = band(v, (th, 0))
             check(res, f"cause: {name} without the size-2 collections (the same runs) in the band", ok, det)
             explain(res, name, ok, f"without the size-2 collections (the same runs) {v:+.1f}, thesis {th:+}")
+        elif kind == "lifo" and (pair, k) in lifo:
+            (med, lo, hi), th = lifo[(pair, k)], th[k]
+            ok, det = band(med, (th, 0))
+            check(res, f"cause: {name}, the woken threads walked latest first (wake_order=lifo), median over "
+                  f"{len(seeds)} seeds in the band", ok, det.replace("ours", "median") + f"; seeds from {lo:+.1f} to "
+                  f"{hi:+.1f}; in the order they blocked {two[(pair, k)][0]:+.1f}")
+            explain(res, name, ok, f"with the woken threads walked latest first (wake_order=lifo) the median over "
+                    f"{len(seeds)} seeds is {med:+.1f} (from {lo:+.1f} to {hi:+.1f}), thesis {th:+}; in the order "
+                    f"they blocked {two[(pair, k)][0]:+.1f}")
         elif (pair, k) in two:
             (med, lo, hi), th = two[(pair, k)], th[k]
             ok, det = band(med, (th, 0))

@@ -455,7 +455,20 @@ class Machine {
       if (s_.wake_lifo) std::reverse(order.begin(), order.end());
       for (int tid : order) runlist_.insert(runlist_.begin(), tid);
       sync_counters();
-      lx::wake_up(lp_, lt_, lc_, order, scheme());
+      std::vector<int> prev(order.size());
+      std::vector<char> prev_idle(order.size());
+      for (size_t i = 0; i < order.size(); ++i) {
+        prev[i] = lt_[size_t(order[i])].processor;
+        prev_idle[i] = prev[i] >= 0 && lc_[size_t(prev[i])].idle() && !lc_[size_t(prev[i])].need_resched;
+      }
+      const std::vector<int> chosen = lx::wake_up(lp_, lt_, lc_, order, scheme());
+      if (order.size() > 1) {
+        for (size_t i = 0; i < order.size(); ++i) {
+          ++res_.woken_many;
+          if (chosen[i] >= 0 && chosen[i] == prev[i]) ++res_.woken_to_prev;
+          else if (prev_idle[i]) ++res_.woken_prev_idle_lost;
+        }
+      }
       lx_flagged_ = true;
       return;
     }
