@@ -86,14 +86,15 @@ import re  # noqa: E402
 
 # Values an experiment shows as its own tables rather than as a list.
 TABULATED = {"table", "surplus", "max_threads", "surplus_avg", "two25_ssr", "wake", "wake_two25", "spin", "block",
-             "longer", "vs_block", "ab_barriers", "ab_no_size2", "ab_two25_seeds", "ab_sequences"}
+             "longer", "vs_block", "ab_barriers", "ab_no_size2", "ab_two25_seeds", "ab_sequences", "ab_step1"}
 
 
 # Where this simulator's result differs from the seed's although the checks may pass.
 DIFFERS = {
     "fig4_6": "N depends on the seed (the table is seed 1; the values give the median over seeds, the seeds with "
               "N >= 32, and the same runs with 500 barriers, the A/B of the cause: near 2 x 32 threads a 50-barrier "
-              "run may end before it falls into alternating synchronization)",
+              "run may end before it falls into alternating synchronization; at size 16 the loads, and so N, move in "
+              "steps of 16 threads: the A/B at a step of one thread)",
 }
 
 
@@ -359,16 +360,26 @@ def _fig4_6_ab(w, r):
         (nf, af, _), (nm, am, _) = sur["1"][16], sur["10"][16]
         w(f"At size 16 the loads above 32 threads are 48, 64, ... threads, so N moves in steps of 16: here N = {nf} "
           f"for fine grain and {nm} for medium grain, and the mean SSR over that surplus is {af:.1f}% against "
-          f"{am:.1f}%" + (" (a tie of N at this resolution; the SSR says which grain is better)." if nf == nm else "."))
+          f"{am:.1f}%" + (" (a tie of N at this resolution)." if nf == nm else "."))
+        w("")
+    st = r["values"].get("ab_step1")
+    if st:
+        w(f"**Size 16 at a step of one thread (A/B, {r['values']['seeds']} seeds: three 16-thread jobs and 0-15 "
+          "non-synchronizing threads, loads 48-63; the next load, 64 threads, is the sweep's):**")
+        w("")
+        w("| grain | median N | lowest N | highest N | seeds with N > 16 | median N, step of 16 |")
+        w("|---|---|---|---|---|---|")
+        for mu, d in st.items():
+            w(f"| mu={mu}% | {d['median']} | {d['lowest']} | {d['highest']} | {d['above16']} | {d['sweep']} |")
         w("")
     ab = r["values"].get("ab_barriers")
     if not ab:
         return
     counts = sorted({nb for _, nb in ab})
-    w(f"**Why the surplus exceeds the processor count here (A/B, {r['values']['seeds']} seeds, fine grain, loads up "
-      "to 2 x 32 threads, only the number of barriers changed):**")
+    w(f"**Why the surplus exceeds the processor count here (A/B, {r['values']['seeds']} seeds, fine grain, the "
+      "sweep's loads up to 100 threads, only the number of barriers changed):**")
     w("")
-    w("| size | barriers | median N | seeds with N >= 32 | mean SSR at the largest load | quanta that run lasts |")
+    w("| size | barriers | median N | seeds with N >= 32 | mean SSR at the load nearest 2 x 32 | quanta that run lasts |")
     w("|---|---|---|---|---|---|")
     for (s, nb), (n, k, ssr, q, t) in sorted(ab.items()):
         w(f"| {s} | {nb} | {n} | {k} | {ssr:.1f}% ({t} threads) | {q:.0f} |")

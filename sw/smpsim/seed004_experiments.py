@@ -543,14 +543,19 @@ def fig4_6(ctx):
         over500 = [s for s in sizes if s > 2 and med500[s] >= P]
         check(res, "cause: with 500 barriers the median N stays below 32 (sizes > 2)", not over500,
               f"exceptions: {over500}" if over500 else "all < 32: " + ", ".join(f"{s}: {n}" for s, n in med500.items()))
+        explain(res, f"surplus bounded by the processor count (sizes > 2, median N of {len(seeds)} seeds)", not over500,
+                "with 500 barriers (the same loads and seeds) the median N is below 32 at every size > 2: "
+                + ", ".join(f"{s}: {n}" for s, n in med500.items() if s > 2))
     # The A/B of the cause at every size: the surplus above the processor count comes from runs
     # that end within a few quanta of their start, before the jobs fall into alternating
-    # synchronization. Sizes 3 and 4, fine grain, loads up to 2 x 32 threads, the same seeds, and
-    # only the number of barriers changed: median N, the seeds with N >= 32, the mean SSR at the
-    # largest load and how many quanta that run lasts.
+    # synchronization. Sizes 3 and 4, fine grain, the main sweep's loads above 32 threads (up to
+    # 100, so that N >= 32 can be seen), the same seeds, and only the number of barriers changed:
+    # median N, the seeds with N >= 32, the mean SSR at the load nearest 2 x 32 threads and how
+    # many quanta that run lasts.
     sweep = {}
     for s in (3, 4):
-        ks = list(range(P // s + 1, 2 * P // s + 1))
+        ks = list(range(P // s + 1, -(-100 // s) + 1))
+        k2 = 2 * P // s
         for nb in (50, 100, 200, 500):
             ns, ssr, quanta = [], [], []
             for sd in seeds:
@@ -558,10 +563,10 @@ def fig4_6(ctx):
                        f"sync={s} barrier={nb} spin=6% cmput=1% rand_cmput_sigma={SIGMA} instance_num={ks[0]}-{ks[-1]}\n")
                 r = ctx.run(f"fig4_6_ab_size{s}_b{nb}_seed{sd}", cfg)["ab"]
                 ns.append(surplus(r)[0])
-                ssr.append(r[-1]["ssr"])
-                quanta.append(r[-1]["elapsed"] / 100)
-            sweep[(s, nb)] = (sorted(ns)[len(ns) // 2], sum(n >= P for n in ns), mean(ssr), mean(quanta),
-                              s * ks[-1])
+                at2 = next(x for x in r if x["x"] == k2)
+                ssr.append(at2["ssr"])
+                quanta.append(at2["elapsed"] / 100)
+            sweep[(s, nb)] = (sorted(ns)[len(ns) // 2], sum(n >= P for n in ns), mean(ssr), mean(quanta), s * k2)
     res["values"]["ab_barriers"] = sweep
     for s in (3, 4):
         row = [sweep[(s, nb)] for nb in (50, 100, 200, 500)]
@@ -571,6 +576,22 @@ def fig4_6(ctx):
     fine_wins = sum(med["1"][s] >= med["10"][s] for s in sizes)
     check(res, "fine grain reaches a bigger surplus than medium grain (most sizes, medians)", fine_wins > len(sizes) / 2,
           f"{fine_wins} of {len(sizes)} sizes")
+    # Size 16: its loads above 32 threads are 48, 64, ... so N moves in steps of 16 and both grains
+    # can reach the same N. The A/B at a step of one thread: three 16-thread jobs and 0-15
+    # non-synchronizing threads (loads 48-63; 64 threads is the sweep's next point), the same seeds.
+    if 16 in sizes:
+        cfg = "".join(f"{MACHINE} nosync=0-15 rand_ord=1 seed={sd} label=\"mu{mu} seed{sd}\"\n"
+                      f"sync=16 barrier=50 spin=6% cmput={mu}% rand_cmput_sigma={SIGMA} instance_num=3\n"
+                      for mu in ("1", "10") for sd in seeds)
+        r = ctx.run("fig4_6_step1_size16", cfg)
+        step1 = {mu: sorted(surplus(r[f"mu{mu} seed{sd}"])[0] for sd in seeds) for mu in ("1", "10")}
+        res["values"]["ab_step1"] = {mu: {"median": v[len(v) // 2], "lowest": v[0], "highest": v[-1],
+                                          "above16": sum(n > 16 for n in v), "sweep": med[mu][16]}
+                                     for mu, v in step1.items()}
+        a, b = res["values"]["ab_step1"]["1"]["median"], res["values"]["ab_step1"]["10"]["median"]
+        check(res, f"size 16 at a step of one thread: fine grain reaches a bigger surplus than medium grain (median N "
+              f"of {len(seeds)} seeds)", a > b, f"fine {a}, medium {b}; the sweep's step of 16: {med['1'][16]} and "
+              f"{med['10'][16]}")
     return res
 
 
