@@ -67,6 +67,10 @@ TEST(SmpsimConfigErrors, SchedulerSettingsAreCheckedAgainstTheScheduler) {
   EXPECT_EQ(error_of(lx + " preemption_threshold=x%\n" + kJob),
             "cfg:1: preemption_threshold: 'x%' is not a percentage >= 0");
   EXPECT_EQ(error_of(lx + " nosync_nice=20\n" + kJob), "cfg:1: nosync_nice: '20' out of range [-20, 19]");
+  EXPECT_EQ(error_of(lx + " wake_order=random\n" + kJob),
+            "cfg:1: wake_order: 'random' is not fifo (the order the threads blocked in) or lifo (the reverse)");
+  EXPECT_EQ(error_of("p=2 q=100 in=3 out=3 nosync=0 wake_order=lifo\n" + kJob),
+            "cfg:1: wake_order: only with sched=linux (a parameter of Linux's scheduler, 6.6.2)");
   EXPECT_EQ(error_of(lx + "\nsync=2 barrier=1 spin=1 cmput=1 nice=-21\n"), "cfg:2: nice: '-21' out of range [-20, 19]");
   EXPECT_EQ(error_of(kCurve + "sync=2 barrier=1 spin=1 cmput=1 nice=5\n"),
             "cfg:2: nice: only with sched=linux on the curve line (NICE_TO_TICKS, 6.4.4)");
@@ -78,12 +82,14 @@ TEST(SmpsimConfigErrors, SchedulerSettingsAreCheckedAgainstTheScheduler) {
   EXPECT_EQ(cv.proc_change_penalty, 150);
   EXPECT_EQ(cv.mm_bonus, 10);
   EXPECT_EQ(cv.preemption_threshold, 10);
+  EXPECT_FALSE(cv.wake_lifo);  // the order the threads blocked in
   Config d = parse_config(lx + " wakeup=silly proc_change_penalty=300% mm_bonus=0 nosync_nice=-5\n"
                                "sync=2 barrier=1 spin=1 cmput=1 nice=19\n", "cfg");
   EXPECT_EQ(d.curves.at(0).wakeup, Wakeup::Silly);
   EXPECT_EQ(d.curves.at(0).proc_change_penalty, 300);
   EXPECT_EQ(d.curves.at(0).mm_bonus, 0);
   EXPECT_EQ(d.curves.at(0).nosync_nice, -5);
+  EXPECT_TRUE(parse_config(lx + " wake_order=lifo\n" + kJob, "cfg").curves.at(0).wake_lifo);
   EXPECT_EQ(d.curves.at(0).jobs.at(0).nice, 19);
 }
 

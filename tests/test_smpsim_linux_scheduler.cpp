@@ -193,6 +193,24 @@ TEST(LinuxScheduler, SmartGivesEachWokenTaskItsOwnIdleCpuFirst) {
   EXPECT_EQ(wake_up(kP, ts, cs, {0, 1}, Scheme::Smart), (std::vector<int>{1, 0}));
 }
 
+// The same wake-up walked the other way (wake_order=lifo: t1 blocked last, so it is woken first).
+// AIP: t1 gets its own idle cpu 0, t0 (cpu 2 busy) the oldest idle one left, 1 -> [0, 1] for
+// [t1, t0]: SMART's assignment, which does not depend on the order. The simulator walks the
+// blocked threads in the order they blocked unless the curve says wake_order=lifo.
+TEST(LinuxScheduler, AipsAssignmentDependsOnTheWakeOrderSmartsDoesNot) {
+  std::vector<Task> ts = {task(100, 2, 1), task(100, 0, 1), task(100, 2, 2)};
+  auto cpus = [] { return std::vector<Cpu>{idle(5), idle(50), busy(2)}; };
+  std::vector<Cpu> cs = cpus();
+  EXPECT_EQ(wake_up(kP, ts, cs, {1, 0}, Scheme::Aip), (std::vector<int>{0, 1}));
+  cs = cpus();
+  EXPECT_EQ(wake_up(kP, ts, cs, {1, 0}, Scheme::Smart), (std::vector<int>{0, 1}));
+  const std::string job = "\nsync=3 barrier=1 spin=block cmput=10\n";
+  Config c = parse_config("p=3 q=100 in=3 out=3 nosync=0 sched=linux wakeup=aip" + job +
+                          "p=3 q=100 in=3 out=3 nosync=0 sched=linux wakeup=aip wake_order=lifo" + job, "t.cfg");
+  EXPECT_FALSE(expand_curve(c.curves.at(0)).at(0).spec.wake_lifo);
+  EXPECT_TRUE(expand_curve(c.curves.at(1)).at(0).spec.wake_lifo);
+}
+
 // Algorithm 5 (SMART's last phase): no idle cpu; t0 and t1 (counter 100, job 9, last on cpus 2
 // and 3) against X0 (counter 1 on cpu 0: 181), X1 (counter 12 on cpu 1: 192), X2, X3 (counter
 // 200 on their cpus: 380). d(t, cpu 0) = 200 - 181 = 19, d(t, cpu 1) = 8, cpus 2-3 negative.

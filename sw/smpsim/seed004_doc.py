@@ -86,14 +86,15 @@ import re  # noqa: E402
 
 # Values an experiment shows as its own tables rather than as a list.
 TABULATED = {"table", "surplus", "max_threads", "surplus_avg", "two25_ssr", "wake", "wake_two25", "spin", "block",
-             "longer", "vs_block", "ab_barriers", "ab_no_size2", "ab_two25_seeds", "ab_sequences"}
+             "longer", "vs_block", "ab_barriers", "ab_no_size2", "ab_two25_seeds", "ab_sequences", "ab_step1"}
 
 
 # Where this simulator's result differs from the seed's although the checks may pass.
 DIFFERS = {
     "fig4_6": "N depends on the seed (the table is seed 1; the values give the median over seeds, the seeds with "
               "N >= 32, and the same runs with 500 barriers, the A/B of the cause: near 2 x 32 threads a 50-barrier "
-              "run may end before it falls into alternating synchronization)",
+              "run may end before it falls into alternating synchronization; at size 16 the loads, and so N, move in "
+              "steps of 16 threads: the A/B at a step of one thread)",
 }
 
 
@@ -359,16 +360,26 @@ def _fig4_6_ab(w, r):
         (nf, af, _), (nm, am, _) = sur["1"][16], sur["10"][16]
         w(f"At size 16 the loads above 32 threads are 48, 64, ... threads, so N moves in steps of 16: here N = {nf} "
           f"for fine grain and {nm} for medium grain, and the mean SSR over that surplus is {af:.1f}% against "
-          f"{am:.1f}%" + (" (a tie of N at this resolution; the SSR says which grain is better)." if nf == nm else "."))
+          f"{am:.1f}%" + (" (a tie of N at this resolution)." if nf == nm else "."))
+        w("")
+    st = r["values"].get("ab_step1")
+    if st:
+        w(f"**Size 16 at a step of one thread (A/B, {r['values']['seeds']} seeds: three 16-thread jobs and 0-15 "
+          "non-synchronizing threads, loads 48-63; the next load, 64 threads, is the sweep's):**")
+        w("")
+        w("| grain | median N | lowest N | highest N | seeds with N > 16 | median N, step of 16 |")
+        w("|---|---|---|---|---|---|")
+        for mu, d in st.items():
+            w(f"| mu={mu}% | {d['median']} | {d['lowest']} | {d['highest']} | {d['above16']} | {d['sweep']} |")
         w("")
     ab = r["values"].get("ab_barriers")
     if not ab:
         return
     counts = sorted({nb for _, nb in ab})
-    w(f"**Why the surplus exceeds the processor count here (A/B, {r['values']['seeds']} seeds, fine grain, loads up "
-      "to 2 x 32 threads, only the number of barriers changed):**")
+    w(f"**Why the surplus exceeds the processor count here (A/B, {r['values']['seeds']} seeds, fine grain, the "
+      "sweep's loads up to 100 threads, only the number of barriers changed):**")
     w("")
-    w("| size | barriers | median N | seeds with N >= 32 | mean SSR at the largest load | quanta that run lasts |")
+    w("| size | barriers | median N | seeds with N >= 32 | mean SSR at the load nearest 2 x 32 | quanta that run lasts |")
     w("|---|---|---|---|---|---|")
     for (s, nb), (n, k, ssr, q, t) in sorted(ab.items()):
         w(f"| {s} | {nb} | {n} | {k} | {ssr:.1f}% ({t} threads) | {q:.0f} |")
@@ -462,6 +473,50 @@ def _ch8_tables(w, r):
                 f"{t2['speedups'][(pair, sp)][0]:+.1f} ({t2['speedups'][(pair, sp)][1]:+.1f}, "
                 f"{t2['speedups'][(pair, sp)][2]:+.1f}) / {THESIS_8_4_TWO25['1%'][pair][sp]:+}"
                 for sp in ("CS", "CS+", "2CS+")) + " |")
+        w("")
+    if t2 and t2.get("lifo"):
+        w(f"A/B of the wake order, the same {t2['seeds']} seeds: the seed's Algorithm 3 walks a barrier's blocked "
+          "threads in an order it does not give; ours walks them in the order they blocked (the table above), here "
+          "latest first (`wake_order=lifo`, as Linux 2.4's `add_wait_queue` queues a waiter at the head). Speedup "
+          "(%), median (lowest, highest) / the thesis's:")
+        w("")
+        w("| pair | CS | CS+ | 2CS+ |")
+        w("|---|---|---|---|")
+        for pair in THESIS_8_4_TWO25["1%"]:
+            w(f"| {pair} | " + " | ".join(
+                f"{t2['lifo'][(pair, sp)][0]:+.1f} ({t2['lifo'][(pair, sp)][1]:+.1f}, "
+                f"{t2['lifo'][(pair, sp)][2]:+.1f}) / {THESIS_8_4_TWO25['1%'][pair][sp]:+}"
+                for sp in ("CS", "CS+", "2CS+")) + " |")
+        w("")
+        per = t2["per_scheme"]
+        w("Each scheme in either order, over the same seeds: median elapsed (cycles), mean SSR (%), mean context "
+          "switches, and of the threads woken several at once the share sent to their previous processor and the "
+          "share whose previous processor was idle at the wake-up but went to another thread or stayed idle:")
+        w("")
+        w("| scheme | spin | blocked order | latest first |")
+        w("|---|---|---|---|")
+        for wk in ("smart", "aip", "silly"):
+            for sp in ("CS", "CS+", "2CS+"):
+                w(f"| {wk} | {sp} | " + " | ".join(
+                    "{:.0f}, {:.1f}%, {:.0f}, {:.1f}% / {:.1f}%".format(*per[(o, wk, sp)])
+                    for o in ("wake_order=fifo", "wake_order=lifo"))
+                  + " |")
+        w("")
+        a0, a1 = per[("wake_order=fifo", "aip", "CS+")], per[("wake_order=lifo", "aip", "CS+")]
+        s0, s1 = per[("wake_order=fifo", "smart", "CS+")], per[("wake_order=lifo", "smart", "CS+")]
+        w(f"With CS+, AIP walking the woken threads in the order they blocked sends {a0[3]:.1f}% of them to their "
+          f"previous processor and takes the idle previous processor of {a0[4]:.1f}% to another thread or leaves it "
+          f"(median {a0[0]:.0f} cycles, {a0[2]:.0f} switches); latest first, {a1[3]:.1f}% and {a1[4]:.1f}% "
+          f"({a1[0]:.0f} cycles, {a1[2]:.0f} switches). SMART, whose first step gives every woken thread its idle "
+          f"previous processor before any other is handed out (6.6.1.2), {s0[3]:.1f}% and {s0[4]:.1f}% "
+          f"({s0[0]:.0f} cycles) against {s1[3]:.1f}% and {s1[4]:.1f}% ({s1[0]:.0f} cycles).")
+        th = THESIS_8_4_TWO25["1%"]["smart vs aip"]
+        inb = {o: [sp for sp in ("CS", "CS+", "2CS+") if abs(d[("smart vs aip", sp)][0] - th[sp]) <= MARGIN]
+               for o, d in (("blocked order", t2["speedups"]), ("latest first", t2["lifo"]))}
+        w("SMART vs AIP, median, blocked order / latest first / the thesis's one run: " + ", ".join(
+            f"{sp} {t2['speedups'][('smart vs aip', sp)][0]:+.1f} / {t2['lifo'][('smart vs aip', sp)][0]:+.1f} / "
+            f"{th[sp]:+}" for sp in ("CS", "CS+", "2CS+")) + "; within +-" + str(MARGIN) + " of the thesis: "
+          + "; ".join(f"{o} {', '.join(v) or 'none'}" for o, v in inb.items()) + ".")
         w("")
     w("Spins longer than 2CS+ (8.7, AIP, fine grain, loads above 32): speedup of 2CS+ over them: "
       + ", ".join(f"{m}CS {x:+.1f}%" for m, x in v["longer"].items()) + ".")

@@ -58,7 +58,7 @@ class Ctx:
             for line in f:
                 d = dict(zip(head, line.rstrip("\n").split("\t")))
                 for k in ("x", "threads", "sync_threads", "spins", "successes", "blocks", "switches",
-                          "elapsed", "completed"):
+                          "elapsed", "completed", "woken_many", "woken_to_prev", "woken_prev_idle_lost"):
                     d[k] = int(d[k])
                 d["ssr"] = float(d["ssr"])
                 rows.setdefault(d["label"], []).append(d)
@@ -543,14 +543,19 @@ def fig4_6(ctx):
         over500 = [s for s in sizes if s > 2 and med500[s] >= P]
         check(res, "cause: with 500 barriers the median N stays below 32 (sizes > 2)", not over500,
               f"exceptions: {over500}" if over500 else "all < 32: " + ", ".join(f"{s}: {n}" for s, n in med500.items()))
+        explain(res, f"surplus bounded by the processor count (sizes > 2, median N of {len(seeds)} seeds)", not over500,
+                "with 500 barriers (the same loads and seeds) the median N is below 32 at every size > 2: "
+                + ", ".join(f"{s}: {n}" for s, n in med500.items() if s > 2))
     # The A/B of the cause at every size: the surplus above the processor count comes from runs
     # that end within a few quanta of their start, before the jobs fall into alternating
-    # synchronization. Sizes 3 and 4, fine grain, loads up to 2 x 32 threads, the same seeds, and
-    # only the number of barriers changed: median N, the seeds with N >= 32, the mean SSR at the
-    # largest load and how many quanta that run lasts.
+    # synchronization. Sizes 3 and 4, fine grain, the main sweep's loads above 32 threads (up to
+    # 100, so that N >= 32 can be seen), the same seeds, and only the number of barriers changed:
+    # median N, the seeds with N >= 32, the mean SSR at the load nearest 2 x 32 threads and how
+    # many quanta that run lasts.
     sweep = {}
     for s in (3, 4):
-        ks = list(range(P // s + 1, 2 * P // s + 1))
+        ks = list(range(P // s + 1, -(-100 // s) + 1))
+        k2 = 2 * P // s
         for nb in (50, 100, 200, 500):
             ns, ssr, quanta = [], [], []
             for sd in seeds:
@@ -558,10 +563,10 @@ def fig4_6(ctx):
                        f"sync={s} barrier={nb} spin=6% cmput=1% rand_cmput_sigma={SIGMA} instance_num={ks[0]}-{ks[-1]}\n")
                 r = ctx.run(f"fig4_6_ab_size{s}_b{nb}_seed{sd}", cfg)["ab"]
                 ns.append(surplus(r)[0])
-                ssr.append(r[-1]["ssr"])
-                quanta.append(r[-1]["elapsed"] / 100)
-            sweep[(s, nb)] = (sorted(ns)[len(ns) // 2], sum(n >= P for n in ns), mean(ssr), mean(quanta),
-                              s * ks[-1])
+                at2 = next(x for x in r if x["x"] == k2)
+                ssr.append(at2["ssr"])
+                quanta.append(at2["elapsed"] / 100)
+            sweep[(s, nb)] = (sorted(ns)[len(ns) // 2], sum(n >= P for n in ns), mean(ssr), mean(quanta), s * k2)
     res["values"]["ab_barriers"] = sweep
     for s in (3, 4):
         row = [sweep[(s, nb)] for nb in (50, 100, 200, 500)]
@@ -571,6 +576,22 @@ def fig4_6(ctx):
     fine_wins = sum(med["1"][s] >= med["10"][s] for s in sizes)
     check(res, "fine grain reaches a bigger surplus than medium grain (most sizes, medians)", fine_wins > len(sizes) / 2,
           f"{fine_wins} of {len(sizes)} sizes")
+    # Size 16: its loads above 32 threads are 48, 64, ... so N moves in steps of 16 and both grains
+    # can reach the same N. The A/B at a step of one thread: three 16-thread jobs and 0-15
+    # non-synchronizing threads (loads 48-63; 64 threads is the sweep's next point), the same seeds.
+    if 16 in sizes:
+        cfg = "".join(f"{MACHINE} nosync=0-15 rand_ord=1 seed={sd} label=\"mu{mu} seed{sd}\"\n"
+                      f"sync=16 barrier=50 spin=6% cmput={mu}% rand_cmput_sigma={SIGMA} instance_num=3\n"
+                      for mu in ("1", "10") for sd in seeds)
+        r = ctx.run("fig4_6_step1_size16", cfg)
+        step1 = {mu: sorted(surplus(r[f"mu{mu} seed{sd}"])[0] for sd in seeds) for mu in ("1", "10")}
+        res["values"]["ab_step1"] = {mu: {"median": v[len(v) // 2], "lowest": v[0], "highest": v[-1],
+                                          "above16": sum(n > 16 for n in v), "sweep": med[mu][16]}
+                                     for mu, v in step1.items()}
+        a, b = res["values"]["ab_step1"]["1"]["median"], res["values"]["ab_step1"]["10"]["median"]
+        check(res, f"size 16 at a step of one thread: fine grain reaches a bigger surplus than medium grain (median N "
+              f"of {len(seeds)} seeds)", a > b, f"fine {a}, medium {b}; the sweep's step of 16: {med['1'][16]} and "
+              f"{med['10'][16]}")
     return res
 
 
@@ -1218,13 +1239,15 @@ def fig8(ctx):
 # The band rows of chapter 8 that fail here, and the A/B that measures each one's cause:
 # "size2": the same runs averaged without the size-2 collections (8.5's beta and 8.6's beta of
 # fine grain, where the size-2 loads alone cover most of the load range); "seeds": the two
-# 25-thread jobs (one run each, one seed in the thesis) over 20 seeds, the median speedup.
+# 25-thread jobs (one run each, one seed in the thesis) over 20 seeds, the median speedup;
+# "lifo": the same 20 seeds with __wake_up_common walking a barrier's blocked threads latest
+# first (wake_order=lifo) instead of in the order they blocked (the seed leaves the order open).
 AB_8 = {"elapsed AIP mu=1% 2CS+ vs CS, beta (8.5)": ("size2", "8.5", "2CS+ vs CS", 1),
         "elapsed AIP mu=1% CS+ vs CS, beta (8.5)": ("size2", "8.5", "CS+ vs CS", 1),
         "elapsed AIP mu=1% 2CS+ vs CS+, beta (8.5)": ("size2", "8.5", "2CS+ vs CS+", 1),
         "elapsed AIP mu=1% CS vs block, beta (8.6)": ("size2", "8.6", "CS vs block", 1),
         "elapsed two 25-thread jobs mu=1% aip vs silly CS+ (8.4)": ("seeds", "8.4", "aip vs silly", "CS+"),
-        "elapsed two 25-thread jobs mu=1% smart vs aip CS+ (8.4)": ("seeds", "8.4", "smart vs aip", "CS+")}
+        "elapsed two 25-thread jobs mu=1% smart vs aip CS+ (8.4)": ("lifo", "8.4", "smart vs aip", "CS+")}
 
 
 def ch8_ab(ctx, res, sizes, b, rows):
@@ -1242,19 +1265,30 @@ def ch8_ab(ctx, res, sizes, b, rows):
             for sp in SPINS8[1:]} if 2 in sizes else {}
     res["values"]["ab_no_size2"] = {"8.5": spin, "8.6": blk, "size2_ssr_beta": ssr2}
     seeds = list(range(1, 21 if ctx.full else 6))
-    two = {}
+    two, lifo, per = {}, {}, {}
     if 25 in sizes:
-        cfg = "".join(f"{MACHINE} nosync=0 rand_ord=1 {lx(w)} seed={sd} label=\"{w} {sp} two25 seed{sd}\"\n"
-                      f"sync=25 barrier={b} spin={sp} cmput=1% rand_cmput_sigma={SIGMA} instance_num=2\n"
-                      for w in SCHEMES for sp in SPINS8[1:] for sd in seeds)
-        r = ctx.run("fig8_ab_two25_seeds", cfg)
-        for pair in THESIS_8_4_TWO25["1%"]:
-            x, y = pair.split(" vs ")
-            for sp in SPINS8[1:]:
-                v = sorted(speedup(r[f"{x} {sp} two25 seed{sd}"][0]["elapsed"], r[f"{y} {sp} two25 seed{sd}"][0]["elapsed"])
-                           for sd in seeds)
-                two[(pair, sp)] = (v[len(v) // 2], v[0], v[-1])
-    res["values"]["ab_two25_seeds"] = {"seeds": len(seeds), "speedups": two}
+        for order, name, out in (("", "fig8_ab_two25_seeds", two), (" wake_order=lifo", "fig8_ab_two25_lifo", lifo)):
+            cfg = "".join(f"{MACHINE} nosync=0 rand_ord=1 {lx(w)}{order} seed={sd} label=\"{w} {sp} two25 seed{sd}\"\n"
+                          f"sync=25 barrier={b} spin={sp} cmput=1% rand_cmput_sigma={SIGMA} instance_num=2\n"
+                          for w in SCHEMES for sp in SPINS8[1:] for sd in seeds)
+            r = ctx.run(name, cfg)
+            for pair in THESIS_8_4_TWO25["1%"]:
+                x, y = pair.split(" vs ")
+                for sp in SPINS8[1:]:
+                    v = sorted(speedup(r[f"{x} {sp} two25 seed{sd}"][0]["elapsed"],
+                                       r[f"{y} {sp} two25 seed{sd}"][0]["elapsed"]) for sd in seeds)
+                    out[(pair, sp)] = (v[len(v) // 2], v[0], v[-1])
+            # what each scheme does with either order: median elapsed, mean SSR, mean context switches
+            for w in SCHEMES:
+                for sp in SPINS8[1:]:
+                    rs = [r[f"{w} {sp} two25 seed{sd}"][0] for sd in seeds]
+                    many = sum(x["woken_many"] for x in rs)
+                    per[(order.strip() or "wake_order=fifo", w, sp)] = (
+                        sorted(x["elapsed"] for x in rs)[len(rs) // 2], mean([x["ssr"] for x in rs]),
+                        mean([x["switches"] for x in rs]),
+                        100 * sum(x["woken_to_prev"] for x in rs) / many if many else float("nan"),
+                        100 * sum(x["woken_prev_idle_lost"] for x in rs) / many if many else float("nan"))
+    res["values"]["ab_two25_seeds"] = {"seeds": len(seeds), "speedups": two, "lifo": lifo, "per_scheme": per}
     if not ctx.full:
         return  # the rows are the full size's bands
     for name, (kind, sec, pair, k) in AB_8.items():
@@ -1264,6 +1298,15 @@ def ch8_ab(ctx, res, sizes, b, rows):
             ok, det = band(v, (th, 0))
             check(res, f"cause: {name} without the size-2 collections (the same runs) in the band", ok, det)
             explain(res, name, ok, f"without the size-2 collections (the same runs) {v:+.1f}, thesis {th:+}")
+        elif kind == "lifo" and (pair, k) in lifo:
+            (med, lo, hi), th = lifo[(pair, k)], th[k]
+            ok, det = band(med, (th, 0))
+            check(res, f"cause: {name}, the woken threads walked latest first (wake_order=lifo), median over "
+                  f"{len(seeds)} seeds in the band", ok, det.replace("ours", "median") + f"; seeds from {lo:+.1f} to "
+                  f"{hi:+.1f}; in the order they blocked {two[(pair, k)][0]:+.1f}")
+            explain(res, name, ok, f"with the woken threads walked latest first (wake_order=lifo) the median over "
+                    f"{len(seeds)} seeds is {med:+.1f} (from {lo:+.1f} to {hi:+.1f}), thesis {th:+}; in the order "
+                    f"they blocked {two[(pair, k)][0]:+.1f}")
         elif (pair, k) in two:
             (med, lo, hi), th = two[(pair, k)], th[k]
             ok, det = band(med, (th, 0))

@@ -154,12 +154,12 @@ std::vector<std::pair<std::string, std::string>> tokens(const LineCtx& c, const 
 const std::set<std::string> kGlobalKeys = {"title", "xlabel", "ylabel", "legend"};
 const std::set<std::string> kCurveKeys = {"p", "q", "in", "out", "nosync", "rand_ord", "job_configs",
                                           "wakeup", "seed", "label", "reach", "sched", "proc_change_penalty",
-                                          "mm_bonus", "preemption_threshold", "nosync_nice", "stop"};
+                                          "mm_bonus", "preemption_threshold", "nosync_nice", "stop", "wake_order"};
 const std::set<std::string> kJobKeys = {"sync", "barrier", "spin", "cmput", "rand_cmput_sigma", "instance_num",
                                         "nice"};
 // Settings that only Linux's scheduler reads (chapter 6): refused under sched=rr rather than ignored.
 const std::set<std::string> kLinuxCurveKeys = {"proc_change_penalty", "mm_bonus", "preemption_threshold",
-                                               "nosync_nice"};
+                                               "nosync_nice", "wake_order"};
 
 constexpr int64_t kMaxThreads = 100000;
 constexpr int64_t kMaxCycles = int64_t(1) << 40;
@@ -169,7 +169,7 @@ void parse_curve(const LineCtx& c, const std::vector<std::pair<std::string, std:
   std::map<std::string, std::string> m;
   for (auto& [k, v] : kv) {
     if (!kCurveKeys.count(k)) c.fail(k, "not a curve-line parameter (curve line: p q in out nosync rand_ord job_configs wakeup seed label reach sched "
-                 "proc_change_penalty mm_bonus preemption_threshold nosync_nice stop)");
+                 "proc_change_penalty mm_bonus preemption_threshold nosync_nice wake_order stop)");
     m[k] = v;
   }
   for (const char* k : {"p", "q", "in", "out", "nosync"})
@@ -215,6 +215,12 @@ void parse_curve(const LineCtx& c, const std::vector<std::pair<std::string, std:
     cv.mm_bonus = param("mm_bonus", "5%");
     cv.preemption_threshold = param("preemption_threshold", "5%");
     if (m.count("nosync_nice")) cv.nosync_nice = int(need_int(c, "nosync_nice", m["nosync_nice"], -20, 19));
+    if (m.count("wake_order")) {
+      const std::string& v = m["wake_order"];
+      if (v == "lifo") cv.wake_lifo = true;
+      else if (v != "fifo")
+        c.fail("wake_order", "'" + v + "' is not fifo (the order the threads blocked in) or lifo (the reverse)");
+    }
   }
   if (m.count("stop")) {
     const std::string& v = m["stop"];

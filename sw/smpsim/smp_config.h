@@ -62,6 +62,10 @@ struct CurveSpec {
   // quantum, as the seed's chapters 7-9 use) and the nice value of the non-synchronizing threads.
   int64_t proc_change_penalty = 0, mm_bonus = 0, preemption_threshold = 0;
   int nosync_nice = 0;
+  // sched=linux: the order in which __wake_up_common (Algorithm 3) walks a barrier's blocked
+  // threads, which the seed leaves open: the order they blocked in (default), or the reverse
+  // (wake_order=lifo: Linux 2.4's add_wait_queue puts each waiter at the head of the queue).
+  bool wake_lifo = false;
   // stop=first: the run ends when the first thread finishes its computation (5.1.4: the load
   // does not thin out towards the end); stop=last (default): when the last one does.
   bool stop_first = false;

@@ -449,10 +449,26 @@ class Machine {
     if (tids.empty()) return;
     if (lx_) {
       // add_to_runqueue puts each woken task at the head of the run queue; the scheme decides
-      // which processors' schedule() will run (at the end of this event: lx_flush).
-      for (int tid : tids) runlist_.insert(runlist_.begin(), tid);
+      // which processors' schedule() will run (at the end of this event: lx_flush). The tasks
+      // are walked in the order they blocked, or latest first (wake_order=lifo).
+      std::vector<int> order(tids);
+      if (s_.wake_lifo) std::reverse(order.begin(), order.end());
+      for (int tid : order) runlist_.insert(runlist_.begin(), tid);
       sync_counters();
-      lx::wake_up(lp_, lt_, lc_, tids, scheme());
+      std::vector<int> prev(order.size());
+      std::vector<char> prev_idle(order.size());
+      for (size_t i = 0; i < order.size(); ++i) {
+        prev[i] = lt_[size_t(order[i])].processor;
+        prev_idle[i] = prev[i] >= 0 && lc_[size_t(prev[i])].idle() && !lc_[size_t(prev[i])].need_resched;
+      }
+      const std::vector<int> chosen = lx::wake_up(lp_, lt_, lc_, order, scheme());
+      if (order.size() > 1) {
+        for (size_t i = 0; i < order.size(); ++i) {
+          ++res_.woken_many;
+          if (chosen[i] >= 0 && chosen[i] == prev[i]) ++res_.woken_to_prev;
+          else if (prev_idle[i]) ++res_.woken_prev_idle_lost;
+        }
+      }
       lx_flagged_ = true;
       return;
     }
@@ -767,6 +783,7 @@ std::vector<CurvePoint> expand_curve(const CurveSpec& curve) {
     r.wakeup = curve.wakeup;
     r.linux_params = {curve.proc_change_penalty, curve.mm_bonus, curve.preemption_threshold};
     r.nosync_nice = curve.nosync_nice;
+    r.wake_lifo = curve.wake_lifo;
     r.stop_first = curve.stop_first;
     r.seed = curve.seed;
     r.reach = curve.reach;

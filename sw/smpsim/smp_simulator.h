@@ -22,6 +22,7 @@ struct RunSpec {
   Wakeup wakeup = Wakeup::Tail;
   linux_sched::Params linux_params;  // sched=linux (chapter 6)
   int nosync_nice = 0;
+  bool wake_lifo = false;     // sched=linux: wake a barrier's blocked threads latest first
   bool stop_first = false;    // end at the first synchronizing thread's exit (5.1.4)
   uint64_t seed = 1;
   int64_t reach = 1;          // cycles from the end of a computation phase to the barrier
@@ -42,6 +43,10 @@ struct RunResult {
   int64_t blocks = 0;                // yields into the blocked state
   int64_t switches = 0;              // context switches (each an out and an in)
   int64_t epochs = 0;                // sched=linux: epoch recalculations (Algorithm 4, lines 19-22)
+  // sched=linux, the wake-ups of several threads at once (where the schemes differ, 6.6.1.2):
+  // threads woken, those sent to their previous processor, and those whose previous processor
+  // was idle (its need_resched off) at the wake-up but was not chosen for them.
+  int64_t woken_many = 0, woken_to_prev = 0, woken_prev_idle_lost = 0;
   int64_t elapsed = 0;               // cycle at which the last synchronizing thread passed its last barrier
   std::vector<int64_t> job_elapsed;
   std::vector<int64_t> job_spins, job_successes;  // per job instance, for chapter 5's job classes

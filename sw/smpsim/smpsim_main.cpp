@@ -21,14 +21,16 @@ int main(int argc, char** argv) {
       "              [sched=rr|linux] [wakeup=tail|head|preempt (rr) | smart|aip|silly (linux)]\n"
       "              [seed=N] [label=NAME] [reach=CYCLES]\n"
       "              linux only: [proc_change_penalty=75%] [mm_bonus=5%] [preemption_threshold=5%]\n"
-      "                          [nosync_nice=0]\n"
+      "                          [nosync_nice=0] [wake_order=fifo|lifo]\n"
       "  job line:   sync=11 barrier=50 spin=6%|CYCLES|block|CS|CS+|2CS+|inf cmput=1%\n"
       "              [rand_cmput_sigma=SIGMA|DENSITY/INTERVAL[%]] [instance_num=N|X-Y[:J]]\n"
       "              [nice=-20..19] (sched=linux)\n"
       "  global:     title=... (ignored by the simulation)\n"
       "One parameter of a curve may be a range X-Y[:J] (nosync or instance_num): the curve's x axis.",
       "smpsim"};
-  app.footer("Output columns: label x threads sync_threads spin ssr spins successes blocks switches elapsed completed epochs.\n"
+  app.footer("Output columns: label x threads sync_threads spin ssr spins successes blocks switches elapsed completed epochs\n"
+             "woken_many woken_to_prev woken_prev_idle_lost (sched=linux: threads woken several at once, those sent to\n"
+             "their previous processor, those whose previous processor was idle but went to another or to none).\n"
              "Exit status: 0 ok, 2 bad input (the file, line and parameter are named), 3 a run hit --max-cycles.");
   std::string config, out_path, trace_path, jobs_path;
   int64_t seed = -1, max_cycles = int64_t(1) << 42, trace_until = 0;
@@ -85,7 +87,7 @@ int main(int argc, char** argv) {
     }
     jobs_file << "label\tx\tjob\tsync\tmu\tsigma\tspins\tsuccesses\n";
   }
-  os << "label\tx\tthreads\tsync_threads\tspin\tssr\tspins\tsuccesses\tblocks\tswitches\telapsed\tcompleted\tepochs\n";
+  os << "label\tx\tthreads\tsync_threads\tspin\tssr\tspins\tsuccesses\tblocks\tswitches\telapsed\tcompleted\tepochs\twoken_many\twoken_to_prev\twoken_prev_idle_lost\n";
   // Every run of the file, in output order; each run is independent of the others (its own
   // machine and random stream), so they may be simulated in any order and at once.
   struct Run {
@@ -132,7 +134,8 @@ int main(int argc, char** argv) {
     const int64_t spin = curve.jobs.front().spin;
     os << curve.label << "\t" << pt.x << "\t" << r.threads << "\t" << r.sync_threads << "\t"
        << (spin >= smpsim::kSpinForever ? std::string("inf") : std::to_string(spin)) << "\t" << ssr << "\t" << r.spins << "\t" << r.successes << "\t" << r.blocks
-       << "\t" << r.switches << "\t" << r.elapsed << "\t" << (r.completed ? 1 : 0) << "\t" << r.epochs << "\n";
+       << "\t" << r.switches << "\t" << r.elapsed << "\t" << (r.completed ? 1 : 0) << "\t" << r.epochs << "\t" << r.woken_many << "\t"
+       << r.woken_to_prev << "\t" << r.woken_prev_idle_lost << "\n";
     all_done &= r.completed;
     if (jobs_file.is_open())
       for (size_t j = 0; j < pt.spec.jobs.size(); ++j)

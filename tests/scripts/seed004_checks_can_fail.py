@@ -57,7 +57,8 @@ class FakeCtx(ex.Ctx):
                     factor = ELAPSED.get(self.shape, {}).get(spin, 1.0)
                     out.append({"label": cur["label"], "x": x, "threads": threads, "sync_threads": size, "spin": 6,
                                 "ssr": ssr, "spins": 100, "successes": int(ssr), "blocks": 0, "switches": 0,
-                                "elapsed": int((1000 + x) * factor), "completed": 1})
+                                "elapsed": int((1000 + x) * factor), "completed": 1,
+                                "woken_many": 0, "woken_to_prev": 0, "woken_prev_idle_lost": 0})
                 rows.setdefault(cur["label"], []).extend(out)  # curve lines sharing a label make one curve
         if "--jobs-out" in extra:  # chapter 5: every job of every run with the shape's SSR
             with open(extra[list(extra).index("--jobs-out") + 1], "w") as f:
