@@ -396,6 +396,18 @@ def _fig4_6_ab(w, r):
     w("")
 
 
+def two25_table(w, speedups):
+    """8.4's two 25-thread jobs: each pair's speedup (%) per spin, median (lowest, highest) / the thesis's."""
+    w("| pair | CS | CS+ | 2CS+ |")
+    w("|---|---|---|---|")
+    for pair in THESIS_8_4_TWO25["1%"]:
+        w(f"| {pair} | " + " | ".join(
+            f"{speedups[(pair, sp)][0]:+.1f} ({speedups[(pair, sp)][1]:+.1f}, "
+            f"{speedups[(pair, sp)][2]:+.1f}) / {THESIS_8_4_TWO25['1%'][pair][sp]:+}"
+            for sp in ("CS", "CS+", "2CS+")) + " |")
+    w("")
+
+
 def _ch8_tables(w, r):
     v = r["values"]
     w(f"Sizes {v['sizes']}, {v['barriers']} barriers, up to {v['max_threads']} threads; every job count up to 96 "
@@ -466,28 +478,14 @@ def _ch8_tables(w, r):
         w(f"A/B of the seed, two 25-thread jobs, fine grain (one run each in the table, seed 1): speedup (%) over "
           f"{t2['seeds']} seeds, median (lowest, highest) / the thesis's:")
         w("")
-        w("| pair | CS | CS+ | 2CS+ |")
-        w("|---|---|---|---|")
-        for pair in THESIS_8_4_TWO25["1%"]:
-            w(f"| {pair} | " + " | ".join(
-                f"{t2['speedups'][(pair, sp)][0]:+.1f} ({t2['speedups'][(pair, sp)][1]:+.1f}, "
-                f"{t2['speedups'][(pair, sp)][2]:+.1f}) / {THESIS_8_4_TWO25['1%'][pair][sp]:+}"
-                for sp in ("CS", "CS+", "2CS+")) + " |")
-        w("")
+        two25_table(w, t2["speedups"])
     if t2 and t2.get("lifo"):
         w(f"A/B of the wake order, the same {t2['seeds']} seeds: the seed's Algorithm 3 walks a barrier's blocked "
           "threads in an order it does not give; ours walks them in the order they blocked (the table above), here "
           "latest first (`wake_order=lifo`, as Linux 2.4's `add_wait_queue` queues a waiter at the head). Speedup "
           "(%), median (lowest, highest) / the thesis's:")
         w("")
-        w("| pair | CS | CS+ | 2CS+ |")
-        w("|---|---|---|---|")
-        for pair in THESIS_8_4_TWO25["1%"]:
-            w(f"| {pair} | " + " | ".join(
-                f"{t2['lifo'][(pair, sp)][0]:+.1f} ({t2['lifo'][(pair, sp)][1]:+.1f}, "
-                f"{t2['lifo'][(pair, sp)][2]:+.1f}) / {THESIS_8_4_TWO25['1%'][pair][sp]:+}"
-                for sp in ("CS", "CS+", "2CS+")) + " |")
-        w("")
+        two25_table(w, t2["lifo"])
         per = t2["per_scheme"]
         w("Each scheme in either order, over the same seeds: median elapsed (cycles), mean SSR (%), mean context "
           "switches, and of the threads woken several at once the share sent to their previous processor and the "
