@@ -248,6 +248,7 @@ static struct hreq *hq_head(struct region *r);
 static void region_jobs_serve(void);
 static void serve_waiters(struct region *r);
 static int oam_on(const struct proc *p);
+static void oam_queue(struct job *j);
 
 /* May an access of this kind start here now? Not while an invalidation or recall waits for the
  * accesses here to end, nor, at the home, while another board's request is served or is next. */
@@ -410,9 +411,8 @@ static void home_run(struct region *r) {
         j->p = r->p;
         j->serial = r->p->serial;
         q->used = 0;
-        if (oam_on(r->p)) { /* it runs at the loop's next step, wherever this was called from */
-          j->state = J_OAM;
-          region_oam_pending = 1;
+        if (oam_on(r->p)) { /* it runs after this message (or the loop's next step), wherever this was called from */
+          oam_queue(j);
           kernel_work = 1;
           continue;
         }
@@ -906,8 +906,9 @@ static struct region *lookup(struct proc *p, uint32_t a) {
 
 /* ---- optimistic active messages (seed 003 6.2.3, Table 6.4) ----
  * A process that asked for them (rgn_serve with oam_return) has a migrated computation run at
- * its region's home on arrival, from the main loop right after the receive phase: no thread is
- * created or woken. It runs in user mode, in the process's address space, on the process's
+ * its region's home on arrival: the receive phase runs it as soon as the handler of the message
+ * that made it has returned (net.c), the main loop one made elsewhere (a home thread's access
+ * ended, and the next request in the queue is a migration); no thread is created or woken. It runs in user mode, in the process's address space, on the process's
  * handler stack (a page at OAM_STACK_PAGE), as fn(region, arg) returning to oam_return, which
  * hands the result to the kernel. It may not block, so the kernel makes the region's access
  * for it without blocking (Table 6.4's rgn_start_*_nonblock) and, as Hsieh's abort code does,
@@ -948,6 +949,46 @@ static struct {
   uint32_t server_buf;  /* its rgn_serve job buffer */
 } oam[TOS_MAX_PROCESSES];
 uint8_t region_oam_pending;
+/* The jobs to run as handlers, in arrival order (their ids rise): a ring of (job, id), so that
+ * a run takes the next without a scan of the jobs (two scans were a fifth of a handler's start,
+ * seed003.md's phase table). An entry whose job has since gone (its process ended) no longer
+ * matches its id and is passed over. Should the ring fill, the jobs are scanned by id instead
+ * until none waits. */
+static struct {
+  struct job *j;
+  uint32_t id;
+} oam_q[NJOBS];
+static uint32_t oam_qh, oam_qn;
+static uint8_t oam_q_full, oam_backs; /* oam_backs: a continuation is C_DONE somewhere */
+static void oam_queue(struct job *j) {
+  j->state = J_OAM;
+  region_oam_pending = 1;
+  if (oam_qn == NJOBS) {
+    oam_q_full = 1;
+    return;
+  }
+  oam_q[(oam_qh + oam_qn++) % NJOBS].j = j;
+  oam_q[(oam_qh + oam_qn - 1) % NJOBS].id = j->id;
+}
+static struct job *oam_next(void) {
+  if (oam_q_full) { /* (the ring's entries are among these: run here, they are passed over later) */
+    struct job *j = NULL;
+    for (uint32_t i = 0; i < NJOBS; ++i)
+      if (jobs[i].state == J_OAM && (!j || jobs[i].id < j->id)) j = &jobs[i];
+    if (j) return j;
+    oam_q_full = 0;
+    oam_qn = 0;
+    return NULL;
+  }
+  while (oam_qn) {
+    struct job *j = oam_q[oam_qh].j;
+    uint32_t id = oam_q[oam_qh].id;
+    oam_qh = (oam_qh + 1) % NJOBS;
+    --oam_qn;
+    if (j->state == J_OAM && j->id == id) return j;
+  }
+  return NULL;
+}
 static uint32_t oam_completed, oam_aborted[4], oam_faulted;
 static struct tcb oam_ctx;                      /* the handler's context: no thread's */
 static uint32_t oam_vectors[256];               /* the kernel's, with the call traps to `exception` */
@@ -1062,6 +1103,7 @@ SYSCALL(rgn_serve_done) {
     oam[pid].cont = C_DONE; /* the loop gives the server its own context back */
     t->state = T_REGION;
     region_oam_pending = 1;
+    oam_backs = 1;
     kernel_work = 1;
     return 0;
   }
@@ -1200,7 +1242,11 @@ static void oam_run(struct job *j) {
   /* fn(region, arg) returning to oam_return: the C calling convention's frame on the handler
    * stack, user mode with interrupts on, a format $0 frame */
   struct tcb *h = &oam_ctx;
-  memset(&h->ctx, 0, sizeof h->ctx);
+  /* nothing of the last handler's (another process's) stays in a register; of the frame, the
+   * handler is entered by the $0 frame's 8 bytes set below (a fault's frame replaces them); the
+   * rest of the context is never the handler's */
+  for (uint32_t *x = h->ctx.regs; x < h->ctx.regs + 15; x += 5) /* (unrolled: not a memset call) */
+    x[0] = x[1] = x[2] = x[3] = x[4] = 0;
   h->proc = p;
   h->tid = j->tid; /* (the caller's: a fault's line names it) */
   h->state = T_RUNNING;
@@ -1211,7 +1257,8 @@ static void oam_run(struct job *j) {
     region_jobs_serve();
     return;
   }
-  h->ctx.frame_len = 8;
+  h->ctx.frame_len = 8; /* SR 0 (user mode, interrupts on), PC fn, format $0 */
+  h->ctx.frame[0] = h->ctx.frame[1] = h->ctx.frame[6] = h->ctx.frame[7] = 0;
   memcpy(&h->ctx.frame[2], &j->fn, 4);
   if (!oam_vectors[0]) {
     for (uint32_t v = 0; v < 256; ++v) oam_vectors[v] = vectors[v];
@@ -1264,13 +1311,10 @@ static void oam_run(struct job *j) {
 
 void region_oam_run(void) {
   region_oam_pending = 0;
-  for (;;) { /* in arrival order; a run may queue more (its access's end serves the next request) */
-    struct job *j = NULL;
-    for (uint32_t i = 0; i < NJOBS; ++i)
-      if (jobs[i].state == J_OAM && (!j || jobs[i].id < j->id)) j = &jobs[i];
-    if (!j) break;
+  for (struct job *j; (j = oam_next()) != NULL;) /* a run may queue more (its access's end serves the next request) */
     oam_run(j);
-  }
+  if (!oam_backs) return;
+  oam_backs = 0;
   for (uint32_t pid = 0; pid < TOS_MAX_PROCESSES; ++pid)
     if (oam[pid].cont == C_DONE) oam_server_back(pid);
 }
