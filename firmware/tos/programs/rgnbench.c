@@ -14,7 +14,7 @@
  *       migration (cm_call, the home's policy DATA) and by dynamic computation migration
  *       (cm_call of a null computation, policy RPC). Lines: "mig KIND SIZE n us". With "oam",
  *       the home runs the migrated computations as optimistic active messages (seed 003 6.2.3).
- *   rgnbench micro METHOD PCTS RUNS ITERS [SERVERS]
+ *   rgnbench micro METHOD PCTS RUNS ITERS [SERVERS [timed]]
  *       Figures 7-7..7-10: one thread on every slave accesses one 256-byte region homed here,
  *       reading with probability PCT% (each of the comma separated PCTS) and writing otherwise,
  *       yielding after each access; run i (1..RUNS) has every thread do i*ITERS iterations.
@@ -26,7 +26,10 @@
  *       not given): the server threads at the home that run migrated computations (and aborted
  *       handlers); the seed's thread implementation created a thread for every migration that
  *       arrived, so as many servers as callers (5) let no computation wait behind another's
- *       blocked access.
+ *       blocked access. "timed": each thread also reads the clock around every access and, at
+ *       its end, prints "micro-op METHOD PCT iters clock C reads N US writes N US": C the cost
+ *       of one clock read (two in a row, timed at its start), N the accesses of each kind and US
+ *       their time, each with one clock read in it (the reads' and writes' costs, apart).
  * The client is driven over channels (only a thread on the process's home board may create
  * threads); helper threads take read copies on other boards and say so over a channel. */
 #include <stdio.h>
@@ -203,7 +206,8 @@ static void mig(const char *sizes, int maxn, int step) {
 }
 
 /* ---- the microbenchmark ---- */
-static int m_method, m_pct, m_iters;
+static int m_method, m_pct, m_iters, m_timed;
+static const char *m_name;
 static long m_read(void *rgn, long arg) {
   (void)arg;
   return ((volatile long *)rgn)[1];
@@ -215,9 +219,15 @@ static void worker(void *arg) {
   uint32_t seed = 0x9E3779B9u * (uint32_t)((int)arg + 1);
   void *r = rgn_map(ids[0]);
   if (!r) fail("worker map");
+  unsigned long clock = 0, t0 = 0, us[2] = {0, 0}, n[2] = {0, 0};
+  if (m_timed) {
+    t0 = time_us();
+    clock = time_us() - t0;
+  }
   for (int i = 0; i < m_iters; ++i) {
     seed = TOS_RAND_NEXT(seed);
     int read = (int)((seed >> 16) % 100) < m_pct;
+    if (m_timed) t0 = time_us();
     if (m_method == TOS_CM_POLICY_DATA) { /* data migration with replication: CRL's calls */
       if ((read ? rgn_start_read(r) : rgn_start_write(r)) < 0) fail("worker access");
       if (read) (void)m_read(r, 0);
@@ -229,8 +239,15 @@ static void worker(void *arg) {
       cm_call_how(r, read ? TOS_CM_READ : TOS_CM_WRITE, read ? m_read : m_write, 1, &how);
       if (how < 0) fail("worker cm_call");
     }
+    if (m_timed) {
+      us[read] += time_us() - t0;
+      ++n[read];
+    }
     yield();
   }
+  if (m_timed)
+    printf("micro-op %s %d %d clock %lu reads %lu %lu writes %lu %lu\n", m_name, m_pct, m_iters, clock, n[1], us[1],
+           n[0], us[0]);
   exit(0);
 }
 
@@ -260,8 +277,10 @@ static void micro_driver(void *arg) {
   exit(0);
 }
 
-static void micro(const char *method, const char *pcts, const char *runs, const char *iters, int servers) {
+static void micro(const char *method, const char *pcts, const char *runs, const char *iters, int servers, int timed) {
   m_method = cm_policy_named(method);
+  m_name = method;
+  m_timed = timed;
   if (m_method < 0) fail("method (data, rpc, static or repeat)");
   make_regions(1, 256);
   rgn_policy(home_r[0], m_method);
@@ -293,11 +312,12 @@ int main(int argc, char **argv) {
     if (!create(1, 4, CLIENT, client, NULL)) fail("create client");
     mig(argv[2], atoi(argv[3]) > MAXR ? MAXR : atoi(argv[3]), atoi(argv[4]) > 0 ? atoi(argv[4]) : 1);
   } else if (argc >= 6 && !strcmp(argv[1], "micro")) {
-    micro(argv[2], argv[3], argv[4], argv[5], argc >= 7 && atoi(argv[6]) > 0 ? atoi(argv[6]) : 1);
+    micro(argv[2], argv[3], argv[4], argv[5], argc >= 7 && atoi(argv[6]) > 0 ? atoi(argv[6]) : 1,
+          argc >= 8 && !strcmp(argv[7], "timed"));
     printf("rgnbench: done\n");
     return 0;
   } else {
-    printf("usage: rgnbench ops SIZE MAXN STEP | mig SIZES MAXN STEP [oam] | micro METHOD PCTS RUNS ITERS [SERVERS]\n");
+    printf("usage: rgnbench ops SIZE MAXN STEP | mig SIZES MAXN STEP [oam] | micro METHOD PCTS RUNS ITERS [SERVERS [timed]]\n");
     return 2;
   }
   struct cmd q = {C_QUIT, 0};

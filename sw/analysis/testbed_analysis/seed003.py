@@ -38,9 +38,10 @@ SIZES = {
              "micro": ("0,10,20,30,40,50,60,70,80,90,100", 5, 20),
              # the counting network: machine (boards), client counts, runs, iterations, methods
              "cnet": (58, "1,2,4,8,16,32", 3, 8, ("data", "static", "repeat", "static+oam")), "btree": BTREE_FULL,
-             "phases": 256},
+             "phases": 256, "micro_timed": ("50,90", 300)},
     "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6),
-                "cnet": (40, "1,12", 3, 4, ("data", "static", "static+oam")), "btree": BTREE_REDUCED, "phases": 256},
+                "cnet": (40, "1,12", 3, 4, ("data", "static", "static+oam")), "btree": BTREE_REDUCED, "phases": 256,
+                "micro_timed": ("50", 30)},
 }
 METHODS = ["data", "rpc", "static", "repeat"]
 # The seed ran its migrated computations as optimistic active messages (6.2.3): each method that
@@ -489,6 +490,7 @@ def micro(rep, args, size):
                    c["completed"], 100.0 * c["completed"] / c["computed"], c["busy"], 100.0 * c["busy"] / c["computed"],
                    c["budget"], c["call"]))
     micro_servers_ab(rep, args, res)
+    micro_timed(rep, args, res)
     # which NI mode gains more: the seed's claim, checked at full size only (at the reduced size the
     # two gains are a few runs' noise apart)
     for k, how in (("rpc", "in a server thread"), ("rpc+oam", "as optimistic active messages")) if size == "full" else ():
@@ -552,6 +554,61 @@ def micro_servers_ab(rep, args, res):
         "behind it. REPEAT's handlers found the region busy at %d%% reads in %s.\n\n%s\n"
         % (MODE_LABEL[mode], MICRO_AB_SERVERS, MICRO_AB_SERVERS, mid, " and ".join(busy) or "no run",
            "\n".join(table)))
+
+
+MICRO_TIMED_METHODS = ("data", "static+oam", "repeat+oam")
+MICRO_OP = re.compile(r"^micro-op (\S+) (\d+) (\d+) clock (\d+) reads (\d+) (\d+) writes (\d+) (\d+)$", re.M)
+
+
+def micro_timed(rep, args, res):
+    """Where an iteration's time goes: the reads' and the writes' costs apart (`rgnbench micro ...
+    timed`: each thread reads the clock around every access; one clock read, timed at the
+    thread's start, is taken off each access). The claims of 7.2.3 compare heuristics that differ
+    in how they do one kind of access: STATIC and data migration in their writes, REPEAT and STATIC
+    in their reads."""
+    pcts, iters = SIZES[args.size]["micro_timed"]
+    mode = "1994"
+    for method in MICRO_TIMED_METHODS:
+        con = _run(args, "seed003-micro", "earth rgnbench micro %s %s 1 %d 1 timed\n" % (method, pcts, iters), mode,
+                   os.path.join(rep.out, "timed", method))
+        for m in MICRO_OP.finditer(con):
+            if m.group(1) != method:
+                continue
+            c = int(m.group(4))
+            rn, ru, wn, wu = (int(x) for x in m.groups()[4:])
+            t = res.setdefault(("timed", mode, method, int(m.group(2))), {"reads": 0, "read_us": 0, "writes": 0,
+                                                                           "write_us": 0, "threads": 0})
+            t["reads"] += rn
+            t["read_us"] += ru - rn * c
+            t["writes"] += wn
+            t["write_us"] += wu - wn * c
+            t["threads"] += 1
+    ps = [int(p) for p in pcts.split(",")]
+    cols = [(k, kind) for k in MICRO_TIMED_METHODS for kind in ("read", "write")]
+    table = ["| reads | " + " | ".join("%s: %s" % (k, kind) for k, kind in cols) + " |", "|---|" + "---|" * len(cols)]
+    for p in ps:
+        cells = []
+        for k, kind in cols:
+            t = res.get(("timed", mode, k, p))
+            n = t[kind + "s"] if t else 0
+            cells.append("%.1f (%d)" % (t[kind + "_us"] / n / 1000.0, n) if n else "-")
+        table.append("| %d%% | %s |" % (p, " | ".join(cells)))
+    rep.parts.append(
+        "**Where an iteration goes: one access timed** (%s; `rgnbench micro METHOD %s 1 %d 1 timed`: every thread "
+        "reads the clock around each access, %d iterations each; ms per access, the accesses of that kind in "
+        "brackets; one clock read, timed at each thread's start, taken off). The seed's STATIC rests on migrated writes "
+        "being cheaper than data migration's (\"it is intuitively a clear benefit to always migrate writes\", 3.3.3, "
+        "the STATIC heuristic); REPEAT and STATIC differ in the reads they migrate.\n\n%s\n" % (MODE_LABEL[mode], pcts, iters, iters,
+                                                                        "\n".join(table)))
+    for p in ps:
+        d, s, r = (res.get(("timed", mode, k, p)) for k in MICRO_TIMED_METHODS)
+        if not (d and s and r and d["writes"] and s["writes"] and s["reads"] and r["reads"]):
+            continue
+        dw, sw = d["write_us"] / d["writes"] / 1000.0, s["write_us"] / s["writes"] / 1000.0
+        sr, rr = s["read_us"] / s["reads"] / 1000.0, r["read_us"] / r["reads"] / 1000.0
+        rep.parts.append("At %d%% reads (%s): a write costs %.1f ms under STATIC as optimistic active messages and "
+                         "%.1f ms under data migration; a read %.1f ms under REPEAT as optimistic active messages and "
+                         "%.1f ms under STATIC.\n" % (p, MODE_LABEL[mode], sw, dw, rr, sr))
 
 
 # ---- Figures 7-11..7-13 ----
