@@ -355,7 +355,7 @@ void region_thread_gone(struct tcb *t);  /* its waits go with it (thread.c threa
 #define REGION_WINDOW_HI ((TOS_STACK_BASE >> TOS_PAGE_SHIFT) - 2)
 extern uint32_t region_stale;
 extern uint8_t region_oam_pending;   /* migrated computations wait to run as optimistic active messages */
-void region_oam_run(void);           /* between messages and from the main loop: run them (seed 003 6.2.3) */
+void region_oam_run(void);           /* from the main loop: run them (seed 003 6.2.3) */
 void region_oam_report(void);        /* the end-of-run line: how they ended */
 void oam_fault(struct tcb *h, uint32_t vector); /* trap.c: such a computation faulted: its process's fault */
 void set_vbr(const void *table);     /* entry.S: the vector base (the 68010's VBR) */

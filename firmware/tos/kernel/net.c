@@ -456,13 +456,6 @@ static void serve(uint32_t from, uint32_t tag, uint32_t len, const uint32_t *ops
   }
 }
 
-/* A migrated computation the message just served brought runs now, as an active message's
- * handler would on arrival (seed 003 6.2.3), not after the whole phase: the message's handler
- * has returned and the message is out of the queue, so the kernel is as between two phases. */
-static void between_messages(void) {
-  if (region_oam_pending) region_oam_run();
-}
-
 /* Receive phase: every message held in memory, then every message in the controller's input
  * queue, to its handler, in the order they came. */
 void net_receive_phase(void) {
@@ -476,7 +469,6 @@ void net_receive_phase(void) {
       serve(h->from, h->tag, h->len, h->ops);
       free_held(rx_held);
       rx_held = 0;
-      between_messages();
       continue;
     }
     if (!(REG32(TB_NET_STATUS) & TB_NET_STATUS_INPUT_PENDING)) break;
@@ -494,7 +486,6 @@ void net_receive_phase(void) {
     } else {
       REG32(TB_NET_RXCMD) = TB_NET_RXCMD_POP;
     }
-    between_messages();
   }
   REG16(TB_INTC_ENABLE) |= TB_INTC_ENABLE_NET; /* intr() masked it: the queue is empty now */
 }

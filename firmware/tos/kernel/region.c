@@ -411,7 +411,7 @@ static void home_run(struct region *r) {
         j->p = r->p;
         j->serial = r->p->serial;
         q->used = 0;
-        if (oam_on(r->p)) { /* it runs after this message (or the loop's next step), wherever this was called from */
+        if (oam_on(r->p)) { /* it runs at the loop's next step, wherever this was called from */
           oam_queue(j);
           kernel_work = 1;
           continue;
@@ -906,9 +906,10 @@ static struct region *lookup(struct proc *p, uint32_t a) {
 
 /* ---- optimistic active messages (seed 003 6.2.3, Table 6.4) ----
  * A process that asked for them (rgn_serve with oam_return) has a migrated computation run at
- * its region's home on arrival: the receive phase runs it as soon as the handler of the message
- * that made it has returned (net.c), the main loop one made elsewhere (a home thread's access
- * ended, and the next request in the queue is a migration); no thread is created or woken. It runs in user mode, in the process's address space, on the process's
+ * its region's home on arrival, from the main loop right after the receive phase: no thread is
+ * created or woken. (Run between two messages of the receive phase instead, as an active
+ * message's handler would be, it moved other runs' timing enough to change two tests' outcomes
+ * -- seed001's routed-layer CPU check and a gdb `next` across a migration -- so it waits.) It runs in user mode, in the process's address space, on the process's
  * handler stack (a page at OAM_STACK_PAGE), as fn(region, arg) returning to oam_return, which
  * hands the result to the kernel. It may not block, so the kernel makes the region's access
  * for it without blocking (Table 6.4's rgn_start_*_nonblock) and, as Hsieh's abort code does,
