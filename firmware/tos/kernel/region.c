@@ -909,8 +909,8 @@ static struct region *lookup(struct proc *p, uint32_t a) {
  * its region's home on arrival, from the main loop right after the receive phase: no thread is
  * created or woken. (Run between two messages of the receive phase instead, as an active
  * message's handler would be, it moved other runs' timing enough to change two tests' outcomes
- * -- seed001's routed-layer CPU check and a gdb `next` across a migration -- so it waits.) It runs in user mode, in the process's address space, on the process's
- * handler stack (a page at OAM_STACK_PAGE), as fn(region, arg) returning to oam_return, which
+ * -- seed001's routed-layer CPU check and a gdb `next` across a migration -- so it waits.)
+ * It runs in user mode, in the process's address space, on the process's handler stack (a page at OAM_STACK_PAGE), as fn(region, arg) returning to oam_return, which
  * hands the result to the kernel. It may not block, so the kernel makes the region's access
  * for it without blocking (Table 6.4's rgn_start_*_nonblock) and, as Hsieh's abort code does,
  * aborts it to a thread, the process's server thread, when it would block or runs long:

@@ -577,21 +577,21 @@ def micro_timed(rep, args, res):
             c = int(m.group(4))
             rn, ru, wn, wu = (int(x) for x in m.groups()[4:])
             t = res.setdefault(("timed", mode, method, int(m.group(2))), {"reads": 0, "read_us": 0, "writes": 0,
-                                                                           "write_us": 0, "threads": 0})
+                                                                           "write_us": 0})
             t["reads"] += rn
             t["read_us"] += ru - rn * c
             t["writes"] += wn
             t["write_us"] += wu - wn * c
-            t["threads"] += 1
+    def ms(method, p, kind):  # ms per access of that kind, and how many; None when none ran
+        t = res.get(("timed", mode, method, p))
+        n = t[kind + "s"] if t else 0
+        return (t[kind + "_us"] / n / 1000.0, n) if n else None
+
     ps = [int(p) for p in pcts.split(",")]
     cols = [(k, kind) for k in MICRO_TIMED_METHODS for kind in ("read", "write")]
     table = ["| reads | " + " | ".join("%s: %s" % (k, kind) for k, kind in cols) + " |", "|---|" + "---|" * len(cols)]
     for p in ps:
-        cells = []
-        for k, kind in cols:
-            t = res.get(("timed", mode, k, p))
-            n = t[kind + "s"] if t else 0
-            cells.append("%.1f (%d)" % (t[kind + "_us"] / n / 1000.0, n) if n else "-")
+        cells = ["%.1f (%d)" % ms(k, p, kind) if ms(k, p, kind) else "-" for k, kind in cols]
         table.append("| %d%% | %s |" % (p, " | ".join(cells)))
     rep.parts.append(
         "**Where an iteration goes: one access timed** (%s; `rgnbench micro METHOD %s 1 %d 1 timed`: every thread "
@@ -601,11 +601,11 @@ def micro_timed(rep, args, res):
         "the STATIC heuristic); REPEAT and STATIC differ in the reads they migrate.\n\n%s\n" % (MODE_LABEL[mode], pcts, iters, iters,
                                                                         "\n".join(table)))
     for p in ps:
-        d, s, r = (res.get(("timed", mode, k, p)) for k in MICRO_TIMED_METHODS)
-        if not (d and s and r and d["writes"] and s["writes"] and s["reads"] and r["reads"]):
+        got = [ms("data", p, "write"), ms("static+oam", p, "write"), ms("static+oam", p, "read"),
+               ms("repeat+oam", p, "read")]
+        if None in got:
             continue
-        dw, sw = d["write_us"] / d["writes"] / 1000.0, s["write_us"] / s["writes"] / 1000.0
-        sr, rr = s["read_us"] / s["reads"] / 1000.0, r["read_us"] / r["reads"] / 1000.0
+        dw, sw, sr, rr = (g[0] for g in got)
         rep.parts.append("At %d%% reads (%s): a write costs %.1f ms under STATIC as optimistic active messages and "
                          "%.1f ms under data migration; a read %.1f ms under REPEAT as optimistic active messages and "
                          "%.1f ms under STATIC.\n" % (p, MODE_LABEL[mode], sw, dw, rr, sr))
