@@ -14,6 +14,10 @@ endforeach()
 # The home's choices (DATA, RPC, STATIC, REPEAT) on scripted access patterns.
 tos_kernel_test(PROGRAM migration_heuristics_decide ALL_FREE LABELS seed003)
 
+# Each board counts its own misses (rgn_count TOS_CM_COUNT_MISS: what seed 003's counting network
+# reports per client), exactly: hits add nothing, the home's recall is the home's miss.
+tos_kernel_test(PROGRAM region_misses_are_counted ALL_FREE LABELS seed003)
+
 # Forged protocol steps are refused where they arrive (the test kernel's net_inject).
 tos_kernel_test(PROGRAM forged_region_steps_fail IMAGE tos-test.elf LABELS "seed003;hardening" LOG air
   LOG_REGEX "type 38 from fire: a region step not from the region's home.*type 39 from fire: a region step not from the region's home")

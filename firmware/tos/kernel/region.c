@@ -87,6 +87,7 @@ struct region {
   bset_t read_once;          /* REPEAT: boards that asked to read once since the last write */
   uint8_t reads_data;        /* REPEAT: a board read twice: data for reads until the next write */
   uint32_t n_data, n_compute;
+  uint32_t n_miss;            /* this board's accesses that had to ask the home (any board's record) */
   uint32_t n_oam, n_abort[4]; /* computations run as optimistic active messages: completed, aborted by cause */
 };
 static struct region rg[TOS_MAX_REGIONS];
@@ -302,6 +303,7 @@ static void serve_waiters(struct region *r) {
     uint32_t need = w->kind == K_READ ? (r->state == S_INVALID) : (r->state != S_EXCL);
     if (need && !r->want) {
       r->want = (uint8_t)w->kind;
+      ++r->n_miss;
       REV(EV_RGN_MISS, r);
       if (r->home) {
         home_request(r, me(), w->kind, 0, NO_TID, 0, 0);
@@ -1460,6 +1462,7 @@ SYSCALL(rgn_cm) {
 SYSCALL(rgn_policy) {
   struct region *r = lookup(t->proc, a1);
   if (!r) return -TOS_ENOENT;
+  if (a3 == TOS_CM_COUNT_MISS) return (int32_t)r->n_miss; /* (this board's own count: any board) */
   if (!r->home) return -TOS_EPERM;
   if (a3 == TOS_CM_COUNT_DATA) return (int32_t)r->n_data;
   if (a3 == TOS_CM_COUNT_COMPUTE) return (int32_t)r->n_compute;

@@ -24,7 +24,9 @@
  * reason). Lines: "cnet METHOD CLIENTS iters us" (the time from creating the clients until the
  * last has its values; the regression over the runs takes out creation and mapping), and after
  * each run the check that the values handed out are exactly the next c * i * ITERS integers
- * (each once): "cnet check METHOD CLIENTS iters ok" or "cnet: FAIL: ...". First the network as
+ * (each once): "cnet check METHOD CLIENTS iters ok" or "cnet: FAIL: ...", and for a timed run
+ * "cnet misses METHOD CLIENTS iters N": the clients' accesses in it that had to ask a home for the
+ * region (rgn_count's TOS_CM_COUNT_MISS on their boards, read after the time is taken). First the network as
  * built: "cnet wire W NODE" (input wire W enters NODE), "cnet node N NEXT0 NEXT1 BOARD" (nodes
  * 24..31 are the counters). */
 #include <stdio.h>
@@ -59,6 +61,7 @@ static int nbal;
 static volatile rid_t rid[NNODES];
 /* each client's values of the last run, copied here after it has said DONE (out of the time) */
 static long got[MAXCLIENTS][MAXITERS];
+static long misses[MAXCLIENTS]; /* each client board's misses so far, over the 32 nodes (counted there) */
 static int run_iters;
 static unsigned char seen[MAXCLIENTS * MAXITERS];
 
@@ -190,6 +193,9 @@ static void client(void *arg) {
   }
   if (send_block(DONE + k, &k, sizeof k) < 0) fail("done");
   memcpy(got[k], mine, sizeof(long) * (unsigned)run_iters);
+  long m = 0;
+  for (int n = 0; n < NNODES; ++n) m += rgn_count(r[n], TOS_CM_COUNT_MISS);
+  misses[k] = m;
   exit(0);
 }
 
@@ -200,7 +206,7 @@ static int runs, iters;
  * balancers' threads, main's, serve until the end). */
 static void driver(void *unused) {
   (void)unused;
-  long boards = tos_info(TOS_INFO_BOARDS), base = 0;
+  long boards = tos_info(TOS_INFO_BOARDS), base = 0, before[MAXCLIENTS] = {0};
   for (const char *s = clients_arg; *s;) {
     int c = atoi(s);
     if (c < 1 || c > MAXCLIENTS || first_client + c > boards) fail("clients past the machine");
@@ -215,6 +221,12 @@ static void driver(void *unused) {
       }
       long us = (long)(time_us() - t0);
       if (wait() != 0) fail("a client");
+      long missed = 0;
+      for (int k = 0; k < c; ++k) { /* (a board's count only grows: its records stay while the process lives) */
+        if (misses[k] < before[k]) fail("a client board's miss count went back");
+        missed += misses[k] - before[k];
+        before[k] = misses[k];
+      }
       long total = (long)c * run_iters;
       memset(seen, 0, (unsigned)total);
       for (int k = 0; k < c; ++k)
@@ -229,6 +241,7 @@ static void driver(void *unused) {
         }
       base += total;
       if (i) printf("cnet %s %d %d %ld\n", cm_policy_name(method), c, run_iters, us);
+      if (i) printf("cnet misses %s %d %d %ld\n", cm_policy_name(method), c, run_iters, missed);
       printf("cnet check %s %d %d ok\n", cm_policy_name(method), c, run_iters);
     }
     while (*s && *s != ',') ++s;

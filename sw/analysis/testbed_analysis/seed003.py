@@ -658,6 +658,29 @@ def _network_figure(rep, con):
 
 
 
+def _cnet_breakeven(mode, machine, c, d, so, dm):
+    """Why computation migration does or does not win with c clients, from the run's own counts:
+    a client's value costs data migration d[1] (seven hits, one client) plus its misses, each at
+    the cost the run shows; STATIC as optimistic active messages pays a migration per access. The
+    seed's machine for comparison: its write miss with one invalidation over its read miss
+    (Table 7.1), the read miss being what its Figure 7-1 finds virtually identical to a tiny
+    region's migration."""
+    m = dm.get(c, 0.0)
+    hop = so[c] / 7.0
+    per_miss = (d[c] - d[1]) / m if m > 0 else float("nan")
+    ratio, need = per_miss / hop, (so[c] - d[1]) / (m * hop) if m > 0 else float("nan")
+    col = 0 if machine == "CM-5" else 1
+    seed_ratio = SEED_T71["write_inv1"][col] / SEED_T71["read_miss"][col]
+    return ("%s, why %d clients stand where they do: under data migration a client misses on %.2f of a value's "
+            "seven accesses (its board's count); each miss adds %.2f ms to the one-client cost (%.1f ms a value), "
+            "%.2f migrations as an optimistic active message (%.2f ms each: STATIC's %.1f ms over seven). Computation "
+            "migration wins once a miss costs more than %.2f migrations. On %s the seed's write miss with one "
+            "invalidation costs %.2f of its read miss (Table 7.1: %.1f against %.1f µs), the read miss that its "
+            "Figure 7-1 finds virtually identical to a tiny region's migration.\n"
+            % (MODE_LABEL[mode], c, m, per_miss / 1000, d[1] / 1000, ratio, hop / 1000, so[c] / 1000, need, machine,
+               seed_ratio, SEED_T71["write_inv1"][col], SEED_T71["read_miss"][col]))
+
+
 def cnet(rep, args, size):
     """The 8x8 bitonic counting network (firmware/tos/programs/cnet.c), one balancer per board on
     boards 2..25 of a generated machine, clients on the boards after them."""
@@ -674,6 +697,11 @@ def cnet(rep, args, size):
             for m in re.finditer(r"^cnet \w+ (\d+) (\d+) (\d+)$", con, re.M):
                 pts.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
             res[(mode, method)] = {c: _slope(v)["slope"] for c, v in pts.items()}
+            miss = {}
+            for m in re.finditer(r"^cnet misses \w+ (\d+) (\d+) (\d+)$", con, re.M):
+                miss.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
+            # a client's misses per value: the slope over the runs (all clients' misses per iteration) over c
+            res[("miss", mode, method)] = {c: _slope(v)["slope"] / c for c, v in miss.items()}
             checks_ok[(mode, method)] = len(re.findall(r"^cnet check \w+ \d+ \d+ ok$", con, re.M))
             if method.endswith("+oam"):
                 res[("oam", mode, method)] = oam_counts(os.path.join(rep.out, method, mode))
@@ -729,10 +757,12 @@ def cnet(rep, args, size):
                       "STATIC %.1f ms per iteration with one client, %.1f ms with four: the network is four balancers "
                       "wide, so four clients do not meet (the seed: the same cost for one, two and four)"
                       % (st[1] / 1000, st[4] / 1000))
-        table = ["| clients | " + " | ".join(methods) + " |", "|---|" + "---|" * len(methods)]
+        dm = res[("miss", mode, "data")]
+        table = ["| clients | " + " | ".join(methods) + " | data: misses per value |",
+                 "|---|" + "---|" * (len(methods) + 1)]
         for c in ncl:
-            table.append("| %d | %s |" % (c, " | ".join("%.1f" % (res[(mode, k)].get(c, float("nan")) / 1000)
-                                                      for k in methods)))
+            table.append("| %d | %s | %.2f |" % (c, " | ".join("%.1f" % (res[(mode, k)].get(c, float("nan")) / 1000)
+                                                           for k in methods), dm.get(c, float("nan"))))
         one = "data migration %s STATIC with one client (%.1f vs %.1f ms: the seed: data migration wins with one " \
               "client, whose balancers all end up cached on it)" % ("beats" if d[lo] < st[lo] else "does not beat",
                                                                     d[lo] / 1000, st[lo] / 1000) if lo == 1 else ""
@@ -743,6 +773,8 @@ def cnet(rep, args, size):
                                              one))
         if "static+oam" in methods:
             so = res[(mode, "static+oam")]
+            if lo == 1 and len(ncl) > 1:
+                rep.parts.append(_cnet_breakeven(mode, machine, ncl[1], d, so, dm))
             cross_o = next((c for c in ncl if so[c] < d[c]), None)
             rep.check("computation migration as OAM wins under contention (%s)" % mode, so[mid] < d[mid],
                       "with %d clients STATIC as optimistic active messages %.1f ms per iteration, data migration "

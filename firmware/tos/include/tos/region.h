@@ -47,5 +47,5 @@ int cm_policy_named(const char *name);
 void cm_oam(int on);
 const char *cm_policy_name(int policy);
 int rgn_policy(void *rgn, int policy);  /* at the home: TOS_CM_POLICY_DATA, RPC, STATIC or REPEAT */
-long rgn_count(void *rgn, int what);    /* at the home: TOS_CM_COUNT_* (DATA, COMPUTE, OAM, ABORT_*) */
+long rgn_count(void *rgn, int what);    /* at the home: TOS_CM_COUNT_* (DATA, COMPUTE, OAM, ABORT_*); MISS anywhere */
 #endif
