@@ -26,7 +26,7 @@ if(NOT TESTBED_SANITIZE)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/snapshot_machine.py --ms 60000
             -- $<TARGET_FILE:testbed> --firmware-dir ${_fw} --set board.image=tos.elf
             --set board.filestore=tos-migration_stress_seed1.fs --set run.stop_ms=100000)
-  # (At 30 s. The whole run restored from 45 s or 60 s ends with air two instructions ahead: README
+  # (At 30 s. The whole run restored from 100 s ends with air two instructions short: README
   # "Snapshots", what is not yet exact.)
   add_test(NAME snapshot_of_migration_stress_dma_anywhere_restores_the_rest_of_its_run
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/snapshot_machine.py --ms 30000
