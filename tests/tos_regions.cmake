@@ -61,7 +61,7 @@ set_tests_properties(experiment_seed003-btree_reduced PROPERTIES LABELS "seed003
 # every frame comes back, and the end-of-run line of a board that held messages counts them.
 tos_kernel_test(PROGRAM btree NAME network_overflow_keeps_btree_going IMAGE tos-txq8.elf
   CONFIG ${PROJECT_SOURCE_DIR}/sim/configs/boards-8.toml LINE "earth btree data 0,100 2 4 2370 500 500 95"
-  REGEX "btree: check: .*: yes; .*invariants hold.*btree: done" ALL_FREE LABELS "seed003;hardening"
+  REGEX "btree: check: .*: yes. .*invariants hold.*btree: done" ALL_FREE LABELS "seed003;hardening"
   SET run.no_progress_ms=3000 LOG any LOG_REGEX "network overflow: [1-9][0-9]* messages held in memory")
 # The held messages' data: the counting network on 40 boards with the same kernel (8 clients)
 # makes boards hold messages that carry a region's pieces, served from memory; every value the

@@ -14,6 +14,10 @@ tos_filestore(NAME tos-sessions FILES sh hello local dgl tos/sessions/good.sh to
 # types tests/tos/sessions/<name>.txt
 function(tos_session_test)
   cmake_parse_arguments(T "" "NAME;REGEX" "" ${ARGN})
+  if(T_UNPARSED_ARGUMENTS) # a ';' in the quoted REGEX splits it here: its tail would never be checked
+    message(FATAL_ERROR "tos_session_test(${T_NAME}): arguments not understood (a ';' in the regex splits it: "
+                        "write '.' for it): ${T_UNPARSED_ARGUMENTS}")
+  endif()
   add_test(NAME tos_session_${T_NAME}
     COMMAND ${CMAKE_COMMAND}
       "-DCMD=$<TARGET_FILE:testbed>|--set|board.filestore=tos-sessions.fs|--input|${_sessions}/${T_NAME}.txt|--console|master|--stop-ms|120000|--out|${_tos_out}/${T_NAME}"
@@ -71,7 +75,7 @@ set_tests_properties(tos_session_upload_download PROPERTIES LABELS tos)
 # run cut short) and a $VAR expansion longer than the word buffer refused (it overran a static
 # buffer); the shell still answers after each.
 tos_session_test(NAME shell_hostile
-  REGEX "master\\$ console 7.*\\[console: there is no board 7 on the network; back on master\\].*master\\$ echo still on the master\r?\nstill on the master.*console: mars: no such board.*console: 5x: no such board.*kill: abc: not a process number.*kill: 0: that is this shell.*kill: 99: not a process number.*kill: 1x: not a process number.*sh: line too long \\(305 characters; 254 at most\\): nothing run.*sh: the line is too long after expanding variables.*master\\$ echo survived \\$\\?\r?\nsurvived 2.*machine halted")
+  REGEX "master\\$ console 7.*\\[console: there is no board 7 on the network. back on master\\].*master\\$ echo still on the master\r?\nstill on the master.*console: mars: no such board.*console: 5x: no such board.*kill: abc: not a process number.*kill: 0: that is this shell.*kill: 99: not a process number.*kill: 1x: not a process number.*sh: line too long \\(305 characters. 254 at most\\): nothing run.*sh: the line is too long after expanding variables.*master\\$ echo survived \\$\\?\r?\nsurvived 2.*machine halted")
 set_tests_properties(tos_session_shell_hostile PROPERTIES LABELS "tos;security")
 
 # The job-control and result-file sessions: shells, and tests/tos/spinner.c to interrupt.

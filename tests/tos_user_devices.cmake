@@ -36,7 +36,7 @@ burst_bytes = 64
 cycles_per_burst = 16
 ")
 tos_kernel_test(PROGRAM dma_buffer_reaches_driver CONFIG ${_dma_machine} ALL_FREE LABELS "library;security"
-  REGEX "bus address 0x[0-9a-f]+, 3 frames; the device wrote 3000 bytes, 0 wrong.*driver ends holding a 16384-byte buffer, every check passed.*driver dies holding a 4 KB buffer.*driver waits to be killed holding a 4 KB buffer.*dma_buffer_reaches_driver: PASS")
+  REGEX "bus address 0x[0-9a-f]+, 3 frames. the device wrote 3000 bytes, 0 wrong.*driver ends holding a 16384-byte buffer, every check passed.*driver dies holding a 4 KB buffer.*driver waits to be killed holding a 4 KB buffer.*dma_buffer_reaches_driver: PASS")
 # The same driver under gdb (tests/gdb/gdb_test.py dma_buffer): the buffer read and written through
 # the driver's address and, as the board's CPU, through the bus address; the bus address refused in
 # the driver's thread, for a read and for a write, each explained on the simulator's console.
