@@ -565,6 +565,10 @@ void GdbServer::handle_packet(size_t i, const std::string& p) {
       {"s", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
       {"C", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
       {"S", PacketHandler::Prefix, &GdbServer::on_resume, nullptr},
+      // vCont names the thread a step is of (c and s leave it to Hc, which gdb sets to "any" when
+      // the other threads run too, and Hg has moved to whichever thread `info threads` read last)
+      {"vCont?", PacketHandler::Whole, nullptr, "vCont;c;C;s;S"},
+      {"vCont;", PacketHandler::Prefix, &GdbServer::on_vcont, nullptr},
       {"bs", PacketHandler::Whole, &GdbServer::on_reverse, nullptr},
       {"bc", PacketHandler::Whole, &GdbServer::on_reverse, nullptr},
       {"D", PacketHandler::Prefix, &GdbServer::on_detach, nullptr},
@@ -726,13 +730,48 @@ void GdbServer::on_resume(const Packet& k) {
     k.tt.set_thread_reg(k.th, 17, addr);
     machine_changed();
   }
-  bool step = p[0] == 's' || p[0] == 'S';
+  resume(k, p[0] == 's' || p[0] == 'S', k.c.cont_thread ? k.c.cont_thread : k.th);
+}
+
+// vCont;ACTION[:THREAD];...: a step (s, S) of the thread it names, the others continuing (c, C),
+// or all continuing. Signals are ignored, as for C and S; t and r are not offered (vCont?).
+void GdbServer::on_vcont(const Packet& k) {
+  const std::string& p = k.p;
+  bool step = false, any = false;
+  uint32_t th = 0;
+  for (size_t pos = 5; pos < p.size();) {  // at the ';' before an action
+    size_t end = p.find(';', pos + 1);
+    if (end == std::string::npos) end = p.size();
+    std::string a = p.substr(pos + 1, end - pos - 1);
+    pos = end;
+    if (a.empty() || (a[0] != 'c' && a[0] != 'C' && a[0] != 's' && a[0] != 'S')) return reply(k, "E01");
+    size_t colon = a.find(':');
+    uint32_t id = 0;
+    if (colon != std::string::npos) {
+      size_t at = colon + 1;
+      if (at < a.size() && a[at] == 'p') {  // p<pid>.<tid> (multiprocess): the thread part
+        size_t dot = a.find('.', at);
+        if (dot == std::string::npos) return reply(k, "E01");
+        at = dot + 1;
+      }
+      if (a.compare(at, std::string::npos, "-1") != 0 && (!parse_hex(a, at, id) || at != a.size())) return reply(k, "E01");
+    }
+    any = true;
+    if ((a[0] == 's' || a[0] == 'S') && !step) {  // the thread stepped (the first step named)
+      step = true;
+      th = id;
+    }
+  }
+  if (!any) return reply(k, "E01");
+  resume(k, step, th ? th : k.c.stop_thread ? k.c.stop_thread : k.t.current_thread());
+}
+
+void GdbServer::resume(const Packet& k, bool step, uint32_t th) {
   // The TOS thread gdb resumes may be on another board (it migrated there while stopped in a
   // step or at a breakpoint: gdb still steps it) and may migrate during this run: the step and
   // the user-space breakpoints follow it to whichever board it runs on (GdbTarget::follow), so
   // `next` over a call that migrates it stops on its next line, wherever that runs. The board
   // this gdb holds then just runs on.
-  uint32_t th = k.c.cont_thread ? k.c.cont_thread : k.th;
   GdbTarget& tt = th == k.th ? k.tt : board_of(k.i, th);
   if (th < GdbTarget::kTosThread || !k.t.step_over_kernel()) th = 0;
   unfollow_all(k.i);

@@ -123,6 +123,8 @@ class GdbServer : public sc_core::sc_module {
   void on_read_memory(const Packet& k);
   void on_write_memory(const Packet& k);
   void on_resume(const Packet& k);
+  void on_vcont(const Packet& k);
+  void resume(const Packet& k, bool step, uint32_t th);
   void on_detach(const Packet& k);
   void on_kill(const Packet& k);
   void on_set_thread(const Packet& k);

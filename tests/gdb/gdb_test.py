@@ -269,6 +269,11 @@ def bad_input(name):
             (b"Z9,400,2", rb""),
             (b"Z0,zz,2", rb"E01"),
             (b"qRcmd,zz", rb"E01"),
+            (b"vCont?", rb"vCont;c;C;s;S"),  # offered, so that a step names its thread
+            (b"vCont;", rb"E01"),             # no action
+            (b"vCont;x", rb"E01"),            # an action not offered
+            (b"vCont;s:zz", rb"E01"),         # a thread that is not a number
+            (b"vCont;s:p1", rb"E01"),         # a multiprocess id without its thread
             (b"x", rb""),
             (b"m400,4", rb"[0-9a-f]{8}"),
         ]
