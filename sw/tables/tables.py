@@ -299,6 +299,7 @@ VALUE_TABLES = [("mon_status", "TOS_MON_", "`mon_status` selectors"), ("lan_flag
                 ("barrier_policy", "TOS_BARRIER_", "`barrier_arrive` waiting policies"),
                 ("wakeup", "TOS_WAKE_", "`sched_wakeup` placements"), ("dev_op", "TOS_DEV_", "`dev` operations"),
                 ("pmig_mode", "TOS_PMIG_", "`pmigrate` checkpoint modes"),
+                ("gs_word", "TOS_GS_", "`gs_serve` words"),
                 ("route_info", "TOS_ROUTE_", "`route_info` selectors")]
 ARG_REGS = ["d1", "d2", "d3", "a0", "a1", "a2"]
 C_TYPES = {"char": 1, "uint8_t": 1, "uint16_t": 2, "uint32_t": 4, "int32_t": 4}

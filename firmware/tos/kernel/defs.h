@@ -53,6 +53,7 @@ struct thread_ctx {
   uint32_t send_mask[TOS_MAX_CHANNELS / 32]; /* channels it has sent on (its CCBs travel with it) */
   uint32_t recv_mask[TOS_MAX_CHANNELS / 32]; /* ... and received on */
   uint32_t crit_va;        /* pmig_critical: its critical-section depth's user address, 0 none */
+  uint8_t gs_note;         /* rex.c: a process the global scheduler heard of (placed, or a twin): its end is noted */
 };
 
 struct tcb {
@@ -75,6 +76,7 @@ struct tcb {
   uint16_t page_vpage;
   uint8_t answer_from;     /* T_REMOTE: board + 1 whose answer it waits for, 0 any (a routed migrate request) */
   uint8_t answer_type;     /* ... and the answer's message type */
+  uint8_t rex_placed;      /* rex.c: board + 1 the scheduler last placed its creation on, until its next create */
   uint32_t page_wait;      /* T_PAGE: the virtual page it waits for, bit 31 set for write access (pages.c) */
   /* barrier.c: the barrier it waits at (spinning or T_BARRIER) */
   uint8_t bar_wait;        /* 1 + the barrier's index while it waits, 0 otherwise */
@@ -369,6 +371,11 @@ void balance_init(void);
 /* rex.c: RHODOS's REX question to the global scheduler and process_twin (seed 002) */
 void rex_init(void);
 extern uint32_t rex_asked, rex_unserved, twins_made, rex_searches, rex_domain;
+extern uint32_t rex_notes_sent, rex_notes_unheard, rex_notes_taken, rex_notes_lost;
+/* A load change the global scheduler hears of (TOS_GS_CREATED, TWIN, EXIT) of thread tid here. */
+void rex_note(uint32_t kind, uint32_t tid);
+/* Is parent's create on `board` the creation of the scheduler's last placement for it? (once) */
+int rex_placed_take(struct tcb *parent, uint32_t board);
 void balance_poll(void); /* a waiting reconfiguration request, from the main loop */
 extern uint32_t reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded;
 void rchan_init(void);

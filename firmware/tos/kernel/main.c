@@ -94,9 +94,12 @@ static void say_done(void) {
   if (reconf_asked)
     kprintf("tos: %s: reconfiguration requests %u: moved a thread at once %u, later %u; none fitted %u\n",
             board_name, reconf_asked, reconf_moved, reconf_moved_later, reconf_discarded);
-  if (rex_asked || rex_unserved || twins_made || rex_searches || rex_domain)
+  if (rex_asked || rex_unserved || twins_made || rex_searches || rex_domain || rex_notes_sent || rex_notes_unheard ||
+      rex_notes_taken || rex_notes_lost)
     kprintf("tos: %s: rex questions %u (unserved: placed where asked %u), twins made %u; searches for the scheduler %u, "
-            "boards that found it here %u\n", board_name, rex_asked, rex_unserved, twins_made, rex_searches, rex_domain);
+            "boards that found it here %u; notes sent %u, unheard %u, taken %u, lost %u\n", board_name, rex_asked,
+            rex_unserved, twins_made, rex_searches, rex_domain, rex_notes_sent, rex_notes_unheard, rex_notes_taken,
+            rex_notes_lost);
   if (remote_over_quota) kprintf("tos: %s: creates refused by a quota: %u\n", board_name, remote_over_quota);
   if (region_over_quota) kprintf("tos: %s: region records refused by a quota: %u\n", board_name, region_over_quota);
   if (remote_console_lost)

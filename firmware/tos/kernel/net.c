@@ -401,7 +401,7 @@ enum { ANY, FROM_MASTER, TO_MASTER, FROM_HOME, TO_HOME };
 static const uint8_t sender_rule[NET_TYPES] = {
     /* the operator's console and the shutdown are the master's */
     /* (the global scheduler may serve on any board: rex.c checks its messages against its
-     * search and its questions) */
+     * search, its questions and its domain) */
     [NET_CON_SELECT] = FROM_MASTER, [NET_CON_IN] = FROM_MASTER, [NET_HALT] = FROM_MASTER,
     [NET_CON_REQUEST] = TO_MASTER, [NET_CON_OUT] = TO_MASTER, [NET_CON_CREDIT] = TO_MASTER,
     [NET_DONE] = TO_MASTER,

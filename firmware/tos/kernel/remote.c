@@ -79,8 +79,10 @@ int remote_create(struct tcb *parent, int32_t id, uint32_t n_pages, int32_t proc
   if (n_pages == 0 || n_pages > TOS_MAX_STACK_PAGES) return -TOS_EINVAL;
   int slot = proc_reserve_slot(p);
   if (slot < 0) return slot;
+  /* op 10: the home's privileges (bit 0), and where the global scheduler placed it (bit 1) */
   uint32_t ops[12] = {net_me(), p->pid, p->serial, (uint32_t)slot, entry, arg, ret, n_pages,
-                      parent->tid, (uint32_t)id, (uint32_t)proc_privileged(p), 0};
+                      parent->tid, (uint32_t)id,
+                      (uint32_t)proc_privileged(p) | (uint32_t)rex_placed_take(parent, target) << 1, 0};
   net_send_wait(target, NET_CREATE, ops, 11); /* the caller waits for CREATED anyway (create has no EAGAIN) */
   rchan_spread(p, NULL);
   proc_child_born(p, parent->tid);
@@ -121,9 +123,10 @@ static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
     return (void)net_bad(from, NET_CREATE, "entry", o[4]);
   if (o[7] == 0 || o[7] > TOS_MAX_STACK_PAGES) return (void)net_bad(from, NET_CREATE, "stack pages", o[7]);
   if (!tid_of(o[8], o[0], o[1])) return (void)net_bad(from, NET_CREATE, "parent TID", o[8]);
+  if (nops > 10 && o[10] > 3) return (void)net_bad(from, NET_CREATE, "flags", o[10]);
   int32_t result = guest_quota(from, proc_by_gpid(o[0], o[1], o[2]));
   struct proc *p = result ? NULL : remote_guest(o[0], o[1], o[2]);
-  if (p) p->home_privileged = nops > 10 && o[10] == 1; /* the home's word: its privileges go with it */
+  if (p) p->home_privileged = nops > 10 && (o[10] & 1); /* the home's word: its privileges go with it */
   if (result) {
     if (!remote_over_quota++)
       kprintf("tos: %s: %s's processes are at their quota here: create refused (%s; more are only counted)\n",
@@ -139,6 +142,10 @@ static void on_create(uint32_t from, const uint32_t *o, uint32_t nops) {
       t->parent_board = (uint8_t)from;
       p->gone[o[3]] = 0;
       EVENT2(DGL_PROFILE, EV_CREATE, t->tid);
+      if (nops > 10 && (o[10] & 2)) { /* placed by the global scheduler: this board's REX manager tells it */
+        t->ctx.gs_note = 1;
+        rex_note(TOS_GS_CREATED, t->tid);
+      }
       ready(t);
       result = t->tid;
     } else {

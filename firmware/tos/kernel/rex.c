@@ -14,6 +14,16 @@
  * so, and the asker forgets it), the creation is local, "where you are", as in RHODOS without a
  * global scheduler, and counted.
  *
+ * A REX manager also tells the scheduler of every load change it should know (section 3.3,
+ * Figure 5): a process created where the scheduler placed it, a twin made, and the end of
+ * either, wherever it ends (NET_GS_NOTE: kind and TID, from the board it happened on). Notes are
+ * not answered. The scheduler's board queues them with the questions, in the order they came,
+ * for gs_serve; it refuses a note from a board that never found it (not in its domain), one of a
+ * kind it does not know and a twin told by a board other than the twin's home. A board that does
+ * not know where the scheduler is holds its notes and searches; when the search finds none, the
+ * notes are counted unheard. The thread of a placed creation or a twin carries its mark
+ * (ctx.gs_note) when it migrates, so that its end is noted where it ends.
+ *
  * process_twin duplicates the calling process, here on its own board: a new process whose
  * image, heap and stack pages are copies of the caller's at the call (code pages shared, read
  * only, as spawn maps them), whose one thread continues from the call with the caller's
@@ -24,15 +34,17 @@
  * twin has a copy of. */
 #include "defs.h"
 
-#define ASKS 16
+#define ASKS 16  /* questions of this board waiting for a search */
+#define QUEUE 32 /* on the scheduler's board: questions and notes, in the order they came */
 static struct {
-  uint8_t board;
+  uint8_t kind, board; /* TOS_GS_* */
   uint16_t tid;
-} asks[ASKS];
-static uint32_t nasks;
+} queue[QUEUE];
+static uint32_t nqueued;
 static struct proc *scheduler; /* the serving program's process (this board's), and its incarnation */
 static uint32_t scheduler_serial;
 uint32_t rex_asked, rex_unserved, twins_made, rex_searches, rex_domain;
+uint32_t rex_notes_sent, rex_notes_unheard, rex_notes_taken, rex_notes_lost;
 
 static int serving(void) { return scheduler && proc_alive(scheduler) && scheduler->serial == scheduler_serial; }
 
@@ -44,6 +56,12 @@ static uint32_t finds_due;
 static uint16_t seeking[ASKS];           /* threads here whose question waits for the search */
 static uint32_t nseeking;
 static uint8_t in_domain[TOS_MAX_BOARDS]; /* this board's scheduler: the boards that found it */
+#define NOTES 16
+static struct {
+  uint8_t kind;
+  uint16_t tid;
+} held[NOTES]; /* notes of this board waiting for a search */
+static uint32_t nheld;
 
 /* A thread of this board waiting for the scheduler's answer. */
 static struct tcb *asker(uint32_t tid) {
@@ -61,23 +79,92 @@ static void answer(uint32_t board, uint32_t tid, uint32_t place, uint32_t served
   uint32_t o[3] = {tid, place, served};
   if (board == net_me()) {
     struct tcb *t = asker(tid);
-    if (t) finish(t, (int32_t)place);
+    if (!t) return;
+    if (served) t->rex_placed = (uint8_t)(place + 1); /* its next create is the placement's */
+    finish(t, (int32_t)place);
     return;
   }
   net_send_wait(board, NET_GS_PLACE, o, 3);
 }
 
+static void enqueue(uint32_t kind, uint32_t board, uint32_t tid) {
+  queue[nqueued].kind = (uint8_t)kind;
+  queue[nqueued].board = (uint8_t)board;
+  queue[nqueued].tid = (uint16_t)tid;
+  ++nqueued;
+}
+
 /* On the scheduler's board: a question from board `board`'s thread `tid`. */
 static void ask(uint32_t board, uint32_t tid) {
   ++rex_asked;
-  if (!serving() || nasks == ASKS) {
+  if (!serving() || nqueued == QUEUE) {
     ++rex_unserved; /* counted in the done line: creations the scheduler did not place */
     answer(board, tid, board, serving());
     return;
   }
-  asks[nasks].board = (uint8_t)board;
-  asks[nasks].tid = (uint16_t)tid;
-  ++nasks;
+  enqueue(TOS_GS_ASK, board, tid);
+}
+
+/* On the scheduler's board: a note from `board` (this one, or one of its domain). */
+static void take_note(uint32_t kind, uint32_t board, uint32_t tid) {
+  if (!serving() || nqueued == QUEUE) { /* it has stopped serving, or is that far behind */
+    ++rex_notes_lost;
+    return;
+  }
+  ++rex_notes_taken;
+  enqueue(kind, board, tid);
+}
+
+static void send_note(uint32_t kind, uint32_t tid) {
+  uint32_t o[2] = {kind, tid};
+  ++rex_notes_sent;
+  net_send_wait(gs_board, NET_GS_NOTE, o, 2);
+}
+
+/* A search for the scheduler: every other board asked. */
+static void search_over(void);
+static void search(void) {
+  ++rex_searches;
+  for (uint32_t b = 0; b < nboards; ++b)
+    if (b != net_me()) {
+      find_due[b] = 1;
+      ++finds_due;
+    }
+  if (!finds_due) return search_over(); /* a machine of one board */
+  for (uint32_t b = 0; b < nboards; ++b)
+    if (b != net_me()) net_send_wait(b, NET_GS_FIND, NULL, 0);
+}
+
+void rex_note(uint32_t kind, uint32_t tid) {
+  if (serving()) return take_note(kind, net_me(), tid);
+  if (gs_board != NOWHERE) return send_note(kind, tid);
+  if (nheld == NOTES) {
+    ++rex_notes_unheard;
+    return;
+  }
+  held[nheld].kind = (uint8_t)kind;
+  held[nheld].tid = (uint16_t)tid;
+  ++nheld;
+  if (!finds_due) search();
+}
+
+int rex_placed_take(struct tcb *parent, uint32_t board) {
+  int r = parent->rex_placed == board + 1;
+  parent->rex_placed = 0;
+  return r;
+}
+
+static void on_gs_note(uint32_t from, const uint32_t *o, uint32_t nops) {
+  (void)nops;
+  uint32_t home = o[1] >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK;
+  if (o[0] != TOS_GS_CREATED && o[0] != TOS_GS_TWIN && o[0] != TOS_GS_EXIT)
+    return (void)net_bad(from, NET_GS_NOTE, "kind", o[0]);
+  if (o[1] > 0xFFFF || home >= nboards) return (void)net_bad(from, NET_GS_NOTE, "TID", o[1]);
+  if (!in_domain[from])
+    return (void)net_bad(from, NET_GS_NOTE, "a note from a board that never found the scheduler here, board", from);
+  if (o[0] == TOS_GS_TWIN && home != from)
+    return (void)net_bad(from, NET_GS_NOTE, "a twin told by a board that is not its home, TID", o[1]);
+  take_note(o[0], from, o[1]);
 }
 
 static void on_gs_ask(uint32_t from, const uint32_t *o, uint32_t nops) {
@@ -114,6 +201,11 @@ static void search_over(void) {
     }
   }
   nseeking = 0;
+  for (uint32_t i = 0; i < nheld; ++i) {
+    if (gs_board != NOWHERE) send_note(held[i].kind, held[i].tid);
+    else ++rex_notes_unheard;
+  }
+  nheld = 0;
 }
 
 static void on_gs_place(uint32_t from, const uint32_t *o, uint32_t nops) {
@@ -122,6 +214,7 @@ static void on_gs_place(uint32_t from, const uint32_t *o, uint32_t nops) {
   struct tcb *t = asker(o[0]);
   if (!t || t->answer_from != from + 1) return (void)net_bad(from, NET_GS_PLACE, "a placement no thread here asked that board for, TID", o[0]);
   if (!o[2] && gs_board == from) gs_board = NOWHERE; /* it serves no more: search again next time */
+  if (o[2]) t->rex_placed = (uint8_t)(o[1] + 1); /* its next create is the placement's */
   finish(t, (int32_t)o[1]);
 }
 
@@ -155,28 +248,20 @@ SYSCALL(rex_place) {
     ++rex_unserved;
     return (int32_t)net_me(); /* here, counted */
   }
+  t->rex_placed = 0;
   t->state = T_REMOTE; /* until the answer */
   t->answer_type = NET_GS_PLACE;
   t->answer_from = 0;
   if (serving()) return ask_at(t, net_me()), 0;
   if (gs_board != NOWHERE) return ask_at(t, gs_board), 0;
   seeking[nseeking++] = (uint16_t)t->tid;
-  if (finds_due) return 0; /* a search is out: this question waits for it too */
-  ++rex_searches;
-  for (uint32_t b = 0; b < nboards; ++b)
-    if (b != net_me()) {
-      find_due[b] = 1;
-      ++finds_due;
-    }
-  if (!finds_due) return search_over(), 0; /* a machine of one board */
-  for (uint32_t b = 0; b < nboards; ++b)
-    if (b != net_me()) net_send_wait(b, NET_GS_FIND, NULL, 0);
+  if (!finds_due) search(); /* (else a search is out: this question waits for it too) */
   return 0;
 }
 
-/* gs_serve(buf, max): the global scheduler (a privileged program) takes the questions waiting,
- * as words (board << 16) | TID; the first call makes its process the scheduler. Does not block:
- * the scheduler also follows the monitor. */
+/* gs_serve(buf, max): the global scheduler (a privileged program) takes the questions and notes
+ * waiting, as words kind | board | TID (tos.toml's gs_word); the first call makes its process the
+ * scheduler. Does not block: the scheduler may also follow the monitor. */
 SYSCALL(gs_serve) {
   if (!serving()) {
     scheduler = t->proc;
@@ -184,13 +269,13 @@ SYSCALL(gs_serve) {
   } else if (scheduler != t->proc) {
     return -TOS_EBUSY;
   }
-  uint32_t n = nasks < a2 ? nasks : a2;
+  uint32_t n = nqueued < a2 ? nqueued : a2;
   for (uint32_t i = 0; i < n; ++i) {
-    uint32_t w = (uint32_t)asks[i].board << 16 | asks[i].tid;
+    uint32_t w = (uint32_t)queue[i].kind << TOS_GS_KIND_SHIFT | (uint32_t)queue[i].board << TOS_GS_BOARD_SHIFT | queue[i].tid;
     if (!vm_copyout(t->proc, a1 + 4 * i, &w, 4)) return -TOS_EFAULT;
   }
-  for (uint32_t i = n; i < nasks; ++i) asks[i - n] = asks[i];
-  nasks -= n;
+  for (uint32_t i = n; i < nqueued; ++i) queue[i - n] = queue[i];
+  nqueued -= n;
   return (int32_t)n;
 }
 
@@ -244,6 +329,8 @@ SYSCALL(process_twin) {
   k->ctx.user_id = t->ctx.user_id;
   ++twins_made;
   EVENT2(DGL_THREADS, EV_TWIN, k->tid);
+  k->ctx.gs_note = 1;
+  rex_note(TOS_GS_TWIN, k->tid);
   ready(k);
   return c->pid;
 }
@@ -254,4 +341,5 @@ void rex_init(void) {
   net_register(NET_GS_FIND, on_gs_find, 0);
   net_register(NET_GS_HERE, on_gs_here, 0);
   net_register(NET_GS_NONE, on_gs_none, 0);
+  net_register(NET_GS_NOTE, on_gs_note, 2);
 }

@@ -274,6 +274,7 @@ static void thread_forget(struct tcb *t) {
 }
 
 void thread_free(struct tcb *t) {
+  if (t->ctx.gs_note) rex_note(TOS_GS_EXIT, t->tid); /* a process the global scheduler counts has ended */
   thread_forget(t);
   free_stack(t);
   thread_detach(t);
@@ -317,6 +318,10 @@ int thread_create_local(struct tcb *parent, int32_t id, uint32_t n_pages, uint32
   t->proc->gone[t->slot] = 0;
   if (t->proc->route[t->slot]) route_placed(t->proc, t->slot, net_me()); /* a slot last used elsewhere */
   EVENT2(DGL_PROFILE, EV_CREATE, t->tid);
+  if (rex_placed_take(parent, net_me())) { /* where the global scheduler placed it */
+    t->ctx.gs_note = 1;
+    rex_note(TOS_GS_CREATED, t->tid);
+  }
   ready(t);
   return t->tid;
 }

@@ -69,6 +69,16 @@ static long lo_of(long work, int slaves, int i) { return work * i / slaves; }
  * it had taken its own -- one that shares a board with a computing slave only at a slice's end --
  * and its receives in order held every early finisher in its send, so all ended together and
  * migration on exit (Figure 9) found nothing left to move. */
+/* create() on `processor` (-1: the board this thread is on), from the process's home: a
+ * process's thread slots are its home's to give (EREMOTE away from it), and a balancer (the
+ * policy table's) may have moved this thread off it. */
+static int create_at_home(int id, int pages, int processor, void (*fn)(void *), void *arg) {
+  int tid = create(id, pages, processor < 0 ? HERE : processor, fn, arg);
+  if (tid || tos_errno != TOS_EREMOTE) return tid;
+  if (migrate(gettid(), gettid() >> TOS_TID_BOARD_SHIFT & TOS_TID_BOARD_MASK) < 0) return 0;
+  return create(id, pages, processor < 0 ? HERE : processor, fn, arg);
+}
+
 static long results[MAX_SLAVES];
 static long work_, slaves_;
 static void courier(void *arg) {
@@ -106,14 +116,14 @@ int main(int argc, char **argv) {
     for (int i = 0; i < slaves; ++i) {
       int board = rex_place(); /* rex_create, its two steps apart */
       mark(tracing, MARK_PLACED, i);
-      if (board < 0 || !create(i, 2, board, slave, (void *)(long)(i | (tracing ? TRACE_FLAG : 0)))) {
+      if (board < 0 || !create_at_home(i, 2, board, slave, (void *)(long)(i | (tracing ? TRACE_FLAG : 0)))) {
         printf("loopar: slave %d: %s\n", i, tos_strerror(tos_errno));
         return 1;
       }
       mark(tracing, MARK_CREATED, i);
     }
     for (int i = 0; i < slaves; ++i)
-      if (!create(MAX_SLAVES + i, 1, HERE, courier, (void *)(long)(i | (inorder ? 0 : HAND_FLAG)))) {
+      if (!create_at_home(MAX_SLAVES + i, 1, -1, courier, (void *)(long)(i | (inorder ? 0 : HAND_FLAG)))) {
         printf("loopar: courier %d: %s\n", i, tos_strerror(tos_errno));
         return 1;
       }

@@ -64,37 +64,6 @@ static void thread_event(int k, uint16_t code, uint16_t tid) {
   }
 }
 
-/* The threads class's events in order, for the global scheduler (gsched.c), while it asks. */
-#define KEPT 128
-static int keeping;
-static struct { uint16_t code, tid; uint8_t board; } kept[KEPT];
-static unsigned kept_head, kept_tail;
-static long kept_lost;
-
-static void keep(int k, uint16_t code, uint16_t tid) {
-  if (!keeping) return;
-  if ((kept_head + 1) % KEPT == kept_tail) {
-    ++kept_lost;
-    return;
-  }
-  kept[kept_head].code = code;
-  kept[kept_head].tid = tid;
-  kept[kept_head].board = (uint8_t)k;
-  kept_head = (kept_head + 1) % KEPT;
-}
-
-void assessor_keep_events(void) { keeping = 1; }
-long assessor_events_lost(void) { return kept_lost; }
-
-int assessor_event(int *code, int *board, int *tid) {
-  if (kept_tail == kept_head) return 0;
-  *code = kept[kept_tail].code;
-  *board = kept[kept_tail].board;
-  *tid = kept[kept_tail].tid;
-  kept_tail = (kept_tail + 1) % KEPT;
-  return 1;
-}
-
 /* One MMI entry. */
 /* The words as read, kept for the host's decoder (balancer -r): the monitor has one reader, and
  * while the scheduler reads it no logger can. Whole pairs only: a time stamp is kept only if its
@@ -147,9 +116,6 @@ static void take(uint32_t w) {
       if (b >= 1 && b <= SLAVES && b != k) sent[k][b] += v & EV_LINK_COUNT_MASK;
     } else if (code == EV_THREAD_IN || code == EV_THREAD_OUT) {
       thread_event((int)k, code, v & EV_TID_MASK);
-      keep((int)k, code, v & EV_TID_MASK);
-    } else if (code == EV_TWIN) {
-      keep((int)k, code, v & EV_TID_MASK);
     }
     return;
   }

@@ -48,10 +48,6 @@ uint32_t assessor_recorded(uint32_t *lost);        /* words kept; *lost: words t
 const uint32_t *assessor_record_buffer(void);
 void assessor_summary(struct load *l);     /* this period's summary; the link counts restart */
 int assessor_arrived(int *tid, int *board); /* a thread came to a slave (threads class on): 1 */
-/* the threads class's THREAD_IN, THREAD_OUT and TWIN events in order (after keep_events) */
-void assessor_keep_events(void);
-int assessor_event(int *code, int *board, int *tid); /* 1: one more */
-long assessor_events_lost(void);                     /* ... that found the queue full */
 /* global.c: the event-driven global scheduler (seed 002), -P with a gsched.h family */
 int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms, void (*out)(const char *, ...));
 int link_index(int a, int b);              /* a != b, both 1..SLAVES */

@@ -1,16 +1,16 @@
 /* The global scheduler's driver (seed 002 section 3): the balancer run with a gsched.h family
- * (-P rhodos-ip|rhodos-twin|rhodos-exit|dpvm, -n slave boards). No sampling: it acts on
- *   a REX question (gs_serve): the family places the process and the board is the answer;
- *   THREAD_IN of a thread of the asking process on the board it was placed on: the process is
- *     the scheduler's (it counts and may move it); other threads (shells, the master process)
- *     are not;
+ * (-P rhodos-ip|rhodos-twin|rhodos-exit|dpvm, -n slave boards). No sampling: it acts on what the
+ * REX managers send it (gs_serve; kernel/rex.c), in the order it came:
+ *   a question (TOS_GS_ASK): the family places the process and the board is the answer;
+ *   CREATED: the placed process's thread, now made on its board: the scheduler's to count and
+ *     move (other threads, shells and the master process, it never hears of);
  *   TWIN: a twin, counted on its board, which may migrate it;
- *   THREAD_OUT of one of its processes not being moved: the process ended (exit event);
- *   THREAD_IN of one being moved: it arrived.
- * A move is TOS's thread migration of the process's one thread (migrate(), routed to where it
- * is); a move refused (the thread was not ready: blocked in a receive, say) is tried again
- * each time round until it is made or the process ends. With class threads on every slave
- * (`dgl @* +threads`). Each decision is logged; the end line has the counts. */
+ *   EXIT: one of its processes ended, on the board named (wherever it had moved).
+ * A move is TOS's thread migration of the process's one thread (migrate(): the request goes to
+ * the thread's board, whose kernel moves it if it may, and answers); a move refused (the thread
+ * was not ready: blocked in a receive, say) is tried again each time round until it is made or
+ * the process ends. The monitor is still drained (and recorded with -r), but nothing here is
+ * decided from it. Each decision is logged; the end line has the counts. */
 #include <stdio.h>
 #include "balancer.h"
 #include "gsched.h"
@@ -20,12 +20,6 @@ static struct {
   int tid, board, to; /* to: a move ordered and not yet seen arriving (0: none) */
   int retry;          /* the move was refused: ask again */
 } procs_[MANAGED];
-#define PENDING 32
-/* placed, not yet seen: key = TID >> 6 (+1) of the asking thread's process, which is never the
- * process placed: TOS makes the worker a thread of the asker's process, and the asker itself,
- * seen arriving on that board (a new run of the program, say), must not be taken for it and
- * moved away from the home it creates from */
-static struct { int board, key, asker; } pending[PENDING];
 
 static int find(int tid) {
   for (int i = 0; i < MANAGED; ++i)
@@ -66,6 +60,20 @@ static void order(int i, int to, void (*out)(const char *, ...)) {
   if (procs_[i].retry) ++retried_ok;
   procs_[i].retry = 0;
   out("gs: %lu ms: 0x%x leaves %d for %d\n", ms(), procs_[i].tid, procs_[i].board, to);
+  procs_[i].board = to; /* (migrate's 0: it has left for `to`) */
+  procs_[i].to = 0;
+}
+
+/* A process the scheduler now counts (CREATED, TWIN): 1, or 0 when the table is full. */
+static int follow(int tid, int board, int *seen, int *live) {
+  if (find(tid) >= 0) return 1;
+  if (add(tid, board) < 0) {
+    ++unmanaged_lost;
+    return 0;
+  }
+  ++*seen;
+  ++*live;
+  return 1;
 }
 
 int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms, void (*out)(const char *, ...)) {
@@ -73,66 +81,35 @@ int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms,
   if (gs_init(&g, family, boards) < 0) return 2;
   g.gap = gap;
   assessor_init(1);
-  assessor_keep_events();
   uint32_t q[8];
   if (gs_serve(q, 0) < 0) { /* the scheduler from now on */
     out("balancer: cannot serve as the global scheduler: %s\n", tos_strerror(tos_errno));
     return 2;
   }
-  out("balancer: global scheduler %s on boards 1..%d, event-driven, load gap %d\n", gs_family_name(family), boards, gap);
+  out("balancer: global scheduler %s on boards 1..%d, event-driven by the REX managers' notes, load gap %d\n",
+      gs_family_name(family), boards, gap);
   unsigned long idle_since = 0;
   t0 = time_us();
   int seen = 0, live = 0;
   for (;;) {
     int n = gs_serve(q, 8);
-    for (int i = 0; i < n; ++i) {
-      int from = (int)(q[i] >> 16), tid = (int)(q[i] & 0xFFFF), b = gs_place(&g);
-      int k = 0;
-      while (k < PENDING && pending[k].key) ++k;
-      if (k < PENDING) {
-        pending[k].board = b;
-        pending[k].key = (tid >> 6) + 1;
-        pending[k].asker = tid;
-      }
-      gs_answer(from, tid, b);
-      out("gs: %lu ms: create for 0x%x of %d: board %d\n", ms(), tid, from, b);
-    }
-    assessor_drain();
-    int code, board, tid;
-    while (assessor_event(&code, &board, &tid)) {
-      int i = find(tid);
+    for (int k = 0; k < n; ++k) {
+      int kind = (int)(q[k] >> TOS_GS_KIND_SHIFT), board = (int)(q[k] >> TOS_GS_BOARD_SHIFT & 0xFF);
+      int tid = (int)(q[k] & 0xFFFF), i = find(tid);
       struct gs_move m;
-      if (code == EV_TWIN) {
-        if (i < 0) i = add(tid, board);
-        if (i < 0) {
-          ++unmanaged_lost;
-          continue;
-        }
-        ++seen;
-        ++live;
+      if (kind == TOS_GS_ASK) {
+        int b = gs_place(&g);
+        gs_answer(board, tid, b);
+        out("gs: %lu ms: create for 0x%x of %d: board %d\n", ms(), tid, board, b);
+      } else if (kind == TOS_GS_CREATED) {
+        follow(tid, board, &seen, &live);
+      } else if (kind == TOS_GS_TWIN) {
+        if (!follow(tid, board, &seen, &live)) continue;
         out("gs: %lu ms: twin 0x%x on %d\n", ms(), tid, board);
-        if (gs_on_twin(&g, board, &m)) order(i, m.to, out);
-      } else if (code == EV_THREAD_IN) {
-        if (i >= 0 && procs_[i].to == board) { /* arrived */
-          procs_[i].board = board;
-          procs_[i].to = 0;
-          out("gs: %lu ms: 0x%x arrives at %d\n", ms(), tid, board);
-          continue;
-        }
-        if (i >= 0) continue;
-        for (int k = 0; k < PENDING; ++k)
-          if (pending[k].key == (tid >> 6) + 1 && pending[k].board == board && pending[k].asker != tid) {
-            pending[k].key = 0;
-            if (add(tid, board) < 0) {
-              ++unmanaged_lost;
-            } else {
-              ++seen;
-              ++live;
-            }
-            break;
-          }
-      } else if (code == EV_THREAD_OUT && i >= 0 && (!procs_[i].to || procs_[i].retry)) { /* ended where it was */
-        if (procs_[i].retry) gs_on_moved(&g, procs_[i].to, board); /* the move never happened */
+        if (gs_on_twin(&g, board, &m)) order(find(tid), m.to, out);
+      } else if (kind == TOS_GS_EXIT && i >= 0) {
+        if (procs_[i].retry) gs_on_moved(&g, procs_[i].to, procs_[i].board); /* the move never happened */
+        if (procs_[i].board != board) gs_on_moved(&g, procs_[i].board, board); /* moved by someone else */
         procs_[i].tid = 0;
         --live;
         out("gs: %lu ms: exit 0x%x on %d\n", ms(), tid, board);
@@ -143,6 +120,7 @@ int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms,
         }
       }
     }
+    assessor_drain(); /* (the monitor: recorded with -r, not read) */
     for (int i = 0; i < MANAGED; ++i) /* refused moves: again */
       if (procs_[i].tid && procs_[i].retry) order(i, procs_[i].to, out);
     unsigned long now = (time_us() - t0) / 1000;
@@ -156,8 +134,7 @@ int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms,
     yield();
   }
   out("balancer: %s: placed %ld, twins %ld, exits %ld, moves %ld (refused at first %ld, made later %ld); "
-      "events lost %ld, processes not followed %ld\n",
-      gs_family_name(family), g.placed, g.twins, g.exits, g.moves, refused, retried_ok, assessor_events_lost(),
-      unmanaged_lost);
+      "processes not followed %ld (the table of %d was full)\n",
+      gs_family_name(family), g.placed, g.twins, g.exits, g.moves, refused, retried_ok, unmanaged_lost, MANAGED);
   return 0;
 }

@@ -1,7 +1,7 @@
 /* The global scheduler of seed 002 (RHODOS, Hobbs et al. section 3) and DynamicPVM's load
  * sharing (seed 001), as decisions on events: a load table of processes per slave board, kept
- * exact by the events the monitor delivers (a process created, twinned, migrated, ended) rather
- * than by polling, and the decisions each family takes on them:
+ * exact by the REX managers' notes (kernel/rex.c: a process created where placed, twinned,
+ * ended) rather than by polling, and the decisions each family takes on them:
  *   rhodos-ip    initial placement only: a creation goes to the least loaded board (ties in
  *                turn after the last chosen: round robin on a dedicated machine, the seed's
  *                section 4.2); twins stay where they were made; nothing moves later;
@@ -11,7 +11,7 @@
  *                it left when that evens the load (Figures 8 and 9: exit events enabled);
  *   dpvm         DynamicPVM's: round-robin initial placement blind to load; a board left idle
  *                takes a task from the busiest board (ranked by load) if that has two or more.
- * Pure decisions, no I/O: the balancer feeds them from the monitor and enacts a move with
+ * Pure decisions, no I/O: the balancer feeds them the notes (global.c) and enacts a move with
  * reconfigure() (the slave moves its process's one thread: kernel/balance.c, migrate.c); the
  * seed002 test feeds them scripted sequences. */
 #ifndef GSCHED_H
