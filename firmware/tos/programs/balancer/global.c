@@ -17,8 +17,7 @@
 
 #define MANAGED 64
 static struct {
-  int tid, board, to; /* to: a move ordered and not yet seen arriving (0: none) */
-  int retry;          /* the move was refused: ask again */
+  int tid, board, to; /* to: where a move was ordered and refused, to ask again (0: none) */
 } procs_[MANAGED];
 
 static int find(int tid) {
@@ -32,7 +31,7 @@ static int add(int tid, int board) {
     if (!procs_[i].tid) {
       procs_[i].tid = tid;
       procs_[i].board = board;
-      procs_[i].to = procs_[i].retry = 0;
+      procs_[i].to = 0;
       return i;
     }
   return -1;
@@ -50,15 +49,13 @@ static unsigned long t0;
 static unsigned long ms(void) { return (time_us() - t0) / 1000; }
 
 static void order(int i, int to, void (*out)(const char *, ...)) {
-  procs_[i].to = to;
-  int r = migrate(procs_[i].tid, to);
-  if (r < 0) {
-    if (!procs_[i].retry) ++refused;
-    procs_[i].retry = 1;
+  int again = procs_[i].to != 0; /* refused before */
+  if (migrate(procs_[i].tid, to) < 0) {
+    if (!again) ++refused;
+    procs_[i].to = to;
     return;
   }
-  if (procs_[i].retry) ++retried_ok;
-  procs_[i].retry = 0;
+  if (again) ++retried_ok;
   out("gs: %lu ms: 0x%x leaves %d for %d\n", ms(), procs_[i].tid, procs_[i].board, to);
   procs_[i].board = to; /* (migrate's 0: it has left for `to`) */
   procs_[i].to = 0;
@@ -108,7 +105,7 @@ int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms,
         out("gs: %lu ms: twin 0x%x on %d\n", ms(), tid, board);
         if (gs_on_twin(&g, board, &m)) order(find(tid), m.to, out);
       } else if (kind == TOS_GS_EXIT && i >= 0) {
-        if (procs_[i].retry) gs_on_moved(&g, procs_[i].to, procs_[i].board); /* the move never happened */
+        if (procs_[i].to) gs_on_moved(&g, procs_[i].to, procs_[i].board); /* the move never happened */
         if (procs_[i].board != board) gs_on_moved(&g, procs_[i].board, board); /* moved by someone else */
         procs_[i].tid = 0;
         --live;
@@ -122,7 +119,7 @@ int global_run(int family, int boards, int gap, long duration_ms, long quiet_ms,
     }
     assessor_drain(); /* (the monitor: recorded with -r, not read) */
     for (int i = 0; i < MANAGED; ++i) /* refused moves: again */
-      if (procs_[i].tid && procs_[i].retry) order(i, procs_[i].to, out);
+      if (procs_[i].tid && procs_[i].to) order(i, procs_[i].to, out);
     unsigned long now = (time_us() - t0) / 1000;
     if (duration_ms && now >= (unsigned long)duration_ms) break;
     if (seen && live == 0) {
