@@ -42,6 +42,13 @@ _, v, why = stats.page_steps(x[gap], jumped[gap])
 expect("a step inside a gap of missing sizes is still a step (a third family)", v, False)
 xs, ys = stats.per_size_median([1, 1, 1, 51, 51, 51], [2.0, 1.5, 2.0, 3.0, 3.0, 9.0])
 expect("each size's median is what most repetitions took", ys == [2.0, 3.0], True)
+xs, ys = stats.per_size_majority([1, 1, 1, 51, 51, 101, 101, 101], [2.0, 2.01, 2.5, 3.0, 3.3, 4.0, 4.0, 4.0], 0.02)
+expect("a size whose repetitions split evenly has no level; a majority's is its median",
+       (xs, ys) == ([1, 101], [2.005, 4.0]), True)
+split = steps.copy()
+split[68] -= 0.13  # the mid-point of a size split between two modes (below), then a gap: a false step
+_, v, why = stats.page_steps(np.delete(x, [69, 70]), np.delete(split, [69, 70]))
+expect("a split size's mid-point after a gap reads as a third family", v, False)
 odd = line + 0.05 * np.floor(x / 700)
 _, v, why = stats.page_steps(x, odd)
 expect("steps every 700 bytes are not page steps", v, False)

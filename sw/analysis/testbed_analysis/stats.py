@@ -35,6 +35,26 @@ def per_size_median(sizes, values):
     return xs, [float(np.median(d[x])) for x in xs]
 
 
+def per_size_majority(sizes, values, agree):
+    """Each size's level where most of its repetitions agree: the median of the largest group of
+    values within `agree` of one another when that group is more than half of them. A size whose
+    repetitions split evenly between two ways of serving (the sender first or the receiver) has no
+    level and is left out -- the median of such a split is a time no repetition took, and a level
+    half way between two modes reads as a step at the next size."""
+    d = {}
+    for s, v in zip(sizes, values):
+        d.setdefault(s, []).append(float(v))
+    xs, ys = [], []
+    for s in sorted(d):
+        vs = sorted(d[s])
+        best = max((vs[i:j] for i in range(len(vs)) for j in range(i + 1, len(vs) + 1) if vs[j - 1] - vs[i] <= agree),
+                   key=len)
+        if 2 * len(best) > len(vs):
+            xs.append(s)
+            ys.append(float(np.median(best)))
+    return xs, ys
+
+
 def page_steps(xs, ys, page=1024):
     """Steps in a service time that otherwise grows linearly: where the rise between two
     neighbouring sizes stands out of the usual rise and is not taken back by the next. Returns (steps as byte positions, verdict,
