@@ -6,6 +6,8 @@ import textwrap
 import matplotlib
 
 matplotlib.use("Agg")
+# A figure regenerated from the same run is the same file: SVG ids from a fixed salt, no date.
+matplotlib.rcParams["svg.hashsalt"] = "testbed"
 import matplotlib.pyplot as plt  # noqa: E402
 
 
@@ -47,7 +49,7 @@ def figure(out_dir, name, title, panels, sharex=False):
     files = []
     for ext in ("png", "svg"):
         f = os.path.join(out_dir, "%s.%s" % (name, ext))
-        fig.savefig(f, dpi=110)
+        fig.savefig(f, dpi=110, metadata={"Date": None} if ext == "svg" else None)
         files.append(f)
     plt.close(fig)
     return files

@@ -671,14 +671,25 @@ def _cnet_breakeven(mode, machine, c, d, so, dm):
     ratio, need = per_miss / hop, (so[c] - d[1]) / (m * hop) if m > 0 else float("nan")
     col = 0 if machine == "CM-5" else 1
     seed_ratio = SEED_T71["write_inv1"][col] / SEED_T71["read_miss"][col]
+    # The same value priced with the seed's own latencies (our misses per value, its costs): which
+    # way its Table 7.1 points at this client count, whatever our machine's costs are.
+    hit, miss, mig = (SEED_T71["read_hit"][col] + SEED_T71["end_read"][col], SEED_T71["write_inv1"][col],
+                      SEED_T71["read_miss"][col])
+    seed_d, seed_c = 7 * hit + m * miss, 7 * mig
+    seed_need = (seed_c - 7 * hit) / miss
     return ("%s, why %d clients stand where they do: under data migration a client misses on %.2f of a value's "
             "seven accesses (its board's count); each miss adds %.2f ms to the one-client cost (%.1f ms a value), "
             "%.2f migrations as an optimistic active message (%.2f ms each: STATIC's %.1f ms over seven). Computation "
             "migration wins once a miss costs more than %.2f migrations. On %s the seed's write miss with one "
             "invalidation costs %.2f of its read miss (Table 7.1: %.1f against %.1f µs), the read miss that its "
-            "Figure 7-1 finds virtually identical to a tiny region's migration.\n"
+            "Figure 7-1 finds virtually identical to a tiny region's migration. Priced with the seed's own latencies "
+            "(a hit its start read hit and end read, %.1f µs, Table 7.1 having no write hit; a miss its write miss "
+            "with one invalidation; a migration its read miss), a value with these %.2f misses costs %.1f µs under "
+            "data migration and %.1f µs migrated: the seed's own figures put %s ahead at %d clients, and put "
+            "computation migration ahead only from %.2f misses per value.\n"
             % (MODE_LABEL[mode], c, m, per_miss / 1000, d[1] / 1000, ratio, hop / 1000, so[c] / 1000, need, machine,
-               seed_ratio, SEED_T71["write_inv1"][col], SEED_T71["read_miss"][col]))
+               seed_ratio, SEED_T71["write_inv1"][col], SEED_T71["read_miss"][col], hit, m, seed_d, seed_c,
+               "data migration" if seed_d < seed_c else "computation migration", c, seed_need))
 
 
 def cnet(rep, args, size):
