@@ -65,7 +65,13 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
   net_ = std::make_unique<centrenet::CentrenetNetwork>("centrenet", spec_.net);
 
   std::set<unsigned> smi_bound;
-  for (auto& bs : spec_.boards) {
+  // SystemC runs processes due at one instant in an order of its own, which the order the boards
+  // are built in changes; nothing the machine does may depend on it (run.board_order's test).
+  std::vector<const BoardSpec*> order;
+  for (const BoardSpec& bs : spec_.boards) order.push_back(&bs);
+  if (spec_.boards_reversed) std::reverse(order.begin(), order.end());
+  for (const BoardSpec* each : order) {
+    const BoardSpec& bs = *each;
     BoardConfig c = spec_.board_config(bs);
     c.validate();
     auto b = std::make_unique<Board>(bs.name.c_str(), c);
@@ -76,6 +82,13 @@ Machine::Machine(sc_core::sc_module_name name, const MachineSpec& spec) : sc_mod
     attach_observers(bs, *b);
     load_board(bs, *b);
     boards_.push_back(std::move(b));
+  }
+  if (spec_.boards_reversed) {  // every per-board list in the configuration's order again
+    std::reverse(boards_.begin(), boards_.end());
+    std::reverse(consoles_.begin(), consoles_.end());
+    std::reverse(vcds_.begin(), vcds_.end());
+    std::reverse(profiles_.begin(), profiles_.end());
+    std::reverse(tos_.begin(), tos_.end());
   }
   // An SMI without a slave (monitor.smis above node 0's highest slot) is a card on the
   // monitoring bus that nobody writes: its socket is bound to an initiator that stays silent.

@@ -327,6 +327,7 @@ void read_run(MachineSpec& m, const Config& cfg) {
   m.input_prompt = run.get_string("input_prompt", "$ |[console: master]\r\n");
   m.interactive = run.get_bool("interactive", false);
   m.console_tcp = int(run.get_int("console_tcp", 0, 0, 65535));
+  m.boards_reversed = run.get_choice("board_order", "config", {"config", "reverse"}) == "reverse";
 }
 
 // [trace]: the waveforms and cycle profiles asked for, every output path checked.

@@ -52,6 +52,7 @@ struct MachineSpec {
   std::string input_prompt;           // each line of `input` waits for this on the console ("" = no wait)
   bool interactive = false;           // the terminal types at the operator's console (raw, real time)
   int console_tcp = 0;                // the operator's console also on 127.0.0.1:port (0 = off)
+  bool boards_reversed = false;       // run.board_order = "reverse": built last to first (a test of order)
   std::string out_dir;                // console logs, downloaded files, traces, summary
   std::string upload_dir;             // files the master may fetch over its LAN link
   std::string board_vcd;              // per-board bus VCD prefix ("" = off)
