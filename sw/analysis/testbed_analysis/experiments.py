@@ -34,12 +34,12 @@ SEED = {
 LOGGER = "master logger -r -q 400 -o monitor.raw &\n"
 OVERFLOW_LOGGER = "master logger -q 400 -o monitor.raw &\n"
 
-# name -> (programs, rc for (size), what it reproduces)
 # Repetitions of one size served the same way differ by a few µs (where the 68010 stands against
 # the monitor's clock); the two ways of serving a send differ by the receive's service (Figure 10
 # lower, hundreds of µs). Within this much, two repetitions count as the same.
 SAME_MODE_MS = 0.02
 
+# name -> (programs, rc for (size), what it reproduces)
 SIZES = {
     "full": {"migration": (60, 100), "local": (5000, 50, 10), "remote": (5000, 100, 1), "busy": (5000, 500, 1, 25000),
              "multi-phase": (10, 5000, 1000), "overflow_ms": 5000,
