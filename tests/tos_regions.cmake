@@ -20,7 +20,7 @@ tos_kernel_test(PROGRAM region_misses_are_counted ALL_FREE LABELS seed003)
 
 # Forged protocol steps are refused where they arrive (the test kernel's net_inject).
 tos_kernel_test(PROGRAM forged_region_steps_fail IMAGE tos-test.elf LABELS "seed003;hardening" LOG air
-  LOG_REGEX "type 38 from fire: a region step not from the region's home.*type 39 from fire: a region step not from the region's home")
+  LOG_REGEX "type 38 from fire: a region step not from the region's home.*type 39 from fire: a region step not from the region's home.*type 69 from fire: a region step not from the region's home")
 
 # Seed 003's measurements (build/bin/testbed-experiment seed003-*, sw/analysis/testbed_analysis/
 # seed003.py) at reduced size, both NI modes; each fails when a shape check of its results fails
@@ -117,3 +117,10 @@ tos_kernel_test(PROGRAM oam_fault_ends_process NAME optimistic_active_message_fa
 # data page away after it began and continues in the server thread.
 tos_kernel_test(PROGRAM oam_page_away NAME optimistic_active_message_aborts_on_a_page_away ALL_FREE LABELS seed003
   REGEX "oam_page_away: on fire: 1 completed, 2 aborted on a page away, 0 aborted otherwise.*oam_page_away: PASS")
+
+# The CM-5's message limit as a named machine fact (seed 003 4.2.1, 7.3.1; issue #59's A/B for
+# Figure 7-13 at 32 processors): one set-up round trip per migration request of a region mapped
+# with it (air's end-of-run line counts them exactly), none without it, none at the home.
+tos_kernel_test(PROGRAM cm5_setup_round_trips ALL_FREE LABELS seed003
+  REGEX "air migrated 5 writes with set-ups and 3 without.*cm5_setup_round_trips: PASS"
+  LOG air LOG_REGEX "set-up round trips before migration requests \\(as on the CM-5\\): 5, [1-9][0-9]* us spun")

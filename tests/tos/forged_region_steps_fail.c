@@ -3,7 +3,8 @@
  * invalidation not from the region's home; to earth, answers to invalidations and recalls it
  * never asked for, a write-back from a board without the copy, a request of no kind, a migrated
  * computation at an odd address and one in the name of a thread that is not on fire, a map in
- * the name of air (only the process's home may ask for another board). Each is
+ * the name of air (only the process's home may ask for another board), a set-up (the CM-5's
+ * round trip) with no thread's TID; to air, a set-up's answer not from the home. Each is
  * refused (the consoles say so, once per kind), none changes the region, a size answer no one
  * asked for does no harm (it is counted as stale, info RGN_STALE on air), and the region works
  * on afterwards. */
@@ -43,6 +44,8 @@ static void forger(void *unused) {
       {1, NET_RGN_CM, 5, {id, 2, 0x1000, 0, (me_tid & ~63u) | 63u}}, /* a caller that is not on fire */
       {1, NET_RGN_MAP, 5, {id, 2, 1, 0, 1}},          /* a map for air, sent by fire */
       {2, NET_RGN_MAPPED, 2, {id, 256}},              /* a size nobody asked for: counted */
+      {1, NET_RGN_SETUP, 2, {id, 0x10000}},           /* a set-up for no thread */
+      {2, NET_RGN_SETUP_ACK, 2, {id, me_tid}},        /* a set-up's answer not from the home */
   };
   for (unsigned i = 0; i < sizeof f / sizeof f[0]; ++i)
     CHECK(net_inject(f[i].board, f[i].type, f[i].ops, f[i].nops) == 0, "inject %u: %s", i, tos_strerror(tos_errno));
@@ -62,7 +65,7 @@ int main(void) {
   for (volatile int d = 0; d < 20000; ++d) { /* the forgeries arrive */
   }
   long refused = tos_info(TOS_INFO_NET_REFUSED) - refused0;
-  CHECK(refused == 7, "earth refused %ld of the 7 forged steps sent to it", refused);
+  CHECK(refused == 8, "earth refused %ld of the 8 forged steps sent to it", refused);
   CHECK(rgn_start_read(r) == 0 && r[0] == 1234 && rgn_end_read(r) == 0, "the home's copy is unchanged");
   CHECK(create(3, 4, 2, reader, NULL) && wait() == 0, "air reads it again");
   int how = 0;

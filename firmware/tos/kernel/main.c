@@ -197,6 +197,10 @@ void kmain(void) {
     balance_poll();
     pmigrate_poll();
     pages_poll();
+    if (region_spinning()) { /* a sender spins through its set-up round trip (region.c): no thread runs */
+      idle();
+      continue;
+    }
     EVENT(DGL_PHASE, EV_PHASE_SCHEDULE);
     struct tcb *t = schedule();
     if (!t) {

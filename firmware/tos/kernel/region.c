@@ -89,6 +89,7 @@ struct region {
   uint32_t n_data, n_compute;
   uint32_t n_miss;            /* this board's accesses that had to ask the home (any board's record) */
   uint32_t n_oam, n_abort[4]; /* computations run as optimistic active messages: completed, aborted by cause */
+  uint8_t short_msgs;         /* this board's migration requests go as on the CM-5: a set-up round trip first */
 };
 static struct region rg[TOS_MAX_REGIONS];
 static uint16_t generation = 1;
@@ -115,6 +116,9 @@ struct waiter {
   uint8_t what, r, kind, cm;   /* cm: a migration answered with the data: rgn_cm's STARTED */
   uint32_t seq;                /* order of arrival */
   uint32_t buf;                /* W_CM: where the result goes; W_SERVE: the job buffer */
+  /* W_CM with the region's short_msgs: the request waits here for the set-up's answer */
+  uint8_t setup;
+  uint32_t fn, arg, since;
 };
 static struct waiter wt[NWAIT];
 static uint32_t wseq, wt_max; /* entries past wt_max have never been used: scans stop there */
@@ -135,6 +139,8 @@ static uint8_t serving[TOS_MAX_PROCESSES]; /* a server thread of the process has
 static uint32_t serving_serial[TOS_MAX_PROCESSES];
 
 uint32_t region_stale; /* messages for a region that has gone (a process ended meanwhile): counted */
+/* Set-up round trips (short_msgs): on their way; answered, and the microseconds their senders spun */
+static uint32_t setups_out, setups_done, setup_us;
 
 static uint32_t me(void) { return net_me(); }
 static uint16_t evword(const struct region *r) { return (uint16_t)(((r->rid >> 24) << 8) | (r->rid & 0xFF)); }
@@ -216,6 +222,7 @@ static struct waiter *wait_add(struct tcb *t, uint32_t what, struct region *r, u
       w->cm = 0;
       w->seq = ++wseq;
       w->buf = 0;
+      w->setup = 0;
       t->state = T_REGION;
       return w;
     }
@@ -780,6 +787,32 @@ static void on_cm_done(uint32_t from, const uint32_t *o) {
   net_bad(from, NET_RGN_CM_DONE, "a result no thread here waits for, TID", o[1]);
 }
 
+/* The CM-5's set-up (seed 003 4.2.1, 7.3.1): a message longer than an active message's four
+ * words needs a round trip before it, answered by the receiver at once, during which the sender
+ * spins. The home answers whatever the region: the request that follows is checked on arrival
+ * (on_cm), and the answer goes only to the asker. */
+static void on_setup(uint32_t from, const uint32_t *o) {
+  if (o[1] >= NO_TID) return (void)net_bad(from, NET_RGN_SETUP, "caller TID", o[1]);
+  uint32_t a[2] = {o[0], o[1]};
+  post(from, NET_RGN_SETUP_ACK, a, 2);
+}
+static void on_setup_ack(uint32_t from, const uint32_t *o) {
+  struct region *r = client_rec(from, NET_RGN_SETUP_ACK, o[0]);
+  if (!r) return;
+  for (uint32_t i = 0; i < wt_max; ++i) {
+    struct waiter *w = &wt[i];
+    if (w->what != W_CM || !w->setup || w->tid != o[1] || &rg[w->r] != r || !wait_live(w)) continue;
+    w->setup = 0;
+    --setups_out;
+    ++setups_done;
+    setup_us += uptime_us() - w->since;
+    uint32_t m[5] = {r->rid, w->kind, w->fn, w->arg, w->tid};
+    post(from, NET_RGN_CM, m, 5);
+    return;
+  }
+  net_bad(from, NET_RGN_SETUP_ACK, "a set-up answer no thread here waits for, TID", o[1]);
+}
+
 static void on_drop(uint32_t from, const uint32_t *o) {
   struct region *r = client_rec(from, NET_RGN_DROP, o[0]);
   if (r) release(r);
@@ -802,12 +835,15 @@ static void handle(uint32_t from, uint32_t type, const uint32_t *o, uint32_t nop
     case NET_RGN_CM: on_cm(from, o); break;
     case NET_RGN_CM_DONE: on_cm_done(from, o); break;
     case NET_RGN_DROP: on_drop(from, o); break;
+    case NET_RGN_SETUP: on_setup(from, o); break;
+    case NET_RGN_SETUP_ACK: on_setup_ack(from, o); break;
     default: break;
   }
 }
 #define H(type) static void h_##type(uint32_t from, const uint32_t *o, uint32_t nops) { handle(from, type, o, nops); }
 H(NET_RGN_MAP) H(NET_RGN_MAPPED) H(NET_RGN_REQ) H(NET_RGN_DATA) H(NET_RGN_INVAL) H(NET_RGN_INVAL_ACK) H(NET_RGN_RECALL)
 H(NET_RGN_RECALL_ACK) H(NET_RGN_FLUSH) H(NET_RGN_NACK) H(NET_RGN_CM) H(NET_RGN_CM_DONE) H(NET_RGN_DROP)
+H(NET_RGN_SETUP) H(NET_RGN_SETUP_ACK)
 
 void region_init(void) {
   net_register(NET_RGN_MAP, h_NET_RGN_MAP, 5);
@@ -823,6 +859,8 @@ void region_init(void) {
   net_register(NET_RGN_CM, h_NET_RGN_CM, 5);
   net_register(NET_RGN_CM_DONE, h_NET_RGN_CM_DONE, 3);
   net_register(NET_RGN_DROP, h_NET_RGN_DROP, 1);
+  net_register(NET_RGN_SETUP, h_NET_RGN_SETUP, 2);
+  net_register(NET_RGN_SETUP_ACK, h_NET_RGN_SETUP_ACK, 2);
 }
 
 /* ---- records, frames and the window ---- */
@@ -1322,7 +1360,22 @@ void region_oam_run(void) {
     if (oam[pid].cont == C_DONE) oam_server_back(pid);
 }
 
+/* A set-up is on its way for a thread here: the board runs no thread until it is answered (the
+ * CM-5's sender spins: a round trip is shorter than its context switch, seed 003 7.3.1). The
+ * count is taken again from the waiters, so a thread that ended meanwhile leaves no spin. */
+int region_spinning(void) {
+  if (!setups_out) return 0;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < wt_max; ++i)
+    if (wt[i].what == W_CM && wt[i].setup && wait_live(&wt[i])) ++n;
+  setups_out = n;
+  return n != 0;
+}
+
 void region_oam_report(void) {
+  if (setups_done)
+    kprintf("tos: %s: set-up round trips before migration requests (as on the CM-5): %u, %u us spun\n", board_name,
+            setups_done, setup_us);
   uint32_t aborted = oam_aborted[AB_BUSY] + oam_aborted[AB_PAGE] + oam_aborted[AB_BUDGET] + oam_aborted[AB_CALL];
   if (!oam_completed && !aborted && !oam_faulted) return;
   kprintf("tos: %s: optimistic active messages: %u completed, %u aborted (region busy %u, page away %u, past the "
@@ -1454,6 +1507,16 @@ SYSCALL(rgn_cm) {
   struct waiter *w = wait_add(t, W_CM, r, a2);
   if (!w) return -TOS_ENOTCB;
   w->buf = a5;
+  if (r->short_msgs) { /* the request follows the set-up's answer (on_setup_ack); until then the board spins */
+    w->setup = 1;
+    w->fn = a3;
+    w->arg = a4;
+    w->since = uptime_us();
+    ++setups_out;
+    uint32_t o[2] = {r->rid, t->tid};
+    post(home_of(r), NET_RGN_SETUP, o, 2);
+    return 0;
+  }
   uint32_t o[5] = {r->rid, a2, a3, a4, t->tid};
   post(home_of(r), NET_RGN_CM, o, 5);
   return 0;
@@ -1463,6 +1526,11 @@ SYSCALL(rgn_policy) {
   struct region *r = lookup(t->proc, a1);
   if (!r) return -TOS_ENOENT;
   if (a3 == TOS_CM_COUNT_MISS) return (int32_t)r->n_miss; /* (this board's own count: any board) */
+  if (a3 == TOS_CM_SHORT_MESSAGES) { /* (this board's requests: the home sends none, so there it changes nothing) */
+    if (a2 > 1) return -TOS_EINVAL;
+    r->short_msgs = (uint8_t)a2;
+    return 0;
+  }
   if (!r->home) return -TOS_EPERM;
   if (a3 == TOS_CM_COUNT_DATA) return (int32_t)r->n_data;
   if (a3 == TOS_CM_COUNT_COMPUTE) return (int32_t)r->n_compute;

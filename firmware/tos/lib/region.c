@@ -63,8 +63,14 @@ __asm__(".text\n.globl __cm_oam_return\n__cm_oam_return:\n"
         "\tmove.l %d0,%d2\n\tmoveq #0,%d1\n\tmoveq #" STR(SYS_RGN_SERVE_DONE) ",%d0\n"
         "\ttrap #" STR(TOS_SYSCALL_TRAP) "\n\tillegal\n");
 
-static int oam_wanted;
+static int oam_wanted, short_wanted;
 void cm_oam(int on) { oam_wanted = on; }
+void cm_short_messages(int on) { short_wanted = on; }
+void *cm_map(rid_t rid) {
+  void *r = rgn_map(rid);
+  if (r && short_wanted && check(S(SYS_RGN_POLICY, r, 1, TOS_CM_SHORT_MESSAGES, 0, 0)) < 0) return NULL;
+  return r;
+}
 
 /* The home's server: each job is a computation another board migrated here; it runs as an
  * ordinary access of the home (which may itself have to call a copy back first). With
@@ -99,13 +105,21 @@ static const struct {
 } policies[] = {{"data", TOS_CM_POLICY_DATA}, {"rpc", TOS_CM_POLICY_RPC}, {"static", TOS_CM_POLICY_STATIC},
                 {"repeat", TOS_CM_POLICY_REPEAT}};
 
+/* name[+oam][+cm5] */
+static int suffix(const char *name, size_t *n, const char *s) {
+  size_t k = strlen(s);
+  if (*n <= k || strncmp(name + *n - k, s, k)) return 0;
+  *n -= k;
+  return 1;
+}
 int cm_policy_named(const char *name) {
   size_t n = strlen(name);
-  int oam = n > 4 && !strcmp(name + n - 4, "+oam");
-  if (oam) n -= 4;
+  int cm5 = suffix(name, &n, "+cm5");
+  int oam = suffix(name, &n, "+oam");
   for (unsigned i = 0; i < sizeof policies / sizeof policies[0]; ++i)
     if (strlen(policies[i].name) == n && !strncmp(name, policies[i].name, n)) {
       if (oam) cm_oam(1);
+      if (cm5) cm_short_messages(1);
       return policies[i].policy;
     }
   return -1;

@@ -2,7 +2,7 @@
  * run from the process's home board (earth in the experiments); every number is the simulated
  * machine's clock (time_us) around traversals that really run.
  *
- *   cnet METHOD FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS
+ *   cnet METHOD FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS [SEED]
  *
  * The 8x8 bitonic counting network of Aspnes, Herlihy and Shavit (Bitonic[8]: two Bitonic[4]
  * and a Merger[8]; six stages of four balancers, 24 in all) is built here, one balancer per
@@ -21,12 +21,16 @@
  * replication, the balancer's region comes to the client); static, repeat: cm_call with the
  * home's policy STATIC or REPEAT (every access is a write, so both migrate the computation to
  * the balancer's home and bring back the output wire: the seed ran STATIC only, for that
- * reason). Lines: "cnet METHOD CLIENTS iters us" (the time from creating the clients until the
+ * reason); "+oam" runs them as optimistic active messages, and "+cm5" then sends the clients'
+ * migration requests as the CM-5 had to (a set-up round trip before each: cm_map). Lines: "cnet METHOD CLIENTS iters us" (the time from creating the clients until the
  * last has its values; the regression over the runs takes out creation and mapping), and after
  * each run the check that the values handed out are exactly the next c * i * ITERS integers
  * (each once): "cnet check METHOD CLIENTS iters ok" or "cnet: FAIL: ...", and for a timed run
  * "cnet misses METHOD CLIENTS iters N": the clients' accesses in it that had to ask a home for the
- * region (rgn_count's TOS_CM_COUNT_MISS on their boards, read after the time is taken). First the network as
+ * region (rgn_count's TOS_CM_COUNT_MISS on their boards, read after the time is taken).
+ * SEED (default 0: none) delays each client's start by a pseudo-random 0..SEED_SPREAD_US
+ * (the same in every run, so the regression takes it out): a saturated network's interleaving
+ * depends on such phases, and the runs of several seeds show its spread. First the network as
  * built: "cnet wire W NODE" (input wire W enters NODE), "cnet node N NEXT0 NEXT1 BOARD" (nodes
  * 24..31 are the counters). */
 #include <stdio.h>
@@ -63,6 +67,8 @@ static volatile rid_t rid[NNODES];
 static long got[MAXCLIENTS][MAXITERS];
 static long misses[MAXCLIENTS]; /* each client board's misses so far, over the 32 nodes (counted there) */
 static int run_iters;
+static unsigned seed;
+#define SEED_SPREAD_US 1000
 static unsigned char seen[MAXCLIENTS * MAXITERS];
 
 static void fail(const char *what) {
@@ -170,7 +176,16 @@ static void client(void *arg) {
   void *r[NNODES];
   long mine[MAXITERS];
   for (int n = 0; n < NNODES; ++n)
-    if (!(r[n] = rgn_map(rid[n]))) fail("client rgn_map");
+    if (!(r[n] = cm_map(rid[n]))) fail("client cm_map");
+  if (seed) { /* this client's phase: a hash of (seed, k) */
+    unsigned x = (seed * 2654435761u) ^ ((unsigned)k * 40503u + 0x9E37u);
+    x ^= x >> 15;
+    x *= 2246822519u;
+    x ^= x >> 13;
+    unsigned long until = time_us() + x % (SEED_SPREAD_US + 1);
+    while (time_us() < until) {
+    }
+  }
   for (int i = 0; i < run_iters; ++i) {
     long n = entry[k % WIDTH], v = -1;
     for (int hops = 0; hops <= NBAL / 4 && v < 0; ++hops) {
@@ -255,7 +270,7 @@ static void driver(void *unused) {
 
 int main(int argc, char **argv) {
   if (argc < 7) {
-    printf("usage: cnet data|static|repeat FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS\n");
+    printf("usage: cnet data|static|repeat[+oam][+cm5] FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS [SEED]\n");
     return 2;
   }
   method = cm_policy_named(argv[1]);
@@ -264,6 +279,7 @@ int main(int argc, char **argv) {
   clients_arg = argv[4];
   runs = atoi(argv[5]);
   iters = atoi(argv[6]);
+  seed = argc > 7 ? (unsigned)atoi(argv[7]) : 0;
   long boards = tos_info(TOS_INFO_BOARDS);
   if (method < 0 || method == TOS_CM_POLICY_RPC) fail("method (data, static or repeat)");
   if (first_bal < 1 || first_bal + NBAL > boards) fail("balancer boards past the machine");

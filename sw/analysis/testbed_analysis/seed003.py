@@ -38,10 +38,10 @@ SIZES = {
              "micro": ("0,10,20,30,40,50,60,70,80,90,100", 5, 20),
              # the counting network: machine (boards), client counts, runs, iterations, methods
              "cnet": (58, "1,2,4,8,16,32", 3, 8, ("data", "static", "repeat", "static+oam")), "btree": BTREE_FULL,
-             "phases": 256, "micro_timed": ("50,90", 300)},
+             "phases": 256, "micro_timed": ("50,90", 300), "cnet_cm5": ("16,32", (0, 1, 2, 3))},
     "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6),
                 "cnet": (40, "1,12", 3, 4, ("data", "static", "static+oam")), "btree": BTREE_REDUCED, "phases": 256,
-                "micro_timed": ("50", 30)},
+                "micro_timed": ("50", 30), "cnet_cm5": ("12", (0,))},
 }
 METHODS = ["data", "rpc", "static", "repeat"]
 # The seed ran its migrated computations as optimistic active messages (6.2.3): each method that
@@ -692,6 +692,111 @@ def _cnet_breakeven(mode, machine, c, d, so, dm):
                "data migration" if seed_d < seed_c else "computation migration", c, seed_need))
 
 
+SETUP_LINE = re.compile(r"set-up round trips before migration requests \(as on the CM-5\): (\d+), (\d+) us spun")
+# The CM-5's minimum round-trip active message and its read miss (seed 003 4.2.2 and Table 7.1), in µs
+SEED_CM5_ROUND_TRIP_US, SEED_CM5_READ_MISS_US = 12.0, SEED_T71["read_miss"][0]
+
+
+def _cnet_run(args, d, method, clients, seed, mode="1994"):
+    """One cnet run on the full machine of this size: {clients: ms per iteration}, and the console."""
+    boards, _c, runs, iters, _m = SIZES[args.size]["cnet"]
+    con = _run(args, "seed003-cnet", "earth cnet %s %d %d %s %d %d %d\n" % (method, 2, 26, clients, runs, iters, seed),
+               mode, d, program="cnet", config=paths.config("boards-%d.toml" % boards), boards=boards)
+    pts = {}
+    for m in re.finditer(r"^cnet \w+ (\d+) (\d+) (\d+)$", con, re.M):
+        pts.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
+    return {c: _slope(v)["slope"] / 1000.0 for c, v in pts.items()}, con
+
+
+AB_CM5 = ("data", "static+oam", "static+oam+cm5")
+AB_CM5_LABEL = {"data": "data", "static+oam": "static+oam", "static+oam+cm5": "static+oam, the CM-5's set-up"}
+
+
+def cnet_cm5_ab(rep, args, res):
+    """A/B for Figure 7-13's return to data migration at 32 processors: the CM-5's message limit as
+    a named machine fact (seed 003 4.2.1: an active message carries four words; 7.3.1 and 7.4:
+    every message of the dynamic protocol is longer, so each needs an extra round trip during which
+    the sender spins, while pure data migration's requests fit). STATIC as optimistic active
+    messages, 1994 NI, with each client's migration requests preceded by a set-up round trip
+    (cnet's "+cm5": cm_map, kernel/region.c's short_msgs), beside the same without it and data
+    migration. The round trip is TOS's own cheapest one (a two-word kernel message answered at once
+    by the receiving kernel), as the CM-5's was its cheapest active message: nothing is scaled.
+    A full network's cost depends on the clients' phases, so each method runs with several seeds
+    (cnet's SEED: each client's start delayed by up to a millisecond) and the means are compared."""
+    _boards, _c, runs, iters, _m = SIZES[args.size]["cnet"]
+    clients, seeds = SIZES[args.size]["cnet_cm5"]
+    mode = "1994"
+    got, n, spun = {}, 0, 0
+    for method in AB_CM5:
+        for sd in seeds:
+            d = os.path.join(rep.out, "ab-cm5", "%s-%d" % (method, sd))
+            got[(method, sd)], _con = _cnet_run(args, d, method, clients, sd, mode)
+            if method.endswith("+cm5"):
+                for f in glob.glob(os.path.join(d, mode, "*.console.log")):
+                    for m in SETUP_LINE.finditer(open(f, errors="replace").read()):
+                        n, spun = n + int(m.group(1)), spun + int(m.group(2))
+    cl = sorted(got[(AB_CM5[0], seeds[0])])
+    mean = {(k, c): sum(got[(k, sd)][c] for sd in seeds) / len(seeds) for k in AB_CM5 for c in cl}
+    span = {(k, c): (min(got[(k, sd)][c] for sd in seeds), max(got[(k, sd)][c] for sd in seeds)) for k in AB_CM5
+            for c in cl}
+    so1 = res[(mode, "static+oam")]
+    one = so1.get(1, so1[min(so1)]) / 7.0 if so1 else float("nan")  # µs: a lone client's migration
+    per = spun / n if n else float("nan")
+    head = "| clients | " + " | ".join(AB_CM5_LABEL[k] for k in AB_CM5) + " |"
+    table = [head, "|---|" + "---|" * len(AB_CM5)]
+    spread = [head, "|---|" + "---|" * len(AB_CM5)]
+    for c in cl:
+        table.append("| %d | %s |" % (c, " | ".join("%.1f" % mean[(k, c)] for k in AB_CM5)))
+        spread.append("| %d | %s |" % (c, " | ".join("%.1f..%.1f" % span[(k, c)] for k in AB_CM5)))
+    rep.parts.append(
+        "**A/B, the CM-5's message limit** (%s, ms per iteration, the mean over %d seeds; `cnet METHOD 2 26 %s %d %d "
+        "SEED`, SEED %s): the CM-5's active messages carry four words (4.2.1), every message of the dynamic protocol "
+        "is longer, and so each needs an extra round trip to set up its transfer, during which the sending processor "
+        "spins rather than yield (7.3.1: \"the round-trip message blocks the processor for at least 12 "
+        "microseconds\"); pure data migration's requests fit in four words. With \"+cm5\" each client's migration "
+        "request waits for a set-up round trip to the balancer's home (TOS's cheapest: a two-word kernel message the "
+        "home's kernel answers at once), its board running no thread meanwhile. A full network's cost depends on the "
+        "clients' phases (each seed delays each client's start by up to a millisecond), so every method ran with "
+        "each seed. The clients' kernels counted %d set-ups, %.0f µs of spin each on average: %.2f of a migration's "
+        "cost with one client (%.0f µs, STATIC's cost over seven), where the CM-5's minimum round trip, %.0f µs, is "
+        "%.2f of its read miss (%.1f µs, Table 7.1), which its Figure 7-1 finds virtually identical to a tiny "
+        "region's migration. The seed's computation went on from balancer to balancer, so its set-up spun a balancer's "
+        "processor, the network's bottleneck; here it comes back to the client at each stage, and the set-up spins "
+        "only the client's board.\n\n%s\n\nThe spread over the seeds (least..most):\n\n%s\n"
+        % (MODE_LABEL[mode], len(seeds), clients, runs, iters, ", ".join(str(s) for s in seeds), n, per,
+           per / one if one else float("nan"), one, SEED_CM5_ROUND_TRIP_US, SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US,
+           SEED_CM5_READ_MISS_US, "\n".join(table), "\n".join(spread)))
+    # every access of every client migrates (STATIC, writes only): one set-up each, run 0 included
+    want = len(seeds) * sum(c * 7 * (iters + sum(i * iters for i in range(1, runs + 1))) for c in cl)
+    rep.check("one set-up per migration request (1994)", n == want,
+              "the clients' kernels counted %d set-up round trips; %d values x 7 accesses were migrated" % (n, want // 7))
+    hi, lo = cl[-1], cl[0]
+    dat, so, cm5 = ({c: mean[(k, c)] for c in cl} for k in AB_CM5)
+    if one:
+        # first order: seven set-ups a value, each at the CM-5's share of a migration, against STATIC's lead
+        lead, scaled = dat[hi] - so[hi], 7 * SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US * one / 1000
+        rep.parts.append(
+            "With %d clients STATIC as optimistic active messages %s data migration by %.1f ms a value without the "
+            "set-up (the means). Priced at the CM-5's share instead of ours (%.2f of a migration each, %.0f µs here), "
+            "a value's seven set-ups would add %.1f ms to its cost (before any contention they add at the homes): "
+            "%s.\n" % (hi, "led" if lead >= 0 else "trailed", abs(lead), SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US,
+                       SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US * one, scaled,
+                       "more than the lead, so the seed's own proportion would put data migration ahead too"
+                       if scaled > lead else "less than the lead: at the seed's proportion the set-up alone would "
+                       "not put data migration ahead"))
+    if hi >= 32:
+        rep.check("with the CM-5's set-up, data migration ahead at %d clients (1994)" % hi, dat[hi] < cm5[hi],
+                  "data migration %.1f ms per iteration, STATIC as optimistic active messages with the set-up round "
+                  "trip %.1f ms, without it %.1f ms, the means over %d seeds (the seed's Figure 7-13: data migration "
+                  "ahead from 32 processors)" % (dat[hi], cm5[hi], so[hi], len(seeds)))
+    if lo < hi:
+        rep.check("with the CM-5's set-up, computation migration still ahead at %d clients (1994)" % lo,
+                  cm5[lo] < dat[lo],
+                  "STATIC as optimistic active messages with the set-up round trip %.1f ms per iteration, data "
+                  "migration %.1f ms, the means over %d seeds (the seed's Figure 7-13: computation migration ahead "
+                  "for two to sixteen)" % (cm5[lo], dat[lo], len(seeds)))
+
+
 def cnet(rep, args, size):
     """The 8x8 bitonic counting network (firmware/tos/programs/cnet.c), one balancer per board on
     boards 2..25 of a generated machine, clients on the boards after them."""
@@ -732,7 +837,10 @@ def cnet(rep, args, size):
                      "REPEAT are cm_call with the home's policy: every access is a write, so both migrate the "
                      "computation, and the output wire comes back as its result (the seed ran STATIC only, for that "
                      "reason). The computation returns to the client after each balancer (one round trip per "
-                     "stage), as in the seed's protocol, where the activation record comes back with the result."
+                     "stage). The seed's went on from balancer to balancer (7.3.1: its optimistic active messages at "
+                     "the first five stages abort because they invoke the migration protocol); here that would hold a "
+                     "balancer's server thread for the rest of the path (a process has the report's 64 threads: one "
+                     "server per balancer)."
                      % (first_bal, boards, boards, first_client, runs, iters))
     for mode, (fig, machine) in (("dma-anywhere", ("7-12", "Alewife")), ("1994", ("7-13", "CM-5"))):
         for method in methods:
@@ -796,6 +904,8 @@ def cnet(rep, args, size):
                              % (MODE_LABEL[mode], "from %d client(s) on" % cross_o if cross_o else
                                 "at no client count measured", hi, so[hi] / 1000, st[hi] / 1000,
                                 oam_sentence(res[("oam", mode, "static+oam")])))
+    if "static+oam" in methods:
+        cnet_cm5_ab(rep, args, res)
     hi = ncl[-1]
     q = {m: res[(m, "static")][hi] / res[(m, "data")][hi] for m in MODES}
     rep.parts.append("With %d clients STATIC costs %.2f times data migration with the 1994 NI and %.2f times with "

@@ -36,8 +36,9 @@ int cm_serve_start(int n_pages);   /* a server thread on this (the home) board: 
 int cm_serve_start_on(int board, int n_pages); /* ... on `board` (from the process's home, which gives thread slots) */
 void cm_serve(void);               /* the caller serves on this board until cm_serve_stop there, then exits */
 void cm_serve_stop(void);          /* every server of the process on this board ends (then wait() for them) */
-/* A policy by the name programs take on their command line ("data", "rpc", "static", "repeat"):
- * TOS_CM_POLICY_*, or -1 for any other name; and the name of a policy ("?" for none). */
+/* A policy by the name programs take on their command line ("data", "rpc", "static", "repeat",
+ * each may end "+oam", then "+cm5": below): TOS_CM_POLICY_*, or -1 for any other name; and the
+ * name of a policy ("?" for none). */
 int cm_policy_named(const char *name);
 /* Optimistic active messages (seed 003 6.2.3): on (before the servers start), a migrated
  * computation runs at the home on its arrival without a thread, in user mode, and is aborted to
@@ -45,6 +46,13 @@ int cm_policy_named(const char *name);
  * rgn_count's TOS_CM_COUNT_OAM and _ABORT_* count them. A policy's name with "+oam" ("static+oam")
  * turns them on too. Off by default. */
 void cm_oam(int on);
+/* The CM-5's message limit (seed 003 4.2.1, 7.3.1): a migration request is longer than an active
+ * message's four words, so each needs a set-up round trip first, during which the caller's board
+ * spins. cm_map is rgn_map, and with this on (or a policy's name ending "+cm5": "static+oam+cm5")
+ * it sends this board's migration requests for the region so (rgn_policy what
+ * TOS_CM_SHORT_MESSAGES). Off by default; pure data migration's requests never need it. */
+void cm_short_messages(int on);
+void *cm_map(rid_t rid);
 const char *cm_policy_name(int policy);
 int rgn_policy(void *rgn, int policy);  /* at the home: TOS_CM_POLICY_DATA, RPC, STATIC or REPEAT */
 long rgn_count(void *rgn, int what);    /* at the home: TOS_CM_COUNT_* (DATA, COMPUTE, OAM, ABORT_*); MISS anywhere */
