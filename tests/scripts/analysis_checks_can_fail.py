@@ -135,4 +135,18 @@ expect("REM-COMM: more in local phases does not", metrics.links_relevant(S([9, 9
 expect("N-THREADS: 26 threads at phase 1", metrics.threads_consistent({1: [(0, 6), (9, 0)], 2: [(0, 20), (9, 0)]}, 5)[0], True)
 expect("N-THREADS: a thread missing at phase 1 is caught", metrics.threads_consistent({1: [(0, 5), (9, 0)], 2: [(0, 20)]}, 5)[0], False)
 expect("N-THREADS: a count below 0 is caught", metrics.threads_consistent({1: [(0, 6), (3, -1), (4, 6)], 2: [(0, 20)]}, 5)[0], False)
+
+# The slowest page copy taken apart at its home (Figure 27's maximum): the home's quiet stretch
+# while the request waited, and the wait of the page its service queued for the next send phase.
+from testbed_analysis.trace import Event, Trace  # noqa: E402
+slow = fsm.PageCopy(board=2, home=1, t_fault=0.0, t_req=0.4, t_sent=0.5, t_home=17.0, t_in=40.0)
+fast = fsm.PageCopy(board=2, home=1, t_fault=50.0, t_req=50.4, t_sent=50.5, t_home=52.0, t_in=60.0)
+home = Trace("t", [Event(1.0, 1, 0, "PHASE_SCHEDULE"), Event(16.5, 1, 0, "TICK"), Event(36.0, 1, 0, "PHASE_SEND")])
+why = experiments._slowest_copy(home, [fast, slow])
+expect("the slowest copy: its request's wait, the home's quiet stretch and the page's wait for a send phase",
+       "40.0 ms: its request waited 16.5 ms at earth, which logged no event for 15.5 ms" in why
+       and "next send phase, 19.0 ms later" in why, True)
+busy = Trace("t", [Event(t, 1, 0, "PHASE_RECEIVE") for t in range(1, 17)] + [Event(17.5, 1, 0, "PHASE_SEND")])
+expect("a home that ran its loop throughout has no long quiet stretch",
+       "logged no event for 1.0 ms" in experiments._slowest_copy(busy, [slow]), True)
 sys.exit(1 if fails else 0)

@@ -356,10 +356,10 @@ void region_thread_gone(struct tcb *t);  /* its waits go with it (thread.c threa
  * the bottom up, DMA buffers from the top down, each where the page table has nothing yet. */
 #define REGION_WINDOW_HI ((TOS_STACK_BASE >> TOS_PAGE_SHIFT) - 2)
 extern uint32_t region_stale;
-extern uint8_t region_oam_pending;   /* migrated computations wait to run as optimistic active messages */
-void region_oam_run(void);           /* from the main loop: run them (seed 003 6.2.3) */
+extern uint8_t region_loop_work;     /* region.c has work for the main loop: optimistic active messages to
+                                        run (seed 003 6.2.3), or a set-up round trip on its way (7.3.1) */
+int region_loop(void);               /* from the main loop: run them; 1: a set-up is on its way, run no thread */
 void region_oam_report(void);        /* the end-of-run line: how they ended (and the set-up round trips) */
-int region_spinning(void);           /* a set-up round trip is on its way: no thread runs (seed 003 7.3.1) */
 void oam_fault(struct tcb *h, uint32_t vector); /* trap.c: such a computation faulted: its process's fault */
 void set_vbr(const void *table);     /* entry.S: the vector base (the 68010's VBR) */
 extern const uint32_t vectors[256];  /* entry.S: the kernel's vector table */

@@ -193,14 +193,15 @@ void kmain(void) {
     if (done_told == 1) tell_done(); /* work came from another board: busy again */
     send_phase();
     receive_phase();
-    if (region_oam_pending) region_oam_run(); /* computations that arrived run now, without a thread */
-    balance_poll();
-    pmigrate_poll();
-    pages_poll();
-    if (region_spinning()) { /* a sender spins through its set-up round trip (region.c): no thread runs */
+    /* computations that arrived run now, without a thread; a sender spins through its set-up
+     * round trip (region.c: the flag's one test is all the loop pays when neither is so) */
+    if (region_loop_work && region_loop()) {
       idle();
       continue;
     }
+    balance_poll();
+    pmigrate_poll();
+    pages_poll();
     EVENT(DGL_PHASE, EV_PHASE_SCHEDULE);
     struct tcb *t = schedule();
     if (!t) {

@@ -989,7 +989,7 @@ static struct {
   uint16_t server_tid;
   uint32_t server_buf;  /* its rgn_serve job buffer */
 } oam[TOS_MAX_PROCESSES];
-uint8_t region_oam_pending;
+uint8_t region_loop_work;
 /* The jobs to run as handlers, in arrival order (their ids rise): a ring of (job, id), so that
  * a run takes the next without a scan of the jobs (two scans were a fifth of a handler's start,
  * seed003.md's phase table). An entry whose job has since gone (its process ended) no longer
@@ -1003,7 +1003,7 @@ static uint32_t oam_qh, oam_qn;
 static uint8_t oam_q_full, oam_backs; /* oam_backs: a continuation is C_DONE somewhere */
 static void oam_queue(struct job *j) {
   j->state = J_OAM;
-  region_oam_pending = 1;
+  region_loop_work = 1;
   if (oam_qn == NJOBS) {
     oam_q_full = 1;
     return;
@@ -1143,7 +1143,7 @@ SYSCALL(rgn_serve_done) {
     oam_result(oam[pid].rid, oam[pid].mode, oam[pid].from, oam[pid].tid, a2, 0);
     oam[pid].cont = C_DONE; /* the loop gives the server its own context back */
     t->state = T_REGION;
-    region_oam_pending = 1;
+    region_loop_work = 1;
     oam_backs = 1;
     kernel_work = 1;
     return 0;
@@ -1350,20 +1350,25 @@ static void oam_run(struct job *j) {
   oam_fault(h, vector); /* the process is removed: its regions and jobs with it */
 }
 
-void region_oam_run(void) {
-  region_oam_pending = 0;
+static int spinning(void);
+int region_loop(void) {
+  region_loop_work = 0;
   for (struct job *j; (j = oam_next()) != NULL;) /* a run may queue more (its access's end serves the next request) */
     oam_run(j);
-  if (!oam_backs) return;
-  oam_backs = 0;
-  for (uint32_t pid = 0; pid < TOS_MAX_PROCESSES; ++pid)
-    if (oam[pid].cont == C_DONE) oam_server_back(pid);
+  if (oam_backs) {
+    oam_backs = 0;
+    for (uint32_t pid = 0; pid < TOS_MAX_PROCESSES; ++pid)
+      if (oam[pid].cont == C_DONE) oam_server_back(pid);
+  }
+  if (!spinning()) return 0;
+  region_loop_work = 1; /* (asked again next pass) */
+  return 1;
 }
 
 /* A set-up is on its way for a thread here: the board runs no thread until it is answered (the
  * CM-5's sender spins: a round trip is shorter than its context switch, seed 003 7.3.1). The
  * count is taken again from the waiters, so a thread that ended meanwhile leaves no spin. */
-int region_spinning(void) {
+static int spinning(void) {
   if (!setups_out) return 0;
   uint32_t n = 0;
   for (uint32_t i = 0; i < wt_max; ++i)
@@ -1513,6 +1518,7 @@ SYSCALL(rgn_cm) {
     w->arg = a4;
     w->since = uptime_us();
     ++setups_out;
+    region_loop_work = 1; /* the board spins from its next loop pass */
     uint32_t o[2] = {r->rid, t->tid};
     post(home_of(r), NET_RGN_SETUP, o, 2);
     return 0;
