@@ -697,15 +697,20 @@ SETUP_LINE = re.compile(r"set-up round trips before migration requests \(as on t
 SEED_CM5_ROUND_TRIP_US, SEED_CM5_READ_MISS_US = 12.0, SEED_T71["read_miss"][0]
 
 
-def _cnet_run(args, d, method, clients, seed, mode="1994"):
-    """One cnet run on the full machine of this size: {clients: ms per iteration}, and the console."""
+CNET_FIRST_BALANCER, CNET_FIRST_CLIENT = 2, 26  # balancer n on board 2 + n, client k on board 26 + k
+
+
+def _cnet_run(args, d, method, clients, mode, seed=None):
+    """One cnet run on the full machine of this size (its results under d/mode): {clients: µs per
+    iteration, the slope over the runs}, and earth's console. seed None: cnet's line without one."""
     boards, _c, runs, iters, _m = SIZES[args.size]["cnet"]
-    con = _run(args, "seed003-cnet", "earth cnet %s %d %d %s %d %d %d\n" % (method, 2, 26, clients, runs, iters, seed),
-               mode, d, program="cnet", config=paths.config("boards-%d.toml" % boards), boards=boards)
+    line = "earth cnet %s %d %d %s %d %d" % (method, CNET_FIRST_BALANCER, CNET_FIRST_CLIENT, clients, runs, iters)
+    con = _run(args, "seed003-cnet", line + ("" if seed is None else " %d" % seed) + "\n", mode, d, program="cnet",
+               config=paths.config("boards-%d.toml" % boards), boards=boards)
     pts = {}
     for m in re.finditer(r"^cnet \w+ (\d+) (\d+) (\d+)$", con, re.M):
         pts.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
-    return {c: _slope(v)["slope"] / 1000.0 for c, v in pts.items()}, con
+    return {c: _slope(v)["slope"] for c, v in pts.items()}, con
 
 
 AB_CM5 = ("data", "static+oam", "static+oam+cm5")
@@ -730,7 +735,8 @@ def cnet_cm5_ab(rep, args, res):
     for method in AB_CM5:
         for sd in seeds:
             d = os.path.join(rep.out, "ab-cm5", "%s-%d" % (method, sd))
-            got[(method, sd)], _con = _cnet_run(args, d, method, clients, sd, mode)
+            us, _con = _cnet_run(args, d, method, clients, mode, sd)
+            got[(method, sd)] = {c: v / 1000.0 for c, v in us.items()}
             if method.endswith("+cm5"):
                 for f in glob.glob(os.path.join(d, mode, "*.console.log")):
                     for m in SETUP_LINE.finditer(open(f, errors="replace").read()):
@@ -801,18 +807,11 @@ def cnet(rep, args, size):
     """The 8x8 bitonic counting network (firmware/tos/programs/cnet.c), one balancer per board on
     boards 2..25 of a generated machine, clients on the boards after them."""
     boards, clients, runs, iters, methods = SIZES[args.size]["cnet"]
-    config = paths.config("boards-%d.toml" % boards)
-    first_bal, first_client = 2, 26
+    first_bal, first_client = CNET_FIRST_BALANCER, CNET_FIRST_CLIENT
     res, checks_ok = {}, {}
     for mode in MODES:
         for method in methods:
-            con = _run(args, "seed003-cnet", "earth cnet %s %d %d %s %d %d\n" % (method, first_bal, first_client, clients,
-                                                                             runs, iters),
-                       mode, os.path.join(rep.out, method), program="cnet", config=config, boards=boards)
-            pts = {}
-            for m in re.finditer(r"^cnet \w+ (\d+) (\d+) (\d+)$", con, re.M):
-                pts.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
-            res[(mode, method)] = {c: _slope(v)["slope"] for c, v in pts.items()}
+            res[(mode, method)], con = _cnet_run(args, os.path.join(rep.out, method), method, clients, mode)
             miss = {}
             for m in re.finditer(r"^cnet misses \w+ (\d+) (\d+) (\d+)$", con, re.M):
                 miss.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
