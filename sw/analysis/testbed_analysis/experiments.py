@@ -383,10 +383,10 @@ def _slowest_copy(tr, pcs):
     p = max(pcs, key=lambda c: c.times()["total"])
     if p.t_home is None or p.t_sent is None:
         return "the slowest: %.1f ms, its service at the home not found in the trace" % p.times()["total"]
-    home = [e.t for e in tr.on(p.home)]
-    during = [t for t in home if p.t_sent <= t <= p.t_home]
+    home = tr.on(p.home)
+    during = [e.t for e in home if p.t_sent <= e.t <= p.t_home]
     quiet = max((b - a for a, b in zip([p.t_sent] + during, during + [p.t_home])), default=0.0)
-    send = next((e.t for e in tr.on(p.home) if e.t > p.t_home and e.name == "PHASE_SEND"), None)
+    send = next((e.t for e in home if e.t > p.t_home and e.name == "PHASE_SEND"), None)
     return ("the slowest, %.1f ms: its request waited %.1f ms at %s, which logged no event for %.1f ms of it (no loop "
             "pass: a user thread ran); the page its service queued left with that board's next send phase, %s later"
             % (p.times()["total"], p.t_home - p.t_sent, board_name(p.home), quiet,
