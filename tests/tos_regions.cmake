@@ -20,7 +20,7 @@ tos_kernel_test(PROGRAM region_misses_are_counted ALL_FREE LABELS seed003)
 
 # Forged protocol steps are refused where they arrive (the test kernel's net_inject).
 tos_kernel_test(PROGRAM forged_region_steps_fail IMAGE tos-test.elf LABELS "seed003;hardening" LOG air
-  LOG_REGEX "type 38 from fire: a region step not from the region's home.*type 39 from fire: a region step not from the region's home.*type 69 from fire: a region step not from the region's home")
+  LOG_REGEX "type 38 from fire: a region step not from the region's home.*type 39 from fire: a region step not from the region's home.*type 69 from fire: a region step not from the region's home.*type 46 from fire: a migration's answer not from the home of a region of the process mapped here")
 
 # Seed 003's measurements (build/bin/testbed-experiment seed003-*, sw/analysis/testbed_analysis/
 # seed003.py) at reduced size, both NI modes; each fails when a shape check of its results fails
@@ -124,3 +124,11 @@ tos_kernel_test(PROGRAM oam_page_away NAME optimistic_active_message_aborts_on_a
 tos_kernel_test(PROGRAM cm5_setup_round_trips ALL_FREE LABELS seed003
   REGEX "air migrated 5 writes with set-ups and 3 without.*cm5_setup_round_trips: PASS"
   LOG air LOG_REGEX "set-up round trips before migration requests \\(as on the CM-5\\): 5, [1-9][0-9]* us spun")
+
+# A migrated computation goes on from home to home (cm_onward, seed 003 7.3.1: the counting
+# network's computation moves from balancer to balancer; issue #59's A/B for Figure 7-13): the
+# results are the chain's, the misuses are refused with their errors, every handler that goes on
+# aborts exactly once, air pays one set-up per step it sends onward under the CM-5's limit.
+tos_kernel_test(PROGRAM onward_computations ALL_FREE LABELS seed003
+  REGEX "6 calls went from air to fire to water and back to space.*handlers: air 6 aborted, fire 6 aborted.*onward_computations: PASS"
+  LOG air LOG_REGEX "sent onward from here: 6. onward steps lost here: 0.*set-up round trips before migration requests \\(as on the CM-5\\): 6, [1-9][0-9]* us spun")

@@ -32,6 +32,11 @@
  * after a write until some board has asked to read twice with no write between, then data.
  * With optimistic active messages on (seed 003 6.2.3: rgn_serve's oam_return) the computation
  * runs on its arrival instead, without a thread: see "optimistic active messages" below.
+ * A migrated computation may go on to another region's home (rgn_onward, seed 003 7.3.1: the
+ * counting network's computation moves from balancer to balancer): the home sends RGN_CM_FWD
+ * naming the original caller, the next home runs it (whatever its policy: there is no caller
+ * there to hand the data to) and the last one sends the result straight to the caller, whose
+ * board takes it from the home of any region of the process it has mapped.
  *
  * Every message is checked where it arrives: the sender is the network interface's source
  * board; a request must come from a board the home knows one of the process's threads is on, an
@@ -97,11 +102,14 @@ static uint16_t generation = 1;
 /* Requests waiting at a home: a board's request (one at a time per region and kind) or a
  * migration request (one per calling thread), in arrival order. */
 #define HQ 128
+enum { Q_ACCESS, Q_CM, Q_ONWARD }; /* a board's request, a migration request, an onward step */
 struct hreq {
-  uint8_t used, r, from, kind; /* kind K_*; cm: 1 for a migration request */
-  uint8_t cm;
-  uint16_t tid;                /* a migration request's caller */
+  uint8_t used, r, from, kind; /* kind K_* */
+  uint8_t cm;                  /* Q_* */
+  uint8_t caller;              /* Q_CM, Q_ONWARD: the caller's board (Q_CM: from) */
+  uint16_t tid;                /* ... and thread */
   uint32_t fn, arg;
+  uint32_t crid;               /* ... and the region it waits on (Q_CM: this one) */
   uint32_t seq;
 };
 static struct hreq hq[HQ];
@@ -127,11 +135,15 @@ static uint32_t wseq, wt_max; /* entries past wt_max have never been used: scans
 #define NJOBS 32
 enum { J_FREE, J_WAITING, J_RUNNING, J_OAM }; /* J_OAM: to run as an optimistic active message */
 struct job {
-  uint8_t state, r, from, mode; /* J_* */
-  uint16_t tid;
+  uint8_t state, r, from, mode; /* J_*; from: the caller's board */
+  uint16_t tid;                 /* the caller */
+  uint8_t onward;               /* it went on (rgn_onward): its result comes from a later home */
   uint32_t fn, arg, rid, id;
+  uint32_t crid;                /* the region the caller waits on (this one unless it came onward) */
   struct proc *p;
   uint32_t serial;
+  struct tcb *srv;              /* J_RUNNING: the server thread running it */
+  uint16_t srv_tid;
 };
 static struct job jobs[NJOBS];
 static uint32_t job_ids = 1;
@@ -141,6 +153,21 @@ static uint32_t serving_serial[TOS_MAX_PROCESSES];
 uint32_t region_stale; /* messages for a region that has gone (a process ended meanwhile): counted */
 /* Set-up round trips (short_msgs): on their way; answered, and the microseconds their senders spun */
 static uint32_t setups_out, setups_done, setup_us;
+/* Onward steps (rgn_onward): sent; lost on the way (the next region gone, its home's queue full or
+ * no server there: the caller's cm_call fails); a board's steps waiting for their set-ups */
+static uint32_t onward_sent, onward_lost;
+#define NONWARD 8
+#define ONWARD_KEY 0x10000u /* + n: RGN_SETUP's "TID" for onward step n */
+static struct {
+  uint8_t used;
+  struct proc *p;
+  uint32_t serial, since, o[6]; /* RGN_CM_FWD's operands */
+} onq[NONWARD];
+static uint8_t onward_starved; /* an onward step waits at a home for a free job */
+static void job_free(struct job *j) {
+  j->state = J_FREE;
+  if (onward_starved) region_loop_work = 1; /* (region_loop serves the homes again) */
+}
 
 static uint32_t me(void) { return net_me(); }
 static uint16_t evword(const struct region *r) { return (uint16_t)(((r->rid >> 24) << 8) | (r->rid & 0xFF)); }
@@ -250,7 +277,7 @@ static struct waiter *oldest(struct region *r) {
 }
 
 static void home_request(struct region *r, uint32_t from, uint32_t kind, uint32_t cm, uint32_t tid, uint32_t fn,
-                         uint32_t arg);
+                         uint32_t arg, uint32_t caller, uint32_t crid);
 static void do_held(struct region *r);
 static struct hreq *hq_head(struct region *r);
 static void region_jobs_serve(void);
@@ -313,7 +340,7 @@ static void serve_waiters(struct region *r) {
       ++r->n_miss;
       REV(EV_RGN_MISS, r);
       if (r->home) {
-        home_request(r, me(), w->kind, 0, NO_TID, 0, 0);
+        home_request(r, me(), w->kind, Q_ACCESS, NO_TID, 0, 0, me(), 0);
       } else {
         uint32_t o[2] = {r->rid, w->kind};
         post(home_of(r), NET_RGN_REQ, o, 2);
@@ -380,7 +407,7 @@ static void home_run(struct region *r) {
     if (b != me() && (r->writer || (q->kind == K_WRITE && r->readers))) return; /* at the last end here */
     if (q->cm) { /* the home decides (seed 003 3.3): the data, or the computation here */
       int compute;
-      switch (r->policy) {
+      switch (q->cm == Q_ONWARD ? TOS_CM_POLICY_RPC : r->policy) { /* (onward: it is already migrating) */
         case TOS_CM_POLICY_RPC: compute = 1; break;
         case TOS_CM_POLICY_STATIC: compute = q->kind == K_WRITE; break;
         case TOS_CM_POLICY_REPEAT:
@@ -398,9 +425,21 @@ static void home_run(struct region *r) {
         default: compute = 0; break;
       }
       struct job *j = NULL;
-      if (compute && serving[r->p->pid] && serving_serial[r->p->pid] == r->p->serial)
+      int served = serving[r->p->pid] && serving_serial[r->p->pid] == r->p->serial;
+      if (compute && served)
         for (uint32_t i = 0; i < NJOBS && !j; ++i)
           if (!jobs[i].state) j = &jobs[i];
+      if (!j && q->cm == Q_ONWARD) { /* no data to send instead: it waits for a job, or is lost */
+        if (served) {
+          onward_starved = 1; /* (job_free: the loop comes back) */
+          return;
+        }
+        uint32_t o[3] = {q->crid, q->tid, TOS_ENOENT};
+        ++onward_lost;
+        q->used = 0;
+        post(q->caller, NET_RGN_NACK, o, 3);
+        continue;
+      }
       if (j) { /* no server, or none free: the data goes after all (the home's choice) */
         if (q->kind == K_WRITE) {
           r->read_once = 0;
@@ -411,9 +450,11 @@ static void home_run(struct region *r) {
         j->state = 1;
         j->r = (uint8_t)(r - rg);
         j->rid = r->rid;
-        j->from = (uint8_t)b;
+        j->from = q->caller;
         j->mode = q->kind;
         j->tid = q->tid;
+        j->crid = q->crid;
+        j->onward = 0;
         j->fn = q->fn;
         j->arg = q->arg;
         j->id = job_ids++;
@@ -458,7 +499,7 @@ static void home_run(struct region *r) {
 }
 
 static void home_request(struct region *r, uint32_t from, uint32_t kind, uint32_t cm, uint32_t tid, uint32_t fn,
-                         uint32_t arg) {
+                         uint32_t arg, uint32_t caller, uint32_t crid) {
   struct hreq *q = NULL;
   for (uint32_t i = 0; i < HQ && !q; ++i)
     if (!hq[i].used) {
@@ -467,6 +508,12 @@ static void home_request(struct region *r, uint32_t from, uint32_t kind, uint32_
     }
   if (!q && from == me()) { /* full: the thread here asks again at the next step of the region */
     r->want = 0;
+    return;
+  }
+  if (!q && cm == Q_ONWARD) { /* its first steps are done: asking again would repeat them */
+    uint32_t o[3] = {crid, tid, TOS_EBUSY};
+    ++onward_lost;
+    post(caller, NET_RGN_NACK, o, 3);
     return;
   }
   if (!q) { /* full: the requester asks again (NACK with EAGAIN) */
@@ -482,6 +529,8 @@ static void home_request(struct region *r, uint32_t from, uint32_t kind, uint32_
   q->tid = (uint16_t)tid;
   q->fn = fn;
   q->arg = arg;
+  q->caller = (uint8_t)caller;
+  q->crid = crid;
   q->seq = ++hq_seq;
   home_run(r);
 }
@@ -597,6 +646,18 @@ static struct region *home_rec(uint32_t from, uint32_t type, uint32_t rid, int n
   return r;
 }
 
+static int user_code(uint32_t fn) { return !(fn & 1) && fn >= TOS_USER_BASE && fn < TOS_USER_IMAGE_TOP; }
+/* Is `tid` a thread of r's process on board b? The process's home knows where its threads are; a
+ * guest part can check only that the TID is the process's. */
+static int thread_on(const struct region *r, uint32_t tid, uint32_t b) {
+  const struct proc *p = r->p;
+  if (tid >= NO_TID || !tid_of(tid, p->home_board, p->home_pid)) return 0;
+  if (p->guest) return 1;
+  uint32_t slot = tid & (TOS_MAX_THREADS - 1);
+  if (p->remote_mask[slot / 32] >> (slot % 32) & 1) return p->where[slot] == b;
+  return b == me() && p->slots[slot] && p->slots[slot]->tid == tid;
+}
+
 static void on_req(uint32_t from, const uint32_t *o) {
   struct region *r = home_rec(from, NET_RGN_REQ, o[0], 1);
   if (!r) {
@@ -610,7 +671,7 @@ static void on_req(uint32_t from, const uint32_t *o) {
   for (uint32_t i = 0; i < hq_max; ++i) /* one request per board, region and kind at a time */
     if (hq[i].used && &rg[hq[i].r] == r && hq[i].from == from && !hq[i].cm && hq[i].kind == o[1])
       return (void)net_bad(from, NET_RGN_REQ, "a second region request while one waits, rid", o[0]);
-  home_request(r, from, o[1], 0, NO_TID, 0, 0);
+  home_request(r, from, o[1], Q_ACCESS, NO_TID, 0, 0, from, 0);
 }
 
 static void on_cm(uint32_t from, const uint32_t *o) {
@@ -623,14 +684,34 @@ static void on_cm(uint32_t from, const uint32_t *o) {
     return;
   }
   if (o[1] != K_READ && o[1] != K_WRITE) return (void)net_bad(from, NET_RGN_CM, "migration mode", o[1]);
-  if ((o[2] & 1) || o[2] < TOS_USER_BASE || o[2] >= TOS_USER_IMAGE_TOP)
-    return (void)net_bad(from, NET_RGN_CM, "migrated computation's address", o[2]);
-  uint32_t slot = o[4] & (TOS_MAX_THREADS - 1);
-  /* the caller's TID names a thread of the process; the process's home also knows where it is */
-  if (o[4] >= NO_TID || !tid_of(o[4], r->p->home_board, r->p->home_pid) ||
-      (!r->p->guest && (!(r->p->remote_mask[slot / 32] >> (slot % 32) & 1) || r->p->where[slot] != from)))
+  if (!user_code(o[2])) return (void)net_bad(from, NET_RGN_CM, "migrated computation's address", o[2]);
+  if (!thread_on(r, o[4], from))
     return (void)net_bad(from, NET_RGN_CM, "caller TID not of a thread of the process on the sender", o[4]);
-  home_request(r, from, o[1], 1, o[4], o[2], o[3]);
+  home_request(r, from, o[1], Q_CM, o[4], o[2], o[3], from, o[0]);
+}
+
+/* RGN_CM_FWD {rid, mode, fn, arg, caller board << 16 | TID, caller's rid}: a computation of the
+ * process goes on here from the home of another of its regions (rgn_onward). The sender must be
+ * a board that may ask about the region (it mapped it); the caller, a thread of the process on
+ * the board named (as far as this board knows: only the process's home knows where). */
+static void on_fwd(uint32_t from, const uint32_t *o) {
+  uint32_t caller = o[4] >> 16, tid = o[4] & 0xFFFFu;
+  if (caller >= nboards || !o[5] || o[5] >> 24 >= nboards)
+    return (void)net_bad(from, NET_RGN_CM_FWD, "an onward step's caller (board << 16 | TID)", o[4]);
+  struct region *r = home_rec(from, NET_RGN_CM_FWD, o[0], 1);
+  if (!r) {
+    if (!by_rid(o[0]) && o[0] >> 24 == me() && tid < NO_TID) { /* deleted meanwhile: the caller learns */
+      uint32_t a[3] = {o[5], tid, TOS_ENOENT};
+      ++onward_lost;
+      post(caller, NET_RGN_NACK, a, 3);
+    }
+    return;
+  }
+  if (o[1] != K_READ && o[1] != K_WRITE) return (void)net_bad(from, NET_RGN_CM_FWD, "migration mode", o[1]);
+  if (!user_code(o[2])) return (void)net_bad(from, NET_RGN_CM_FWD, "migrated computation's address", o[2]);
+  if (!thread_on(r, tid, caller))
+    return (void)net_bad(from, NET_RGN_CM_FWD, "caller TID not of a thread of the process on its board", o[4]);
+  home_request(r, from, o[1], Q_ONWARD, tid, o[2], o[3], caller, o[5]);
 }
 
 static void on_inval_ack(uint32_t from, const uint32_t *o) {
@@ -743,10 +824,31 @@ static void on_mapped(uint32_t from, const uint32_t *o) {
   if (result < 0) release(r);
 }
 
+/* A migration's answer for a caller's region here: from the region's home, or -- the
+ * computation went onward (rgn_onward) -- from the home of another region of the process mapped
+ * here, where it may have ended. */
+static struct region *answer_rec(uint32_t from, uint32_t type, uint32_t rid) {
+  struct region *r = by_rid(rid);
+  if (!r) {
+    ++region_stale;
+    return NULL;
+  }
+  if (!r->home && from == home_of(r)) return r;
+  for (uint32_t k = 0; k < rg_max && !r->home; ++k)
+    if (rg[k].rid && rg[k].size && rg[k].p == r->p && rg[k].serial == r->serial && home_of(&rg[k]) == from &&
+        alive(&rg[k]))
+      return r;
+  net_bad(from, type, "a migration's answer not from the home of a region of the process mapped here, rid", rid);
+  return NULL;
+}
+
 static void on_nack(uint32_t from, const uint32_t *o) {
-  struct region *r = client_rec(from, NET_RGN_NACK, o[0]);
+  struct region *r = o[1] == NO_TID ? client_rec(from, NET_RGN_NACK, o[0]) : answer_rec(from, NET_RGN_NACK, o[0]);
   if (!r) return;
-  if (o[2] != TOS_EAGAIN && o[2] != TOS_ENOENT) return (void)net_bad(from, NET_RGN_NACK, "error", o[2]);
+  if (o[2] != TOS_EAGAIN && o[2] != TOS_ENOENT && o[2] != TOS_EBUSY) return (void)net_bad(from, NET_RGN_NACK, "error", o[2]);
+  if (o[2] == TOS_EAGAIN && from != home_of(r)) /* (an onward step is never asked again: its first steps are done) */
+    return (void)net_bad(from, NET_RGN_NACK, "a refusal to ask again not from the region's home, rid", o[0]);
+  if (o[2] == TOS_EBUSY && o[1] == NO_TID) return (void)net_bad(from, NET_RGN_NACK, "error", o[2]);
   if (o[1] == NO_TID) {
     if (!r->want) return (void)net_bad(from, NET_RGN_NACK, "a refusal of no request, rid", o[0]);
     r->want = 0;
@@ -764,7 +866,7 @@ static void on_nack(uint32_t from, const uint32_t *o) {
         uint32_t a[5] = {r->rid, wt[i].kind, wt[i].t->ctx.regs[3], wt[i].t->ctx.regs[8], wt[i].tid}; /* fn, arg */
         post(from, NET_RGN_CM, a, 5);
       } else {
-        wake(&wt[i], -TOS_ENOENT);
+        wake(&wt[i], -(int32_t)o[2]); /* ENOENT, or EBUSY: lost on its way onward */
       }
       return;
     }
@@ -772,7 +874,7 @@ static void on_nack(uint32_t from, const uint32_t *o) {
 }
 
 static void on_cm_done(uint32_t from, const uint32_t *o) {
-  struct region *r = client_rec(from, NET_RGN_CM_DONE, o[0]);
+  struct region *r = answer_rec(from, NET_RGN_CM_DONE, o[0]);
   if (!r) return;
   for (uint32_t i = 0; i < wt_max; ++i)
     if (wt[i].what == W_CM && wt[i].tid == o[1] && &rg[wt[i].r] == r) {
@@ -792,11 +894,23 @@ static void on_cm_done(uint32_t from, const uint32_t *o) {
  * spins. The home answers whatever the region: the request that follows is checked on arrival
  * (on_cm), and the answer goes only to the asker. */
 static void on_setup(uint32_t from, const uint32_t *o) {
-  if (o[1] >= NO_TID) return (void)net_bad(from, NET_RGN_SETUP, "caller TID", o[1]);
+  if (o[1] >= NO_TID && (o[1] < ONWARD_KEY || o[1] >= ONWARD_KEY + NONWARD))
+    return (void)net_bad(from, NET_RGN_SETUP, "caller TID", o[1]);
   uint32_t a[2] = {o[0], o[1]};
   post(from, NET_RGN_SETUP_ACK, a, 2);
 }
 static void on_setup_ack(uint32_t from, const uint32_t *o) {
+  if (o[1] >= ONWARD_KEY) { /* an onward step's: it goes whatever has happened here meanwhile */
+    uint32_t n = o[1] - ONWARD_KEY;
+    if (n >= NONWARD || !onq[n].used || onq[n].o[0] != o[0] || from != o[0] >> 24)
+      return (void)net_bad(from, NET_RGN_SETUP_ACK, "a set-up answer no onward step here waits for", o[1]);
+    onq[n].used = 0;
+    --setups_out;
+    ++setups_done;
+    setup_us += uptime_us() - onq[n].since;
+    post(from, NET_RGN_CM_FWD, onq[n].o, 6);
+    return;
+  }
   struct region *r = client_rec(from, NET_RGN_SETUP_ACK, o[0]);
   if (!r) return;
   for (uint32_t i = 0; i < wt_max; ++i) {
@@ -837,13 +951,14 @@ static void handle(uint32_t from, uint32_t type, const uint32_t *o, uint32_t nop
     case NET_RGN_DROP: on_drop(from, o); break;
     case NET_RGN_SETUP: on_setup(from, o); break;
     case NET_RGN_SETUP_ACK: on_setup_ack(from, o); break;
+    case NET_RGN_CM_FWD: on_fwd(from, o); break;
     default: break;
   }
 }
 #define H(type) static void h_##type(uint32_t from, const uint32_t *o, uint32_t nops) { handle(from, type, o, nops); }
 H(NET_RGN_MAP) H(NET_RGN_MAPPED) H(NET_RGN_REQ) H(NET_RGN_DATA) H(NET_RGN_INVAL) H(NET_RGN_INVAL_ACK) H(NET_RGN_RECALL)
 H(NET_RGN_RECALL_ACK) H(NET_RGN_FLUSH) H(NET_RGN_NACK) H(NET_RGN_CM) H(NET_RGN_CM_DONE) H(NET_RGN_DROP)
-H(NET_RGN_SETUP) H(NET_RGN_SETUP_ACK)
+H(NET_RGN_SETUP) H(NET_RGN_SETUP_ACK) H(NET_RGN_CM_FWD)
 
 void region_init(void) {
   net_register(NET_RGN_MAP, h_NET_RGN_MAP, 5);
@@ -861,6 +976,7 @@ void region_init(void) {
   net_register(NET_RGN_DROP, h_NET_RGN_DROP, 1);
   net_register(NET_RGN_SETUP, h_NET_RGN_SETUP, 2);
   net_register(NET_RGN_SETUP_ACK, h_NET_RGN_SETUP_ACK, 2);
+  net_register(NET_RGN_CM_FWD, h_NET_RGN_CM_FWD, 6);
 }
 
 /* ---- records, frames and the window ---- */
@@ -892,7 +1008,7 @@ static void release(struct region *r) {
   for (uint32_t i = 0; i < hq_max; ++i)
     if (hq[i].used && &rg[hq[i].r] == r) hq[i].used = 0;
   for (uint32_t i = 0; i < NJOBS; ++i)
-    if (jobs[i].state && jobs[i].rid == r->rid) jobs[i].state = 0;
+    if (jobs[i].state && jobs[i].rid == r->rid) job_free(&jobs[i]);
   uint32_t n = NPAGES(r->size);
   for (uint32_t i = 0; i < RGN_PAGES; ++i) {
     if (!r->frame[i]) continue;
@@ -981,9 +1097,7 @@ static struct {
   uint32_t ret, serial; /* oam_return, for the process of that serial; 0: off */
   uint8_t stack;        /* its handler stack is mapped */
   uint8_t cont;         /* C_*: a continuation has the handler stack */
-  uint8_t from, mode;   /* the continuation's job: the caller's board, the access */
-  uint16_t tid;         /* ... the caller */
-  uint32_t rid;
+  struct job job;       /* the continuation's (its record is free again) */
   struct uctx ctx;      /* the server's own context while it runs the continuation */
   struct tcb *server;   /* C_RUNNING, C_DONE: the server thread running it */
   uint16_t server_tid;
@@ -1094,7 +1208,7 @@ static void region_jobs_serve(void) {
     if (j->state != 1) continue;
     struct region *r = &rg[j->r];
     if (r->rid != j->rid || !alive(r)) {
-      j->state = 0;
+      job_free(j);
       continue;
     }
     struct waiter *w = NULL;
@@ -1106,7 +1220,9 @@ static void region_jobs_serve(void) {
       wake(w, -TOS_EFAULT);
       continue;
     }
-    j->state = 2;
+    j->state = J_RUNNING;
+    j->srv = w->t;
+    j->srv_tid = w->tid;
     wake(w, 1);
   }
 }
@@ -1135,12 +1251,19 @@ SYSCALL(rgn_serve) {
   return 0;
 }
 
-static void oam_result(uint32_t rid, uint32_t mode, uint32_t from, uint32_t tid, uint32_t result, int handler);
+static void oam_result(const struct job *j, uint32_t result, int handler);
+static void cm_done(const struct job *j, uint32_t result) {
+  struct region *r = by_rid(j->rid);
+  if (r) REV(EV_RGN_CM_RESULT, r);
+  if (j->onward) return; /* (its result comes from where it went) */
+  uint32_t o[3] = {j->crid, j->tid, result};
+  post(j->from, NET_RGN_CM_DONE, o, 3);
+}
 SYSCALL(rgn_serve_done) {
   if (a1 == 0) { /* a continuation returned through oam_return: it is over in the server */
     uint32_t pid = t->proc->pid;
     if (oam[pid].cont != C_RUNNING || oam[pid].server != t || oam[pid].server_tid != t->tid) return -TOS_EINVAL;
-    oam_result(oam[pid].rid, oam[pid].mode, oam[pid].from, oam[pid].tid, a2, 0);
+    oam_result(&oam[pid].job, a2, 0);
     oam[pid].cont = C_DONE; /* the loop gives the server its own context back */
     t->state = T_REGION;
     region_loop_work = 1;
@@ -1150,12 +1273,9 @@ SYSCALL(rgn_serve_done) {
   }
   for (uint32_t i = 0; i < NJOBS; ++i) {
     struct job *j = &jobs[i];
-    if (j->state != 2 || j->id != a1 || j->p != t->proc || j->serial != t->proc->serial) continue;
-    j->state = 0;
-    struct region *r = by_rid(j->rid);
-    if (r) REV(EV_RGN_CM_RESULT, r);
-    uint32_t o[3] = {j->rid, j->tid, a2};
-    post(j->from, NET_RGN_CM_DONE, o, 3);
+    if (j->state != J_RUNNING || j->id != a1 || j->p != t->proc || j->serial != t->proc->serial) continue;
+    cm_done(j, a2);
+    job_free(j);
     region_jobs_serve();
     return 0;
   }
@@ -1164,12 +1284,12 @@ SYSCALL(rgn_serve_done) {
 
 /* A migrated computation that held the region's access is over (as a handler, or as a
  * continuation in a server): the access ends, the result goes to the caller. */
-static void oam_result(uint32_t rid, uint32_t mode, uint32_t from, uint32_t tid, uint32_t result, int handler) {
-  struct region *r = by_rid(rid);
+static void oam_result(const struct job *j, uint32_t result, int handler) {
+  struct region *r = by_rid(j->rid);
   if (!r || !r->home) return; /* deleted meanwhile: the caller has been told */
-  if (mode == K_READ) --r->readers;
+  if (j->mode == K_READ) --r->readers;
   else r->writer = 0;
-  if (mode == K_WRITE) { /* REPEAT: the home's write counts, as rgn_end_write's */
+  if (j->mode == K_WRITE) { /* REPEAT: the home's write counts, as rgn_end_write's */
     r->read_once = 0;
     r->reads_data = 0;
   }
@@ -1178,9 +1298,7 @@ static void oam_result(uint32_t rid, uint32_t mode, uint32_t from, uint32_t tid,
     ++r->n_oam;
     ++oam_completed;
   }
-  REV(EV_RGN_CM_RESULT, r);
-  uint32_t o[3] = {rid, tid, result};
-  post(from, NET_RGN_CM_DONE, o, 3);
+  cm_done(j, result);
   progress(r);
 }
 
@@ -1230,15 +1348,12 @@ static void oam_continue(struct job *j, struct region *r, uint32_t cause, struct
   ctx_out(&oam[pid].ctx, t);
   ctx_in(t, &c);
   oam[pid].cont = C_RUNNING;
-  oam[pid].rid = j->rid;
-  oam[pid].from = j->from;
-  oam[pid].tid = j->tid;
-  oam[pid].mode = j->mode;
+  oam[pid].job = *j;
   oam[pid].server = t;
   oam[pid].server_tid = t->tid;
   oam[pid].server_buf = w->buf;
   w->what = W_NONE;
-  j->state = J_FREE;
+  job_free(j);
   ready_woken(t);
 }
 
@@ -1258,7 +1373,7 @@ static void oam_server_back(uint32_t pid) {
 static void oam_run(struct job *j) {
   struct region *r = &rg[j->r];
   if (r->rid != j->rid || !alive(r)) {
-    j->state = J_FREE;
+    job_free(j);
     return;
   }
   struct proc *p = r->p;
@@ -1331,8 +1446,9 @@ static void oam_run(struct job *j) {
   const uint32_t *regs = h->ctx.regs;
   if (over) return oam_continue(j, r, AB_BUDGET, sw);
   if (vector == 32 + TOS_SYSCALL_TRAP && regs[0] == SYS_RGN_SERVE_DONE && regs[1] == 0) { /* oam_return: done */
-    j->state = J_FREE;
-    return oam_result(j->rid, j->mode, j->from, j->tid, regs[2], 1);
+    struct job done = *j; /* (the record is free for the requests its end lets in) */
+    job_free(j);
+    return oam_result(&done, regs[2], 1);
   }
   if (vector == 32 + TOS_SYSCALL_TRAP || vector == 32 + TOS_YIELD_TRAP) return oam_continue(j, r, AB_CALL, sw);
   if (vector == 2) { /* a page the page protocol would fetch or take for writing: a thread's to wait for */
@@ -1346,7 +1462,7 @@ static void oam_run(struct job *j) {
     }
   }
   ++oam_faulted;
-  j->state = J_FREE;
+  job_free(j);
   oam_fault(h, vector); /* the process is removed: its regions and jobs with it */
 }
 
@@ -1359,6 +1475,11 @@ int region_loop(void) {
     oam_backs = 0;
     for (uint32_t pid = 0; pid < TOS_MAX_PROCESSES; ++pid)
       if (oam[pid].cont == C_DONE) oam_server_back(pid);
+  }
+  if (onward_starved) { /* a job is free again: the homes whose onward step waited for one go on */
+    onward_starved = 0;
+    for (uint32_t i = 0; i < rg_max; ++i)
+      if (rg[i].rid && rg[i].home && alive(&rg[i])) home_run(&rg[i]);
   }
   if (!spinning()) return 0;
   region_loop_work = 1; /* (asked again next pass) */
@@ -1373,11 +1494,17 @@ static int spinning(void) {
   uint32_t n = 0;
   for (uint32_t i = 0; i < wt_max; ++i)
     if (wt[i].what == W_CM && wt[i].setup && wait_live(&wt[i])) ++n;
+  for (uint32_t i = 0; i < NONWARD; ++i)
+    if (onq[i].used && (!proc_alive(onq[i].p) || onq[i].p->serial != onq[i].serial)) onq[i].used = 0;
+    else n += onq[i].used;
   setups_out = n;
   return n != 0;
 }
 
 void region_oam_report(void) {
+  if (onward_sent || onward_lost)
+    kprintf("tos: %s: migrated computations sent onward from here: %u; onward steps lost here: %u\n", board_name,
+            onward_sent, onward_lost);
   if (setups_done)
     kprintf("tos: %s: set-up round trips before migration requests (as on the CM-5): %u, %u us spun\n", board_name,
             setups_done, setup_us);
@@ -1525,6 +1652,50 @@ SYSCALL(rgn_cm) {
   }
   uint32_t o[5] = {r->rid, a2, a3, a4, t->tid};
   post(home_of(r), NET_RGN_CM, o, 5);
+  return 0;
+}
+
+/* The migrated computation thread t runs here: a server's job, or an aborted handler's
+ * continuation (whose job record is free again: its copy is in oam[]). */
+static struct job *running_job(struct tcb *t) {
+  struct proc *p = t->proc;
+  if (oam[p->pid].cont == C_RUNNING && oam[p->pid].server == t && oam[p->pid].server_tid == t->tid)
+    return &oam[p->pid].job;
+  for (uint32_t i = 0; i < NJOBS; ++i)
+    if (jobs[i].state == J_RUNNING && jobs[i].srv == t && jobs[i].srv_tid == t->tid && jobs[i].p == p &&
+        jobs[i].serial == p->serial)
+      return &jobs[i];
+  return NULL;
+}
+
+SYSCALL(rgn_onward) {
+  struct proc *p = t->proc;
+  if ((a2 != K_READ && a2 != K_WRITE) || !user_code(a3)) return -TOS_EINVAL;
+  struct job *j = running_job(t);
+  if (!j) return -TOS_EINVAL;
+  if (j->onward) return -TOS_EBUSY;
+  struct region *n = by_rid(a1);
+  if (!n || n->p != p || n->serial != p->serial || !n->size) return -TOS_ENOENT;
+  uint32_t o[6] = {a1, a2, a3, a4, (uint32_t)j->from << 16 | j->tid, j->crid};
+  uint32_t k = 0;
+  if (n->short_msgs && !n->home)
+    while (k < NONWARD && onq[k].used) ++k;
+  if (k == NONWARD) return -TOS_EAGAIN;
+  j->onward = 1; /* (before the step: to a region homed here it is a call) */
+  ++onward_sent;
+  if (n->short_msgs && !n->home) { /* as rgn_cm's: the step follows the set-up's answer, the board spins */
+    onq[k].used = 1;
+    onq[k].p = p;
+    onq[k].serial = p->serial;
+    onq[k].since = uptime_us();
+    memcpy(onq[k].o, o, sizeof o);
+    ++setups_out;
+    region_loop_work = 1;
+    uint32_t s[2] = {a1, ONWARD_KEY + k};
+    post(home_of(n), NET_RGN_SETUP, s, 2);
+  } else {
+    post(home_of(n), NET_RGN_CM_FWD, o, 6);
+  }
   return 0;
 }
 

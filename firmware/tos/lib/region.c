@@ -63,6 +63,10 @@ __asm__(".text\n.globl __cm_oam_return\n__cm_oam_return:\n"
         "\tmove.l %d0,%d2\n\tmoveq #0,%d1\n\tmoveq #" STR(SYS_RGN_SERVE_DONE) ",%d0\n"
         "\ttrap #" STR(TOS_SYSCALL_TRAP) "\n\tillegal\n");
 
+int cm_onward(rid_t rid, int mode, cm_fn fn, long arg) {
+  return check(S(SYS_RGN_ONWARD, rid, mode, fn, arg, 0)) < 0 ? -1 : 0;
+}
+
 static int oam_wanted, short_wanted;
 void cm_oam(int on) { oam_wanted = on; }
 void cm_short_messages(int on) { short_wanted = on; }

@@ -21,8 +21,10 @@
  * replication, the balancer's region comes to the client); static, repeat: cm_call with the
  * home's policy STATIC or REPEAT (every access is a write, so both migrate the computation to
  * the balancer's home and bring back the output wire: the seed ran STATIC only, for that
- * reason); "+oam" runs them as optimistic active messages, and "+cm5" then sends the clients'
- * migration requests as the CM-5 had to (a set-up round trip before each: cm_map). Lines: "cnet METHOD CLIENTS iters us" (the time from creating the clients until the
+ * reason); "+oam" runs them as optimistic active messages, "+onward" lets the computation go on
+ * from balancer to balancer as the seed's did (cm_onward: each balancer's board maps the nodes it
+ * feeds, and only the counter's home answers the client), and "+cm5" then sends the migration
+ * requests and onward steps as the CM-5 had to (a set-up round trip before each: cm_map). Lines: "cnet METHOD CLIENTS iters us" (the time from creating the clients until the
  * last has its values; the regression over the runs takes out creation and mapping), and after
  * each run the check that the values handed out are exactly the next c * i * ITERS integers
  * (each once): "cnet check METHOD CLIENTS iters ok" or "cnet: FAIL: ...", and for a timed run
@@ -47,6 +49,8 @@
 /* channels are occam's, one sender and one receiver each */
 #define READY 1                /* + n: balancer n's thread -> main: its regions exist */
 #define DONE (READY + NBAL)    /* + k: client k -> the driver: it has its values */
+#define GO (DONE + MAXCLIENTS) /* + n: main -> balancer n's thread: every node exists (+onward) */
+#define MAPPED (GO + NBAL)     /* + n: balancer n's thread -> main: it has mapped the nodes it feeds */
 
 struct node { /* a region of 32 bytes: the seed's nodes are eight words */
   long counter;  /* 1: an output counter */
@@ -56,6 +60,7 @@ struct node { /* a region of 32 bytes: the seed's nodes are eight words */
 };
 
 static int method; /* TOS_CM_POLICY_DATA, _STATIC or _REPEAT */
+static int onward; /* "+onward": the computation goes on from node to node (cm_onward) */
 static int first_bal, first_client;
 /* the network, built by main before any thread runs */
 static int entry[WIDTH];
@@ -149,6 +154,13 @@ static void node_board(void *arg) {
   for (int j = 0; j < WIDTH; ++j)
     if (feeder[j] == n) make(NBAL + j, 1, j, NULL);
   if (send_block(READY + n, &n, sizeof n) < 0) fail("ready");
+  if (onward) { /* the onward steps start here: the nodes this balancer feeds are mapped on its board */
+    int go;
+    if (receive(GO + n, &go, sizeof go) != sizeof go) fail("go");
+    for (int p = 0; p < 2; ++p)
+      if (!cm_map(rid[next_of[n][p]])) fail("a balancer's cm_map");
+    if (send_block(MAPPED + n, &n, sizeof n) < 0) fail("mapped");
+  }
   cm_serve(); /* until cm_serve_stop on this board */
 }
 static void stopper(void *unused) {
@@ -169,6 +181,16 @@ static long step(void *rgn, long unused) {
   long t = r->toggle;
   r->toggle = !t;
   return r->next[t];
+}
+
+/* Node n's step at its home, the rest of the way going on from there (+onward): a counter's value
+ * (>= 0), or -1 - the next node when the step could not go on (cm_call ran it on the client's
+ * board), where the client goes on itself. */
+static long walk(void *rgn, long n) {
+  long x = step(rgn, 0);
+  if (n >= NBAL) return x;
+  if (x >= 0 && x < NNODES && cm_onward(rid[x], TOS_CM_WRITE, walk, x) == 0) return 0; /* (dropped) */
+  return -1 - x;
 }
 
 static void client(void *arg) {
@@ -195,6 +217,13 @@ static void client(void *arg) {
         if (rgn_start_write(r[n]) < 0) fail("rgn_start_write");
         x = step(r[n], 0);
         rgn_end_write(r[n]);
+      } else if (onward) {
+        int how;
+        x = cm_call_how(r[n], TOS_CM_WRITE, walk, n, &how);
+        if (how < 0) fail("cm_call");
+        if (x >= 0) v = x;
+        else n = -1 - x;
+        continue;
       } else {
         int how;
         x = cm_call_how(r[n], TOS_CM_WRITE, step, 0, &how);
@@ -270,10 +299,19 @@ static void driver(void *unused) {
 
 int main(int argc, char **argv) {
   if (argc < 7) {
-    printf("usage: cnet data|static|repeat[+oam][+cm5] FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS [SEED]\n");
+    printf("usage: cnet data|static|repeat[+oam][+onward][+cm5] FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS "
+           "[SEED]\n");
     return 2;
   }
-  method = cm_policy_named(argv[1]);
+  char name[32];
+  strncpy(name, argv[1], sizeof name - 1);
+  name[sizeof name - 1] = 0;
+  char *on = strstr(name, "+onward");
+  if (on) { /* (the rest is the library's policy name) */
+    onward = 1;
+    memmove(on, on + 7, strlen(on + 7) + 1);
+  }
+  method = cm_policy_named(name);
   first_bal = atoi(argv[2]);
   first_client = atoi(argv[3]);
   clients_arg = argv[4];
@@ -281,7 +319,8 @@ int main(int argc, char **argv) {
   iters = atoi(argv[6]);
   seed = argc > 7 ? (unsigned)atoi(argv[7]) : 0;
   long boards = tos_info(TOS_INFO_BOARDS);
-  if (method < 0 || method == TOS_CM_POLICY_RPC) fail("method (data, static or repeat)");
+  if (method < 0 || method == TOS_CM_POLICY_RPC || (onward && method == TOS_CM_POLICY_DATA))
+    fail("method (data, static or repeat; +onward with static or repeat)");
   if (first_bal < 1 || first_bal + NBAL > boards) fail("balancer boards past the machine");
   if (first_client < 1) fail("client boards");
   if (runs < 1 || iters < 1 || runs * iters > MAXITERS) fail("runs x iterations");
@@ -293,6 +332,12 @@ int main(int argc, char **argv) {
   for (int n = 0; n < NBAL; ++n) {
     int who;
     if (receive(READY + n, &who, sizeof who) != sizeof who) fail("ready");
+  }
+  for (int n = 0; onward && n < NBAL; ++n)
+    if (send_block(GO + n, &n, sizeof n) < 0) fail("go");
+  for (int n = 0; onward && n < NBAL; ++n) {
+    int who;
+    if (receive(MAPPED + n, &who, sizeof who) != sizeof who) fail("mapped");
   }
   if (!create(99, 8, HERE, driver, NULL)) fail("create the driver");
   if (wait() != 0) fail("the run");

@@ -37,10 +37,11 @@ SIZES = {
     "full": {"ops": (64, 4), "mig": ("16,64,128,256,512,768,1024,1536,2048", 33, 4),
              "micro": ("0,10,20,30,40,50,60,70,80,90,100", 5, 20),
              # the counting network: machine (boards), client counts, runs, iterations, methods
-             "cnet": (58, "1,2,4,8,16,32", 3, 8, ("data", "static", "repeat", "static+oam")), "btree": BTREE_FULL,
+             "cnet": (58, "1,2,4,8,16,32", 3, 8, ("data", "static", "repeat", "static+oam", "static+onward",
+                                                   "static+oam+onward")), "btree": BTREE_FULL,
              "phases": 256, "micro_timed": ("50,90", 300), "cnet_cm5": ("16,32", (0, 1, 2, 3))},
     "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6),
-                "cnet": (40, "1,12", 3, 4, ("data", "static", "static+oam")), "btree": BTREE_REDUCED, "phases": 256,
+                "cnet": (40, "1,12", 3, 4, ("data", "static", "static+oam", "static+oam+onward")), "btree": BTREE_REDUCED, "phases": 256,
                 "micro_timed": ("50", 30), "cnet_cm5": ("12", (0,))},
 }
 METHODS = ["data", "rpc", "static", "repeat"]
@@ -713,71 +714,104 @@ def _cnet_run(args, d, method, clients, mode, seed=None):
     return {c: _slope(v)["slope"] for c, v in pts.items()}, con
 
 
-AB_CM5 = ("data", "static+oam", "static+oam+cm5")
-AB_CM5_LABEL = {"data": "data", "static+oam": "static+oam", "static+oam+cm5": "static+oam, the CM-5's set-up"}
+AB_CM5 = ("data", "static+oam", "static+oam+cm5", "static+oam+onward", "static+oam+onward+cm5")
+AB_CM5_LABEL = {"data": "data", "static+oam": "static+oam", "static+oam+cm5": "static+oam, the CM-5's set-up",
+                "static+oam+onward": "static+oam, onward",
+                "static+oam+onward+cm5": "static+oam, onward, the CM-5's set-up"}
+ONWARD_LINE = re.compile(r"migrated computations sent onward from here: (\d+); onward steps lost here: (\d+)")
+CNET_STAGES = 6  # Bitonic[8]'s depth (cnet.c builds it; "cnet node" lines): a value's accesses are these + its counter's
+
+
+def _kernel_lines(d, pattern):
+    """The sums of a pattern's groups over the end-of-run lines of every board of a run (d)."""
+    tot = None
+    for f in glob.glob(os.path.join(d, "*.console.log")):
+        for m in pattern.finditer(open(f, errors="replace").read()):
+            v = [int(x) for x in m.groups()]
+            tot = v if tot is None else [x + y for x, y in zip(tot, v)]
+    return tot or [0] * pattern.groups
 
 
 def cnet_cm5_ab(rep, args, res):
-    """A/B for Figure 7-13's return to data migration at 32 processors: the CM-5's message limit as
-    a named machine fact (seed 003 4.2.1: an active message carries four words; 7.3.1 and 7.4:
-    every message of the dynamic protocol is longer, so each needs an extra round trip during which
-    the sender spins, while pure data migration's requests fit). STATIC as optimistic active
-    messages, 1994 NI, with each client's migration requests preceded by a set-up round trip
-    (cnet's "+cm5": cm_map, kernel/region.c's short_msgs), beside the same without it and data
-    migration. The round trip is TOS's own cheapest one (a two-word kernel message answered at once
-    by the receiving kernel), as the CM-5's was its cheapest active message: nothing is scaled.
-    A full network's cost depends on the clients' phases, so each method runs with several seeds
-    (cnet's SEED: each client's start delayed by up to a millisecond) and the means are compared."""
+    """A/B for Figure 7-13's return to data migration at 32 processors, with the two things the
+    seed names (7.3.1, 7.4) as named machine facts: the CM-5's message limit (4.2.1: an active
+    message carries four words; every message of the dynamic protocol is longer, so each needs an
+    extra round trip during which the sender spins, while pure data migration's requests fit) and
+    its protocol's onward migration (its computation goes on from balancer to balancer, so the
+    spinning sender is a balancer's processor). STATIC as optimistic active messages, 1994 NI,
+    with and without each: "+cm5" (cm_map, kernel/region.c's short_msgs) puts a set-up round trip
+    before every migration request and onward step, "+onward" (cm_onward) sends the computation on.
+    The round trip is TOS's own cheapest one (a two-word kernel message answered at once by the
+    receiving kernel), as the CM-5's was its cheapest active message: nothing is scaled. A full
+    network's cost depends on the clients' phases, so each method runs with several seeds (cnet's
+    SEED: each client's start delayed by up to a millisecond) and the means are compared."""
     _boards, _c, runs, iters, _m = SIZES[args.size]["cnet"]
     clients, seeds = SIZES[args.size]["cnet_cm5"]
     mode = "1994"
-    got, n, spun = {}, 0, 0
+    got, setups, onward = {}, {k: [0, 0] for k in AB_CM5}, {k: [0, 0] for k in AB_CM5}
     for method in AB_CM5:
         for sd in seeds:
             d = os.path.join(rep.out, "ab-cm5", "%s-%d" % (method, sd))
             us, _con = _cnet_run(args, d, method, clients, mode, sd)
             got[(method, sd)] = {c: v / 1000.0 for c, v in us.items()}
-            if method.endswith("+cm5"):
-                for f in glob.glob(os.path.join(d, mode, "*.console.log")):
-                    for m in SETUP_LINE.finditer(open(f, errors="replace").read()):
-                        n, spun = n + int(m.group(1)), spun + int(m.group(2))
+            setups[method] = [x + y for x, y in zip(setups[method], _kernel_lines(os.path.join(d, mode), SETUP_LINE))]
+            onward[method] = [x + y for x, y in zip(onward[method], _kernel_lines(os.path.join(d, mode), ONWARD_LINE))]
     cl = sorted(got[(AB_CM5[0], seeds[0])])
     mean = {(k, c): sum(got[(k, sd)][c] for sd in seeds) / len(seeds) for k in AB_CM5 for c in cl}
     span = {(k, c): (min(got[(k, sd)][c] for sd in seeds), max(got[(k, sd)][c] for sd in seeds)) for k in AB_CM5
             for c in cl}
     so1 = res[(mode, "static+oam")]
     one = so1.get(1, so1[min(so1)]) / 7.0 if so1 else float("nan")  # µs: a lone client's migration
+    n, spun = setups["static+oam+cm5"]
     per = spun / n if n else float("nan")
+    n_on, spun_on = setups["static+oam+onward+cm5"]
+    per_on = spun_on / n_on if n_on else float("nan")
     head = "| clients | " + " | ".join(AB_CM5_LABEL[k] for k in AB_CM5) + " |"
     table = [head, "|---|" + "---|" * len(AB_CM5)]
     spread = [head, "|---|" + "---|" * len(AB_CM5)]
     for c in cl:
         table.append("| %d | %s |" % (c, " | ".join("%.1f" % mean[(k, c)] for k in AB_CM5)))
         spread.append("| %d | %s |" % (c, " | ".join("%.1f..%.1f" % span[(k, c)] for k in AB_CM5)))
+    oam_on = oam_counts(os.path.join(rep.out, "ab-cm5", "static+oam+onward-%d" % seeds[0], mode))
     rep.parts.append(
         "**A/B, the CM-5's message limit** (%s, ms per iteration, the mean over %d seeds; `cnet METHOD 2 26 %s %d %d "
         "SEED`, SEED %s): the CM-5's active messages carry four words (4.2.1), every message of the dynamic protocol "
         "is longer, and so each needs an extra round trip to set up its transfer, during which the sending processor "
         "spins rather than yield (7.3.1: \"the round-trip message blocks the processor for at least 12 "
-        "microseconds\"); pure data migration's requests fit in four words. With \"+cm5\" each client's migration "
-        "request waits for a set-up round trip to the balancer's home (TOS's cheapest: a two-word kernel message the "
-        "home's kernel answers at once), its board running no thread meanwhile. A full network's cost depends on the "
-        "clients' phases (each seed delays each client's start by up to a millisecond), so every method ran with "
-        "each seed. The clients' kernels counted %d set-ups, %.0f µs of spin each on average: %.2f of a migration's "
-        "cost with one client (%.0f µs, STATIC's cost over seven), where the CM-5's minimum round trip, %.0f µs, is "
-        "%.2f of its read miss (%.1f µs, Table 7.1), which its Figure 7-1 finds virtually identical to a tiny "
-        "region's migration. The seed's computation went on from balancer to balancer, so its set-up spun a balancer's "
-        "processor, the network's bottleneck; here it comes back to the client at each stage, and the set-up spins "
-        "only the client's board.\n\n%s\n\nThe spread over the seeds (least..most):\n\n%s\n"
+        "microseconds\"); pure data migration's requests fit in four words. With \"+cm5\" each migration request "
+        "waits for a set-up round trip to the region's home (TOS's cheapest: a two-word kernel message the home's "
+        "kernel answers at once), its board running no thread meanwhile. The seed's computation went on from "
+        "balancer to balancer (7.3.1: its optimistic active messages at the first five stages abort because they "
+        "invoke the migration protocol), so its set-ups spun the balancers' processors, the network's bottleneck. "
+        "With \"+onward\" ours does so too (cm_onward, kernel/region.c's RGN_CM_FWD): a balancer's step ends by "
+        "sending the rest of the computation to the next node's home, and only the counter's home answers the "
+        "client; without it the computation comes back to the client at each stage, and a set-up spins only the "
+        "client's board. A full network's cost depends on the clients' phases (each seed delays each client's start "
+        "by up to a millisecond), so every method ran with each seed. Returning to the client, the clients' kernels "
+        "counted %d set-ups, %.0f µs of spin each on average: %.2f of a migration's cost with one client (%.0f µs, "
+        "STATIC's cost over seven), where the CM-5's minimum round trip, %.0f µs, is %.2f of its read miss (%.1f µs, "
+        "Table 7.1), which its Figure 7-1 finds virtually identical to a tiny region's migration. Onward, the "
+        "boards counted %d set-ups, %.0f µs each, and %d onward steps (%d lost); the onward runs' handlers (seed %d, "
+        "every run of the clients): %s.\n\n%s\n\nThe spread over the seeds (least..most):\n\n%s\n"
         % (MODE_LABEL[mode], len(seeds), clients, runs, iters, ", ".join(str(s) for s in seeds), n, per,
            per / one if one else float("nan"), one, SEED_CM5_ROUND_TRIP_US, SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US,
-           SEED_CM5_READ_MISS_US, "\n".join(table), "\n".join(spread)))
-    # every access of every client migrates (STATIC, writes only): one set-up each, run 0 included
-    want = len(seeds) * sum(c * 7 * (iters + sum(i * iters for i in range(1, runs + 1))) for c in cl)
-    rep.check("one set-up per migration request (1994)", n == want,
-              "the clients' kernels counted %d set-up round trips; %d values x 7 accesses were migrated" % (n, want // 7))
+           SEED_CM5_READ_MISS_US, n_on, per_on, onward["static+oam+onward+cm5"][0], onward["static+oam+onward+cm5"][1],
+           seeds[0], oam_sentence(oam_on), "\n".join(table), "\n".join(spread)))
+    # every access of every client migrates (STATIC, writes only), run 0 included: returning to the client,
+    # one set-up per access; onward, the client's first request and each step to the next balancer's board
+    # (the last stage's step to its counter stays on its board: cnet homes a counter with its feeder)
+    values = len(seeds) * sum(c * (iters + sum(i * iters for i in range(1, runs + 1))) for c in cl)
+    acc = CNET_STAGES + 1
+    rep.check("one set-up per migration request (1994)", n == values * acc,
+              "the clients' kernels counted %d set-up round trips; %d values x %d accesses were migrated"
+              % (n, values, acc))
+    rep.check("onward: a step per stage, a set-up per step off the board (1994)",
+              onward["static+oam+onward+cm5"] == [values * CNET_STAGES, 0] and n_on == values * CNET_STAGES,
+              "%d onward steps (%d lost) and %d set-ups for %d values: each value's computation went on from each of "
+              "its %d balancers, and every set-up but the last stage's (its counter is homed on its board) was paid"
+              % (onward["static+oam+onward+cm5"][0], onward["static+oam+onward+cm5"][1], n_on, values, CNET_STAGES))
     hi, lo = cl[-1], cl[0]
-    dat, so, cm5 = ({c: mean[(k, c)] for c in cl} for k in AB_CM5)
+    dat, so, cm5, on, oncm5 = ({c: mean[(k, c)] for c in cl} for k in AB_CM5)
     if one:
         # first order: seven set-ups a value, each at the CM-5's share of a migration, against STATIC's lead
         lead, scaled = dat[hi] - so[hi], 7 * SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US * one / 1000
@@ -791,16 +825,49 @@ def cnet_cm5_ab(rep, args, res):
                        if scaled > lead else "less than the lead: at the seed's proportion the set-up alone would "
                        "not put data migration ahead"))
     if hi >= 32:
-        rep.check("with the CM-5's set-up, data migration ahead at %d clients (1994)" % hi, dat[hi] < cm5[hi],
-                  "data migration %.1f ms per iteration, STATIC as optimistic active messages with the set-up round "
-                  "trip %.1f ms, without it %.1f ms, the means over %d seeds (the seed's Figure 7-13: data migration "
-                  "ahead from 32 processors)" % (dat[hi], cm5[hi], so[hi], len(seeds)))
+        rep.check("the seed's protocol with the CM-5's set-up: data migration ahead at %d clients (1994)" % hi,
+                  dat[hi] < oncm5[hi],
+                  "data migration %.1f ms per iteration, STATIC as optimistic active messages going onward with the "
+                  "set-up round trips %.1f ms, the means over %d seeds (the seed's Figure 7-13: data migration ahead "
+                  "from 32 processors)" % (dat[hi], oncm5[hi], len(seeds)))
+        rep.check("onward without the set-up: computation migration ahead at %d clients (1994)" % hi,
+                  on[hi] < dat[hi],
+                  "STATIC as optimistic active messages going onward %.1f ms per iteration, data migration %.1f ms: "
+                  "the set-up is what turns the order" % (on[hi], dat[hi]))
+        rep.check("the set-up spinning only the clients' boards: computation migration ahead at %d clients (1994)"
+                  % hi, cm5[hi] < dat[hi],
+                  "returning to the client at each stage, with the set-up round trips %.1f ms per iteration, data "
+                  "migration %.1f ms: where the spin falls decides it" % (cm5[hi], dat[hi]))
     if lo < hi:
-        rep.check("with the CM-5's set-up, computation migration still ahead at %d clients (1994)" % lo,
-                  cm5[lo] < dat[lo],
-                  "STATIC as optimistic active messages with the set-up round trip %.1f ms per iteration, data "
-                  "migration %.1f ms, the means over %d seeds (the seed's Figure 7-13: computation migration ahead "
-                  "for two to sixteen)" % (cm5[lo], dat[lo], len(seeds)))
+        rep.check("the seed's protocol with the CM-5's set-up: computation migration still ahead at %d clients "
+                  "(1994)" % lo, oncm5[lo] < dat[lo],
+                  "STATIC as optimistic active messages going onward with the set-up round trips %.1f ms per "
+                  "iteration, data migration %.1f ms, the means over %d seeds (the seed's Figure 7-13: computation "
+                  "migration ahead for two to sixteen)" % (oncm5[lo], dat[lo], len(seeds)))
+
+
+def _cnet_onward(rep, mode, ncl, methods, res):
+    """The counting network with the computation going on from balancer to balancer (cnet's
+    "+onward", as the seed's did), beside its return to the client at each stage."""
+    on, so, d = res[(mode, "static+oam+onward")], res[(mode, "static+oam")], res[(mode, "data")]
+    cross = next((c for c in ncl if on[c] < d[c]), None)
+    mid = max(c for c in ncl if c <= 16)
+    text = ("%s, going onward (STATIC as optimistic active messages): computation migration is faster %s; with %d "
+            "client(s) a value costs %.1f ms against %.1f ms returning to the client at each stage. Its handlers "
+            "(every run of the clients): %s." % (MODE_LABEL[mode], "from %d client(s) on" % cross if cross else
+                                                  "at no client count measured", mid, on[mid] / 1000,
+                                                  so[mid] / 1000, oam_sentence(res[("oam", mode, "static+oam+onward")])))
+    if "static+onward" in methods:
+        th = res[(mode, "static+onward")]
+        text += (" In server threads it costs %.1f ms with %d client(s), where every handler that goes on aborts on "
+                 "the call and continues in a server thread (the seed, 7.3.1: \"for "
+                 "sixteen or less processors, the thread version of computation migration actually performs better "
+                 "than the optimistic active message version\")." % (th[mid] / 1000, mid))
+        rep.check("onward: threads ahead of optimistic active messages at %d clients (%s)" % (mid, mode),
+                  th[mid] < on[mid], "STATIC going onward %.1f ms per iteration in server threads, %.1f ms as "
+                  "optimistic active messages (the seed's Figure 7-13: the thread version better for sixteen or less)"
+                  % (th[mid] / 1000, on[mid] / 1000))
+    rep.parts.append(text + "\n")
 
 
 def cnet(rep, args, size):
@@ -818,7 +885,7 @@ def cnet(rep, args, size):
             # a client's misses per value: the slope over the runs (all clients' misses per iteration) over c
             res[("miss", mode, method)] = {c: _slope(v)["slope"] / c for c, v in miss.items()}
             checks_ok[(mode, method)] = len(re.findall(r"^cnet check \w+ \d+ \d+ ok$", con, re.M))
-            if method.endswith("+oam"):
+            if "+oam" in method:
                 res[("oam", mode, method)] = oam_counts(os.path.join(rep.out, method, mode))
     ncl = [int(c) for c in clients.split(",")]
     want = (runs + 1) * len(ncl)  # (and the untimed run 0)
@@ -836,10 +903,11 @@ def cnet(rep, args, size):
                      "REPEAT are cm_call with the home's policy: every access is a write, so both migrate the "
                      "computation, and the output wire comes back as its result (the seed ran STATIC only, for that "
                      "reason). The computation returns to the client after each balancer (one round trip per "
-                     "stage). The seed's went on from balancer to balancer (7.3.1: its optimistic active messages at "
-                     "the first five stages abort because they invoke the migration protocol); here that would hold a "
-                     "balancer's server thread for the rest of the path (a process has the report's 64 threads: one "
-                     "server per balancer)."
+                     "stage), except with \"+onward\": the seed's went on from balancer to balancer (7.3.1: its "
+                     "optimistic active messages at the first five stages abort because they invoke the migration "
+                     "protocol), and so does ours then (cm_onward: a balancer's step sends the rest of the "
+                     "computation to the next node's home, whose kernel runs it, the handler aborting to a server "
+                     "thread for the call as the seed's did; the counter's home answers the client)."
                      % (first_bal, boards, boards, first_client, runs, iters))
     for mode, (fig, machine) in (("dma-anywhere", ("7-12", "Alewife")), ("1994", ("7-13", "CM-5"))):
         for method in methods:
@@ -854,7 +922,10 @@ def cnet(rep, args, size):
                   "series": [{"x": ncl, "y": [res[(mode, k)][c] / 1000.0 for c in ncl], "label": lab, "style": "line"}
                              for k, lab in (("data", "data migration"), ("static", "STATIC heuristic"),
                                             ("repeat", "REPEAT heuristic"),
-                                            ("static+oam", "STATIC, optimistic active messages")) if k in methods]}])
+                                            ("static+oam", "STATIC, optimistic active messages"),
+                                            ("static+onward", "STATIC onward, threads"),
+                                            ("static+oam+onward", "STATIC onward, optimistic active messages"))
+                             if k in methods]}])
         d, st = res[(mode, "data")], res[(mode, "static")]
         lo, hi = ncl[0], ncl[-1]
         rep.check("data migration degrades with clients (%s)" % mode, d[hi] > 1.5 * d[lo],
@@ -903,6 +974,8 @@ def cnet(rep, args, size):
                              % (MODE_LABEL[mode], "from %d client(s) on" % cross_o if cross_o else
                                 "at no client count measured", hi, so[hi] / 1000, st[hi] / 1000,
                                 oam_sentence(res[("oam", mode, "static+oam")])))
+        if "static+oam+onward" in methods:
+            _cnet_onward(rep, mode, ncl, methods, res)
     if "static+oam" in methods:
         cnet_cm5_ab(rep, args, res)
     hi = ncl[-1]

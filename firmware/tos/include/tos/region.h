@@ -53,6 +53,17 @@ void cm_oam(int on);
  * TOS_CM_SHORT_MESSAGES). Off by default; pure data migration's requests never need it. */
 void cm_short_messages(int on);
 void *cm_map(rid_t rid);
+/* Onward (seed 003 7.3.1: the counting network's computation goes on from balancer to balancer):
+ * from a migrated computation running at its region's home (in a server thread, or as an
+ * optimistic active message, which the call aborts to one, as the seed's did), the rest of it,
+ * fn(region, arg) as a `mode` access of region `rid`, goes on to that region's home, which runs it
+ * (whatever its policy); the last home's result is what the original caller's cm_call returns,
+ * and the value this computation returns is dropped. `rid` must be mapped on this board, and the
+ * region where it ends on the caller's (whose kernel takes the result from the home of a region
+ * it maps). With cm_short_messages the step waits for a set-up round trip, the board spinning.
+ * 0, or -1 and tos_errno: EINVAL (not in a migrated computation: cm_call ran fn here), ENOENT,
+ * EBUSY (it went on already), EAGAIN (too many set-ups on their way here). */
+int cm_onward(rid_t rid, int mode, cm_fn fn, long arg);
 const char *cm_policy_name(int policy);
 int rgn_policy(void *rgn, int policy);  /* at the home: TOS_CM_POLICY_DATA, RPC, STATIC or REPEAT */
 long rgn_count(void *rgn, int what);    /* at the home: TOS_CM_COUNT_* (DATA, COMPUTE, OAM, ABORT_*); MISS anywhere */
