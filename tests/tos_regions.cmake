@@ -125,6 +125,11 @@ tos_kernel_test(PROGRAM cm5_setup_round_trips ALL_FREE LABELS seed003
   REGEX "air migrated 5 writes with set-ups and 3 without.*cm5_setup_round_trips: PASS"
   LOG air LOG_REGEX "set-up round trips before migration requests \\(as on the CM-5\\): 5, [1-9][0-9]* us spun")
 
+# A server thread that ends inside a migrated computation: its caller is told (ENOENT), not left
+# waiting, and the next server is handed nothing of the job.
+tos_kernel_test(PROGRAM server_exit_fails_caller ALL_FREE LABELS seed003
+  REGEX "the caller was told ENOENT. the next server answered.*server_exit_fails_caller: PASS")
+
 # A migrated computation goes on from home to home (cm_onward, seed 003 7.3.1: the counting
 # network's computation moves from balancer to balancer; issue #59's A/B for Figure 7-13): the
 # results are the chain's, the misuses are refused with their errors, every handler that goes on

@@ -1197,6 +1197,12 @@ void region_process_gone(struct proc *p) {
 void region_thread_gone(struct tcb *t) {
   for (uint32_t i = 0; i < wt_max; ++i)
     if (wt[i].what != W_NONE && wt[i].t == t) wt[i].what = W_NONE;
+  for (uint32_t i = 0; i < NJOBS; ++i) /* a job its server never finished: its caller learns (ENOENT) */
+    if (jobs[i].state == J_RUNNING && jobs[i].srv == t) {
+      uint32_t o[3] = {jobs[i].crid, jobs[i].tid, TOS_ENOENT};
+      job_free(&jobs[i]);
+      if (!jobs[i].onward) post(jobs[i].from, NET_RGN_NACK, o, 3);
+    }
   uint32_t pid = t->proc->pid;
   if (oam[pid].cont >= C_RUNNING && oam[pid].server == t) oam[pid].cont = C_NONE; /* (its access goes with the region) */
 }
