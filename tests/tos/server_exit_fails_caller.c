@@ -11,7 +11,7 @@
 #define AIR 2
 enum { DONE = 1, NEXT = 2 };
 
-static rid_t ida, idb;
+static rid_t id[2]; /* the region whose server ends, and the one served after */
 
 static long add_or_exit(void *rgn, long arg) {
   long *v = rgn;
@@ -21,7 +21,7 @@ static long add_or_exit(void *rgn, long arg) {
 
 static void client(void *unused) {
   (void)unused;
-  long *a = rgn_map(ida), *b = rgn_map(idb);
+  long *a = rgn_map(id[0]), *b = rgn_map(id[1]);
   CHECK(a && b, "air: rgn_map: %s", tos_strerror(tos_errno));
   int how = 0;
   CHECK(cm_call_how(a, TOS_CM_WRITE, add_or_exit, 5, &how) == 5 && how == TOS_CM_DONE, "air: the first call (how %d)",
@@ -38,11 +38,11 @@ static void client(void *unused) {
 }
 
 int main(void) {
-  ida = rgn_create(32);
-  idb = rgn_create(32);
-  void *a = rgn_map(ida), *b = rgn_map(idb);
-  CHECK(ida && idb && a && b, "rgn_create: %s", tos_strerror(tos_errno));
-  CHECK(rgn_policy(a, TOS_CM_POLICY_RPC) == 0 && rgn_policy(b, TOS_CM_POLICY_RPC) == 0, "rgn_policy");
+  for (int k = 0; k < 2; ++k) {
+    id[k] = rgn_create(32);
+    void *r = id[k] ? rgn_map(id[k]) : NULL;
+    CHECK(r && rgn_policy(r, TOS_CM_POLICY_RPC) == 0, "region %d: %s", k, tos_strerror(tos_errno));
+  }
   CHECK(cm_serve_start(4), "cm_serve_start: %s", tos_strerror(tos_errno));
   CHECK(create(AIR, 4, AIR, client, NULL), "client on air");
   int one = 0;
