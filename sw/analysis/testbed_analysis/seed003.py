@@ -39,10 +39,10 @@ SIZES = {
              # the counting network: machine (boards), client counts, runs, iterations, methods
              "cnet": (58, "1,2,4,8,16,32", 3, 8, ("data", "static", "repeat", "static+oam", "static+onward",
                                                    "static+oam+onward")), "btree": BTREE_FULL,
-             "phases": 256, "micro_timed": ("50,90", 300), "cnet_cm5": ("16,32", (0, 1, 2, 3))},
+             "phases": 256, "micro_timed": ("50,90", 300), "cnet_cm5": ("16,32", (0, 1, 2, 3, 4, 5), 4, 12)},
     "reduced": {"ops": (9, 2), "mig": ("16,256,2048", 17, 4), "micro": ("0,50,100", 3, 6),
                 "cnet": (40, "1,12", 3, 4, ("data", "static", "static+oam", "static+oam+onward")), "btree": BTREE_REDUCED, "phases": 256,
-                "micro_timed": ("50", 30), "cnet_cm5": ("12", (0,))},
+                "micro_timed": ("50", 30), "cnet_cm5": ("12", (0,), 3, 4)},
 }
 METHODS = ["data", "rpc", "static", "repeat"]
 # The seed ran its migrated computations as optimistic active messages (6.2.3): each method that
@@ -701,10 +701,12 @@ SEED_CM5_ROUND_TRIP_US, SEED_CM5_READ_MISS_US = 12.0, SEED_T71["read_miss"][0]
 CNET_FIRST_BALANCER, CNET_FIRST_CLIENT = 2, 26  # balancer n on board 2 + n, client k on board 26 + k
 
 
-def _cnet_run(args, d, method, clients, mode, seed=None):
+def _cnet_run(args, d, method, clients, mode, seed=None, runs_iters=None):
     """One cnet run on the full machine of this size (its results under d/mode): {clients: µs per
-    iteration, the slope over the runs}, and earth's console. seed None: cnet's line without one."""
+    iteration, the slope over the runs}, and earth's console. seed None: cnet's line without one;
+    runs_iters: (runs, iterations) other than the size's."""
     boards, _c, runs, iters, _m = SIZES[args.size]["cnet"]
+    runs, iters = runs_iters or (runs, iters)
     line = "earth cnet %s %d %d %s %d %d" % (method, CNET_FIRST_BALANCER, CNET_FIRST_CLIENT, clients, runs, iters)
     con = _run(args, "seed003-cnet", line + ("" if seed is None else " %d" % seed) + "\n", mode, d, program="cnet",
                config=paths.config("boards-%d.toml" % boards), boards=boards)
@@ -745,14 +747,13 @@ def cnet_cm5_ab(rep, args, res):
     receiving kernel), as the CM-5's was its cheapest active message: nothing is scaled. A full
     network's cost depends on the clients' phases, so each method runs with several seeds (cnet's
     SEED: each client's start delayed by up to a millisecond) and the means are compared."""
-    _boards, _c, runs, iters, _m = SIZES[args.size]["cnet"]
-    clients, seeds = SIZES[args.size]["cnet_cm5"]
+    clients, seeds, runs, iters = SIZES[args.size]["cnet_cm5"]
     mode = "1994"
     got, setups, onward = {}, {k: [0, 0] for k in AB_CM5}, {k: [0, 0] for k in AB_CM5}
     for method in AB_CM5:
         for sd in seeds:
             d = os.path.join(rep.out, "ab-cm5", "%s-%d" % (method, sd))
-            us, _con = _cnet_run(args, d, method, clients, mode, sd)
+            us, _con = _cnet_run(args, d, method, clients, mode, sd, (runs, iters))
             got[(method, sd)] = {c: v / 1000.0 for c, v in us.items()}
             setups[method] = [x + y for x, y in zip(setups[method], _kernel_lines(os.path.join(d, mode), SETUP_LINE))]
             onward[method] = [x + y for x, y in zip(onward[method], _kernel_lines(os.path.join(d, mode), ONWARD_LINE))]
@@ -760,6 +761,9 @@ def cnet_cm5_ab(rep, args, res):
     mean = {(k, c): sum(got[(k, sd)][c] for sd in seeds) / len(seeds) for k in AB_CM5 for c in cl}
     span = {(k, c): (min(got[(k, sd)][c] for sd in seeds), max(got[(k, sd)][c] for sd in seeds)) for k in AB_CM5
             for c in cl}
+    # the standard error of each mean (the seeds' sample standard deviation over the root of their number)
+    sem = {(k, c): (sum((got[(k, sd)][c] - mean[(k, c)]) ** 2 for sd in seeds) / (len(seeds) - 1)) ** 0.5 /
+           len(seeds) ** 0.5 if len(seeds) > 1 else float("nan") for k in AB_CM5 for c in cl}
     so1 = res[(mode, "static+oam")]
     one = so1.get(1, so1[min(so1)]) / 7.0 if so1 else float("nan")  # µs: a lone client's migration
     n, spun = setups["static+oam+cm5"]
@@ -771,7 +775,8 @@ def cnet_cm5_ab(rep, args, res):
     spread = [head, "|---|" + "---|" * len(AB_CM5)]
     for c in cl:
         table.append("| %d | %s |" % (c, " | ".join("%.1f" % mean[(k, c)] for k in AB_CM5)))
-        spread.append("| %d | %s |" % (c, " | ".join("%.1f..%.1f" % span[(k, c)] for k in AB_CM5)))
+        spread.append("| %d | %s |" % (c, " | ".join("%.1f..%.1f (± %.1f)" % (span[(k, c)] + (sem[(k, c)],))
+                                                     for k in AB_CM5)))
     oam_on = oam_counts(os.path.join(rep.out, "ab-cm5", "static+oam+onward-%d" % seeds[0], mode))
     rep.parts.append(
         "**A/B, the CM-5's message limit** (%s, ms per iteration, the mean over %d seeds; `cnet METHOD 2 26 %s %d %d "
@@ -792,7 +797,8 @@ def cnet_cm5_ab(rep, args, res):
         "STATIC's cost over seven), where the CM-5's minimum round trip, %.0f µs, is %.2f of its read miss (%.1f µs, "
         "Table 7.1), which its Figure 7-1 finds virtually identical to a tiny region's migration. Onward, the "
         "boards counted %d set-ups, %.0f µs each, and %d onward steps (%d lost); the onward runs' handlers (seed %d, "
-        "every run of the clients): %s.\n\n%s\n\nThe spread over the seeds (least..most):\n\n%s\n"
+        "every run of the clients): %s.\n\n%s\n\nThe spread over the seeds (least..most, and the standard error of "
+        "the mean):\n\n%s\n"
         % (MODE_LABEL[mode], len(seeds), clients, runs, iters, ", ".join(str(s) for s in seeds), n, per,
            per / one if one else float("nan"), one, SEED_CM5_ROUND_TRIP_US, SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US,
            SEED_CM5_READ_MISS_US, n_on, per_on, onward["static+oam+onward+cm5"][0], onward["static+oam+onward+cm5"][1],
@@ -812,6 +818,14 @@ def cnet_cm5_ab(rep, args, res):
               % (onward["static+oam+onward+cm5"][0], onward["static+oam+onward+cm5"][1], n_on, values, CNET_STAGES))
     hi, lo = cl[-1], cl[0]
     dat, so, cm5, on, oncm5 = ({c: mean[(k, c)] for c in cl} for k in AB_CM5)
+
+    def gap(k, c):  # data migration's lead over method k (ms a value) in standard errors of the difference
+        se = (sem[("data", c)] ** 2 + sem[(k, c)] ** 2) ** 0.5
+        return (mean[(k, c)] - mean[("data", c)]) / se if se > 0 else float("nan")
+    rep.parts.append("Data migration's lead with %d clients, in standard errors of the difference of the means (over "
+                     "%d seeds; a lead inside two is inside the noise): %s.\n"
+                     % (hi, len(seeds), "; ".join("over %s %.1f ms, %.1f" % (AB_CM5_LABEL[k], mean[(k, hi)] - dat[hi],
+                                                                            gap(k, hi)) for k in AB_CM5[1:])))
     if one:
         # first order: seven set-ups a value, each at the CM-5's share of a migration, against STATIC's lead
         lead, scaled = dat[hi] - so[hi], 7 * SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US * one / 1000
@@ -825,19 +839,24 @@ def cnet_cm5_ab(rep, args, res):
                        if scaled > lead else "less than the lead: at the seed's proportion the set-up alone would "
                        "not put data migration ahead"))
     if hi >= 32:
-        rep.check("the seed's protocol with the CM-5's set-up: data migration ahead at %d clients (1994)" % hi,
-                  dat[hi] < oncm5[hi],
+        rep.check("the seed's protocol with the CM-5's set-up: data migration ahead at %d clients by two standard "
+                  "errors (1994)" % hi, gap("static+oam+onward+cm5", hi) >= 2,
                   "data migration %.1f ms per iteration, STATIC as optimistic active messages going onward with the "
-                  "set-up round trips %.1f ms, the means over %d seeds (the seed's Figure 7-13: data migration ahead "
-                  "from 32 processors)" % (dat[hi], oncm5[hi], len(seeds)))
-        rep.check("onward without the set-up: computation migration ahead at %d clients (1994)" % hi,
-                  on[hi] < dat[hi],
-                  "STATIC as optimistic active messages going onward %.1f ms per iteration, data migration %.1f ms: "
-                  "the set-up is what turns the order" % (on[hi], dat[hi]))
-        rep.check("the set-up spinning only the clients' boards: computation migration ahead at %d clients (1994)"
-                  % hi, cm5[hi] < dat[hi],
-                  "returning to the client at each stage, with the set-up round trips %.1f ms per iteration, data "
-                  "migration %.1f ms: where the spin falls decides it" % (cm5[hi], dat[hi]))
+                  "set-up round trips %.1f ms, the means over %d seeds: a lead of %.1f standard errors (the seed's "
+                  "Figure 7-13: data migration ahead from 32 processors)"
+                  % (dat[hi], oncm5[hi], len(seeds), gap("static+oam+onward+cm5", hi)))
+        ab = oam_counts(os.path.join(rep.out, "ab-cm5", "static+oam+onward-%d" % seeds[0], mode))
+        began = ab["completed"] + ab["aborted"]
+        rep.parts.append(
+            "Going onward without the set-up, a value costs %.1f ms with %d clients and %.1f ms with %d (data migration "
+            "%.1f and %.1f ms; returning to the client at each stage, %.1f and %.1f ms). The set-up changes a value's "
+            "cost onward by %+.1f ms with %d clients and by %+.1f ms with %d (%.1f standard errors). Each balancer's board has one "
+            "server thread (a process has the report's thread limit), and onward every handler that goes on aborts "
+            "to it; in seed %d's run %.0f%% of the handlers found no server waiting (\"region busy\", %d of %d).\n"
+            % (on[lo], lo, on[hi], hi, dat[lo], dat[hi], so[lo], so[hi], oncm5[lo] - on[lo], lo, oncm5[hi] - on[hi],
+               hi, (oncm5[hi] - on[hi]) / ((sem[("static+oam+onward", hi)] ** 2 +
+                                            sem[("static+oam+onward+cm5", hi)] ** 2) ** 0.5 or float("nan")),
+               seeds[0], 100.0 * ab["busy"] / began if began else float("nan"), ab["busy"], began))
     if lo < hi:
         rep.check("the seed's protocol with the CM-5's set-up: computation migration still ahead at %d clients "
                   "(1994)" % lo, oncm5[lo] < dat[lo],
