@@ -157,7 +157,11 @@ static uint32_t setups_out, setups_done, setup_us;
  * no server there: the caller's cm_call fails); a board's steps waiting for their set-ups */
 static uint32_t onward_sent, onward_lost;
 #define NONWARD 8
-#define ONWARD_KEY 0x10000u /* + n: RGN_SETUP's "TID" for onward step n */
+#define ONWARD_KEY (NO_TID + 1u) /* + n: RGN_SETUP's "TID" for onward step n, past every TID */
+/* RGN_CM_FWD's caller: its board above its TID */
+#define WHO(board, tid) ((uint32_t)(board) * ONWARD_KEY | (tid))
+#define WHO_BOARD(w) ((w) / ONWARD_KEY)
+#define WHO_TID(w) ((w) % ONWARD_KEY)
 static struct {
   uint8_t used;
   struct proc *p;
@@ -695,7 +699,7 @@ static void on_cm(uint32_t from, const uint32_t *o) {
  * a board that may ask about the region (it mapped it); the caller, a thread of the process on
  * the board named (as far as this board knows: only the process's home knows where). */
 static void on_fwd(uint32_t from, const uint32_t *o) {
-  uint32_t caller = o[4] >> 16, tid = o[4] & 0xFFFFu;
+  uint32_t caller = WHO_BOARD(o[4]), tid = WHO_TID(o[4]);
   if (caller >= nboards || !o[5] || o[5] >> 24 >= nboards)
     return (void)net_bad(from, NET_RGN_CM_FWD, "an onward step's caller (board << 16 | TID)", o[4]);
   struct region *r = home_rec(from, NET_RGN_CM_FWD, o[0], 1);
@@ -1682,7 +1686,7 @@ SYSCALL(rgn_onward) {
   if (j->onward) return -TOS_EBUSY;
   struct region *n = by_rid(a1);
   if (!n || n->p != p || n->serial != p->serial || !n->size) return -TOS_ENOENT;
-  uint32_t o[6] = {a1, a2, a3, a4, (uint32_t)j->from << 16 | j->tid, j->crid};
+  uint32_t o[6] = {a1, a2, a3, a4, WHO(j->from, j->tid), j->crid};
   uint32_t k = 0;
   if (n->short_msgs && !n->home)
     while (k < NONWARD && onq[k].used) ++k;
