@@ -118,15 +118,20 @@ OAM_LINE = re.compile(r"optimistic active messages: (\d+) completed, (\d+) abort
                       r"(\d+), past the budget (\d+), system call (\d+)\), (\d+) faulted")
 
 
+def _kernel_lines(d, pattern):
+    """The sums of a pattern's groups over the end-of-run lines of every board of a run (d)."""
+    tot = None
+    for f in glob.glob(os.path.join(d, "*.console.log")):
+        for m in pattern.finditer(open(f, errors="replace").read()):
+            v = [int(x) for x in m.groups()]
+            tot = v if tot is None else [x + y for x, y in zip(tot, v)]
+    return tot or [0] * pattern.groups
+
+
 def oam_counts(d):
     """The kernels' end-of-run lines of a run's boards (every *.console.log in d) summed: how its
     optimistic active messages ended."""
-    tot = dict.fromkeys(["completed", "aborted"] + ABORTS + ["faulted"], 0)
-    for f in glob.glob(os.path.join(d, "*.console.log")):
-        for m in OAM_LINE.finditer(open(f, errors="replace").read()):
-            for k, v in zip(tot, m.groups()):
-                tot[k] += int(v)
-    return tot
+    return dict(zip(["completed", "aborted"] + ABORTS + ["faulted"], _kernel_lines(d, OAM_LINE)))
 
 
 def oam_sentence(c):
@@ -723,16 +728,6 @@ AB_CM5_LABEL = {"data": "data", "static+oam": "static+oam", "static+oam+cm5": "s
 ONWARD_LINE = re.compile(r"migrated computations sent onward from here: (\d+); onward steps lost here: (\d+)")
 NOISE_SE = 2.0  # a difference of two means inside this many standard errors of it is inside the noise
 CNET_STAGES = 6  # Bitonic[8]'s depth (cnet.c builds it; "cnet node" lines): a value's accesses are these + its counter's
-
-
-def _kernel_lines(d, pattern):
-    """The sums of a pattern's groups over the end-of-run lines of every board of a run (d)."""
-    tot = None
-    for f in glob.glob(os.path.join(d, "*.console.log")):
-        for m in pattern.finditer(open(f, errors="replace").read()):
-            v = [int(x) for x in m.groups()]
-            tot = v if tot is None else [x + y for x, y in zip(tot, v)]
-    return tot or [0] * pattern.groups
 
 
 def cnet_cm5_ab(rep, args, res):
