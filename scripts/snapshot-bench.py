@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """What a machine snapshot costs (README "Snapshots"): its size in memory and on disk, the host time
-to save and to restore it, and what starting from it saves, for the main job and migration_stress.
+to save and to restore it, and what starting from it saves, for the main job and migration_stress,
+and for a TOS session started from a booted snapshot (--snapshot-at-prompt: the machine saved when the
+session script's first prompt appeared) on six and on 32 boards.
 
   scripts/snapshot-bench.py [--build build]
 """
@@ -25,11 +27,18 @@ def main():
     tmp = tempfile.mkdtemp(prefix="snapshot-bench-")
     print("| run | snapshot at | state | file | save | restore | whole run | run from the snapshot |")
     print("|---|---|---|---|---|---|---|---|")
-    for name, args, ms in (("main job", [], 2000), ("migration_stress (1994 NI)", stress, 60000)):
+    session = ["--set", "board.image=tos.elf", "--set", "board.filestore=tos-sessions.fs", "--input",
+               os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "tos", "sessions",
+                            "shell_basics.txt"), "--stop-ms", "120000"]
+    boards32 = [os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "sim", "configs", "boards-32.toml")]
+    for name, args, ms in (("main job", [], 2000), ("migration_stress (1994 NI)", stress, 60000),
+                           ("TOS session, booted (6 boards)", session, None),
+                           ("TOS session, booted (32 boards)", boards32 + session, None)):
         base = [tb, "--firmware-dir", fw] + args
         whole, _ = run(base + ["--out", os.path.join(tmp, "whole")])
         snap = os.path.join(tmp, "s.tbs")
-        _, err = run(base + ["--out", os.path.join(tmp, "save"), "--snapshot", snap, "--snapshot-ms", str(ms)])
+        when = ["--snapshot-ms", str(ms)] if ms is not None else ["--snapshot-at-prompt"]
+        _, err = run(base + ["--out", os.path.join(tmp, "save"), "--snapshot", snap] + when)
         m = re.search(r"snapshot \S+ at (.*?) \((\d+) bytes of state", err)
         saved = float(re.search(r"snapshot saved in ([\d.]+) ms", err).group(1))
         rest, err = run(base + ["--out", os.path.join(tmp, "restore"), "--restore", snap])

@@ -36,6 +36,18 @@ if(NOT TESTBED_SANITIZE)
   set_tests_properties(snapshot_of_migration_stress_1994_restores_the_rest_of_its_run
     snapshot_of_migration_stress_dma_anywhere_restores_the_rest_of_its_run PROPERTIES LABELS "snapshot;testbed" TIMEOUT 900)
 endif()
+# A booted machine (README "Snapshots", booted): saved once when the session script's first prompt
+# appears (--snapshot-at-prompt), then restored with each session test's script, every run ending as
+# that script's whole run does; a script that begins otherwise, a run without one and a snapshot
+# whose script had begun typing are refused.
+set(_sessions ${CMAKE_CURRENT_SOURCE_DIR}/tos/sessions)
+add_test(NAME snapshot_booted_machine_takes_other_session_scripts
+  COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/snapshot_booted_sessions.py
+          --boot ${_sessions}/shell_basics.txt --script ${_sessions}/console_switch_prompts.txt
+          --script ${_sessions}/migration.txt --script ${_sessions}/files.txt --script ${_sessions}/shell_hostile.txt
+          -- $<TARGET_FILE:testbed> --firmware-dir ${_fw} --set board.filestore=tos-sessions.fs --console master
+          --stop-ms 120000)
+set_tests_properties(snapshot_booted_machine_takes_other_session_scripts PROPERTIES LABELS "snapshot;tos" TIMEOUT 300)
 # What cannot be saved yet is refused, naming it.
 add_test(NAME snapshot_of_a_machine_with_bus_vcds_is_refused
   COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:testbed>|--firmware-dir|${_fw}|sim/configs/demo.toml|--out|${CMAKE_CURRENT_BINARY_DIR}/snapshot-vcd|--set|trace.boards_vcd=${CMAKE_CURRENT_BINARY_DIR}/snapshot-vcd/bus|--snapshot|${CMAKE_CURRENT_BINARY_DIR}/snapshot-vcd.tbs|--snapshot-ms|5"

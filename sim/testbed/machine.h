@@ -63,6 +63,12 @@ class Machine : public sc_core::sc_module {
   // A line of the session script waited spec.script_wait for its prompt: the run was stopped;
   // which line, for what (empty when not).
   const std::string& script_stuck() const { return script_stuck_; }
+  // How far the session script has got, for a snapshot's message (OperatorConsole).
+  std::string script_progress() const { return operator_ ? operator_->script_progress() : "no session script"; }
+  bool script_begun() const { return operator_ && operator_->script_begun(); }
+  void pause_at_first_prompt() {
+    if (operator_) operator_->pause_at_first_prompt();
+  }
   // What TOS processes are still alive on board i (read from the kernel's process table when
   // its image is a TOS kernel): "sh (foreground), logger (background)"; "" when none or not TOS.
   std::string tos_processes(size_t i);

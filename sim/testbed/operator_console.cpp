@@ -14,6 +14,23 @@ struct termios saved_termios;
 double wall_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+// A script's text as a message shows it: CR and LF escaped, control characters as ^X.
+std::string visible(const std::string& t) {
+  std::string o;
+  for (unsigned char c : t) {
+    if (c == '\r') o += "\\r";
+    else if (c == '\n') o += "\\n";
+    else if (c < 32) o += std::string("^") + char(c + 64);
+    else o += char(c);
+  }
+  return o;
+}
+// What a line waits for, as "`$ ` or `[console: master]\r\n`".
+std::string visible(const std::vector<std::string>& texts) {
+  std::string o;
+  for (size_t i = 0; i < texts.size(); ++i) o += (i ? " or `" : "`") + visible(texts[i]) + "`";
+  return o.empty() ? std::string("nothing") : o;
+}
 }  // namespace
 
 OperatorConsole::OperatorConsole(const std::string& log_path, std::FILE* terminal, bool selected)
@@ -33,11 +50,46 @@ void OperatorConsole::state(StateArchive& a) {
     throw StateError("snapshot: an operator typing live (run.interactive, a TCP console) cannot be saved");
   ConsoleSink::state(a);
   a.section("operator console");
+  const std::string given = script_text_;
+  const std::deque<Step> given_steps = steps_;
+  a.io(script_text_).io(typed_total_).io(lines_typed_);
   uint64_t n = steps_.size();
   a.io(n);
   if (a.loading()) steps_.assign(size_t(n), Step{});
   for (Step& s : steps_) a.io(s.text).io(s.wait_for).io(s.line);
   a.io(typed_).io(prompts_).io(expected_).io(wait_since_).io(recent_).io(prompt_seen_).io(script_);
+  if (a.loading() && script_text_ != given) take_script(given, given_steps);
+}
+
+// Restored from a snapshot of a run with another script: until its first byte is typed, a script
+// has changed nothing but what the console waits for (the prompts seen so far, `recent_`, are the
+// machine's output), so this run's script can take over there and the run is the one it would
+// have been from the start. Both runs need a script: the master's receiver polls only when there
+// is input (SerialPort's rx_thread), so a run without one is another machine.
+void OperatorConsole::take_script(const std::string& text, std::deque<Step> steps) {
+  if (typed_total_ > 0)
+    throw StateError("snapshot: its session script had typed " + std::to_string(typed_total_) + " byte(s) (" +
+                     std::to_string(lines_typed_) +
+                     " line(s)): restore it with the same script (run.input), or take it before the script types");
+  if (text.empty() || script_text_.empty())
+    throw StateError(std::string("snapshot: taken with") + (script_text_.empty() ? "out" : "") +
+                     " a session script, restored with" + (text.empty() ? "out" : "") +
+                     " one: the master's receiver polls only when there is input, so give both runs a script "
+                     "(run.input) or neither");
+  const std::vector<std::string>& first = steps.empty() ? prompts_ : steps.front().wait_for;
+  if (first != expected_)
+    throw StateError("snapshot: its session script's first line waits for " + visible(expected_) +
+                     ", this run's for " + visible(first) + ": a booted snapshot takes a script that begins as its own");
+  script_text_ = text;
+  steps_ = std::move(steps);
+  typed_ = 0;
+}
+
+std::string OperatorConsole::script_progress() const {
+  if (!script_) return "no session script";
+  if (typed_total_ == 0) return "the session script has typed nothing yet";
+  return "the session script has typed " + std::to_string(typed_total_) + " byte(s), " +
+         std::to_string(lines_typed_) + " line(s)";
 }
 
 void OperatorConsole::set_tcp(int port) {
@@ -59,6 +111,7 @@ void OperatorConsole::set_interactive() {
 
 void OperatorConsole::type(const std::string& text, const std::string& prompts) {
   script_ = !text.empty();
+  script_text_ = text;
   prompts_.clear();
   size_t a = 0;
   while (a <= prompts.size()) {
@@ -102,21 +155,10 @@ void OperatorConsole::expect(const std::vector<std::string>& texts) {
 
 bool OperatorConsole::waiting(sc_core::sc_time& since, std::string& what) const {
   if (steps_.empty() || prompt_seen_) return false;
-  auto shown = [](const std::string& t) {
-    std::string o;
-    for (unsigned char c : t) {
-      if (c == '\r') o += "\\r";
-      else if (c == '\n') o += "\\n";
-      else if (c < 32) o += std::string("^") + char(c + 64);
-      else o += char(c);
-    }
-    return o;
-  };
   since = wait_since_;
   std::string t = steps_.front().text;
   while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
-  what = "line " + std::to_string(steps_.front().line) + " (" + shown(t) + ") for ";
-  for (size_t i = 0; i < expected_.size(); ++i) what += (i ? " or `" : "`") + shown(expected_[i]) + "`";
+  what = "line " + std::to_string(steps_.front().line) + " (" + visible(t) + ") for " + visible(expected_);
   return true;
 }
 
@@ -124,7 +166,9 @@ bool OperatorConsole::receive(uint8_t& byte) {
   if (!steps_.empty()) {
     if (!prompt_seen_) return false;
     byte = uint8_t(steps_.front().text[typed_++]);
+    ++typed_total_;
     if (typed_ == steps_.front().text.size()) {
+      ++lines_typed_;
       // The line is typed: the next waits for its prompt (a person types Ctrl-C, Ctrl-Z and
       // Ctrl-D without Enter and then waits for the shell) or its @wait text.
       steps_.pop_front();
@@ -176,6 +220,10 @@ void OperatorConsole::transmit(uint8_t byte, const sc_core::sc_time& t) {
     for (auto& p : expected_)
       if (recent_.size() >= p.size() && recent_.compare(recent_.size() - p.size(), p.size(), p) == 0)
         prompt_seen_ = true;
+    if (prompt_seen_ && pause_at_prompt_ && typed_total_ == 0) {
+      pause_at_prompt_ = false;
+      sc_core::sc_pause();
+    }
   }
 }
 

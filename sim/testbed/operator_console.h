@@ -39,8 +39,16 @@ class OperatorConsole : public ConsoleSink {
   void set_interactive();  // stdin in raw mode until the console is destroyed
   void set_tcp(int port);  // throws std::runtime_error naming the port
   // The session script's progress with the sink's state; a live operator (the terminal, TCP)
-  // cannot be saved.
+  // cannot be saved. A snapshot taken before its script typed anything is the machine booted and
+  // waiting for the operator: restored, it takes this run's script instead (sessions sharing one
+  // boot), if that script's first line waits for the same text; StateError says why not.
   void state(StateArchive& a) override;
+  // For the snapshot's message: "typed nothing yet" or how far the script has got.
+  std::string script_progress() const;
+  bool script_begun() const { return typed_total_ > 0; }
+  // The kernel pauses (sc_pause) when the script's first line may be typed: its prompt has
+  // appeared, nothing is typed yet (--snapshot-at-prompt: the machine booted).
+  void pause_at_first_prompt() { pause_at_prompt_ = true; }
 
  private:
   // One line of a script (ended by Enter, Ctrl-C, Ctrl-Z or Ctrl-D), typed once one of
@@ -52,8 +60,13 @@ class OperatorConsole : public ConsoleSink {
   };
   void real_time();
   void expect(const std::vector<std::string>& texts);
+  void take_script(const std::string& text, std::deque<Step> steps);
   std::deque<Step> steps_;
   size_t typed_ = 0;  // bytes of steps_.front() typed
+  std::string script_text_;  // the script as given
+  uint64_t typed_total_ = 0;  // bytes of it typed
+  int lines_typed_ = 0;
+  bool pause_at_prompt_ = false;
   std::vector<std::string> prompts_, expected_;
   sc_core::sc_time wait_since_;
   std::string recent_;

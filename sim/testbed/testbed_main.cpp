@@ -239,6 +239,7 @@ struct Options {
   std::string gdb_spec;
   std::string snapshot, restore;  // README "Snapshots"
   double snapshot_ms = -1;
+  bool snapshot_at_prompt = false;
 };
 
 // -1: go on; otherwise the exit code (--help, --version: 0; a bad option or value: 2).
@@ -278,11 +279,17 @@ int parse_options(int argc, char** argv, Options& o) {
                               "every process can be resumed) and run on; README 'Snapshots'");
   auto* snap_ms = app.add_option("--snapshot-ms", o.snapshot_ms, "when to save the --snapshot, in ms of simulated time")
                       ->check(CLI::Range(0.0, 1e9));
-  snap->needs(snap_ms);
+  auto* snap_prompt = app.add_flag("--snapshot-at-prompt", o.snapshot_at_prompt,
+                                   "save the --snapshot when the session script's first prompt has appeared, before "
+                                   "it types: the machine booted, for runs with other scripts to --restore");
+  snap_ms->excludes(snap_prompt);
   snap_ms->needs(snap);
+  snap_prompt->needs(snap);
   app.add_option("--restore", o.restore, "start from a snapshot of this machine (the same configuration and images)");
   try {
     app.parse(argc, argv);
+    if (!o.snapshot.empty() && o.snapshot_ms < 0 && !o.snapshot_at_prompt)
+      throw CLI::RequiresError("--snapshot needs --snapshot-ms or --snapshot-at-prompt", CLI::ExitCodes::RequiresError);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;  // --help: 0; a bad option or value: 2 (bad input), as every tool
   }
@@ -438,8 +445,9 @@ int exit_code_after_output(const MachineSpec& spec, int rc) {
 }
 
 // Builds the machine, runs it, and writes the summary; the exit code.
-// A digest of what defines the machine (snapshot_file.h): its description, images, filestores and
-// session script.
+// A digest of what defines the machine (snapshot_file.h): its description, images and filestores.
+// The session script is not in it: the operator console's state checks it (the same script, or
+// any that begins as the snapshot's when that had typed nothing: a booted snapshot).
 std::string machine_digest(const MachineSpec& spec) {
   std::ostringstream text;
   spec.print(text);
@@ -449,7 +457,6 @@ std::string machine_digest(const MachineSpec& spec) {
     d.add_file(b.image);
     if (!b.filestore.empty()) d.add_file(b.filestore);
   }
-  if (!spec.input.empty()) d.add_file(spec.input);
   return d.hex();
 }
 
@@ -458,10 +465,17 @@ snapshot::Header snapshot_header(const MachineSpec& spec) { return snapshot::hea
 // A snapshot to `file`: the run to the first instant at or after `at` at which the machine can be
 // saved (--snapshot-ms, or now for gdb's `monitor snapshot`), and the file; false after a message
 // when it cannot be.
-bool save_machine(const std::string& file, sc_core::sc_time at, const MachineSpec& spec, Machine& machine) {
+bool save_machine(const std::string& file, sc_core::sc_time at, const MachineSpec& spec, Machine& machine,
+                  bool before_script = false) {
   sc_core::sc_time end = spec.stop_time == sc_core::SC_ZERO_TIME ? sc_core::sc_max_time() : spec.stop_time;
   if (!snapshot::run_to_rest(at, end, [&] { return machine.at_rest(); })) {
     std::cerr << "testbed: the run ended before " << at << ": no snapshot " << file << " written\n";
+    return false;
+  }
+  if (before_script && machine.script_begun()) {  // the receiver's next poll came before the machine rested
+    std::cerr << "testbed: the session script typed before the machine came to rest after its first prompt (at "
+              << sc_core::sc_time_stamp() << "): no booted snapshot " << file
+              << " written; take one with --snapshot-ms before the prompt\n";
     return false;
   }
   try {
@@ -475,11 +489,31 @@ bool save_machine(const std::string& file, sc_core::sc_time at, const MachineSpe
     std::cerr << "testbed: snapshot " << file << " at " << sc_core::sc_time_stamp() << " (" << a.data().size()
               << " bytes of state; consoles at bytes";
     for (size_t i = 0; i < machine.board_count(); ++i) std::cerr << (i ? "," : " ") << machine.console_bytes(i);
-    std::cerr << ")\ntestbed: snapshot saved in "
+    std::cerr << "; " << machine.script_progress() << ")\ntestbed: snapshot saved in "
               << std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() * 1e3 << " ms of host time"
               << std::endl;
   } catch (const std::exception& e) {
     std::cerr << "testbed: " << e.what() << "\n";
+    return false;
+  }
+  return true;
+}
+
+// A booted snapshot (--snapshot-at-prompt): the run to the instant the session script's first
+// prompt appears, where the operator console pauses the kernel; false after a message when the
+// run ends first or there is no script.
+bool run_to_first_prompt(const MachineSpec& spec, Machine& machine) {
+  if (spec.input.empty()) {
+    std::cerr << "testbed: --snapshot-at-prompt needs a session script (--input, run.input): no snapshot written\n";
+    return false;
+  }
+  machine.pause_at_first_prompt();
+  if (spec.stop_time == sc_core::SC_ZERO_TIME) sc_core::sc_start();
+  else sc_core::sc_start(spec.stop_time - sc_core::sc_time_stamp());
+  if (sc_core::sc_get_status() != sc_core::SC_PAUSED || machine.script_begun() ||
+      (spec.stop_time != sc_core::SC_ZERO_TIME && sc_core::sc_time_stamp() >= spec.stop_time)) {
+    std::cerr << "testbed: the run ended at " << sc_core::sc_time_stamp()
+              << " before the session script's first prompt appeared: no snapshot written\n";
     return false;
   }
   return true;
@@ -520,7 +554,10 @@ int run(const Options& o) {
   if (!o.restore.empty())
     restorer = std::make_unique<RestoreAtStart>("restore", [&] { restore_machine(o, spec, machine, gdb_server.get()); });
   auto t0 = std::chrono::steady_clock::now();
-  if (!o.snapshot.empty() && !save_machine(o.snapshot, sc_core::sc_time(o.snapshot_ms, sc_core::SC_MS), spec, machine))
+  if (o.snapshot_at_prompt &&
+      (!run_to_first_prompt(spec, machine) || !save_machine(o.snapshot, sc_core::sc_time_stamp(), spec, machine, true)))
+    return 2;
+  if (o.snapshot_ms >= 0 && !save_machine(o.snapshot, sc_core::sc_time(o.snapshot_ms, sc_core::SC_MS), spec, machine))
     return 2;
   // gdb's `monitor snapshot FILE` (the server paused the kernel): saved, and the run goes on.
   machine.run([&] {

@@ -899,7 +899,7 @@ def snapshot_from_gdb(name):
     run("saved", [], ["break schedule", "continue 20", "monitor machine", "monitor snapshot " + snap, "delete", "detach"])
     err, out = runs["saved"][3], runs["saved"][4]
     expect(out, r"^snapshot %s: written at the first instant" % re.escape(snap), "gdb's monitor snapshot answer")
-    m = expect(err, r"snapshot %s at (.*?) \((\d+) bytes of state; consoles at bytes ([\d,]+)\)" % re.escape(snap),
+    m = expect(err, r"snapshot %s at (.*?) \((\d+) bytes of state; consoles at bytes ([\d,]+)[;)]" % re.escape(snap),
                "the snapshot written when the machine ran again", out)
     at, state_bytes, consoles = m.group(1), m.group(2), [int(x) for x in m.group(3).split(",")]
     held = machine_counts(out)[0]

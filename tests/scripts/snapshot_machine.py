@@ -58,7 +58,7 @@ def main():
         B, C, snap = (os.path.join(tmp, f"{x}{ms:g}") for x in ("B", "C", "s"))
         snap += ".tbs"
         rc_b, out_b, err_b = run(cmd + ["--out", B, "--snapshot", snap, "--snapshot-ms", f"{ms:g}"])
-        m = re.search(r"snapshot \S+ at (.*?) \((\d+) bytes of state; consoles at bytes ([\d,]+)\)", err_b)
+        m = re.search(r"snapshot \S+ at (.*?) \((\d+) bytes of state; consoles at bytes ([\d,]+)[;)]", err_b)
         if not m:
             fail(f"no snapshot at {ms} ms:\n{err_b}")
         at, consoles = m.group(1), [int(x) for x in m.group(3).split(",")]
