@@ -129,6 +129,10 @@ tos_kernel_test(PROGRAM cm5_setup_round_trips ALL_FREE LABELS seed003
 # waiting, and the next server is handed nothing of the job.
 tos_kernel_test(PROGRAM server_exit_fails_caller ALL_FREE LABELS seed003
   REGEX "the caller was told ENOENT. the next server answered.*server_exit_fails_caller: PASS")
+# The same for an optimistic active message aborted to a server thread that ends inside its
+# continuation: the caller is told, and the access the handler took ends (the region is served again).
+tos_kernel_test(PROGRAM oam_server_exit_fails ALL_FREE LABELS seed003
+  REGEX "the caller was told ENOENT. the region was served again.*oam_server_exit_fails: PASS")
 
 # A migrated computation goes on from home to home (cm_onward, seed 003 7.3.1: the counting
 # network's computation moves from balancer to balancer; issue #59's A/B for Figure 7-13): the

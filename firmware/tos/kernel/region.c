@@ -1198,6 +1198,7 @@ void region_process_gone(struct proc *p) {
 /* Thread t ends (thread.c's thread_forget: exit, kill, fault): its entries in the wait table go
  * with it, whatever it waited for, so that the next thread in its TCB and TID (a process in the
  * same slot) is handed nothing of its, and the table never fills with the dead. */
+static void oam_failed(const struct job *j);
 void region_thread_gone(struct tcb *t) {
   for (uint32_t i = 0; i < wt_max; ++i)
     if (wt[i].what != W_NONE && wt[i].t == t) wt[i].what = W_NONE;
@@ -1208,7 +1209,8 @@ void region_thread_gone(struct tcb *t) {
       if (!jobs[i].onward) post(jobs[i].from, NET_RGN_NACK, o, 3);
     }
   uint32_t pid = t->proc->pid;
-  if (oam[pid].cont >= C_RUNNING && oam[pid].server == t) oam[pid].cont = C_NONE; /* (its access goes with the region) */
+  if (oam[pid].cont == C_RUNNING && oam[pid].server == t) oam_failed(&oam[pid].job); /* a continuation, the same */
+  if (oam[pid].cont >= C_RUNNING && oam[pid].server == t) oam[pid].cont = C_NONE;
 }
 
 /* ---- computation servers ---- */
@@ -1294,11 +1296,16 @@ SYSCALL(rgn_serve_done) {
 
 /* A migrated computation that held the region's access is over (as a handler, or as a
  * continuation in a server): the access ends, the result goes to the caller. */
-static void oam_result(const struct job *j, uint32_t result, int handler) {
+static struct region *oam_access_end(const struct job *j) {
   struct region *r = by_rid(j->rid);
-  if (!r || !r->home) return; /* deleted meanwhile: the caller has been told */
+  if (!r || !r->home) return NULL; /* deleted meanwhile: the caller has been told */
   if (j->mode == K_READ) --r->readers;
   else r->writer = 0;
+  return r;
+}
+static void oam_result(const struct job *j, uint32_t result, int handler) {
+  struct region *r = oam_access_end(j);
+  if (!r) return;
   if (j->mode == K_WRITE) { /* REPEAT: the home's write counts, as rgn_end_write's */
     r->read_once = 0;
     r->reads_data = 0;
@@ -1309,6 +1316,19 @@ static void oam_result(const struct job *j, uint32_t result, int handler) {
     ++oam_completed;
   }
   cm_done(j, result);
+  progress(r);
+}
+
+/* A continuation whose server thread ended inside it (region_thread_gone): the access it held
+ * ends and its caller is told ENOENT, as a server's job's is. */
+static void oam_failed(const struct job *j) {
+  struct region *r = oam_access_end(j);
+  if (!r) return;
+  REV(EV_RGN_END, r);
+  if (!j->onward) {
+    uint32_t o[3] = {j->crid, j->tid, TOS_ENOENT};
+    post(j->from, NET_RGN_NACK, o, 3);
+  }
   progress(r);
 }
 
