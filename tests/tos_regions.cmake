@@ -131,8 +131,9 @@ tos_kernel_test(PROGRAM server_exit_fails_caller ALL_FREE LABELS seed003
   REGEX "the caller was told ENOENT. the next server answered.*server_exit_fails_caller: PASS")
 # The same for an optimistic active message aborted to a server thread that ends inside its
 # continuation: the caller is told, and the access the handler took ends (the region is served again).
-tos_kernel_test(PROGRAM oam_server_exit_fails ALL_FREE LABELS seed003
-  REGEX "the caller was told ENOENT. the region was served again.*oam_server_exit_fails: PASS")
+tos_kernel_test(PROGRAM server_exit_fails_caller NAME oam_server_exit_fails_caller ALL_FREE LABELS seed003
+  LINE "earth server_exit_fails_caller oam"
+  REGEX "the caller was told ENOENT. the next server answered.*1 handler aborted on its call.*server_exit_fails_caller: PASS")
 
 # A migrated computation goes on from home to home (cm_onward, seed 003 7.3.1: the counting
 # network's computation moves from balancer to balancer; issue #59's A/B for Figure 7-13): the
