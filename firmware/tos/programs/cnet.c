@@ -31,8 +31,11 @@
  * "cnet misses METHOD CLIENTS iters N": the clients' accesses in it that had to ask a home for the
  * region (rgn_count's TOS_CM_COUNT_MISS on their boards, read after the time is taken).
  * SEED (default 0: none) delays each client's start by a pseudo-random 0..SEED_SPREAD_US
- * (the same in every run, so the regression takes it out): a saturated network's interleaving
- * depends on such phases, and the runs of several seeds show its spread. First the network as
+ * (the same in every run, so the regression takes it out) and gives each node's step 0..SEED_WORK
+ * iterations of an empty loop more (a few microseconds, wherever the step runs): a saturated
+ * network's interleaving depends on such phases and on a step's cost to the cycle (a few cycles
+ * more at each migrated computation's end move a full network's cost per value by more than the
+ * start phases' spread), and the runs of several seeds show its spread. First the network as
  * built: "cnet wire W NODE" (input wire W enters NODE), "cnet node N NEXT0 NEXT1 BOARD" (nodes
  * 24..31 are the counters). */
 #include <stdio.h>
@@ -56,7 +59,8 @@ struct node { /* a region of 32 bytes: the seed's nodes are eight words */
   long counter;  /* 1: an output counter */
   long toggle;   /* a balancer's next output; a counter's next value */
   long next[2];  /* a balancer's output wires: node numbers */
-  long pad[4];
+  long work;     /* SEED: the step's extra loop iterations */
+  long pad[3];
 };
 
 static int method; /* TOS_CM_POLICY_DATA, _STATIC or _REPEAT */
@@ -74,6 +78,15 @@ static long misses[MAXCLIENTS]; /* each client board's misses so far, over the 3
 static int run_iters;
 static unsigned seed;
 #define SEED_SPREAD_US 1000
+#define SEED_WORK 4
+/* A pseudo-random number of (seed, k): a client's phase, a node's work. */
+static unsigned seeded(unsigned k) {
+  unsigned x = (seed * 2654435761u) ^ (k * 40503u + 0x9E37u);
+  x ^= x >> 15;
+  x *= 2246822519u;
+  x ^= x >> 13;
+  return x;
+}
 static unsigned char seen[MAXCLIENTS * MAXITERS];
 
 static void fail(const char *what) {
@@ -145,6 +158,7 @@ static void make(int n, long counter, long toggle, const int *next) {
   r->toggle = toggle;
   r->next[0] = next ? next[0] : -1;
   r->next[1] = next ? next[1] : -1;
+  r->work = seed ? (long)(seeded(1000u + (unsigned)n) % (SEED_WORK + 1)) : 0;
   rgn_end_write(r);
   rid[n] = id;
 }
@@ -173,6 +187,7 @@ static void stopper(void *unused) {
 static long step(void *rgn, long unused) {
   (void)unused;
   struct node *r = rgn;
+  for (long i = r->work; i > 0; --i) __asm__ volatile("");
   if (r->counter) {
     long v = r->toggle;
     r->toggle += WIDTH;
@@ -199,12 +214,8 @@ static void client(void *arg) {
   long mine[MAXITERS];
   for (int n = 0; n < NNODES; ++n)
     if (!(r[n] = cm_map(rid[n]))) fail("client cm_map");
-  if (seed) { /* this client's phase: a hash of (seed, k) */
-    unsigned x = (seed * 2654435761u) ^ ((unsigned)k * 40503u + 0x9E37u);
-    x ^= x >> 15;
-    x *= 2246822519u;
-    x ^= x >> 13;
-    unsigned long until = time_us() + x % (SEED_SPREAD_US + 1);
+  if (seed) { /* this client's phase */
+    unsigned long until = time_us() + seeded((unsigned)k) % (SEED_SPREAD_US + 1);
     while (time_us() < until) {
     }
   }
@@ -325,6 +336,9 @@ int main(int argc, char **argv) {
   if (first_client < 1) fail("client boards");
   if (runs < 1 || iters < 1 || runs * iters > MAXITERS) fail("runs x iterations");
   build();
+  if (seed) /* (the analysis names what a seed varies from this line) */
+    printf("cnet seed %u: client starts 0..%d us late, node steps 0..%d loop iterations longer\n", seed,
+           SEED_SPREAD_US, SEED_WORK);
   for (int w = 0; w < WIDTH; ++w) printf("cnet wire %d %d\n", w, entry[w]); /* (the analysis draws Figure 7-11) */
   for (int n = 0; n < NBAL; ++n) printf("cnet node %d %d %d %d\n", n, next_of[n][0], next_of[n][1], first_bal + n);
   for (int n = 0; n < NBAL; ++n)

@@ -726,6 +726,7 @@ AB_CM5_LABEL = {"data": "data", "static+oam": "static+oam", "static+oam+cm5": "s
                 "static+oam+onward": "static+oam, onward",
                 "static+oam+onward+cm5": "static+oam, onward, the CM-5's set-up"}
 ONWARD_LINE = re.compile(r"migrated computations sent onward from here: (\d+); onward steps lost here: (\d+)")
+SEED_VARIES = re.compile(r"^cnet seed \d+: client starts 0\.\.(\d+) us late, node steps 0\.\.(\d+) loop", re.M)
 NOISE_SE = 2.0  # a difference of two means inside this many standard errors of it is inside the noise
 CNET_STAGES = 6  # Bitonic[8]'s depth (cnet.c builds it; "cnet node" lines): a value's accesses are these + its counter's
 
@@ -742,14 +743,18 @@ def cnet_cm5_ab(rep, args, res):
     The round trip is TOS's own cheapest one (a two-word kernel message answered at once by the
     receiving kernel), as the CM-5's was its cheapest active message: nothing is scaled. A full
     network's cost depends on the clients' phases, so each method runs with several seeds (cnet's
-    SEED: each client's start delayed by up to a millisecond) and the means are compared."""
+    SEED: each client's start delayed by up to a millisecond, each node's step made a few loop
+    iterations longer, since a full network's cost turns on a step's cost to the cycle) and the
+    means are compared."""
     clients, seeds, runs, iters = SIZES[args.size]["cnet_cm5"]
     mode = "1994"
     got, setups, onward = {}, {k: [0, 0] for k in AB_CM5}, {k: [0, 0] for k in AB_CM5}
+    varied = None
     for method in AB_CM5:
         for sd in seeds:
             d = os.path.join(rep.out, "ab-cm5", "%s-%d" % (method, sd))
-            us, _con = _cnet_run(args, d, method, clients, mode, sd, (runs, iters))
+            us, con = _cnet_run(args, d, method, clients, mode, sd, (runs, iters))
+            varied = SEED_VARIES.search(con) or varied
             got[(method, sd)] = {c: v / 1000.0 for c, v in us.items()}
             setups[method] = [x + y for x, y in zip(setups[method], _kernel_lines(os.path.join(d, mode), SETUP_LINE))]
             onward[method] = [x + y for x, y in zip(onward[method], _kernel_lines(os.path.join(d, mode), ONWARD_LINE))]
@@ -787,15 +792,18 @@ def cnet_cm5_ab(rep, args, res):
         "With \"+onward\" ours does so too (cm_onward, kernel/region.c's RGN_CM_FWD): a balancer's step ends by "
         "sending the rest of the computation to the next node's home, and only the counter's home answers the "
         "client; without it the computation comes back to the client at each stage, and a set-up spins only the "
-        "client's board. A full network's cost depends on the clients' phases (each seed delays each client's start "
-        "by up to a millisecond), so every method ran with each seed. Returning to the client, the clients' kernels "
+        "client's board. A full network's cost depends on the clients' phases and on a step's cost to the cycle "
+        "(each seed but 0 starts the clients 0 to %s µs late and makes each node's step 0 to %s iterations of an "
+        "empty loop longer, wherever it runs), so every method ran with each seed. Returning to the client, the "
+        "clients' kernels "
         "counted %d set-ups, %.0f µs of spin each on average: %.2f of a migration's cost with one client (%.0f µs, "
         "STATIC's cost over seven), where the CM-5's minimum round trip, %.0f µs, is %.2f of its read miss (%.1f µs, "
         "Table 7.1), which its Figure 7-1 finds virtually identical to a tiny region's migration. Onward, the "
         "boards counted %d set-ups, %.0f µs each, and %d onward steps (%d lost); the onward runs' handlers (seed %d, "
         "every run of the clients): %s.\n\n%s\n\nThe spread over the seeds (least..most, and the standard error of "
         "the mean):\n\n%s\n"
-        % (MODE_LABEL[mode], len(seeds), clients, runs, iters, ", ".join(str(s) for s in seeds), n, per,
+        % (MODE_LABEL[mode], len(seeds), clients, runs, iters, ", ".join(str(s) for s in seeds),
+           varied.group(1) if varied else "?", varied.group(2) if varied else "?", n, per,
            per / one if one else float("nan"), one, SEED_CM5_ROUND_TRIP_US, SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US,
            SEED_CM5_READ_MISS_US, n_on, per_on, onward["static+oam+onward+cm5"][0], onward["static+oam+onward+cm5"][1],
            seeds[0], oam_sentence(oam_on), "\n".join(table), "\n".join(spread)))
