@@ -26,8 +26,8 @@ if(NOT TESTBED_SANITIZE)
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/snapshot_machine.py --ms 60000
             -- $<TARGET_FILE:testbed> --firmware-dir ${_fw} --set board.image=tos.elf
             --set board.filestore=tos-migration_stress_seed1.fs --set run.stop_ms=100000)
-  # (At 30 s. The whole run restored from 100 s ends with air two instructions short: README
-  # "Snapshots", what is not yet exact.)
+  # (At 30 s, within the plain tree's 100 s; README "Snapshots" names the points measured on whole
+  # runs and what is not yet exact.)
   add_test(NAME snapshot_of_migration_stress_dma_anywhere_restores_the_rest_of_its_run
     COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/snapshot_machine.py --ms 30000
             -- $<TARGET_FILE:testbed> --firmware-dir ${_fw} --set board.image=tos.elf
