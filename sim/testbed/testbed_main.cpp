@@ -508,10 +508,10 @@ bool run_to_first_prompt(const MachineSpec& spec, Machine& machine) {
     return false;
   }
   machine.pause_at_first_prompt();
-  if (spec.stop_time == sc_core::SC_ZERO_TIME) sc_core::sc_start();
-  else sc_core::sc_start(spec.stop_time - sc_core::sc_time_stamp());
-  if (sc_core::sc_get_status() != sc_core::SC_PAUSED || machine.script_begun() ||
-      (spec.stop_time != sc_core::SC_ZERO_TIME && sc_core::sc_time_stamp() >= spec.stop_time)) {
+  sc_core::sc_time end = spec.stop_time == sc_core::SC_ZERO_TIME ? sc_core::sc_max_time() : spec.stop_time;
+  if (end == sc_core::sc_max_time()) sc_core::sc_start();  // to the console's pause, or the run's end
+  else sc_core::sc_start(end - sc_core::sc_time_stamp());
+  if (sc_core::sc_get_status() != sc_core::SC_PAUSED || sc_core::sc_time_stamp() >= end) {
     std::cerr << "testbed: the run ended at " << sc_core::sc_time_stamp()
               << " before the session script's first prompt appeared: no snapshot written\n";
     return false;
