@@ -63,25 +63,34 @@ struct node { /* a region of 32 bytes: the seed's nodes are eight words */
   long pad[3];
 };
 
-static int method; /* TOS_CM_POLICY_DATA, _STATIC or _REPEAT */
-static int onward; /* "+onward": the computation goes on from node to node (cm_onward) */
-static int first_bal, first_client;
-/* the network, built by main before any thread runs */
-static int entry[WIDTH];
-static int next_of[NBAL][2];
-static int feeder[WIDTH]; /* the last-stage balancer of each output counter */
-static int nbal;
-static volatile rid_t rid[NNODES];
+/* What every thread reads at every step -- the network as built and the run's settings -- on a
+ * page of its own, written only before any client or balancer's step runs. A page of a process
+ * is shared by its threads on every board (one owner, read copies), so a write anywhere to a page
+ * this shares (tos_errno, when a step's cm_onward is refused; a client's values) would take every
+ * board's copy away in the middle of the network's traffic; the seed's SPMD program had such data
+ * in each processor's own memory. */
+static struct __attribute__((aligned(TOS_PAGE_SIZE))) { /* (the type's alignment makes it a page) */
+  int method; /* TOS_CM_POLICY_DATA, _STATIC or _REPEAT */
+  int onward; /* "+onward": the computation goes on from node to node (cm_onward) */
+  int first_bal, first_client;
+  unsigned seed;
+  /* the network, built by main before any thread runs (rid: by each balancer's thread, before
+   * its READY) */
+  int entry[WIDTH];
+  int next_of[NBAL][2];
+  int feeder[WIDTH]; /* the last-stage balancer of each output counter */
+  int nbal;
+  volatile rid_t rid[NNODES];
+} net;
 /* each client's values of the last run, copied here after it has said DONE (out of the time) */
 static long got[MAXCLIENTS][MAXITERS];
 static long misses[MAXCLIENTS]; /* each client board's misses so far, over the 32 nodes (counted there) */
 static int run_iters;
-static unsigned seed;
 #define SEED_SPREAD_US 1000
 #define SEED_WORK 4
 /* A pseudo-random number of (seed, k): a client's phase, a node's work. */
 static unsigned seeded(unsigned k) {
-  unsigned x = (seed * 2654435761u) ^ (k * 40503u + 0x9E37u);
+  unsigned x = (net.seed * 2654435761u) ^ (k * 40503u + 0x9E37u);
   x ^= x >> 15;
   x *= 2246822519u;
   x ^= x >> 13;
@@ -99,11 +108,11 @@ struct slot {
   int node, port; /* node -1: network input `port` */
 };
 static void connect(struct slot s, int n) {
-  if (s.node < 0) entry[s.port] = n;
-  else next_of[s.node][s.port] = n;
+  if (s.node < 0) net.entry[s.port] = n;
+  else net.next_of[s.node][s.port] = n;
 }
 static void balancer(struct slot a, struct slot b, struct slot *out) {
-  int n = nbal++;
+  int n = net.nbal++;
   connect(a, n);
   connect(b, n);
   out[0] = (struct slot){n, 0};
@@ -139,12 +148,12 @@ static void bitonic(const struct slot *x, int w, struct slot *out) {
 static void build(void) {
   struct slot in[WIDTH], out[WIDTH];
   for (int i = 0; i < WIDTH; ++i) in[i] = (struct slot){-1, i};
-  nbal = 0;
+  net.nbal = 0;
   bitonic(in, WIDTH, out);
-  if (nbal != NBAL) fail("the network's size");
+  if (net.nbal != NBAL) fail("the network's size");
   for (int j = 0; j < WIDTH; ++j) {
-    next_of[out[j].node][out[j].port] = NBAL + j;
-    feeder[j] = out[j].node;
+    net.next_of[out[j].node][out[j].port] = NBAL + j;
+    net.feeder[j] = out[j].node;
   }
 }
 
@@ -153,26 +162,26 @@ static void make(int n, long counter, long toggle, const int *next) {
   rid_t id = rgn_create(sizeof(struct node));
   if (!id) fail("rgn_create");
   struct node *r = rgn_map(id);
-  if (!r || rgn_policy(r, method) < 0 || rgn_start_write(r) < 0) fail("a node's region");
+  if (!r || rgn_policy(r, net.method) < 0 || rgn_start_write(r) < 0) fail("a node's region");
   r->counter = counter;
   r->toggle = toggle;
   r->next[0] = next ? next[0] : -1;
   r->next[1] = next ? next[1] : -1;
-  r->work = seed ? (long)(seeded(1000u + (unsigned)n) % (SEED_WORK + 1)) : 0;
+  r->work = net.seed ? (long)(seeded(1000u + (unsigned)n) % (SEED_WORK + 1)) : 0;
   rgn_end_write(r);
-  rid[n] = id;
+  net.rid[n] = id;
 }
 static void node_board(void *arg) {
   int n = (int)arg;
-  make(n, 0, 0, next_of[n]);
+  make(n, 0, 0, net.next_of[n]);
   for (int j = 0; j < WIDTH; ++j)
-    if (feeder[j] == n) make(NBAL + j, 1, j, NULL);
+    if (net.feeder[j] == n) make(NBAL + j, 1, j, NULL);
   if (send_block(READY + n, &n, sizeof n) < 0) fail("ready");
-  if (onward) { /* the onward steps start here: the nodes this balancer feeds are mapped on its board */
+  if (net.onward) { /* the onward steps start here: the nodes this balancer feeds are mapped on its board */
     int go;
     if (receive(GO + n, &go, sizeof go) != sizeof go) fail("go");
     for (int p = 0; p < 2; ++p)
-      if (!cm_map(rid[next_of[n][p]])) fail("a balancer's cm_map");
+      if (!cm_map(net.rid[net.next_of[n][p]])) fail("a balancer's cm_map");
     if (send_block(MAPPED + n, &n, sizeof n) < 0) fail("mapped");
   }
   cm_serve(); /* until cm_serve_stop on this board */
@@ -204,7 +213,7 @@ static long step(void *rgn, long unused) {
 static long walk(void *rgn, long n) {
   long x = step(rgn, 0);
   if (n >= NBAL) return x;
-  if (x >= 0 && x < NNODES && cm_onward(rid[x], TOS_CM_WRITE, walk, x) == 0) return 0; /* (dropped) */
+  if (x >= 0 && x < NNODES && cm_onward(net.rid[x], TOS_CM_WRITE, walk, x) == 0) return 0; /* (dropped) */
   return -1 - x;
 }
 
@@ -213,22 +222,22 @@ static void client(void *arg) {
   void *r[NNODES];
   long mine[MAXITERS];
   for (int n = 0; n < NNODES; ++n)
-    if (!(r[n] = cm_map(rid[n]))) fail("client cm_map");
-  if (seed) { /* this client's phase */
+    if (!(r[n] = cm_map(net.rid[n]))) fail("client cm_map");
+  if (net.seed) { /* this client's phase */
     unsigned long until = time_us() + seeded((unsigned)k) % (SEED_SPREAD_US + 1);
     while (time_us() < until) {
     }
   }
   for (int i = 0; i < run_iters; ++i) {
-    long n = entry[k % WIDTH], v = -1;
+    long n = net.entry[k % WIDTH], v = -1;
     for (int hops = 0; hops <= NBAL / 4 && v < 0; ++hops) {
       if (n < 0 || n >= NNODES) fail("a wire to no node");
       long x;
-      if (method == TOS_CM_POLICY_DATA) {
+      if (net.method == TOS_CM_POLICY_DATA) {
         if (rgn_start_write(r[n]) < 0) fail("rgn_start_write");
         x = step(r[n], 0);
         rgn_end_write(r[n]);
-      } else if (onward) {
+      } else if (net.onward) {
         int how;
         x = cm_call_how(r[n], TOS_CM_WRITE, walk, n, &how);
         if (how < 0) fail("cm_call");
@@ -264,12 +273,12 @@ static void driver(void *unused) {
   long boards = tos_info(TOS_INFO_BOARDS), base = 0, before[MAXCLIENTS] = {0};
   for (const char *s = clients_arg; *s;) {
     int c = atoi(s);
-    if (c < 1 || c > MAXCLIENTS || first_client + c > boards) fail("clients past the machine");
+    if (c < 1 || c > MAXCLIENTS || net.first_client + c > boards) fail("clients past the machine");
     for (int i = 0; i <= runs; ++i) { /* run 0 (not timed): see the head of the file */
       run_iters = i ? i * iters : iters;
       unsigned long t0 = time_us();
       for (int k = 0; k < c; ++k)
-        if (!create(100 + k, 8, first_client + k, client, (void *)k)) fail("create a client");
+        if (!create(100 + k, 8, net.first_client + k, client, (void *)k)) fail("create a client");
       for (int k = 0; k < c; ++k) {
         int who;
         if (receive(DONE + k, &who, sizeof who) != sizeof who) fail("done");
@@ -295,15 +304,15 @@ static void driver(void *unused) {
           seen[v] = 1;
         }
       base += total;
-      if (i) printf("cnet %s %d %d %ld\n", cm_policy_name(method), c, run_iters, us);
-      if (i) printf("cnet misses %s %d %d %ld\n", cm_policy_name(method), c, run_iters, missed);
-      printf("cnet check %s %d %d ok\n", cm_policy_name(method), c, run_iters);
+      if (i) printf("cnet %s %d %d %ld\n", cm_policy_name(net.method), c, run_iters, us);
+      if (i) printf("cnet misses %s %d %d %ld\n", cm_policy_name(net.method), c, run_iters, missed);
+      printf("cnet check %s %d %d ok\n", cm_policy_name(net.method), c, run_iters);
     }
     while (*s && *s != ',') ++s;
     if (*s == ',') ++s;
   }
   for (int n = 0; n < NBAL; ++n) /* one per balancer board: its server (the counters' too) ends */
-    if (!create(200 + n, 4, first_bal + n, stopper, NULL)) fail("create a stopper");
+    if (!create(200 + n, 4, net.first_bal + n, stopper, NULL)) fail("create a stopper");
   if (wait() != 0) fail("a stopper");
   exit(0);
 }
@@ -319,37 +328,38 @@ int main(int argc, char **argv) {
   name[sizeof name - 1] = 0;
   char *on = strstr(name, "+onward");
   if (on) { /* (the rest is the library's policy name) */
-    onward = 1;
+    net.onward = 1;
     memmove(on, on + 7, strlen(on + 7) + 1);
   }
-  method = cm_policy_named(name);
-  first_bal = atoi(argv[2]);
-  first_client = atoi(argv[3]);
+  net.method = cm_policy_named(name);
+  net.first_bal = atoi(argv[2]);
+  net.first_client = atoi(argv[3]);
   clients_arg = argv[4];
   runs = atoi(argv[5]);
   iters = atoi(argv[6]);
-  seed = argc > 7 ? (unsigned)atoi(argv[7]) : 0;
+  net.seed = argc > 7 ? (unsigned)atoi(argv[7]) : 0;
   long boards = tos_info(TOS_INFO_BOARDS);
-  if (method < 0 || method == TOS_CM_POLICY_RPC || (onward && method == TOS_CM_POLICY_DATA))
+  if (net.method < 0 || net.method == TOS_CM_POLICY_RPC || (net.onward && net.method == TOS_CM_POLICY_DATA))
     fail("method (data, static or repeat; +onward with static or repeat)");
-  if (first_bal < 1 || first_bal + NBAL > boards) fail("balancer boards past the machine");
-  if (first_client < 1) fail("client boards");
+  if (net.first_bal < 1 || net.first_bal + NBAL > boards) fail("balancer boards past the machine");
+  if (net.first_client < 1) fail("client boards");
   if (runs < 1 || iters < 1 || runs * iters > MAXITERS) fail("runs x iterations");
   build();
-  if (seed) /* (the analysis names what a seed varies from this line) */
-    printf("cnet seed %u: client starts 0..%d us late, node steps 0..%d loop iterations longer\n", seed,
+  if (net.seed) /* (the analysis names what a seed varies from this line) */
+    printf("cnet seed %u: client starts 0..%d us late, node steps 0..%d loop iterations longer\n", net.seed,
            SEED_SPREAD_US, SEED_WORK);
-  for (int w = 0; w < WIDTH; ++w) printf("cnet wire %d %d\n", w, entry[w]); /* (the analysis draws Figure 7-11) */
-  for (int n = 0; n < NBAL; ++n) printf("cnet node %d %d %d %d\n", n, next_of[n][0], next_of[n][1], first_bal + n);
+  for (int w = 0; w < WIDTH; ++w) printf("cnet wire %d %d\n", w, net.entry[w]); /* (the analysis draws Figure 7-11) */
   for (int n = 0; n < NBAL; ++n)
-    if (!create(n, 4, first_bal + n, node_board, (void *)n)) fail("create a balancer's thread");
+    printf("cnet node %d %d %d %d\n", n, net.next_of[n][0], net.next_of[n][1], net.first_bal + n);
+  for (int n = 0; n < NBAL; ++n)
+    if (!create(n, 4, net.first_bal + n, node_board, (void *)n)) fail("create a balancer's thread");
   for (int n = 0; n < NBAL; ++n) {
     int who;
     if (receive(READY + n, &who, sizeof who) != sizeof who) fail("ready");
   }
-  for (int n = 0; onward && n < NBAL; ++n)
+  for (int n = 0; net.onward && n < NBAL; ++n)
     if (send_block(GO + n, &n, sizeof n) < 0) fail("go");
-  for (int n = 0; onward && n < NBAL; ++n) {
+  for (int n = 0; net.onward && n < NBAL; ++n) {
     int who;
     if (receive(MAPPED + n, &who, sizeof who) != sizeof who) fail("mapped");
   }
