@@ -97,12 +97,13 @@ static long f_insert(void *rgn, long key) {
   return INS_NEW;
 }
 
-/* ---- each board's mapped regions (a page-aligned row per board: only its threads write it) ---- */
-static struct bmap {
+/* ---- each board's mapped regions (a row of whole pages per board: only its threads write it) ---- */
+/* (The type's alignment, not the array's, makes each row whole pages: sizeof rounds up to it.) */
+static struct __attribute__((aligned(TOS_PAGE_SIZE))) bmap {
   uint32_t rid[MAPSLOTS];
   void *addr[MAPSLOTS];
   int n;
-} maps[TOS_MAX_BOARDS] __attribute__((aligned(1024)));
+} maps[TOS_MAX_BOARDS];
 
 static void *node_at(uint32_t rid) {
   struct bmap *m = &maps[tos_info(TOS_INFO_BOARD)];
@@ -255,12 +256,12 @@ static int insert(int32_t key) {
 
 /* ---- the clients ---- */
 #define NSAMPLE 240
-static struct perb { /* a page per board: only its worker writes it */
+static struct __attribute__((aligned(TOS_PAGE_SIZE))) perb { /* a page per board: only its worker writes it */
   long news;                /* keys inserted that were not there */
   int ns;                   /* inserts of the last run */
   unsigned long us;         /* its loop's time in the last run */
   int32_t sample[NSAMPLE];  /* the last keys it inserted */
-} perb[TOS_MAX_BOARDS] __attribute__((aligned(1024)));
+} perb[TOS_MAX_BOARDS];
 
 static void worker(void *arg) {
   int b = (int)arg;
