@@ -2,10 +2,12 @@
  * run from the process's home board (earth in the experiments); every number is the simulated
  * machine's clock (time_us) around traversals that really run.
  *
- *   cnet METHOD FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS [SEED]
+ *   cnet METHOD FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS [SEED [WIDTH]]
  *
  * The 8x8 bitonic counting network of Aspnes, Herlihy and Shavit (Bitonic[8]: two Bitonic[4]
- * and a Merger[8]; six stages of four balancers, 24 in all) is built here, one balancer per
+ * and a Merger[8]; six stages of four balancers, 24 in all) is built here (WIDTH 4: the 4x4
+ * network, Bitonic[4], three stages of two balancers and four counters, which the seed ran to
+ * see how far its protocol scales: 7.3.1; below, 8 stands for WIDTH), one balancer per
  * board: balancer n is a region homed on board FIRST_BALANCER + n (a thread created there makes
  * it, so the region is homed where it runs), holding its toggle and its two output wires (the
  * next balancer, or one of the eight output counters). Output counter j is a region homed on the
@@ -44,16 +46,19 @@
 #include <tos/region.h>
 #include <tos/tos.h>
 
-#define WIDTH 8
-#define NBAL 24
-#define NNODES (NBAL + WIDTH) /* balancers 0..23, then the output counters */
+/* Bitonic[8], the seed's network, or Bitonic[4] (WIDTH 4: a quarter of it, three stages of two
+ * balancers), which the seed ran to test scalability (7.3.1); arrays and channels are sized for
+ * the larger */
+#define MAXWIDTH 8
+#define MAXBAL 24                     /* Bitonic[8]'s balancers */
+#define MAXNODES (MAXBAL + MAXWIDTH) /* balancers 0..nbal-1, then the output counters */
 #define MAXCLIENTS 32
 #define MAXITERS 512
 /* channels are occam's, one sender and one receiver each */
 #define READY 1                /* + n: balancer n's thread -> main: its regions exist */
-#define DONE (READY + NBAL)    /* + k: client k -> the driver: it has its values */
+#define DONE (READY + MAXBAL)   /* + k: client k -> the driver: it has its values */
 #define GO (DONE + MAXCLIENTS) /* + n: main -> balancer n's thread: every node exists (+onward) */
-#define MAPPED (GO + NBAL)     /* + n: balancer n's thread -> main: it has mapped the nodes it feeds */
+#define MAPPED (GO + MAXBAL)    /* + n: balancer n's thread -> main: it has mapped the nodes it feeds */
 
 struct node { /* a region of 32 bytes: the seed's nodes are eight words */
   long counter;  /* 1: an output counter */
@@ -76,11 +81,12 @@ static struct __attribute__((aligned(TOS_PAGE_SIZE))) { /* (the type's alignment
   unsigned seed;
   /* the network, built by main before any thread runs (rid: by each balancer's thread, before
    * its READY) */
-  int entry[WIDTH];
-  int next_of[NBAL][2];
-  int feeder[WIDTH]; /* the last-stage balancer of each output counter */
-  int nbal;
-  volatile rid_t rid[NNODES];
+  int width, stages; /* the network's inputs (8 or 4) and depth */
+  int entry[MAXWIDTH];
+  int next_of[MAXBAL][2];
+  int feeder[MAXWIDTH]; /* the last-stage balancer of each output counter */
+  int nbal;             /* balancers (once built): node nbal + j is output counter j */
+  volatile rid_t rid[MAXNODES];
 } net;
 /* each client's values of the last run, copied here after it has said DONE (out of the time) */
 static long got[MAXCLIENTS][MAXITERS];
@@ -124,7 +130,7 @@ static void merger(const struct slot *x, int w, struct slot *out) {
     return;
   }
   int k = w / 2;
-  struct slot in1[WIDTH / 2] = {{0, 0}}, in2[WIDTH / 2] = {{0, 0}}, m1[WIDTH / 2], m2[WIDTH / 2];
+  struct slot in1[MAXWIDTH / 2] = {{0, 0}}, in2[MAXWIDTH / 2] = {{0, 0}}, m1[MAXWIDTH / 2], m2[MAXWIDTH / 2];
   for (int i = 0; i < k / 2; ++i) { /* evens of the first half with odds of the second, and vice versa */
     in1[i] = x[2 * i];
     in1[k / 2 + i] = x[k + 2 * i + 1];
@@ -140,19 +146,21 @@ static void bitonic(const struct slot *x, int w, struct slot *out) {
     merger(x, 2, out);
     return;
   }
-  struct slot y[WIDTH];
+  struct slot y[MAXWIDTH];
   bitonic(x, w / 2, y);
   bitonic(x + w / 2, w / 2, y + w / 2);
   merger(y, w, out);
 }
 static void build(void) {
-  struct slot in[WIDTH], out[WIDTH];
-  for (int i = 0; i < WIDTH; ++i) in[i] = (struct slot){-1, i};
+  struct slot in[MAXWIDTH], out[MAXWIDTH];
+  int lg = net.width == 8 ? 3 : 2;
+  net.stages = lg * (lg + 1) / 2; /* Bitonic[2^k]'s depth: k(k+1)/2 stages of 2^(k-1) balancers */
+  for (int i = 0; i < net.width; ++i) in[i] = (struct slot){-1, i};
   net.nbal = 0;
-  bitonic(in, WIDTH, out);
-  if (net.nbal != NBAL) fail("the network's size");
-  for (int j = 0; j < WIDTH; ++j) {
-    net.next_of[out[j].node][out[j].port] = NBAL + j;
+  bitonic(in, net.width, out);
+  if (net.nbal != net.stages * net.width / 2) fail("the network's size");
+  for (int j = 0; j < net.width; ++j) {
+    net.next_of[out[j].node][out[j].port] = net.nbal + j;
     net.feeder[j] = out[j].node;
   }
 }
@@ -174,8 +182,8 @@ static void make(int n, long counter, long toggle, const int *next) {
 static void node_board(void *arg) {
   int n = (int)arg;
   make(n, 0, 0, net.next_of[n]);
-  for (int j = 0; j < WIDTH; ++j)
-    if (net.feeder[j] == n) make(NBAL + j, 1, j, NULL);
+  for (int j = 0; j < net.width; ++j)
+    if (net.feeder[j] == n) make(net.nbal + j, 1, j, NULL);
   if (send_block(READY + n, &n, sizeof n) < 0) fail("ready");
   if (net.onward) { /* the onward steps start here: the nodes this balancer feeds are mapped on its board */
     int go;
@@ -199,7 +207,7 @@ static long step(void *rgn, long unused) {
   for (long i = r->work; i > 0; --i) __asm__ volatile("");
   if (r->counter) {
     long v = r->toggle;
-    r->toggle += WIDTH;
+    r->toggle += net.width;
     return v;
   }
   long t = r->toggle;
@@ -212,16 +220,17 @@ static long step(void *rgn, long unused) {
  * board), where the client goes on itself. */
 static long walk(void *rgn, long n) {
   long x = step(rgn, 0);
-  if (n >= NBAL) return x;
-  if (x >= 0 && x < NNODES && cm_onward(net.rid[x], TOS_CM_WRITE, walk, x) == 0) return 0; /* (dropped) */
+  if (n >= net.nbal) return x;
+  if (x >= 0 && x < net.nbal + net.width && cm_onward(net.rid[x], TOS_CM_WRITE, walk, x) == 0) return 0; /* (dropped) */
   return -1 - x;
 }
 
 static void client(void *arg) {
   int k = (int)arg;
-  void *r[NNODES];
+  int nodes = net.nbal + net.width;
+  void *r[MAXNODES];
   long mine[MAXITERS];
-  for (int n = 0; n < NNODES; ++n)
+  for (int n = 0; n < nodes; ++n)
     if (!(r[n] = cm_map(net.rid[n]))) fail("client cm_map");
   if (net.seed) { /* this client's phase */
     unsigned long until = time_us() + seeded((unsigned)k) % (SEED_SPREAD_US + 1);
@@ -229,9 +238,9 @@ static void client(void *arg) {
     }
   }
   for (int i = 0; i < run_iters; ++i) {
-    long n = net.entry[k % WIDTH], v = -1;
-    for (int hops = 0; hops <= NBAL / 4 && v < 0; ++hops) {
-      if (n < 0 || n >= NNODES) fail("a wire to no node");
+    long n = net.entry[k % net.width], v = -1;
+    for (int hops = 0; hops <= net.stages && v < 0; ++hops) {
+      if (n < 0 || n >= nodes) fail("a wire to no node");
       long x;
       if (net.method == TOS_CM_POLICY_DATA) {
         if (rgn_start_write(r[n]) < 0) fail("rgn_start_write");
@@ -249,7 +258,7 @@ static void client(void *arg) {
         x = cm_call_how(r[n], TOS_CM_WRITE, step, 0, &how);
         if (how < 0) fail("cm_call");
       }
-      if (n >= NBAL) v = x;
+      if (n >= net.nbal) v = x;
       else n = x;
     }
     if (v < 0) fail("a path longer than the network");
@@ -258,7 +267,7 @@ static void client(void *arg) {
   if (send_block(DONE + k, &k, sizeof k) < 0) fail("done");
   memcpy(got[k], mine, sizeof(long) * (unsigned)run_iters);
   long m = 0;
-  for (int n = 0; n < NNODES; ++n) m += rgn_count(r[n], TOS_CM_COUNT_MISS);
+  for (int n = 0; n < nodes; ++n) m += rgn_count(r[n], TOS_CM_COUNT_MISS);
   misses[k] = m;
   exit(0);
 }
@@ -311,7 +320,7 @@ static void driver(void *unused) {
     while (*s && *s != ',') ++s;
     if (*s == ',') ++s;
   }
-  for (int n = 0; n < NBAL; ++n) /* one per balancer board: its server (the counters' too) ends */
+  for (int n = 0; n < net.nbal; ++n) /* one per balancer board: its server (the counters' too) ends */
     if (!create(200 + n, 4, net.first_bal + n, stopper, NULL)) fail("create a stopper");
   if (wait() != 0) fail("a stopper");
   exit(0);
@@ -320,7 +329,7 @@ static void driver(void *unused) {
 int main(int argc, char **argv) {
   if (argc < 7) {
     printf("usage: cnet data|static|repeat[+oam][+onward][+cm5] FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS "
-           "[SEED]\n");
+           "[SEED [WIDTH]]\n");
     return 2;
   }
   char name[32];
@@ -338,28 +347,30 @@ int main(int argc, char **argv) {
   runs = atoi(argv[5]);
   iters = atoi(argv[6]);
   net.seed = argc > 7 ? (unsigned)atoi(argv[7]) : 0;
+  net.width = argc > 8 ? atoi(argv[8]) : MAXWIDTH;
+  if (net.width != 8 && net.width != 4) fail("WIDTH (8 or 4)");
+  build();
   long boards = tos_info(TOS_INFO_BOARDS);
   if (net.method < 0 || net.method == TOS_CM_POLICY_RPC || (net.onward && net.method == TOS_CM_POLICY_DATA))
     fail("method (data, static or repeat; +onward with static or repeat)");
-  if (net.first_bal < 1 || net.first_bal + NBAL > boards) fail("balancer boards past the machine");
+  if (net.first_bal < 1 || net.first_bal + net.nbal > boards) fail("balancer boards past the machine");
   if (net.first_client < 1) fail("client boards");
   if (runs < 1 || iters < 1 || runs * iters > MAXITERS) fail("runs x iterations");
-  build();
   if (net.seed) /* (the analysis names what a seed varies from this line) */
     printf("cnet seed %u: client starts 0..%d us late, node steps 0..%d loop iterations longer\n", net.seed,
            SEED_SPREAD_US, SEED_WORK);
-  for (int w = 0; w < WIDTH; ++w) printf("cnet wire %d %d\n", w, net.entry[w]); /* (the analysis draws Figure 7-11) */
-  for (int n = 0; n < NBAL; ++n)
+  for (int w = 0; w < net.width; ++w) printf("cnet wire %d %d\n", w, net.entry[w]); /* (the analysis draws Figure 7-11) */
+  for (int n = 0; n < net.nbal; ++n)
     printf("cnet node %d %d %d %d\n", n, net.next_of[n][0], net.next_of[n][1], net.first_bal + n);
-  for (int n = 0; n < NBAL; ++n)
+  for (int n = 0; n < net.nbal; ++n)
     if (!create(n, 4, net.first_bal + n, node_board, (void *)n)) fail("create a balancer's thread");
-  for (int n = 0; n < NBAL; ++n) {
+  for (int n = 0; n < net.nbal; ++n) {
     int who;
     if (receive(READY + n, &who, sizeof who) != sizeof who) fail("ready");
   }
-  for (int n = 0; net.onward && n < NBAL; ++n)
+  for (int n = 0; net.onward && n < net.nbal; ++n)
     if (send_block(GO + n, &n, sizeof n) < 0) fail("go");
-  for (int n = 0; net.onward && n < NBAL; ++n) {
+  for (int n = 0; net.onward && n < net.nbal; ++n) {
     int who;
     if (receive(MAPPED + n, &who, sizeof who) != sizeof who) fail("mapped");
   }

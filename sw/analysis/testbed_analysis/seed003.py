@@ -664,15 +664,16 @@ def _network_figure(rep, con):
 
 
 
-def _cnet_breakeven(mode, machine, c, d, so, dm):
+def _cnet_breakeven(mode, machine, c, d, so, dm, acc=7, what=""):
     """Why computation migration does or does not win with c clients, from the run's own counts:
-    a client's value costs data migration d[1] (seven hits, one client) plus its misses, each at
+    a client's value costs data migration d[1] (acc hits, one client: seven on the 8x8 network,
+    four on the 4x4) plus its misses, each at
     the cost the run shows; STATIC as optimistic active messages pays a migration per access. The
     seed's machine for comparison: its write miss with one invalidation over its read miss
     (Table 7.1), the read miss being what its Figure 7-1 finds virtually identical to a tiny
     region's migration."""
     m = dm.get(c, 0.0)
-    hop = so[c] / 7.0
+    hop = so[c] / float(acc)
     per_miss = (d[c] - d[1]) / m if m > 0 else float("nan")
     ratio, need = per_miss / hop, (so[c] - d[1]) / (m * hop) if m > 0 else float("nan")
     col = 0 if machine == "CM-5" else 1
@@ -681,11 +682,12 @@ def _cnet_breakeven(mode, machine, c, d, so, dm):
     # way its Table 7.1 points at this client count, whatever our machine's costs are.
     hit, miss, mig = (SEED_T71["read_hit"][col] + SEED_T71["end_read"][col], SEED_T71["write_inv1"][col],
                       SEED_T71["read_miss"][col])
-    seed_d, seed_c = 7 * hit + m * miss, 7 * mig
-    seed_need = (seed_c - 7 * hit) / miss
-    return ("%s, why %d clients stand where they do: under data migration a client misses on %.2f of a value's "
-            "seven accesses (its board's count); each miss adds %.2f ms to the one-client cost (%.1f ms a value), "
-            "%.2f migrations as an optimistic active message (%.2f ms each: STATIC's %.1f ms over seven). Computation "
+    seed_d, seed_c = acc * hit + m * miss, acc * mig
+    seed_need = (seed_c - acc * hit) / miss
+    words = {7: "seven", 4: "four"}[acc]
+    return ("%s%s, why %d clients stand where they do: under data migration a client misses on %.2f of a value's "
+            "%s accesses (its board's count); each miss adds %.2f ms to the one-client cost (%.1f ms a value), "
+            "%.2f migrations as an optimistic active message (%.2f ms each: STATIC's %.1f ms over %s). Computation "
             "migration wins once a miss costs more than %.2f migrations. On %s the seed's write miss with one "
             "invalidation costs %.2f of its read miss (Table 7.1: %.1f against %.1f µs), the read miss that its "
             "Figure 7-1 finds virtually identical to a tiny region's migration. Priced with the seed's own latencies "
@@ -693,7 +695,8 @@ def _cnet_breakeven(mode, machine, c, d, so, dm):
             "with one invalidation; a migration its read miss), a value with these %.2f misses costs %.1f µs under "
             "data migration and %.1f µs migrated: the seed's own figures put %s ahead at %d clients, and put "
             "computation migration ahead only from %.2f misses per value.\n"
-            % (MODE_LABEL[mode], c, m, per_miss / 1000, d[1] / 1000, ratio, hop / 1000, so[c] / 1000, need, machine,
+            % (MODE_LABEL[mode], what, c, m, words, per_miss / 1000, d[1] / 1000, ratio, hop / 1000, so[c] / 1000, words,
+               need, machine,
                seed_ratio, SEED_T71["write_inv1"][col], SEED_T71["read_miss"][col], hit, m, seed_d, seed_c,
                "data migration" if seed_d < seed_c else "computation migration", c, seed_need))
 
@@ -706,14 +709,18 @@ SEED_CM5_ROUND_TRIP_US, SEED_CM5_READ_MISS_US = 12.0, SEED_T71["read_miss"][0]
 CNET_FIRST_BALANCER, CNET_FIRST_CLIENT = 2, 26  # balancer n on board 2 + n, client k on board 26 + k
 
 
-def _cnet_run(args, d, method, clients, mode, seed=None, runs_iters=None):
+def _cnet_run(args, d, method, clients, mode, seed=None, runs_iters=None, width=8):
     """One cnet run on the full machine of this size (its results under d/mode): {clients: µs per
     iteration, the slope over the runs}, and earth's console. seed None: cnet's line without one;
-    runs_iters: (runs, iterations) other than the size's."""
+    runs_iters: (runs, iterations) other than the size's; width 4: the 4x4 network."""
     boards, _c, runs, iters, _m = SIZES[args.size]["cnet"]
     runs, iters = runs_iters or (runs, iters)
     line = "earth cnet %s %d %d %s %d %d" % (method, CNET_FIRST_BALANCER, CNET_FIRST_CLIENT, clients, runs, iters)
-    con = _run(args, "seed003-cnet", line + ("" if seed is None else " %d" % seed) + "\n", mode, d, program="cnet",
+    if width != 8:
+        line += " %d %d" % (seed or 0, width)
+    elif seed is not None:
+        line += " %d" % seed
+    con = _run(args, "seed003-cnet", line + "\n", mode, d, program="cnet",
                config=paths.config("boards-%d.toml" % boards), boards=boards)
     pts = {}
     for m in re.finditer(r"^cnet \w+ (\d+) (\d+) (\d+)$", con, re.M):
@@ -729,6 +736,32 @@ ONWARD_LINE = re.compile(r"migrated computations sent onward from here: (\d+); o
 SEED_VARIES = re.compile(r"^cnet seed \d+: client starts 0\.\.(\d+) us late, node steps 0\.\.(\d+) loop", re.M)
 NOISE_SE = 2.0  # a difference of two means inside this many standard errors of it is inside the noise
 CNET_STAGES = 6  # Bitonic[8]'s depth (cnet.c builds it; "cnet node" lines): a value's accesses are these + its counter's
+
+
+def _cnet_seeded(rep, args, sub, methods, width):
+    """Each method with each of the A/B's seeds (cnet's SEED), 1994 NI, under rep.out/sub: the
+    client counts, the means over the seeds (ms a value), their least and most, the standard error
+    of each mean, the kernels' set-up and onward counts by method, and cnet's line naming what a seed
+    varies."""
+    clients, seeds, runs, iters = SIZES[args.size]["cnet_cm5"]
+    got, setups, onward = {}, {k: [0, 0] for k in methods}, {k: [0, 0] for k in methods}
+    varied = None
+    for method in methods:
+        for sd in seeds:
+            d = os.path.join(rep.out, sub, "%s-%d" % (method, sd))
+            us, con = _cnet_run(args, d, method, clients, "1994", sd, (runs, iters), width)
+            varied = SEED_VARIES.search(con) or varied
+            got[(method, sd)] = {c: v / 1000.0 for c, v in us.items()}
+            setups[method] = [x + y for x, y in zip(setups[method], _kernel_lines(os.path.join(d, "1994"), SETUP_LINE))]
+            onward[method] = [x + y for x, y in zip(onward[method], _kernel_lines(os.path.join(d, "1994"), ONWARD_LINE))]
+    cl = sorted(got[(methods[0], seeds[0])])
+    mean = {(k, c): sum(got[(k, sd)][c] for sd in seeds) / len(seeds) for k in methods for c in cl}
+    span = {(k, c): (min(got[(k, sd)][c] for sd in seeds), max(got[(k, sd)][c] for sd in seeds)) for k in methods
+            for c in cl}
+    # the standard error of each mean (the seeds' sample standard deviation over the root of their number)
+    sem = {(k, c): (sum((got[(k, sd)][c] - mean[(k, c)]) ** 2 for sd in seeds) / (len(seeds) - 1)) ** 0.5 /
+           len(seeds) ** 0.5 if len(seeds) > 1 else float("nan") for k in methods for c in cl}
+    return cl, mean, span, sem, setups, onward, varied
 
 
 def cnet_cm5_ab(rep, args, res):
@@ -748,23 +781,7 @@ def cnet_cm5_ab(rep, args, res):
     means are compared."""
     clients, seeds, runs, iters = SIZES[args.size]["cnet_cm5"]
     mode = "1994"
-    got, setups, onward = {}, {k: [0, 0] for k in AB_CM5}, {k: [0, 0] for k in AB_CM5}
-    varied = None
-    for method in AB_CM5:
-        for sd in seeds:
-            d = os.path.join(rep.out, "ab-cm5", "%s-%d" % (method, sd))
-            us, con = _cnet_run(args, d, method, clients, mode, sd, (runs, iters))
-            varied = SEED_VARIES.search(con) or varied
-            got[(method, sd)] = {c: v / 1000.0 for c, v in us.items()}
-            setups[method] = [x + y for x, y in zip(setups[method], _kernel_lines(os.path.join(d, mode), SETUP_LINE))]
-            onward[method] = [x + y for x, y in zip(onward[method], _kernel_lines(os.path.join(d, mode), ONWARD_LINE))]
-    cl = sorted(got[(AB_CM5[0], seeds[0])])
-    mean = {(k, c): sum(got[(k, sd)][c] for sd in seeds) / len(seeds) for k in AB_CM5 for c in cl}
-    span = {(k, c): (min(got[(k, sd)][c] for sd in seeds), max(got[(k, sd)][c] for sd in seeds)) for k in AB_CM5
-            for c in cl}
-    # the standard error of each mean (the seeds' sample standard deviation over the root of their number)
-    sem = {(k, c): (sum((got[(k, sd)][c] - mean[(k, c)]) ** 2 for sd in seeds) / (len(seeds) - 1)) ** 0.5 /
-           len(seeds) ** 0.5 if len(seeds) > 1 else float("nan") for k in AB_CM5 for c in cl}
+    cl, mean, span, sem, setups, onward, varied = _cnet_seeded(rep, args, "ab-cm5", AB_CM5, 8)
     so1 = res[(mode, "static+oam")]
     one = so1.get(1, so1[min(so1)]) / 7.0 if so1 else float("nan")  # µs: a lone client's migration
     n, spun = setups["static+oam+cm5"]
@@ -869,6 +886,91 @@ def cnet_cm5_ab(rep, args, res):
                   "STATIC as optimistic active messages going onward with the set-up round trips %.1f ms per "
                   "iteration, data migration %.1f ms, the means over %d seeds (the seed's Figure 7-13: computation "
                   "migration ahead for two to sixteen)" % (oncm5[lo], dat[lo], len(seeds)))
+    return cl, mean, sem
+
+
+SMALL = ("data", "static+oam")  # the seed's Alewife run of the 4x4 network: data against STATIC
+AB_SMALL = ("data", "static+oam+onward", "static+oam+onward+cm5")
+
+
+def _gap(mean, sem, a, b, c):
+    """b's mean over a's at c clients (ms a value) and that difference in its standard errors."""
+    se = (sem[(a, c)] ** 2 + sem[(b, c)] ** 2) ** 0.5
+    return mean[(b, c)] - mean[(a, c)], (mean[(b, c)] - mean[(a, c)]) / se if se > 0 else float("nan")
+
+
+def cnet_small(rep, args, ab8):
+    """The 4x4 network (Bitonic[4], cnet's WIDTH 4: three stages of two balancers, four counters),
+    which the seed ran on Alewife to see how far its protocol scales (7.3.1), on the same boards:
+    the seed's sweep with DMA-anywhere, and the CM-5 A/B's methods with the 1994 NI, where 32
+    clients fill this network (each balancer sees half of the values instead of a quarter)."""
+    _b, clients, runs, iters, _m = SIZES[args.size]["cnet"]
+    ncl = [int(c) for c in clients.split(",")]
+    mode, res, miss, want = "dma-anywhere", {}, {}, (runs + 1) * len(ncl)
+    for method in SMALL:
+        us, con = _cnet_run(args, os.path.join(rep.out, "small", method), method, clients, mode, width=4)
+        res[method] = us
+        pts = {}
+        for m in re.finditer(r"^cnet misses \w+ (\d+) (\d+) (\d+)$", con, re.M):
+            pts.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
+        miss[method] = {c: _slope(v)["slope"] / c for c, v in pts.items()}
+        ok = len(re.findall(r"^cnet check \w+ \d+ \d+ ok$", con, re.M))
+        rep.check("every count once (4x4, %s, %s)" % (mode, method), ok == want,
+                  "%d of %d runs handed out exactly the next c x iterations integers, each once" % (ok, want))
+    d, so = res["data"], res["static+oam"]
+    table = ["| clients | data | static+oam | data: misses per value |", "|---|---|---|---|"]
+    for c in ncl:
+        table.append("| %d | %.1f | %.1f | %.2f |" % (c, d[c] / 1000, so[c] / 1000, miss["data"].get(c, float("nan"))))
+    many = [c for c in ncl if c >= 2]
+    behind = [c for c in many if so[c] >= d[c]]
+    rep.parts.append(
+        "**The 4x4 network** (Bitonic[4]: three stages of two balancers and four output counters, a value four accesses; "
+        "`cnet METHOD 2 26 %s %d %d 0 4`, balancers on boards 2 to 7, the clients where the 8x8 network's were). The "
+        "seed ran it on Alewife to see how far its protocol scales (7.3.1: \"dynamic computation migration outperforms "
+        "pure data migration for two to thirty-two processors\"). %s, ms per iteration:\n\n%s\n\nSTATIC as optimistic "
+        "active messages is behind data migration with %s client(s) (of %s).\n"
+        % (clients, runs, iters, MODE_LABEL[mode], "\n".join(table),
+           ", ".join(str(c) for c in behind) if behind else "no", ", ".join(str(c) for c in many)))
+    if 2 in ncl and ncl[-1] >= 32:  # (the seed's range: a reduced run's few short runs are not its measure)
+        rep.check("the 4x4 network: computation migration ahead from two clients on (%s)" % mode, not behind,
+                  "STATIC as optimistic active messages behind data migration with %s client(s) (the seed's Alewife: "
+                  "ahead for two to thirty-two)" % (", ".join(str(c) for c in behind) or "no"))
+    if len(ncl) > 1 and ncl[0] == 1:
+        rep.parts.append(_cnet_breakeven(mode, "Alewife", ncl[1], d, so, miss["data"], acc=4, what=", the 4x4 network"))
+    # the 1994 NI: the CM-5 A/B's methods on a network that 32 clients fill
+    cl, mean, span, sem, setups, _onw, _v = _cnet_seeded(rep, args, "small-cm5", AB_SMALL, 4)
+    cl8, mean8, sem8 = ab8
+    _c, seeds, r2, i2 = SIZES[args.size]["cnet_cm5"]
+    head = "| clients | " + " | ".join(AB_CM5_LABEL[k] for k in AB_SMALL) + " |"
+    table = [head, "|---|" + "---|" * len(AB_SMALL)]
+    for c in cl:
+        table.append("| %d | %s |" % (c, " | ".join("%.1f (%.1f..%.1f)" % ((mean[(k, c)],) + span[(k, c)])
+                                                   for k in AB_SMALL)))
+    lo, hi = cl[0], cl[-1]
+    on, cm5 = "static+oam+onward", "static+oam+onward+cm5"
+    cost4, z4 = _gap(mean, sem, on, cm5, hi)
+    cost8, z8 = _gap(mean8, sem8, on, cm5, hi) if hi in cl8 else (float("nan"), float("nan"))
+    lead4, zl4 = _gap(mean, sem, "data", cm5, hi)
+    grow = {k: mean[(k, hi)] / mean[(k, lo)] for k in AB_SMALL} if lo < hi else {}
+    grow8 = {k: mean8[(k, hi)] / mean8[(k, lo)] for k in AB_SMALL} if lo < hi and lo in cl8 else {}
+    rep.parts.append(
+        "%s, the 4x4 network, ms per iteration, the mean over %d seeds and their least..most (`cnet METHOD 2 26 %s %d %d "
+        "SEED 4`): the CM-5 A/B's methods (its set-up round trips as above).\n\n%s\n\n" % (
+            MODE_LABEL["1994"], len(seeds), ",".join(str(c) for c in cl), r2, i2, "\n".join(table)) +
+        ("A value's cost from %d to %d clients grows %s times on the 4x4 network and %s times on the 8x8 (data "
+         "migration, onward, onward with the set-up; twice the clients cost twice as much a value once a network is "
+         "full). " % (lo, hi, ", ".join("%.2f" % grow[k] for k in AB_SMALL),
+                      ", ".join("%.2f" % grow8[k] for k in AB_SMALL) if grow8 else "?") if grow else "") +
+        "With %d clients the set-up costs the seed's protocol going onward %+.1f ms a value on the 4x4 network "
+        "(%.1f standard errors) and %+.1f ms on the 8x8 (%.1f standard errors); data migration's lead over the "
+        "protocol with the set-up is then %+.1f ms on the 4x4 network (%.1f standard errors).\n"
+        % (hi, cost4, z4, cost8, z8, lead4, zl4))
+    if len(seeds) > 1:
+        rep.check("a full network: the CM-5's set-up costs the seed's protocol past the noise at %d clients (1994, 4x4)"
+                  % hi, z4 > NOISE_SE,
+                  "going onward with the set-up round trips %.1f ms a value, without %.1f ms: %.1f standard errors of "
+                  "the difference over %d seeds (the seed, 7.3.1: in a full network the sender's spin \"is not hidden at "
+                  "all\")" % (mean[(cm5, hi)], mean[(on, hi)], z4, len(seeds)))
 
 
 def _cnet_onward(rep, mode, ncl, methods, res):
@@ -1005,7 +1107,7 @@ def cnet(rep, args, size):
         if "static+oam+onward" in methods:
             _cnet_onward(rep, mode, ncl, methods, res)
     if "static+oam" in methods:
-        cnet_cm5_ab(rep, args, res)
+        cnet_small(rep, args, cnet_cm5_ab(rep, args, res))
     hi = ncl[-1]
     q = {m: res[(m, "static")][hi] / res[(m, "data")][hi] for m in MODES}
     rep.parts.append("With %d clients STATIC costs %.2f times data migration with the 1994 NI and %.2f times with "
