@@ -738,6 +738,22 @@ NOISE_SE = 2.0  # a difference of two means inside this many standard errors of 
 CNET_STAGES = 6  # Bitonic[8]'s depth (cnet.c builds it; "cnet node" lines): a value's accesses are these + its counter's
 
 
+def _gap(mean, sem, a, b, c):
+    """b's mean over a's at c clients (ms a value) and that difference in its standard errors."""
+    se = (sem[(a, c)] ** 2 + sem[(b, c)] ** 2) ** 0.5
+    return mean[(b, c)] - mean[(a, c)], (mean[(b, c)] - mean[(a, c)]) / se if se > 0 else float("nan")
+
+
+def _cnet_misses(con):
+    """A client's misses per value by client count (the slope over the runs of all clients' misses,
+    cnet's "cnet misses" lines, over the count), and how many runs said "cnet check ... ok"."""
+    pts = {}
+    for m in re.finditer(r"^cnet misses \w+ (\d+) (\d+) (\d+)$", con, re.M):
+        pts.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
+    return ({c: _slope(v)["slope"] / c for c, v in pts.items()},
+            len(re.findall(r"^cnet check \w+ \d+ \d+ ok$", con, re.M)))
+
+
 def _cnet_seeded(rep, args, sub, methods, width):
     """Each method with each of the A/B's seeds (cnet's SEED), 1994 NI, under rep.out/sub: the
     client counts, the means over the seeds (ms a value), their least and most, the standard error
@@ -840,9 +856,8 @@ def cnet_cm5_ab(rep, args, res):
     hi, lo = cl[-1], cl[0]
     dat, so, cm5, on, oncm5 = ({c: mean[(k, c)] for c in cl} for k in AB_CM5)
 
-    def gap(k, c):  # data migration's lead over method k (ms a value) in standard errors of the difference
-        se = (sem[("data", c)] ** 2 + sem[(k, c)] ** 2) ** 0.5
-        return (mean[(k, c)] - mean[("data", c)]) / se if se > 0 else float("nan")
+    def gap(k, c):  # data migration's lead over method k in standard errors of the difference
+        return _gap(mean, sem, "data", k, c)[1]
     rep.parts.append("Data migration's lead with %d clients, in standard errors of the difference of the means (over "
                      "%d seeds), and past the noise (a lead inside %g of them is inside it): %s.\n"
                      % (hi, len(seeds), NOISE_SE, "; ".join("over %s %.1f ms, %.1f, %.1f past" % (
@@ -877,8 +892,7 @@ def cnet_cm5_ab(rep, args, res):
             "server thread (a process has the report's thread limit), and onward every handler that goes on aborts "
             "to it; in seed %d's run %.0f%% of the handlers found no server waiting (\"region busy\", %d of %d).\n"
             % (on[lo], lo, on[hi], hi, dat[lo], dat[hi], so[lo], so[hi], oncm5[lo] - on[lo], lo, oncm5[hi] - on[hi],
-               hi, (oncm5[hi] - on[hi]) / ((sem[("static+oam+onward", hi)] ** 2 +
-                                            sem[("static+oam+onward+cm5", hi)] ** 2) ** 0.5 or float("nan")),
+               hi, _gap(mean, sem, "static+oam+onward", "static+oam+onward+cm5", hi)[1],
                seeds[0], 100.0 * ab["busy"] / began if began else float("nan"), ab["busy"], began))
     if lo < hi:
         rep.check("the seed's protocol with the CM-5's set-up: computation migration still ahead at %d clients "
@@ -893,12 +907,6 @@ SMALL = ("data", "static+oam")  # the seed's Alewife run of the 4x4 network: dat
 AB_SMALL = ("data", "static+oam+onward", "static+oam+onward+cm5")
 
 
-def _gap(mean, sem, a, b, c):
-    """b's mean over a's at c clients (ms a value) and that difference in its standard errors."""
-    se = (sem[(a, c)] ** 2 + sem[(b, c)] ** 2) ** 0.5
-    return mean[(b, c)] - mean[(a, c)], (mean[(b, c)] - mean[(a, c)]) / se if se > 0 else float("nan")
-
-
 def cnet_small(rep, args, ab8):
     """The 4x4 network (Bitonic[4], cnet's WIDTH 4: three stages of two balancers, four counters),
     which the seed ran on Alewife to see how far its protocol scales (7.3.1), on the same boards:
@@ -910,11 +918,7 @@ def cnet_small(rep, args, ab8):
     for method in SMALL:
         us, con = _cnet_run(args, os.path.join(rep.out, "small", method), method, clients, mode, width=4)
         res[method] = us
-        pts = {}
-        for m in re.finditer(r"^cnet misses \w+ (\d+) (\d+) (\d+)$", con, re.M):
-            pts.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
-        miss[method] = {c: _slope(v)["slope"] / c for c, v in pts.items()}
-        ok = len(re.findall(r"^cnet check \w+ \d+ \d+ ok$", con, re.M))
+        miss[method], ok = _cnet_misses(con)
         rep.check("every count once (4x4, %s, %s)" % (mode, method), ok == want,
                   "%d of %d runs handed out exactly the next c x iterations integers, each once" % (ok, want))
     d, so = res["data"], res["static+oam"]
@@ -1006,12 +1010,7 @@ def cnet(rep, args, size):
     for mode in MODES:
         for method in methods:
             res[(mode, method)], con = _cnet_run(args, os.path.join(rep.out, method), method, clients, mode)
-            miss = {}
-            for m in re.finditer(r"^cnet misses \w+ (\d+) (\d+) (\d+)$", con, re.M):
-                miss.setdefault(int(m.group(1)), []).append((int(m.group(2)), int(m.group(3))))
-            # a client's misses per value: the slope over the runs (all clients' misses per iteration) over c
-            res[("miss", mode, method)] = {c: _slope(v)["slope"] / c for c, v in miss.items()}
-            checks_ok[(mode, method)] = len(re.findall(r"^cnet check \w+ \d+ \d+ ok$", con, re.M))
+            res[("miss", mode, method)], checks_ok[(mode, method)] = _cnet_misses(con)
             if "+oam" in method:
                 res[("oam", mode, method)] = oam_counts(os.path.join(rep.out, method, mode))
     ncl = [int(c) for c in clients.split(",")]
