@@ -2,7 +2,7 @@
  * run from the process's home board (earth in the experiments); every number is the simulated
  * machine's clock (time_us) around traversals that really run.
  *
- *   cnet METHOD FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS [SEED [WIDTH]]
+ *   cnet METHOD FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS [SEED [WIDTH [FIRST_COUNTER]]]
  *
  * The 8x8 bitonic counting network of Aspnes, Herlihy and Shavit (Bitonic[8]: two Bitonic[4]
  * and a Merger[8]; six stages of four balancers, 24 in all) is built here (WIDTH 4: the 4x4
@@ -11,8 +11,11 @@
  * board: balancer n is a region homed on board FIRST_BALANCER + n (a thread created there makes
  * it, so the region is homed where it runs), holding its toggle and its two output wires (the
  * next balancer, or one of the eight output counters). Output counter j is a region homed on the
- * board of the last-stage balancer that feeds it; it hands out j, j + 8, j + 16, ... Each such
- * thread then serves migrated computations on its board (cm_serve).
+ * board of the last-stage balancer that feeds it, or with FIRST_COUNTER (not 0) on board
+ * FIRST_COUNTER + j, made by a thread of its own there: every node on a board of its own (the
+ * seed placed its balancers so, "to maximize the throughput", and does not say where its counters
+ * were; on the feeders' boards the last stage's boards serve three nodes each). It hands out j,
+ * j + 8, j + 16, ... Each such thread then serves migrated computations on its board (cm_serve).
  *
  * For each client count c of CLIENTS (comma separated) and run i = 1..RUNS, c client threads,
  * on boards FIRST_CLIENT, FIRST_CLIENT + 1, ..., each take i * ITERS values, after a run 0 of
@@ -59,6 +62,7 @@
 #define DONE (READY + MAXBAL)   /* + k: client k -> the driver: it has its values */
 #define GO (DONE + MAXCLIENTS) /* + n: main -> balancer n's thread: every node exists (+onward) */
 #define MAPPED (GO + MAXBAL)    /* + n: balancer n's thread -> main: it has mapped the nodes it feeds */
+#define COUNTED (MAPPED + MAXBAL) /* + j: counter j's thread (FIRST_COUNTER) -> main: its region exists */
 
 struct node { /* a region of 32 bytes: the seed's nodes are eight words */
   long counter;  /* 1: an output counter */
@@ -78,6 +82,7 @@ static struct __attribute__((aligned(TOS_PAGE_SIZE))) { /* (the type's alignment
   int method; /* TOS_CM_POLICY_DATA, _STATIC or _REPEAT */
   int onward; /* "+onward": the computation goes on from node to node (cm_onward) */
   int first_bal, first_client;
+  int first_counter; /* 0: each output counter on its feeder's board */
   unsigned seed;
   /* the network, built by main before any thread runs (rid: by each balancer's thread, before
    * its READY) */
@@ -182,7 +187,7 @@ static void make(int n, long counter, long toggle, const int *next) {
 static void node_board(void *arg) {
   int n = (int)arg;
   make(n, 0, 0, net.next_of[n]);
-  for (int j = 0; j < net.width; ++j)
+  for (int j = 0; j < net.width && !net.first_counter; ++j)
     if (net.feeder[j] == n) make(net.nbal + j, 1, j, NULL);
   if (send_block(READY + n, &n, sizeof n) < 0) fail("ready");
   if (net.onward) { /* the onward steps start here: the nodes this balancer feeds are mapped on its board */
@@ -193,6 +198,12 @@ static void node_board(void *arg) {
     if (send_block(MAPPED + n, &n, sizeof n) < 0) fail("mapped");
   }
   cm_serve(); /* until cm_serve_stop on this board */
+}
+static void counter_board(void *arg) { /* FIRST_COUNTER: output counter j's own board */
+  int j = (int)arg;
+  make(net.nbal + j, 1, j, NULL);
+  if (send_block(COUNTED + j, &j, sizeof j) < 0) fail("counted");
+  cm_serve();
 }
 static void stopper(void *unused) {
   (void)unused;
@@ -322,6 +333,8 @@ static void driver(void *unused) {
   }
   for (int n = 0; n < net.nbal; ++n) /* one per balancer board: its server (the counters' too) ends */
     if (!create(200 + n, 4, net.first_bal + n, stopper, NULL)) fail("create a stopper");
+  for (int j = 0; net.first_counter && j < net.width; ++j) /* and one per counter board */
+    if (!create(300 + j, 4, net.first_counter + j, stopper, NULL)) fail("create a stopper");
   if (wait() != 0) fail("a stopper");
   exit(0);
 }
@@ -329,7 +342,7 @@ static void driver(void *unused) {
 int main(int argc, char **argv) {
   if (argc < 7) {
     printf("usage: cnet data|static|repeat[+oam][+onward][+cm5] FIRST_BALANCER FIRST_CLIENT CLIENTS RUNS ITERS "
-           "[SEED [WIDTH]]\n");
+           "[SEED [WIDTH [FIRST_COUNTER]]]\n");
     return 2;
   }
   char name[32];
@@ -349,12 +362,15 @@ int main(int argc, char **argv) {
   net.seed = argc > 7 ? (unsigned)atoi(argv[7]) : 0;
   net.width = argc > 8 ? atoi(argv[8]) : MAXWIDTH;
   if (net.width != 8 && net.width != 4) fail("WIDTH (8 or 4)");
+  net.first_counter = argc > 9 ? atoi(argv[9]) : 0;
   build();
   long boards = tos_info(TOS_INFO_BOARDS);
   if (net.method < 0 || net.method == TOS_CM_POLICY_RPC || (net.onward && net.method == TOS_CM_POLICY_DATA))
     fail("method (data, static or repeat; +onward with static or repeat)");
   if (net.first_bal < 1 || net.first_bal + net.nbal > boards) fail("balancer boards past the machine");
   if (net.first_client < 1) fail("client boards");
+  if (net.first_counter < 0 || (net.first_counter && net.first_counter + net.width > boards))
+    fail("counter boards past the machine");
   if (runs < 1 || iters < 1 || runs * iters > MAXITERS) fail("runs x iterations");
   if (net.seed) /* (the analysis names what a seed varies from this line) */
     printf("cnet seed %u: client starts 0..%d us late, node steps 0..%d loop iterations longer\n", net.seed,
@@ -364,9 +380,15 @@ int main(int argc, char **argv) {
     printf("cnet node %d %d %d %d\n", n, net.next_of[n][0], net.next_of[n][1], net.first_bal + n);
   for (int n = 0; n < net.nbal; ++n)
     if (!create(n, 4, net.first_bal + n, node_board, (void *)n)) fail("create a balancer's thread");
+  for (int j = 0; net.first_counter && j < net.width; ++j)
+    if (!create(50 + j, 4, net.first_counter + j, counter_board, (void *)j)) fail("create a counter's thread");
   for (int n = 0; n < net.nbal; ++n) {
     int who;
     if (receive(READY + n, &who, sizeof who) != sizeof who) fail("ready");
+  }
+  for (int j = 0; net.first_counter && j < net.width; ++j) { /* (before any balancer maps the nodes it feeds) */
+    int who;
+    if (receive(COUNTED + j, &who, sizeof who) != sizeof who) fail("counted");
   }
   for (int n = 0; net.onward && n < net.nbal; ++n)
     if (send_block(GO + n, &n, sizeof n) < 0) fail("go");

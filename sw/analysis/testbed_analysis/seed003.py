@@ -709,15 +709,18 @@ SEED_CM5_ROUND_TRIP_US, SEED_CM5_READ_MISS_US = 12.0, SEED_T71["read_miss"][0]
 CNET_FIRST_BALANCER, CNET_FIRST_CLIENT = 2, 26  # balancer n on board 2 + n, client k on board 26 + k
 
 
-def _cnet_run(args, d, method, clients, mode, seed=None, runs_iters=None, width=8):
+def _cnet_run(args, d, method, clients, mode, seed=None, runs_iters=None, width=8, first_counter=0):
     """One cnet run on the full machine of this size (its results under d/mode): {clients: µs per
     iteration, the slope over the runs}, and earth's console. seed None: cnet's line without one;
-    runs_iters: (runs, iterations) other than the size's; width 4: the 4x4 network."""
+    runs_iters: (runs, iterations) other than the size's; width 4: the 4x4 network; first_counter:
+    the output counters on boards of their own from this one on (0: on their feeders' boards)."""
     boards, _c, runs, iters, _m = SIZES[args.size]["cnet"]
     runs, iters = runs_iters or (runs, iters)
     line = "earth cnet %s %d %d %s %d %d" % (method, CNET_FIRST_BALANCER, CNET_FIRST_CLIENT, clients, runs, iters)
-    if width != 8:
+    if width != 8 or first_counter:
         line += " %d %d" % (seed or 0, width)
+        if first_counter:
+            line += " %d" % first_counter
     elif seed is not None:
         line += " %d" % seed
     con = _run(args, "seed003-cnet", line + "\n", mode, d, program="cnet",
@@ -728,10 +731,12 @@ def _cnet_run(args, d, method, clients, mode, seed=None, runs_iters=None, width=
     return {c: _slope(v)["slope"] for c, v in pts.items()}, con
 
 
-AB_CM5 = ("data", "static+oam", "static+oam+cm5", "static+oam+onward", "static+oam+onward+cm5")
+# (the last: Figure 7-13's thread version going onward, against its optimistic active messages at 16 clients)
+AB_CM5 = ("data", "static+oam", "static+oam+cm5", "static+oam+onward", "static+oam+onward+cm5", "static+onward")
 AB_CM5_LABEL = {"data": "data", "static+oam": "static+oam", "static+oam+cm5": "static+oam, the CM-5's set-up",
                 "static+oam+onward": "static+oam, onward",
-                "static+oam+onward+cm5": "static+oam, onward, the CM-5's set-up"}
+                "static+oam+onward+cm5": "static+oam, onward, the CM-5's set-up",
+                "static+onward": "static, onward, in server threads"}
 ONWARD_LINE = re.compile(r"migrated computations sent onward from here: (\d+); onward steps lost here: (\d+)")
 SEED_VARIES = re.compile(r"^cnet seed \d+: client starts 0\.\.(\d+) us late, node steps 0\.\.(\d+) loop", re.M)
 NOISE_SE = 2.0  # a difference of two means inside this many standard errors of it is inside the noise
@@ -754,18 +759,18 @@ def _cnet_misses(con):
             len(re.findall(r"^cnet check \w+ \d+ \d+ ok$", con, re.M)))
 
 
-def _cnet_seeded(rep, args, sub, methods, width):
+def _cnet_seeded(rep, args, sub, methods, width, first_counter=0):
     """Each method with each of the A/B's seeds (cnet's SEED), 1994 NI, under rep.out/sub: the
     client counts, the means over the seeds (ms a value), their least and most, the standard error
     of each mean, the kernels' set-up and onward counts by method, and cnet's line naming what a seed
-    varies."""
+    varies. first_counter: as for _cnet_run."""
     clients, seeds, runs, iters = SIZES[args.size]["cnet_cm5"]
     got, setups, onward = {}, {k: [0, 0] for k in methods}, {k: [0, 0] for k in methods}
     varied = None
     for method in methods:
         for sd in seeds:
             d = os.path.join(rep.out, sub, "%s-%d" % (method, sd))
-            us, con = _cnet_run(args, d, method, clients, "1994", sd, (runs, iters), width)
+            us, con = _cnet_run(args, d, method, clients, "1994", sd, (runs, iters), width, first_counter)
             varied = SEED_VARIES.search(con) or varied
             got[(method, sd)] = {c: v / 1000.0 for c, v in us.items()}
             setups[method] = [x + y for x, y in zip(setups[method], _kernel_lines(os.path.join(d, "1994"), SETUP_LINE))]
@@ -854,7 +859,7 @@ def cnet_cm5_ab(rep, args, res):
               "its %d balancers, and every set-up but the last stage's (its counter is homed on its board) was paid"
               % (onward["static+oam+onward+cm5"][0], onward["static+oam+onward+cm5"][1], n_on, values, CNET_STAGES))
     hi, lo = cl[-1], cl[0]
-    dat, so, cm5, on, oncm5 = ({c: mean[(k, c)] for c in cl} for k in AB_CM5)
+    dat, so, cm5, on, oncm5 = ({c: mean[(k, c)] for c in cl} for k in AB_CM5[:5])
 
     def gap(k, c):  # data migration's lead over method k in standard errors of the difference
         return _gap(mean, sem, "data", k, c)[1]
@@ -863,6 +868,17 @@ def cnet_cm5_ab(rep, args, res):
                      % (hi, len(seeds), NOISE_SE, "; ".join("over %s %.1f ms, %.1f, %.1f past" % (
                          AB_CM5_LABEL[k], mean[(k, hi)] - dat[hi], gap(k, hi), gap(k, hi) - NOISE_SE)
                          for k in AB_CM5[1:])))
+    th_lead, th_z = _gap(mean, sem, "static+onward", "static+oam+onward", lo)
+    rep.parts.append("Going onward with %d clients the thread version (every migrated computation in a server thread) "
+                     "costs %.1f ms a value and the optimistic active messages' %.1f ms, the means over %d seeds (the "
+                     "threads' lead %+.1f ms, %.1f standard errors of the difference).\n"
+                     % (lo, mean[("static+onward", lo)], mean[("static+oam+onward", lo)], len(seeds), th_lead, th_z))
+    if len(seeds) > 1:  # (a reduced run's one short run per method is not the seed's measure)
+        rep.check("onward: threads ahead of optimistic active messages at %d clients, the means over the seeds (1994)"
+                  % lo, th_lead > 0,
+                  "STATIC going onward %.1f ms per iteration in server threads, %.1f ms as optimistic active messages, "
+                  "the means over %d seeds (the seed's Figure 7-13: the thread version better for sixteen or less)"
+                  % (mean[("static+onward", lo)], mean[("static+oam+onward", lo)], len(seeds)))
     if one:
         # first order: seven set-ups a value, each at the CM-5's share of a migration, against STATIC's lead
         lead, scaled = dat[hi] - so[hi], 7 * SEED_CM5_ROUND_TRIP_US / SEED_CM5_READ_MISS_US * one / 1000
@@ -905,6 +921,22 @@ def cnet_cm5_ab(rep, args, res):
 
 SMALL = ("data", "static+oam")  # the seed's Alewife run of the 4x4 network: data against STATIC
 AB_SMALL = ("data", "static+oam+onward", "static+oam+onward+cm5")
+CNET_SMALL_FIRST_COUNTER = 8  # the 4x4 network's counters on boards of their own: 8..11, after its balancers' 2..7
+BOARD_LINE = re.compile(r"^board (\S+)\s.*?(\d+) cycles \((\d+) stopped\)", re.M)
+
+
+def _busy(d):
+    """Each board's busy share of a run (d: its folder), from testbed.log's end-of-run lines: the
+    cycles it did not spend stopped over its cycles, the whole run (boot, building the network and
+    every client count)."""
+    log = open(os.path.join(d, "testbed.log"), errors="replace").read()
+    return {b: (int(c) - int(st)) / int(c) for b, c, st in BOARD_LINE.findall(log) if int(c)}
+
+
+def _cnet_last_stage(con):
+    """The boards of the balancers that feed the output counters (cnet's "cnet node" lines)."""
+    nodes = [(int(m.group(2)), int(m.group(4))) for m in re.finditer(r"^cnet node (\d+) (\d+) (\d+) (\d+)$", con, re.M)]
+    return {board_name(b) for nxt, b in nodes if nxt >= len(nodes)}
 
 
 def cnet_small(rep, args, ab8):
@@ -975,6 +1007,68 @@ def cnet_small(rep, args, ab8):
                   "going onward with the set-up round trips %.1f ms a value, without %.1f ms: %.1f standard errors of "
                   "the difference over %d seeds (the seed, 7.3.1: in a full network the sender's spin \"is not hidden at "
                   "all\")" % (mean[(cm5, hi)], mean[(on, hi)], z4, len(seeds)))
+    _cnet_small_nodes(rep, args, cl, mean)
+
+
+def _cnet_small_nodes(rep, args, cl_fed, mean_fed):
+    """The 4x4 network's CM-5 A/B again with every node on a board of its own (cnet's FIRST_COUNTER:
+    the counters on boards of their own instead of their feeders'), and the boards' busy shares of
+    seed 0's runs in both layouts (cl_fed, mean_fed: the A/B with the counters on their feeders'
+    boards, as cnet_small ran it)."""
+    _c, seeds, r2, i2 = SIZES[args.size]["cnet_cm5"]
+    fc = CNET_SMALL_FIRST_COUNTER
+    cl, mean, span, sem, _s, _o, _v = _cnet_seeded(rep, args, "small-cm5-nodes", AB_SMALL, 4, fc)
+    on, cm5 = "static+oam+onward", "static+oam+onward+cm5"
+    table = ["| clients | " + " | ".join(AB_CM5_LABEL[k] for k in AB_SMALL) + " |", "|---|" + "---|" * len(AB_SMALL)]
+    for c in cl:
+        table.append("| %d | %s |" % (c, " | ".join("%.1f (%.1f..%.1f)" % ((mean[(k, c)],) + span[(k, c)])
+                                                   for k in AB_SMALL)))
+    counters = {board_name(fc + j) for j in range(4)}
+    share = {}
+    for layout, sub_ in (("fed", "small-cm5"), ("own", "small-cm5-nodes")):
+        for k in AB_SMALL:
+            d = os.path.join(rep.out, sub_, "%s-%d" % (k, seeds[0]), "1994")
+            busy, last = _busy(d), _cnet_last_stage(runner.console(d, "earth"))
+            first = {board_name(CNET_FIRST_BALANCER + n) for n in range(6)} - last
+            share[(layout, k)] = tuple(100 * sum(busy[b] for b in g) / len(g) for g in (last, first, counters))
+
+    def shares(layout, k):
+        last, first, cnt = share[(layout, k)]
+        return "%s %.0f%% and %.0f%%%s" % (AB_CM5_LABEL[k], last, first, ", its counters' %.0f%%" % cnt
+                                           if layout == "own" else "")
+    hi = cl[-1]
+    lead, zl = _gap(mean, sem, "data", cm5, hi)
+    lead_on, zo = _gap(mean, sem, "data", on, hi)
+    rep.parts.append(
+        "**Every node on a board of its own** (the same methods and seeds, `cnet METHOD 2 26 %s %d %d SEED 4 %d`: each "
+        "of the four output counters made and served by a thread of its own on boards %d to %d, instead of on the "
+        "board of the last-stage balancer that feeds it). The seed laid its network out one balancer per processor "
+        "(7.3.1: \"Placing the balancers on separate processors maximizes the throughput of the counting "
+        "network\") and does not say where its counters were; with each counter on its feeder's board, the last "
+        "stage's two boards serve three nodes each and every value passes one of them twice. The boards' busy share "
+        "over seed %d's whole run (boot, building the network, every client count), the last stage's boards against "
+        "the first two stages': with the counters on their feeders' boards %s; with every node on its own board %s.\n\n"
+        "%s, ms per iteration, the mean over %d seeds and their least..most:\n\n%s\n\n"
+        "Data migration's lead with %d clients, every node on a board of its own, in standard errors of the "
+        "difference of the means (over %d seeds), and past the noise: over %s %+.1f ms, %.1f, %.1f past; without "
+        "the set-up the seed's protocol (%s) leads data migration by %+.1f ms, %.1f, %.1f past (with the counters on "
+        "their feeders' boards data migration %.1f ms, the protocol with the set-up %.1f ms).\n"
+        % (",".join(str(c) for c in cl), r2, i2, fc, fc, fc + 3, seeds[0],
+           "; ".join(shares("fed", k) for k in AB_SMALL), "; ".join(shares("own", k) for k in AB_SMALL),
+           MODE_LABEL["1994"], len(seeds), "\n".join(table), hi, len(seeds), AB_CM5_LABEL[cm5], lead, zl,
+           zl - NOISE_SE, AB_CM5_LABEL[on], -lead_on, -zo, -zo - NOISE_SE,
+           mean_fed.get(("data", hi), float("nan")), mean_fed.get((cm5, hi), float("nan"))))
+    if len(seeds) > 1:
+        rep.check("a full network, every node on a board of its own: data migration ahead of the seed's protocol "
+                  "with the CM-5's set-up at %d clients past the noise (1994, 4x4)" % hi, zl > NOISE_SE,
+                  "data migration %.1f ms a value, going onward with the set-up round trips %.1f ms: %.1f standard "
+                  "errors of the difference over %d seeds (the seed's Figure 7-13: data migration ahead once the "
+                  "network is full)" % (mean[("data", hi)], mean[(cm5, hi)], zl, len(seeds)))
+        rep.check("a full network, every node on a board of its own: without the set-up the seed's protocol ahead "
+                  "of data migration at %d clients past the noise (1994, 4x4)" % hi, -zo > NOISE_SE,
+                  "going onward without the set-up %.1f ms a value, data migration %.1f ms: %.1f standard errors of "
+                  "the difference over %d seeds (the seed names the set-up's extra round trip as what puts data "
+                  "migration ahead)" % (mean[(on, hi)], mean[("data", hi)], -zo, len(seeds)))
 
 
 def _cnet_onward(rep, mode, ncl, methods, res):
