@@ -14,7 +14,7 @@ import re
 import shutil
 import time
 
-from . import paths, runner
+from . import balance, paths, runner
 from .stats import fit
 from .trace import board_name
 
@@ -922,21 +922,25 @@ def cnet_cm5_ab(rep, args, res):
 SMALL = ("data", "static+oam")  # the seed's Alewife run of the 4x4 network: data against STATIC
 AB_SMALL = ("data", "static+oam+onward", "static+oam+onward+cm5")
 CNET_SMALL_FIRST_COUNTER = 8  # the 4x4 network's counters on boards of their own: 8..11, after its balancers' 2..7
-BOARD_LINE = re.compile(r"^board (\S+)\s.*?(\d+) cycles \((\d+) stopped\)", re.M)
 
 
 def _busy(d):
-    """Each board's busy share of a run (d: its folder), from testbed.log's end-of-run lines: the
-    cycles it did not spend stopped over its cycles, the whole run (boot, building the network and
-    every client count)."""
-    log = open(os.path.join(d, "testbed.log"), errors="replace").read()
-    return {b: (int(c) - int(st)) / int(c) for b, c, st in BOARD_LINE.findall(log) if int(c)}
+    """Each board's busy share of a run (d: its folder): the cycles it did not spend stopped over
+    its cycles (balance.board_counts, testbed.log's end-of-run lines), the whole run (boot,
+    building the network and every client count)."""
+    counts = balance.board_counts(d)
+    if counts is None:
+        raise runner.RunError("%s: testbed.log gives no board's cycles" % d)
+    return {b: (c - st) / c for b, (_i, c, st) in counts[0].items() if c}
 
 
-def _cnet_last_stage(con):
-    """The boards of the balancers that feed the output counters (cnet's "cnet node" lines)."""
+def _cnet_boards(con):
+    """The network's boards as cnet built it ("cnet node" and "cnet wire" lines): the balancers'
+    boards, those of the last stage (whose balancers feed the output counters), and the number of
+    counters (the network's width)."""
     nodes = [(int(m.group(2)), int(m.group(4))) for m in re.finditer(r"^cnet node (\d+) (\d+) (\d+) (\d+)$", con, re.M)]
-    return {board_name(b) for nxt, b in nodes if nxt >= len(nodes)}
+    return ({board_name(b) for _n, b in nodes}, {board_name(b) for nxt, b in nodes if nxt >= len(nodes)},
+            len(re.findall(r"^cnet wire \d+ \d+$", con, re.M)))
 
 
 def cnet_small(rep, args, ab8):
@@ -1007,14 +1011,14 @@ def cnet_small(rep, args, ab8):
                   "going onward with the set-up round trips %.1f ms a value, without %.1f ms: %.1f standard errors of "
                   "the difference over %d seeds (the seed, 7.3.1: in a full network the sender's spin \"is not hidden at "
                   "all\")" % (mean[(cm5, hi)], mean[(on, hi)], z4, len(seeds)))
-    _cnet_small_nodes(rep, args, cl, mean)
+    _cnet_small_nodes(rep, args, mean)
 
 
-def _cnet_small_nodes(rep, args, cl_fed, mean_fed):
+def _cnet_small_nodes(rep, args, mean_fed):
     """The 4x4 network's CM-5 A/B again with every node on a board of its own (cnet's FIRST_COUNTER:
     the counters on boards of their own instead of their feeders'), and the boards' busy shares of
-    seed 0's runs in both layouts (cl_fed, mean_fed: the A/B with the counters on their feeders'
-    boards, as cnet_small ran it)."""
+    the first seed's runs in both layouts (mean_fed: the A/B's means with the counters on their
+    feeders' boards, as cnet_small ran it)."""
     _c, seeds, r2, i2 = SIZES[args.size]["cnet_cm5"]
     fc = CNET_SMALL_FIRST_COUNTER
     cl, mean, span, sem, _s, _o, _v = _cnet_seeded(rep, args, "small-cm5-nodes", AB_SMALL, 4, fc)
@@ -1023,14 +1027,13 @@ def _cnet_small_nodes(rep, args, cl_fed, mean_fed):
     for c in cl:
         table.append("| %d | %s |" % (c, " | ".join("%.1f (%.1f..%.1f)" % ((mean[(k, c)],) + span[(k, c)])
                                                    for k in AB_SMALL)))
-    counters = {board_name(fc + j) for j in range(4)}
     share = {}
     for layout, sub_ in (("fed", "small-cm5"), ("own", "small-cm5-nodes")):
         for k in AB_SMALL:
             d = os.path.join(rep.out, sub_, "%s-%d" % (k, seeds[0]), "1994")
-            busy, last = _busy(d), _cnet_last_stage(runner.console(d, "earth"))
-            first = {board_name(CNET_FIRST_BALANCER + n) for n in range(6)} - last
-            share[(layout, k)] = tuple(100 * sum(busy[b] for b in g) / len(g) for g in (last, first, counters))
+            busy, (bal, last, width) = _busy(d), _cnet_boards(runner.console(d, "earth"))
+            counters = {board_name(fc + j) for j in range(width)}
+            share[(layout, k)] = tuple(100 * sum(busy[b] for b in g) / len(g) for g in (last, bal - last, counters))
 
     def shares(layout, k):
         last, first, cnt = share[(layout, k)]
