@@ -12,7 +12,8 @@ add_test(NAME cpu_reference_workload_200_rounds_checksum
           --expect-checksum 0xA622340C --expect-instructions 41819625)
 set_tests_properties(cpu_reference_workload_200_rounds_checksum PROPERTIES LABELS cpu TIMEOUT 300)
 
-foreach(t test_m68k_68010 test_m68k_68010_timing test_m68k_speculation test_m68k_stopped_cycles)
+foreach(t test_m68k_68010 test_m68k_68010_timing test_m68k_speculation test_m68k_stopped_cycles
+          test_m68k_code_changes)
   testbed_gtest(${t} SOURCES ${t}.cpp LIBS m68k_core LABELS cpu)
 endforeach()
 

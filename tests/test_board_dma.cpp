@@ -60,17 +60,36 @@ struct NiStandIn : sc_core::sc_module {
   }
 };
 
+// Where `code` keeps its routine and the history of what the routine returned.
+constexpr uint32_t kRoutine = 0x1800, kHistory = 0x2000, kHistoryEnd = 0xF000;
+
+// Calls the routine at kRoutine over and over, recording each D0 it returns (a word) from
+// kHistory on, until kHistoryEnd.
+void load_history_loop(Board& b) {
+  load_at_reset(b, {0x43F8, uint16_t(kHistory),            // lea (kHistory).w,a1
+                    0x4EB8, uint16_t(kRoutine),            // loop: jsr (kRoutine).w
+                    0x32C0,                                // move.w d0,(a1)+
+                    0xB3FC, 0x0000, uint16_t(kHistoryEnd),  // cmpa.l #kHistoryEnd,a1
+                    0x66F2,                                // bne.s loop
+                    0x4E72, 0x2700});                      // stop #$2700
+  poke_code(b, kRoutine, {0x7001, 0x4E75});                // moveq #1,d0; rts
+}
+
 struct Bench {
-  // `busy` takes DMA; `idle` is the same board without any (its dma_target stays unbound).
-  Board busy{"busy", config(1)}, idle{"idle", config(2)};
-  NiStandIn ni{"ni"};
+  // `busy` takes DMA; `idle` is the same board without any (its dma_target stays unbound);
+  // `code` takes a DMA into the code it runs.
+  Board busy{"busy", config(1)}, idle{"idle", config(2)}, code{"code", config(3)};
+  NiStandIn ni{"ni"}, ni_code{"ni_code"};
   Harness h{"h"};
   Bench() {
     tlm::tlm_global_quantum::instance().set(sc_time(100, SC_US));
     ni.dma.bind(busy.dma_target());
     ni.port = &busy.memory_port();
+    ni_code.dma.bind(code.dma_target());
+    ni_code.port = &code.memory_port();
     load_counting_loop(busy);
     load_counting_loop(idle);
+    load_history_loop(code);
   }
 };
 
@@ -135,6 +154,33 @@ TEST(BoardDma, HoldingTheMemoryPortStallsTheCpuByTheHeldTime) {
     EXPECT_LE(stalled, held_total);
     EXPECT_EQ(b.idle.cpu().dma_stall(), sc_core::SC_ZERO_TIME);
   });
+}
+
+// A DMA into the routine the CPU keeps calling: from the DMA on the CPU runs the new routine,
+// never the old one again (what a copy of decoded code would have to learn of).
+TEST(BoardDma, CodeItWritesIsWhatTheCpuRunsFromThenOn) {
+  Bench& b = bench();
+  b.h.run([&] {
+    uint8_t routine[4] = {0x70, 0x02, 0x4E, 0x75};  // moveq #2,d0; rts
+    wait(sc_time(1, SC_MS));
+    ASSERT_EQ(b.ni_code.move(true, kRoutine, routine, 4), tlm::TLM_OK_RESPONSE);
+    wait(sc_time(2, SC_MS));
+  });
+  const uint8_t* ram = b.code.ram().data();
+  unsigned ones = 0, twos = 0;
+  for (uint32_t a = kHistory; a < kHistoryEnd; a += 2) {
+    unsigned v = unsigned(ram[a] << 8 | ram[a + 1]);
+    if (v == 0) break;  // not reached yet
+    ASSERT_TRUE(v == 1 || v == 2) << std::hex << a;
+    if (v == 1) {
+      ASSERT_EQ(twos, 0u) << "the old routine ran after the DMA replaced it, at 0x" << std::hex << a;
+      ++ones;
+    } else {
+      ++twos;
+    }
+  }
+  EXPECT_GT(ones, 0u);
+  EXPECT_GT(twos, 0u) << "the new routine never ran";
 }
 
 }  // namespace

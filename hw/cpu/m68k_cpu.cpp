@@ -196,7 +196,7 @@ void Exec::group0(Cpu& c) {
     uint32_t target = read<4>(c, vbr(c) + vec * 4, FC_SUPERVISOR_DATA);
     jump(c, target);
   } else {
-    if (c.post_undo_ >= 0 && !c.fault_berr_) wa(c, c.post_undo_) -= 4;
+    if (c.post_undo_ && !c.fault_berr_) wa(c, c.post_undo_ - 1) -= 4;
     uint16_t old = sr(c);
     set_supervisor(c, true);
     c.t_ = false;
@@ -247,10 +247,7 @@ void Exec::build_table(Model m, Handler* t) {
 // can make the outer checks true during a burst (set_ipl, request_yield, an SR write, STOP,
 // set_tracer) sets limit_ to 0, so the burst ends after the current instruction.
 template <bool Restartable> M68K_INLINE void Exec::start_instruction(Cpu& c) {
-  c.inst_pc_ = c.pc_ - 4;
-  c.pc_adj_ = 0;
-  c.post_undo_ = -1;
-  if (Restartable) c.snapshot();
+  c.begin_instruction();  // the 68000 never logs, so clearing its undo log costs nothing
 }
 
 template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {

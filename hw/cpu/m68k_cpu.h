@@ -160,8 +160,11 @@ class Cpu {
   Bus& bus_;
   Model model_;
   Registers r_{};
-  // Live state while running: flags kept unpacked (0/1) for speed.
-  uint32_t fx_ = 0, fn_ = 0, fz_ = 0, fv_ = 0, fc_ = 0;
+  // Live state while running: the flags kept unpacked. X, V and C as 0/1; N and Z as Musashi
+  // keeps them, so that an instruction stores its result instead of working the two flags out
+  // of it (Exec::nz): N is the sign bit of n_, Z is set when z_ is 0.
+  uint32_t fx_ = 0, n_ = 0, z_ = 1, fv_ = 0, fc_ = 0;
+  uint32_t ccr_bits() const { return fx_ << 4 | (n_ >> 31) << 3 | (z_ == 0) << 2 | fv_ << 1 | fc_; }
   // S, T and the interrupt mask as 32-bit words (0/1, 0/1, 0-7), so that the 68010 model can
   // put their old values in the undo log when an instruction changes them (Exec::logged).
   uint32_t s_ = 1, t_ = 0;
@@ -247,19 +250,29 @@ class Cpu {
   // the mask; nothing writes more.
   static constexpr uint32_t kUndoLog = 48;
   UndoEntry undo_log_[kUndoLog]{};
+  // What a group-0 fault needs of the instruction in progress beyond inst_pc_: 16 bytes, all
+  // zero at its start (begin_instruction), so that two stores clear them.
+  int pc_adj_ = 0;              // fault PC offset of the operand being accessed
+  int post_undo_ = 0;           // 68000: 1 + the An of a long (An)+ to take back if its access faults
   uint32_t undo_n_ = 0;
   // The CCR at the start of the instruction with kCcrSaved set, or 0 when it was not saved (the
-  // CCR at the fault then stands for it). Next to undo_n_: both are cleared by one store.
+  // CCR at the fault then stands for it).
   uint32_t undo_ccr_ = 0;
   static constexpr uint32_t kCcrSaved = 0x100;
   void snapshot() {
     undo_n_ = 0;
     undo_ccr_ = 0;
   }
-  void save_ccr() { undo_ccr_ = kCcrSaved | fx_ << 4 | fn_ << 3 | fz_ << 2 | fv_ << 1 | fc_; }
+  void begin_instruction() {
+    inst_pc_ = pc_ - 4;
+    pc_adj_ = 0;
+    post_undo_ = 0;
+    snapshot();
+  }
+  void save_ccr() { undo_ccr_ = kCcrSaved | ccr_bits(); }
   // The SR the instruction started with, once the undo log has been replayed.
   uint16_t inst_sr() const {
-    uint32_t ccr = (undo_ccr_ & kCcrSaved) ? undo_ccr_ & 0x1F : fx_ << 4 | fn_ << 3 | fz_ << 2 | fv_ << 1 | fc_;
+    uint32_t ccr = (undo_ccr_ & kCcrSaved) ? undo_ccr_ & 0x1F : ccr_bits();
     return (uint16_t)((t_ ? kSrTrace : 0) | (s_ ? kSrSupervisor : 0) | mask_ << kSrIntMaskShift | ccr);
   }
   // The group-0 fault being raised (address error or bus error).
@@ -268,8 +281,6 @@ class Cpu {
   bool fault_write_ = false, fault_instr_ = false, fault_berr_ = false;
   uint16_t fault_data_ = 0;
   uint32_t fault_pc_ = 0;       // PC value a 68000 group-0 frame reports
-  int pc_adj_ = 0;              // fault PC offset of the operand being accessed
-  int post_undo_ = -1;          // 68000: a long (An)+ to take back if its access faults
   bool in_group0_ = false;      // a fault now is a double fault
 };
 

@@ -368,6 +368,20 @@ struct Exec {
         c.fetch_clocks_ = p.clocks;
       }
     }
+    // Both words from the fetch window with one host load when it holds them (the target is
+    // even, so it shares a page with target + 2 unless it is the page's last word): nothing
+    // happens between the two fetches, so clocks, IRD, IRC and the prefetch address end as the
+    // two fetches leave them.
+    if (M68K_LIKELY((target >> 10) == c.fetch_page_ && (target & 0x3FE) != 0x3FE)) {
+      uint32_t v;
+      std::memcpy(&v, host(c.fetch_bias_, target), 4);
+      v = __builtin_bswap32(v);
+      c.cycles_ += 2 * c.fetch_clocks_;
+      c.ird_ = (uint16_t)(v >> 16);
+      c.irc_ = (uint16_t)v;
+      c.pc_ = target + 4;
+      return;
+    }
     c.ird_ = fetch16(c, target);
     c.irc_ = fetch16(c, target + 2);
     c.pc_ = target + 4;
@@ -391,12 +405,12 @@ struct Exec {
   // ------------------------------------------------------------------ status register
   static uint16_t sr(const Cpu& c) { return c.pack_sr(); }
   static uint8_t ccr(const Cpu& c) {
-    return (uint8_t)(c.fx_ << 4 | c.fn_ << 3 | c.fz_ << 2 | c.fv_ << 1 | c.fc_);
+    return (uint8_t)c.ccr_bits();
   }
   static void set_ccr(Cpu& c, uint8_t v) {
     c.fx_ = (v >> 4) & 1;
-    c.fn_ = (v >> 3) & 1;
-    c.fz_ = (v >> 2) & 1;
+    c.n_ = (uint32_t)(v & 8) << 28;
+    c.z_ = (~v >> 2) & 1;
     c.fv_ = (v >> 1) & 1;
     c.fc_ = v & 1;
   }
@@ -427,25 +441,25 @@ struct Exec {
     switch (cc) {
       case 0: return true;
       case 1: return false;
-      case 2: return !c.fc_ && !c.fz_;
-      case 3: return c.fc_ || c.fz_;
+      case 2: return !c.fc_ && c.z_;
+      case 3: return c.fc_ || !c.z_;
       case 4: return !c.fc_;
       case 5: return c.fc_;
-      case 6: return !c.fz_;
-      case 7: return c.fz_;
+      case 6: return c.z_ != 0;
+      case 7: return c.z_ == 0;
       case 8: return !c.fv_;
       case 9: return c.fv_;
-      case 10: return !c.fn_;
-      case 11: return c.fn_;
-      case 12: return c.fn_ == c.fv_;
-      case 13: return c.fn_ != c.fv_;
-      case 14: return !c.fz_ && c.fn_ == c.fv_;
-      default: return c.fz_ || c.fn_ != c.fv_;
+      case 10: return (int32_t)c.n_ >= 0;
+      case 11: return (int32_t)c.n_ < 0;
+      case 12: return c.n_ >> 31 == c.fv_;
+      case 13: return c.n_ >> 31 != c.fv_;
+      case 14: return c.z_ && c.n_ >> 31 == c.fv_;
+      default: return !c.z_ || c.n_ >> 31 != c.fv_;
     }
   }
-  template <int S> static inline void nz(Cpu& c, uint32_t r) {
-    c.fn_ = (r & sz_msb(S)) != 0;
-    c.fz_ = (r & sz_mask(S)) == 0;
+  // N and Z of a result of size S: the result sign-extended, in both (Cpu::n_, Cpu::z_).
+  template <int S> static M68K_INLINE void nz(Cpu& c, uint32_t r) {
+    c.n_ = c.z_ = (uint32_t)sext<S>(r);
   }
   template <int S> static inline void logic_flags(Cpu& c, uint32_t r) {
     nz<S>(c, r);
@@ -507,7 +521,7 @@ struct Exec {
         uint32_t a = c.r_.a[reg];
         wa(c, reg) += (S == 1 && reg == 7) ? 2 : step;
         // A long (An)+ operand that faults leaves An as it was.
-        if (S == 4) c.post_undo_ = reg;
+        if (S == 4) c.post_undo_ = reg + 1;
         return a;
       }
       case 4:
@@ -551,7 +565,7 @@ struct Exec {
         uint32_t a = ea_addr<S>(c, mode, reg);
         if (mode == 7 && reg >= 2) return rd<S, 1>(c, a);
         uint32_t v = rd<S>(c, a);
-        if (S == 4) c.post_undo_ = -1;
+        if (S == 4) c.post_undo_ = 0;
         return v;
       }
     }
@@ -579,29 +593,28 @@ struct Exec {
     uint32_t r = (uint32_t)r64 & sz_mask(S);
     c.fc_ = c.fx_ = (uint32_t)(r64 >> (8 * S)) & 1;
     c.fv_ = (((s ^ r) & (d ^ r)) & sz_msb(S)) != 0;
-    c.fn_ = (r & sz_msb(S)) != 0;
+    c.n_ = (uint32_t)sext<S>(r);
     return r;
   }
-  template <int S> static inline uint32_t sub(Cpu& c, uint32_t s, uint32_t d, uint32_t x = 0) {
+  // SetX false: CMP, which leaves X as it was.
+  template <int S, bool SetX = true> static inline uint32_t sub(Cpu& c, uint32_t s, uint32_t d, uint32_t x = 0) {
     uint64_t r64 = (uint64_t)(d & sz_mask(S)) - (s & sz_mask(S)) - x;
     uint32_t r = (uint32_t)r64 & sz_mask(S);
-    c.fc_ = c.fx_ = (uint32_t)(r64 >> (8 * S)) & 1;
+    c.fc_ = (uint32_t)(r64 >> (8 * S)) & 1;
+    if (SetX) c.fx_ = c.fc_;
     c.fv_ = (((s ^ d) & (r ^ d)) & sz_msb(S)) != 0;
-    c.fn_ = (r & sz_msb(S)) != 0;
+    c.n_ = (uint32_t)sext<S>(r);
     return r;
   }
   template <int S> static inline void cmp(Cpu& c, uint32_t s, uint32_t d) {
-    uint32_t x = c.fx_;
-    uint32_t r = sub<S>(c, s, d);
-    c.fx_ = x;
-    c.fz_ = r == 0;
+    c.z_ = sub<S, false>(c, s, d);
   }
   // ADD/SUB/AND/OR/CMP <ea>,Dn and Dn,<ea>; EOR Dn,<ea>. kind: 0 add, 1 sub, 2 and, 3 or, 4 eor
   template <int S, int K> static inline uint32_t alu(Cpu& c, uint32_t s, uint32_t d) {
     uint32_t r;
     switch (K) {
-      case 0: r = add<S>(c, s, d); c.fz_ = r == 0; return r;
-      case 1: r = sub<S>(c, s, d); c.fz_ = r == 0; return r;
+      case 0: r = add<S>(c, s, d); c.z_ = r; return r;
+      case 1: r = sub<S>(c, s, d); c.z_ = r; return r;
       case 2: r = (s & d) & sz_mask(S); break;
       case 3: r = (s | d) & sz_mask(S); break;
       default: r = (s ^ d) & sz_mask(S); break;
@@ -635,8 +648,8 @@ struct Exec {
     c.fc_ = c.fx_ = carry;
     c.fv_ = (v & r & 0x80) != 0;
     r &= 0xFF;
-    c.fn_ = (r >> 7) & 1;
-    if (r) c.fz_ = 0;
+    c.n_ = (uint32_t)sext<1>(r);
+    c.z_ |= r;  // cleared by a non-zero result, else left as it was
     return r;
   }
   static uint32_t sbcd_op(Cpu& c, uint32_t s, uint32_t d) {
@@ -650,8 +663,8 @@ struct Exec {
     c.fc_ = c.fx_ = ((bin & 0x100) || (r & 0x100)) ? 1 : 0;
     c.fv_ = (bin & ~r & 0x80) != 0;
     r &= 0xFF;
-    c.fn_ = (r >> 7) & 1;
-    if (r) c.fz_ = 0;
+    c.n_ = (uint32_t)sext<1>(r);
+    c.z_ |= r;  // cleared by a non-zero result, else left as it was
     return r;
   }
 
@@ -676,10 +689,7 @@ struct Exec {
   template <Handler H> static M68K_INLINE void chain(Cpu& c, uint16_t op) {
     H(c, op);
     if (M68K_LIKELY(--c.budget_ != 0) && M68K_LIKELY(c.cycles_ < c.limit_)) {
-      c.inst_pc_ = c.pc_ - 4;
-      c.pc_adj_ = 0;
-      c.post_undo_ = -1;
-      c.snapshot();  // one store, cheaper than asking the model (the 68000 never logs)
+      c.begin_instruction();
       const uint16_t next = c.ird_;
       return c.table_[next](c, next);
     }

@@ -79,13 +79,13 @@ struct ArithLogicOps : Exec {
         d = rd<S>(c, c.r_.a[rx]);
       }
       uint32_t r = Sub ? sub<S>(c, s, d, c.fx_) : add<S>(c, s, d, c.fx_);
-      if (r) c.fz_ = 0;
+      c.z_ |= r;
       prefetch(c);
       wr<S>(c, c.r_.a[rx], r);
       return;
     }
     uint32_t r = Sub ? sub<S>(c, c.r_.d[ry], c.r_.d[rx], c.fx_) : add<S>(c, c.r_.d[ry], c.r_.d[rx], c.fx_);
-    if (r) c.fz_ = 0;
+    c.z_ |= r;
     prefetch(c);
     if (S == 4) idle(c, 4);
     set_d_last<S>(c, rx, r);
@@ -153,8 +153,8 @@ struct ArithLogicOps : Exec {
   // then the zero-divide exception (vector 5).
   static M68K_INLINE void divide_by_zero(Cpu& c, uint32_t d) {
     c.fv_ = 0; c.fc_ = 0;
-    c.fn_ = (d >> 31) & 1;
-    c.fz_ = (d >> 16) == 0;
+    c.n_ = d;
+    c.z_ = d >> 16;
     exception(c, 5, c.pc_ - 2, 8);
   }
   static M68K_INLINE void divu(Cpu& c, uint16_t op) {
@@ -163,7 +163,7 @@ struct ArithLogicOps : Exec {
     if (s == 0) return divide_by_zero(c, d);
     uint32_t dividend = d;
     if ((dividend >> 16) >= s) {
-      c.fv_ = 1; c.fc_ = 0; c.fn_ = 1; c.fz_ = 0;
+      c.fv_ = 1; c.fc_ = 0; c.n_ = 0x80000000u; c.z_ = 1;
       prefetch(c);
       idle(c, 6);
       return;
@@ -202,7 +202,7 @@ struct ArithLogicOps : Exec {
     uint32_t adend = dividend < 0 ? 0u - (uint32_t)dividend : (uint32_t)dividend;
     uint32_t asor = s < 0 ? (uint32_t)(-(int32_t)s) : (uint32_t)s;
     if ((adend >> 16) >= asor) {
-      c.fv_ = 1; c.fc_ = 0; c.fn_ = 1; c.fz_ = 0;
+      c.fv_ = 1; c.fc_ = 0; c.n_ = 0x80000000u; c.z_ = 1;
       prefetch(c);
       idle(c, (mc + 2) * 2 - 4);
       return;
@@ -217,7 +217,7 @@ struct ArithLogicOps : Exec {
     int64_t q = (int64_t)dividend / s;
     int64_t rem = (int64_t)dividend % s;
     if (q > 32767 || q < -32768) {
-      c.fv_ = 1; c.fc_ = 0; c.fn_ = 1; c.fz_ = 0;
+      c.fv_ = 1; c.fc_ = 0; c.n_ = 0x80000000u; c.z_ = 1;
       prefetch(c);
       idle(c, mc * 2 - 4);
       return;

@@ -95,7 +95,7 @@ struct ImmediateBitOps : Exec {
     if (mode == 0) {
       bit &= 31;
       uint32_t& d = wd(c, reg);
-      c.fz_ = !((d >> bit) & 1);
+      c.z_ = (d >> bit) & 1;
       prefetch(c);
       switch (K) {
         case 0: idle(c, 2); break;
@@ -108,14 +108,14 @@ struct ImmediateBitOps : Exec {
     bit &= 7;
     if (mode == 7 && reg == 4) {  // BTST Dn,#imm
       uint32_t v = ext(c) & 0xFF;
-      c.fz_ = !((v >> bit) & 1);
+      c.z_ = (v >> bit) & 1;
       prefetch(c);
       idle(c, 2);
       return;
     }
     uint32_t a = ea_addr<1>(c, mode, reg);
     uint32_t v = (mode == 7 && reg >= 2) ? rd<1, 1>(c, a) : rd<1>(c, a);
-    c.fz_ = !((v >> bit) & 1);
+    c.z_ = (v >> bit) & 1;
     prefetch(c);
     switch (K) {
       case 0: return;

@@ -13,10 +13,10 @@ struct MiscOps : Exec {
     switch (K) {
       case 0:
         r = sub<S>(c, d, 0, c.fx_);
-        if (r) c.fz_ = 0;
+        c.z_ |= r;
         return r;
-      case 1: r = 0; c.fn_ = 0; c.fz_ = 1; c.fv_ = c.fc_ = 0; return r;
-      case 2: r = sub<S>(c, d, 0); c.fz_ = r == 0; return r;
+      case 1: r = 0; c.n_ = 0; c.z_ = 0; c.fv_ = c.fc_ = 0; return r;
+      case 2: r = sub<S>(c, d, 0); c.z_ = r; return r;
       default: r = ~d & sz_mask(S); logic_flags<S>(c, r); return r;
     }
   }
@@ -290,9 +290,7 @@ struct MiscOps : Exec {
     int mode = (op >> 3) & 7, reg = op & 7;
     int16_t bound = (int16_t)src<2>(c, mode, reg);
     int16_t v = (int16_t)c.r_.d[(op >> 9) & 7];
-    c.fz_ = v == 0;
-    c.fv_ = c.fc_ = 0;
-    c.fn_ = v < 0;
+    logic_flags<2>(c, (uint16_t)v);
     // The microcode tests the upper bound first, hence the shorter path.
     if (v > bound) {
       exception(c, 6, c.pc_ - 2, 10);

@@ -18,7 +18,7 @@ struct QuickBranchOps : Exec {
     }
     if (mode == 0) {
       uint32_t r = Sub ? sub<S>(c, q, c.r_.d[reg]) : add<S>(c, q, c.r_.d[reg]);
-      c.fz_ = r == 0;
+      c.z_ = r;
       prefetch(c);
       if (S == 4) idle(c, 4);
       set_d_last<S>(c, reg, r);
@@ -27,7 +27,7 @@ struct QuickBranchOps : Exec {
     uint32_t a = ea_addr<S>(c, mode, reg);
     uint32_t d = rd<S>(c, a);
     uint32_t r = Sub ? sub<S>(c, q, d) : add<S>(c, q, d);
-    c.fz_ = r == 0;
+    c.z_ = r;
     prefetch(c);
     wr<S>(c, a, r);
   }
