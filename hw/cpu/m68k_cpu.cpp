@@ -167,7 +167,7 @@ void Exec::group0(Cpu& c) {
     c.undo_n_ = 0;
     uint16_t old = c.inst_sr();
     c.cur_pages_ = c.pages_[c.s_ ? 1 : 0];
-    c.fetch_page_ = Cpu::kNoFetchPage;
+    c.close_fetch();
     c.read_page_ = Cpu::kNoFetchPage;
     c.write_page_ = Cpu::kNoFetchPage;
     set_sr(c, old);
@@ -345,7 +345,7 @@ void Cpu::map_fast(Space space, uint32_t base, uint32_t size, uint8_t* host, boo
     p.write = writable ? bias : 0;
     p.clocks = 4 + wait_states;
   }
-  fetch_page_ = kNoFetchPage;
+  close_fetch();
   read_page_ = kNoFetchPage;
   write_page_ = kNoFetchPage;
 }
@@ -354,14 +354,14 @@ void Cpu::unmap_fast(Space space, uint32_t base, uint32_t size) {
   for (uint32_t off = 0; off < size; off += 1024) {
     pages_[(int)space][((base + off) & 0xFFFFFF) >> 10] = Page{};
   }
-  fetch_page_ = kNoFetchPage;
+  close_fetch();
   read_page_ = kNoFetchPage;
   write_page_ = kNoFetchPage;
 }
 
 void Cpu::unmap_all_fast() {
   for (int i = 0; i < 2 * kPages; i++) page_store_[i] = Page{};
-  fetch_page_ = kNoFetchPage;
+  close_fetch();
   read_page_ = kNoFetchPage;
   write_page_ = kNoFetchPage;
 }
@@ -420,7 +420,7 @@ void Cpu::restore(const State& s) {
   undo_ccr_ = 0;
   unpack_sr(r_.sr);
   cur_pages_ = pages_[s_ ? 1 : 0];
-  fetch_page_ = kNoFetchPage;
+  close_fetch();
   read_page_ = kNoFetchPage;
   write_page_ = kNoFetchPage;
 }
@@ -466,7 +466,7 @@ void Cpu::unpack_sr(uint16_t sr) {
   // board that runs ten instructions per quantum would otherwise miss all three each time.
   if (cur_pages_ != pages_[s_ ? 1 : 0]) {
     cur_pages_ = pages_[s_ ? 1 : 0];
-    fetch_page_ = kNoFetchPage;
+    close_fetch();
     read_page_ = kNoFetchPage;
     write_page_ = kNoFetchPage;
   }
@@ -519,6 +519,7 @@ void Cpu::load_prefetch(uint16_t ird, uint16_t irc) {
   loop_mode_ = false;
   pc_ = r_.pc + 4;
   synced_pc_ = r_.pc;
+  close_fetch();  // the PC may now lie below the window's page
 }
 
 void Cpu::reset() {

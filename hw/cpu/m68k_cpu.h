@@ -214,11 +214,19 @@ class Cpu {
   Page* const pages_[2] = {page_store_.get(), page_store_.get() + kPages};
   Page* cur_pages_ = pages_[1];  // pages_[s_]: the hot path's table
   // The fetch window: the code page of the last instruction fetch (32-bit address >> 10; any
-  // change of the S bit or of the page table closes it).
+  // change of the S bit or of the page table closes it). Sequential fetches only test the page's
+  // end (fetch_end_, 0 when closed): every fetch address is at or above the start of the window's
+  // page, since whatever moves the PC elsewhere (a jump, a restore, a new prefetch queue) opens
+  // the window at the new PC or closes it, and a fetch the window cannot serve closes it.
   static constexpr uint32_t kNoFetchPage = 0xFFFFFFFFu;  // no address >> 10 gives this
   uint32_t fetch_page_ = kNoFetchPage;
+  uint32_t fetch_end_ = 0;
   uintptr_t fetch_bias_ = 0;
   uint64_t fetch_clocks_ = 0;
+  void close_fetch() {
+    fetch_page_ = kNoFetchPage;
+    fetch_end_ = 0;
+  }
   // The read and write windows: the same for the data page of the last fast read (write) in the
   // current space (closed together with the fetch window). Its bias is loaded without waiting for the
   // address, which takes a table load off the path from address to data.

@@ -250,9 +250,10 @@ struct Exec {
     slow_write(c, a, dfc(c), true, (uint16_t)(v << 8 | v));
   }
   // Instruction fetch: through the fetch window (the last code page used, keyed by the full
-  // 32-bit address >> 10 so that no 24-bit masking is needed), else via fetch_miss().
+  // 32-bit address >> 10 so that no 24-bit masking is needed; only its end is tested, see
+  // Cpu::fetch_end_), else via fetch_miss().
   static M68K_INLINE uint16_t fetch16(Cpu& c, uint32_t addr) {
-    if (M68K_LIKELY((addr >> 10) == c.fetch_page_)) {
+    if (M68K_LIKELY(addr < c.fetch_end_)) {
       c.cycles_ += c.fetch_clocks_;
       return be16(host(c.fetch_bias_, addr));
     }
@@ -275,12 +276,15 @@ struct Exec {
       c.loop_mode_ = false;  // anything else (a platform moved the PC): fetch as usual
     }
     const Cpu::Page& p = c.cur_pages_[(addr & 0xFFFFFF) >> 10];
-    if (p.read != 0) {
-      c.fetch_page_ = addr >> 10;
-      c.fetch_bias_ = p.read - (addr & 0xFF000000u);  // the high byte is not on the bus
-      c.fetch_clocks_ = p.clocks;
-    }
+    if (p.read != 0) open_fetch(c, addr, p);
+    else c.close_fetch();  // a fetch on the Bus: the window must not serve the addresses after it
     return crd16<2>(c, addr);
+  }
+  static M68K_INLINE void open_fetch(Cpu& c, uint32_t addr, const Cpu::Page& p) {
+    c.fetch_page_ = addr >> 10;
+    c.fetch_end_ = (addr >> 10 << 10) + 1024;  // 0 for the top page: its fetches all miss
+    c.fetch_bias_ = p.read - (addr & 0xFF000000u);  // the high byte is not on the bus
+    c.fetch_clocks_ = p.clocks;
   }
   // Data accesses of size S with the 68000's alignment rule, explicit function code.
   template <int S> static M68K_INLINE uint32_t read(Cpu& c, uint32_t addr, uint8_t fc) {
@@ -362,11 +366,8 @@ struct Exec {
     // (a call through the slow path): calls and returns between pages are frequent.
     if (M68K_UNLIKELY((target >> 10) != c.fetch_page_)) {
       const Cpu::Page& p = c.cur_pages_[(target & 0xFFFFFF) >> 10];
-      if (const uintptr_t b = p.read; b != 0 && !c.loop_mode_) {
-        c.fetch_page_ = target >> 10;
-        c.fetch_bias_ = b - (target & 0xFF000000u);  // the high byte is not on the bus
-        c.fetch_clocks_ = p.clocks;
-      }
+      if (p.read != 0 && !c.loop_mode_) open_fetch(c, target, p);
+      else c.close_fetch();
     }
     // Both words from the fetch window with one host load when it holds them (the target is
     // even, so it shares a page with target + 2 unless it is the page's last word): nothing
@@ -426,7 +427,7 @@ struct Exec {
     }
     logged(c, c.s_) = s;
     c.cur_pages_ = c.pages_[s ? 1 : 0];
-    c.fetch_page_ = Cpu::kNoFetchPage;
+    c.close_fetch();
     c.read_page_ = Cpu::kNoFetchPage;
     c.write_page_ = Cpu::kNoFetchPage;
   }

@@ -100,7 +100,7 @@ struct QuickBranchOps : Exec {
     c.loop_words_[1] = c.irc_;  // this DBcc
     c.loop_words_[2] = (uint16_t)disp;
     c.loop_mode_ = true;
-    c.fetch_page_ = Cpu::kNoFetchPage;  // every fetch now goes through fetch_miss()
+    c.close_fetch();  // every fetch now goes through fetch_miss()
   }
   template <int CC, int M> static M68K_INLINE void scc(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
