@@ -227,7 +227,8 @@ class Cpu {
     fetch_page_ = kNoFetchPage;
     fetch_end_ = 0;
   }
-  // The read and write windows: the same for the data page of the last fast read (write) in the
+  // The read and write windows: the same (keyed by the 32-bit address >> 10, the bias taking off
+  // its high byte) for the data page of the last fast read (write) in the
   // current space (closed together with the fetch window). Its bias is loaded without waiting for the
   // address, which takes a table load off the path from address to data.
   uint32_t read_page_ = kNoFetchPage;

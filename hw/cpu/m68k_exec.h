@@ -179,16 +179,16 @@ struct Exec {
   // K: 0 data, 1 program-space data (PC-relative operands), 2 instruction fetch.
   template <int K> static uint8_t cur_fc(const Cpu& c) { return K == 0 ? dfc(c) : pfc(c); }
   template <int K> static M68K_INLINE uint16_t crd16(Cpu& c, uint32_t addr) {
-    uint32_t a = addr & 0xFFFFFF;
-    if (K != 2 && M68K_LIKELY((a >> 10) == c.read_page_)) {
+    if (K != 2 && M68K_LIKELY((addr >> 10) == c.read_page_)) {
       c.cycles_ += c.read_clocks_;
-      return be16(host(c.read_bias_, a));
+      return be16(host(c.read_bias_, addr));
     }
+    const uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
     if (const uintptr_t b = p.read; M68K_LIKELY(b != 0)) {
       if (K != 2) {
-        c.read_page_ = a >> 10;
-        c.read_bias_ = b;
+        c.read_page_ = addr >> 10;
+        c.read_bias_ = b - (addr & 0xFF000000u);
         c.read_clocks_ = p.clocks;
       }
       c.cycles_ += p.clocks;
@@ -197,15 +197,15 @@ struct Exec {
     return slow_read(c, a, cur_fc<K>(c), false, K == 2);
   }
   template <int K> static M68K_INLINE uint8_t crd8(Cpu& c, uint32_t addr) {
-    uint32_t a = addr & 0xFFFFFF;
-    if (M68K_LIKELY((a >> 10) == c.read_page_)) {
+    if (M68K_LIKELY((addr >> 10) == c.read_page_)) {
       c.cycles_ += c.read_clocks_;
-      return *host(c.read_bias_, a);
+      return *host(c.read_bias_, addr);
     }
+    const uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
     if (const uintptr_t b = p.read; M68K_LIKELY(b != 0)) {
-      c.read_page_ = a >> 10;
-      c.read_bias_ = b;
+      c.read_page_ = addr >> 10;
+      c.read_bias_ = b - (addr & 0xFF000000u);
       c.read_clocks_ = p.clocks;
       c.cycles_ += p.clocks;
       return *host(b, a);
@@ -213,16 +213,16 @@ struct Exec {
     return (uint8_t)slow_read(c, a, cur_fc<K>(c), true, false);
   }
   static M68K_INLINE void cwr16(Cpu& c, uint32_t addr, uint16_t v) {
-    uint32_t a = addr & 0xFFFFFF;
-    if (M68K_LIKELY((a >> 10) == c.write_page_)) {
+    if (M68K_LIKELY((addr >> 10) == c.write_page_)) {
       c.cycles_ += c.write_clocks_;
-      put_be16(host(c.write_bias_, a), v);
+      put_be16(host(c.write_bias_, addr), v);
       return;
     }
+    const uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
     if (const uintptr_t b = p.write; M68K_LIKELY(b != 0)) {
-      c.write_page_ = a >> 10;
-      c.write_bias_ = b;
+      c.write_page_ = addr >> 10;
+      c.write_bias_ = b - (addr & 0xFF000000u);
       c.write_clocks_ = p.clocks;
       c.cycles_ += p.clocks;
       put_be16(host(b, a), v);
@@ -231,16 +231,16 @@ struct Exec {
     slow_write(c, a, dfc(c), false, v);
   }
   static M68K_INLINE void cwr8(Cpu& c, uint32_t addr, uint8_t v) {
-    uint32_t a = addr & 0xFFFFFF;
-    if (M68K_LIKELY((a >> 10) == c.write_page_)) {
+    if (M68K_LIKELY((addr >> 10) == c.write_page_)) {
       c.cycles_ += c.write_clocks_;
-      *host(c.write_bias_, a) = v;
+      *host(c.write_bias_, addr) = v;
       return;
     }
+    const uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.cur_pages_[a >> 10];
     if (const uintptr_t b = p.write; M68K_LIKELY(b != 0)) {
-      c.write_page_ = a >> 10;
-      c.write_bias_ = b;
+      c.write_page_ = addr >> 10;
+      c.write_bias_ = b - (addr & 0xFF000000u);
       c.write_clocks_ = p.clocks;
       c.cycles_ += p.clocks;
       *host(b, a) = v;
