@@ -14,12 +14,7 @@
 
 namespace {
 
-using m68k::Bus;
-using m68k::BusAccess;
-using m68k::BusResponse;
-using m68k::Cpu;
-using m68k::Model;
-using m68k::Space;
+using namespace m68k;
 
 constexpr uint32_t kMemSize = 64 * 1024;
 constexpr uint32_t kCode = 0x1000;
