@@ -167,9 +167,7 @@ void Exec::group0(Cpu& c) {
     c.undo_n_ = 0;
     uint16_t old = c.inst_sr();
     c.cur_pages_ = c.pages_[c.s_ ? 1 : 0];
-    c.close_fetch();
-    c.read_page_ = Cpu::kNoFetchPage;
-    c.write_page_ = Cpu::kNoFetchPage;
+    c.close_windows();
     set_sr(c, old);
     set_supervisor(c, true);
     c.t_ = false;
@@ -246,10 +244,6 @@ void Exec::build_table(Model m, Handler* t) {
 // in the inner loop, which only executes instructions until cycles_ reaches limit_. Whatever
 // can make the outer checks true during a burst (set_ipl, request_yield, an SR write, STOP,
 // set_tracer) sets limit_ to 0, so the burst ends after the current instruction.
-template <bool Restartable> M68K_INLINE void Exec::start_instruction(Cpu& c) {
-  c.begin_instruction();  // the 68000 never logs, so clearing its undo log costs nothing
-}
-
 template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
   const Handler* table = g_table[Restartable ? 1 : 0];
   c.table_ = table;
@@ -283,7 +277,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
             c.break_hit_ = true;
             return;
           }
-          start_instruction<Restartable>(c);
+          c.begin_instruction();
           if (c.tracer_) c.tracer_(c.inst_pc_, c.cycles_, c.s_ != 0);
           const bool trace = c.t_;
           const uint16_t op = c.ird_;
@@ -294,7 +288,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
           continue;
         }
         c.limit_ = target;
-        start_instruction<Restartable>(c);
+        c.begin_instruction();
         const uint16_t op = c.ird_;
         table[op](c, op);
         count_burst(c);
@@ -345,25 +339,19 @@ void Cpu::map_fast(Space space, uint32_t base, uint32_t size, uint8_t* host, boo
     p.write = writable ? bias : 0;
     p.clocks = 4 + wait_states;
   }
-  close_fetch();
-  read_page_ = kNoFetchPage;
-  write_page_ = kNoFetchPage;
+  close_windows();
 }
 
 void Cpu::unmap_fast(Space space, uint32_t base, uint32_t size) {
   for (uint32_t off = 0; off < size; off += 1024) {
     pages_[(int)space][((base + off) & 0xFFFFFF) >> 10] = Page{};
   }
-  close_fetch();
-  read_page_ = kNoFetchPage;
-  write_page_ = kNoFetchPage;
+  close_windows();
 }
 
 void Cpu::unmap_all_fast() {
   for (int i = 0; i < 2 * kPages; i++) page_store_[i] = Page{};
-  close_fetch();
-  read_page_ = kNoFetchPage;
-  write_page_ = kNoFetchPage;
+  close_windows();
 }
 
 void Cpu::save(State& s) const {
@@ -420,9 +408,7 @@ void Cpu::restore(const State& s) {
   undo_ccr_ = 0;
   unpack_sr(r_.sr);
   cur_pages_ = pages_[s_ ? 1 : 0];
-  close_fetch();
-  read_page_ = kNoFetchPage;
-  write_page_ = kNoFetchPage;
+  close_windows();
 }
 
 bool Cpu::protect_writes(Space space, uint32_t address) {
@@ -466,9 +452,7 @@ void Cpu::unpack_sr(uint16_t sr) {
   // board that runs ten instructions per quantum would otherwise miss all three each time.
   if (cur_pages_ != pages_[s_ ? 1 : 0]) {
     cur_pages_ = pages_[s_ ? 1 : 0];
-    close_fetch();
-    read_page_ = kNoFetchPage;
-    write_page_ = kNoFetchPage;
+    close_windows();
   }
 }
 

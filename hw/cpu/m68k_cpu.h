@@ -227,6 +227,7 @@ class Cpu {
     fetch_page_ = kNoFetchPage;
     fetch_end_ = 0;
   }
+
   // The read and write windows: the same (keyed by the 32-bit address >> 10, the bias taking off
   // its high byte) for the data page of the last fast read (write) in the
   // current space (closed together with the fetch window). Its bias is loaded without waiting for the
@@ -237,6 +238,11 @@ class Cpu {
   uint32_t write_page_ = kNoFetchPage;  // and for writes
   uintptr_t write_bias_ = 0;
   uint64_t write_clocks_ = 0;
+  void close_windows() {
+    close_fetch();
+    read_page_ = kNoFetchPage;
+    write_page_ = kNoFetchPage;
+  }
 
   // Group-0 bookkeeping for the instruction in progress.
   uint32_t inst_pc_ = 0;        // address of the current instruction

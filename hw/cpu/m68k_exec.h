@@ -369,11 +369,11 @@ struct Exec {
       if (p.read != 0 && !c.loop_mode_) open_fetch(c, target, p);
       else c.close_fetch();
     }
-    // Both words from the fetch window with one host load when it holds them (the target is
-    // even, so it shares a page with target + 2 unless it is the page's last word): nothing
-    // happens between the two fetches, so clocks, IRD, IRC and the prefetch address end as the
-    // two fetches leave them.
-    if (M68K_LIKELY((target >> 10) == c.fetch_page_ && (target & 0x3FE) != 0x3FE)) {
+    // Both words from the fetch window with one host load when it holds them (the window is now
+    // target's page or closed, so the end test is enough, as in fetch16): nothing happens
+    // between the two fetches, so clocks, IRD, IRC and the prefetch address end as the two
+    // fetches leave them.
+    if (M68K_LIKELY(target + 2 < c.fetch_end_)) {
       uint32_t v;
       std::memcpy(&v, host(c.fetch_bias_, target), 4);
       v = __builtin_bswap32(v);
@@ -427,9 +427,7 @@ struct Exec {
     }
     logged(c, c.s_) = s;
     c.cur_pages_ = c.pages_[s ? 1 : 0];
-    c.close_fetch();
-    c.read_page_ = Cpu::kNoFetchPage;
-    c.write_page_ = Cpu::kNoFetchPage;
+    c.close_windows();
   }
   static void set_sr(Cpu& c, uint16_t v) {
     c.limit_ = 0;  // the mask or T may have changed: back to the run loop's checks
@@ -679,7 +677,6 @@ struct Exec {
     c.save_ccr();
     return c.inner_table_[op](c, op);
   }
-  template <bool Restartable> static void start_instruction(Cpu& c);
   // Every table entry is chain<handler>: the handler (inlined where the compiler likes), then
   // the next instruction is dispatched from here as a tail call, so each handler has its own
   // indirect jump (better predicted than one shared dispatch site) and the run loop is entered
