@@ -132,7 +132,7 @@ void Exec::take_interrupt(Cpu& c, int level) {
   idle(c, 6);
   wr<2>(c, frame + 4, pc & 0xFFFF);
   uint32_t wait = 0;
-  int vec = c.bus_.interrupt_acknowledge(level, c.cycles_, wait);
+  int vec = c.bus_.interrupt_acknowledge(level, c.cycles(), wait);
   c.cycles_ += 4 + wait;
   if (vec == Bus::kAutovector) vec = 24 + level;
   else if (vec == Bus::kSpurious) vec = 24;
@@ -251,7 +251,9 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
   c.undo_cap_ = Restartable ? Cpu::kUndoLog : 0;
   for (;;) {
     try {
-      while (c.cycles_ < target && !c.yield_) {
+      for (;;) {
+        c.settle();  // the last burst's (or exception's) fetches, before cycles_ is compared
+        if (!(c.cycles_ < target) || c.yield_) break;
         if (c.trace_pending_) {
           c.trace_pending_ = false;
           c.inst_pc_ = c.pc_ - 4;
@@ -295,6 +297,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
       }
       return;
     } catch (const Group0&) {
+      c.settle();
       count_burst(c);  // the instructions before the fault, then the faulted one
       c.instructions_++;
       try {
@@ -305,8 +308,12 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
       } catch (const HaltSignal&) {
       }
       c.in_group0_ = false;
-      if (c.halted_) return;
+      if (c.halted_) {
+        c.settle();
+        return;
+      }
     } catch (const HaltSignal&) {
+      c.settle();
       count_burst(c);
       return;
     }
@@ -360,7 +367,7 @@ void Cpu::save(State& s) const {
   s.synced_pc = synced_pc_;
   s.ird = ird_;
   s.irc = irc_;
-  s.cycles = cycles_;
+  s.cycles = cycles();
   s.instructions = instructions_;
   s.user_exits = user_exits_;
   s.stopped_cycles = stopped_cycles_;
@@ -379,12 +386,14 @@ void Cpu::save(State& s) const {
 }
 
 void Cpu::restore(const State& s) {
+  shut_fetch();  // what the window had not yet counted belongs to the state being replaced
   r_ = s.r;
   pc_ = s.pc;
   synced_pc_ = s.synced_pc;
   ird_ = s.ird;
   irc_ = s.irc;
   cycles_ = s.cycles;
+  fetch_base_ = pc_;
   instructions_ = s.instructions;
   user_exits_ = s.user_exits;
   stopped_cycles_ = s.stopped_cycles;
@@ -485,6 +494,7 @@ void Cpu::sync_in() {
       halt_here("no memory at the PC the debugger set,", pc, true);
     }
     cycles_ = saved;
+    fetch_base_ = pc_;  // the refill's fetches too
   }
 }
 
@@ -501,9 +511,9 @@ void Cpu::load_prefetch(uint16_t ird, uint16_t irc) {
   irc_ = irc;
   trace_pending_ = false;  // a fresh instruction boundary
   loop_mode_ = false;
-  pc_ = r_.pc + 4;
-  synced_pc_ = r_.pc;
   close_fetch();  // the PC may now lie below the window's page
+  pc_ = fetch_base_ = r_.pc + 4;
+  synced_pc_ = r_.pc;
 }
 
 void Cpu::reset() {
@@ -527,6 +537,7 @@ void Cpu::reset() {
     if (vectors_read) halt_here("no memory at the reset PC", pc, true);
     else halt_here("no reset vectors", 0, false);
   }
+  settle();
   cycles_ = before + 40 + (cycles_ - before - 24);
   sync_out();
   if (halted_ && vectors_read) r_.pc = synced_pc_ = pc;  // where it would have started

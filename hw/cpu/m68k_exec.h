@@ -102,6 +102,7 @@ struct Exec {
   // called through slow_call(): the C++ functions, then the inline wrappers the handlers use.
   static __attribute__((noinline)) uint16_t slow_read_body(Cpu& c, uint32_t a, uint8_t fc, bool byte,
                                                            bool instr) {
+    c.settle();
     BusAccess acc{a, fc, false, byte, c.cycles_};
     uint16_t data = 0;
     uint32_t wait = 0;
@@ -113,6 +114,7 @@ struct Exec {
   }
   static __attribute__((noinline)) void slow_write_body(Cpu& c, uint32_t a, uint8_t fc, bool byte,
                                                         uint16_t v) {
+    c.settle();
     BusAccess acc{a, fc, true, byte, c.cycles_};
     uint32_t wait = 0;
     BusResponse r = c.bus_.write(acc, v, wait);
@@ -251,12 +253,11 @@ struct Exec {
   }
   // Instruction fetch: through the fetch window (the last code page used, keyed by the full
   // 32-bit address >> 10 so that no 24-bit masking is needed; only its end is tested, see
-  // Cpu::fetch_end_), else via fetch_miss().
+  // Cpu::fetch_end_), else via fetch_miss(). The word at `addr` is the one after those the
+  // window served since fetch_base_, and the PC moves past it: its clocks are counted from the PC
+  // (Cpu::pending_fetch_clocks).
   static M68K_INLINE uint16_t fetch16(Cpu& c, uint32_t addr) {
-    if (M68K_LIKELY(addr < c.fetch_end_)) {
-      c.cycles_ += c.fetch_clocks_;
-      return be16(host(c.fetch_bias_, addr));
-    }
+    if (M68K_LIKELY(addr < c.fetch_end_)) return be16(host(c.fetch_bias_, addr));
     return fetch_miss(c, addr);
   }
   static M68K_INLINE uint16_t fetch_miss(Cpu& c, uint32_t addr) {
@@ -267,18 +268,27 @@ struct Exec {
 #endif
   }
   static __attribute__((noinline)) uint16_t fetch_miss_body(Cpu& c, uint32_t addr) {
+    // The window's words up to this one into cycles_, at the window's clocks; this one is
+    // counted by its own access below, so the PC's move past it must not count again.
+    c.cycles_ += uint64_t((addr - c.fetch_base_) >> 1) * c.fetch_clocks_;
+    c.fetch_base_ = addr;
     if (c.loop_mode_) {
       // 68010 loop mode: the loop instruction, the DBcc and its displacement are held in the
       // chip, so these fetches make no bus cycle and take no clocks (the fetch window stays
       // closed while the loop runs, so every fetch comes here).
       uint32_t off = addr - c.loop_pc_;
-      if (off < 6 && !(off & 1)) return c.loop_words_[off / 2];
+      if (off < 6 && !(off & 1)) {
+        c.fetch_base_ = addr + 2;  // (the window is closed in loop mode: no clocks either way)
+        return c.loop_words_[off / 2];
+      }
       c.loop_mode_ = false;  // anything else (a platform moved the PC): fetch as usual
     }
     const Cpu::Page& p = c.cur_pages_[(addr & 0xFFFFFF) >> 10];
     if (p.read != 0) open_fetch(c, addr, p);
-    else c.close_fetch();  // a fetch on the Bus: the window must not serve the addresses after it
-    return crd16<2>(c, addr);
+    else c.shut_fetch();  // a fetch on the Bus: the window must not serve the addresses after it
+    const uint16_t w = crd16<2>(c, addr);  // (a Bus access settles, moving fetch_base_)
+    c.fetch_base_ = addr + 2;
+    return w;
   }
   static M68K_INLINE void open_fetch(Cpu& c, uint32_t addr, const Cpu::Page& p) {
     c.fetch_page_ = addr >> 10;
@@ -361,13 +371,19 @@ struct Exec {
       c.fault_pc_ = fault_pc;
       fault(c, target, pfc(c), false, true, false);
     }
-    c.pc_ = target;
     // A branch to another code page opens the fetch window here rather than in fetch_miss()
-    // (a call through the slow path): calls and returns between pages are frequent.
+    // (a call through the slow path): calls and returns between pages are frequent. Within the
+    // window, the words it served before the branch stay counted from the PC (fetch_base_
+    // moves with it).
     if (M68K_UNLIKELY((target >> 10) != c.fetch_page_)) {
+      c.settle();  // at the old window's clocks
+      c.pc_ = c.fetch_base_ = target;
       const Cpu::Page& p = c.cur_pages_[(target & 0xFFFFFF) >> 10];
       if (p.read != 0 && !c.loop_mode_) open_fetch(c, target, p);
-      else c.close_fetch();
+      else c.shut_fetch();
+    } else {
+      c.fetch_base_ += target - c.pc_;
+      c.pc_ = target;
     }
     // Both words from the fetch window with one host load when it holds them (the window is now
     // target's page or closed, so the end test is enough, as in fetch16): nothing happens
@@ -377,7 +393,6 @@ struct Exec {
       uint32_t v;
       std::memcpy(&v, host(c.fetch_bias_, target), 4);
       v = __builtin_bswap32(v);
-      c.cycles_ += 2 * c.fetch_clocks_;
       c.ird_ = (uint16_t)(v >> 16);
       c.irc_ = (uint16_t)v;
       c.pc_ = target + 4;
@@ -626,6 +641,7 @@ struct Exec {
   // Two-word queue refill at the next instruction (after SR changes).
   static void refill(Cpu& c) {
     uint32_t next = c.pc_ - 2;
+    c.fetch_base_ -= 2;  // the word at next is fetched again: one more word than the PC moves
     c.ird_ = fetch16(c, next);
     c.irc_ = fetch16(c, next + 2);
     c.pc_ = next + 4;
@@ -686,7 +702,7 @@ struct Exec {
   // Instructions are counted by the budget (Cpu::instructions()), not one by one here.
   template <Handler H> static M68K_INLINE void chain(Cpu& c, uint16_t op) {
     H(c, op);
-    if (M68K_LIKELY(--c.budget_ != 0) && M68K_LIKELY(c.cycles_ < c.limit_)) {
+    if (M68K_LIKELY(--c.budget_ != 0) && M68K_LIKELY(c.cycles_ + c.pending_fetch_clocks() < c.limit_)) {
       c.begin_instruction();
       const uint16_t next = c.ird_;
       return c.table_[next](c, next);

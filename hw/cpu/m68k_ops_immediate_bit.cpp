@@ -59,6 +59,7 @@ struct ImmediateBitOps : Exec {
   static M68K_INLINE uint16_t status_imm(Cpu& c) {
     if (!m10(c)) return ext(c);
     c.pc_ += 2;
+    c.fetch_base_ += 2;  // the PC moves past a word it does not fetch
     return c.irc_;
   }
   static M68K_INLINE void ccr_imm(Cpu& c, uint16_t op) {

@@ -275,7 +275,7 @@ struct MiscOps : Exec {
   static M68K_INLINE void nop(Cpu& c, uint16_t) { prefetch(c); }
   static M68K_INLINE void reset_(Cpu& c, uint16_t) {
     PRIV();
-    c.bus_.reset_devices(c.cycles_);
+    c.bus_.reset_devices(c.cycles());
     idle(c, m10(c) ? 126 : 128);  // Table 9-18: 130(1/0); 68000: 132(1/0)
     prefetch(c);
   }
@@ -331,6 +331,7 @@ struct MiscOps : Exec {
     uint16_t cr = w & 0xFFF;
     if (cr != 0x000 && cr != 0x001 && cr != 0x800 && cr != 0x801) {
       c.pc_ -= 2;  // illegal: report the MOVEC itself
+      c.fetch_base_ -= 2;  // (the PC moves back by no fetch)
       c.irc_ = w;
       illegal(c, op);
       return;
@@ -356,7 +357,7 @@ struct MiscOps : Exec {
     }
   }
   static M68K_INLINE void bkpt(Cpu& c, uint16_t op) {
-    if (!c.bus_.breakpoint_acknowledge(op & 7, c.cycles_)) {
+    if (!c.bus_.breakpoint_acknowledge(op & 7, c.cycles())) {
       illegal(c, op);
       return;
     }

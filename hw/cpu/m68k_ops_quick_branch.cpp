@@ -90,7 +90,8 @@ struct QuickBranchOps : Exec {
     d = merge<2>(d, cnt);
     c.loop_mode_ = false;
     if (m10(c)) idle(c, 2);
-    fetch16(c, c.pc_ - 2);  // the microcode's discarded refetch of the displacement word
+    c.fetch_base_ -= 2;  // the microcode's discarded refetch of the displacement word: one
+    fetch16(c, c.pc_ - 2);  // word more than the PC moves
     ext(c);
     prefetch(c);
   }
