@@ -10,8 +10,10 @@
 # An installed tool finds its configurations and firmware beside itself (sw/output/install_paths.h).
 install(TARGETS testbed testbed-board tos-mkfs monitor-decode m68k-dis RUNTIME DESTINATION bin)
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/sim/configs/ DESTINATION share/testbed/configs)
+# The Embench images (firmware/embench) are the CPU test's, built from GPL sources
+# (third_party/embench-iot), and not part of the SDK.
 install(DIRECTORY ${TESTBED_FIRMWARE_DIR}/ DESTINATION share/testbed/firmware
-        FILES_MATCHING PATTERN "*.elf" PATTERN "*.fs")
+        FILES_MATCHING PATTERN "*.elf" PATTERN "*.fs" PATTERN "embench-*" EXCLUDE)
 # The documentation as it sits in the clone: every README and document (*.md) and the figures
 # they show (*.png, *.svg), each at its own path under share/doc/testbed/, so that their relative
 # links work in the install as in the tree (test docs_installed_links_resolve). The documents

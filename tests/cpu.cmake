@@ -17,3 +17,20 @@ foreach(t test_m68k_68010 test_m68k_68010_timing test_m68k_speculation test_m68k
   testbed_gtest(${t} SOURCES ${t}.cpp LIBS m68k_core LABELS cpu)
 endforeach()
 
+# The Embench differential (issue #64): every benchmark of third_party/embench-iot, built as
+# 68000 and 68010 code by firmware/embench, runs to its exit on the fast path and each other
+# way of tests/m68k_ways.h; the machines must agree and verify_benchmark() must say right. One
+# CTest test per benchmark (both models). The benchmarks are the folders of the vendored tree, as
+# for the images.
+file(GLOB _embench_dirs LIST_DIRECTORIES true CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/third_party/embench-iot/src/*)
+set(_embench)
+foreach(d ${_embench_dirs})
+  get_filename_component(b ${d} NAME)
+  list(APPEND _embench ${b})
+endforeach()
+string(REPLACE ";" "," _embench "${_embench}")
+testbed_gtest(test_m68k_embench_differential SOURCES test_m68k_embench_differential.cpp
+  LIBS m68k_core testbed_elf testbed_tables LABELS cpu)
+target_compile_definitions(test_m68k_embench_differential PRIVATE
+  TESTBED_FIRMWARE_DIR="${TESTBED_FIRMWARE_DIR}" "EMBENCH_BENCHMARKS=\"${_embench}\"")
+add_dependencies(test_m68k_embench_differential firmware)
