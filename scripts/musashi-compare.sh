@@ -6,8 +6,10 @@
 # Musashi -O2 with hw/cpu/tools/musashi_bench.c into BUILD_DIR/musashi, checks once that it runs
 # the same number of instructions with the same checksum (a build with the instruction hook),
 # then runs m68k-bench and musashi-bench in both models, interleaved, RUNS times, and prints
-# each run's MIPS of process CPU time and the ratios of the best runs. On a shared host read the
-# ratios, not the absolute figures.
+# each run's MIPS of process CPU time and the ratios of the best runs. Each run also runs
+# board-bench (one board in SystemC, a 68010; process CPU time, as scripts/board-speed.sh
+# measures it) and prints its ratio to the bare 68010 core of the same run. On a shared host
+# read the ratios, not the absolute figures.
 set -euo pipefail
 src=${1:?usage: musashi-compare.sh MUSASHI_SRC [BUILD_DIR] [RUNS]}
 build=${2:-build}
@@ -36,7 +38,14 @@ for model in 68000 68010; do
   if [ "$tn" != "$n" ] || [ "$tsum" != "$sum" ]; then echo "error: the two cores ran different work" >&2; exit 1; fi
 done
 mips() { awk '/^MIPS of process CPU time/ {print $NF}'; }
+# board-bench's MIPS of process CPU time (user + system of the whole process), as board-speed.sh.
+board_mips() {
+  local t
+  t=$( { TIMEFORMAT='%U %S'; time "$build/bin/board-bench" "$image" >/dev/null 2>&1; } 2>&1 )
+  awk -v n="$n" -v t="$t" 'BEGIN {split(t, a, " "); printf "%.1f", n / (a[1] + a[2]) / 1e6}'
+}
 declare -A best
+ratios=()
 for ((r = 1; r <= runs; r++)); do
   for model in 68000 68010; do
     a=$("$build/bin/m68k-bench" "$image" --model $model | mips)
@@ -44,10 +53,15 @@ for ((r = 1; r <= runs; r++)); do
     echo "run $r $model: core $a MIPS, Musashi $b MIPS, ratio $(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", a / b}')"
     best[core$model]=$(awk -v x="$a" -v y="${best[core$model]:-0}" 'BEGIN {print (x > y ? x : y)}')
     best[mus$model]=$(awk -v x="$b" -v y="${best[mus$model]:-0}" 'BEGIN {print (x > y ? x : y)}')
+    core_last=$a
   done
+  bm=$(board_mips)
+  ratios+=("$(awk -v a="$bm" -v b="$core_last" 'BEGIN {printf "%.3f", a / b}')")
+  echo "run $r board: board-bench $bm MIPS, board/core 68010 ${ratios[-1]}"
 done
 for model in 68000 68010; do
   echo "best $model: core ${best[core$model]} MIPS, Musashi ${best[mus$model]} MIPS, ratio" \
     "$(awk -v a="${best[core$model]}" -v b="${best[mus$model]}" 'BEGIN {printf "%.2f", a / b}')"
 done
 echo "core 68010/68000: $(awk -v a="${best[core68010]}" -v b="${best[core68000]}" 'BEGIN {printf "%.2f", a / b}')"
+echo "board/core 68010, median of the runs: $(printf '%s\n' "${ratios[@]}" | sort -g | awk '{v[NR] = $1} END {print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2)}')"
