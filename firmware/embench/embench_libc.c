@@ -1,6 +1,8 @@
 /* The few C library functions the Embench benchmarks call (memcpy, memmove, memset, memcmp,
  * strlen, strchr, strcmp, isdigit, isspace, isxdigit, tolower, abort), plainly, byte by byte:
- * they run as part of the measured work, identically on both models. Declared in include/. */
+ * they run as part of the measured work, identically on both models. Declared in include/.
+ * TOS's newlib (firmware/tos/newlib) is compiled for the 68010 only, so the 68000 images cannot
+ * link it. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>

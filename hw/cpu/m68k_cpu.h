@@ -232,11 +232,15 @@ class Cpu {
   uint32_t fetch_base_ = 0;
   uintptr_t fetch_bias_ = 0;
   uint64_t fetch_clocks_ = 0;
-  uint64_t pending_fetch_clocks() const { return uint64_t((pc_ - fetch_base_) >> 1) * fetch_clocks_; }
-  void settle() {
-    cycles_ += pending_fetch_clocks();
-    fetch_base_ = pc_;
+  // The clocks of the words the window served from fetch_base_ up to `upto` (the PC, or the
+  // address a fetch the window cannot serve is about to read).
+  uint64_t pending_fetch_clocks(uint32_t upto) const { return uint64_t((upto - fetch_base_) >> 1) * fetch_clocks_; }
+  uint64_t pending_fetch_clocks() const { return pending_fetch_clocks(pc_); }
+  void settle_to(uint32_t upto) {
+    cycles_ += pending_fetch_clocks(upto);
+    fetch_base_ = upto;
   }
+  void settle() { settle_to(pc_); }
   // Closes the window whose fetches are all in cycles_ (settled).
   void shut_fetch() {
     fetch_page_ = kNoFetchPage;

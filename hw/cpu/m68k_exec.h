@@ -270,8 +270,7 @@ struct Exec {
   static __attribute__((noinline)) uint16_t fetch_miss_body(Cpu& c, uint32_t addr) {
     // The window's words up to this one into cycles_, at the window's clocks; this one is
     // counted by its own access below, so the PC's move past it must not count again.
-    c.cycles_ += uint64_t((addr - c.fetch_base_) >> 1) * c.fetch_clocks_;
-    c.fetch_base_ = addr;
+    c.settle_to(addr);
     if (c.loop_mode_) {
       // 68010 loop mode: the loop instruction, the DBcc and its displacement are held in the
       // chip, so these fetches make no bus cycle and take no clocks (the fetch window stays
