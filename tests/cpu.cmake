@@ -13,7 +13,7 @@ add_test(NAME cpu_reference_workload_200_rounds_checksum
 set_tests_properties(cpu_reference_workload_200_rounds_checksum PROPERTIES LABELS cpu TIMEOUT 300)
 
 foreach(t test_m68k_68010 test_m68k_68010_timing test_m68k_speculation test_m68k_stopped_cycles
-          test_m68k_code_changes test_m68k_paths_agree)
+          test_m68k_code_changes test_m68k_paths_agree test_m68k_hot_regs)
   testbed_gtest(${t} SOURCES ${t}.cpp LIBS m68k_core LABELS cpu)
 endforeach()
 

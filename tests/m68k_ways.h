@@ -2,7 +2,10 @@
 // (test_m68k_paths_agree: random blocks; test_m68k_embench_differential: Embench programs).
 // The fast path (host pointers, the fetch, read and write windows, chained handlers) is the
 // reference; the others are the Bus for every access, one instruction at a time (a debugger's
-// break check), the run cut into slices, and every RAM page write-protected (the journal's path).
+// break check), the run cut into slices, every RAM page write-protected (the journal's path), and
+// one instruction per run_until() with the core saved and restored between them (each then starts
+// with its windows closed: its first fetch goes through the slow path, which on x86-64 is an asm
+// call that must leave the core's hot registers as the slow path left them, m68k_hot_regs.h).
 // After a run the outcome is the registers, prefetch queue, clocks, instruction count, halt and
 // stop state and every byte of RAM; expect_same() compares two.
 #pragma once
@@ -20,9 +23,9 @@
 
 namespace m68k_ways {
 
-enum class Way { Fast, OneAtATime, AllOnTheBus, Sliced, WriteProtected };
+enum class Way { Fast, OneAtATime, AllOnTheBus, Sliced, WriteProtected, Restored };
 // Every way but the reference, Fast.
-constexpr Way kOtherWays[] = {Way::OneAtATime, Way::AllOnTheBus, Way::Sliced, Way::WriteProtected};
+constexpr Way kOtherWays[] = {Way::OneAtATime, Way::AllOnTheBus, Way::Sliced, Way::WriteProtected, Way::Restored};
 constexpr uint64_t kSlice = 997;  // the Sliced way's run_until steps, in clocks
 
 inline const char* name(Way w) {
@@ -31,6 +34,7 @@ inline const char* name(Way w) {
     case Way::OneAtATime: return "one at a time";
     case Way::AllOnTheBus: return "all on the bus";
     case Way::Sliced: return "sliced";
+    case Way::Restored: return "restored at every instruction";
     default: return "write-protected";
   }
 }
@@ -114,8 +118,18 @@ class ShuffledRam : public m68k::Bus, public M68kTestRam {
 };
 
 // Runs the core to clock `end`, or until it halts or `done` (set by the bus) is true: in one
-// run_until call unless the way is Sliced (run_until at every multiple of kSlice).
+// run_until call unless the way is Sliced (run_until at every multiple of kSlice) or Restored
+// (an instruction per call, the core saved and restored after each).
 inline void run(m68k::Cpu& c, Way way, uint64_t end, const bool& done) {
+  if (way == Way::Restored) {
+    while (!done && !c.halted() && c.cycles() < end) {
+      c.run_until(std::min(end, c.cycles() + 1));
+      m68k::Cpu::State s;
+      c.save(s);
+      c.restore(s);
+    }
+    return;
+  }
   const uint64_t step = way == Way::Sliced ? kSlice : end;
   for (uint64_t t = 0; !done && !c.halted() && c.cycles() < end;) {
     t = std::min(end, t + step);

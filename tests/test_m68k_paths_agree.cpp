@@ -2,7 +2,8 @@
 // faults, STOPs and mode changes) give the same machine whichever way the core runs them. The
 // fast path (host pointers, the fetch, read and write windows, chained handlers) is compared with
 // the Bus for every access, with one instruction at a time (a debugger's break check), with the
-// run cut into slices, and with every page write-protected (the journal's path): registers,
+// run cut into slices, with every page write-protected (the journal's path), and with the core
+// saved and restored at every instruction (each one's first fetch on the slow path): registers,
 // prefetch queue, clocks, instruction count, halt and stop state and every byte of memory. Any
 // faster way of running instructions (issue #64) has to leave this equal.
 #include <gtest/gtest.h>

@@ -94,7 +94,7 @@ void Exec::rte(Cpu& c, uint16_t) {
         uint16_t magic = (uint16_t)rd<2>(c, sp + 2 * 13);
         if (magic != 0x4D38) {
           wa(c, 7) = sp;
-          exception(c, 14, c.pc_ - 4, 4);
+          exception(c, 14, HOT_PC(c) - 4, 4);
           return;
         }
         uint32_t restart = rd<2>(c, sp + 2 * 14) << 16 | rd<2>(c, sp + 2 * 15);
@@ -103,7 +103,7 @@ void Exec::rte(Cpu& c, uint16_t) {
         break;
       }
       default:
-        exception(c, 14, c.pc_ - 4, 4);
+        exception(c, 14, HOT_PC(c) - 4, 4);
         return;
     }
   } else {
@@ -125,15 +125,15 @@ void Exec::take_interrupt(Cpu& c, int level) {
   // internal clocks, the write of the PC's low word, the acknowledge cycle, 6 internal clocks,
   // then the SR and the PC's high word. The 68010 stacks its format word after the acknowledge
   // has given the vector: 48(5/4).
-  uint32_t pc = c.pc_ - 4;
-  if (was_stopped) pc = c.pc_;  // STOP leaves PC at its immediate word
+  uint32_t pc = HOT_PC(c) - 4;
+  if (was_stopped) pc = HOT_PC(c);  // STOP leaves PC at its immediate word
   const bool m10 = c.model_ == Model::MC68010;
   const uint32_t frame = c.r_.a[7] - (m10 ? 8 : 6);
   idle(c, 6);
   wr<2>(c, frame + 4, pc & 0xFFFF);
   uint32_t wait = 0;
-  int vec = c.bus_.interrupt_acknowledge(level, c.cycles(), wait);
-  c.cycles_ += 4 + wait;
+  int vec = call_out(c, [&] { return c.bus_.interrupt_acknowledge(level, c.cycles_, wait); });
+  HOT_CYCLES(c) += 4 + wait;
   if (vec == Bus::kAutovector) vec = 24 + level;
   else if (vec == Bus::kSpurious) vec = 24;
   idle(c, 6);
@@ -167,7 +167,7 @@ void Exec::group0(Cpu& c) {
     c.undo_n_ = 0;
     uint16_t old = c.inst_sr();
     c.cur_pages_ = c.pages_[c.s_ ? 1 : 0];
-    c.close_windows();
+    close_windows(c);
     set_sr(c, old);
     set_supervisor(c, true);
     c.t_ = false;
@@ -249,38 +249,39 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
   c.table_ = table;
   c.inner_table_ = g_inner_010;
   c.undo_cap_ = Restartable ? Cpu::kUndoLog : 0;
+  Running run(c);
   for (;;) {
     try {
       for (;;) {
-        c.settle();  // the last burst's (or exception's) fetches, before cycles_ is compared
-        if (!(c.cycles_ < target) || c.yield_) break;
+        settle(c);  // the last burst's (or exception's) fetches, before cycles_ is compared
+        if (!(HOT_CYCLES(c) < target) || c.yield_) break;
         if (c.trace_pending_) {
           c.trace_pending_ = false;
-          c.inst_pc_ = c.pc_ - 4;
+          c.inst_pc_ = HOT_PC(c) - 4;
           if (Restartable) c.snapshot();
-          exception(c, 9, c.pc_ - 4, 6);
+          exception(c, 9, HOT_PC(c) - 4, 6);
           continue;
         }
         if (c.nmi_pending_ || c.ipl_ > (int)c.mask_) {
           int level = c.ipl_;
           c.nmi_pending_ = false;
-          c.inst_pc_ = c.pc_ - 4;
+          c.inst_pc_ = HOT_PC(c) - 4;
           if (Restartable) c.snapshot();
           take_interrupt(c, level);
           continue;
         }
         if (c.stopped_) {
-          if (target > c.cycles_) c.stopped_cycles_ += target - c.cycles_;
-          c.cycles_ = target;
+          if (target > HOT_CYCLES(c)) c.stopped_cycles_ += target - HOT_CYCLES(c);
+          HOT_CYCLES(c) = target;
           return;
         }
         if (c.t_ || c.tracer_ || c.break_check_) {
-          if (c.break_check_ && c.break_check_(c.pc_ - 4, c.s_)) {
+          if (c.break_check_ && call_out(c, [&] { return c.break_check_(c.pc_ - 4, c.s_); })) {
             c.break_hit_ = true;
             return;
           }
-          c.begin_instruction();
-          if (c.tracer_) c.tracer_(c.inst_pc_, c.cycles_, c.s_ != 0);
+          begin_instruction(c);
+          if (c.tracer_) call_out(c, [&] { c.tracer_(c.inst_pc_, c.cycles_, c.s_ != 0); });
           const bool trace = c.t_;
           const uint16_t op = c.ird_;
           c.limit_ = 0;  // one instruction, no chaining
@@ -290,14 +291,14 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
           continue;
         }
         c.limit_ = target;
-        c.begin_instruction();
+        begin_instruction(c);
         const uint16_t op = c.ird_;
         table[op](c, op);
         count_burst(c);
       }
       return;
     } catch (const Group0&) {
-      c.settle();
+      settle(c);
       count_burst(c);  // the instructions before the fault, then the faulted one
       c.instructions_++;
       try {
@@ -309,11 +310,11 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
       }
       c.in_group0_ = false;
       if (c.halted_) {
-        c.settle();
+        settle(c);
         return;
       }
     } catch (const HaltSignal&) {
-      c.settle();
+      settle(c);
       count_burst(c);
       return;
     }
@@ -471,10 +472,51 @@ void Cpu::unpack_sr(uint16_t sr) {
 // (std::terminate on m68k::Group0). Called through these volatile pointers, as the run loop
 // calls its handlers through the decoder table, the calls keep their exception regions.
 namespace {
-void jump_out_of_line(Cpu& c, uint32_t pc) { Exec::jump(c, pc); }
-uint32_t read32_out_of_line(Cpu& c, uint32_t a) { return Exec::read<4>(c, a, FC_SUPERVISOR_PROGRAM); }
+// Each fills the core's hot state for the access and spills it after, faulted or not
+// (m68k_hot_regs.h); the access itself is a function of its own with no handler or cleanup, so
+// that a fault unwinds through its inline asm calls as through a handler's.
+__attribute__((noinline)) void jump_running(Cpu& c, uint32_t pc) { Exec::jump(c, pc); }
+__attribute__((noinline)) uint32_t read32_running(Cpu& c, uint32_t a) {
+  return Exec::read<4>(c, a, FC_SUPERVISOR_PROGRAM);
+}
+void jump_out_of_line(Cpu& c, uint32_t pc) {
+  Exec::fill(c);
+  try {
+    jump_running(c, pc);
+  } catch (...) {
+    Exec::spill(c);
+    throw;
+  }
+  Exec::spill(c);
+}
+uint32_t read32_out_of_line(Cpu& c, uint32_t a) {
+  Exec::fill(c);
+  uint32_t v;
+  try {
+    v = read32_running(c, a);
+  } catch (...) {
+    Exec::spill(c);
+    throw;
+  }
+  Exec::spill(c);
+  return v;
+}
 void (*volatile g_jump)(Cpu&, uint32_t) = &jump_out_of_line;
 uint32_t (*volatile g_read32)(Cpu&, uint32_t) = &read32_out_of_line;
+
+// The caller's r13-r15, which the core takes while it runs (m68k_hot_regs.h) without saving
+// them as the ABI asks of a callee: Cpu::run_until() and Cpu::reset() keep them for their scope.
+#if M68K_HOT_REGS
+struct HostRegs {
+  uint64_t r13, r14, r15;
+  HostRegs() { asm volatile("mov %%r13, %0\n\tmov %%r14, %1\n\tmov %%r15, %2" : "=m"(r13), "=m"(r14), "=m"(r15)); }
+  ~HostRegs() { asm volatile("mov %0, %%r13\n\tmov %1, %%r14\n\tmov %2, %%r15" : : "m"(r13), "m"(r14), "m"(r15)); }
+  HostRegs(const HostRegs&) = delete;
+  HostRegs& operator=(const HostRegs&) = delete;
+};
+#else
+struct HostRegs {};
+#endif
 }  // namespace
 
 void Cpu::sync_in() {
@@ -517,6 +559,7 @@ void Cpu::load_prefetch(uint16_t ird, uint16_t irc) {
 }
 
 void Cpu::reset() {
+  [[maybe_unused]] HostRegs keep;
   halted_ = stopped_ = false;
   loop_mode_ = false;
   unpack_sr(kSrReset);
@@ -559,6 +602,7 @@ void Cpu::halt_here(const char* what, uint32_t pc, bool pc_known) {
 }
 
 uint64_t Cpu::run_until(uint64_t cycle) {
+  [[maybe_unused]] HostRegs keep;
   yield_ = false;
   break_hit_ = false;
   if (halted_) return cycles_;

@@ -235,12 +235,13 @@ class Cpu {
   // The clocks of the words the window served from fetch_base_ up to `upto` (the PC, or the
   // address a fetch the window cannot serve is about to read).
   uint64_t pending_fetch_clocks(uint32_t upto) const { return uint64_t((upto - fetch_base_) >> 1) * fetch_clocks_; }
+  // Outside a run (while the core runs, Exec's of the same names, on the hot state:
+  // m68k_hot_regs.h).
   uint64_t pending_fetch_clocks() const { return pending_fetch_clocks(pc_); }
-  void settle_to(uint32_t upto) {
-    cycles_ += pending_fetch_clocks(upto);
-    fetch_base_ = upto;
+  void settle() {
+    cycles_ += pending_fetch_clocks();
+    fetch_base_ = pc_;
   }
-  void settle() { settle_to(pc_); }
   // Closes the window whose fetches are all in cycles_ (settled).
   void shut_fetch() {
     fetch_page_ = kNoFetchPage;
@@ -262,10 +263,13 @@ class Cpu {
   uint32_t write_page_ = kNoFetchPage;  // and for writes
   uintptr_t write_bias_ = 0;
   uint64_t write_clocks_ = 0;
-  void close_windows() {
-    close_fetch();
+  void shut_data_windows() {
     read_page_ = kNoFetchPage;
     write_page_ = kNoFetchPage;
+  }
+  void close_windows() {
+    close_fetch();
+    shut_data_windows();
   }
 
   // Group-0 bookkeeping for the instruction in progress.
@@ -301,12 +305,6 @@ class Cpu {
   void snapshot() {
     undo_n_ = 0;
     undo_ccr_ = 0;
-  }
-  void begin_instruction() {
-    inst_pc_ = pc_ - 4;
-    pc_adj_ = 0;
-    post_undo_ = 0;
-    snapshot();
   }
   void save_ccr() { undo_ccr_ = kCcrSaved | ccr_bits(); }
   // The SR the instruction started with, once the undo log has been replayed.

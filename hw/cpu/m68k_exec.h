@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <type_traits>
 
 #include "m68k_cpu.h"
+#include "m68k_hot_regs.h"
 
 namespace m68k {
 
@@ -62,13 +64,25 @@ static M68K_INLINE uintptr_t slow_call(void* fn, uintptr_t a0, uintptr_t a1, uin
                                        uintptr_t a4) {
   register uintptr_t r8 asm("r8") = a4;
   uintptr_t rax = (uintptr_t)fn;
+#define M68K_SLOW_CALL_CLOBBERS                                                                        \
+  "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", \
+      "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)",      \
+      "st(6)", "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6", "mm7"
+#if M68K_HOT_REGS
+  // The slow path runs the core too and moves its hot state: to GCC a global register variable
+  // is neither memory nor clobbered by an asm that does not say so, and without these operands a
+  // handler went on from a copy of the clock count it took before the call.
+  asm volatile("call m68k_slow_call"
+               : "+a"(rax), "+r"(m68k_hot_pc), "+r"(m68k_hot_cycles), "+r"(m68k_hot_budget)
+               : "D"(a0), "S"(a1), "d"(a2), "c"(a3), "r"(r8)
+               : M68K_SLOW_CALL_CLOBBERS);
+#else
   asm volatile("call m68k_slow_call"
                : "+a"(rax)
                : "D"(a0), "S"(a1), "d"(a2), "c"(a3), "r"(r8)
-               : "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
-                 "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "st", "st(1)", "st(2)",
-                 "st(3)", "st(4)", "st(5)", "st(6)", "st(7)", "mm0", "mm1", "mm2", "mm3", "mm4", "mm5", "mm6",
-                 "mm7");
+               : M68K_SLOW_CALL_CLOBBERS);
+#endif
+#undef M68K_SLOW_CALL_CLOBBERS
   return rax;
 }
 #else
@@ -76,6 +90,78 @@ static M68K_INLINE uintptr_t slow_call(void* fn, uintptr_t a0, uintptr_t a1, uin
 #endif
 
 struct Exec {
+  // ------------------------------------------------------------------ hot state (m68k_hot_regs.h)
+  static M68K_INLINE void spill(Cpu& c) {
+#if M68K_HOT_REGS
+    c.pc_ = m68k_hot_pc;
+    c.cycles_ = m68k_hot_cycles;
+    c.budget_ = m68k_hot_budget;
+#else
+    (void)c;
+#endif
+  }
+  static M68K_INLINE void fill(Cpu& c) {
+#if M68K_HOT_REGS
+    m68k_hot_pc = c.pc_;
+    m68k_hot_cycles = c.cycles_;
+    m68k_hot_budget = c.budget_;
+#else
+    (void)c;
+#endif
+  }
+  // The run loop, for its scope: the hot state filled from Cpu at its start and spilled back at
+  // its end. Not when a foreign exception leaves it (a Bus callback that threw, see
+  // Cpu::restore()): the state was spilled before that call out, and the callback may have
+  // restored Cpu's members before throwing.
+  struct Running {
+    Cpu& c;
+    const int in_flight = std::uncaught_exceptions();
+    explicit Running(Cpu& cpu) : c(cpu) { fill(c); }
+    ~Running() {
+      if (std::uncaught_exceptions() == in_flight) spill(c);
+    }
+    Running(const Running&) = delete;
+    Running& operator=(const Running&) = delete;
+  };
+  // A call out of the core (the Bus, the debugger's break check, the tracer): what `f` calls sees
+  // Cpu's members as they are, the window's clocks settled into cycles_, and may change them (a
+  // stall). No destructor does the fill: a cleanup would give the handler an exception table,
+  // and a fault thrown through its inline asm calls (slow_call), which that table does not list,
+  // would then end the process. A foreign exception out of `f` abandons the core anyway.
+  template <class F> static M68K_INLINE auto call_out(Cpu& c, F&& f) {
+    settle(c);
+    spill(c);
+    if constexpr (std::is_void_v<decltype(f())>) {
+      f();
+      fill(c);
+    } else {
+      auto r = f();
+      fill(c);
+      return r;
+    }
+  }
+  // The fetch window's clocks (Cpu::fetch_base_) as the running core sees them.
+  static M68K_INLINE uint64_t pending_fetch_clocks(const Cpu& c) { return c.pending_fetch_clocks(HOT_PC(c)); }
+  static M68K_INLINE void settle_to(Cpu& c, uint32_t upto) {
+    HOT_CYCLES(c) += c.pending_fetch_clocks(upto);
+    c.fetch_base_ = upto;
+  }
+  static M68K_INLINE void settle(Cpu& c) { settle_to(c, HOT_PC(c)); }
+  static M68K_INLINE void close_fetch(Cpu& c) {
+    settle(c);
+    c.shut_fetch();
+  }
+  static M68K_INLINE void close_windows(Cpu& c) {
+    close_fetch(c);
+    c.shut_data_windows();
+  }
+  static M68K_INLINE void begin_instruction(Cpu& c) {
+    c.inst_pc_ = HOT_PC(c) - 4;
+    c.pc_adj_ = 0;
+    c.post_undo_ = 0;
+    c.snapshot();
+  }
+
   // ------------------------------------------------------------------ bus cycles
   static uint8_t dfc(const Cpu& c) { return c.s_ ? FC_SUPERVISOR_DATA : FC_USER_DATA; }
   static uint8_t pfc(const Cpu& c) { return c.s_ ? FC_SUPERVISOR_PROGRAM : FC_USER_PROGRAM; }
@@ -86,7 +172,7 @@ struct Exec {
     c.fault_write_ = write;
     c.fault_instr_ = instr;
     c.fault_berr_ = berr;
-    if (!instr) c.fault_pc_ = c.pc_ - 2 + (uint32_t)c.pc_adj_;
+    if (!instr) c.fault_pc_ = HOT_PC(c) - 2 + (uint32_t)c.pc_adj_;
     throw Group0{};
   }
   [[noreturn]] static void bus_halt(Cpu& c, uint32_t addr) {
@@ -102,23 +188,19 @@ struct Exec {
   // called through slow_call(): the C++ functions, then the inline wrappers the handlers use.
   static __attribute__((noinline)) uint16_t slow_read_body(Cpu& c, uint32_t a, uint8_t fc, bool byte,
                                                            bool instr) {
-    c.settle();
-    BusAccess acc{a, fc, false, byte, c.cycles_};
     uint16_t data = 0;
     uint32_t wait = 0;
-    BusResponse r = c.bus_.read(acc, data, wait);
-    c.cycles_ += 4 + wait;
+    const BusResponse r = call_out(c, [&] { return c.bus_.read(BusAccess{a, fc, false, byte, c.cycles_}, data, wait); });
+    HOT_CYCLES(c) += 4 + wait;
     if (r == BusResponse::BusError) fault(c, a, fc, false, instr, true);
     if (r == BusResponse::Halt) bus_halt(c, a);
     return data;
   }
   static __attribute__((noinline)) void slow_write_body(Cpu& c, uint32_t a, uint8_t fc, bool byte,
                                                         uint16_t v) {
-    c.settle();
-    BusAccess acc{a, fc, true, byte, c.cycles_};
     uint32_t wait = 0;
-    BusResponse r = c.bus_.write(acc, v, wait);
-    c.cycles_ += 4 + wait;
+    const BusResponse r = call_out(c, [&] { return c.bus_.write(BusAccess{a, fc, true, byte, c.cycles_}, v, wait); });
+    HOT_CYCLES(c) += 4 + wait;
     if (r == BusResponse::BusError) {
       c.fault_data_ = v;
       fault(c, a, fc, true, false, true);
@@ -161,7 +243,7 @@ struct Exec {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
     if (const uintptr_t b = p.read; M68K_LIKELY(b != 0)) {
-      c.cycles_ += p.clocks;
+      HOT_CYCLES(c) += p.clocks;
       return be16(host(b, a));
     }
     return slow_read(c, a, fc, false, instr);
@@ -170,7 +252,7 @@ struct Exec {
     uint32_t a = addr & 0xFFFFFF;
     const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
     if (const uintptr_t b = p.write; M68K_LIKELY(b != 0)) {
-      c.cycles_ += p.clocks;
+      HOT_CYCLES(c) += p.clocks;
       put_be16(host(b, a), v);
       return;
     }
@@ -182,7 +264,7 @@ struct Exec {
   template <int K> static uint8_t cur_fc(const Cpu& c) { return K == 0 ? dfc(c) : pfc(c); }
   template <int K> static M68K_INLINE uint16_t crd16(Cpu& c, uint32_t addr) {
     if (K != 2 && M68K_LIKELY((addr >> 10) == c.read_page_)) {
-      c.cycles_ += c.read_clocks_;
+      HOT_CYCLES(c) += c.read_clocks_;
       return be16(host(c.read_bias_, addr));
     }
     const uint32_t a = addr & 0xFFFFFF;
@@ -193,14 +275,14 @@ struct Exec {
         c.read_bias_ = b - (addr & 0xFF000000u);
         c.read_clocks_ = p.clocks;
       }
-      c.cycles_ += p.clocks;
+      HOT_CYCLES(c) += p.clocks;
       return be16(host(b, a));
     }
     return slow_read(c, a, cur_fc<K>(c), false, K == 2);
   }
   template <int K> static M68K_INLINE uint8_t crd8(Cpu& c, uint32_t addr) {
     if (M68K_LIKELY((addr >> 10) == c.read_page_)) {
-      c.cycles_ += c.read_clocks_;
+      HOT_CYCLES(c) += c.read_clocks_;
       return *host(c.read_bias_, addr);
     }
     const uint32_t a = addr & 0xFFFFFF;
@@ -209,14 +291,14 @@ struct Exec {
       c.read_page_ = addr >> 10;
       c.read_bias_ = b - (addr & 0xFF000000u);
       c.read_clocks_ = p.clocks;
-      c.cycles_ += p.clocks;
+      HOT_CYCLES(c) += p.clocks;
       return *host(b, a);
     }
     return (uint8_t)slow_read(c, a, cur_fc<K>(c), true, false);
   }
   static M68K_INLINE void cwr16(Cpu& c, uint32_t addr, uint16_t v) {
     if (M68K_LIKELY((addr >> 10) == c.write_page_)) {
-      c.cycles_ += c.write_clocks_;
+      HOT_CYCLES(c) += c.write_clocks_;
       put_be16(host(c.write_bias_, addr), v);
       return;
     }
@@ -226,7 +308,7 @@ struct Exec {
       c.write_page_ = addr >> 10;
       c.write_bias_ = b - (addr & 0xFF000000u);
       c.write_clocks_ = p.clocks;
-      c.cycles_ += p.clocks;
+      HOT_CYCLES(c) += p.clocks;
       put_be16(host(b, a), v);
       return;
     }
@@ -234,7 +316,7 @@ struct Exec {
   }
   static M68K_INLINE void cwr8(Cpu& c, uint32_t addr, uint8_t v) {
     if (M68K_LIKELY((addr >> 10) == c.write_page_)) {
-      c.cycles_ += c.write_clocks_;
+      HOT_CYCLES(c) += c.write_clocks_;
       *host(c.write_bias_, addr) = v;
       return;
     }
@@ -244,7 +326,7 @@ struct Exec {
       c.write_page_ = addr >> 10;
       c.write_bias_ = b - (addr & 0xFF000000u);
       c.write_clocks_ = p.clocks;
-      c.cycles_ += p.clocks;
+      HOT_CYCLES(c) += p.clocks;
       *host(b, a) = v;
       return;
     }
@@ -270,7 +352,7 @@ struct Exec {
   static __attribute__((noinline)) uint16_t fetch_miss_body(Cpu& c, uint32_t addr) {
     // The window's words up to this one into cycles_, at the window's clocks; this one is
     // counted by its own access below, so the PC's move past it must not count again.
-    c.settle_to(addr);
+    settle_to(c, addr);
     if (c.loop_mode_) {
       // 68010 loop mode: the loop instruction, the DBcc and its displacement are held in the
       // chip, so these fetches make no bus cycle and take no clocks (the fetch window stays
@@ -301,7 +383,7 @@ struct Exec {
       uint32_t a = addr & 0xFFFFFF;
       const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
       if (const uintptr_t b = p.read; b != 0) {
-        c.cycles_ += p.clocks;
+        HOT_CYCLES(c) += p.clocks;
         return *host(b, a);
       }
       return (uint8_t)slow_read(c, a, fc, true, false);
@@ -316,7 +398,7 @@ struct Exec {
       uint32_t a = addr & 0xFFFFFF;
       const Cpu::Page& p = c.pages_[space_of(fc)][a >> 10];
       if (const uintptr_t b = p.write; b != 0) {
-        c.cycles_ += p.clocks;
+        HOT_CYCLES(c) += p.clocks;
         *host(b, a) = (uint8_t)v;
         return;
       }
@@ -342,7 +424,7 @@ struct Exec {
     cwr16(c, addr, (uint16_t)(v >> 16));
     cwr16(c, addr + 2, (uint16_t)v);
   }
-  static inline void idle(Cpu& c, int n) { c.cycles_ += n; }
+  static inline void idle([[maybe_unused]] Cpu& c, int n) { HOT_CYCLES(c) += n; }
   // Where the MC68010's timing (M68000 UM section 9) differs from the 68000's (section 8), the
   // handler asks; the tables are cited at each use.
   static inline bool m10(const Cpu& c) { return c.model_ == Model::MC68010; }
@@ -350,8 +432,8 @@ struct Exec {
   // ------------------------------------------------------------------ prefetch queue
   static M68K_INLINE uint16_t ext(Cpu& c) {
     uint16_t w = c.irc_;
-    c.irc_ = fetch16(c, c.pc_);
-    c.pc_ += 2;
+    c.irc_ = fetch16(c, HOT_PC(c));
+    HOT_PC(c) += 2;
     return w;
   }
   static M68K_INLINE uint32_t ext32(Cpu& c) {
@@ -360,11 +442,11 @@ struct Exec {
   }
   static M68K_INLINE void prefetch(Cpu& c) {
     c.ird_ = c.irc_;
-    c.irc_ = fetch16(c, c.pc_);
-    c.pc_ += 2;
+    c.irc_ = fetch16(c, HOT_PC(c));
+    HOT_PC(c) += 2;
   }
   // Refill the queue at a new PC (branches, jumps, exceptions).
-  static M68K_INLINE void jump(Cpu& c, uint32_t target) { jump(c, target, c.pc_ - 2); }
+  static M68K_INLINE void jump(Cpu& c, uint32_t target) { jump(c, target, HOT_PC(c) - 2); }
   static M68K_INLINE void jump(Cpu& c, uint32_t target, uint32_t fault_pc) {
     if (target & 1) {
       c.fault_pc_ = fault_pc;
@@ -375,14 +457,14 @@ struct Exec {
     // window, the words it served before the branch stay counted from the PC (fetch_base_
     // moves with it).
     if (M68K_UNLIKELY((target >> 10) != c.fetch_page_)) {
-      c.settle();  // at the old window's clocks
-      c.pc_ = c.fetch_base_ = target;
+      settle(c);  // at the old window's clocks
+      HOT_PC(c) = c.fetch_base_ = target;
       const Cpu::Page& p = c.cur_pages_[(target & 0xFFFFFF) >> 10];
       if (p.read != 0 && !c.loop_mode_) open_fetch(c, target, p);
       else c.shut_fetch();
     } else {
-      c.fetch_base_ += target - c.pc_;
-      c.pc_ = target;
+      c.fetch_base_ += target - HOT_PC(c);
+      HOT_PC(c) = target;
     }
     // Both words from the fetch window with one host load when it holds them (the window is now
     // target's page or closed, so the end test is enough, as in fetch16): nothing happens
@@ -394,12 +476,12 @@ struct Exec {
       v = __builtin_bswap32(v);
       c.ird_ = (uint16_t)(v >> 16);
       c.irc_ = (uint16_t)v;
-      c.pc_ = target + 4;
+      HOT_PC(c) = target + 4;
       return;
     }
     c.ird_ = fetch16(c, target);
     c.irc_ = fetch16(c, target + 2);
-    c.pc_ = target + 4;
+    HOT_PC(c) = target + 4;
   }
 
   // ------------------------------------------------------------------ register writes
@@ -441,7 +523,7 @@ struct Exec {
     }
     logged(c, c.s_) = s;
     c.cur_pages_ = c.pages_[s ? 1 : 0];
-    c.close_windows();
+    close_windows(c);
   }
   static void set_sr(Cpu& c, uint16_t v) {
     c.limit_ = 0;  // the mask or T may have changed: back to the run loop's checks
@@ -505,11 +587,11 @@ struct Exec {
     uint32_t target = read<4>(c, vbr(c) + vec * 4, FC_SUPERVISOR_DATA);
     jump(c, target);
   }
-  static uint32_t next_pc(const Cpu& c) { return c.pc_ - 4; }
-  static M68K_INLINE void illegal(Cpu& c, uint16_t) { exception(c, 4, c.pc_ - 4, 6); }
-  static M68K_INLINE void line_a(Cpu& c, uint16_t) { exception(c, 10, c.pc_ - 4, 6); }
-  static M68K_INLINE void line_f(Cpu& c, uint16_t) { exception(c, 11, c.pc_ - 4, 6); }
-  static void privilege(Cpu& c) { exception(c, 8, c.pc_ - 4, 6); }
+  static uint32_t next_pc([[maybe_unused]] const Cpu& c) { return HOT_PC(c) - 4; }
+  static M68K_INLINE void illegal(Cpu& c, uint16_t) { exception(c, 4, HOT_PC(c) - 4, 6); }
+  static M68K_INLINE void line_a(Cpu& c, uint16_t) { exception(c, 10, HOT_PC(c) - 4, 6); }
+  static M68K_INLINE void line_f(Cpu& c, uint16_t) { exception(c, 11, HOT_PC(c) - 4, 6); }
+  static void privilege(Cpu& c) { exception(c, 8, HOT_PC(c) - 4, 6); }
 #define PRIV()            \
   if (!c.s_) {            \
     privilege(c);         \
@@ -550,12 +632,12 @@ struct Exec {
           case 0: return (uint32_t)(int16_t)ext(c);
           case 1: return ext32(c);
           case 2: {
-            uint32_t base = c.pc_ - 2;
+            uint32_t base = HOT_PC(c) - 2;
             return base + (uint32_t)(int16_t)ext(c);
           }
           default: {
             idle(c, 2);
-            uint32_t base = c.pc_ - 2;
+            uint32_t base = HOT_PC(c) - 2;
             return index(c, base, ext(c));
           }
         }
@@ -639,11 +721,11 @@ struct Exec {
   // ------------------------------------------------------------------ SR/CCR/USP
   // Two-word queue refill at the next instruction (after SR changes).
   static void refill(Cpu& c) {
-    uint32_t next = c.pc_ - 2;
+    uint32_t next = HOT_PC(c) - 2;
     c.fetch_base_ -= 2;  // the word at next is fetched again: one more word than the PC moves
     c.ird_ = fetch16(c, next);
     c.irc_ = fetch16(c, next + 2);
-    c.pc_ = next + 4;
+    HOT_PC(c) = next + 4;
   }
 
   // ------------------------------------------------------------------ control flow
@@ -701,8 +783,8 @@ struct Exec {
   // Instructions are counted by the budget (Cpu::instructions()), not one by one here.
   template <Handler H> static M68K_INLINE void chain(Cpu& c, uint16_t op) {
     H(c, op);
-    if (M68K_LIKELY(--c.budget_ != 0) && M68K_LIKELY(c.cycles_ + c.pending_fetch_clocks() < c.limit_)) {
-      c.begin_instruction();
+    if (M68K_LIKELY(--HOT_BUDGET(c) != 0) && M68K_LIKELY(HOT_CYCLES(c) + pending_fetch_clocks(c) < c.limit_)) {
+      begin_instruction(c);
       const uint16_t next = c.ird_;
       return c.table_[next](c, next);
     }
@@ -710,8 +792,8 @@ struct Exec {
   template <bool Restartable> static void run_loop(Cpu& c, uint64_t target);
   // Adds the instructions of the burst that just ended and re-arms the budget.
   static M68K_INLINE void count_burst(Cpu& c) {
-    c.instructions_ += Cpu::kChainBudget - c.budget_;
-    c.budget_ = Cpu::kChainBudget;
+    c.instructions_ += Cpu::kChainBudget - HOT_BUDGET(c);
+    HOT_BUDGET(c) = Cpu::kChainBudget;
   }
 };
 

@@ -155,7 +155,7 @@ struct ArithLogicOps : Exec {
     c.fv_ = 0; c.fc_ = 0;
     c.n_ = d;
     c.z_ = d >> 16;
-    exception(c, 5, c.pc_ - 2, 8);
+    exception(c, 5, HOT_PC(c) - 2, 8);
   }
   static M68K_INLINE void divu(Cpu& c, uint16_t op) {
     uint16_t s = (uint16_t)src<2>(c, (op >> 3) & 7, op & 7);

@@ -58,7 +58,7 @@ struct ImmediateBitOps : Exec {
   // not refill behind the immediate word, since the refill that follows discards it.
   static M68K_INLINE uint16_t status_imm(Cpu& c) {
     if (!m10(c)) return ext(c);
-    c.pc_ += 2;
+    HOT_PC(c) += 2;
     c.fetch_base_ += 2;  // the PC moves past a word it does not fetch
     return c.irc_;
   }

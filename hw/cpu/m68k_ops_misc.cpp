@@ -203,26 +203,26 @@ struct MiscOps : Exec {
     uint32_t target;
     uint32_t ret;
     switch (mode) {
-      case 2: target = c.r_.a[reg]; ret = c.pc_ - 2; break;
-      case 5: target = c.r_.a[reg] + (uint32_t)(int16_t)c.irc_; ret = c.pc_; idle(c, 2); break;
-      case 6: target = index(c, c.r_.a[reg], c.irc_); ret = c.pc_; idle(c, 6); break;
+      case 2: target = c.r_.a[reg]; ret = HOT_PC(c) - 2; break;
+      case 5: target = c.r_.a[reg] + (uint32_t)(int16_t)c.irc_; ret = HOT_PC(c); idle(c, 2); break;
+      case 6: target = index(c, c.r_.a[reg], c.irc_); ret = HOT_PC(c); idle(c, 6); break;
       default:
         switch (reg) {
-          case 0: target = (uint32_t)(int16_t)c.irc_; ret = c.pc_; idle(c, 2); break;
+          case 0: target = (uint32_t)(int16_t)c.irc_; ret = HOT_PC(c); idle(c, 2); break;
           case 1: {
             uint32_t hi = c.irc_;
-            c.irc_ = fetch16(c, c.pc_);
-            c.pc_ += 2;
+            c.irc_ = fetch16(c, HOT_PC(c));
+            HOT_PC(c) += 2;
             target = hi << 16 | c.irc_;
-            ret = c.pc_;
+            ret = HOT_PC(c);
             break;
           }
-          case 2: target = c.pc_ - 2 + (uint32_t)(int16_t)c.irc_; ret = c.pc_; idle(c, 2); break;
-          default: target = index(c, c.pc_ - 2, c.irc_); ret = c.pc_; idle(c, 6); break;
+          case 2: target = HOT_PC(c) - 2 + (uint32_t)(int16_t)c.irc_; ret = HOT_PC(c); idle(c, 2); break;
+          default: target = index(c, HOT_PC(c) - 2, c.irc_); ret = HOT_PC(c); idle(c, 6); break;
         }
     }
     // A faulting target is reported before anything is stacked.
-    uint32_t fpc = Jsr ? (mode == 2 ? c.pc_ - 2 : c.pc_) : (mode == 7 && reg == 1 ? c.pc_ - 4 : c.pc_ - 2);
+    uint32_t fpc = Jsr ? (mode == 2 ? HOT_PC(c) - 2 : HOT_PC(c)) : (mode == 7 && reg == 1 ? HOT_PC(c) - 4 : HOT_PC(c) - 2);
     if (target & 1) jump(c, target, fpc);
     if (Jsr) push32(c, ret);
     jump(c, target);
@@ -264,10 +264,10 @@ struct MiscOps : Exec {
     wa(c, reg) = v;
     prefetch(c);
   }
-  static M68K_INLINE void trap(Cpu& c, uint16_t op) { exception(c, 32 + (op & 15), c.pc_ - 2, 6); }
+  static M68K_INLINE void trap(Cpu& c, uint16_t op) { exception(c, 32 + (op & 15), HOT_PC(c) - 2, 6); }
   static M68K_INLINE void trapv(Cpu& c, uint16_t) {
     if (c.fv_) {
-      exception(c, 7, c.pc_ - 2, 6);
+      exception(c, 7, HOT_PC(c) - 2, 6);
       return;
     }
     prefetch(c);
@@ -275,7 +275,7 @@ struct MiscOps : Exec {
   static M68K_INLINE void nop(Cpu& c, uint16_t) { prefetch(c); }
   static M68K_INLINE void reset_(Cpu& c, uint16_t) {
     PRIV();
-    c.bus_.reset_devices(c.cycles());
+    call_out(c, [&] { c.bus_.reset_devices(c.cycles_); });
     idle(c, m10(c) ? 126 : 128);  // Table 9-18: 130(1/0); 68000: 132(1/0)
     prefetch(c);
   }
@@ -293,13 +293,13 @@ struct MiscOps : Exec {
     logic_flags<2>(c, (uint16_t)v);
     // The microcode tests the upper bound first, hence the shorter path.
     if (v > bound) {
-      exception(c, 6, c.pc_ - 2, 10);
+      exception(c, 6, HOT_PC(c) - 2, 10);
       return;
     }
     if (v < 0) {
       // The microcode has subtracted the bound in 16 bits: a result that wrapped to positive
       // (Dn - bound overflowed) takes the shorter path, as if Dn were above the bound.
-      exception(c, 6, c.pc_ - 2, (int16_t)(uint16_t)(v - bound) > 0 ? 10 : 12);
+      exception(c, 6, HOT_PC(c) - 2, (int16_t)(uint16_t)(v - bound) > 0 ? 10 : 12);
       return;
     }
     idle(c, m10(c) ? 4 : 6);  // no trap: Table 9-18 8(1/0)+, 68000 10(1/0)+
@@ -330,7 +330,7 @@ struct MiscOps : Exec {
     uint32_t& rn = (w & 0x8000) ? wa(c, (w >> 12) & 7) : wd(c, (w >> 12) & 7);
     uint16_t cr = w & 0xFFF;
     if (cr != 0x000 && cr != 0x001 && cr != 0x800 && cr != 0x801) {
-      c.pc_ -= 2;  // illegal: report the MOVEC itself
+      HOT_PC(c) -= 2;  // illegal: report the MOVEC itself
       c.fetch_base_ -= 2;  // (the PC moves back by no fetch)
       c.irc_ = w;
       illegal(c, op);
@@ -357,7 +357,7 @@ struct MiscOps : Exec {
     }
   }
   static M68K_INLINE void bkpt(Cpu& c, uint16_t op) {
-    if (!c.bus_.breakpoint_acknowledge(op & 7, c.cycles())) {
+    if (!call_out(c, [&] { return c.bus_.breakpoint_acknowledge(op & 7, c.cycles_); })) {
       illegal(c, op);
       return;
     }

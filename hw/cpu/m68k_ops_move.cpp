@@ -47,8 +47,8 @@ struct MoveOps : Exec {
         // The long is written low word first; IRD keeps this opcode until the writes are done.
         move_flags_before_write<S, SM, DM>(c, v);
         uint16_t next = c.irc_;
-        c.irc_ = fetch16(c, c.pc_);
-        c.pc_ += 2;
+        c.irc_ = fetch16(c, HOT_PC(c));
+        HOT_PC(c) += 2;
         if (sm == 0 && m10(c)) idle(c, 2);  // Table 9-4: Dn,-(An) 14(1/2) (68000: 12(1/2))
         a = c.r_.a[dr] - 4;
         if (a & 1) fault(c, a + 2, dfc(c), true, false, false);
@@ -84,15 +84,15 @@ struct MoveOps : Exec {
       c.pc_adj_ = 0;
       constexpr bool reg_src = SM <= 1;
       if (reg_src) {
-        c.irc_ = fetch16(c, c.pc_);
-        c.pc_ += 2;
+        c.irc_ = fetch16(c, HOT_PC(c));
+        HOT_PC(c) += 2;
       }
       move_flags_before_write<S, SM, DM>(c, v);
       wr<S>(c, a, v);
       if (S == 4) logic_flags<4>(c, v);
       if (!reg_src) {
-        c.irc_ = fetch16(c, c.pc_);
-        c.pc_ += 2;
+        c.irc_ = fetch16(c, HOT_PC(c));
+        HOT_PC(c) += 2;
       }
       prefetch(c);
       return;

@@ -36,15 +36,15 @@ struct QuickBranchOps : Exec {
   template <int CC> static M68K_INLINE void bcc(Cpu& c, uint16_t op) {
     constexpr int cc = CC;
     int8_t d8 = (int8_t)op;
-    uint32_t base = c.pc_ - 2;
+    uint32_t base = HOT_PC(c) - 2;
     if (cc == 1) {  // BSR
       uint32_t target, ret;
       if (d8 == 0) {
         target = base + (uint32_t)(int16_t)c.irc_;
-        ret = c.pc_;
+        ret = HOT_PC(c);
       } else {
         target = base + (uint32_t)d8;
-        ret = c.pc_ - 2;
+        ret = HOT_PC(c) - 2;
       }
       idle(c, 2);
       push32(c, ret);
@@ -80,8 +80,8 @@ struct QuickBranchOps : Exec {
     idle(c, 2);
     if (cnt != 0xFFFF) {
       const int16_t disp = (int16_t)c.irc_;
-      uint32_t target = c.pc_ - 2 + (uint32_t)disp;
-      if (target & 1) jump(c, target, c.pc_);  // faults before the counter is written
+      uint32_t target = HOT_PC(c) - 2 + (uint32_t)disp;
+      if (target & 1) jump(c, target, HOT_PC(c));  // faults before the counter is written
       d = merge<2>(d, cnt);
       jump(c, target);
       if (disp == -4 && !c.loop_mode_ && m10(c) && !c.t_ && g_loopable[c.ird_]) enter_loop(c, target, disp);
@@ -91,7 +91,7 @@ struct QuickBranchOps : Exec {
     c.loop_mode_ = false;
     if (m10(c)) idle(c, 2);
     c.fetch_base_ -= 2;  // the microcode's discarded refetch of the displacement word: one
-    fetch16(c, c.pc_ - 2);  // word more than the PC moves
+    fetch16(c, HOT_PC(c) - 2);  // word more than the PC moves
     ext(c);
     prefetch(c);
   }
@@ -101,7 +101,7 @@ struct QuickBranchOps : Exec {
     c.loop_words_[1] = c.irc_;  // this DBcc
     c.loop_words_[2] = (uint16_t)disp;
     c.loop_mode_ = true;
-    c.close_fetch();  // every fetch now goes through fetch_miss()
+    close_fetch(c);  // every fetch now goes through fetch_miss()
   }
   template <int CC, int M> static M68K_INLINE void scc(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
