@@ -3,6 +3,11 @@
 # `ifdef FORMAL blocks), reaches its cover points, and refutes mutated copies of it with a
 # counterexample VCD. rtl/formal/prove.py runs each; outputs (models, logs, traces) in
 # build/formal/<test>. Label: formal. Depths and parameters: rtl/README.md "Formal proofs".
+# Not in the sanitized tree (-DTESTBED_SANITIZE=ON): yosys and z3 run none of this build's code,
+# so there they would run the same programs on the same sources a second time.
+if(TESTBED_SANITIZE)
+  return()
+endif()
 set(_formal_out ${CMAKE_BINARY_DIR}/formal)
 # formal_check(NAME TOP MODE DEPTH [PARAMS k=v...] [ARGS ...])
 function(formal_check name top mode depth)

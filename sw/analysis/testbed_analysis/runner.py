@@ -62,8 +62,14 @@ def run_testbed(bin_dir, firmware_dir, name, programs, rc_text, out_dir, stop_ms
     p = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, cwd=os.getcwd())
     tty = sys.stderr.isatty() and not quiet
     last = ""
-    while p.poll() is None:
-        time.sleep(1.0)
+    # wait() rather than sleep(): a run ends when the simulator does, not up to a second later
+    # (CTest runs two of these at once on two cores, and a sleeping runner leaves a core idle)
+    while True:
+        try:
+            p.wait(timeout=1.0)
+            break
+        except subprocess.TimeoutExpired:
+            pass
         if quiet:
             continue
         line = _last_line(os.path.join(out_dir, watch + ".console.log"))[:70]
