@@ -97,7 +97,7 @@ install(FILES ${TESTBED_PUBLIC_HEADERS} DESTINATION include/testbed)
 install(FILES ${TESTBED_GENERATED_DIR}/include/testbed/memory_map.h ${TESTBED_GENERATED_DIR}/include/testbed/register_tables.h
               ${TESTBED_GENERATED_DIR}/include/testbed/events.h
               ${TESTBED_GENERATED_DIR}/include/testbed/file_service_protocol.h DESTINATION include/testbed)
-set(TESTBED_MODEL_LIBRARIES m68k_core testbed_elf testbed_config testbed_output testbed_tables testbed_bus
+set(TESTBED_MODEL_LIBRARIES m68k_core testbed_host_file testbed_elf testbed_config testbed_output testbed_tables testbed_bus
     testbed_board testbed_centrenet testbed_monitor_engine testbed_monitor testbed_filestore testbed_machine
     systemc_tlm testbed_warnings)
 foreach(t ${TESTBED_MODEL_LIBRARIES})

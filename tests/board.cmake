@@ -61,7 +61,7 @@ board_run_test(board_bad_image_is_refused
   EXPECT_RC 2 EXPECT_REGEX "testbed-board: error: .*board.cmake: not an ELF file"
   COMMAND $<TARGET_FILE:testbed-board> ${CMAKE_CURRENT_SOURCE_DIR}/board.cmake)
 board_run_test(board_missing_image_is_refused
-  EXPECT_RC 2 EXPECT_REGEX "error: .*no_such.elf: cannot open image"
+  EXPECT_RC 2 EXPECT_REGEX "error: .*no_such.elf: cannot open image: No such file or directory"
   COMMAND $<TARGET_FILE:testbed-board> ${CMAKE_CURRENT_BINARY_DIR}/no_such.elf)
 # The configuration file is TOML through sw/config/config.h: a wrong type, a value out of
 # range (also from --set), a misspelt key and a syntax error are each refused naming file:line.

@@ -95,7 +95,7 @@ hardening_check(testbed_board_gdb_port_refused 2 "testbed-board: error: --gdb: a
 # --- monitor-decode: a folder, a missing file, trailing garbage in a number.
 hardening_check(monitor_decode_folder_refused 2 "monitor-decode: ${_hd_out}: is a folder, not a stream file"
   CMD $<TARGET_FILE:monitor-decode> ${_hd_out})
-hardening_check(monitor_decode_missing_file_refused 2 "monitor-decode: cannot read ${_hd_out}/no-such.raw: No such file or directory"
+hardening_check(monitor_decode_missing_file_refused 2 "monitor-decode: ${_hd_out}/no-such.raw: cannot open: No such file or directory"
   CMD $<TARGET_FILE:monitor-decode> ${_hd_out}/no-such.raw)
 hardening_check(monitor_decode_number_refused 2 "monitor-decode: --n-smi 5x: expected a whole number from 1 to 15"
   CMD $<TARGET_FILE:monitor-decode> --n-smi 5x ${_hd_out}/empty.raw)

@@ -1,5 +1,6 @@
 #include "file_service.h"
 
+#include "host_file.h"
 #include "output_errors.h"
 
 #include <sys/stat.h>
@@ -12,8 +13,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <iterator>
-#include <iterator>
 #include <stdexcept>
 
 namespace testbed {
@@ -109,9 +108,12 @@ void FileService::handle() {
   if (!valid_name(name_)) return reply(BadName);
   if (too_large_) return reply(TooLarge);
   if (op_ == 'G') {
-    std::ifstream f(up_ + "/" + name_, std::ios::binary);
-    if (!f) return reply(NoSuchFile);
-    std::vector<uint8_t> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::vector<uint8_t> d;
+    try {
+      d = read_host_file(up_ + "/" + name_);
+    } catch (const HostFileError&) {
+      return reply(NoSuchFile);
+    }
     if (d.size() > kMaxFile) return reply(TooLarge);
     reply(Ok, d);
     get_ = Transfer{name_, sc_core::sc_time_stamp(), sc_core::sc_time_stamp(), out_.size(), 0, false};
@@ -150,9 +152,11 @@ void FileService::state(StateArchive& a) {
     std::string path = down_ + "/" + name;
     std::vector<uint8_t> bytes;
     if (!a.loading()) {
-      std::ifstream in(path, std::ios::binary);
-      if (!in) throw StateError("snapshot: " + path + ": a file the guest stored is gone from the host's folder");
-      bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+      try {
+        bytes = read_host_file(path);
+      } catch (const HostFileError& e) {
+        throw StateError(std::string("snapshot: a file the guest stored is gone from the host's folder: ") + e.what());
+      }
     }
     a.io(bytes);
     if (!a.loading()) continue;

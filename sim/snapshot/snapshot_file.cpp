@@ -1,5 +1,6 @@
 #include "snapshot_file.h"
 
+#include "host_file.h"
 #include "version.h"
 
 #include <elf.h>
@@ -10,8 +11,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -91,10 +90,13 @@ Digest& Digest::add(const void* data, size_t n) {
 }
 
 Digest& Digest::add_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot read it for the snapshot's machine digest: " + std::strerror(errno));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return add(bytes);
+  std::vector<uint8_t> bytes;
+  try {
+    bytes = read_host_file(path, "it for the snapshot's machine digest");
+  } catch (const HostFileError& e) {
+    throw Error(e.what());
+  }
+  return add(bytes.data(), bytes.size());
 }
 
 std::string Digest::hex() const {
@@ -132,9 +134,12 @@ void write(const std::string& path, const Header& h, const std::vector<uint8_t>&
 }
 
 std::vector<uint8_t> read(const std::string& path, const Header& expect, Header* got) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(path + ": cannot read the snapshot: " + std::strerror(errno));
-  std::vector<uint8_t> b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> b;
+  try {
+    b = read_host_file(path, "the snapshot");
+  } catch (const HostFileError& e) {
+    throw Error(e.what());
+  }
   if (b.size() < kMagicLen || std::memcmp(b.data(), kMagic, kMagicLen))
     throw Error(path + ": not a snapshot (no \"testbed snapshot\" header)");
   if (b.size() < kMagicLen + 8 + 8 + 8 + 4) throw Error(path + ": the snapshot is cut short (" + std::to_string(b.size()) + " bytes)");

@@ -25,6 +25,7 @@
 #include "snapshot_point.h"
 #include "monitor_decoder.h"
 #include "install_paths.h"
+#include "host_file.h"
 #include "version.h"
 
 namespace {
@@ -147,8 +148,7 @@ int report_monitor(Machine& m, std::ostream& os, double host_seconds) {
   bool have_raw = m.received("monitor.raw") && fs::exists(raw);
   bool stale_raw = !have_raw && fs::exists(raw);
   if (have_raw) {
-    std::ifstream f(raw, std::ios::binary);
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    std::vector<uint8_t> bytes = testbed::read_host_file(raw.string(), "the monitor's raw stream");
     md::Options opt;
     opt.n_smi = params.n_smi;
     opt.tick_ps = uint64_t(spec.mon.clock_period.to_seconds() * 1e12 + 0.5) * params.tick_div;

@@ -1,11 +1,11 @@
 #include "elf_loader.h"
 
+#include "host_file.h"
+
 #include <elf.h>
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 namespace testbed {
@@ -47,12 +47,12 @@ uint32_t ElfImage::symbol(const std::string& name) const {
 }
 
 ElfImage load_elf(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw ElfError(path + ": not a regular file (a folder or a device is not an image)");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw ElfError(path + ": cannot open image: " + std::strerror(errno));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> bytes;
+  try {
+    bytes = read_host_file(path, "image");
+  } catch (const HostFileError& e) {
+    throw ElfError(e.what());
+  }
   return parse_elf(bytes, path);
 }
 

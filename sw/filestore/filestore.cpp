@@ -1,15 +1,12 @@
 #include "filestore.h"
 
+#include "host_file.h"
+
 #include <elf.h>
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstddef>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -55,14 +52,11 @@ constexpr uint64_t kMaxStoreBytes = uint64_t(TB_RAM_MAX_BYTES) - TOS_FS_BASE;
 }  // namespace
 
 std::vector<uint8_t> read_file(const std::string& path) {
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-    throw FilestoreError(path + ": not a regular file (a folder or a device cannot be read as a file)");
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw FilestoreError(path + ": cannot open: " + std::strerror(errno));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  if (f.bad()) throw FilestoreError(path + ": read error");
-  return bytes;
+  try {
+    return read_host_file(path);
+  } catch (const HostFileError& e) {
+    throw FilestoreError(e.what());
+  }
 }
 
 std::string name_problem(const std::string& name) {

@@ -24,6 +24,7 @@
 
 #include "elf_strip.h"
 #include "filestore.h"
+#include "host_file.h"
 #include "version.h"
 
 namespace fst = testbed::filestore;
@@ -47,10 +48,12 @@ void write_if_changed(const std::string& path, const std::vector<uint8_t>& bytes
     // would read forever).
     std::error_code ec;
     bool same_size = std::filesystem::is_regular_file(path, ec) && std::filesystem::file_size(path, ec) == bytes.size();
-    std::ifstream old(path, std::ios::binary);
-    if (same_size && old) {
-      std::vector<uint8_t> cur((std::istreambuf_iterator<char>(old)), std::istreambuf_iterator<char>());
-      if (cur == bytes) return;
+    if (same_size) {
+      try {
+        if (testbed::read_host_file(path) == bytes) return;
+      } catch (const testbed::HostFileError&) {
+        // unreadable: written anew below, which says what is wrong if that fails too
+      }
     }
   }
   std::ofstream f(path, std::ios::binary | std::ios::trunc);

@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <string>
+#include "host_file.h"
 #include "version.h"
 
 using namespace testbed::monitor_decoder;
@@ -81,15 +81,12 @@ int main(int argc, char** argv) {
   if (in.empty()) return usage("no input stream");
   std::error_code ec;
   if (std::filesystem::is_directory(in, ec)) return usage(in + ": is a folder, not a stream file");
-  std::ifstream f(in, std::ios::binary);
-  if (!f) return usage("cannot read " + in + ": " + std::strerror(errno));
   std::vector<uint8_t> bytes;
   try {
-    bytes.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
-  } catch (const std::exception& e) {
-    return usage("reading " + in + " failed: " + e.what());
+    bytes = testbed::read_host_file(in);
+  } catch (const testbed::HostFileError& e) {
+    return usage(e.what());
   }
-  if (f.bad()) return usage("reading " + in + " failed");
   Result r = decode_bytes(bytes, opt);
   auto open = [](const std::string& path, std::ofstream& o) {
     o.open(path, std::ios::binary);

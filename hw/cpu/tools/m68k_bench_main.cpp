@@ -3,20 +3,19 @@
 // Runs the reference CPU workload (../shared/bench/workload) on the core with 16 MiB of flat
 // RAM until it writes 1 to 0x00FFFFF4, then prints instructions, emulated clocks, host time,
 // the checksum at 0x00FFFFF0 and, last, "MIPS <value>".
-#include <cerrno>
 #include <chrono>
 #include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "elf_loader.h"
 #include "m68k_cpu.h"
 #include "tool_args.h"
+#include "host_file.h"
 #include "version.h"
 
 namespace {
@@ -29,12 +28,13 @@ uint32_t be32(const uint8_t* p) { return (uint32_t)p[0] << 24 | p[1] << 16 | p[2
 // An ELF image through the project's one loader (sw/elf: validated headers and segments, every
 // segment inside the 16 MiB flat memory), or a flat binary loaded at 0. Errors name the file.
 bool load_image(const std::string& path, std::vector<uint8_t>& mem, std::string& error) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
-    error = path + ": cannot open: " + std::strerror(errno);
+  std::vector<uint8_t> d;
+  try {
+    d = testbed::read_host_file(path);
+  } catch (const testbed::HostFileError& e) {
+    error = e.what();
     return false;
   }
-  std::vector<uint8_t> d((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   if (d.size() >= 4 && std::memcmp(d.data(), "\x7f" "ELF", 4) == 0) {
     try {
       testbed::ElfImage image = testbed::parse_elf(d, path);

@@ -7,8 +7,6 @@
 // Lines look like objdump's: "     400:\t46fc 2700      \tmovew #9984,%sr".
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,6 +14,7 @@
 #include "tool_args.h"
 #include "elf_loader.h"
 #include "m68k_disasm.h"
+#include "host_file.h"
 #include "version.h"
 
 namespace {
@@ -97,12 +96,13 @@ int main(int argc, char** argv) {
   }
   if (mode == "--binary") {
     if (i + 1 >= argc) return usage();
-    std::ifstream f(argv[i + 1], std::ios::binary);
-    if (!f) {
-      std::fprintf(stderr, "m68k-dis: cannot open %s\n", argv[i + 1]);
+    std::vector<uint8_t> bytes;
+    try {
+      bytes = testbed::read_host_file(argv[i + 1]);
+    } catch (const testbed::HostFileError& e) {
+      std::fprintf(stderr, "m68k-dis: %s\n", e.what());
       return 2;
     }
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), {});
     dump(vma, bytes, cpu, {});
     return 0;
   }

@@ -19,6 +19,7 @@
 #include "m68k_cpu.h"
 #include "m68k_sr.h"
 #include "tool_args.h"
+#include "host_file.h"
 #include "version.h"
 
 namespace {
@@ -87,9 +88,12 @@ bool read_state(Reader& rd, State& s) {
 }
 
 bool load_file(const std::string& path, std::vector<Test>& tests) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::vector<uint8_t> data((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<uint8_t> data;
+  try {
+    data = testbed::read_host_file(path);
+  } catch (const testbed::HostFileError&) {
+    return false;
+  }
   if (data.size() < 8) return false;
   Reader rd(std::move(data));
   if (rd.u32() != 0x1A3F5D71) return false;
