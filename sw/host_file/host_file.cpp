@@ -13,21 +13,18 @@ namespace {
 
 struct Fd {
   int fd;
-  ~Fd() { ::close(fd); }
+  ~Fd() {
+    if (fd >= 0) ::close(fd);
+  }
 };
 
 }  // namespace
 
 std::vector<uint8_t> read_host_file(const std::string& path, const std::string& what) {
-  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (f.fd < 0) {
-    int err = errno;
-    // A folder opens read-only: say what it is rather than "Is a directory" at the read.
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
-      throw HostFileError(path + ": not a regular file (a folder or a device cannot be read whole)");
-    throw HostFileError(path + ": cannot open" + (what.empty() ? "" : " " + what) + ": " + std::strerror(err));
-  }
+  // O_NONBLOCK: a FIFO opens at once (and is refused below) instead of waiting for a writer; a
+  // regular file's reads ignore it.
+  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
+  if (f.fd < 0) throw HostFileError(path + ": cannot open" + (what.empty() ? "" : " " + what) + ": " + std::strerror(errno));
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) throw HostFileError(path + ": read error: " + std::strerror(errno));
   if (!S_ISREG(st.st_mode)) throw HostFileError(path + ": not a regular file (a folder or a device cannot be read whole)");
