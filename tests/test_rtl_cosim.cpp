@@ -1,4 +1,4 @@
-// Co-simulation: the verilated monitor RTL (Verilator --sc) behind a TLM-to-pin adapter
+// Co-simulation: the verilated monitor RTL (clocked on demand) behind a TLM-to-pin adapter
 // (rtl/monitor/monitor_pins_tlm.h) and the SystemC/TLM monitor model (hw/monitor) receive the same
 // bus cycles from the same SystemC initiators (five slave CPUs, the master); every read value
 // and the clock every access completes at (write wait states included) must be equal.
@@ -144,8 +144,15 @@ TEST(RtlCosim, PinLevelRtlAnswersEveryBusCycleLikeTheTlmModel) {
       b[k]->socket.bind(pins.mmi);
     }
   }
-  sc_core::sc_start(sc_time(double(clocks + 100000) * 100, SC_NS));
+  // Ends just after clock N's edge (N * 100 + 50 ns), where the TLM engine, which counts a clock
+  // from its start, and the RTL, clocked at its edge, have both run clocks 0..N.
+  const uint64_t n = clocks + 100000;
+  sc_core::sc_start(sc_time(double(n) * 100 + 60, SC_NS));
   tlm.catch_up();
+  // The adapter clocks the RTL on demand: caught up at the end, it has clocked every edge of the
+  // run and its MMI stalled as long as the TLM model's.
+  EXPECT_EQ(pins.stall_clocks(), tlm.engine().stall_clocks());
+  EXPECT_EQ(pins.clocks(), n + 1);
   uint64_t total = 0;
   for (unsigned k = 0; k < 6; ++k) {
     SCOPED_TRACE(k < 5 ? "SMI " + std::to_string(k + 1) : std::string("master"));

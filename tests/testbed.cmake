@@ -130,7 +130,7 @@ add_test(NAME testbed_malformed_config_file_is_refused
           -DEXPECT_RC=nonzero "-DEXPECT_REGEX=malformed.toml:1" -P ${_check})
 set_tests_properties(testbed_malformed_config_file_is_refused PROPERTIES LABELS "testbed")
 
-# Co-simulation: the verilated monitor RTL (Verilator --sc behind its TLM-to-pin adapter) in
+# Co-simulation: the verilated monitor RTL (clocked on demand behind its TLM-to-pin adapter) in
 # place of the TLM model for a whole firmware run: the decoded event trace must be identical.
 add_test(NAME testbed_rtl_monitor_gives_the_tlm_trace
   COMMAND ${CMAKE_COMMAND} -DTESTBED=$<TARGET_FILE:testbed> -DOUT=${_tb_out}/rtl

@@ -1,6 +1,6 @@
-// Co-simulation: the verilated monitor RTL (Verilator --sc, Vmonitor_sc) behind the same TLM-2.0
-// target sockets as the SystemC/TLM model (hw/monitor: one socket per SMI, one for the MMI),
-// through a TLM-to-pin adapter. It stands in for the TLM monitor in a SystemC platform.
+// Co-simulation: the verilated monitor RTL (Verilator's C++ model, Vmonitor_cosim) behind the same
+// TLM-2.0 target sockets as the SystemC/TLM model (hw/monitor: one socket per SMI, one for the
+// MMI), through a TLM-to-pin adapter. It stands in for the TLM monitor in a SystemC platform.
 //
 // Timing: monitor clock t is [t * period, (t + 1) * period); its rising edge is at
 // t * period + period / 2. An access belongs to the clock of sc_time_stamp() + delay; the adapter
@@ -9,13 +9,27 @@
 // of the next clock (delay zero): one access per clock per socket, as a CPU bus cycle.
 // Accesses: 2 or 4 bytes, 2-aligned, big-endian; a 4-byte access at +0 (DATA_HI, DATA_LO) or +8
 // (LOST/STALL) is one move.l. Initiators are SC_THREADs (b_transport waits).
+//
+// Clocked on demand: no SystemC process toggles a clock. The pins change only when an access
+// drives or releases them, so before any pin changes or is read the model is clocked through
+// every rising edge earlier than now with the pins as they are (catch_up), in a plain loop of
+// Verilator's eval. Every clock of the run is still clocked, assertions included (the machine
+// catches up at the end of its run), and each edge sees the pins the free-running clock
+// process's edge saw; what goes is the SystemC scheduling of two clock edges per 100 ns, which
+// made the co-simulated demo about a hundred times slower than the TLM run.
 #pragma once
-#include <Vmonitor_sc.h>
+#include <systemc>
+// verilated.h, when it finds SystemC included, calls sc_time_stamp() unqualified (as after
+// systemc.h); a file that included <systemc> before this header would not compile otherwise.
+using sc_core::sc_time_stamp;
+
+#include <Vmonitor_cosim.h>
+
+#include "verilated_bits.h"
 
 #include <testbed/memory_map.h>
 #include <testbed/register_tables.h>
 
-#include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
@@ -26,68 +40,59 @@ namespace tbrtl {
 
 class MonitorPins : public sc_core::sc_module {
  public:
-  SC_HAS_PROCESS(MonitorPins);
-  static constexpr unsigned kSmi = 5;  // Vmonitor_sc is monitor_top at its default parameters
+  static constexpr unsigned kSmi = 5;  // Vmonitor_cosim is monitor_top at its default parameters
 
   std::vector<std::unique_ptr<tlm_utils::simple_target_socket_tagged<MonitorPins>>> smi;  // [k-1]
   tlm_utils::simple_target_socket<MonitorPins> mmi{"mmi"};
 
   explicit MonitorPins(sc_core::sc_module_name n, sc_core::sc_time period = sc_core::sc_time(100, sc_core::SC_NS))
-      : sc_module(n), period_(period), rtl_("rtl") {
+      : sc_module(n), period_(period), ctx_(std::make_unique<VerilatedContext>()),
+        rtl_(std::make_unique<Vmonitor_cosim>(ctx_.get(), "rtl")) {
     for (unsigned k = 1; k <= kSmi; ++k) {
       smi.push_back(std::make_unique<tlm_utils::simple_target_socket_tagged<MonitorPins>>(
           sc_core::sc_gen_unique_name("smi")));
       smi.back()->register_b_transport(this, &MonitorPins::smi_transport, int(k));
     }
     mmi.register_b_transport(this, &MonitorPins::mmi_transport);
-    rtl_.clk(clk_);
-    rtl_.rst(rst_);
-    rtl_.smi_wr(smi_wr_);
-    rtl_.smi_addr(smi_addr_);
-    rtl_.smi_wdata(smi_wdata_);
-    rtl_.smi_wait(smi_wait_);
-    rtl_.smi_rdata(smi_rdata_);
-    rtl_.m_rd(m_rd_);
-    rtl_.m_long(m_long_);
-    rtl_.m_addr(m_addr_);
-    rtl_.m_wr(m_wr_);
-    rtl_.m_wdata(m_wdata_);
-    rtl_.m_rdata(m_rdata_);
-    rtl_.obs_ts(obs_ts_);
-    rtl_.obs_wraps(obs_wraps_);
-    rtl_.obs_smi_level(obs_smi_level_);
-    rtl_.obs_smi_lost(obs_smi_lost_);
-    rtl_.obs_mmi_level(obs_mmi_level_);
-    rtl_.obs_stall_clocks(obs_stall_);
-    rtl_.obs_poll(obs_poll_);
-    rtl_.obs_poll_src(obs_poll_src_);
-    rtl_.obs_poll_ack(obs_poll_ack_);
-    rtl_.obs_stalled(obs_stalled_);
-    SC_THREAD(clock_thread);
+    // Reset with one rising edge before clock 0 (at time 0, as the clock process did in delta
+    // cycles); clock t's edge is then at t * period + period / 2.
+    rtl_->rst = 1;
+    rtl_->eval();
+    rtl_->clk = 1;
+    rtl_->eval();
+    rtl_->clk = 0;
+    rtl_->eval();
+    rtl_->rst = 0;
+    rtl_->eval();
   }
+  ~MonitorPins() override { rtl_->final(); }
 
   uint64_t bad_accesses() const { return bad_; }
-  uint32_t mmi_level() const { return obs_mmi_level_.read(); }
-
- private:
-  // Reset with one edge in delta cycles at time 0, then clock t's edge at t * period + period/2.
-  void clock_thread() {
-    rst_ = true;
-    wait(sc_core::SC_ZERO_TIME);
-    clk_ = true;
-    wait(sc_core::SC_ZERO_TIME);
-    clk_ = false;
-    wait(sc_core::SC_ZERO_TIME);
-    rst_ = false;
-    wait(period_ / 2);
-    for (;;) {
-      clk_ = true;
-      wait(period_ / 2);
-      clk_ = false;
-      wait(period_ / 2);
+  // Clocks the model through every rising edge before now: the machine calls it at the end of
+  // its run, so that the RTL has run (and checked its assertions) over the whole of it.
+  void catch_up() {
+    const uint64_t now = sc_core::sc_time_stamp().value(), p = period_.value();
+    while (clocks_ * p + p / 2 < now) {
+      ctx_->time(clocks_ * p + p / 2);
+      rtl_->clk = 1;
+      rtl_->eval();
+      rtl_->clk = 0;
+      rtl_->eval();
+      ++clocks_;
+    }
+    if (dirty_) {  // pins driven since the last eval: the combinational outputs follow them
+      rtl_->eval();
+      dirty_ = false;
     }
   }
+  uint64_t clocks() const { return clocks_; }  // rising edges clocked since reset
+  // The MMI's stall count (clocks it waited on a full FIFO) as of now.
+  uint32_t stall_clocks() {
+    catch_up();
+    return rtl_->obs_stall_clocks;
+  }
 
+ private:
   uint64_t clock_at(const sc_core::sc_time& t) const { return t.value() / period_.value(); }
   sc_core::sc_time start_of(uint64_t c) const { return double(c) * period_; }
   // Waits until the access's own clock (or the next clock start if the edge has passed).
@@ -97,11 +102,14 @@ class MonitorPins : public sc_core::sc_module {
     uint64_t c = clock_at(t);
     if (t >= start_of(c) + period_ * 0.4) ++c;  // too close to (or past) this clock's edge
     if (start_of(c) > sc_core::sc_time_stamp()) wait(start_of(c) - sc_core::sc_time_stamp());
+    catch_up();  // the pins about to change belong to this clock's edge, not an earlier one
     return c;
   }
-  void after_edge(uint64_t c) { wait(start_of(c) + period_ * 0.6 - sc_core::sc_time_stamp()); }
+  void after_edge(uint64_t c) {
+    wait(start_of(c) + period_ * 0.6 - sc_core::sc_time_stamp());
+    catch_up();
+  }
   void to_next_clock(uint64_t c) { wait(start_of(c + 1) - sc_core::sc_time_stamp()); }
-
   // The SMI and MMI registers (sw/tables/registers/monitor.toml) as the RTL ports present them.
   static constexpr unsigned kRegionMask = TB_MON_SIZE - 1;
   static constexpr unsigned kLost = TB_MON_SMI_LOST_OFF, kStall = TB_MON_MMI_STALL_OFF;
@@ -139,25 +147,24 @@ class MonitorPins : public sc_core::sc_module {
       return;
     }
     uint64_t c = enter(delay);
-    addr_ = (addr_ & ~(0xFu << (i * 4))) | a << (i * 4);
-    smi_addr_ = addr_;
+    bits::set(rtl_->smi_addr, i * 4, 4, a);
+    dirty_ = true;
     if (p.is_write()) {
       unsigned char* d = p.get_data_ptr();
-      wdata_.range(i * 16 + 15, i * 16) = uint16_t(d[0] << 8 | d[1]);
-      smi_wdata_ = wdata_;
-      wr_ |= 1u << i;
-      smi_wr_ = wr_;
+      bits::set(rtl_->smi_wdata, i * 16, 16, uint16_t(d[0] << 8 | d[1]));
+      bits::set(rtl_->smi_wr, i, 1, 1);
       for (;;) {  // wait states: hold the write until the SMI takes it at an edge
         wait(start_of(c) + period_ * 0.4 - sc_core::sc_time_stamp());
-        if (!(smi_wait_.read() >> i & 1)) break;
+        catch_up();
+        if (!(bits::get(rtl_->smi_wait, i, 1))) break;
         ++c;
       }
       after_edge(c);
-      wr_ &= ~(1u << i);
-      smi_wr_ = wr_;
+      bits::set(rtl_->smi_wr, i, 1, 0);
+      dirty_ = true;
     } else {
       after_edge(c);
-      put(p, slice(smi_rdata_.read().range(i * 32 + 31, i * 32).to_uint(), a, len));
+      put(p, slice(bits::get(rtl_->smi_rdata, i * 32, 32), a, len));
     }
     to_next_clock(c);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -181,20 +188,22 @@ class MonitorPins : public sc_core::sc_module {
     const testbed::tables::RegSpec* fr = legal(p) ? filter_access(a, len, p.is_write()) : nullptr;
     if (fr) {
       uint64_t c = enter(delay);
-      m_addr_ = a;
-      m_long_ = false;
+      rtl_->m_addr = uint8_t(a);
+      rtl_->m_long = 0;
       if (p.is_write()) {
         const unsigned char* d = p.get_data_ptr();
-        m_wdata_ = uint32_t(d[0] << 8 | d[1]);
-        m_wr_ = true;
+        rtl_->m_wdata = uint16_t(d[0] << 8 | d[1]);
+        rtl_->m_wr = 1;
       } else {
-        m_rd_ = true;
+        rtl_->m_rd = 1;
       }
+      dirty_ = true;
       after_edge(c);
-      m_rd_ = false;
-      m_wr_ = false;
+      rtl_->m_rd = 0;
+      rtl_->m_wr = 0;
+      dirty_ = true;
       // The RTL answers a 32-bit register whole at its offset: a 16-bit read there is its high half.
-      uint32_t v = m_rdata_.read();
+      uint32_t v = rtl_->m_rdata;
       if (p.is_read()) put(p, len == 4 ? v : fr->bytes == 4 && a == fr->offset ? v >> 16 : v & 0xFFFF);
       to_next_clock(c);
       p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -207,33 +216,24 @@ class MonitorPins : public sc_core::sc_module {
       return;
     }
     uint64_t c = enter(delay);
-    m_addr_ = a;
-    m_long_ = len == 4;
-    m_rd_ = true;
+    rtl_->m_addr = uint8_t(a);
+    rtl_->m_long = len == 4;
+    rtl_->m_rd = 1;
+    dirty_ = true;
     after_edge(c);
-    m_rd_ = false;
-    put(p, slice(m_rdata_.read(), a, len));
+    rtl_->m_rd = 0;
+    dirty_ = true;
+    put(p, slice(rtl_->m_rdata, a, len));
     to_next_clock(c);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
   }
 
   sc_core::sc_time period_;
-  Vmonitor_sc rtl_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Vmonitor_cosim> rtl_;
+  uint64_t clocks_ = 0;  // rising edges clocked since reset: clock clocks_'s edge is the next
+  bool dirty_ = false;   // pins driven since the model's last eval
   uint64_t bad_ = 0;
-  // What all SMI initiators drive: each updates its own slice, the signal gets the whole.
-  uint32_t wr_ = 0, addr_ = 0;
-  sc_dt::sc_bv<80> wdata_;
-  sc_core::sc_signal<bool> clk_{"clk"}, rst_{"rst"}, m_rd_{"m_rd"}, m_long_{"m_long"}, m_wr_{"m_wr"};
-  sc_core::sc_signal<uint32_t> m_wdata_{"m_wdata"};
-  // Driven by every SMI initiator (each writes the whole shadow, so the last write is right).
-  sc_core::sc_signal<uint32_t, sc_core::SC_UNCHECKED_WRITERS> smi_wr_{"smi_wr"}, smi_addr_{"smi_addr"};
-  sc_core::sc_signal<sc_dt::sc_bv<80>, sc_core::SC_UNCHECKED_WRITERS> smi_wdata_{"smi_wdata"};
-  sc_core::sc_signal<uint32_t> smi_wait_{"smi_wait"};
-  sc_core::sc_signal<sc_dt::sc_bv<160>> smi_rdata_{"smi_rdata"}, obs_smi_lost_{"obs_smi_lost"};
-  sc_core::sc_signal<uint32_t> m_addr_{"m_addr"}, m_rdata_{"m_rdata"}, obs_ts_{"obs_ts"}, obs_wraps_{"obs_wraps"};
-  sc_core::sc_signal<uint64_t> obs_smi_level_{"obs_smi_level"};
-  sc_core::sc_signal<uint32_t> obs_mmi_level_{"obs_mmi_level"}, obs_stall_{"obs_stall"}, obs_poll_src_{"obs_poll_src"};
-  sc_core::sc_signal<bool> obs_poll_{"obs_poll"}, obs_poll_ack_{"obs_poll_ack"}, obs_stalled_{"obs_stalled"};
 };
 
 }  // namespace tbrtl

@@ -411,6 +411,7 @@ bool Machine::at_rest() const {
 void Machine::run(const std::function<void()>& on_pause) {
   snapshot::run_until(spec_.stop_time == sc_core::SC_ZERO_TIME ? sc_core::sc_max_time() : spec_.stop_time, on_pause);
   if (monitor_) monitor_->catch_up();
+  if (rtl_monitor_) rtl_monitor_->catch_up();
 }
 
 }  // namespace testbed
