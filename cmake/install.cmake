@@ -60,7 +60,7 @@ foreach(g monitor monitor_events monitor_rtl)
 endforeach()
 # The firmware sub-build's own rules (tos-cc, headers, libraries, TOSConfig.cmake), to the same prefix.
 install(CODE "
-  execute_process(COMMAND \"${CMAKE_COMMAND}\" --install \"${CMAKE_BINARY_DIR}/firmware-build/build\"
+  execute_process(COMMAND \"${CMAKE_COMMAND}\" --install \"${TESTBED_FIRMWARE_SUBBUILD_DIR}\"
                           --prefix \"\${CMAKE_INSTALL_PREFIX}\" RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR \"installing the firmware sub-build failed\")

@@ -60,10 +60,9 @@ function(tos_filestore)
   if(FS_SIZE_KB)
     set(size --size ${FS_SIZE_KB})
   endif()
-  ExternalProject_Get_Property(firmware STAMP_DIR)
   add_custom_command(OUTPUT ${out}
     COMMAND tos-mkfs -o ${out} ${size} ${args}
-    DEPENDS tos-mkfs ${STAMP_DIR}/firmware-done ${deps}
+    DEPENDS tos-mkfs ${TESTBED_FIRMWARE_STAMP} ${deps}
     COMMENT "Building the TOS filestore ${FS_NAME}.fs"
     VERBATIM)
   add_custom_target(filestore-${FS_NAME} DEPENDS ${out})

@@ -1,0 +1,36 @@
+# cmake -DFROM=<build folder> -DTO=<firmware folder> -DSTAMP=<file> -P copy_images.cmake
+# The firmware target of a tree configured with TESTBED_FIRMWARE_FROM (firmware/CMakeLists.txt):
+# copies FROM's firmware images (FROM/firmware/*.elf) into TO, each only when it is not already
+# there with the same size and time (file(COPY) keeps the time), and touches STAMP when any was
+# copied, so that the filestores made of them are made again then and only then.
+set(src_dir ${FROM}/firmware)
+file(GLOB images ${src_dir}/*.elf)
+if(NOT images)
+  message(FATAL_ERROR "firmware: ${src_dir} has no images; build them there first "
+                      "(cmake --build ${FROM} --target firmware), or configure this folder without TESTBED_FIRMWARE_FROM")
+endif()
+set(changed FALSE)
+foreach(image ${images})
+  get_filename_component(name ${image} NAME)
+  set(copy ${TO}/${name})
+  if(NOT EXISTS ${copy})
+    set(changed TRUE)
+    break()
+  endif()
+  file(SIZE ${image} a)
+  file(SIZE ${copy} b)
+  file(TIMESTAMP ${image} ta "%Y%m%d%H%M%S" UTC)
+  file(TIMESTAMP ${copy} tb "%Y%m%d%H%M%S" UTC)
+  if(NOT a EQUAL b OR NOT ta STREQUAL tb)
+    set(changed TRUE)
+    break()
+  endif()
+endforeach()
+if(changed OR NOT EXISTS ${STAMP})
+  file(COPY ${images} DESTINATION ${TO})
+  get_filename_component(stamp_dir ${STAMP} DIRECTORY)
+  file(MAKE_DIRECTORY ${stamp_dir})
+  file(TOUCH ${STAMP})
+  list(LENGTH images n)
+  message(STATUS "firmware: ${n} images of ${src_dir}")
+endif()
