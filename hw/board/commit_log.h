@@ -29,26 +29,32 @@ class CommitLog {
   void set_deferred(bool on) { deferred_ = on; }
 
   void bus_cycle(const BusCycleRecord& r) {
-    if (deferred_) records_.push_back(Record{Record::kBus, r, r.start, 0, {}, 0, 0});
+    if (deferred_) records_.push_back(Record{Record::kBus, r, r.start, 0, {}});
     else observer_->bus_cycle(r);
   }
   void ipl(const sc_core::sc_time& t, int level) {
-    if (deferred_) records_.push_back(Record{Record::kIpl, {}, t, level, {}, 0, 0});
+    if (deferred_) records_.push_back(Record{Record::kIpl, {}, t, level, {}});
     else observer_->ipl(t, level);
   }
   void trace(const sc_core::sc_time& t, const char* line) {
-    if (deferred_) records_.push_back(Record{Record::kTrace, {}, t, 0, line, 0, 0});
+    if (deferred_) records_.push_back(Record{Record::kTrace, {}, t, 0, line});
     else put_trace(line);
   }
-  void instruction(const sc_core::sc_time& t, uint32_t pc, bool supervisor, uint64_t cycle) {
-    if (deferred_) records_.push_back(Record{Record::kInstruction, {}, t, supervisor, {}, pc, cycle});
+  // One per committed instruction of a profiled CPU: t is kernel time in sc_time's units
+  // (sc_time::value()), kept raw and apart from the other records (they go to the profile
+  // alone): a profiled run makes one every instruction.
+  void instruction(uint64_t t, uint32_t pc, bool supervisor, uint64_t cycle) {
+    if (deferred_) instructions_.push_back(Instruction{t, cycle, pc, supervisor});
     else profile_->instruction(pc, supervisor, cycle);
   }
   // Passes on what was recorded up to `until` in order; what lies beyond is dropped (a run that
   // ends while the CPU is ahead: the part after the end never happened).
   void flush(const sc_core::sc_time& until);
-  void drop() { records_.clear(); }
-  bool empty() const { return records_.empty(); }
+  void drop() {
+    records_.clear();
+    instructions_.clear();
+  }
+  bool empty() const { return records_.empty() && instructions_.empty(); }
   // The records not yet told (exact mode keeps them until the run that made them commits).
   void state(StateArchive& a) {
     a.section("commit log");
@@ -56,21 +62,28 @@ class CommitLog {
     a.io(n);
     if (a.loading()) records_.assign(size_t(n), Record{});
     for (Record& r : records_) {
-      a.io(r.kind).io(r.time).io(r.level).io(r.text).io(r.pc).io(r.cycle);
+      a.io(r.kind).io(r.time).io(r.level).io(r.text);
       BusCycleRecord& b = r.bus;
       a.io(b.start).io(b.duration).io(b.address).io(b.data).io(b.fc).io(b.write).io(b.byte).io(b.bus_error);
     }
+    uint64_t m = instructions_.size();
+    a.io(m);
+    if (a.loading()) instructions_.assign(size_t(m), Instruction{});
+    for (Instruction& x : instructions_) a.io(x.time).io(x.cycle).io(x.pc).io(x.supervisor);
   }
 
  private:
   struct Record {
-    enum Kind { kBus, kIpl, kTrace, kInstruction } kind = kBus;
+    enum Kind { kBus, kIpl, kTrace } kind = kBus;
     BusCycleRecord bus{};
     sc_core::sc_time time;
-    int level = 0;  // kInstruction: supervisor mode
+    int level = 0;
     std::string text;
-    uint32_t pc = 0;  // kInstruction
-    uint64_t cycle = 0;
+  };
+  struct Instruction {
+    uint64_t time = 0, cycle = 0;
+    uint32_t pc = 0;
+    bool supervisor = false;
   };
   // A line of the trace, written once however often time travel runs its stretch again.
   void put_trace(const char* line) {
@@ -79,6 +92,7 @@ class CommitLog {
   }
   output::Replayed trace_written_;
   std::vector<Record> records_;
+  std::vector<Instruction> instructions_;
   BusObserver* observer_ = nullptr;
   std::FILE* trace_ = nullptr;
   CycleProfile* profile_ = nullptr;

@@ -365,7 +365,7 @@ void CpuInitiator::install_tracer() {
     return;
   }
   cpu_.set_tracer([this](uint32_t pc, uint64_t cycle, bool supervisor) {
-    if (st_.log.profiling()) st_.log.instruction(st_.sync_time + st_.lead(cycle), pc, supervisor, cycle);
+    if (st_.log.profiling()) st_.log.instruction(st_.sync_time.value() + st_.lead_value(cycle), pc, supervisor, cycle);
     if (!st_.log.tracing()) return;
     // the live mode: the instruction is read (and disassembled) through its own mapping
     uint8_t fc = supervisor ? m68k::FC_SUPERVISOR_PROGRAM : m68k::FC_USER_PROGRAM;

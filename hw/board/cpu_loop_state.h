@@ -33,9 +33,8 @@ class CpuLoopState {
   uint64_t sync_cycle = 0;
   sc_core::sc_time sync_time;
   // Integer arithmetic: this runs at every synchronisation of every board.
-  sc_core::sc_time lead(uint64_t cycle) const {
-    return sc_core::sc_time::from_value(period_ps * (cycle - sync_cycle));
-  }
+  sc_core::sc_time lead(uint64_t cycle) const { return sc_core::sc_time::from_value(lead_value(cycle)); }
+  uint64_t lead_value(uint64_t cycle) const { return period_ps * (cycle - sync_cycle); }  // in kernel time units
   // The CPU's local time: kernel time plus its lead within the quantum.
   sc_core::sc_time local_time() const { return sync_time + lead(cpu.cycles()); }
   // The kernel time now corresponds to the core's clock now.

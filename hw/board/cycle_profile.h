@@ -7,6 +7,7 @@
 // an interrupt to the STOP (TOS's idle loop). In exact mode the records come through the
 // CommitLog: what a rollback undoes is never counted.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <ostream>
 #include <unordered_map>
@@ -15,9 +16,12 @@ namespace testbed {
 
 class CycleProfile {
  public:
+  CycleProfile() = default;
+  CycleProfile(const CycleProfile&) = delete;  // the cache points into this object's maps
+  CycleProfile& operator=(const CycleProfile&) = delete;
   void instruction(uint32_t pc, bool supervisor, uint64_t cycle) {
     if (have_prev_) {  // committed instructions come in order: the cycle only grows
-      Count& c = by_pc_[prev_s_ ? 1 : 0][prev_pc_];
+      Count& c = count(prev_pc_, prev_s_);
       c.cycles += cycle - prev_cycle_;
       ++c.count;
     }
@@ -35,7 +39,21 @@ class CycleProfile {
   struct Count {
     uint64_t cycles = 0, count = 0;
   };
+  // The address's counts, through a direct-mapped cache of the map's entries (a loop finds its
+  // instructions there instead of hashing each one; the map's nodes never move).
+  Count& count(uint32_t pc, bool supervisor) {
+    const uint64_t key = uint64_t(pc) << 1 | uint64_t(supervisor);
+    Slot& e = cache_[(pc >> 1) & (kSlots - 1)];
+    if (e.key != key) e = Slot{key, &by_pc_[supervisor ? 1 : 0][pc]};
+    return *e.count;
+  }
   std::unordered_map<uint32_t, Count> by_pc_[2];  // [0] user mode, [1] supervisor
+  static constexpr size_t kSlots = 4096;
+  struct Slot {
+    uint64_t key = ~uint64_t(0);  // no address's key
+    Count* count = nullptr;
+  };
+  std::array<Slot, kSlots> cache_{};
   bool have_prev_ = false, prev_s_ = false;
   uint32_t prev_pc_ = 0;
   uint64_t prev_cycle_ = 0;
