@@ -82,10 +82,6 @@ class MonitorPins : public sc_core::sc_module {
       rtl_->eval();
       ++clocks_;
     }
-    if (dirty_) {  // pins driven since the last eval: the combinational outputs follow them
-      rtl_->eval();
-      dirty_ = false;
-    }
   }
   uint64_t clocks() const { return clocks_; }  // rising edges clocked since reset
   // The MMI's stall count (clocks it waited on a full FIFO) as of now.
@@ -150,7 +146,6 @@ class MonitorPins : public sc_core::sc_module {
     }
     uint64_t c = enter(delay);
     bits::set(rtl_->smi_addr, i * 4, 4, a);
-    dirty_ = true;
     if (p.is_write()) {
       unsigned char* d = p.get_data_ptr();
       bits::set(rtl_->smi_wdata, i * 16, 16, uint16_t(d[0] << 8 | d[1]));
@@ -158,13 +153,13 @@ class MonitorPins : public sc_core::sc_module {
       for (;;) {  // wait states: hold the write until the SMI takes it at an edge
         wait(start_of(c) + period_ * 0.4 - sc_core::sc_time_stamp());
         catch_up();
+        rtl_->eval();  // smi_wait is combinational: of the pins as driven now (each edge's eval settles them first)
         if (!(bits::get(rtl_->smi_wait, i, 1))) break;
         ++c;
       }
       after_edge(c);
       bits::set(rtl_->smi_wr, i, 1, 0);
-      dirty_ = true;
-    } else {
+      } else {
       after_edge(c);
       put(p, slice(bits::get(rtl_->smi_rdata, i * 32, 32), a, len));
     }
@@ -199,12 +194,10 @@ class MonitorPins : public sc_core::sc_module {
       } else {
         rtl_->m_rd = 1;
       }
-      dirty_ = true;
-      after_edge(c);
+        after_edge(c);
       rtl_->m_rd = 0;
       rtl_->m_wr = 0;
-      dirty_ = true;
-      // The RTL answers a 32-bit register whole at its offset: a 16-bit read there is its high half.
+        // The RTL answers a 32-bit register whole at its offset: a 16-bit read there is its high half.
       uint32_t v = rtl_->m_rdata;
       if (p.is_read()) put(p, len == 4 ? v : fr->bytes == 4 && a == fr->offset ? v >> 16 : v & 0xFFFF);
       to_next_clock(c);
@@ -221,10 +214,8 @@ class MonitorPins : public sc_core::sc_module {
     rtl_->m_addr = uint8_t(a);
     rtl_->m_long = len == 4;
     rtl_->m_rd = 1;
-    dirty_ = true;
     after_edge(c);
     rtl_->m_rd = 0;
-    dirty_ = true;
     put(p, slice(rtl_->m_rdata, a, len));
     to_next_clock(c);
     p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -234,7 +225,6 @@ class MonitorPins : public sc_core::sc_module {
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Vmonitor_cosim> rtl_;
   uint64_t clocks_ = 0;  // rising edges clocked since reset: clock clocks_'s edge is the next
-  bool dirty_ = false;   // pins driven since the model's last eval
   uint64_t bad_ = 0;
 };
 
