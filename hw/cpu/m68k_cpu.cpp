@@ -253,7 +253,6 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
   for (;;) {
     try {
       for (;;) {
-        settle(c);  // the last burst's (or exception's) fetches, before cycles_ is compared
         if (!(HOT_CYCLES(c) < target) || c.yield_) break;
         if (c.trace_pending_) {
           c.trace_pending_ = false;
@@ -298,7 +297,6 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
       }
       return;
     } catch (const Group0&) {
-      settle(c);
       count_burst(c);  // the instructions before the fault, then the faulted one
       c.instructions_++;
       try {
@@ -309,12 +307,8 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
       } catch (const HaltSignal&) {
       }
       c.in_group0_ = false;
-      if (c.halted_) {
-        settle(c);
-        return;
-      }
+      if (c.halted_) return;
     } catch (const HaltSignal&) {
-      settle(c);
       count_burst(c);
       return;
     }
@@ -394,7 +388,6 @@ void Cpu::restore(const State& s) {
   ird_ = s.ird;
   irc_ = s.irc;
   cycles_ = s.cycles;
-  fetch_base_ = pc_;
   instructions_ = s.instructions;
   user_exits_ = s.user_exits;
   stopped_cycles_ = s.stopped_cycles;
@@ -535,8 +528,7 @@ void Cpu::sync_in() {
     } catch (const Group0&) {
       halt_here("no memory at the PC the debugger set,", pc, true);
     }
-    cycles_ = saved;
-    fetch_base_ = pc_;  // the refill's fetches too
+    cycles_ = saved;  // the refill's fetches too
   }
 }
 
@@ -553,8 +545,8 @@ void Cpu::load_prefetch(uint16_t ird, uint16_t irc) {
   irc_ = irc;
   trace_pending_ = false;  // a fresh instruction boundary
   loop_mode_ = false;
-  close_fetch();  // the PC may now lie below the window's page
-  pc_ = fetch_base_ = r_.pc + 4;
+  shut_fetch();  // the PC may now lie below the window's page
+  pc_ = r_.pc + 4;
   synced_pc_ = r_.pc;
 }
 
@@ -580,7 +572,6 @@ void Cpu::reset() {
     if (vectors_read) halt_here("no memory at the reset PC", pc, true);
     else halt_here("no reset vectors", 0, false);
   }
-  settle();
   cycles_ = before + 40 + (cycles_ - before - 24);
   sync_out();
   if (halted_ && vectors_read) r_.pc = synced_pc_ = pc;  // where it would have started

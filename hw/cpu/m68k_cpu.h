@@ -44,7 +44,7 @@ class Cpu {
 
   void reset();
   uint64_t run_until(uint64_t cycle);
-  uint64_t cycles() const { return cycles_ + pending_fetch_clocks(); }
+  uint64_t cycles() const { return cycles_; }
   void request_yield() {
     yield_ = true;
     limit_ = 0;
@@ -220,37 +220,19 @@ class Cpu {
   // the window at the new PC or closes it, and a fetch the window cannot serve closes it.
   static constexpr uint32_t kNoFetchPage = 0xFFFFFFFFu;  // no address >> 10 gives this
   //
-  // A fetch through the window adds no clocks: the clocks of the words it served since
-  // fetch_base_ are worked out from how far the PC has moved, (pc_ - fetch_base_) / 2 words at
-  // fetch_clocks_ each (0 when the window is closed), and added to cycles_ when something needs
-  // them (settle()): the run loop, a bus cycle on the Bus, a change of window. An add to cycles_
-  // in memory for every fetched word made one chain of dependent loads and stores through every
-  // instruction. Whatever moves the PC other than by the word it fetched moves fetch_base_ with
-  // it (Exec::jump, refill, a refetch) or settles first.
+  // Each word the window serves adds its page's clocks (fetch_clocks_) to the clock count as it
+  // is fetched: one add to a host register while the core runs (m68k_hot_regs.h). Working them
+  // out from how far the PC had moved instead, as an earlier version did when the count lived in
+  // memory, cost a multiply in every instruction's limit test and a base address kept in step
+  // with every move of the PC (hw/cpu/README, Speed).
   uint32_t fetch_page_ = kNoFetchPage;
   uint32_t fetch_end_ = 0;
-  uint32_t fetch_base_ = 0;
   uintptr_t fetch_bias_ = 0;
   uint64_t fetch_clocks_ = 0;
-  // The clocks of the words the window served from fetch_base_ up to `upto` (the PC, or the
-  // address a fetch the window cannot serve is about to read).
-  uint64_t pending_fetch_clocks(uint32_t upto) const { return uint64_t((upto - fetch_base_) >> 1) * fetch_clocks_; }
-  // Outside a run (while the core runs, Exec's of the same names, on the hot state:
-  // m68k_hot_regs.h).
-  uint64_t pending_fetch_clocks() const { return pending_fetch_clocks(pc_); }
-  void settle() {
-    cycles_ += pending_fetch_clocks();
-    fetch_base_ = pc_;
-  }
-  // Closes the window whose fetches are all in cycles_ (settled).
   void shut_fetch() {
     fetch_page_ = kNoFetchPage;
     fetch_end_ = 0;
     fetch_clocks_ = 0;
-  }
-  void close_fetch() {
-    settle();
-    shut_fetch();
   }
 
   // The read and write windows: the same (keyed by the 32-bit address >> 10, the bias taking off
@@ -268,7 +250,7 @@ class Cpu {
     write_page_ = kNoFetchPage;
   }
   void close_windows() {
-    close_fetch();
+    shut_fetch();
     shut_data_windows();
   }
 

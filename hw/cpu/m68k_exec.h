@@ -124,12 +124,10 @@ struct Exec {
     Running& operator=(const Running&) = delete;
   };
   // A call out of the core (the Bus, the debugger's break check, the tracer): what `f` calls sees
-  // Cpu's members as they are, the window's clocks settled into cycles_, and may change them (a
-  // stall). No destructor does the fill: a cleanup would give the handler an exception table,
+  // Cpu's members as they are and may change them (a stall). No destructor does the fill: a cleanup would give the handler an exception table,
   // and a fault thrown through its inline asm calls (slow_call), which that table does not list,
   // would then end the process. A foreign exception out of `f` abandons the core anyway.
   template <class F> static M68K_INLINE auto call_out(Cpu& c, F&& f) {
-    settle(c);
     spill(c);
     if constexpr (std::is_void_v<decltype(f())>) {
       f();
@@ -140,21 +138,7 @@ struct Exec {
       return r;
     }
   }
-  // The fetch window's clocks (Cpu::fetch_base_) as the running core sees them.
-  static M68K_INLINE uint64_t pending_fetch_clocks(const Cpu& c) { return c.pending_fetch_clocks(HOT_PC(c)); }
-  static M68K_INLINE void settle_to(Cpu& c, uint32_t upto) {
-    HOT_CYCLES(c) += c.pending_fetch_clocks(upto);
-    c.fetch_base_ = upto;
-  }
-  static M68K_INLINE void settle(Cpu& c) { settle_to(c, HOT_PC(c)); }
-  static M68K_INLINE void close_fetch(Cpu& c) {
-    settle(c);
-    c.shut_fetch();
-  }
-  static M68K_INLINE void close_windows(Cpu& c) {
-    close_fetch(c);
-    c.shut_data_windows();
-  }
+  static M68K_INLINE void close_windows(Cpu& c) { c.close_windows(); }
   static M68K_INLINE void begin_instruction(Cpu& c) {
     c.inst_pc_ = HOT_PC(c) - 4;
     c.pc_adj_ = 0;
@@ -335,11 +319,12 @@ struct Exec {
   }
   // Instruction fetch: through the fetch window (the last code page used, keyed by the full
   // 32-bit address >> 10 so that no 24-bit masking is needed; only its end is tested, see
-  // Cpu::fetch_end_), else via fetch_miss(). The word at `addr` is the one after those the
-  // window served since fetch_base_, and the PC moves past it: its clocks are counted from the PC
-  // (Cpu::pending_fetch_clocks).
+  // Cpu::fetch_end_), at the window's clocks, else via fetch_miss().
   static M68K_INLINE uint16_t fetch16(Cpu& c, uint32_t addr) {
-    if (M68K_LIKELY(addr < c.fetch_end_)) return be16(host(c.fetch_bias_, addr));
+    if (M68K_LIKELY(addr < c.fetch_end_)) {
+      HOT_CYCLES(c) += c.fetch_clocks_;
+      return be16(host(c.fetch_bias_, addr));
+    }
     return fetch_miss(c, addr);
   }
   static M68K_INLINE uint16_t fetch_miss(Cpu& c, uint32_t addr) {
@@ -350,26 +335,18 @@ struct Exec {
 #endif
   }
   static __attribute__((noinline)) uint16_t fetch_miss_body(Cpu& c, uint32_t addr) {
-    // The window's words up to this one into cycles_, at the window's clocks; this one is
-    // counted by its own access below, so the PC's move past it must not count again.
-    settle_to(c, addr);
     if (c.loop_mode_) {
       // 68010 loop mode: the loop instruction, the DBcc and its displacement are held in the
       // chip, so these fetches make no bus cycle and take no clocks (the fetch window stays
       // closed while the loop runs, so every fetch comes here).
       uint32_t off = addr - c.loop_pc_;
-      if (off < 6 && !(off & 1)) {
-        c.fetch_base_ = addr + 2;  // (the window is closed in loop mode: no clocks either way)
-        return c.loop_words_[off / 2];
-      }
+      if (off < 6 && !(off & 1)) return c.loop_words_[off / 2];
       c.loop_mode_ = false;  // anything else (a platform moved the PC): fetch as usual
     }
     const Cpu::Page& p = c.cur_pages_[(addr & 0xFFFFFF) >> 10];
     if (p.read != 0) open_fetch(c, addr, p);
     else c.shut_fetch();  // a fetch on the Bus: the window must not serve the addresses after it
-    const uint16_t w = crd16<2>(c, addr);  // (a Bus access settles, moving fetch_base_)
-    c.fetch_base_ = addr + 2;
-    return w;
+    return crd16<2>(c, addr);
   }
   static M68K_INLINE void open_fetch(Cpu& c, uint32_t addr, const Cpu::Page& p) {
     c.fetch_page_ = addr >> 10;
@@ -453,18 +430,12 @@ struct Exec {
       fault(c, target, pfc(c), false, true, false);
     }
     // A branch to another code page opens the fetch window here rather than in fetch_miss()
-    // (a call through the slow path): calls and returns between pages are frequent. Within the
-    // window, the words it served before the branch stay counted from the PC (fetch_base_
-    // moves with it).
+    // (a call through the slow path): calls and returns between pages are frequent.
+    HOT_PC(c) = target;
     if (M68K_UNLIKELY((target >> 10) != c.fetch_page_)) {
-      settle(c);  // at the old window's clocks
-      HOT_PC(c) = c.fetch_base_ = target;
       const Cpu::Page& p = c.cur_pages_[(target & 0xFFFFFF) >> 10];
       if (p.read != 0 && !c.loop_mode_) open_fetch(c, target, p);
       else c.shut_fetch();
-    } else {
-      c.fetch_base_ += target - HOT_PC(c);
-      HOT_PC(c) = target;
     }
     // Both words from the fetch window with one host load when it holds them (the window is now
     // target's page or closed, so the end test is enough, as in fetch16): nothing happens
@@ -474,6 +445,7 @@ struct Exec {
       uint32_t v;
       std::memcpy(&v, host(c.fetch_bias_, target), 4);
       v = __builtin_bswap32(v);
+      HOT_CYCLES(c) += 2 * c.fetch_clocks_;
       c.ird_ = (uint16_t)(v >> 16);
       c.irc_ = (uint16_t)v;
       HOT_PC(c) = target + 4;
@@ -722,7 +694,6 @@ struct Exec {
   // Two-word queue refill at the next instruction (after SR changes).
   static void refill(Cpu& c) {
     uint32_t next = HOT_PC(c) - 2;
-    c.fetch_base_ -= 2;  // the word at next is fetched again: one more word than the PC moves
     c.ird_ = fetch16(c, next);
     c.irc_ = fetch16(c, next + 2);
     HOT_PC(c) = next + 4;
@@ -781,9 +752,19 @@ struct Exec {
   // budget_ instructions, which bounds the stack should the tail call not be optimised
   // (unoptimised builds).
   // Instructions are counted by the budget (Cpu::instructions()), not one by one here.
+  static M68K_INLINE bool budget_left([[maybe_unused]] Cpu& c) {
+#if M68K_HOT_REGS
+    asm goto("subl $1, %0\n\tjz %l[spent]" : "+r"(m68k_hot_budget) : : "cc" : spent);
+    return true;
+  spent:
+    return false;
+#else
+    return --HOT_BUDGET(c) != 0;
+#endif
+  }
   template <Handler H> static M68K_INLINE void chain(Cpu& c, uint16_t op) {
     H(c, op);
-    if (M68K_LIKELY(--HOT_BUDGET(c) != 0) && M68K_LIKELY(HOT_CYCLES(c) + pending_fetch_clocks(c) < c.limit_)) {
+    if (M68K_LIKELY(budget_left(c)) && M68K_LIKELY(HOT_CYCLES(c) < c.limit_)) {
       begin_instruction(c);
       const uint16_t next = c.ird_;
       return c.table_[next](c, next);

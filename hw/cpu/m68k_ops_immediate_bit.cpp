@@ -58,8 +58,7 @@ struct ImmediateBitOps : Exec {
   // not refill behind the immediate word, since the refill that follows discards it.
   static M68K_INLINE uint16_t status_imm(Cpu& c) {
     if (!m10(c)) return ext(c);
-    HOT_PC(c) += 2;
-    c.fetch_base_ += 2;  // the PC moves past a word it does not fetch
+    HOT_PC(c) += 2;  // past a word it does not fetch
     return c.irc_;
   }
   static M68K_INLINE void ccr_imm(Cpu& c, uint16_t op) {

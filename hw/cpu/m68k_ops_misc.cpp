@@ -331,7 +331,6 @@ struct MiscOps : Exec {
     uint16_t cr = w & 0xFFF;
     if (cr != 0x000 && cr != 0x001 && cr != 0x800 && cr != 0x801) {
       HOT_PC(c) -= 2;  // illegal: report the MOVEC itself
-      c.fetch_base_ -= 2;  // (the PC moves back by no fetch)
       c.irc_ = w;
       illegal(c, op);
       return;

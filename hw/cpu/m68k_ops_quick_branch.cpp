@@ -90,8 +90,7 @@ struct QuickBranchOps : Exec {
     d = merge<2>(d, cnt);
     c.loop_mode_ = false;
     if (m10(c)) idle(c, 2);
-    c.fetch_base_ -= 2;  // the microcode's discarded refetch of the displacement word: one
-    fetch16(c, HOT_PC(c) - 2);  // word more than the PC moves
+    fetch16(c, HOT_PC(c) - 2);  // the microcode's discarded refetch of the displacement word
     ext(c);
     prefetch(c);
   }
@@ -101,7 +100,7 @@ struct QuickBranchOps : Exec {
     c.loop_words_[1] = c.irc_;  // this DBcc
     c.loop_words_[2] = (uint16_t)disp;
     c.loop_mode_ = true;
-    close_fetch(c);  // every fetch now goes through fetch_miss()
+    c.shut_fetch();  // every fetch now goes through fetch_miss()
   }
   template <int CC, int M> static M68K_INLINE void scc(Cpu& c, uint16_t op) {
     constexpr int mode = EA_MODE(M);
