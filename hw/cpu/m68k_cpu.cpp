@@ -150,10 +150,10 @@ void Exec::take_interrupt(Cpu& c, int level) {
 void Exec::group0(Cpu& c) {
   if (c.in_group0_) {
     c.halted_ = true;
-    c.halt_pc_ = c.inst_pc_;
+    c.halt_pc_ = c.inst_.pc;
     c.halt_address_ = c.fault_addr_;
     std::snprintf(c.halt_text_, sizeof c.halt_text_, "double bus fault at PC=0x%06X address=0x%06X",
-                  c.inst_pc_ & 0xFFFFFF, c.fault_addr_ & 0xFFFFFF);
+                  c.inst_.pc & 0xFFFFFF, c.fault_addr_ & 0xFFFFFF);
     c.halt_reason_ = c.halt_text_;
     return;
   }
@@ -163,8 +163,8 @@ void Exec::group0(Cpu& c) {
     // Roll the instruction back to its start so that RTE can rerun it.
     // The log holds the old values of the registers, USP, S, T and the mask the instruction
     // changed; the registers are then in the instruction's own mode.
-    for (uint32_t i = c.undo_n_; i-- > 0;) *c.undo_log_[i].reg = c.undo_log_[i].old;
-    c.undo_n_ = 0;
+    for (uint32_t i = c.inst_.undo_n; i-- > 0;) *c.undo_log_[i].reg = c.undo_log_[i].old;
+    c.inst_.undo_n = 0;
     uint16_t old = c.inst_sr();
     c.cur_pages_ = c.pages_[c.s_ ? 1 : 0];
     close_windows(c);
@@ -177,8 +177,8 @@ void Exec::group0(Cpu& c) {
                               (c.fault_instr_ ? kSswInstructionFetch : kSswDataFetch) | (c.fault_fc_ & 7));
     uint16_t frame[29] = {};
     frame[0] = old;
-    frame[1] = (uint16_t)(c.inst_pc_ >> 16);
-    frame[2] = (uint16_t)c.inst_pc_;
+    frame[1] = (uint16_t)(c.inst_.pc >> 16);
+    frame[2] = (uint16_t)c.inst_.pc;
     frame[3] = (uint16_t)(kFrameFormatBusFault | vec * 4);
     frame[4] = ssw;
     frame[5] = (uint16_t)(c.fault_addr_ >> 16);
@@ -186,15 +186,15 @@ void Exec::group0(Cpu& c) {
     frame[8] = c.fault_data_;
     frame[12] = c.ird_;
     frame[13] = 0x4D38;
-    frame[14] = (uint16_t)(c.inst_pc_ >> 16);
-    frame[15] = (uint16_t)c.inst_pc_;
+    frame[14] = (uint16_t)(c.inst_.pc >> 16);
+    frame[15] = (uint16_t)c.inst_.pc;
     uint32_t sp = c.r_.a[7] - 58;
     for (int i = 28; i >= 0; i--) wr<2>(c, sp + 2 * i, frame[i]);
     wa(c, 7) = sp;
     uint32_t target = read<4>(c, vbr(c) + vec * 4, FC_SUPERVISOR_DATA);
     jump(c, target);
   } else {
-    if (c.post_undo_ && !c.fault_berr_) wa(c, c.post_undo_ - 1) -= 4;
+    if (c.inst_.post_undo && !c.fault_berr_) wa(c, c.inst_.post_undo - 1) -= 4;
     uint16_t old = sr(c);
     set_supervisor(c, true);
     c.t_ = false;
@@ -256,7 +256,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
         if (!(HOT_CYCLES(c) < target) || c.yield_) break;
         if (c.trace_pending_) {
           c.trace_pending_ = false;
-          c.inst_pc_ = HOT_PC(c) - 4;
+          c.inst_.pc = HOT_PC(c) - 4;
           if (Restartable) c.snapshot();
           exception(c, 9, HOT_PC(c) - 4, 6);
           continue;
@@ -264,7 +264,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
         if (c.nmi_pending_ || c.ipl_ > (int)c.mask_) {
           int level = c.ipl_;
           c.nmi_pending_ = false;
-          c.inst_pc_ = HOT_PC(c) - 4;
+          c.inst_.pc = HOT_PC(c) - 4;
           if (Restartable) c.snapshot();
           take_interrupt(c, level);
           continue;
@@ -280,7 +280,7 @@ template <bool Restartable> void Exec::run_loop(Cpu& c, uint64_t target) {
             return;
           }
           begin_instruction(c);
-          if (c.tracer_) call_out(c, [&] { c.tracer_(c.inst_pc_, c.cycles_, c.s_ != 0); });
+          if (c.tracer_) call_out(c, [&] { c.tracer_(c.inst_.pc, c.cycles_, c.s_ != 0); });
           const bool trace = c.t_;
           const uint16_t op = c.ird_;
           c.limit_ = 0;  // one instruction, no chaining
@@ -407,8 +407,8 @@ void Cpu::restore(const State& s) {
   yield_ = false;
   limit_ = 0;
   in_group0_ = false;
-  undo_n_ = 0;
-  undo_ccr_ = 0;
+  inst_.undo_n = 0;
+  inst_.undo_ccr = 0;
   unpack_sr(r_.sr);
   cur_pages_ = pages_[s_ ? 1 : 0];
   close_windows();

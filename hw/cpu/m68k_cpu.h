@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <type_traits>
 
 #include "m68k_bus.h"
 #include "m68k_sr.h"
@@ -254,8 +255,20 @@ class Cpu {
     shut_data_windows();
   }
 
-  // Group-0 bookkeeping for the instruction in progress.
-  uint32_t inst_pc_ = 0;        // address of the current instruction
+  // Group-0 bookkeeping for the instruction in progress: its address, what a fault needs of it
+  // and the 68010's undo log of it, 8 bytes that begin_instruction writes with one store.
+  struct Inst {
+    uint32_t pc;         // address of the current instruction
+    int8_t pc_adj;       // fault PC offset of the operand being accessed
+    uint8_t post_undo;   // 68000: 1 + the An of a long (An)+ to take back if its access faults
+    uint8_t undo_n;      // entries in undo_log_
+    // The CCR at the start of the instruction with kCcrSaved set, or 0 when it was not saved
+    // (the CCR at the fault then stands for it).
+    uint8_t undo_ccr;
+  };
+  static_assert(sizeof(Inst) == 8 && std::is_trivial_v<Inst>);
+  Inst inst_{};
+  static constexpr uint8_t kCcrSaved = 0x80;
   // 68010: what the bus-error rollback needs of the state at the start of the instruction.
   // Every write to a data or address register goes through Exec::wd()/wa(), and the rare writes
   // of USP, S, T and the mask through Exec::logged(), which put the old value in undo_log_ on
@@ -275,23 +288,14 @@ class Cpu {
   // the mask; nothing writes more.
   static constexpr uint32_t kUndoLog = 48;
   UndoEntry undo_log_[kUndoLog]{};
-  // What a group-0 fault needs of the instruction in progress beyond inst_pc_: 16 bytes, all
-  // zero at its start (begin_instruction), so that two stores clear them.
-  int pc_adj_ = 0;              // fault PC offset of the operand being accessed
-  int post_undo_ = 0;           // 68000: 1 + the An of a long (An)+ to take back if its access faults
-  uint32_t undo_n_ = 0;
-  // The CCR at the start of the instruction with kCcrSaved set, or 0 when it was not saved (the
-  // CCR at the fault then stands for it).
-  uint32_t undo_ccr_ = 0;
-  static constexpr uint32_t kCcrSaved = 0x100;
   void snapshot() {
-    undo_n_ = 0;
-    undo_ccr_ = 0;
+    inst_.undo_n = 0;
+    inst_.undo_ccr = 0;
   }
-  void save_ccr() { undo_ccr_ = kCcrSaved | ccr_bits(); }
+  void save_ccr() { inst_.undo_ccr = (uint8_t)(kCcrSaved | ccr_bits()); }
   // The SR the instruction started with, once the undo log has been replayed.
   uint16_t inst_sr() const {
-    uint32_t ccr = (undo_ccr_ & kCcrSaved) ? undo_ccr_ & 0x1F : ccr_bits();
+    uint32_t ccr = (inst_.undo_ccr & kCcrSaved) ? inst_.undo_ccr & 0x1F : ccr_bits();
     return (uint16_t)((t_ ? kSrTrace : 0) | (s_ ? kSrSupervisor : 0) | mask_ << kSrIntMaskShift | ccr);
   }
   // The group-0 fault being raised (address error or bus error).

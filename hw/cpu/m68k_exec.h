@@ -140,10 +140,14 @@ struct Exec {
   }
   static M68K_INLINE void close_windows(Cpu& c) { c.close_windows(); }
   static M68K_INLINE void begin_instruction(Cpu& c) {
-    c.inst_pc_ = HOT_PC(c) - 4;
-    c.pc_adj_ = 0;
-    c.post_undo_ = 0;
-    c.snapshot();
+    // Cpu::Inst{pc} (which also does what Cpu::snapshot() does), as one 8-byte store: GCC
+    // writes the constant half and the address apart.
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    const uint64_t inst = uint32_t(HOT_PC(c) - 4);
+    std::memcpy(&c.inst_, &inst, sizeof inst);
+#else
+    c.inst_ = Cpu::Inst{HOT_PC(c) - 4};
+#endif
   }
 
   // ------------------------------------------------------------------ bus cycles
@@ -156,15 +160,15 @@ struct Exec {
     c.fault_write_ = write;
     c.fault_instr_ = instr;
     c.fault_berr_ = berr;
-    if (!instr) c.fault_pc_ = HOT_PC(c) - 2 + (uint32_t)c.pc_adj_;
+    if (!instr) c.fault_pc_ = HOT_PC(c) - 2 + (uint32_t)c.inst_.pc_adj;
     throw Group0{};
   }
   [[noreturn]] static void bus_halt(Cpu& c, uint32_t addr) {
     c.halted_ = true;
-    c.halt_pc_ = c.inst_pc_;
+    c.halt_pc_ = c.inst_.pc;
     c.halt_address_ = addr;
     std::snprintf(c.halt_text_, sizeof c.halt_text_, "bus halt at PC=0x%06X address=0x%06X",
-                  c.inst_pc_ & 0xFFFFFF, addr & 0xFFFFFF);
+                  c.inst_.pc & 0xFFFFFF, addr & 0xFFFFFF);
     c.halt_reason_ = c.halt_text_;
     throw HaltSignal{};
   }
@@ -461,7 +465,7 @@ struct Exec {
   // S, T and the mask through logged(): on the 68010 model they log the old value so that a bus
   // error can roll the instruction back (Cpu::snapshot()).
   static M68K_INLINE uint32_t& logged(Cpu& c, uint32_t& r) {
-    if (M68K_LIKELY(c.undo_n_ < c.undo_cap_)) c.undo_log_[c.undo_n_++] = {&r, r};
+    if (M68K_LIKELY(c.inst_.undo_n < c.undo_cap_)) c.undo_log_[c.inst_.undo_n++] = {&r, r};
     return r;
   }
   static M68K_INLINE uint32_t& wd(Cpu& c, int reg) { return logged(c, c.r_.d[reg]); }
@@ -581,14 +585,14 @@ struct Exec {
   template <int S> static M68K_INLINE uint32_t ea_addr(Cpu& c, int mode, int reg) {
     constexpr uint32_t step = S;
     // Where the microcode's PC stands when the operand cycle faults (68000 group-0 frames).
-    c.pc_adj_ = mode == 4 ? (S == 4 ? 0 : 2) : (mode == 5 || mode == 6 || (mode == 7 && reg >= 2)) ? -2 : 0;
+    c.inst_.pc_adj = mode == 4 ? (S == 4 ? 0 : 2) : (mode == 5 || mode == 6 || (mode == 7 && reg >= 2)) ? -2 : 0;
     switch (mode) {
       case 2: return c.r_.a[reg];
       case 3: {
         uint32_t a = c.r_.a[reg];
         wa(c, reg) += (S == 1 && reg == 7) ? 2 : step;
         // A long (An)+ operand that faults leaves An as it was.
-        if (S == 4) c.post_undo_ = reg + 1;
+        if (S == 4) c.inst_.post_undo = reg + 1;
         return a;
       }
       case 4:
@@ -632,7 +636,7 @@ struct Exec {
         uint32_t a = ea_addr<S>(c, mode, reg);
         if (mode == 7 && reg >= 2) return rd<S, 1>(c, a);
         uint32_t v = rd<S>(c, a);
-        if (S == 4) c.post_undo_ = 0;
+        if (S == 4) c.inst_.post_undo = 0;
         return v;
       }
     }

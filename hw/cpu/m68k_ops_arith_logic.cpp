@@ -66,7 +66,7 @@ struct ArithLogicOps : Exec {
     int rx = (op >> 9) & 7, ry = op & 7;
     if (op & 8) {
       idle(c, 2);
-      c.pc_adj_ = 2;
+      c.inst_.pc_adj = 2;
       uint32_t s, d;
       if (S == 4) {
         // Longs are read low word first, and An moves only once both words are in.
@@ -103,7 +103,7 @@ struct ArithLogicOps : Exec {
     // Ay steps before its read (a long faults with Ay moved by 2), Ax only after its read.
     uint32_t as = c.r_.a[ry];
     uint32_t step_y = (S == 1 && ry == 7) ? 2 : S;
-    c.pc_adj_ = 2;
+    c.inst_.pc_adj = 2;
     wa(c, ry) += S == 4 ? 2 : step_y;
     uint32_t s = rd<S>(c, as);
     if (S == 4) wa(c, ry) += 2;
@@ -233,7 +233,7 @@ struct ArithLogicOps : Exec {
     int rx = (op >> 9) & 7, ry = op & 7;
     if (op & 8) {
       idle(c, 2);
-      c.pc_adj_ = 2;
+      c.inst_.pc_adj = 2;
       wa(c, ry) -= ry == 7 ? 2 : 1;
       uint32_t s = rd<1>(c, c.r_.a[ry]);
       wa(c, rx) -= rx == 7 ? 2 : 1;

@@ -109,7 +109,7 @@ struct MiscOps : Exec {
   template <int S> static M68K_INLINE void movem_to_mem(Cpu& c, uint16_t op) {
     int mode = (op >> 3) & 7, reg = op & 7;
     uint16_t mask = ext(c);
-    c.pc_adj_ = 2;
+    c.inst_.pc_adj = 2;
     if (mode == 4) {
       uint32_t a = c.r_.a[reg];
       // Predecrement order: A7..A0, D7..D0; mask bit 0 is A7.
@@ -130,7 +130,7 @@ struct MiscOps : Exec {
       return;
     }
     uint32_t a = ea_addr<S>(c, mode, reg);
-    c.pc_adj_ = 2;
+    c.inst_.pc_adj = 2;
     for (int i = 0; i < 16; i++) {
       if (!(mask & (1 << i))) continue;
       uint32_t v = i < 8 ? c.r_.d[i] : c.r_.a[i - 8];
@@ -143,7 +143,7 @@ struct MiscOps : Exec {
     int mode = (op >> 3) & 7, reg = op & 7;
     uint16_t mask = ext(c);
     uint32_t a = mode == 3 ? c.r_.a[reg] : ea_addr<S>(c, mode, reg);
-    c.pc_adj_ = 2;
+    c.inst_.pc_adj = 2;
     const bool prog = mode == 7 && reg >= 2;
     for (int i = 0; i < 16; i++) {
       if (!(mask & (1 << i))) continue;
@@ -258,7 +258,7 @@ struct MiscOps : Exec {
   }
   static M68K_INLINE void unlk(Cpu& c, uint16_t op) {
     int reg = op & 7;
-    c.pc_adj_ = 2;
+    c.inst_.pc_adj = 2;
     uint32_t v = rd<4>(c, c.r_.a[reg]);
     wa(c, 7) = c.r_.a[reg] + 4;
     wa(c, reg) = v;

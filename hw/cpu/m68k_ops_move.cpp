@@ -42,7 +42,7 @@ struct MoveOps : Exec {
     }
     uint32_t a;
     if (dm == 4) {  // -(An) destination: no extra internal clocks, prefetch comes first
-      c.pc_adj_ = 0;
+      c.inst_.pc_adj = 0;
       if (S == 4) {
         // The long is written low word first; IRD keeps this opcode until the writes are done.
         move_flags_before_write<S, SM, DM>(c, v);
@@ -67,7 +67,7 @@ struct MoveOps : Exec {
     }
     if (dm == 3) {  // (An)+ destination: An moves only once the write is done
       a = c.r_.a[dr];
-      c.pc_adj_ = 2;
+      c.inst_.pc_adj = 2;
       move_flags_before_write<S, SM, DM>(c, v);
       wr<S>(c, a, v);
       wa(c, dr) += (S == 1 && dr == 7) ? 2 : S;
@@ -81,7 +81,7 @@ struct MoveOps : Exec {
       // 2 further on, 4 clocks later), as the reference vectors show.
       uint32_t hi = ext(c);
       a = hi << 16 | c.irc_;
-      c.pc_adj_ = 0;
+      c.inst_.pc_adj = 0;
       constexpr bool reg_src = SM <= 1;
       if (reg_src) {
         c.irc_ = fetch16(c, HOT_PC(c));
@@ -98,7 +98,7 @@ struct MoveOps : Exec {
       return;
     }
     a = ea_addr<S>(c, dm, dr);
-    c.pc_adj_ += (dm == 7) ? 0 : 2;
+    c.inst_.pc_adj += (dm == 7) ? 0 : 2;
     move_flags_before_write<S, SM, DM>(c, v);
     wr<S>(c, a, v);
     if (S == 4) logic_flags<4>(c, v);
