@@ -124,9 +124,10 @@ struct Exec {
     Running& operator=(const Running&) = delete;
   };
   // A call out of the core (the Bus, the debugger's break check, the tracer): what `f` calls sees
-  // Cpu's members as they are and may change them (a stall). No destructor does the fill: a cleanup would give the handler an exception table,
-  // and a fault thrown through its inline asm calls (slow_call), which that table does not list,
-  // would then end the process. A foreign exception out of `f` abandons the core anyway.
+  // Cpu's members as they are and may change them (a stall). No destructor does the fill: a
+  // cleanup would give the handler an exception table, and a fault thrown through its inline asm
+  // calls (slow_call), which that table does not list, would then end the process. A foreign
+  // exception out of `f` abandons the core anyway.
   template <class F> static M68K_INLINE auto call_out(Cpu& c, F&& f) {
     spill(c);
     if constexpr (std::is_void_v<decltype(f())>) {
