@@ -167,7 +167,7 @@ void Exec::group0(Cpu& c) {
     c.inst_.undo_n = 0;
     uint16_t old = c.inst_sr();
     c.cur_pages_ = c.pages_[c.s_ ? 1 : 0];
-    close_windows(c);
+    c.close_windows();
     set_sr(c, old);
     set_supervisor(c, true);
     c.t_ = false;
@@ -528,7 +528,7 @@ void Cpu::sync_in() {
     } catch (const Group0&) {
       halt_here("no memory at the PC the debugger set,", pc, true);
     }
-    cycles_ = saved;  // the refill's fetches too
+    cycles_ = saved;  // the debugger's PC costs no clocks, its refill's fetches included
   }
 }
 

@@ -139,7 +139,6 @@ struct Exec {
       return r;
     }
   }
-  static M68K_INLINE void close_windows(Cpu& c) { c.close_windows(); }
   static M68K_INLINE void begin_instruction(Cpu& c) {
     // Cpu::Inst{pc} (which also does what Cpu::snapshot() does), as one 8-byte store: GCC
     // writes the constant half and the address apart.
@@ -500,7 +499,7 @@ struct Exec {
     }
     logged(c, c.s_) = s;
     c.cur_pages_ = c.pages_[s ? 1 : 0];
-    close_windows(c);
+    c.close_windows();
   }
   static void set_sr(Cpu& c, uint16_t v) {
     c.limit_ = 0;  // the mask or T may have changed: back to the run loop's checks
